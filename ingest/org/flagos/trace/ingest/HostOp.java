@@ -1,0 +1,17 @@
+package org.flagos.trace.ingest;
+
+import org.flagos.trace.pipeline.ExternalId;
+
+/**
+ * One host op range from an ops file.
+ *
+ * @param thread the OS thread that ran it, or {@link #NO_THREAD} when the file did not say
+ */
+public record HostOp(String name, ExternalId externalId, long thread, long startNs, long endNs) {
+    /** Thread value of ops whose line carried no {@code thread}: they all count as one thread. */
+    public static final long NO_THREAD = -1;
+
+    public boolean hasThread() {
+        return thread != NO_THREAD;
+    }
+}

@@ -1,0 +1,73 @@
+package org.flagos.trace.ingest;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.flagos.trace.pipeline.KernelNames;
+
+/**
+ * The kernel-name table saved beside a capture ({@code NAME.names.tsv}): one
+ * {@code 0x<handle><TAB><name as the vendor reported it>} line per kernel, {@code #} comments.
+ * A vendor's kernel record names its kernel by a pointer valid only inside the capturing process,
+ * so a replay needs this table to name kernels.
+ */
+public final class KernelNameFile implements KernelNames {
+    private final Map<Long, String> names;
+
+    private KernelNameFile(Map<Long, String> names) {
+        this.names = names;
+    }
+
+    /** The conventional location beside {@code capture}: strips .gz and .fltrbuf, adds .names.tsv. */
+    public static Path besides(Path capture) {
+        String file = capture.getFileName().toString().replaceFirst("\\.gz$", "").replaceFirst("\\.fltrbuf$", "");
+        return capture.resolveSibling(file + ".names.tsv");
+    }
+
+    public static KernelNameFile read(Path path) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(path, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new CaptureFormatException(path + ": no such file");
+        } catch (IOException e) {
+            throw new CaptureFormatException(path + ": cannot read (" + e.getMessage() + ")", e);
+        }
+        Map<Long, String> names = new HashMap<>();
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            int tab = line.indexOf('\t');
+            if (tab < 3 || !line.startsWith("0x") || tab == line.length() - 1) {
+                throw new CaptureFormatException(path + ":" + (i + 1) + ": expected 0x<hex handle><TAB><name>");
+            }
+            long handle;
+            try {
+                handle = Long.parseUnsignedLong(line.substring(2, tab), 16);
+            } catch (NumberFormatException e) {
+                throw new CaptureFormatException(path + ":" + (i + 1) + ": bad hex handle " + line.substring(0, tab));
+            }
+            String previous = names.put(handle, line.substring(tab + 1));
+            if (previous != null && !previous.equals(line.substring(tab + 1))) {
+                throw new CaptureFormatException(path + ":" + (i + 1) + ": handle " + line.substring(0, tab) + " named twice");
+            }
+        }
+        return new KernelNameFile(Map.copyOf(names));
+    }
+
+    @Override
+    public String lookup(long handle) {
+        return names.get(handle);
+    }
+
+    public int size() {
+        return names.size();
+    }
+}

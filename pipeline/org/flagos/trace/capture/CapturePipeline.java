@@ -1,0 +1,123 @@
+package org.flagos.trace.capture;
+
+import com.lmax.disruptor.EventTranslatorOneArg;
+import com.lmax.disruptor.ExceptionHandler;
+import com.lmax.disruptor.RingBuffer;
+import com.lmax.disruptor.WaitStrategy;
+import com.lmax.disruptor.YieldingWaitStrategy;
+import com.lmax.disruptor.dsl.Disruptor;
+import com.lmax.disruptor.dsl.ProducerType;
+import com.lmax.disruptor.util.DaemonThreadFactory;
+import java.io.OutputStream;
+import org.flagos.trace.ingest.HostOp;
+import org.flagos.trace.pipeline.ApiNames;
+import org.flagos.trace.pipeline.DecodeStats;
+import org.flagos.trace.pipeline.NameTable;
+import org.flagos.trace.pipeline.RecordSink;
+import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.stages.ApiNameStage;
+import org.flagos.trace.stages.CaptureAccounting;
+import org.flagos.trace.stages.CaptureWindowFilter;
+import org.flagos.trace.stages.ChromeTraceWriter;
+import org.flagos.trace.stages.ExternalCorrelationJoin;
+import org.flagos.trace.stages.OpSummary;
+import org.flagos.trace.stages.TraceHeader;
+
+/**
+ * The ring and its chain of stages, wired in one place: API names, then the external-correlation
+ * join, then the capture window, then the trace writer. Producers (a replay, a live tracer's buffer
+ * callback, host ops) publish into it; {@link #finish()} publishes the end of the capture and
+ * waits until the trace is complete.
+ */
+public final class CapturePipeline implements RecordSink {
+    /** Ring slots, preallocated once. A power of two. */
+    public static final int DEFAULT_RING_SIZE = 1 << 14;
+
+    private final Disruptor<TraceRecord> disruptor;
+    private final RingBuffer<TraceRecord> ring;
+    private final NameTable names;
+    private final ChromeTraceWriter writer;
+    private final CaptureAccounting accounting;
+    private volatile Throwable stageFailure;
+
+    public CapturePipeline(NameTable names, ApiNames apiNames, CaptureWindowFilter window, TraceHeader header,
+                           OutputStream out, DecodeStats decodeStats, ProducerType producers, int ringSize) {
+        this(names, apiNames, window, header, out, decodeStats, producers, ringSize, new YieldingWaitStrategy());
+    }
+
+    public CapturePipeline(NameTable names, ApiNames apiNames, CaptureWindowFilter window, TraceHeader header,
+                           OutputStream out, DecodeStats decodeStats, ProducerType producers, int ringSize,
+                           WaitStrategy waitStrategy) {
+        this.names = names;
+        ApiNameStage apiNameStage = new ApiNameStage(apiNames, names);
+        ExternalCorrelationJoin join = new ExternalCorrelationJoin();
+        this.accounting = new CaptureAccounting(decodeStats, apiNameStage, join, window);
+        this.writer = new ChromeTraceWriter(out, names, header, accounting);
+        this.disruptor = new Disruptor<>(TraceRecord::new, ringSize, DaemonThreadFactory.INSTANCE, producers, waitStrategy);
+        disruptor.setDefaultExceptionHandler(new RecordingExceptionHandler());
+        disruptor.handleEventsWith(apiNameStage)
+                .then(join)
+                .then(window)
+                .then(writer);
+        this.ring = disruptor.start();
+    }
+
+    @Override
+    public <A> void publish(EventTranslatorOneArg<TraceRecord, A> translator, A source) {
+        ring.publishEvent(translator, source);
+    }
+
+    /** Publishes one host op range. */
+    public void publish(HostOp op) {
+        ring.publishEvent(HostOpTranslator.HOST_OP, op, names);
+    }
+
+    /**
+     * Publishes the end of the capture, waits for the writer to close the trace and stops the
+     * stage threads. Throws when a stage failed; the output is then incomplete and must be discarded.
+     */
+    public OpSummary finish() throws InterruptedException {
+        ring.publishEvent(HostOpTranslator.END_OF_CAPTURE);
+        writer.awaitFinished();
+        disruptor.shutdown();
+        Throwable failure = writer.failure() != null ? writer.failure() : stageFailure;
+        if (failure != null) {
+            throw new CaptureFailedException("writing the trace failed: " + failure, failure);
+        }
+        return writer.summary();
+    }
+
+    public CaptureAccounting accounting() {
+        return accounting;
+    }
+
+    public NameTable names() {
+        return names;
+    }
+
+    /** Trace events written. */
+    public long events() {
+        return writer.events();
+    }
+
+    private final class RecordingExceptionHandler implements ExceptionHandler<TraceRecord> {
+        @Override
+        public void handleEventException(Throwable ex, long sequence, TraceRecord event) {
+            if (stageFailure == null) {
+                stageFailure = ex;
+            }
+        }
+
+        @Override
+        public void handleOnStartException(Throwable ex) {
+            stageFailure = ex;
+        }
+
+        @Override
+        public void handleOnShutdownException(Throwable ex) {
+            if (stageFailure == null) {
+                stageFailure = ex;
+            }
+        }
+    }
+}

@@ -1,0 +1,16 @@
+package org.flagos.trace.pipeline;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Decodes one vendor activity buffer, as the vendor handed it to its buffer-completed callback,
+ * into ring records. Implementations read the buffer in place and never outside
+ * {@code [buffer.position(), buffer.limit())}.
+ */
+public interface ActivityBufferDecoder {
+    /** Decodes every record of {@code buffer} into {@code sink}, counting into {@code stats}. */
+    void decode(ByteBuffer buffer, RecordSink sink, DecodeStats stats);
+
+    /** The vendor's API-name namespace for the records this decoder produces. */
+    ApiNames apiNames();
+}

@@ -1,0 +1,40 @@
+package org.flagos.trace.pipeline;
+
+import java.util.List;
+
+/**
+ * The contract every vendor tracer satisfies, and the only vendor surface the rest of flagtrace
+ * sees. A tracer decodes its vendor's activity buffers into vendor-neutral records published into
+ * the ring it is started with.
+ */
+public interface DeviceTracer {
+    /** Short vendor name, e.g. {@code cupti}. */
+    String name();
+
+    /** True when the vendor library loaded and a device is present. */
+    boolean available();
+
+    /** One line saying why the tracer is unavailable; empty when available. */
+    String unavailableReason();
+
+    /** Arms the session's activity kinds; records flow into {@code sink} until {@link #stop()}. */
+    void start(RecordSink sink, DecodeStats stats);
+
+    /** Disarms the session's kinds and flushes every pending buffer into the sink. */
+    void stop();
+
+    /** Pushes the calling thread's innermost host op id as the vendor's external correlation id. */
+    void pushCorrelation(ExternalId id);
+
+    /** Pops what the calling thread pushed last. */
+    void popCorrelation();
+
+    /** Number of devices the vendor sees. */
+    int deviceCount();
+
+    /** Properties of each device, for {@code deviceProperties} and occupancy. */
+    List<DeviceProperties> deviceProperties();
+
+    /** Records the vendor reported as dropped (buffer overflow etc.). */
+    long droppedByVendor();
+}

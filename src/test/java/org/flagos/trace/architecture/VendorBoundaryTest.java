@@ -1,0 +1,45 @@
+package org.flagos.trace.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Vendor types (a vendor's decoders, tracers, layouts) live only in {@code vendors/} and
+ * {@code native/}. Everything else reaches a vendor through the vendor-neutral contracts and the one
+ * table {@code org.flagos.trace.vendors.Vendors}.
+ */
+class VendorBoundaryTest {
+    private static final JavaClasses CLASSES = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("org.flagos.trace");
+
+    @Test
+    void nothingOutsideVendorsAndNativeUsesAVendorType() {
+        noClasses().that().resideOutsideOfPackages("org.flagos.trace.vendors..", "org.flagos.trace.natives..")
+                .should().dependOnClassesThat().resideInAPackage("org.flagos.trace.vendors.(*)..")
+                .because("vendor types stay below the DeviceTracer / ActivityBufferDecoder boundary")
+                .check(CLASSES);
+    }
+
+    @Test
+    void theStagesAndTheTraceWriterAreVendorNeutral() {
+        noClasses().that().resideInAnyPackage("org.flagos.trace.stages..", "org.flagos.trace.pipeline..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.flagos.trace.vendors..", "org.flagos.trace.natives..",
+                        "org.flagos.trace.capture..", "org.flagos.trace.cli..")
+                .check(CLASSES);
+    }
+
+    @Test
+    void theRuleIsNotVacuous() {
+        // The CUPTI decoder exists and lives under vendors: if it moved, the rules above would pass trivially.
+        com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes()
+                .that().haveSimpleNameStartingWith("Cupti")
+                .should().resideInAPackage("org.flagos.trace.vendors.cupti")
+                .allowEmptyShould(false)
+                .check(CLASSES);
+    }
+}

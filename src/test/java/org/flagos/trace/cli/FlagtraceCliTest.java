@@ -1,0 +1,150 @@
+package org.flagos.trace.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
+import org.flagos.trace.testing.Captures;
+import org.flagos.trace.testing.TraceJson;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FlagtraceCliTest {
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return new FlagtraceCli(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8)).run(args);
+    }
+
+    private String stderr() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    private List<Path> files() throws IOException {
+        try (var s = Files.list(dir)) {
+            return s.toList();
+        }
+    }
+
+    @Test
+    void replayWritesATraceAndASummary() throws IOException {
+        Path trace = dir.resolve("t.json");
+        Path summary = dir.resolve("s.json");
+        int code = run("replay", Captures.capture("h200-app").toString(), "--ops", Captures.ops("h200-app").toString(),
+                "--device-properties", "h200", "-o", trace.toString(), "--summary", summary.toString());
+        assertEquals(0, code, stderr());
+        JsonNode t = TraceJson.MAPPER.readTree(trace.toFile());
+        assertTrue(t.get("traceEvents").size() > 0);
+        JsonNode rows = TraceJson.MAPPER.readTree(summary.toFile());
+        assertTrue(rows.isArray());
+        for (JsonNode row : rows) {
+            for (String key : List.of("name", "count", "cpu_time_total_us", "self_cpu_time_total_us",
+                    "device_time_total_us", "self_device_time_total_us")) {
+                assertTrue(row.has(key), key);
+            }
+        }
+        String printed = out.toString(StandardCharsets.UTF_8);
+        assertTrue(printed.contains("app::mm"), printed);
+        assertTrue(printed.contains("dropped outside the capture window"), printed);
+        assertEquals(2, files().size(), "no temporary files left: " + files());
+    }
+
+    @Test
+    void gzipOutputAndTheNameTableBesideTheCapture() throws IOException {
+        Path trace = dir.resolve("t.json.gz");
+        int code = run("replay", Captures.capture("h200-tiny30k").toString(), "--ops", Captures.ops("h200-tiny30k").toString(),
+                "-o", trace.toString());
+        assertEquals(0, code, stderr());
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(trace))) {
+            JsonNode t = TraceJson.MAPPER.readTree(in);
+            boolean demangled = false;
+            for (JsonNode e : t.get("traceEvents")) {
+                demangled |= "tiny(float*)".equals(e.path("name").asText());
+            }
+            assertTrue(demangled, "names came from h200-tiny30k.names.tsv beside the capture");
+        }
+    }
+
+    @Test
+    void wrongMagicIsOneLineAndNoOutput() throws IOException {
+        Path bogus = dir.resolve("bogus.fltrbuf");
+        Files.writeString(bogus, "this is not a capture");
+        int code = run("replay", bogus.toString(), "-o", dir.resolve("t.json").toString());
+        assertEquals(1, code);
+        assertTrue(stderr().contains("wrong magic"), stderr());
+        assertEquals(1, stderr().strip().lines().count(), stderr());
+        assertEquals(List.of(bogus), files());
+    }
+
+    @Test
+    void aTruncatedCaptureKeepsWhatPrecedesTheCutAndSaysSo() throws IOException {
+        byte[] whole = Files.readAllBytes(Captures.capture("h200-mt4"));
+        Path cut = dir.resolve("cut.fltrbuf");
+        Files.write(cut, java.util.Arrays.copyOf(whole, whole.length - 1000));
+        Path trace = dir.resolve("t.json");
+        int code = run("replay", cut.toString(), "--ops", Captures.ops("h200-mt4").toString(),
+                "--names", Captures.names("h200-mt4").toString(), "-o", trace.toString());
+        assertEquals(3, code);
+        assertTrue(stderr().contains("cut short"), stderr());
+        JsonNode t = TraceJson.MAPPER.readTree(trace.toFile());
+        assertTrue(t.get("traceEvents").size() > 1000, "the four complete buffers are in the trace");
+        assertTrue(t.get("flagtrace").get("notes").toString().contains("truncated"));
+    }
+
+    @Test
+    void garbageOpsFileIsOneLineWithItsLineNumber() throws IOException {
+        Path ops = dir.resolve("bad.ops.jsonl");
+        Files.writeString(ops, "{\"window_start\":1}\n{oops\n");
+        int code = run("replay", Captures.capture("h200-app").toString(), "--ops", ops.toString(),
+                "-o", dir.resolve("t.json").toString());
+        assertEquals(1, code);
+        assertTrue(stderr().contains("bad.ops.jsonl:2"), stderr());
+        assertFalse(Files.exists(dir.resolve("t.json")));
+    }
+
+    @Test
+    void missingFilesAndBadUsage() {
+        assertEquals(1, run("replay", dir.resolve("nope.fltrbuf").toString(), "-o", dir.resolve("t.json").toString()));
+        assertTrue(stderr().contains("no such file"), stderr());
+        assertEquals(2, run("replay"));
+        assertEquals(2, run("frobnicate"));
+        assertEquals(2, run("replay", "x.fltrbuf", "-o", "t.json", "--metadata", "traceEvents=1"));
+    }
+
+    @Test
+    void hostileMetadataStillGivesValidJson() throws IOException {
+        Path trace = dir.resolve("t.json");
+        int code = run("replay", Captures.capture("h200-app").toString(), "-o", trace.toString(),
+                "--metadata", "note=N/A", "--metadata", "bw=8e-05", "--metadata", "q=a\"b\\c\n}", "--metadata", "flag=true");
+        assertEquals(0, code, stderr());
+        JsonNode t = TraceJson.MAPPER.readTree(trace.toFile());
+        assertEquals("N/A", t.get("note").asText());
+        assertTrue(t.get("bw").isNumber());
+        assertEquals("a\"b\\c\n}", t.get("q").asText());
+        assertTrue(t.get("flag").isBoolean());
+    }
+
+    @Test
+    void demoRunsOnTheBundledCapture() throws IOException {
+        int code = run("demo", "-o", dir.resolve("demo").toString());
+        assertEquals(0, code, stderr());
+        JsonNode t = TraceJson.MAPPER.readTree(dir.resolve("demo/trace.json").toFile());
+        assertEquals("NVIDIA H200", t.get("deviceProperties").get(0).get("name").asText());
+        assertTrue(Files.exists(dir.resolve("demo/summary.json")));
+    }
+}

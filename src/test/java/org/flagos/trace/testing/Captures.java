@@ -1,0 +1,54 @@
+package org.flagos.trace.testing;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
+
+/** The real H200 captures bundled as test resources (copied from the shared fixtures). */
+public final class Captures {
+    /** Every capture: name without extension. */
+    public static final List<String> ALL = List.of("h200-app", "h200-app-tiny2k", "h200-mt4", "h200-tiny30k");
+
+    public static Path dir() {
+        try {
+            return Path.of(Captures.class.getResource("/captures/h200-app.fltrbuf").toURI()).getParent();
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static Path capture(String name) {
+        Path plain = dir().resolve(name + ".fltrbuf");
+        return plain.toFile().exists() ? plain : dir().resolve(name + ".fltrbuf.gz");
+    }
+
+    public static Path ops(String name) {
+        Path plain = dir().resolve(name + ".ops.jsonl");
+        return plain.toFile().exists() ? plain : dir().resolve(name + ".ops.jsonl.gz");
+    }
+
+    public static Path truth(String name) {
+        Path plain = dir().resolve(name + ".truth.jsonl");
+        return plain.toFile().exists() ? plain : dir().resolve(name + ".truth.jsonl.gz");
+    }
+
+    public static Path names(String name) {
+        return dir().resolve(name + ".names.tsv");
+    }
+
+    public static InputStream open(Path path) {
+        try {
+            InputStream in = java.nio.file.Files.newInputStream(path);
+            return path.toString().endsWith(".gz") ? new GZIPInputStream(in) : in;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private Captures() {
+    }
+}

@@ -1,0 +1,153 @@
+package org.flagos.trace.stages;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.flagos.trace.pipeline.DecodeStats;
+import org.flagos.trace.pipeline.EventKind;
+
+/**
+ * Every count of what happened to the records of one capture: decoded, skipped, undecodable,
+ * joined, unjoined, dropped by the window. Written into the trace's top-level {@code flagtrace}
+ * block and printed by the CLI, so no loss is silent.
+ */
+public final class CaptureAccounting {
+    private final DecodeStats decode;
+    private final ApiNameStage apiNames;
+    private final ExternalCorrelationJoin join;
+    private final CaptureWindowFilter window;
+    private final List<String> notes = new ArrayList<>();
+    private volatile long hostOps;
+
+    public CaptureAccounting(DecodeStats decode, ApiNameStage apiNames, ExternalCorrelationJoin join, CaptureWindowFilter window) {
+        this.decode = decode;
+        this.apiNames = apiNames;
+        this.join = join;
+        this.window = window;
+    }
+
+    /** Adds a line about the input (a truncated file, an unknown vendor frame); written and printed. */
+    public synchronized void note(String line) {
+        notes.add(line);
+    }
+
+    public synchronized List<String> notes() {
+        return List.copyOf(notes);
+    }
+
+    void hostOps(long count) {
+        hostOps = count;
+    }
+
+    public DecodeStats decode() {
+        return decode;
+    }
+
+    public ExternalCorrelationJoin join() {
+        return join;
+    }
+
+    public CaptureWindowFilter window() {
+        return window;
+    }
+
+    public ApiNameStage apiNames() {
+        return apiNames;
+    }
+
+    /** Records dropped by the window, all kinds and host ops together. */
+    public long droppedByWindow() {
+        long total = window.droppedHostOps();
+        for (int k = 0; k < EventKind.count(); k++) {
+            total += window.dropped(EventKind.ofOrdinal(k));
+        }
+        return total;
+    }
+
+    void write(JsonGenerator g) throws IOException {
+        g.writeObjectFieldStart("decoded");
+        for (int k = 0; k < EventKind.count(); k++) {
+            EventKind kind = EventKind.ofOrdinal(k);
+            g.writeNumberField(kind.category(), decode.published(kind));
+        }
+        g.writeNumberField("correlation_bindings", decode.bindings());
+        g.writeNumberField("host_ops", hostOps);
+        g.writeEndObject();
+        g.writeObjectFieldStart("skipped_vendor_kinds");
+        for (Map.Entry<Integer, Long> e : decode.skippedByVendorKind().entrySet()) {
+            g.writeNumberField(Integer.toString(e.getKey()), e.getValue());
+        }
+        g.writeEndObject();
+        g.writeNumberField("invalid_records", decode.invalidRecords());
+        g.writeNumberField("undecodable_bytes", decode.undecodableBytes());
+        g.writeObjectFieldStart("dropped_outside_window");
+        for (int k = 0; k < EventKind.count(); k++) {
+            EventKind kind = EventKind.ofOrdinal(k);
+            g.writeNumberField(kind.category(), window.dropped(kind));
+        }
+        g.writeNumberField("cpu_op", window.droppedHostOps());
+        g.writeEndObject();
+        g.writeObjectFieldStart("without_external_id");
+        for (int k = 0; k < EventKind.count(); k++) {
+            EventKind kind = EventKind.ofOrdinal(k);
+            g.writeNumberField(kind.category(), join.unjoined(kind));
+        }
+        g.writeEndObject();
+        g.writeNumberField("joined_after_arrival", join.lateJoined());
+        g.writeNumberField("duplicate_bindings", join.duplicateBindings());
+        g.writeNumberField("conflicting_bindings", join.conflictingBindings());
+        g.writeNumberField("api_names_from_table", apiNames.resolved());
+        g.writeNumberField("api_names_generic", apiNames.generic());
+        g.writeArrayFieldStart("notes");
+        for (String note : notes()) {
+            g.writeString(note);
+        }
+        if (!decode.problems().isEmpty()) {
+            g.writeString(decode.problems());
+        }
+        g.writeEndArray();
+    }
+
+    /** Human-readable lines for the CLI. */
+    public List<String> lines() {
+        List<String> out = new ArrayList<>();
+        StringBuilder decoded = new StringBuilder("decoded:");
+        for (int k = 0; k < EventKind.count(); k++) {
+            EventKind kind = EventKind.ofOrdinal(k);
+            decoded.append(' ').append(kind.category()).append('=').append(decode.published(kind));
+        }
+        decoded.append(" bindings=").append(decode.bindings()).append(" host_ops=").append(hostOps);
+        out.add(decoded.toString());
+        StringBuilder dropped = new StringBuilder("dropped outside the capture window:");
+        for (int k = 0; k < EventKind.count(); k++) {
+            EventKind kind = EventKind.ofOrdinal(k);
+            dropped.append(' ').append(kind.category()).append('=').append(window.dropped(kind));
+        }
+        dropped.append(" cpu_op=").append(window.droppedHostOps());
+        out.add(dropped.toString());
+        StringBuilder unjoined = new StringBuilder("without External id (launched outside any op):");
+        for (int k = 0; k < EventKind.count(); k++) {
+            EventKind kind = EventKind.ofOrdinal(k);
+            unjoined.append(' ').append(kind.category()).append('=').append(join.unjoined(kind));
+        }
+        out.add(unjoined.toString());
+        if (decode.skippedTotal() > 0) {
+            out.add("skipped records of kinds not decoded (vendor kind=count): " + decode.skippedByVendorKind());
+        }
+        if (decode.invalidRecords() > 0 || decode.undecodableBytes() > 0) {
+            out.add("invalid records: " + decode.invalidRecords() + ", undecodable bytes: " + decode.undecodableBytes()
+                    + " (" + decode.problems() + ")");
+        }
+        if (join.conflictingBindings() > 0 || join.duplicateBindings() > 0) {
+            out.add("correlation bindings: duplicate=" + join.duplicateBindings() + " conflicting=" + join.conflictingBindings()
+                    + " (first binding kept)");
+        }
+        if (apiNames.generic() > 0) {
+            out.add("API records with no name in the cbid table (kept generic label): " + apiNames.unknownCbids());
+        }
+        out.addAll(notes());
+        return out;
+    }
+}

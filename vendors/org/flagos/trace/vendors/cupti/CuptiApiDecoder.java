@@ -1,0 +1,75 @@
+package org.flagos.trace.vendors.cupti;
+
+import com.lmax.disruptor.EventTranslatorOneArg;
+import java.nio.ByteBuffer;
+import org.flagos.trace.pipeline.EventKind;
+import org.flagos.trace.pipeline.RecordType;
+import org.flagos.trace.pipeline.TraceRecord;
+
+/** Flyweight over a {@code CUpti_ActivityAPI} record (kinds RUNTIME and DRIVER), read in place. */
+final class CuptiApiDecoder {
+    static final int SIZE = 40;
+    private static final int KIND = 0;
+    private static final int CBID = 4;
+    private static final int START = 8;
+    private static final int END = 16;
+    private static final int PROCESS_ID = 24;
+    private static final int THREAD_ID = 28;
+    private static final int CORRELATION_ID = 32;
+    private static final int RETURN_VALUE = 36;
+
+    static final EventTranslatorOneArg<TraceRecord, CuptiApiDecoder> TRANSLATOR = (slot, sequence, api) -> {
+        slot.clear();
+        slot.type = RecordType.ACTIVITY;
+        slot.kind = api.kind() == CuptiActivityKind.DRIVER ? EventKind.DRIVER : EventKind.RUNTIME;
+        slot.cbid = api.cbid();
+        slot.startNs = api.start();
+        slot.endNs = api.end();
+        slot.processId = api.processId();
+        slot.threadId = api.threadId();
+        slot.correlation = api.correlationId();
+    };
+
+    private ByteBuffer buffer;
+    private int offset;
+
+    CuptiApiDecoder wrap(ByteBuffer buffer, int offset) {
+        CuptiRecordBounds.check(buffer, offset, SIZE, "CUpti_ActivityAPI");
+        this.buffer = buffer;
+        this.offset = offset;
+        return this;
+    }
+
+    int kind() {
+        return buffer.getInt(offset + KIND);
+    }
+
+    int cbid() {
+        return buffer.getInt(offset + CBID);
+    }
+
+    long start() {
+        return buffer.getLong(offset + START);
+    }
+
+    long end() {
+        return buffer.getLong(offset + END);
+    }
+
+    int processId() {
+        return buffer.getInt(offset + PROCESS_ID);
+    }
+
+    /** CUPTI's thread id, an unsigned 32-bit value. */
+    long threadId() {
+        return Integer.toUnsignedLong(buffer.getInt(offset + THREAD_ID));
+    }
+
+    long correlationId() {
+        return Integer.toUnsignedLong(buffer.getInt(offset + CORRELATION_ID));
+    }
+
+    int returnValue() {
+        return buffer.getInt(offset + RETURN_VALUE);
+    }
+}

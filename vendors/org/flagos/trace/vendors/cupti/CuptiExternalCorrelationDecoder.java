@@ -1,0 +1,50 @@
+package org.flagos.trace.vendors.cupti;
+
+import com.lmax.disruptor.EventTranslatorOneArg;
+import java.nio.ByteBuffer;
+import org.flagos.trace.pipeline.RecordType;
+import org.flagos.trace.pipeline.TraceRecord;
+
+/**
+ * Flyweight over a {@code CUpti_ActivityExternalCorrelation} record: the only bridge between
+ * CUPTI's correlation id and the host op's External id.
+ */
+final class CuptiExternalCorrelationDecoder {
+    static final int SIZE = 24;
+    /** CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0: the kind flagtrace (like torch) pushes op ids as. */
+    static final int CUSTOM0 = 3;
+    private static final int EXTERNAL_KIND = 4;
+    private static final int EXTERNAL_ID = 8;
+    private static final int CORRELATION_ID = 16;
+
+    static final EventTranslatorOneArg<TraceRecord, CuptiExternalCorrelationDecoder> TRANSLATOR =
+            (slot, sequence, ext) -> {
+                slot.clear();
+                slot.type = RecordType.CORRELATION_BINDING;
+                slot.correlation = ext.correlationId();
+                slot.externalId(ext.externalId());
+            };
+
+    private ByteBuffer buffer;
+    private int offset;
+
+    CuptiExternalCorrelationDecoder wrap(ByteBuffer buffer, int offset) {
+        CuptiRecordBounds.check(buffer, offset, SIZE, "CUpti_ActivityExternalCorrelation");
+        this.buffer = buffer;
+        this.offset = offset;
+        return this;
+    }
+
+    int externalKind() {
+        return buffer.getInt(offset + EXTERNAL_KIND);
+    }
+
+    /** The pushed id as CUPTI stores it: an unsigned 64-bit value (negative here when above 2^63). */
+    long externalId() {
+        return buffer.getLong(offset + EXTERNAL_ID);
+    }
+
+    long correlationId() {
+        return Integer.toUnsignedLong(buffer.getInt(offset + CORRELATION_ID));
+    }
+}

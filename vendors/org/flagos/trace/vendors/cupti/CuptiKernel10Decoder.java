@@ -1,0 +1,143 @@
+package org.flagos.trace.vendors.cupti;
+
+import com.lmax.disruptor.EventTranslatorOneArg;
+import java.nio.ByteBuffer;
+import org.flagos.trace.pipeline.EventKind;
+import org.flagos.trace.pipeline.RecordType;
+import org.flagos.trace.pipeline.TraceRecord;
+
+/**
+ * Flyweight over a {@code CUpti_ActivityKernel10} record (kinds KERNEL and CONCURRENT_KERNEL),
+ * read in place. The name is a pointer into the capturing process, resolved through a per-capture
+ * cache so each distinct kernel is looked up and demangled once.
+ */
+final class CuptiKernel10Decoder {
+    static final int SIZE = 216;
+    private static final int REGISTERS_PER_THREAD = 6;
+    private static final int START = 16;
+    private static final int END = 24;
+    private static final int DEVICE_ID = 40;
+    private static final int CONTEXT_ID = 44;
+    private static final int STREAM_ID = 48;
+    private static final int GRID_X = 52;
+    private static final int GRID_Y = 56;
+    private static final int GRID_Z = 60;
+    private static final int BLOCK_X = 64;
+    private static final int BLOCK_Y = 68;
+    private static final int BLOCK_Z = 72;
+    private static final int STATIC_SHARED_MEMORY = 76;
+    private static final int DYNAMIC_SHARED_MEMORY = 80;
+    private static final int CORRELATION_ID = 92;
+    private static final int NAME = 104;
+    private static final int QUEUED = 120;
+
+    static final EventTranslatorOneArg<TraceRecord, CuptiKernel10Decoder> TRANSLATOR = (slot, sequence, k) -> {
+        slot.clear();
+        slot.type = RecordType.ACTIVITY;
+        slot.kind = EventKind.KERNEL;
+        slot.startNs = k.start();
+        slot.endNs = k.end();
+        slot.device = k.deviceId();
+        slot.context = k.contextId();
+        slot.stream = k.streamId();
+        slot.correlation = k.correlationId();
+        slot.gridX = k.gridX();
+        slot.gridY = k.gridY();
+        slot.gridZ = k.gridZ();
+        slot.blockX = k.blockX();
+        slot.blockY = k.blockY();
+        slot.blockZ = k.blockZ();
+        slot.registersPerThread = k.registersPerThread();
+        slot.staticSharedMemory = k.staticSharedMemory();
+        slot.dynamicSharedMemory = k.dynamicSharedMemory();
+        slot.queued = k.queued();
+        slot.nameHandle = k.nameHandle();
+        slot.nameId = k.names.nameId(slot.nameHandle);
+        k.metrics.fill(slot);
+    };
+
+    private final CuptiKernelNameCache names;
+    private final CuptiKernelMetrics metrics;
+    private ByteBuffer buffer;
+    private int offset;
+
+    CuptiKernel10Decoder(CuptiKernelNameCache names, CuptiKernelMetrics metrics) {
+        this.names = names;
+        this.metrics = metrics;
+    }
+
+    CuptiKernel10Decoder wrap(ByteBuffer buffer, int offset) {
+        CuptiRecordBounds.check(buffer, offset, SIZE, "CUpti_ActivityKernel10");
+        this.buffer = buffer;
+        this.offset = offset;
+        return this;
+    }
+
+    int registersPerThread() {
+        return Short.toUnsignedInt(buffer.getShort(offset + REGISTERS_PER_THREAD));
+    }
+
+    long start() {
+        return buffer.getLong(offset + START);
+    }
+
+    long end() {
+        return buffer.getLong(offset + END);
+    }
+
+    int deviceId() {
+        return buffer.getInt(offset + DEVICE_ID);
+    }
+
+    int contextId() {
+        return buffer.getInt(offset + CONTEXT_ID);
+    }
+
+    int streamId() {
+        return buffer.getInt(offset + STREAM_ID);
+    }
+
+    int gridX() {
+        return buffer.getInt(offset + GRID_X);
+    }
+
+    int gridY() {
+        return buffer.getInt(offset + GRID_Y);
+    }
+
+    int gridZ() {
+        return buffer.getInt(offset + GRID_Z);
+    }
+
+    int blockX() {
+        return buffer.getInt(offset + BLOCK_X);
+    }
+
+    int blockY() {
+        return buffer.getInt(offset + BLOCK_Y);
+    }
+
+    int blockZ() {
+        return buffer.getInt(offset + BLOCK_Z);
+    }
+
+    int staticSharedMemory() {
+        return buffer.getInt(offset + STATIC_SHARED_MEMORY);
+    }
+
+    int dynamicSharedMemory() {
+        return buffer.getInt(offset + DYNAMIC_SHARED_MEMORY);
+    }
+
+    long correlationId() {
+        return Integer.toUnsignedLong(buffer.getInt(offset + CORRELATION_ID));
+    }
+
+    long nameHandle() {
+        return buffer.getLong(offset + NAME);
+    }
+
+    long queued() {
+        return buffer.getLong(offset + QUEUED);
+    }
+}

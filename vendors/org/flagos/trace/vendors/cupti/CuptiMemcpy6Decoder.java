@@ -1,0 +1,88 @@
+package org.flagos.trace.vendors.cupti;
+
+import com.lmax.disruptor.EventTranslatorOneArg;
+import java.nio.ByteBuffer;
+import org.flagos.trace.pipeline.EventKind;
+import org.flagos.trace.pipeline.RecordType;
+import org.flagos.trace.pipeline.TraceRecord;
+
+/** Flyweight over a {@code CUpti_ActivityMemcpy6} record, read in place. */
+final class CuptiMemcpy6Decoder {
+    static final int SIZE = 96;
+    private static final int COPY_KIND = 4;
+    private static final int SRC_KIND = 5;
+    private static final int DST_KIND = 6;
+    private static final int BYTES = 8;
+    private static final int START = 16;
+    private static final int END = 24;
+    private static final int DEVICE_ID = 32;
+    private static final int CONTEXT_ID = 36;
+    private static final int STREAM_ID = 40;
+    private static final int CORRELATION_ID = 44;
+
+    static final EventTranslatorOneArg<TraceRecord, CuptiMemcpy6Decoder> TRANSLATOR = (slot, sequence, copy) -> {
+        slot.clear();
+        slot.type = RecordType.ACTIVITY;
+        slot.kind = EventKind.MEMCPY;
+        slot.startNs = copy.start();
+        slot.endNs = copy.end();
+        slot.device = copy.deviceId();
+        slot.context = copy.contextId();
+        slot.stream = copy.streamId();
+        slot.correlation = copy.correlationId();
+        slot.bytes = copy.bytes();
+        slot.copyKind = CuptiEnums.copyKind(copy.copyKind());
+        slot.srcKind = CuptiEnums.memoryKind(copy.srcKind());
+        slot.dstKind = CuptiEnums.memoryKind(copy.dstKind());
+    };
+
+    private ByteBuffer buffer;
+    private int offset;
+
+    CuptiMemcpy6Decoder wrap(ByteBuffer buffer, int offset) {
+        CuptiRecordBounds.check(buffer, offset, SIZE, "CUpti_ActivityMemcpy6");
+        this.buffer = buffer;
+        this.offset = offset;
+        return this;
+    }
+
+    int copyKind() {
+        return Byte.toUnsignedInt(buffer.get(offset + COPY_KIND));
+    }
+
+    int srcKind() {
+        return Byte.toUnsignedInt(buffer.get(offset + SRC_KIND));
+    }
+
+    int dstKind() {
+        return Byte.toUnsignedInt(buffer.get(offset + DST_KIND));
+    }
+
+    long bytes() {
+        return buffer.getLong(offset + BYTES);
+    }
+
+    long start() {
+        return buffer.getLong(offset + START);
+    }
+
+    long end() {
+        return buffer.getLong(offset + END);
+    }
+
+    int deviceId() {
+        return buffer.getInt(offset + DEVICE_ID);
+    }
+
+    int contextId() {
+        return buffer.getInt(offset + CONTEXT_ID);
+    }
+
+    int streamId() {
+        return buffer.getInt(offset + STREAM_ID);
+    }
+
+    long correlationId() {
+        return Integer.toUnsignedLong(buffer.getInt(offset + CORRELATION_ID));
+    }
+}

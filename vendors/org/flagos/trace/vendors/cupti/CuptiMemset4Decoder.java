@@ -1,0 +1,82 @@
+package org.flagos.trace.vendors.cupti;
+
+import com.lmax.disruptor.EventTranslatorOneArg;
+import java.nio.ByteBuffer;
+import org.flagos.trace.pipeline.EventKind;
+import org.flagos.trace.pipeline.RecordType;
+import org.flagos.trace.pipeline.TraceRecord;
+
+/** Flyweight over a {@code CUpti_ActivityMemset4} record, read in place. */
+final class CuptiMemset4Decoder {
+    static final int SIZE = 88;
+    private static final int VALUE = 4;
+    private static final int BYTES = 8;
+    private static final int START = 16;
+    private static final int END = 24;
+    private static final int DEVICE_ID = 32;
+    private static final int CONTEXT_ID = 36;
+    private static final int STREAM_ID = 40;
+    private static final int CORRELATION_ID = 44;
+    private static final int MEMORY_KIND = 50;
+
+    static final EventTranslatorOneArg<TraceRecord, CuptiMemset4Decoder> TRANSLATOR = (slot, sequence, set) -> {
+        slot.clear();
+        slot.type = RecordType.ACTIVITY;
+        slot.kind = EventKind.MEMSET;
+        slot.startNs = set.start();
+        slot.endNs = set.end();
+        slot.device = set.deviceId();
+        slot.context = set.contextId();
+        slot.stream = set.streamId();
+        slot.correlation = set.correlationId();
+        slot.bytes = set.bytes();
+        slot.memsetValue = set.value();
+        slot.memoryKind = CuptiEnums.memoryKind(set.memoryKind());
+    };
+
+    private ByteBuffer buffer;
+    private int offset;
+
+    CuptiMemset4Decoder wrap(ByteBuffer buffer, int offset) {
+        CuptiRecordBounds.check(buffer, offset, SIZE, "CUpti_ActivityMemset4");
+        this.buffer = buffer;
+        this.offset = offset;
+        return this;
+    }
+
+    int value() {
+        return buffer.getInt(offset + VALUE);
+    }
+
+    long bytes() {
+        return buffer.getLong(offset + BYTES);
+    }
+
+    long start() {
+        return buffer.getLong(offset + START);
+    }
+
+    long end() {
+        return buffer.getLong(offset + END);
+    }
+
+    int deviceId() {
+        return buffer.getInt(offset + DEVICE_ID);
+    }
+
+    int contextId() {
+        return buffer.getInt(offset + CONTEXT_ID);
+    }
+
+    int streamId() {
+        return buffer.getInt(offset + STREAM_ID);
+    }
+
+    long correlationId() {
+        return Integer.toUnsignedLong(buffer.getInt(offset + CORRELATION_ID));
+    }
+
+    int memoryKind() {
+        return Short.toUnsignedInt(buffer.getShort(offset + MEMORY_KIND));
+    }
+}
