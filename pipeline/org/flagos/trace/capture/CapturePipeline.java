@@ -42,7 +42,7 @@ public final class CapturePipeline implements RecordSink {
 
     public CapturePipeline(NameTable names, ApiNames apiNames, CaptureWindowFilter window, TraceHeader header,
                            OutputStream out, DecodeStats decodeStats, ProducerType producers, int ringSize) {
-        this(names, apiNames, window, header, out, decodeStats, producers, ringSize, new YieldingWaitStrategy());
+        this(names, apiNames, window, header, out, decodeStats, producers, ringSize, waitStrategy());
     }
 
     public CapturePipeline(NameTable names, ApiNames apiNames, CaptureWindowFilter window, TraceHeader header,
@@ -55,11 +55,26 @@ public final class CapturePipeline implements RecordSink {
         this.writer = new ChromeTraceWriter(out, names, header, accounting);
         this.disruptor = new Disruptor<>(TraceRecord::new, ringSize, DaemonThreadFactory.INSTANCE, producers, waitStrategy);
         disruptor.setDefaultExceptionHandler(new RecordingExceptionHandler());
-        disruptor.handleEventsWith(apiNameStage)
-                .then(join)
-                .then(window)
-                .then(writer);
+        if (Boolean.getBoolean("flagtrace.compact")) {
+            disruptor.handleEventsWith(new com.lmax.disruptor.AggregateEventHandler<>(apiNameStage, join, window))
+                    .then(writer);
+        } else {
+            disruptor.handleEventsWith(apiNameStage)
+                    .then(join)
+                    .then(window)
+                    .then(writer);
+        }
         this.ring = disruptor.start();
+    }
+
+    /** Yielding by default; {@code -Dflagtrace.wait=blocking|sleeping|busy} for other trade-offs. */
+    static WaitStrategy waitStrategy() {
+        switch (System.getProperty("flagtrace.wait", "yielding")) {
+            case "blocking": return new com.lmax.disruptor.BlockingWaitStrategy();
+            case "sleeping": return new com.lmax.disruptor.SleepingWaitStrategy();
+            case "busy": return new com.lmax.disruptor.BusySpinWaitStrategy();
+            default: return new YieldingWaitStrategy();
+        }
     }
 
     @Override

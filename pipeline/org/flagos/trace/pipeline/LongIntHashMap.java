@@ -79,6 +79,38 @@ public final class LongIntHashMap {
         }
     }
 
+    /** Removes {@code key}; returns its value or {@code missing}. Backward-shift deletion: no tombstones. */
+    public int remove(long key) {
+        int i = index(key);
+        while (true) {
+            long k = keys[i];
+            if (k == EMPTY) {
+                return missing;
+            }
+            if (k == key) {
+                break;
+            }
+            i = (i + 1) & mask;
+        }
+        int removed = values[i];
+        int hole = i;
+        int j = (i + 1) & mask;
+        while (keys[j] != EMPTY) {
+            int home = index(keys[j]);
+            // Move keys[j] into the hole unless its home lies cyclically in (hole, j].
+            boolean stays = hole <= j ? (hole < home && home <= j) : (hole < home || home <= j);
+            if (!stays) {
+                keys[hole] = keys[j];
+                values[hole] = values[j];
+                hole = j;
+            }
+            j = (j + 1) & mask;
+        }
+        keys[hole] = EMPTY;
+        size--;
+        return removed;
+    }
+
     public int size() {
         return size;
     }

@@ -20,11 +20,11 @@ import org.flagos.trace.pipeline.TraceRecord;
 
 /**
  * Stage 4, last: streams the torch-compatible Chrome trace with Jackson's generator. Device and API
- * records are written as they arrive; flow arrows (which need both ends), host ops (whose rows
- * follow the threads their API calls ran on), row labels and the capture span are written when the
- * capture ends, followed by the accounting block. Reads only vendor-neutral records.
+ * records are written as they arrive, a flow arrow as soon as both its ends have; host ops (whose
+ * rows follow the threads their API calls ran on), row labels and the capture span are written when
+ * the capture ends, followed by the accounting block. Reads only vendor-neutral records.
  */
-public final class ChromeTraceWriter implements EventHandler<TraceRecord> {
+public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowIndex.ArrowSink {
     private static final JsonFactory JSON = new JsonFactory();
     private static final int NONE = -1;
 
@@ -54,6 +54,20 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord> {
     private static final SerializedString BYTES = new SerializedString("bytes");
     private static final SerializedString BANDWIDTH = new SerializedString("memory bandwidth (GB/s)");
     private static final SerializedString VALUE = new SerializedString("value");
+    private static final SerializedString CPU_OP = new SerializedString("cpu_op");
+    private static final SerializedString RECORD_FUNCTION_ID = new SerializedString("Record function id");
+    private static final SerializedString EV_IDX = new SerializedString("Ev Idx");
+    private static final SerializedString THREAD = new SerializedString("thread");
+    private static final SerializedString[] EMPTY_INPUT_FIELDS = {
+        new SerializedString("Input Dims"), new SerializedString("Input Strides"),
+        new SerializedString("Input type"), new SerializedString("Concrete Inputs"),
+    };
+    private static final SerializedString FLOW_START = new SerializedString("s");
+    private static final SerializedString FLOW_END = new SerializedString("f");
+    private static final SerializedString ID = new SerializedString("id");
+    private static final SerializedString AC2G = new SerializedString("ac2g");
+    private static final SerializedString BP = new SerializedString("bp");
+    private static final SerializedString ENCLOSING = new SerializedString("e");
     private static final SerializedString[] CATEGORY = new SerializedString[EventKind.count()];
 
     static {
@@ -214,8 +228,7 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord> {
 
     private void writeTime(SerializableString field, long nanos) throws IOException {
         g.writeFieldName(field);
-        micros.format(nanos);
-        g.writeNumber(micros.chars(), 0, micros.length());
+        g.writeRawValue(micros.format(nanos));
     }
 
     private void writeApi(TraceRecord r) throws IOException {
@@ -234,10 +247,12 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord> {
         if (r.correlation != TraceRecord.NO_CORRELATION) {
             g.writeFieldName(CORRELATION);
             g.writeNumber(r.correlation);
-            flows.host(r.correlation, r.startNs, r.processId, r.threadId);
         }
         g.writeEndObject();
         g.writeEndObject();
+        if (r.correlation != TraceRecord.NO_CORRELATION) {
+            flows.host(r.correlation, r.startNs, r.processId, r.threadId, this);
+        }
     }
 
     private void writeDevice(TraceRecord r) throws IOException {
@@ -268,7 +283,6 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord> {
         if (r.correlation != TraceRecord.NO_CORRELATION) {
             g.writeFieldName(CORRELATION);
             g.writeNumber(r.correlation);
-            flows.device(r.correlation, r.startNs, r.device, r.stream);
         }
         if (r.kind == EventKind.KERNEL) {
             writeKernelArgs(r);
@@ -289,6 +303,9 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord> {
         }
         g.writeEndObject();
         g.writeEndObject();
+        if (r.correlation != TraceRecord.NO_CORRELATION) {
+            flows.device(r.correlation, r.startNs, r.device, r.stream, this);
+        }
     }
 
     private void writeKernelArgs(TraceRecord r) throws IOException {
@@ -377,7 +394,6 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord> {
     private void finish() throws IOException {
         long windowStart = header.windowStartNs() != null ? header.windowStartNs() : 0;
         startIfNeeded(windowStart);
-        writeFlows();
         TraceRowLayout rows = writeHostOps();
         writeRowLabels(rows);
         writeCaptureSpan();
@@ -394,33 +410,42 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord> {
         finished.countDown();
     }
 
-    private void writeFlows() throws IOException {
-        for (int i = 0; i < flows.size(); i++) {
-            if (!flows.paired(i)) {
-                continue;
-            }
-            long id = flows.correlation(i);
-            g.writeStartObject();
-            g.writeStringField("ph", "s");
-            g.writeNumberField("id", id);
-            g.writeNumberField("pid", flows.hostPid(i));
-            g.writeNumberField("tid", flows.hostTid(i));
-            writeTime(TS, flows.hostTs(i) - base);
-            g.writeStringField("cat", "ac2g");
-            g.writeStringField("name", "ac2g");
-            g.writeEndObject();
-            g.writeStartObject();
-            g.writeStringField("ph", "f");
-            g.writeNumberField("id", id);
-            g.writeNumberField("pid", flows.devicePid(i));
-            g.writeNumberField("tid", flows.deviceTid(i));
-            writeTime(TS, flows.deviceTs(i) - base);
-            g.writeStringField("cat", "ac2g");
-            g.writeStringField("name", "ac2g");
-            g.writeStringField("bp", "e");
-            g.writeEndObject();
-            events += 2;
-        }
+    @Override
+    public void arrow(long correlation, long hostTs, long hostPid, long hostTid, long deviceTs, int devicePid, int deviceTid)
+            throws IOException {
+        g.writeStartObject();
+        g.writeFieldName(PH);
+        g.writeString(FLOW_START);
+        g.writeFieldName(ID);
+        g.writeNumber(correlation);
+        g.writeFieldName(PID);
+        g.writeNumber(hostPid);
+        g.writeFieldName(TID);
+        g.writeNumber(hostTid);
+        writeTime(TS, hostTs - base);
+        g.writeFieldName(CAT);
+        g.writeString(AC2G);
+        g.writeFieldName(NAME);
+        g.writeString(AC2G);
+        g.writeEndObject();
+        g.writeStartObject();
+        g.writeFieldName(PH);
+        g.writeString(FLOW_END);
+        g.writeFieldName(ID);
+        g.writeNumber(correlation);
+        g.writeFieldName(PID);
+        g.writeNumber(devicePid);
+        g.writeFieldName(TID);
+        g.writeNumber(deviceTid);
+        writeTime(TS, deviceTs - base);
+        g.writeFieldName(CAT);
+        g.writeString(AC2G);
+        g.writeFieldName(NAME);
+        g.writeString(AC2G);
+        g.writeFieldName(BP);
+        g.writeString(ENCLOSING);
+        g.writeEndObject();
+        events += 2;
     }
 
     /**
@@ -441,29 +466,35 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord> {
             long tid = rows.hostRow(ops.thread[i]);
             hostThreadsSeen.put(tid, 0);
             g.writeStartObject();
-            g.writeStringField("ph", "X");
-            g.writeStringField("cat", "cpu_op");
+            g.writeFieldName(PH);
+            g.writeString(X);
+            g.writeFieldName(CAT);
+            g.writeString(CPU_OP);
             g.writeFieldName(NAME);
             g.writeString(name(ops.nameId[i]));
-            g.writeNumberField("pid", pid);
-            g.writeNumberField("tid", tid);
+            g.writeFieldName(PID);
+            g.writeNumber(pid);
+            g.writeFieldName(TID);
+            g.writeNumber(tid);
             writeTime(TS, ops.start[i] - base);
             writeTime(DUR, ops.end[i] - ops.start[i]);
-            g.writeObjectFieldStart("args");
-            g.writeNumberField("External id", ops.externalId[i]);
-            g.writeNumberField("Record function id", 0);
-            g.writeNumberField("Ev Idx", i);
+            g.writeFieldName(ARGS);
+            g.writeStartObject();
+            g.writeFieldName(EXTERNAL_ID);
+            g.writeNumber(ops.externalId[i]);
+            g.writeFieldName(RECORD_FUNCTION_ID);
+            g.writeNumber(0);
+            g.writeFieldName(EV_IDX);
+            g.writeNumber(i);
             // flagtrace ops record no tensor inputs: the shape fields torch writes are present and empty.
-            g.writeArrayFieldStart("Input Dims");
-            g.writeEndArray();
-            g.writeArrayFieldStart("Input Strides");
-            g.writeEndArray();
-            g.writeArrayFieldStart("Input type");
-            g.writeEndArray();
-            g.writeArrayFieldStart("Concrete Inputs");
-            g.writeEndArray();
+            for (SerializableString empty : EMPTY_INPUT_FIELDS) {
+                g.writeFieldName(empty);
+                g.writeStartArray();
+                g.writeEndArray();
+            }
             if (ops.thread[i] >= 0) {
-                g.writeNumberField("thread", ops.thread[i]);
+                g.writeFieldName(THREAD);
+                g.writeNumber(ops.thread[i]);
             }
             g.writeEndObject();
             g.writeEndObject();

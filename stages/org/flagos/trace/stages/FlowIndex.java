@@ -4,104 +4,90 @@ import java.util.Arrays;
 import org.flagos.trace.pipeline.LongIntHashMap;
 
 /**
- * Where each vendor correlation id's two flow-arrow ends were written: the API call (the
- * {@code s} half) and its first device record (the {@code f} half). Arrows are emitted at the end
- * of the capture, only for ids that have both ends inside the trace, so every arrow a viewer sees
- * is paired.
+ * Pairs the two ends of each flow arrow by vendor correlation id: the API call (the {@code s}
+ * half) and the first device record it launched (the {@code f} half). An arrow is handed to the
+ * writer the moment its second end arrives, and only then, so every arrow in the trace is paired;
+ * the entry is then freed for reuse. Ends that never meet (an API call that launched nothing)
+ * stay until the capture ends and produce no arrow.
  */
 final class FlowIndex {
     private static final int NONE = -1;
-
-    private final LongIntHashMap index = new LongIntHashMap(1 << 12, NONE);
-    private long[] correlation = new long[1 << 12];
-    private long[] hostTs = new long[1 << 12];
-    private long[] hostPid = new long[1 << 12];
-    private long[] hostTid = new long[1 << 12];
-    private long[] deviceTs = new long[1 << 12];
-    private int[] devicePid = new int[1 << 12];
-    private int[] deviceTid = new int[1 << 12];
-    private byte[] ends = new byte[1 << 12];
-    private int size;
-
     private static final byte HOST = 1;
     private static final byte DEVICE = 2;
 
-    void host(long correlationId, long ts, long pid, long tid) {
-        int i = slot(correlationId);
-        if ((ends[i] & HOST) == 0) {
-            ends[i] |= HOST;
-            hostTs[i] = ts;
-            hostPid[i] = pid;
-            hostTid[i] = tid;
+    /** Receives one complete arrow. */
+    interface ArrowSink {
+        void arrow(long correlation, long hostTs, long hostPid, long hostTid, long deviceTs, int devicePid, int deviceTid)
+                throws java.io.IOException;
+    }
+
+    private final LongIntHashMap index = new LongIntHashMap(1 << 12, NONE);
+    private long[] ts = new long[1 << 12];
+    private long[] pid = new long[1 << 12];
+    private long[] tid = new long[1 << 12];
+    private byte[] end = new byte[1 << 12];
+    private int[] free = new int[1 << 12];
+    private int freeCount;
+    private int used;
+    private long arrows;
+
+    void host(long correlation, long hostTs, long hostPid, long hostTid, ArrowSink sink) throws java.io.IOException {
+        int i = index.get(correlation);
+        if (i != NONE && end[i] == DEVICE) {
+            index.remove(correlation);
+            release(i);
+            arrows++;
+            sink.arrow(correlation, hostTs, hostPid, hostTid, ts[i], (int) pid[i], (int) tid[i]);
+        } else if (i == NONE) {
+            store(correlation, HOST, hostTs, hostPid, hostTid);
         }
     }
 
-    void device(long correlationId, long ts, int pid, int tid) {
-        int i = slot(correlationId);
-        if ((ends[i] & DEVICE) == 0 || ts < deviceTs[i]) {
-            ends[i] |= DEVICE;
-            deviceTs[i] = ts;
-            devicePid[i] = pid;
-            deviceTid[i] = tid;
+    void device(long correlation, long deviceTs, int devicePid, int deviceTid, ArrowSink sink) throws java.io.IOException {
+        int i = index.get(correlation);
+        if (i != NONE && end[i] == HOST) {
+            index.remove(correlation);
+            release(i);
+            arrows++;
+            sink.arrow(correlation, ts[i], pid[i], tid[i], deviceTs, devicePid, deviceTid);
+        } else if (i == NONE) {
+            store(correlation, DEVICE, deviceTs, devicePid, deviceTid);
+        } else if (i != NONE && deviceTs < ts[i]) {
+            ts[i] = deviceTs; // several device records, no launch yet: the arrow ends at the first
+            pid[i] = devicePid;
+            tid[i] = deviceTid;
         }
     }
 
-    private int slot(long correlationId) {
-        int i = index.get(correlationId);
-        if (i != NONE) {
-            return i;
+    private void store(long correlation, byte side, long t, long p, long th) {
+        int i;
+        if (freeCount > 0) {
+            i = free[--freeCount];
+        } else {
+            if (used == ts.length) {
+                int n = used * 2;
+                ts = Arrays.copyOf(ts, n);
+                pid = Arrays.copyOf(pid, n);
+                tid = Arrays.copyOf(tid, n);
+                end = Arrays.copyOf(end, n);
+            }
+            i = used++;
         }
-        if (size == correlation.length) {
-            int n = size * 2;
-            correlation = Arrays.copyOf(correlation, n);
-            hostTs = Arrays.copyOf(hostTs, n);
-            hostPid = Arrays.copyOf(hostPid, n);
-            hostTid = Arrays.copyOf(hostTid, n);
-            deviceTs = Arrays.copyOf(deviceTs, n);
-            devicePid = Arrays.copyOf(devicePid, n);
-            deviceTid = Arrays.copyOf(deviceTid, n);
-            ends = Arrays.copyOf(ends, n);
+        end[i] = side;
+        ts[i] = t;
+        pid[i] = p;
+        tid[i] = th;
+        index.put(correlation, i);
+    }
+
+    private void release(int i) {
+        if (freeCount == free.length) {
+            free = Arrays.copyOf(free, freeCount * 2);
         }
-        i = size++;
-        correlation[i] = correlationId;
-        ends[i] = 0;
-        index.put(correlationId, i);
-        return i;
+        free[freeCount++] = i;
     }
 
-    int size() {
-        return size;
-    }
-
-    boolean paired(int i) {
-        return ends[i] == (HOST | DEVICE);
-    }
-
-    long correlation(int i) {
-        return correlation[i];
-    }
-
-    long hostTs(int i) {
-        return hostTs[i];
-    }
-
-    long hostPid(int i) {
-        return hostPid[i];
-    }
-
-    long hostTid(int i) {
-        return hostTid[i];
-    }
-
-    long deviceTs(int i) {
-        return deviceTs[i];
-    }
-
-    int devicePid(int i) {
-        return devicePid[i];
-    }
-
-    int deviceTid(int i) {
-        return deviceTid[i];
+    long arrows() {
+        return arrows;
     }
 }
