@@ -304,29 +304,24 @@ final class DemangleParser {
         }
     }
 
+    /** Template functions other than ctors, dtors and conversions encode their return type. */
     private static boolean hasReturnType(DemangleNode dc) {
-        switch (dc.kind) {
-            case LOCAL_NAME:
-                return hasReturnType(dc.right);
-            case TEMPLATE:
-                return !isCtorDtorOrConversion(dc.left);
-            default:
-                return dc.kind.isFunctionQualifier() && hasReturnType(dc.left);
+        while (true) {
+            if (dc.kind == Kind.LOCAL_NAME) {
+                dc = dc.right;
+            } else if (dc.kind.isFunctionQualifier()) {
+                dc = dc.left;
+            } else {
+                return dc.kind == Kind.TEMPLATE && !isCtorDtorOrConversion(dc.left);
+            }
         }
     }
 
     private static boolean isCtorDtorOrConversion(DemangleNode dc) {
-        switch (dc.kind) {
-            case QUAL_NAME:
-            case LOCAL_NAME:
-                return isCtorDtorOrConversion(dc.right);
-            case CTOR:
-            case DTOR:
-            case CONVERSION:
-                return true;
-            default:
-                return false;
+        while (dc.kind == Kind.QUAL_NAME || dc.kind == Kind.LOCAL_NAME) {
+            dc = dc.right;
         }
+        return dc.kind == Kind.CTOR || dc.kind == Kind.DTOR || dc.kind == Kind.CONVERSION;
     }
 
     private DemangleNode special(String prefix, DemangleNode child) {
@@ -1056,7 +1051,13 @@ final class DemangleParser {
                     }
                 } else {
                     ret = name();
-                    if (ret.kind == Kind.SUB_STD) {
+                    // A bare std abbreviation is not a new candidate (with ABI tags it was
+                    // already recorded by substitution()).
+                    DemangleNode base = ret;
+                    while (base.kind == Kind.TAGGED_NAME) {
+                        base = base.left;
+                    }
+                    if (base.kind == Kind.SUB_STD) {
                         candidate = false;
                     }
                 }
@@ -1264,12 +1265,18 @@ final class DemangleParser {
         }
         if (c == 's' && n == 'r') {
             pos += 2;
+            if (isDigit(peek())) {
+                DemangleNode levels = unresolvedQualifierLevels();
+                if (levels != null) {
+                    return levels;
+                }
+            }
             DemangleNode t = type();
-            DemangleNode name = unqualifiedName(null, null);
+            DemangleNode name = node(Kind.QUAL_NAME, t, unqualifiedName(null, null));
             if (peek() == 'I') {
                 name = node(Kind.TEMPLATE, name, templateArgs());
             }
-            return node(Kind.QUAL_NAME, t, name);
+            return name;
         }
         if (c == 's' && n == 'p') {
             pos += 2;
@@ -1418,6 +1425,93 @@ final class DemangleParser {
             }
             default:
                 return fail();
+        }
+    }
+
+    /**
+     * {@code sr <simple-id>+ E <base-unresolved-name>}, e.g. {@code std::is_signed<T>::value}.
+     * It cannot be told from {@code sr <type> <name>} before its {@code E}, so it is tried first
+     * and abandoned (with everything it recorded) if it does not parse; null then.
+     */
+    private DemangleNode unresolvedQualifierLevels() {
+        int holdPos = pos;
+        int holdSubs = subs.size();
+        int holdDepth = depth;
+        DemangleNode holdLast = lastName;
+        boolean holdConversion = inConversion;
+        boolean holdExpression = inExpression;
+        try {
+            DemangleNode qualifier = qualifierLevels();
+            expect('E');
+            DemangleNode name = unqualifiedName(null, null);
+            if (qualifier != null) {
+                name = node(Kind.QUAL_NAME, qualifier, name);
+            }
+            if (peek() == 'I') {
+                name = node(Kind.TEMPLATE, name, templateArgs());
+            }
+            return name;
+        } catch (Failure e) {
+            pos = holdPos;
+            subs.subList(holdSubs, subs.size()).clear();
+            depth = holdDepth;
+            lastName = holdLast;
+            inConversion = holdConversion;
+            inExpression = holdExpression;
+            return null;
+        }
+    }
+
+    /**
+     * The qualifier levels, read like a nested-name prefix but recording no substitutions. On a
+     * component it cannot use it returns null and leaves the position there; the reference
+     * demangler then still accepts the expression, printing only the final name.
+     */
+    private DemangleNode qualifierLevels() {
+        DemangleNode ret = null;
+        while (true) {
+            char c = peek();
+            if (c == 'D' && (peekNext() == 'T' || peekNext() == 't')) {
+                if (ret != null) {
+                    return null;
+                }
+                ret = type();
+            } else if (c == 'I') {
+                if (ret == null) {
+                    return null;
+                }
+                ret = node(Kind.TEMPLATE, ret, templateArgs());
+            } else if (c == 'T') {
+                if (ret != null) {
+                    return null;
+                }
+                ret = templateParam();
+            } else if (c == 'M') {
+                pos++;
+                continue;
+            } else {
+                DemangleNode module = null;
+                if (c == 'S') {
+                    module = substitution();
+                    if (!isModule(module)) {
+                        if (ret != null) {
+                            return null;
+                        }
+                        ret = module;
+                        continue;
+                    }
+                }
+                int holdDepth = depth;
+                try {
+                    ret = unqualifiedName(ret, module);
+                } catch (Failure e) {
+                    depth = holdDepth;
+                    return null;
+                }
+            }
+            if (peek() == 'E') {
+                return ret;
+            }
         }
     }
 

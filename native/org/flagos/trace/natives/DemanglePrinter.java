@@ -22,7 +22,7 @@ import org.flagos.trace.natives.DemangleNode.LiteralStyle;
 final class DemanglePrinter {
 
     private static final int MAX_DEPTH = 400;
-    private static final int MAX_OUTPUT = 1 << 20;
+    private static final int MAX_OUTPUT = 1 << 18;
     private static final long MAX_STEPS = 5_000_000L;
 
     /** A pending declarator modifier. */
@@ -343,15 +343,7 @@ final class DemanglePrinter {
             case MODULE_ENTITY:
                 print0(dc.left);
                 append('@');
-                print0(dc.right);
-                return;
-            case MODULE_NAME:
-            case MODULE_PARTITION:
-                if (dc.left != null) {
-                    print0(dc.left);
-                }
-                append(dc.kind == Kind.MODULE_NAME ? (dc.left != null ? "." : "") : ":");
-                print0(dc.right);
+                printModule(dc.right);
                 return;
             case CLONE:
                 print0(dc.left);
@@ -390,6 +382,24 @@ final class DemanglePrinter {
             if (out.length() == mark) {
                 out.setLength(mark - 2);
             }
+        }
+    }
+
+    /** A module name is only printable as the attachment of an entity ({@code name@mod.part}). */
+    private void printModule(DemangleNode module) {
+        java.util.ArrayDeque<DemangleNode> chain = new java.util.ArrayDeque<>();
+        for (DemangleNode m = module; m != null; m = m.left) {
+            chain.push(m);
+        }
+        boolean first = true;
+        for (DemangleNode m : chain) {
+            if (m.kind == Kind.MODULE_PARTITION) {
+                append(':');
+            } else if (!first) {
+                append('.');
+            }
+            print0(m.right);
+            first = false;
         }
     }
 
@@ -509,8 +519,9 @@ final class DemanglePrinter {
         return indexArg(templates.template.right, param.number);
     }
 
-    private static DemangleNode indexArg(DemangleNode args, int i) {
+    private DemangleNode indexArg(DemangleNode args, int i) {
         DemangleNode a = args;
+        steps += Math.max(i, 0);
         for (; a != null; a = a.right) {
             if (a.kind != Kind.TEMPLATE_ARGLIST) {
                 return null;

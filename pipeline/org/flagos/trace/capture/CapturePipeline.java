@@ -1,8 +1,11 @@
 package org.flagos.trace.capture;
 
+import com.lmax.disruptor.AggregateEventHandler;
+import com.lmax.disruptor.BlockingWaitStrategy;
 import com.lmax.disruptor.EventTranslatorOneArg;
 import com.lmax.disruptor.ExceptionHandler;
 import com.lmax.disruptor.RingBuffer;
+import com.lmax.disruptor.SleepingWaitStrategy;
 import com.lmax.disruptor.WaitStrategy;
 import com.lmax.disruptor.YieldingWaitStrategy;
 import com.lmax.disruptor.dsl.Disruptor;
@@ -25,7 +28,8 @@ import org.flagos.trace.stages.TraceHeader;
 
 /**
  * The ring and its chain of stages, wired in one place: API names, then the external-correlation
- * join, then the capture window, then the trace writer. Producers (a replay, a live tracer's buffer
+ * join, then the capture window, then the trace writer. See {@link StageThreading} for how the
+ * stages map to threads. Producers (a replay, a live tracer's buffer
  * callback, host ops) publish into it; {@link #finish()} publishes the end of the capture and
  * waits until the trace is complete.
  */
@@ -55,25 +59,28 @@ public final class CapturePipeline implements RecordSink {
         this.writer = new ChromeTraceWriter(out, names, header, accounting);
         this.disruptor = new Disruptor<>(TraceRecord::new, ringSize, DaemonThreadFactory.INSTANCE, producers, waitStrategy);
         disruptor.setDefaultExceptionHandler(new RecordingExceptionHandler());
-        if (Boolean.getBoolean("flagtrace.compact")) {
-            disruptor.handleEventsWith(new com.lmax.disruptor.AggregateEventHandler<>(apiNameStage, join, window))
-                    .then(writer);
-        } else {
+        if (StageThreading.current() == StageThreading.ONE_PER_STAGE) {
             disruptor.handleEventsWith(apiNameStage)
                     .then(join)
                     .then(window)
+                    .then(writer);
+        } else {
+            disruptor.handleEventsWith(new AggregateEventHandler<>(apiNameStage, join, window))
                     .then(writer);
         }
         this.ring = disruptor.start();
     }
 
-    /** Yielding by default; {@code -Dflagtrace.wait=blocking|sleeping|busy} for other trade-offs. */
+    /**
+     * Sleeping by default: a profiler lives inside the user's process and must not burn its cores
+     * spinning, and on the 2-core reference machine it was also the fastest (docs/benchmarks.md).
+     * {@code -Dflagtrace.wait=yielding|blocking} for other trade-offs.
+     */
     static WaitStrategy waitStrategy() {
-        switch (System.getProperty("flagtrace.wait", "yielding")) {
-            case "blocking": return new com.lmax.disruptor.BlockingWaitStrategy();
-            case "sleeping": return new com.lmax.disruptor.SleepingWaitStrategy();
-            case "busy": return new com.lmax.disruptor.BusySpinWaitStrategy();
-            default: return new YieldingWaitStrategy();
+        switch (System.getProperty("flagtrace.wait", "sleeping")) {
+            case "blocking": return new BlockingWaitStrategy();
+            case "yielding": return new YieldingWaitStrategy();
+            default: return new SleepingWaitStrategy();
         }
     }
 

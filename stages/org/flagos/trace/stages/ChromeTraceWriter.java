@@ -28,51 +28,53 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     private static final JsonFactory JSON = new JsonFactory();
     private static final int NONE = -1;
 
-    private static final SerializedString PH = new SerializedString("ph");
-    private static final SerializedString X = new SerializedString("X");
-    private static final SerializedString CAT = new SerializedString("cat");
-    private static final SerializedString NAME = new SerializedString("name");
-    private static final SerializedString PID = new SerializedString("pid");
-    private static final SerializedString TID = new SerializedString("tid");
+    /** Jackson's default output buffer size (BufferRecycler's write-encoding buffer). */
+    private static final int JACKSON_OUTPUT_BUFFER = 8000;
+
+    private static final byte[] RUNTIME_HEAD = EventBytes.ascii("{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":");
+    private static final byte[] DRIVER_HEAD = EventBytes.ascii("{\"ph\":\"X\",\"cat\":\"cuda_driver\",\"name\":");
+    private static final byte[] CPU_OP_HEAD = EventBytes.ascii("{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":");
+    private static final byte[][] DEVICE_HEAD = new byte[EventKind.count()][];
+    private static final byte[] PID_ = EventBytes.ascii(",\"pid\":");
+    private static final byte[] TID_ = EventBytes.ascii(",\"tid\":");
+    private static final byte[] TS_ = EventBytes.ascii(",\"ts\":");
+    private static final byte[] DUR_ = EventBytes.ascii(",\"dur\":");
+    private static final byte[] ARGS_ = EventBytes.ascii(",\"args\":{");
+    private static final byte[] END_ARGS_AND_EVENT = EventBytes.ascii("}}");
+    private static final byte[] COMMA = EventBytes.ascii(",");
+    private static final byte[] CLOSE_ARRAY = EventBytes.ascii("]");
+    private static final byte[] EXTERNAL_ID_ = EventBytes.ascii("\"External id\":");
+    private static final byte[] CBID_ = EventBytes.ascii("\"cbid\":");
+    private static final byte[] CORRELATION_ = EventBytes.ascii(",\"correlation\":");
+    private static final byte[] QUEUED_ = EventBytes.ascii("\"queued\":");
+    private static final byte[] DEVICE_ = EventBytes.ascii("\"device\":");
+    private static final byte[] CONTEXT_ = EventBytes.ascii(",\"context\":");
+    private static final byte[] STREAM_ = EventBytes.ascii(",\"stream\":");
+    private static final byte[] REGISTERS_ = EventBytes.ascii(",\"registers per thread\":");
+    private static final byte[] SHARED_MEMORY_ = EventBytes.ascii(",\"shared memory\":");
+    private static final byte[] BLOCKS_PER_SM_ = EventBytes.ascii(",\"blocks per SM\":");
+    private static final byte[] WARPS_PER_SM_ = EventBytes.ascii(",\"warps per SM\":");
+    private static final byte[] GRID_ = EventBytes.ascii(",\"grid\":[");
+    private static final byte[] BLOCK_ = EventBytes.ascii("],\"block\":[");
+    private static final byte[] OCCUPANCY_ = EventBytes.ascii(",\"est. achieved occupancy %\":");
+    private static final byte[] INF = EventBytes.ascii("\"inf\"");
+    private static final byte[] BYTES_ = EventBytes.ascii(",\"bytes\":");
+    private static final byte[] BANDWIDTH_ = EventBytes.ascii(",\"memory bandwidth (GB/s)\":");
+    private static final byte[] VALUE_ = EventBytes.ascii(",\"value\":");
+    private static final byte[] CPU_OP_ARGS_ = EventBytes.ascii(",\"Record function id\":0,\"Ev Idx\":");
+    private static final byte[] CPU_OP_EMPTY_INPUTS =
+            EventBytes.ascii(",\"Input Dims\":[],\"Input Strides\":[],\"Input type\":[],\"Concrete Inputs\":[]");
+    private static final byte[] THREAD_ = EventBytes.ascii(",\"thread\":");
+    private static final byte[] FLOW_S_HEAD = EventBytes.ascii("{\"ph\":\"s\",\"id\":");
+    private static final byte[] FLOW_F_HEAD = EventBytes.ascii("{\"ph\":\"f\",\"id\":");
+    private static final byte[] FLOW_S_TAIL = EventBytes.ascii(",\"cat\":\"ac2g\",\"name\":\"ac2g\"}");
+    private static final byte[] FLOW_F_TAIL = EventBytes.ascii(",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"bp\":\"e\"}");
     private static final SerializedString TS = new SerializedString("ts");
     private static final SerializedString DUR = new SerializedString("dur");
-    private static final SerializedString ARGS = new SerializedString("args");
-    private static final SerializedString EXTERNAL_ID = new SerializedString("External id");
-    private static final SerializedString CBID = new SerializedString("cbid");
-    private static final SerializedString CORRELATION = new SerializedString("correlation");
-    private static final SerializedString QUEUED = new SerializedString("queued");
-    private static final SerializedString DEVICE = new SerializedString("device");
-    private static final SerializedString CONTEXT = new SerializedString("context");
-    private static final SerializedString STREAM = new SerializedString("stream");
-    private static final SerializedString REGISTERS = new SerializedString("registers per thread");
-    private static final SerializedString SHARED_MEMORY = new SerializedString("shared memory");
-    private static final SerializedString BLOCKS_PER_SM = new SerializedString("blocks per SM");
-    private static final SerializedString WARPS_PER_SM = new SerializedString("warps per SM");
-    private static final SerializedString GRID = new SerializedString("grid");
-    private static final SerializedString BLOCK = new SerializedString("block");
-    private static final SerializedString OCCUPANCY = new SerializedString("est. achieved occupancy %");
-    private static final SerializedString BYTES = new SerializedString("bytes");
-    private static final SerializedString BANDWIDTH = new SerializedString("memory bandwidth (GB/s)");
-    private static final SerializedString VALUE = new SerializedString("value");
-    private static final SerializedString CPU_OP = new SerializedString("cpu_op");
-    private static final SerializedString RECORD_FUNCTION_ID = new SerializedString("Record function id");
-    private static final SerializedString EV_IDX = new SerializedString("Ev Idx");
-    private static final SerializedString THREAD = new SerializedString("thread");
-    private static final SerializedString[] EMPTY_INPUT_FIELDS = {
-        new SerializedString("Input Dims"), new SerializedString("Input Strides"),
-        new SerializedString("Input type"), new SerializedString("Concrete Inputs"),
-    };
-    private static final SerializedString FLOW_START = new SerializedString("s");
-    private static final SerializedString FLOW_END = new SerializedString("f");
-    private static final SerializedString ID = new SerializedString("id");
-    private static final SerializedString AC2G = new SerializedString("ac2g");
-    private static final SerializedString BP = new SerializedString("bp");
-    private static final SerializedString ENCLOSING = new SerializedString("e");
-    private static final SerializedString[] CATEGORY = new SerializedString[EventKind.count()];
 
     static {
         for (int k = 0; k < EventKind.count(); k++) {
-            CATEGORY[k] = new SerializedString(EventKind.ofOrdinal(k).category());
+            DEVICE_HEAD[k] = EventBytes.ascii("{\"ph\":\"X\",\"cat\":\"" + EventKind.ofOrdinal(k).category() + "\",\"name\":");
         }
     }
 
@@ -81,6 +83,7 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     private final TraceHeader header;
     private final CaptureAccounting accounting;
     private final MicrosFormat micros = new MicrosFormat();
+    private final EventBytes event = new EventBytes();
     private final FixedDecimal sixDecimals = new FixedDecimal();
     private final FlowIndex flows = new FlowIndex();
     private final HostOpColumns ops = new HostOpColumns();
@@ -92,12 +95,14 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     private final LongIntHashMap streamsSeen = new LongIntHashMap(64, NONE);
     private final LongIntHashMap hostThreadsSeen = new LongIntHashMap(64, NONE);
     private boolean[] devicesSeen = new boolean[8];
-    private SerializableString[] nameCache = new SerializableString[256];
+    private SerializedString[] nameCache = new SerializedString[256];
     private final CountDownLatch finished = new CountDownLatch(1);
 
     private JsonGenerator g;
     private long base;
     private long hostPid = -1;
+    private long lastHostThread = -1;
+    private long lastStreamKey = -1;
     private long events;
     private volatile OpSummary summary;
     private volatile Throwable failure;
@@ -128,6 +133,7 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
                 finish();
             } else if (endOfBatch && g != null) {
                 g.flush();
+                out.flush();
             }
         } catch (IOException | RuntimeException e) {
             failure = e;
@@ -161,6 +167,7 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
         }
         base = header.baseTimeNs() != null ? header.baseTimeNs() : Math.floorDiv(firstNs, 1_000_000_000L) * 1_000_000_000L;
         g = JSON.createGenerator(out, JsonEncoding.UTF8);
+        g.disable(JsonGenerator.Feature.FLUSH_PASSED_TO_STREAM);
         g.writeStartObject();
         g.writeNumberField("schemaVersion", 1);
         g.writeArrayFieldStart("deviceProperties");
@@ -208,24 +215,6 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
         g.writeEndObject();
     }
 
-    private void writeEventStart(int kindOrdinal, int nameId, long pid, long tid, long startNs, long endNs) throws IOException {
-        g.writeStartObject();
-        g.writeFieldName(PH);
-        g.writeString(X);
-        g.writeFieldName(CAT);
-        g.writeString(CATEGORY[kindOrdinal]);
-        g.writeFieldName(NAME);
-        g.writeString(name(nameId));
-        g.writeFieldName(PID);
-        g.writeNumber(pid);
-        g.writeFieldName(TID);
-        g.writeNumber(tid);
-        writeTime(TS, startNs - base);
-        writeTime(DUR, endNs - startNs);
-        g.writeFieldName(ARGS);
-        g.writeStartObject();
-    }
-
     private void writeTime(SerializableString field, long nanos) throws IOException {
         g.writeFieldName(field);
         g.writeRawValue(micros.format(nanos));
@@ -235,21 +224,24 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
         if (hostPid == -1) {
             hostPid = r.processId;
         }
-        hostThreadsSeen.put(r.threadId, 0);
-        writeEventStart(r.kind.ordinal(), r.nameId, r.processId, r.threadId, r.startNs, r.endNs);
+        if (r.threadId != lastHostThread) {
+            hostThreadsSeen.put(r.threadId, 0);
+            lastHostThread = r.threadId;
+        }
+        EventBytes e = event.reset()
+                .raw(r.kind == EventKind.DRIVER ? DRIVER_HEAD : RUNTIME_HEAD).string(name(r.nameId))
+                .raw(PID_).number(r.processId).raw(TID_).number(r.threadId)
+                .raw(TS_).micros(r.startNs - base).raw(DUR_).micros(r.endNs - r.startNs)
+                .raw(ARGS_);
         if (r.hasExternalId()) {
-            g.writeFieldName(EXTERNAL_ID);
-            g.writeNumber(r.externalId());
+            e.raw(EXTERNAL_ID_).number(r.externalId()).raw(COMMA);
             rememberApiThread(r.externalId(), r.threadId);
         }
-        g.writeFieldName(CBID);
-        g.writeNumber(r.cbid);
+        e.raw(CBID_).number(r.cbid);
         if (r.correlation != TraceRecord.NO_CORRELATION) {
-            g.writeFieldName(CORRELATION);
-            g.writeNumber(r.correlation);
+            e.raw(CORRELATION_).number(r.correlation);
         }
-        g.writeEndObject();
-        g.writeEndObject();
+        emit(e.raw(END_ARGS_AND_EVENT));
         if (r.correlation != TraceRecord.NO_CORRELATION) {
             flows.host(r.correlation, r.startNs, r.processId, r.threadId, this);
         }
@@ -264,92 +256,82 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
                     : "Memset (" + r.memoryKind.label() + ")");
             r.nameId = nameId;
         }
-        writeEventStart(r.kind.ordinal(), nameId, r.device, r.stream, r.startNs, r.endNs);
+        EventBytes e = event.reset()
+                .raw(DEVICE_HEAD[r.kind.ordinal()]).string(name(nameId))
+                .raw(PID_).number(r.device).raw(TID_).number(r.stream)
+                .raw(TS_).micros(r.startNs - base).raw(DUR_).micros(r.endNs - r.startNs)
+                .raw(ARGS_);
         if (r.hasExternalId()) {
-            g.writeFieldName(EXTERNAL_ID);
-            g.writeNumber(r.externalId());
+            e.raw(EXTERNAL_ID_).number(r.externalId()).raw(COMMA);
             addDeviceTime(r.externalId(), r.durationNs());
         }
         if (r.kind == EventKind.KERNEL) {
-            g.writeFieldName(QUEUED);
-            g.writeNumber(r.queued);
+            e.raw(QUEUED_).number(r.queued).raw(COMMA);
         }
-        g.writeFieldName(DEVICE);
-        g.writeNumber(r.device);
-        g.writeFieldName(CONTEXT);
-        g.writeNumber(r.context);
-        g.writeFieldName(STREAM);
-        g.writeNumber(r.stream);
+        e.raw(DEVICE_).number(r.device).raw(CONTEXT_).number(r.context).raw(STREAM_).number(r.stream);
         if (r.correlation != TraceRecord.NO_CORRELATION) {
-            g.writeFieldName(CORRELATION);
-            g.writeNumber(r.correlation);
+            e.raw(CORRELATION_).number(r.correlation);
         }
         if (r.kind == EventKind.KERNEL) {
-            writeKernelArgs(r);
+            writeKernelArgs(e, r);
         } else {
-            g.writeFieldName(BYTES);
-            g.writeNumber(r.bytes);
-            g.writeFieldName(BANDWIDTH);
             long dur = r.durationNs();
+            e.raw(BYTES_).number(r.bytes).raw(BANDWIDTH_);
             if (dur > 0) {
-                g.writeNumber((double) r.bytes / dur); // bytes per ns is GB/s
+                e.number((double) r.bytes / dur); // bytes per ns is GB/s
             } else {
-                g.writeNumber(0);
+                e.number(0);
             }
             if (r.kind == EventKind.MEMSET) {
-                g.writeFieldName(VALUE);
-                g.writeNumber(r.memsetValue);
+                e.raw(VALUE_).number(r.memsetValue);
             }
         }
-        g.writeEndObject();
-        g.writeEndObject();
+        emit(e.raw(END_ARGS_AND_EVENT));
         if (r.correlation != TraceRecord.NO_CORRELATION) {
             flows.device(r.correlation, r.startNs, r.device, r.stream, this);
         }
     }
 
-    private void writeKernelArgs(TraceRecord r) throws IOException {
-        g.writeFieldName(REGISTERS);
-        g.writeNumber(r.registersPerThread);
-        g.writeFieldName(SHARED_MEMORY);
-        g.writeNumber((long) r.staticSharedMemory + r.dynamicSharedMemory);
+    private void writeKernelArgs(EventBytes e, TraceRecord r) {
+        e.raw(REGISTERS_).number(r.registersPerThread)
+                .raw(SHARED_MEMORY_).number((long) r.staticSharedMemory + r.dynamicSharedMemory);
         if (!Float.isNaN(r.blocksPerSm)) {
-            g.writeFieldName(BLOCKS_PER_SM);
-            writeSixDecimals(r.blocksPerSm);
-            g.writeFieldName(WARPS_PER_SM);
-            writeSixDecimals(r.warpsPerSm);
+            e.raw(BLOCKS_PER_SM_);
+            sixDecimals(e, r.blocksPerSm);
+            e.raw(WARPS_PER_SM_);
+            sixDecimals(e, r.warpsPerSm);
         }
-        g.writeFieldName(GRID);
-        g.writeStartArray();
-        g.writeNumber(r.gridX);
-        g.writeNumber(r.gridY);
-        g.writeNumber(r.gridZ);
-        g.writeEndArray();
-        g.writeFieldName(BLOCK);
-        g.writeStartArray();
-        g.writeNumber(r.blockX);
-        g.writeNumber(r.blockY);
-        g.writeNumber(r.blockZ);
-        g.writeEndArray();
+        e.raw(GRID_).number(r.gridX).raw(COMMA).number(r.gridY).raw(COMMA).number(r.gridZ)
+                .raw(BLOCK_).number(r.blockX).raw(COMMA).number(r.blockY).raw(COMMA).number(r.blockZ).raw(CLOSE_ARRAY);
         if (r.occupancyPercent != TraceRecord.NO_OCCUPANCY) {
-            g.writeFieldName(OCCUPANCY);
-            g.writeNumber(r.occupancyPercent);
+            e.raw(OCCUPANCY_).number(r.occupancyPercent);
         }
     }
 
-    private void writeSixDecimals(float value) throws IOException {
+    private void sixDecimals(EventBytes e, float value) {
         if (Float.isInfinite(value)) {
-            g.writeString("inf"); // what kineto prints for a device that reports no SMs
+            e.raw(INF); // what kineto prints for a device that reports no SMs
         } else {
-            g.writeNumber(sixDecimals.format(value));
+            e.number(sixDecimals.format(value));
         }
     }
 
-    private SerializableString name(int id) {
+    /**
+     * Hands one assembled event to Jackson. When the event would not fit in Jackson's output buffer,
+     * the buffer is written out first, so Jackson copies the event instead of allocating for it.
+     */
+    private void emit(EventBytes e) throws IOException {
+        if (g.getOutputBuffered() + e.length() + 1 > JACKSON_OUTPUT_BUFFER) {
+            g.flush(); // FLUSH_PASSED_TO_STREAM is off: this writes Jackson's buffer, no syscall flush
+        }
+        g.writeRawValue(e);
+    }
+
+    private SerializedString name(int id) {
         if (id >= nameCache.length) {
             nameCache = Arrays.copyOf(nameCache, Math.max(id + 1, nameCache.length * 2));
         }
-        SerializableString s = nameCache[id];
+        SerializedString s = nameCache[id];
         if (s == null) {
             s = new SerializedString(names.name(id));
             nameCache[id] = s;
@@ -358,13 +340,18 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     }
 
     private void seenStream(int device, int stream) {
+        long key = ((long) device << 32) | (stream & 0xFFFF_FFFFL);
+        if (key == lastStreamKey) {
+            return;
+        }
+        lastStreamKey = key;
         if (device >= 0) {
             if (device >= devicesSeen.length) {
                 devicesSeen = Arrays.copyOf(devicesSeen, device + 8);
             }
             devicesSeen[device] = true;
         }
-        streamsSeen.put(((long) device << 32) | (stream & 0xFFFF_FFFFL), 0);
+        streamsSeen.put(key, 0);
     }
 
     private void addDeviceTime(long externalId, long ns) {
@@ -413,38 +400,10 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     @Override
     public void arrow(long correlation, long hostTs, long hostPid, long hostTid, long deviceTs, int devicePid, int deviceTid)
             throws IOException {
-        g.writeStartObject();
-        g.writeFieldName(PH);
-        g.writeString(FLOW_START);
-        g.writeFieldName(ID);
-        g.writeNumber(correlation);
-        g.writeFieldName(PID);
-        g.writeNumber(hostPid);
-        g.writeFieldName(TID);
-        g.writeNumber(hostTid);
-        writeTime(TS, hostTs - base);
-        g.writeFieldName(CAT);
-        g.writeString(AC2G);
-        g.writeFieldName(NAME);
-        g.writeString(AC2G);
-        g.writeEndObject();
-        g.writeStartObject();
-        g.writeFieldName(PH);
-        g.writeString(FLOW_END);
-        g.writeFieldName(ID);
-        g.writeNumber(correlation);
-        g.writeFieldName(PID);
-        g.writeNumber(devicePid);
-        g.writeFieldName(TID);
-        g.writeNumber(deviceTid);
-        writeTime(TS, deviceTs - base);
-        g.writeFieldName(CAT);
-        g.writeString(AC2G);
-        g.writeFieldName(NAME);
-        g.writeString(AC2G);
-        g.writeFieldName(BP);
-        g.writeString(ENCLOSING);
-        g.writeEndObject();
+        emit(event.reset().raw(FLOW_S_HEAD).number(correlation).raw(PID_).number(hostPid).raw(TID_).number(hostTid)
+                .raw(TS_).micros(hostTs - base).raw(FLOW_S_TAIL));
+        emit(event.reset().raw(FLOW_F_HEAD).number(correlation).raw(PID_).number(devicePid).raw(TID_).number(deviceTid)
+                .raw(TS_).micros(deviceTs - base).raw(FLOW_F_TAIL));
         events += 2;
     }
 
@@ -465,39 +424,17 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
         for (int i = 0; i < ops.size; i++) {
             long tid = rows.hostRow(ops.thread[i]);
             hostThreadsSeen.put(tid, 0);
-            g.writeStartObject();
-            g.writeFieldName(PH);
-            g.writeString(X);
-            g.writeFieldName(CAT);
-            g.writeString(CPU_OP);
-            g.writeFieldName(NAME);
-            g.writeString(name(ops.nameId[i]));
-            g.writeFieldName(PID);
-            g.writeNumber(pid);
-            g.writeFieldName(TID);
-            g.writeNumber(tid);
-            writeTime(TS, ops.start[i] - base);
-            writeTime(DUR, ops.end[i] - ops.start[i]);
-            g.writeFieldName(ARGS);
-            g.writeStartObject();
-            g.writeFieldName(EXTERNAL_ID);
-            g.writeNumber(ops.externalId[i]);
-            g.writeFieldName(RECORD_FUNCTION_ID);
-            g.writeNumber(0);
-            g.writeFieldName(EV_IDX);
-            g.writeNumber(i);
-            // flagtrace ops record no tensor inputs: the shape fields torch writes are present and empty.
-            for (SerializableString empty : EMPTY_INPUT_FIELDS) {
-                g.writeFieldName(empty);
-                g.writeStartArray();
-                g.writeEndArray();
-            }
+            EventBytes e = event.reset().raw(CPU_OP_HEAD).string(name(ops.nameId[i]))
+                    .raw(PID_).number(pid).raw(TID_).number(tid)
+                    .raw(TS_).micros(ops.start[i] - base).raw(DUR_).micros(ops.end[i] - ops.start[i])
+                    .raw(ARGS_).raw(EXTERNAL_ID_).number(ops.externalId[i])
+                    .raw(CPU_OP_ARGS_).number(i)
+                    // flagtrace ops record no tensor inputs: the shape fields torch writes are present and empty.
+                    .raw(CPU_OP_EMPTY_INPUTS);
             if (ops.thread[i] >= 0) {
-                g.writeFieldName(THREAD);
-                g.writeNumber(ops.thread[i]);
+                e.raw(THREAD_).number(ops.thread[i]);
             }
-            g.writeEndObject();
-            g.writeEndObject();
+            emit(e.raw(END_ARGS_AND_EVENT));
         }
         rows.hostPid = pid;
         return rows;

@@ -4,6 +4,7 @@ import com.lmax.disruptor.EventHandler;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.flagos.trace.pipeline.CorrelationTable;
 import org.flagos.trace.pipeline.EventKind;
 import org.flagos.trace.pipeline.LongIntHashMap;
 import org.flagos.trace.pipeline.RecordType;
@@ -24,9 +25,7 @@ import org.flagos.trace.pipeline.TraceRecord;
 public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> {
     private static final int NONE = -1;
 
-    private final LongIntHashMap bindingIndex = new LongIntHashMap(1 << 12, NONE);
-    private long[] boundExternal = new long[1 << 12];
-    private int bindings;
+    private final CorrelationTable bindings = new CorrelationTable();
 
     private final LongIntHashMap parkedHead = new LongIntHashMap(256, NONE);
     private final List<TraceRecord> parked = new ArrayList<>();
@@ -59,21 +58,17 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
     private void bind(TraceRecord binding) {
         long correlation = binding.correlation;
         long external = binding.externalId();
-        int index = bindingIndex.get(correlation);
-        if (index != NONE) {
-            if (boundExternal[index] == external) {
+        if (!bindings.bind(correlation, external)) {
+            if (bindings.externalId(correlation) == external) {
                 duplicateBindings++;
             } else {
                 conflictingBindings++;
             }
             return;
         }
-        if (bindings == boundExternal.length) {
-            boundExternal = Arrays.copyOf(boundExternal, bindings * 2);
+        if (parkedLive > 0) {
+            releaseParked(binding, correlation, external);
         }
-        boundExternal[bindings] = external;
-        bindingIndex.put(correlation, bindings++);
-        releaseParked(binding, correlation, external);
     }
 
     private void join(TraceRecord record) {
@@ -81,9 +76,8 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
             unjoined[record.kind.ordinal()]++;
             return;
         }
-        int index = bindingIndex.get(record.correlation);
-        if (index != NONE) {
-            record.externalId(boundExternal[index]);
+        if (bindings.isBound(record.correlation)) {
+            record.externalId(bindings.externalId(record.correlation));
             joined[record.kind.ordinal()]++;
             return;
         }
