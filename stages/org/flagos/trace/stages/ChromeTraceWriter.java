@@ -11,6 +11,7 @@ import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import org.flagos.trace.pipeline.DenseLongTable;
 import org.flagos.trace.pipeline.DeviceProperties;
 import org.flagos.trace.pipeline.EventKind;
 import org.flagos.trace.pipeline.LongIntHashMap;
@@ -87,11 +88,8 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     private final FixedDecimal sixDecimals = new FixedDecimal();
     private final FlowIndex flows = new FlowIndex();
     private final HostOpColumns ops = new HostOpColumns();
-    private final LongIntHashMap deviceTimeIndex = new LongIntHashMap(1 << 10, NONE);
-    private long[] deviceNsByOp = new long[1 << 10];
-    private final LongIntHashMap apiThreadByExternal = new LongIntHashMap(1 << 10, NONE);
-    private long[] apiThreads = new long[16];
-    private int apiThreadCount;
+    private final DenseLongTable deviceNsByOp = new DenseLongTable();
+    private final DenseLongTable apiThreadByOp = new DenseLongTable();
     private final LongIntHashMap streamsSeen = new LongIntHashMap(64, NONE);
     private final LongIntHashMap hostThreadsSeen = new LongIntHashMap(64, NONE);
     private boolean[] devicesSeen = new boolean[8];
@@ -355,27 +353,15 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     }
 
     private void addDeviceTime(long externalId, long ns) {
-        int i = deviceTimeIndex.get(externalId);
-        if (i == NONE) {
-            i = deviceTimeIndex.size();
-            if (i == deviceNsByOp.length) {
-                deviceNsByOp = Arrays.copyOf(deviceNsByOp, i * 2);
-            }
-            deviceNsByOp[i] = 0;
-            deviceTimeIndex.put(externalId, i);
+        if (externalId <= DenseLongTable.MAX_ID) {
+            deviceNsByOp.add(externalId, ns);
         }
-        deviceNsByOp[i] += ns;
     }
 
     private void rememberApiThread(long externalId, long thread) {
-        if (apiThreadByExternal.get(externalId) != NONE) {
-            return;
+        if (externalId <= DenseLongTable.MAX_ID) {
+            apiThreadByOp.putIfAbsent(externalId, thread);
         }
-        if (apiThreadCount == apiThreads.length) {
-            apiThreads = Arrays.copyOf(apiThreads, apiThreadCount * 2);
-        }
-        apiThreads[apiThreadCount] = thread;
-        apiThreadByExternal.put(externalId, apiThreadCount++);
     }
 
     private void finish() throws IOException {
@@ -393,7 +379,7 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
         g.writeEndObject();
         g.flush();
         g.close();
-        summary = OpSummary.of(ops, names, deviceTimeIndex, deviceNsByOp);
+        summary = OpSummary.of(ops, names, deviceNsByOp);
         finished.countDown();
     }
 
@@ -415,9 +401,9 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     private TraceRowLayout writeHostOps() throws IOException {
         TraceRowLayout rows = new TraceRowLayout();
         for (int i = 0; i < ops.size; i++) {
-            int api = apiThreadByExternal.get(ops.externalId[i]);
-            if (api != NONE) {
-                rows.learn(ops.thread[i], apiThreads[api]);
+            long api = ops.externalId[i] <= DenseLongTable.MAX_ID ? apiThreadByOp.get(ops.externalId[i], -1) : -1;
+            if (api != -1) {
+                rows.learn(ops.thread[i], api);
             }
         }
         long pid = hostPid == -1 ? 0 : hostPid;

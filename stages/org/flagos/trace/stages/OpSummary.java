@@ -5,7 +5,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.flagos.trace.pipeline.LongIntHashMap;
+import org.flagos.trace.pipeline.DenseLongTable;
 import org.flagos.trace.pipeline.NameTable;
 
 /**
@@ -34,7 +34,7 @@ public final class OpSummary {
         return null;
     }
 
-    static OpSummary of(HostOpColumns ops, NameTable names, LongIntHashMap deviceIndex, long[] deviceNs) {
+    static OpSummary of(HostOpColumns ops, NameTable names, DenseLongTable deviceNsByOp) {
         int n = ops.size;
         int[] order = new int[n];
         for (int i = 0; i < n; i++) {
@@ -56,8 +56,8 @@ public final class OpSummary {
         long[] totalDevice = new long[n];
         long[] childCpu = new long[n];
         for (int i = 0; i < n; i++) {
-            int d = deviceIndex.get(ops.externalId[i]);
-            selfDevice[i] = d >= 0 ? deviceNs[d] : 0;
+            long id = ops.externalId[i];
+            selfDevice[i] = id <= DenseLongTable.MAX_ID ? deviceNsByOp.get(id, 0) : 0;
             totalDevice[i] = selfDevice[i];
         }
         for (int k = n - 1; k >= 0; k--) { // children sort after their parents

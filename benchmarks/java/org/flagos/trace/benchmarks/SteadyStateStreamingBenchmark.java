@@ -30,7 +30,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Steady state: one long-lived pipeline, fed the capture's first activity buffer (8 MiB of real
- * CUPTI records, 120,000+ records) again and again, as a live tracer feeds it buffer after buffer.
+ * CUPTI records, 90,086 of them) again and again, as a live tracer feeds it buffer after buffer.
  * One operation is one record; with {@code -prof gc}, {@code gc.alloc.rate.norm} is bytes
  * allocated per record once every cache and index has reached its working size.
  */
@@ -42,7 +42,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 public class SteadyStateStreamingBenchmark {
     /** Records in the capture's first buffer (checked at setup). */
-    static final int RECORDS = 120_205;
+    static final int RECORDS = 90_086;
 
     private CapturePipeline pipeline;
     private ActivityBufferDecoder decoder;
