@@ -85,9 +85,7 @@ public final class CaptureReplay {
         HostOps ops = request.ops();
         CaptureWindowFilter window = ops == null ? CaptureWindowFilter.unbounded()
                 : new CaptureWindowFilter(ops.windowStartNs(), ops.windowEndNs());
-        TraceHeader header = new TraceHeader(request.traceName(), request.devices(), null,
-                ops == null ? null : ops.windowStartNs(), ops == null ? null : ops.windowEndNs(),
-                request.metadata(), "flagtrace");
+        TraceHeader header = new TraceHeader(request.traceName(), request.devices(), null, request.metadata(), "flagtrace", -1);
         DecodeStats stats = new DecodeStats();
         CapturePipeline pipeline = new CapturePipeline(names, decoder.apiNames(), window, header, out, stats,
                 ProducerType.SINGLE, request.ringSize());

@@ -17,8 +17,15 @@ public interface DeviceTracer {
     /** One line saying why the tracer is unavailable; empty when available. */
     String unavailableReason();
 
-    /** Arms the session's activity kinds; records flow into {@code sink} until {@link #stop()}. */
-    void start(RecordSink sink, DecodeStats stats);
+    /** The vendor's callback-id namespace for the API records it publishes. */
+    ApiNames apiNames();
+
+    /**
+     * Arms the session's activity kinds; records flow into {@code sink} until {@link #stop()}.
+     * Names (kernels) are interned into {@code names}; every record is counted in {@code stats};
+     * raw buffers also go to {@code tap} (for {@code --dump-buffers}).
+     */
+    void start(RecordSink sink, NameTable names, DecodeStats stats, BufferTap tap);
 
     /** Disarms the session's kinds and flushes every pending buffer into the sink. */
     void stop();
@@ -35,6 +42,9 @@ public interface DeviceTracer {
     /** Properties of each device, for {@code deviceProperties} and occupancy. */
     List<DeviceProperties> deviceProperties();
 
-    /** Records the vendor reported as dropped (buffer overflow etc.). */
+    /** Records the vendor reported as dropped (buffer overflow etc.) since the last start. */
     long droppedByVendor();
+
+    /** The vendor's clock now, as UNIX-epoch nanoseconds (the clock of its records). */
+    long timestampNs();
 }

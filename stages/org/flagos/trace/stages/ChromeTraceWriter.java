@@ -29,6 +29,8 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     private static final JsonFactory JSON = new JsonFactory();
     private static final int NONE = -1;
 
+    /** Host rows of a capture that never names its process: kept clear of device pids (0..n). */
+    private static final long UNKNOWN_HOST_PID = 1_000_000;
     /** Jackson's default output buffer size (BufferRecycler's write-encoding buffer). */
     private static final int JACKSON_OUTPUT_BUFFER = 8000;
 
@@ -365,8 +367,7 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     }
 
     private void finish() throws IOException {
-        long windowStart = header.windowStartNs() != null ? header.windowStartNs() : 0;
-        startIfNeeded(windowStart);
+        startIfNeeded(windowBounded() ? accounting.window().windowStart() : 0);
         TraceRowLayout rows = writeHostOps();
         writeRowLabels(rows);
         writeCaptureSpan();
@@ -406,7 +407,7 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
                 rows.learn(ops.thread[i], api);
             }
         }
-        long pid = hostPid == -1 ? 0 : hostPid;
+        long pid = hostPid != -1 ? hostPid : header.processId() != -1 ? header.processId() : UNKNOWN_HOST_PID;
         for (int i = 0; i < ops.size; i++) {
             long tid = rows.hostRow(ops.thread[i]);
             hostThreadsSeen.put(tid, 0);
@@ -427,7 +428,7 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     }
 
     private void writeRowLabels(TraceRowLayout rows) throws IOException {
-        long ts = (header.windowStartNs() != null ? header.windowStartNs() : base) - base;
+        long ts = (windowBounded() ? accounting.window().windowStart() : base) - base;
         String process = header.processName();
         writeMeta("process_name", rows.hostPid, 0, ts, "name", process);
         writeMeta("process_labels", rows.hostPid, 0, ts, "labels", "CPU");
@@ -490,15 +491,17 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
 
     /** The span torch writes for the profiled region, so viewers that key on it find the window. */
     private void writeCaptureSpan() throws IOException {
-        if (header.windowStartNs() == null) {
+        if (!windowBounded()) {
             return;
         }
-        long start = header.windowStartNs() - base;
+        long windowStart = accounting.window().windowStart();
+        long windowEnd = accounting.window().windowEnd();
+        long start = windowStart - base;
         g.writeStartObject();
         g.writeStringField("ph", "X");
         g.writeStringField("cat", "Trace");
         writeTime(TS, start);
-        writeTime(DUR, header.windowEndNs() - header.windowStartNs());
+        writeTime(DUR, windowEnd - windowStart);
         g.writeStringField("pid", "Spans");
         g.writeStringField("tid", "PyTorch Profiler");
         g.writeStringField("name", "PyTorch Profiler (0)");
@@ -530,8 +533,12 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
         g.writeStringField("s", "g");
         g.writeStringField("pid", "");
         g.writeStringField("tid", "");
-        writeTime(TS, header.windowEndNs() - base);
+        writeTime(TS, windowEnd - base);
         g.writeEndObject();
+    }
+
+    private boolean windowBounded() {
+        return accounting.window().windowStart() != Long.MIN_VALUE && accounting.window().windowEnd() != Long.MAX_VALUE;
     }
 
     /** Waits until the end-of-capture record was written (or writing failed). */

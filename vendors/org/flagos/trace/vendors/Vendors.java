@@ -2,16 +2,24 @@ package org.flagos.trace.vendors;
 
 import java.util.List;
 import java.util.Map;
+import java.util.EnumMap;
+import java.util.function.Supplier;
+import org.flagos.trace.pipeline.Accelerator;
 import org.flagos.trace.pipeline.ActivityBufferDecoder;
+import org.flagos.trace.pipeline.DeviceTracer;
+import org.flagos.trace.pipeline.UnavailableTracer;
 import org.flagos.trace.pipeline.DeviceProperties;
 import org.flagos.trace.pipeline.KernelNames;
 import org.flagos.trace.pipeline.NameTable;
 import org.flagos.trace.vendors.cupti.CuptiBufferDecoder;
+import org.flagos.trace.vendors.cupti.CuptiTracer;
 
 /**
- * The one table that knows every vendor: which decoder reads each vendor's buffers in a capture
- * file ({@code .fltrbuf} vendor ids). Adding a vendor is one file in {@code vendors/} and one line
- * here. Nothing outside {@code vendors/} names a vendor type.
+ * The one table that knows every vendor: which tracer each accelerator gets, and which decoder
+ * reads each vendor's buffers in a capture file ({@code .fltrbuf} vendor ids). Adding a vendor is
+ * one file in {@code vendors/} and one line here. Nothing outside {@code vendors/} names a vendor
+ * type. Every accelerator is given a tracer deliberately: an accelerator without one gets the
+ * unavailable tracer by an explicit line, never by falling through.
  */
 public final class Vendors {
     /** Builds a decoder for one capture. */
@@ -26,6 +34,21 @@ public final class Vendors {
 
     private static final Map<Integer, DecoderFactory> DECODERS = Map.of(
             1, CuptiBufferDecoder::new);
+
+    private static final Map<Accelerator, Supplier<DeviceTracer>> TRACERS = new EnumMap<>(Map.of(
+            Accelerator.CUDA, CuptiTracer::instance,
+            Accelerator.METAX, () -> new UnavailableTracer("MetaX MCPTI tracer not built yet"),
+            Accelerator.ASCEND, () -> new UnavailableTracer("Ascend MSPTI tracer not built yet"),
+            Accelerator.MUSA, () -> new UnavailableTracer("MUSA MUPTI tracer not built yet"),
+            Accelerator.DCU, () -> new UnavailableTracer("ROCtracer (DCU) tracer not built yet"),
+            Accelerator.GCU, () -> new UnavailableTracer("Enflame TOPSPTI tracer not built yet"),
+            Accelerator.PPU, () -> new UnavailableTracer("PPU tracer not built yet"),
+            Accelerator.NONE, () -> new UnavailableTracer("no accelerator selected (FLAGOS_ACCELERATOR unset and no CUDA bindings)")));
+
+    /** The tracer for {@code accelerator}: the one line per accelerator that picks it. */
+    public static DeviceTracer tracerFor(Accelerator accelerator) {
+        return TRACERS.get(accelerator).get();
+    }
 
     /** The decoder factory for a {@code .fltrbuf} vendor id, or null when none is built in. */
     public static DecoderFactory decoderFor(int dumpVendor) {

@@ -61,8 +61,7 @@ public class SteadyStateStreamingBenchmark {
         NameTable names = new NameTable();
         decoder = Vendors.decoderFor(1).create(capture.names, names, capture.devices);
         stats = new DecodeStats();
-        TraceHeader header = new TraceHeader(BenchmarkCapture.NAME, capture.devices, null,
-                capture.ops.windowStartNs(), capture.ops.windowEndNs(), Map.of(), "bench");
+        TraceHeader header = new TraceHeader(BenchmarkCapture.NAME, capture.devices, null, Map.of(), "bench", -1);
         pipeline = new CapturePipeline(names, decoder.apiNames(),
                 new CaptureWindowFilter(capture.ops.windowStartNs(), capture.ops.windowEndNs()), header,
                 new BenchmarkCapture.CountingSink(), stats, ProducerType.SINGLE, CapturePipeline.DEFAULT_RING_SIZE);

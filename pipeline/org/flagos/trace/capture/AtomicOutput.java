@@ -1,4 +1,4 @@
-package org.flagos.trace.cli;
+package org.flagos.trace.capture;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -14,13 +14,13 @@ import java.util.zip.GZIPOutputStream;
  * renamed over it on {@link #commit()}; {@link #close()} without commit deletes the temporary.
  * A target ending in {@code .gz} is gzip-compressed.
  */
-final class AtomicOutput implements AutoCloseable {
+public final class AtomicOutput implements AutoCloseable {
     private final Path target;
     private final Path temporary;
     private final OutputStream stream;
     private boolean committed;
 
-    AtomicOutput(Path target) throws IOException {
+    public AtomicOutput(Path target) throws IOException {
         this.target = target.toAbsolutePath();
         Path dir = this.target.getParent();
         if (dir != null) {
@@ -31,11 +31,11 @@ final class AtomicOutput implements AutoCloseable {
         this.stream = target.getFileName().toString().endsWith(".gz") ? new GZIPOutputStream(raw, 1 << 16) : raw;
     }
 
-    OutputStream stream() {
+    public OutputStream stream() {
         return stream;
     }
 
-    void commit() throws IOException {
+    public void commit() throws IOException {
         stream.close();
         try {
             Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

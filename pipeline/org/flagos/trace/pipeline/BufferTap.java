@@ -1,0 +1,26 @@
+package org.flagos.trace.pipeline;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Receives every raw vendor buffer a live tracer completes, before decoding, and the vendor's
+ * kernel names as they are resolved: what a {@code .fltrbuf} capture needs to be replayed later.
+ */
+public interface BufferTap {
+    /** One buffer's valid bytes, as the vendor handed them over. */
+    void buffer(int dumpVendor, ByteBuffer validBytes);
+
+    /** A kernel name handle and the name the vendor reported for it. */
+    void kernelName(long handle, String vendorName);
+
+    /** A tap that keeps nothing. */
+    BufferTap NONE = new BufferTap() {
+        @Override
+        public void buffer(int dumpVendor, ByteBuffer validBytes) {
+        }
+
+        @Override
+        public void kernelName(long handle, String vendorName) {
+        }
+    };
+}

@@ -1,0 +1,53 @@
+package org.flagos.trace.session;
+
+import org.flagos.trace.pipeline.Accelerator;
+import org.flagos.trace.pipeline.DeviceTracer;
+import org.flagos.trace.pipeline.Diagnostics;
+import org.flagos.trace.vendors.Vendors;
+
+/**
+ * The entry point of live profiling. Call {@link #init()} as early as possible, before the
+ * program's first GPU call: CUPTI delivers buffers only when its callbacks were registered
+ * before the first CUDA context was created (the seed's measured constraint).
+ *
+ * <pre>{@code
+ * Profiler.init();                       // first thing in main
+ * try (ProfilerSession session = Profiler.start(SessionOptions.to(Path.of("trace.json")))) {
+ *     try (OpScope op = session.op("matmul")) {
+ *         ...
+ *     }
+ * }
+ * }</pre>
+ */
+public final class Profiler {
+    private static volatile DeviceTracer tracer;
+
+    /** Selects and initializes this process's device tracer (once); returns it. */
+    public static DeviceTracer init() {
+        DeviceTracer t = tracer;
+        if (t == null) {
+            synchronized (Profiler.class) {
+                t = tracer;
+                if (t == null) {
+                    Accelerator accelerator = Accelerator.detect();
+                    t = Vendors.tracerFor(accelerator);
+                    if (!t.available()) {
+                        System.err.println("flagtrace: no device activity (" + t.unavailableReason()
+                                + "); CPU-side profiling continues");
+                    }
+                    Diagnostics.trace("profiler", "accelerator " + accelerator + ", tracer " + t.name());
+                    tracer = t;
+                }
+            }
+        }
+        return t;
+    }
+
+    /** Starts a session; only one may be active at a time in a process. */
+    public static ProfilerSession start(SessionOptions options) {
+        return ProfilerSession.open(init(), options);
+    }
+
+    private Profiler() {
+    }
+}

@@ -1,0 +1,177 @@
+package org.flagos.trace.session;
+
+import com.lmax.disruptor.dsl.ProducerType;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.flagos.trace.capture.AtomicOutput;
+import org.flagos.trace.capture.CaptureFailedException;
+import org.flagos.trace.capture.CapturePipeline;
+import org.flagos.trace.ingest.FltrbufWriter;
+import org.flagos.trace.ingest.HostOp;
+import org.flagos.trace.pipeline.BufferTap;
+import org.flagos.trace.pipeline.DecodeStats;
+import org.flagos.trace.pipeline.DeviceProperties;
+import org.flagos.trace.pipeline.DeviceTracer;
+import org.flagos.trace.pipeline.Diagnostics;
+import org.flagos.trace.pipeline.ExternalId;
+import org.flagos.trace.pipeline.NameTable;
+import org.flagos.trace.stages.CaptureAccounting;
+import org.flagos.trace.stages.CaptureWindowFilter;
+import org.flagos.trace.stages.OpSummary;
+import org.flagos.trace.stages.TraceHeader;
+
+/**
+ * A live profiling session: from {@link Profiler#start} to {@link #close()}, host ops and the
+ * device tracer's records stream through the pipeline into the trace. Closing stops the tracer,
+ * flushes its buffers, completes the trace and renames it into place.
+ */
+public final class ProfilerSession implements AutoCloseable {
+    private static final AtomicBoolean ACTIVE = new AtomicBoolean();
+    private static final int RING_SIZE = 1 << 16;
+
+    private final DeviceTracer tracer;
+    private final SessionOptions options;
+    private final HostClock clock;
+    private final CaptureWindowFilter window;
+    private final CapturePipeline pipeline;
+    private final AtomicOutput trace;
+    private final FltrbufWriter dump;
+    private final AtomicLong nextExternalId = new AtomicLong();
+    private final ThreadLocal<ArrayDeque<OpScope>> openOps = ThreadLocal.withInitial(ArrayDeque::new);
+    private final long startNs;
+    private volatile boolean closed;
+    private OpSummary summary;
+
+    private ProfilerSession(DeviceTracer tracer, SessionOptions options) throws IOException {
+        this.tracer = tracer;
+        this.options = options;
+        this.clock = new HostClock(tracer);
+        this.trace = new AtomicOutput(options.trace());
+        this.dump = options.dumpBuffers() == null ? null : new FltrbufWriter(options.dumpBuffers());
+        List<DeviceProperties> devices = options.devices().isEmpty() ? tracer.deviceProperties() : options.devices();
+        NameTable names = new NameTable();
+        DecodeStats stats = new DecodeStats();
+        this.startNs = clock.now();
+        this.window = new CaptureWindowFilter(startNs, Long.MAX_VALUE);
+        TraceHeader header = new TraceHeader(options.trace().getFileName().toString(), devices, null,
+                options.metadata(), processName(), ProcessHandle.current().pid());
+        this.pipeline = new CapturePipeline(names, tracer.apiNames(), window, header, trace.stream(), stats,
+                ProducerType.MULTI, RING_SIZE);
+        if (!tracer.available()) {
+            pipeline.accounting().note("device tracer unavailable: " + tracer.unavailableReason());
+        }
+        tracer.start(pipeline, names, stats, dump == null ? BufferTap.NONE : dump);
+        Diagnostics.trace("session", "started with tracer " + tracer.name() + ", window from " + startNs);
+    }
+
+    static ProfilerSession open(DeviceTracer tracer, SessionOptions options) {
+        if (!ACTIVE.compareAndSet(false, true)) {
+            throw new IllegalStateException("a profiler session is already active in this process");
+        }
+        try {
+            return new ProfilerSession(tracer, options);
+        } catch (IOException | RuntimeException e) {
+            ACTIVE.set(false);
+            if (e instanceof IOException) {
+                throw new UncheckedIOException((IOException) e);
+            }
+            throw (RuntimeException) e;
+        }
+    }
+
+    /**
+     * Opens a host op on the calling thread. Device work this thread launches until the op closes
+     * is attributed to it (or to an op nested inside it).
+     */
+    public OpScope op(String name) {
+        if (closed) {
+            throw new IllegalStateException("the session is closed");
+        }
+        long id = nextExternalId.getAndIncrement();
+        OpScope op = new OpScope(this, name, id, Thread.currentThread().getId(), clock.now());
+        openOps.get().push(op);
+        tracer.pushCorrelation(new ExternalId(id));
+        return op;
+    }
+
+    void close(OpScope op) {
+        long end = clock.now();
+        ArrayDeque<OpScope> stack = openOps.get();
+        if (stack.peek() != op) {
+            throw new IllegalStateException("op '" + op.name() + "' closed out of order or on another thread"
+                    + " (innermost open op here: " + (stack.peek() == null ? "none" : stack.peek().name()) + ")");
+        }
+        stack.pop();
+        tracer.popCorrelation();
+        if (!closed) {
+            pipeline.publish(new HostOp(op.name(), new ExternalId(op.externalId()), op.thread(), op.startNs(), end));
+        }
+    }
+
+    /** Stops the tracer, flushes, completes and commits the trace. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            window.windowEnd(clock.now());
+            tracer.stop();
+            if (tracer.droppedByVendor() > 0) {
+                pipeline.accounting().note(tracer.name() + " dropped " + tracer.droppedByVendor() + " records (its buffers overflowed)");
+            }
+            summary = pipeline.finish();
+            trace.commit();
+            if (dump != null) {
+                dump.close();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CaptureFailedException("interrupted while completing the trace", e);
+        } catch (IOException e) {
+            throw new CaptureFailedException("writing the trace failed: " + e, e);
+        } finally {
+            trace.close();
+            ACTIVE.set(false);
+        }
+    }
+
+    /** Copies the completed trace to {@code path}; the session must be closed. */
+    public void export(Path path) throws IOException {
+        if (!closed) {
+            throw new IllegalStateException("export after close: the trace is complete only then");
+        }
+        Files.copy(options.trace(), path, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** The op summary; available after {@link #close()}. */
+    public OpSummary summary() {
+        return summary;
+    }
+
+    /** Every count of the session; complete after {@link #close()}. */
+    public CaptureAccounting accounting() {
+        return pipeline.accounting();
+    }
+
+    public DeviceTracer tracer() {
+        return tracer;
+    }
+
+    /** Trace events written. */
+    public long events() {
+        return pipeline.events();
+    }
+
+    private static String processName() {
+        return "java " + ProcessHandle.current().pid();
+    }
+}

@@ -1,0 +1,65 @@
+package org.flagos.trace.vendors.cupti;
+
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import org.bytedeco.javacpp.BytePointer;
+
+/**
+ * Native activity buffers allocated once, when the tracer initializes, and handed to CUPTI on
+ * request: nothing is allocated on the launch path (kineto users report launch-latency spikes when
+ * buffers are allocated mid-capture). If every buffer is in flight, one more is allocated and
+ * counted, rather than letting CUPTI drop records.
+ */
+final class CuptiBufferPool {
+    /** CUPTI requires 8-byte aligned buffers; malloc gives 16. */
+    static final int BUFFER_BYTES = 8 << 20;
+    private static final int PREALLOCATED = 8;
+
+    private final ArrayBlockingQueue<BytePointer> free = new ArrayBlockingQueue<>(256);
+    private final BytePointer[] all = new BytePointer[256];
+    private int count;
+    private final AtomicLong grown = new AtomicLong();
+
+    CuptiBufferPool() {
+        for (int i = 0; i < PREALLOCATED; i++) {
+            add();
+        }
+    }
+
+    private synchronized BytePointer add() {
+        if (count == all.length) {
+            return null;
+        }
+        BytePointer buffer = new BytePointer(BUFFER_BYTES);
+        all[count++] = buffer;
+        free.offer(buffer);
+        return buffer;
+    }
+
+    /** A free buffer, or a newly allocated one when none is free; null past the pool's cap. */
+    BytePointer take() {
+        BytePointer buffer = free.poll();
+        if (buffer == null && add() != null) {
+            grown.incrementAndGet();
+            buffer = free.poll();
+        }
+        return buffer;
+    }
+
+    /** Returns the buffer at {@code address} to the pool; false if the pool does not own it. */
+    boolean give(long address) {
+        synchronized (this) {
+            for (int i = 0; i < count; i++) {
+                if (all[i].address() == address) {
+                    free.offer(all[i]);
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    long grown() {
+        return grown.get();
+    }
+}
