@@ -98,6 +98,41 @@ public final class DevicePropertiesFile {
         return (Long) f.get(k);
     }
 
+    /** Beside a capture: {@code NAME.fltrbuf} to {@code NAME.devices.json}. */
+    public static Path besides(Path capture) {
+        String file = capture.getFileName().toString().replaceFirst("\\.gz$", "").replaceFirst("\\.fltrbuf$", "");
+        return capture.resolveSibling(file + ".devices.json");
+    }
+
+    /** Writes {@code devices} as a {@code deviceProperties} document that {@link #read} accepts. */
+    public static void write(Path path, List<DeviceProperties> devices) throws IOException {
+        try (com.fasterxml.jackson.core.JsonGenerator g = JSON.createGenerator(Files.newOutputStream(path))) {
+            g.useDefaultPrettyPrinter();
+            g.writeStartObject();
+            g.writeArrayFieldStart("deviceProperties");
+            for (DeviceProperties p : devices) {
+                g.writeStartObject();
+                g.writeNumberField("id", p.id());
+                g.writeStringField("name", p.name());
+                g.writeNumberField("totalGlobalMem", p.totalGlobalMem());
+                g.writeNumberField("computeMajor", p.computeMajor());
+                g.writeNumberField("computeMinor", p.computeMinor());
+                g.writeNumberField("maxThreadsPerBlock", p.maxThreadsPerBlock());
+                g.writeNumberField("maxThreadsPerMultiprocessor", p.maxThreadsPerMultiprocessor());
+                g.writeNumberField("regsPerBlock", p.regsPerBlock());
+                g.writeNumberField("warpSize", p.warpSize());
+                g.writeNumberField("sharedMemPerBlock", p.sharedMemPerBlock());
+                g.writeNumberField("numSms", p.numSms());
+                g.writeNumberField("regsPerMultiprocessor", p.regsPerMultiprocessor());
+                g.writeNumberField("sharedMemPerBlockOptin", p.sharedMemPerBlockOptin());
+                g.writeNumberField("sharedMemPerMultiprocessor", p.sharedMemPerMultiprocessor());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+        }
+    }
+
     private DevicePropertiesFile() {
     }
 }

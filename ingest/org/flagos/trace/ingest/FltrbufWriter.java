@@ -67,6 +67,12 @@ public final class FltrbufWriter implements BufferTap, AutoCloseable {
         return frames;
     }
 
+    /** Deletes what was written: the capture is not kept. */
+    public synchronized void discard() throws IOException {
+        out.close();
+        Files.deleteIfExists(partial);
+    }
+
     @Override
     public synchronized void close() throws IOException {
         out.close();

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.flagos.trace.ingest.CaptureBytes;
 import org.flagos.trace.ingest.CaptureFormatException;
+import org.flagos.trace.ingest.DevicePropertiesFile;
 import org.flagos.trace.ingest.FltrbufFrames;
 import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.ingest.HostOps;
@@ -55,11 +56,18 @@ public final class CaptureReplay {
         }
     }
 
-    /** Builds a request from files; {@code ops} may be null, the name table is looked for beside the capture. */
+    /**
+     * Builds a request from files; {@code ops} may be null. The kernel name table, and device
+     * properties when none are given, are looked for beside the capture.
+     */
     public static Request request(Path capture, Path ops, Path names, List<DeviceProperties> devices,
                                   Map<String, String> metadata) {
         ByteBuffer bytes = CaptureBytes.load(capture);
         HostOps hostOps = ops == null ? null : OpsJsonlReader.read(ops);
+        Path devicesBeside = DevicePropertiesFile.besides(capture);
+        if (devices.isEmpty() && Files.exists(devicesBeside)) {
+            devices = DevicePropertiesFile.read(devicesBeside); // saved by the live session that dumped it
+        }
         Path namesPath = names != null ? names : KernelNameFile.besides(capture);
         KernelNames kernelNames = names != null || Files.exists(namesPath) ? KernelNameFile.read(namesPath) : KernelNames.NONE;
         return new Request(bytes, capture.toString(), hostOps, kernelNames, devices, metadata,

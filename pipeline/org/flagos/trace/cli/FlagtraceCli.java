@@ -15,6 +15,12 @@ import org.flagos.trace.capture.CaptureReplay;
 import org.flagos.trace.ingest.CaptureFormatException;
 import org.flagos.trace.ingest.DevicePropertiesFile;
 import org.flagos.trace.pipeline.DeviceProperties;
+import org.flagos.trace.pipeline.DeviceTracer;
+import org.flagos.trace.session.Profiler;
+import org.flagos.trace.session.ProfilerSession;
+import org.flagos.trace.session.SessionOptions;
+import org.flagos.trace.session.Workload;
+import org.flagos.trace.vendors.Vendors;
 
 /**
  * The {@code flagtrace} command line. Never touches the network. Exit codes: 0 done; 1 bad input
@@ -30,11 +36,14 @@ public final class FlagtraceCli {
     private static final String USAGE_TEXT = String.join("\n",
             "usage: flagtrace demo [-o DIR]",
             "       flagtrace replay CAPTURE.fltrbuf[.gz] [--ops OPS.jsonl] -o TRACE.json[.gz] [--summary SUMMARY.json]",
+            "       flagtrace record --workload parity -o TRACE.json [--summary SUMMARY.json] [--dump-buffers CAPTURE.fltrbuf]",
             "                        [--names NAMES.tsv] [--device-properties FILE.json|h200] [--metadata KEY=VALUE]...",
             "",
             "replay  turns a saved vendor capture into a torch-compatible Chrome trace and an op summary.",
             "        The kernel name table is read from CAPTURE.names.tsv when present; device properties",
             "        (for occupancy figures) come from a JSON file or a torch trace of the same machine.",
+            "record  runs a built-in GPU workload in this JVM under the live tracer (NVIDIA: CUPTI); with",
+            "        --dump-buffers the raw buffers, ops, kernel names and device properties are saved for replay.",
             "demo    replays the bundled H200 capture into DIR (default flagtrace-demo/).");
 
     private final PrintStream out;
@@ -60,6 +69,8 @@ public final class FlagtraceCli {
                     return replay(ReplayArguments.parse(args));
                 case "demo":
                     return demo(args);
+                case "record":
+                    return record(args);
                 default:
                     err.println("flagtrace: unknown command '" + args[0] + "'\n" + USAGE_TEXT);
                     return USAGE;
@@ -77,7 +88,7 @@ public final class FlagtraceCli {
             Thread.currentThread().interrupt();
             err.println("flagtrace: interrupted");
             return FAILED;
-        } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
+        } catch (Exception | OutOfMemoryError | StackOverflowError | UnsatisfiedLinkError | NoClassDefFoundError e) {
             err.println("flagtrace: error: " + e);
             return FAILED;
         }
@@ -154,6 +165,63 @@ public final class FlagtraceCli {
             }
             Files.deleteIfExists(input);
         }
+    }
+
+    private int record(String[] args) throws Exception {
+        // The tracer first: CUPTI must register before this JVM creates its first CUDA context.
+        DeviceTracer tracer = Profiler.init();
+        String workloadName = null;
+        Path trace = null;
+        Path summary = null;
+        Path dump = null;
+        String deviceProperties = null;
+        for (int i = 1; i < args.length; i++) {
+            String arg = args[i];
+            switch (arg) {
+                case "--workload": workloadName = ReplayArguments.value(args, ++i, arg); break;
+                case "-o": case "--output": trace = Path.of(ReplayArguments.value(args, ++i, arg)); break;
+                case "--summary": summary = Path.of(ReplayArguments.value(args, ++i, arg)); break;
+                case "--dump-buffers": dump = Path.of(ReplayArguments.value(args, ++i, arg)); break;
+                case "--device-properties": deviceProperties = ReplayArguments.value(args, ++i, arg); break;
+                default: throw new UsageException("unexpected argument '" + arg + "'");
+            }
+        }
+        if (workloadName == null || trace == null) {
+            throw new UsageException("record needs --workload NAME and -o TRACE.json");
+        }
+        Workload workload = Vendors.workload(workloadName);
+        if (workload == null) {
+            throw new UsageException("no workload '" + workloadName + "'; built in: " + Vendors.workloads());
+        }
+        out.println("flagtrace record: tracer " + tracer.name() + (tracer.available() ? "" : " (unavailable: " + tracer.unavailableReason() + ")")
+                + "; workload " + workload.name() + ": " + workload.description());
+        SessionOptions options = new SessionOptions(trace, dump, devices(deviceProperties), Map.of());
+        ProfilerSession session = Profiler.start(options);
+        try {
+            workload.run(session);
+        } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
+            session.discard();
+            throw new CaptureFailedException("workload " + workload.name() + " needs an NVIDIA GPU with CUDA 13"
+                    + " (cudart, cuBLAS, NVRTC) and could not load them: " + e.getMessage(), e);
+        } catch (Exception | Error e) {
+            session.discard();
+            throw e;
+        }
+        session.close();
+        if (summary != null) {
+            try (AtomicOutput s = new AtomicOutput(summary)) {
+                SummaryJson.write(session.summary(), s.stream());
+                s.commit();
+            }
+        }
+        out.print(session.summary().table());
+        out.println();
+        for (String line : session.accounting().lines()) {
+            out.println(line);
+        }
+        out.println("wrote " + trace + " (" + session.events() + " events)" + (summary != null ? " and " + summary : "")
+                + (dump != null ? "; buffers in " + dump : ""));
+        return OK;
     }
 
     static List<DeviceProperties> devices(String spec) throws IOException {

@@ -13,7 +13,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.flagos.trace.capture.AtomicOutput;
 import org.flagos.trace.capture.CaptureFailedException;
 import org.flagos.trace.capture.CapturePipeline;
+import org.flagos.trace.ingest.DevicePropertiesFile;
 import org.flagos.trace.ingest.FltrbufWriter;
+import org.flagos.trace.ingest.OpsJsonlWriter;
 import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.pipeline.BufferTap;
 import org.flagos.trace.pipeline.DecodeStats;
@@ -43,9 +45,11 @@ public final class ProfilerSession implements AutoCloseable {
     private final CapturePipeline pipeline;
     private final AtomicOutput trace;
     private final FltrbufWriter dump;
+    private final OpsJsonlWriter dumpOps;
     private final AtomicLong nextExternalId = new AtomicLong();
     private final ThreadLocal<ArrayDeque<OpScope>> openOps = ThreadLocal.withInitial(ArrayDeque::new);
     private final long startNs;
+    private final List<DeviceProperties> devices;
     private volatile boolean closed;
     private OpSummary summary;
 
@@ -59,6 +63,12 @@ public final class ProfilerSession implements AutoCloseable {
         NameTable names = new NameTable();
         DecodeStats stats = new DecodeStats();
         this.startNs = clock.now();
+        this.devices = devices;
+        if (dump != null) {
+            this.dumpOps = new OpsJsonlWriter(OpsJsonlWriter.besides(options.dumpBuffers()), startNs);
+        } else {
+            this.dumpOps = null;
+        }
         this.window = new CaptureWindowFilter(startNs, Long.MAX_VALUE);
         TraceHeader header = new TraceHeader(options.trace().getFileName().toString(), devices, null,
                 options.metadata(), processName(), ProcessHandle.current().pid());
@@ -111,31 +121,65 @@ public final class ProfilerSession implements AutoCloseable {
         stack.pop();
         tracer.popCorrelation();
         if (!closed) {
-            pipeline.publish(new HostOp(op.name(), new ExternalId(op.externalId()), op.thread(), op.startNs(), end));
+            HostOp line = new HostOp(op.name(), new ExternalId(op.externalId()), op.thread(), op.startNs(), end);
+            pipeline.publish(line);
+            if (dumpOps != null) {
+                try {
+                    dumpOps.op(line);
+                } catch (IOException e) {
+                    throw new UncheckedIOException("writing the ops beside the buffer dump failed", e);
+                }
+            }
         }
     }
 
     /** Stops the tracer, flushes, completes and commits the trace. Idempotent. */
     @Override
     public synchronized void close() {
+        finish(true);
+    }
+
+    /**
+     * Ends the session without keeping its outputs (the traced program failed): the tracer is
+     * stopped and no trace or dump file is left behind.
+     */
+    public synchronized void discard() {
+        finish(false);
+    }
+
+    private void finish(boolean keep) {
         if (closed) {
             return;
         }
         closed = true;
         try {
-            window.windowEnd(clock.now());
+            long endNs = clock.now();
+            window.windowEnd(endNs);
             tracer.stop();
             if (tracer.droppedByVendor() > 0) {
                 pipeline.accounting().note(tracer.name() + " dropped " + tracer.droppedByVendor() + " records (its buffers overflowed)");
             }
             summary = pipeline.finish();
-            trace.commit();
+            if (keep) {
+                trace.commit();
+            }
             if (dump != null) {
-                dump.close();
+                if (keep) {
+                    dump.close();
+                    dumpOps.close(endNs);
+                    DevicePropertiesFile.write(DevicePropertiesFile.besides(options.dumpBuffers()), devices);
+                } else {
+                    dump.discard();
+                    dumpOps.close();
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CaptureFailedException("interrupted while completing the trace", e);
+        } catch (CaptureFailedException e) {
+            if (keep) {
+                throw e;
+            }
         } catch (IOException e) {
             throw new CaptureFailedException("writing the trace failed: " + e, e);
         } finally {

@@ -12,7 +12,9 @@ import org.flagos.trace.pipeline.DeviceProperties;
 import org.flagos.trace.pipeline.KernelNames;
 import org.flagos.trace.pipeline.NameTable;
 import org.flagos.trace.vendors.cupti.CuptiBufferDecoder;
+import org.flagos.trace.session.Workload;
 import org.flagos.trace.vendors.cupti.CuptiTracer;
+import org.flagos.trace.vendors.cupti.workload.ParityWorkload;
 
 /**
  * The one table that knows every vendor: which tracer each accelerator gets, and which decoder
@@ -48,6 +50,20 @@ public final class Vendors {
     /** The tracer for {@code accelerator}: the one line per accelerator that picks it. */
     public static DeviceTracer tracerFor(Accelerator accelerator) {
         return TRACERS.get(accelerator).get();
+    }
+
+    private static final Map<String, Supplier<Workload>> WORKLOADS = Map.of(
+            "parity", ParityWorkload::new);
+
+    /** The named workload for {@code flagtrace record}, or null. */
+    public static Workload workload(String name) {
+        Supplier<Workload> factory = WORKLOADS.get(name);
+        return factory == null ? null : factory.get();
+    }
+
+    /** Names of the built-in workloads. */
+    public static java.util.Set<String> workloads() {
+        return WORKLOADS.keySet();
     }
 
     /** The decoder factory for a {@code .fltrbuf} vendor id, or null when none is built in. */

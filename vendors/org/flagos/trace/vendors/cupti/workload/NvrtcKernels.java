@@ -1,0 +1,67 @@
+package org.flagos.trace.vendors.cupti.workload;
+
+import static org.flagos.trace.vendors.cupti.workload.Cuda.check;
+import static org.flagos.trace.vendors.cupti.workload.Cuda.checkNvrtc;
+
+import org.bytedeco.cuda.cudart.CUkern_st;
+import org.bytedeco.cuda.cudart.CUlib_st;
+import org.bytedeco.cuda.global.cudart;
+import org.bytedeco.cuda.global.nvrtc;
+import org.bytedeco.cuda.nvrtc._nvrtcProgram;
+import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.IntPointer;
+import org.bytedeco.javacpp.PointerPointer;
+import org.bytedeco.javacpp.SizeTPointer;
+
+/**
+ * The workload's own kernels, compiled at run time by NVRTC to a cubin for the device and loaded
+ * with the runtime's library API, so they launch through {@code cudaLaunchKernel} like any CUDA C++
+ * kernel. They are C++ (not extern "C") so CUPTI reports mangled names, as it does for torch's.
+ */
+final class NvrtcKernels {
+    static final String SOURCE = String.join("\n",
+            "__global__ void relu(float* x, int n) {",
+            "  int i = blockIdx.x * blockDim.x + threadIdx.x;",
+            "  if (i < n) x[i] = x[i] > 0.f ? x[i] : 0.f;",
+            "}",
+            "__global__ void tiny(float* x) { x[0] += 1.f; }",
+            "__global__ void bitonic(float* x, int j, int k) {",
+            "  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;",
+            "  unsigned p = i ^ j;",
+            "  if (p > i) {",
+            "    bool up = (i & k) == 0;",
+            "    float a = x[i], b = x[p];",
+            "    if ((a > b) == up) { x[i] = b; x[p] = a; }",
+            "  }",
+            "}",
+            "");
+
+    final CUkern_st relu = new CUkern_st();
+    final CUkern_st tiny = new CUkern_st();
+    final CUkern_st bitonic = new CUkern_st();
+    private final CUlib_st library = new CUlib_st();
+
+    NvrtcKernels(int computeMajor, int computeMinor) {
+        _nvrtcProgram program = new _nvrtcProgram();
+        checkNvrtc(nvrtc.nvrtcCreateProgram(program, new BytePointer(SOURCE), new BytePointer("flagtrace_workload.cu"),
+                0, (PointerPointer) null, (PointerPointer) null), "nvrtcCreateProgram");
+        String arch = "--gpu-architecture=sm_" + computeMajor + computeMinor;
+        int status = nvrtc.nvrtcCompileProgram(program, 1, new PointerPointer<BytePointer>(arch));
+        if (status != nvrtc.NVRTC_SUCCESS) {
+            SizeTPointer logSize = new SizeTPointer(1);
+            nvrtc.nvrtcGetProgramLogSize(program, logSize);
+            BytePointer log = new BytePointer(logSize.get(0));
+            nvrtc.nvrtcGetProgramLog(program, log);
+            throw new IllegalStateException("NVRTC could not compile the workload kernels: " + log.getString());
+        }
+        SizeTPointer size = new SizeTPointer(1);
+        checkNvrtc(nvrtc.nvrtcGetCUBINSize(program, size), "nvrtcGetCUBINSize");
+        BytePointer cubin = new BytePointer(size.get(0));
+        checkNvrtc(nvrtc.nvrtcGetCUBIN(program, cubin), "nvrtcGetCUBIN");
+        check(cudart.cudaLibraryLoadData(library, cubin, (IntPointer) null, (PointerPointer) null, 0,
+                (IntPointer) null, (PointerPointer) null, 0), "cudaLibraryLoadData");
+        check(cudart.cudaLibraryGetKernel(relu, library, "_Z4reluPfi"), "cudaLibraryGetKernel(relu)");
+        check(cudart.cudaLibraryGetKernel(tiny, library, "_Z4tinyPf"), "cudaLibraryGetKernel(tiny)");
+        check(cudart.cudaLibraryGetKernel(bitonic, library, "_Z7bitonicPfii"), "cudaLibraryGetKernel(bitonic)");
+    }
+}
