@@ -9,10 +9,10 @@ java="$PWD/.device/jre/bin/java"
 export LD_LIBRARY_PATH="/usr/local/cuda-13.0/targets/x86_64-linux/lib:/usr/local/nvidia/lib64:${LD_LIBRARY_PATH:-}"
 export FLAGOS_TRACE=1
 opts=(-Dorg.bytedeco.javacpp.cachedir="$PWD/.device/javacpp-cache" -cp "$PWD/.device/lib/*")
-name=h200-java-parity
+name=${CAPTURE_NAME:-h200-java-parity}
 mkdir -p "$OUT/capture"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$OUT/capture/gpu.txt" 2>&1
-"$java" "${opts[@]}" org.flagos.trace.cli.FlagtraceCli record --workload parity \
+"$java" "${opts[@]}" ${FLAGTRACE_JAVA_OPTS:-} org.flagos.trace.cli.FlagtraceCli record --workload parity \
     -o "$OUT/capture/$name.live.json" --summary "$OUT/capture/$name.live-summary.json" \
     --dump-buffers "$OUT/capture/$name.fltrbuf" > "$OUT/capture/record.txt" 2>&1
 echo "record exit $?" >> "$OUT/capture/record.txt"
@@ -21,4 +21,4 @@ echo "record exit $?" >> "$OUT/capture/record.txt"
     --summary "$OUT/capture/$name.replayed-summary.json" > "$OUT/capture/replay.txt" 2>&1
 echo "replay exit $?" >> "$OUT/capture/replay.txt"
 cat "$OUT/capture/record.txt" "$OUT/capture/replay.txt"
-tar czf "$OUT/capture.tgz" -C "$OUT" capture && rm -rf "$OUT/capture"
+tar czf "$OUT/$name.tgz" -C "$OUT" capture && rm -rf "$OUT/capture"

@@ -408,14 +408,17 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
             }
         }
         long pid = hostPid != -1 ? hostPid : header.processId() != -1 ? header.processId() : UNKNOWN_HOST_PID;
-        for (int i = 0; i < ops.size; i++) {
+        // Ops are written in start order, so Ev Idx does not depend on the order threads published them.
+        int[] order = ops.byStart();
+        for (int k = 0; k < ops.size; k++) {
+            int i = order[k];
             long tid = rows.hostRow(ops.thread[i]);
             hostThreadsSeen.put(tid, 0);
             EventBytes e = event.reset().raw(CPU_OP_HEAD).string(name(ops.nameId[i]))
                     .raw(PID_).number(pid).raw(TID_).number(tid)
                     .raw(TS_).micros(ops.start[i] - base).raw(DUR_).micros(ops.end[i] - ops.start[i])
                     .raw(ARGS_).raw(EXTERNAL_ID_).number(ops.externalId[i])
-                    .raw(CPU_OP_ARGS_).number(i)
+                    .raw(CPU_OP_ARGS_).number(k)
                     // flagtrace ops record no tensor inputs: the shape fields torch writes are present and empty.
                     .raw(CPU_OP_EMPTY_INPUTS);
             if (ops.thread[i] >= 0) {

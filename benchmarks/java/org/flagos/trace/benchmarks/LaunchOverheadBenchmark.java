@@ -37,15 +37,19 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <ul>
  *   <li>{@code plain}: flagtrace never touched; the baseline.
- *   <li>{@code armed}: {@code Profiler.init()} before the first CUDA call, as shipped:
- *       CONCURRENT_KERNEL, MEMCPY, MEMSET armed at load; no session.
+ *   <li>{@code armed}: {@code Profiler.init()} before the first CUDA call with
+ *       {@code flagtrace.cupti.deviceKindsAtInit=true}: CONCURRENT_KERNEL, MEMCPY, MEMSET armed at
+ *       load (the seed's design); no session.
  *   <li>{@code runtimeAtInit}: the same with {@code flagtrace.cupti.armRuntimeAtInit=true}, i.e.
  *       RUNTIME armed at load too (the alternative design); no session.
- *   <li>{@code session}: init, then a session (RUNTIME, DRIVER, EXTERNAL_CORRELATION armed, records
+ *   <li>{@code session}: init, then a session (RUNTIME, EXTERNAL_CORRELATION armed, records
  *       streaming into a trace under a temporary folder) active during warmup and measurement;
  *       each invocation runs inside one host op, as profiled work would.
  *   <li>{@code afterSession}: init, one session of {@value #PRIME_LAUNCHES} launches, closed;
  *       then measured: does disarming bring the loop back to {@code armed}?
+ *   <li>{@code deferred}, {@code sessionDeferred}, {@code afterSessionDeferred}: the same three as
+ *       shipped ({@code flagtrace.cupti.deviceKindsAtInit=false}): only the callbacks are registered
+ *       at initialization and every kind is armed per session.
  * </ul>
  *
  * <p>CUPTI state is per process and its callbacks must be registered before the first CUDA
@@ -66,11 +70,13 @@ public class LaunchOverheadBenchmark {
     static final int PRIME_LAUNCHES = 10_000;
     /** The switch CuptiTracer reads when its class initializes. */
     static final String ARM_RUNTIME_AT_INIT = "flagtrace.cupti.armRuntimeAtInit";
+    /** The switch that defers kernel/memcpy/memset arming from initialization to sessions. */
+    static final String DEVICE_KINDS_AT_INIT = "flagtrace.cupti.deviceKindsAtInit";
 
     /** The mode the first trial of this JVM set up: CUPTI's state cannot be reset for another. */
     private static String modeOfThisJvm;
 
-    @Param({"plain", "armed", "runtimeAtInit", "session", "afterSession"})
+    @Param({"plain", "armed", "runtimeAtInit", "session", "afterSession", "deferred", "sessionDeferred", "afterSessionDeferred"})
     public String mode;
 
     private CudaMemsetLoop loop;
@@ -92,23 +98,32 @@ public class LaunchOverheadBenchmark {
                 break;
             case "runtimeAtInit":
                 System.setProperty(ARM_RUNTIME_AT_INIT, "true");
+                System.setProperty(DEVICE_KINDS_AT_INIT, "true");
                 initTracer();
                 break;
             case "armed":
             case "session":
             case "afterSession":
                 System.setProperty(ARM_RUNTIME_AT_INIT, "false");
+                System.setProperty(DEVICE_KINDS_AT_INIT, "true");
+                initTracer();
+                break;
+            case "deferred":
+            case "sessionDeferred":
+            case "afterSessionDeferred":
+                System.setProperty(ARM_RUNTIME_AT_INIT, "false");
+                System.setProperty(DEVICE_KINDS_AT_INIT, "false");
                 initTracer();
                 break;
             default:
                 throw new IllegalArgumentException("unknown mode " + mode);
         }
         loop = CudaMemsetLoop.open(0);
-        if (mode.equals("session") || mode.equals("afterSession")) {
+        if (mode.startsWith("session") || mode.startsWith("afterSession")) {
             traceDir = Files.createTempDirectory("flagtrace-launch-overhead-");
             session = Profiler.start(SessionOptions.to(traceDir.resolve(mode + ".json")));
         }
-        if (mode.equals("afterSession")) {
+        if (mode.startsWith("afterSession")) {
             try (OpScope op = session.op("prime")) {
                 loop.launch(PRIME_LAUNCHES);
             }

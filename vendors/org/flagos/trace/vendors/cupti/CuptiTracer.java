@@ -32,14 +32,29 @@ import org.flagos.trace.pipeline.RecordSink;
  * <p>The buffer callbacks are registered when this class initializes: CUPTI delivers buffers only
  * if registration precedes the process's first CUDA context (register later and it never calls
  * back). Initialize it before the program's first CUDA call ({@code Profiler.init()}); a context
- * that already exists then is detected and warned about. Kernel, memcpy and memset kinds are armed
- * at initialization; RUNTIME, DRIVER and EXTERNAL_CORRELATION only while a session runs, because
- * RUNTIME instruments every API call's entry and exit: armed from import it cost a launch-bound
- * loop 22% (10.56 to 12.88 µs/op) in the seed's measurement, for processes that never profile.
+ * that already exists then is detected and warned about. Activity kinds are armed only while a
+ * session runs: RUNTIME instruments every API call's entry and exit (armed from import it cost a
+ * launch-bound loop 22% in the seed's measurement), and on the H200 the kernel/memcpy/memset
+ * kinds armed from initialization cost a launch-bound loop 82% (see {@code DEVICE_KINDS_AT_INIT}).
  */
 public final class CuptiTracer implements DeviceTracer {
     static final int DUMP_VENDOR = 1;
     private static final String COMPONENT = "cupti";
+    /**
+     * DRIVER records are opt-in ({@code -Dflagtrace.cupti.driver=true}), as in kineto: measured on
+     * the H200, the parity workload's cuBLAS and cudart made 1,505 driver calls of their own beside
+     * 492 runtime calls, 1,125 of them outside any op, drowning the runtime rows torch shows.
+     */
+    private static final boolean ARM_DRIVER = Boolean.getBoolean("flagtrace.cupti.driver");
+    /**
+     * Kernel, memcpy and memset kinds are armed per session by default, like the rest. Measured on
+     * the H200 (docs/benchmarks.md, 3 forks x 8 s): a 4-byte cudaMemsetAsync loop ran at 1.520 µs per
+     * launch plain, 1.578 µs with only the callbacks registered, and 2.763 µs (+82%) with these kinds
+     * armed from initialization: CUPTI records every launch whether a session wants it or not.
+     * {@code -Dflagtrace.cupti.deviceKindsAtInit=true} restores arming at initialization.
+     */
+    private static final boolean DEVICE_KINDS_AT_INIT = Boolean.getBoolean("flagtrace.cupti.deviceKindsAtInit");
+    private static final int[] DEVICE_KINDS = {CuptiActivityKind.CONCURRENT_KERNEL, CuptiActivityKind.MEMCPY, CuptiActivityKind.MEMSET};
 
     /** Created with the class: the Java equivalent of the seed's load-time static. */
     private static final CuptiTracer INSTANCE = new CuptiTracer();
@@ -93,8 +108,10 @@ public final class CuptiTracer implements DeviceTracer {
                 onRequest = new BufferRequested();
                 onComplete = new BufferCompleted();
                 check(cupti.cuptiActivityRegisterCallbacks(onRequest, onComplete), "cuptiActivityRegisterCallbacks");
-                for (int kind : new int[] {CuptiActivityKind.CONCURRENT_KERNEL, CuptiActivityKind.MEMCPY, CuptiActivityKind.MEMSET}) {
-                    check(cupti.cuptiActivityEnable(kind), "cuptiActivityEnable(" + kind + ")");
+                if (DEVICE_KINDS_AT_INIT) {
+                    for (int kind : DEVICE_KINDS) {
+                        check(cupti.cuptiActivityEnable(kind), "cuptiActivityEnable(" + kind + ")");
+                    }
                 }
                 if (armRuntime) {
                     check(cupti.cuptiActivityEnable(CuptiActivityKind.RUNTIME), "cuptiActivityEnable(RUNTIME)");
@@ -110,7 +127,8 @@ public final class CuptiTracer implements DeviceTracer {
         this.runtimeArmedAtInit = armRuntime && reason == null;
         this.initNanos = System.nanoTime() - t0;
         Diagnostics.trace(COMPONENT, reason == null
-                ? "initialized in " + initNanos / 1_000 + " µs: callbacks registered, kernel/memcpy/memset armed"
+                ? "initialized in " + initNanos / 1_000 + " µs: callbacks registered"
+                        + (DEVICE_KINDS_AT_INIT ? ", kernel/memcpy/memset armed" : ", device kinds deferred to sessions")
                         + (armRuntime ? ", RUNTIME armed at init" : "")
                 : "unavailable: " + reason);
     }
@@ -208,12 +226,19 @@ public final class CuptiTracer implements DeviceTracer {
         dropped.set(0);
         CuptiBufferDecoder decoder = new CuptiBufferDecoder(new LiveKernelNames(tap), names, deviceProperties());
         session = new Session(sink, stats, tap, decoder);
+        if (!DEVICE_KINDS_AT_INIT) {
+            for (int kind : DEVICE_KINDS) {
+                check(cupti.cuptiActivityEnable(kind), "cuptiActivityEnable(" + kind + ")");
+            }
+        }
         if (!runtimeArmedAtInit) {
             check(cupti.cuptiActivityEnable(CuptiActivityKind.RUNTIME), "cuptiActivityEnable(RUNTIME)");
         }
-        check(cupti.cuptiActivityEnable(CuptiActivityKind.DRIVER), "cuptiActivityEnable(DRIVER)");
+        if (ARM_DRIVER) {
+            check(cupti.cuptiActivityEnable(CuptiActivityKind.DRIVER), "cuptiActivityEnable(DRIVER)");
+        }
         check(cupti.cuptiActivityEnable(CuptiActivityKind.EXTERNAL_CORRELATION), "cuptiActivityEnable(EXTERNAL_CORRELATION)");
-        Diagnostics.trace(COMPONENT, "session armed RUNTIME, DRIVER, EXTERNAL_CORRELATION");
+        Diagnostics.trace(COMPONENT, "session armed RUNTIME, " + (ARM_DRIVER ? "DRIVER, " : "") + "EXTERNAL_CORRELATION");
     }
 
     @Override
@@ -225,8 +250,15 @@ public final class CuptiTracer implements DeviceTracer {
         if (!runtimeArmedAtInit) {
             check(cupti.cuptiActivityDisable(CuptiActivityKind.RUNTIME), "cuptiActivityDisable(RUNTIME)");
         }
-        check(cupti.cuptiActivityDisable(CuptiActivityKind.DRIVER), "cuptiActivityDisable(DRIVER)");
+        if (ARM_DRIVER) {
+            check(cupti.cuptiActivityDisable(CuptiActivityKind.DRIVER), "cuptiActivityDisable(DRIVER)");
+        }
         check(cupti.cuptiActivityDisable(CuptiActivityKind.EXTERNAL_CORRELATION), "cuptiActivityDisable(EXTERNAL_CORRELATION)");
+        if (!DEVICE_KINDS_AT_INIT) {
+            for (int kind : DEVICE_KINDS) {
+                check(cupti.cuptiActivityDisable(kind), "cuptiActivityDisable(" + kind + ")");
+            }
+        }
         check(cupti.cuptiActivityFlushAll(1 /* CUPTI_ACTIVITY_FLAG_FLUSH_FORCED */), "cuptiActivityFlushAll");
         while (callbacksInFlight.get() > 0) {
             Thread.onSpinWait(); // a completion callback still decoding into the ring

@@ -10,8 +10,12 @@ import java.util.zip.GZIPInputStream;
 
 /** The real H200 captures bundled as test resources (copied from the shared fixtures). */
 public final class Captures {
-    /** Every capture: name without extension. */
+    /** The shared H200 captures, each with CUPTI's own decoding (truth): name without extension. */
     public static final List<String> ALL = List.of("h200-app", "h200-app-tiny2k", "h200-mt4", "h200-tiny30k");
+    /** Recorded by flagtrace itself in a JVM on the H200 ({@code flagtrace record --workload parity}). */
+    public static final List<String> LIVE = List.of("h200-java-parity");
+    /** Every bundled capture. */
+    public static final List<String> EVERY = List.of("h200-app", "h200-app-tiny2k", "h200-mt4", "h200-tiny30k", "h200-java-parity");
 
     public static Path dir() {
         try {
