@@ -54,6 +54,11 @@ public final class CuptiTracer implements DeviceTracer {
      * {@code -Dflagtrace.cupti.deviceKindsAtInit=true} restores arming at initialization.
      */
     private static final boolean DEVICE_KINDS_AT_INIT = Boolean.getBoolean("flagtrace.cupti.deviceKindsAtInit");
+    /**
+     * Detach CUPTI ({@code cuptiFinalize}) when a session stops and register again at the next start,
+     * so no instrumentation outlives a session ({@code -Dflagtrace.cupti.finalizeAtStop=true}).
+     */
+    private static final boolean FINALIZE_AT_STOP = Boolean.getBoolean("flagtrace.cupti.finalizeAtStop");
     private static final int[] DEVICE_KINDS = {CuptiActivityKind.CONCURRENT_KERNEL, CuptiActivityKind.MEMCPY, CuptiActivityKind.MEMSET};
 
     /** Created with the class: the Java equivalent of the seed's load-time static. */
@@ -71,6 +76,7 @@ public final class CuptiTracer implements DeviceTracer {
     private final ThreadLocal<long[]> popped = ThreadLocal.withInitial(() -> new long[1]);
     private final long initNanos;
     private volatile Session session;
+    private boolean detached;
     private List<DeviceProperties> devices;
 
     /** One session's destination. */
@@ -224,6 +230,10 @@ public final class CuptiTracer implements DeviceTracer {
             return;
         }
         dropped.set(0);
+        if (detached) {
+            check(cupti.cuptiActivityRegisterCallbacks(requested, completed), "cuptiActivityRegisterCallbacks (after detach)");
+            detached = false;
+        }
         CuptiBufferDecoder decoder = new CuptiBufferDecoder(new LiveKernelNames(tap), names, deviceProperties());
         session = new Session(sink, stats, tap, decoder);
         if (!DEVICE_KINDS_AT_INIT) {
@@ -271,7 +281,11 @@ public final class CuptiTracer implements DeviceTracer {
             session.stats.invalid("CUPTI requested more buffers than preallocated: " + pool.grown() + " allocated during capture");
         }
         session = null;
-        Diagnostics.trace(COMPONENT, "session stopped; buffers delivered so far " + buffersDelivered.get()
+        if (FINALIZE_AT_STOP && !DEVICE_KINDS_AT_INIT && !runtimeArmedAtInit) {
+            check(cupti.cuptiFinalize(), "cuptiFinalize");
+            detached = true;
+        }
+        Diagnostics.trace(COMPONENT, (detached ? "detached; " : "") + "session stopped; buffers delivered so far " + buffersDelivered.get()
                 + ", outside sessions " + buffersOutsideSession.get() + ", dropped by CUPTI " + dropped.get());
     }
 
