@@ -111,22 +111,7 @@ public final class DevicePropertiesFile {
             g.writeStartObject();
             g.writeArrayFieldStart("deviceProperties");
             for (DeviceProperties p : devices) {
-                g.writeStartObject();
-                g.writeNumberField("id", p.id());
-                g.writeStringField("name", p.name());
-                g.writeNumberField("totalGlobalMem", p.totalGlobalMem());
-                g.writeNumberField("computeMajor", p.computeMajor());
-                g.writeNumberField("computeMinor", p.computeMinor());
-                g.writeNumberField("maxThreadsPerBlock", p.maxThreadsPerBlock());
-                g.writeNumberField("maxThreadsPerMultiprocessor", p.maxThreadsPerMultiprocessor());
-                g.writeNumberField("regsPerBlock", p.regsPerBlock());
-                g.writeNumberField("warpSize", p.warpSize());
-                g.writeNumberField("sharedMemPerBlock", p.sharedMemPerBlock());
-                g.writeNumberField("numSms", p.numSms());
-                g.writeNumberField("regsPerMultiprocessor", p.regsPerMultiprocessor());
-                g.writeNumberField("sharedMemPerBlockOptin", p.sharedMemPerBlockOptin());
-                g.writeNumberField("sharedMemPerMultiprocessor", p.sharedMemPerMultiprocessor());
-                g.writeEndObject();
+                p.writeJson(g);
             }
             g.writeEndArray();
             g.writeEndObject();

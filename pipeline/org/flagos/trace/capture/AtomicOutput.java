@@ -27,8 +27,16 @@ public final class AtomicOutput implements AutoCloseable {
             Files.createDirectories(dir);
         }
         this.temporary = Files.createTempFile(dir, "." + this.target.getFileName(), ".partial");
+        readableByAll(temporary);
         OutputStream raw = new BufferedOutputStream(Files.newOutputStream(temporary), 1 << 16);
         this.stream = target.getFileName().toString().endsWith(".gz") ? new GZIPOutputStream(raw, 1 << 16) : raw;
+    }
+
+    /** Temporary files are created owner-only; the finished output is an ordinary file (rw-r--r--). */
+    private static void readableByAll(Path file) throws IOException {
+        if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        }
     }
 
     public OutputStream stream() {

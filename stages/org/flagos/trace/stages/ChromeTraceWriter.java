@@ -197,22 +197,7 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     }
 
     private void writeDeviceProperties(DeviceProperties p) throws IOException {
-        g.writeStartObject();
-        g.writeNumberField("id", p.id());
-        g.writeStringField("name", p.name());
-        g.writeNumberField("totalGlobalMem", p.totalGlobalMem());
-        g.writeNumberField("computeMajor", p.computeMajor());
-        g.writeNumberField("computeMinor", p.computeMinor());
-        g.writeNumberField("maxThreadsPerBlock", p.maxThreadsPerBlock());
-        g.writeNumberField("maxThreadsPerMultiprocessor", p.maxThreadsPerMultiprocessor());
-        g.writeNumberField("regsPerBlock", p.regsPerBlock());
-        g.writeNumberField("warpSize", p.warpSize());
-        g.writeNumberField("sharedMemPerBlock", p.sharedMemPerBlock());
-        g.writeNumberField("numSms", p.numSms());
-        g.writeNumberField("regsPerMultiprocessor", p.regsPerMultiprocessor());
-        g.writeNumberField("sharedMemPerBlockOptin", p.sharedMemPerBlockOptin());
-        g.writeNumberField("sharedMemPerMultiprocessor", p.sharedMemPerMultiprocessor());
-        g.writeEndObject();
+        p.writeJson(g);
     }
 
     private void writeTime(SerializableString field, long nanos) throws IOException {
@@ -467,19 +452,21 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     }
 
     private void writeMeta(String name, long pid, long tid, long tsNs, String argName, String value) throws IOException {
-        g.writeStartObject();
-        g.writeStringField("name", name);
-        g.writeStringField("ph", "M");
-        writeTime(TS, tsNs);
-        g.writeNumberField("pid", pid);
-        g.writeNumberField("tid", tid);
-        g.writeObjectFieldStart("args");
+        startMeta(name, pid, tid, tsNs);
         g.writeStringField(argName, value);
         g.writeEndObject();
         g.writeEndObject();
     }
 
     private void writeMetaNumber(String name, long pid, long tid, long tsNs, long sortIndex) throws IOException {
+        startMeta(name, pid, tid, tsNs);
+        g.writeNumberField("sort_index", sortIndex);
+        g.writeEndObject();
+        g.writeEndObject();
+    }
+
+    /** An {@code M} row up to its open {@code args} object. */
+    private void startMeta(String name, long pid, long tid, long tsNs) throws IOException {
         g.writeStartObject();
         g.writeStringField("name", name);
         g.writeStringField("ph", "M");
@@ -487,9 +474,6 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
         g.writeNumberField("pid", pid);
         g.writeNumberField("tid", tid);
         g.writeObjectFieldStart("args");
-        g.writeNumberField("sort_index", sortIndex);
-        g.writeEndObject();
-        g.writeEndObject();
     }
 
     /** The span torch writes for the profiled region, so viewers that key on it find the window. */
