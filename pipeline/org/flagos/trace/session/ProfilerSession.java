@@ -22,6 +22,7 @@ import org.flagos.trace.pipeline.DecodeStats;
 import org.flagos.trace.pipeline.DeviceProperties;
 import org.flagos.trace.pipeline.DeviceTracer;
 import org.flagos.trace.pipeline.Diagnostics;
+import org.flagos.trace.pipeline.EventKind;
 import org.flagos.trace.pipeline.ExternalId;
 import org.flagos.trace.pipeline.NameTable;
 import org.flagos.trace.stages.CaptureAccounting;
@@ -160,6 +161,7 @@ public final class ProfilerSession implements AutoCloseable {
                 pipeline.accounting().note(tracer.name() + " dropped " + tracer.droppedByVendor() + " records (its buffers overflowed)");
             }
             summary = pipeline.finish();
+            warnIfNothingLinked();
             if (keep) {
                 trace.commit();
             }
@@ -185,6 +187,29 @@ public final class ProfilerSession implements AutoCloseable {
         } finally {
             trace.close();
             ACTIVE.set(false);
+        }
+    }
+
+    /**
+     * The counterpart of kineto's missing linked-activity resolver, and as silent when it happens:
+     * ops ran and device work was recorded, yet no device record reached an op through the vendor's
+     * correlation bindings, so every self device time reads 0. Never gated by FLAGOS_TRACE.
+     */
+    private void warnIfNothingLinked() {
+        CaptureAccounting counts = pipeline.accounting();
+        long device = 0;
+        long linked = 0;
+        for (EventKind kind : EventKind.values()) {
+            if (kind.isDevice()) {
+                device += counts.decode().published(kind);
+                linked += counts.join().joined(kind);
+            }
+        }
+        if (nextExternalId.get() > 0 && device > 0 && linked == 0) {
+            String warning = "no device record was linked to a host op (no " + tracer.name() + " correlation bindings"
+                    + " arrived): device time cannot be attributed and every self device time reads 0";
+            Diagnostics.warn("session", warning);
+            counts.note(warning);
         }
     }
 

@@ -10,7 +10,10 @@ import org.flagos.trace.ingest.CaptureBytes;
 import org.flagos.trace.ingest.FltrbufFrames;
 import org.flagos.trace.ingest.KernelNameFile;
 import org.flagos.trace.natives.ItaniumDemangler;
+import java.util.Optional;
+import org.flagos.trace.pipeline.CorrelationId;
 import org.flagos.trace.pipeline.DecodeStats;
+import org.flagos.trace.pipeline.DeviceEvent;
 import org.flagos.trace.pipeline.EventKind;
 import org.flagos.trace.pipeline.NameTable;
 import org.flagos.trace.pipeline.RecordType;
@@ -63,10 +66,11 @@ class CuptiTruthTest {
             return;
         }
         assertEquals(RecordType.ACTIVITY, r.type, where);
-        assertEquals(t.get("start").asLong(), r.startNs, where + " start");
-        assertEquals(t.get("end").asLong(), r.endNs, where + " end");
-        assertEquals(t.get("correlation").asLong(), r.correlation, where + " correlation");
-        assertTrue(!r.hasExternalId(), where + ": decoders never invent an External id");
+        DeviceEvent event = DeviceEvent.of(r, names);
+        assertEquals(t.get("start").asLong(), event.startNs(), where + " start");
+        assertEquals(t.get("end").asLong(), event.endNs(), where + " end");
+        assertEquals(Optional.of(new CorrelationId(t.get("correlation").asLong())), event.correlation(), where + " correlation");
+        assertEquals(Optional.empty(), event.externalId(), where + ": decoders never invent an External id");
         switch (kind) {
             case "runtime":
                 assertEquals(EventKind.RUNTIME, r.kind, where);
