@@ -26,4 +26,21 @@ class MicrosFormatTest {
         assertEquals("0.007812", d.format(1 / 128f), "a tie rounds to even, as printf does");
         assertEquals("0.000000", d.format(0f));
     }
+
+    @Test
+    void eventBytesWriteTheSameDigitsAsTheReferenceFormatter() {
+        java.util.Random random = new java.util.Random(3);
+        for (int i = 0; i < 100_000; i++) {
+            long nanos = switch (i % 4) {
+                case 0 -> random.nextInt(10_000) - 5_000;
+                case 1 -> random.nextLong() >> 8;
+                case 2 -> 1_795_982_695_163_980_562L - 1_795_982_000_000_000_000L + random.nextInt(1 << 30);
+                default -> random.nextInt();
+            };
+            EventBytes e = new EventBytes().reset().micros(nanos);
+            assertEquals(new MicrosFormat().format(nanos).toString(), e.toString(), Long.toString(nanos));
+            assertEquals(Long.toString(nanos), new EventBytes().reset().number(nanos).toString());
+        }
+        assertEquals(Long.toString(Long.MIN_VALUE), new EventBytes().reset().number(Long.MIN_VALUE).toString());
+    }
 }
