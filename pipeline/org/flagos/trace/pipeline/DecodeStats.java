@@ -14,6 +14,7 @@ public final class DecodeStats {
     private final Map<Integer, Long> skippedByVendorKind = new TreeMap<>();
     private long undecodableBytes;
     private long invalidRecords;
+    private long unnamedKernels;
     private final StringBuilder problems = new StringBuilder();
     private int problemCount;
 
@@ -33,6 +34,16 @@ public final class DecodeStats {
     public void invalid(String why) {
         invalidRecords++;
         problem(why);
+    }
+
+    /** A kernel whose name the capture cannot resolve; it is kept under a placeholder name. */
+    public void unnamedKernel() {
+        unnamedKernels++;
+    }
+
+    /** Distinct kernels kept under a placeholder because their name was unknown. */
+    public long unnamedKernels() {
+        return unnamedKernels;
     }
 
     /** Bytes at the end of a buffer that could not be walked (unknown record kind, truncation). */

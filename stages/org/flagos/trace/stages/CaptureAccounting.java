@@ -82,6 +82,7 @@ public final class CaptureAccounting {
         g.writeEndObject();
         g.writeNumberField("invalid_records", decode.invalidRecords());
         g.writeNumberField("undecodable_bytes", decode.undecodableBytes());
+        g.writeNumberField("unnamed_kernels", decode.unnamedKernels());
         g.writeObjectFieldStart("dropped_outside_window");
         for (int k = 0; k < EventKind.count(); k++) {
             EventKind kind = EventKind.ofOrdinal(k);
@@ -133,6 +134,10 @@ public final class CaptureAccounting {
             unjoined.append(' ').append(kind.category()).append('=').append(join.unjoined(kind));
         }
         out.add(unjoined.toString());
+        if (decode.unnamedKernels() > 0) {
+            out.add("kernels without a name: " + decode.unnamedKernels() + " distinct, kept as <unresolved kernel 0x...>;"
+                    + " the capture has no kernel name table (NAME.names.tsv beside it, or --names)");
+        }
         if (decode.skippedTotal() > 0) {
             out.add("skipped records of kinds not decoded (vendor kind=count): " + decode.skippedByVendorKind());
         }

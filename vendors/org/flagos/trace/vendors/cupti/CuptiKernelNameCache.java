@@ -35,8 +35,7 @@ final class CuptiKernelNameCache {
         if (mangled == null) {
             name = "<unresolved kernel 0x" + Long.toHexString(handle) + ">";
             if (stats != null) {
-                stats.invalid("no name for kernel handle 0x" + Long.toHexString(handle)
-                        + " (capture has no name table entry; the record is kept with a placeholder name)");
+                stats.unnamedKernel();
             }
         } else {
             name = ItaniumDemangler.demangle(mangled);

@@ -81,6 +81,26 @@ class FlagtraceCliTest {
     }
 
     @Test
+    void aCaptureWithoutItsNameTableKeepsKernelsAndSaysSo() throws IOException {
+        Path capture = dir.resolve("alone.fltrbuf");
+        Files.copy(Captures.capture("h200-app"), capture);
+        Path trace = dir.resolve("t.json");
+        assertEquals(0, run("replay", capture.toString(), "--ops", Captures.ops("h200-app").toString(), "-o", trace.toString()));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("kernels without a name: 6 distinct"), out.toString(StandardCharsets.UTF_8));
+        JsonNode t = TraceJson.MAPPER.readTree(trace.toFile());
+        assertEquals(6, t.get("flagtrace").get("unnamed_kernels").asInt());
+        assertEquals(0, t.get("flagtrace").get("invalid_records").asInt());
+        long kernels = 0;
+        for (JsonNode e : t.get("traceEvents")) {
+            if ("kernel".equals(e.path("cat").asText())) {
+                kernels++;
+                assertTrue(e.get("name").asText().startsWith("<unresolved kernel 0x"));
+            }
+        }
+        assertEquals(21, kernels, "no kernel is dropped for want of a name");
+    }
+
+    @Test
     void wrongMagicIsOneLineAndNoOutput() throws IOException {
         Path bogus = dir.resolve("bogus.fltrbuf");
         Files.writeString(bogus, "this is not a capture");
