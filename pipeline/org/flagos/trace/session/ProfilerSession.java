@@ -191,7 +191,9 @@ public final class ProfilerSession implements AutoCloseable {
     }
 
     /**
-     * The counterpart of kineto's missing linked-activity resolver, and as silent when it happens:
+     * Two silent failures, warned about whatever FLAGOS_TRACE says. First, the vendor delivered
+     * nothing at all (callbacks registered too late). Second, the counterpart of kineto's missing
+     * linked-activity resolver, as silent when it happens:
      * ops ran and device work was recorded, yet no device record reached an op through the vendor's
      * correlation bindings, so every self device time reads 0. Never gated by FLAGOS_TRACE.
      */
@@ -204,6 +206,12 @@ public final class ProfilerSession implements AutoCloseable {
                 device += counts.decode().published(kind);
                 linked += counts.join().joined(kind);
             }
+        }
+        if (tracer.available() && nextExternalId.get() > 0 && counts.decode().publishedTotal() == 0) {
+            String warning = tracer.name() + " delivered no activity record although ops ran: if they launched GPU work,"
+                    + " the tracer was initialized after the process's first CUDA call (Profiler.init() must come first)";
+            Diagnostics.warn("session", warning);
+            counts.note(warning);
         }
         if (nextExternalId.get() > 0 && device > 0 && linked == 0) {
             String warning = "no device record was linked to a host op (no " + tracer.name() + " correlation bindings"

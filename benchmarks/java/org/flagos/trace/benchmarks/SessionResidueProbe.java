@@ -28,9 +28,11 @@ public final class SessionResidueProbe {
             report("before any session", loop);
             for (int s = 1; s <= 3; s++) {
                 ProfilerSession session = Profiler.start(SessionOptions.to(dir.resolve("s" + s + ".json")));
-                double during;
-                try (OpScope op = session.op("launches")) {
-                    during = median(loop);
+                double during = 0;
+                if (s != 1 || !Boolean.getBoolean("probe.emptyFirstSession")) {
+                    try (OpScope op = session.op("launches")) {
+                        during = median(loop);
+                    }
                 }
                 session.close();
                 System.out.printf("session %d: %.3f us/launch during; decoded %s%n", s, during,
@@ -40,8 +42,17 @@ public final class SessionResidueProbe {
         }
     }
 
+    /** The median, then the same loop over the next seconds in slices: does any residue decay? */
     private static void report(String phase, CudaMemsetLoop loop) {
-        System.out.printf("%s: %.3f us/launch%n", phase, median(loop));
+        StringBuilder slices = new StringBuilder();
+        long start = System.nanoTime();
+        for (int i = 0; i < 6; i++) {
+            long t0 = System.nanoTime();
+            loop.launch(LAUNCHES * 3);
+            slices.append(String.format(" %.3f@%.1fs", (System.nanoTime() - t0) / 1e3 / (LAUNCHES * 3),
+                    (System.nanoTime() - start) / 1e9));
+        }
+        System.out.printf("%s: %.3f us/launch; then%s%n", phase, median(loop), slices);
     }
 
     private static double median(CudaMemsetLoop loop) {
