@@ -113,10 +113,6 @@ public final class CapturePipeline implements RecordSink {
         return accounting;
     }
 
-    public NameTable names() {
-        return names;
-    }
-
     /** Trace events written. */
     public long events() {
         return writer.events();

@@ -40,20 +40,6 @@ public final class LongIntHashMap {
         }
     }
 
-    public boolean containsKey(long key) {
-        int i = index(key);
-        while (true) {
-            long k = keys[i];
-            if (k == key) {
-                return true;
-            }
-            if (k == EMPTY) {
-                return false;
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
     /** Sets {@code key} to {@code value}; returns the previous value or {@code missing}. */
     public int put(long key, int value) {
         if (key < 0) {

@@ -57,15 +57,6 @@ public final class CaptureAccounting {
         return apiNames;
     }
 
-    /** Records dropped by the window, all kinds and host ops together. */
-    public long droppedByWindow() {
-        long total = window.droppedHostOps();
-        for (int k = 0; k < EventKind.count(); k++) {
-            total += window.dropped(EventKind.ofOrdinal(k));
-        }
-        return total;
-    }
-
     void write(JsonGenerator g) throws IOException {
         g.writeObjectFieldStart("decoded");
         for (int k = 0; k < EventKind.count(); k++) {

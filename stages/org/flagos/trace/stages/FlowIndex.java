@@ -29,14 +29,12 @@ final class FlowIndex {
     private int[] free = new int[1 << 12];
     private int freeCount;
     private int used;
-    private long arrows;
 
     void host(long correlation, long hostTs, long hostPid, long hostTid, ArrowSink sink) throws java.io.IOException {
         int i = index.get(correlation);
         if (i != NONE && end[i] == DEVICE) {
             index.remove(correlation);
             release(i);
-            arrows++;
             sink.arrow(correlation, hostTs, hostPid, hostTid, ts[i], (int) pid[i], (int) tid[i]);
         } else if (i == NONE) {
             store(correlation, HOST, hostTs, hostPid, hostTid);
@@ -48,7 +46,6 @@ final class FlowIndex {
         if (i != NONE && end[i] == HOST) {
             index.remove(correlation);
             release(i);
-            arrows++;
             sink.arrow(correlation, ts[i], pid[i], tid[i], deviceTs, devicePid, deviceTid);
         } else if (i == NONE) {
             store(correlation, DEVICE, deviceTs, devicePid, deviceTid);
@@ -85,9 +82,5 @@ final class FlowIndex {
             free = Arrays.copyOf(free, freeCount * 2);
         }
         free[freeCount++] = i;
-    }
-
-    long arrows() {
-        return arrows;
     }
 }

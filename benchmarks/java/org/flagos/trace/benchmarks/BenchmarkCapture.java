@@ -1,8 +1,6 @@
 package org.flagos.trace.benchmarks;
 
-import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -48,9 +46,5 @@ final class BenchmarkCapture {
         public void write(byte[] b, int off, int len) {
             bytes += len;
         }
-    }
-
-    static UncheckedIOException unchecked(IOException e) {
-        return new UncheckedIOException(e);
     }
 }
