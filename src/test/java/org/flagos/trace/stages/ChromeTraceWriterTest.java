@@ -159,6 +159,27 @@ class ChromeTraceWriterTest {
     }
 
     @Test
+    void hostileNamesAreEscapedAndRoundTrip() throws Exception {
+        String[] hostile = {"k\"}]}, {\"x", "back\\slash", "line\nbreak\u0000", "ünïcødé ✓ \uD83D\uDE80", "</script>"};
+        long t = 2_000;
+        for (String name : hostile) {
+            TraceRecord k = record(RecordType.ACTIVITY, EventKind.KERNEL, t, t + 10);
+            k.nameId = names.intern(name);
+            TraceRecord op = record(RecordType.HOST_OP, null, t, t + 10);
+            op.nameId = names.intern(name);
+            op.externalId(t);
+            t += 100;
+        }
+        JsonNode trace = run();
+        List<String> kernels = new ArrayList<>();
+        cat(trace, "kernel").forEach(e -> kernels.add(e.get("name").asText()));
+        List<String> ops = new ArrayList<>();
+        cat(trace, "cpu_op").forEach(e -> ops.add(e.get("name").asText()));
+        assertEquals(List.of(hostile), kernels);
+        assertEquals(List.of(hostile), ops);
+    }
+
+    @Test
     void recordsTheWindowDroppedAreNotWritten() throws Exception {
         TraceRecord early = record(RecordType.ACTIVITY, EventKind.KERNEL, 10, 20);
         early.nameId = names.intern("k");
