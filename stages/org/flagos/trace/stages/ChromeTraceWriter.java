@@ -3,7 +3,6 @@ package org.flagos.trace.stages;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.io.SerializedString;
 import com.lmax.disruptor.EventHandler;
 import java.io.IOException;
@@ -14,7 +13,6 @@ import java.util.concurrent.CountDownLatch;
 import org.flagos.trace.pipeline.DenseLongTable;
 import org.flagos.trace.pipeline.DeviceProperties;
 import org.flagos.trace.pipeline.EventKind;
-import org.flagos.trace.pipeline.LongIntHashMap;
 import org.flagos.trace.pipeline.NameTable;
 import org.flagos.trace.pipeline.RecordType;
 import org.flagos.trace.pipeline.TraceRecord;
@@ -27,7 +25,6 @@ import org.flagos.trace.pipeline.TraceRecord;
  */
 public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowIndex.ArrowSink {
     private static final JsonFactory JSON = new JsonFactory();
-    private static final int NONE = -1;
 
     /** Host rows of a capture that never names its process: kept clear of device pids (0..n). */
     private static final long UNKNOWN_HOST_PID = 1_000_000;
@@ -72,8 +69,6 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     private static final byte[] FLOW_F_HEAD = EventBytes.ascii("{\"ph\":\"f\",\"id\":");
     private static final byte[] FLOW_S_TAIL = EventBytes.ascii(",\"cat\":\"ac2g\",\"name\":\"ac2g\"}");
     private static final byte[] FLOW_F_TAIL = EventBytes.ascii(",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"bp\":\"e\"}");
-    private static final SerializedString TS = new SerializedString("ts");
-    private static final SerializedString DUR = new SerializedString("dur");
 
     static {
         for (int k = 0; k < EventKind.count(); k++) {
@@ -85,24 +80,20 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     private final NameTable names;
     private final TraceHeader header;
     private final CaptureAccounting accounting;
-    private final MicrosFormat micros = new MicrosFormat();
     private final EventBytes event = new EventBytes();
     private final FixedDecimal sixDecimals = new FixedDecimal();
     private final FlowIndex flows = new FlowIndex();
     private final HostOpColumns ops = new HostOpColumns();
     private final DenseLongTable deviceNsByOp = new DenseLongTable();
     private final DenseLongTable apiThreadByOp = new DenseLongTable();
-    private final LongIntHashMap streamsSeen = new LongIntHashMap(64, NONE);
-    private final LongIntHashMap hostThreadsSeen = new LongIntHashMap(64, NONE);
-    private boolean[] devicesSeen = new boolean[8];
+    private final TraceRows rows = new TraceRows();
+    private final CaptureSpan span = new CaptureSpan();
     private SerializedString[] nameCache = new SerializedString[256];
     private final CountDownLatch finished = new CountDownLatch(1);
 
     private JsonGenerator g;
     private long base;
     private long hostPid = -1;
-    private long lastHostThread = -1;
-    private long lastStreamKey = -1;
     private long events;
     private volatile OpSummary summary;
     private volatile Throwable failure;
@@ -200,19 +191,11 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
         p.writeJson(g);
     }
 
-    private void writeTime(SerializableString field, long nanos) throws IOException {
-        g.writeFieldName(field);
-        g.writeRawValue(micros.format(nanos));
-    }
-
     private void writeApi(TraceRecord r) throws IOException {
         if (hostPid == -1) {
             hostPid = r.processId;
         }
-        if (r.threadId != lastHostThread) {
-            hostThreadsSeen.put(r.threadId, 0);
-            lastHostThread = r.threadId;
-        }
+        rows.hostThread(r.threadId);
         EventBytes e = event.reset()
                 .raw(r.kind == EventKind.DRIVER ? DRIVER_HEAD : RUNTIME_HEAD).string(name(r.nameId))
                 .raw(PID_).number(r.processId).raw(TID_).number(r.threadId)
@@ -233,7 +216,7 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     }
 
     private void writeDevice(TraceRecord r) throws IOException {
-        seenStream(r.device, r.stream);
+        rows.deviceStream(r.device, r.stream);
         int nameId = r.nameId;
         if (nameId < 0) {
             nameId = names.intern(r.kind == EventKind.MEMCPY
@@ -324,21 +307,6 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
         return s;
     }
 
-    private void seenStream(int device, int stream) {
-        long key = ((long) device << 32) | (stream & 0xFFFF_FFFFL);
-        if (key == lastStreamKey) {
-            return;
-        }
-        lastStreamKey = key;
-        if (device >= 0) {
-            if (device >= devicesSeen.length) {
-                devicesSeen = Arrays.copyOf(devicesSeen, device + 8);
-            }
-            devicesSeen[device] = true;
-        }
-        streamsSeen.put(key, 0);
-    }
-
     private void addDeviceTime(long externalId, long ns) {
         if (externalId <= DenseLongTable.MAX_ID) {
             deviceNsByOp.add(externalId, ns);
@@ -353,9 +321,12 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
 
     private void finish() throws IOException {
         startIfNeeded(windowBounded() ? accounting.window().windowStart() : 0);
-        TraceRowLayout rows = writeHostOps();
-        writeRowLabels(rows);
-        writeCaptureSpan();
+        long pid = writeHostOps();
+        long labelTs = (windowBounded() ? accounting.window().windowStart() : base) - base;
+        rows.writeLabels(g, pid, header.processName(), labelTs);
+        if (windowBounded()) {
+            span.write(g, accounting.window().windowStart(), accounting.window().windowEnd(), base);
+        }
         g.writeEndArray();
         g.writeObjectFieldStart("flagtrace");
         g.writeNumberField("events", events + ops.size);
@@ -384,12 +355,13 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
      * it line up. An ops file may name threads differently from the vendor (OS tid versus pthread
      * id), so the mapping is learned through the External ids both sides carry.
      */
-    private TraceRowLayout writeHostOps() throws IOException {
-        TraceRowLayout rows = new TraceRowLayout();
+    /** Writes the host ops; returns the host pid their rows use. */
+    private long writeHostOps() throws IOException {
+        TraceRowLayout layout = new TraceRowLayout();
         for (int i = 0; i < ops.size; i++) {
             long api = ops.externalId[i] <= DenseLongTable.MAX_ID ? apiThreadByOp.get(ops.externalId[i], -1) : -1;
             if (api != -1) {
-                rows.learn(ops.thread[i], api);
+                layout.learn(ops.thread[i], api);
             }
         }
         long pid = hostPid != -1 ? hostPid : header.processId() != -1 ? header.processId() : UNKNOWN_HOST_PID;
@@ -397,8 +369,8 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
         int[] order = ops.byStart();
         for (int k = 0; k < ops.size; k++) {
             int i = order[k];
-            long tid = rows.hostRow(ops.thread[i]);
-            hostThreadsSeen.put(tid, 0);
+            long tid = layout.hostRow(ops.thread[i]);
+            rows.hostThread(tid);
             EventBytes e = event.reset().raw(CPU_OP_HEAD).string(name(ops.nameId[i]))
                     .raw(PID_).number(pid).raw(TID_).number(tid)
                     .raw(TS_).micros(ops.start[i] - base).raw(DUR_).micros(ops.end[i] - ops.start[i])
@@ -411,117 +383,7 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
             }
             emit(e.raw(END_ARGS_AND_EVENT));
         }
-        rows.hostPid = pid;
-        return rows;
-    }
-
-    private void writeRowLabels(TraceRowLayout rows) throws IOException {
-        long ts = (windowBounded() ? accounting.window().windowStart() : base) - base;
-        String process = header.processName();
-        writeMeta("process_name", rows.hostPid, 0, ts, "name", process);
-        writeMeta("process_labels", rows.hostPid, 0, ts, "labels", "CPU");
-        writeMetaNumber("process_sort_index", rows.hostPid, 0, ts, rows.hostPid);
-        for (int d = 0; d < devicesSeen.length; d++) {
-            if (devicesSeen[d]) {
-                writeMeta("process_name", d, 0, ts, "name", process);
-                writeMeta("process_labels", d, 0, ts, "labels", "GPU " + d);
-                writeMetaNumber("process_sort_index", d, 0, ts, 5_000_000L + d);
-            }
-        }
-        long[] streams = keys(streamsSeen);
-        Arrays.sort(streams);
-        for (long key : streams) {
-            int device = (int) (key >>> 32);
-            int stream = (int) key;
-            writeMeta("thread_name", device, stream, ts, "name", "stream " + stream + " ");
-            writeMetaNumber("thread_sort_index", device, stream, ts, stream);
-        }
-        long[] threads = keys(hostThreadsSeen);
-        Arrays.sort(threads);
-        for (long thread : threads) {
-            writeMeta("thread_name", rows.hostPid, thread, ts, "name", "thread " + thread + " (" + process + ")");
-            writeMetaNumber("thread_sort_index", rows.hostPid, thread, ts, thread);
-        }
-    }
-
-    private static long[] keys(LongIntHashMap map) {
-        long[] keys = new long[map.size()];
-        int[] n = {0};
-        map.forEach((k, v) -> keys[n[0]++] = k);
-        return keys;
-    }
-
-    private void writeMeta(String name, long pid, long tid, long tsNs, String argName, String value) throws IOException {
-        startMeta(name, pid, tid, tsNs);
-        g.writeStringField(argName, value);
-        g.writeEndObject();
-        g.writeEndObject();
-    }
-
-    private void writeMetaNumber(String name, long pid, long tid, long tsNs, long sortIndex) throws IOException {
-        startMeta(name, pid, tid, tsNs);
-        g.writeNumberField("sort_index", sortIndex);
-        g.writeEndObject();
-        g.writeEndObject();
-    }
-
-    /** An {@code M} row up to its open {@code args} object. */
-    private void startMeta(String name, long pid, long tid, long tsNs) throws IOException {
-        g.writeStartObject();
-        g.writeStringField("name", name);
-        g.writeStringField("ph", "M");
-        writeTime(TS, tsNs);
-        g.writeNumberField("pid", pid);
-        g.writeNumberField("tid", tid);
-        g.writeObjectFieldStart("args");
-    }
-
-    /** The span torch writes for the profiled region, so viewers that key on it find the window. */
-    private void writeCaptureSpan() throws IOException {
-        if (!windowBounded()) {
-            return;
-        }
-        long windowStart = accounting.window().windowStart();
-        long windowEnd = accounting.window().windowEnd();
-        long start = windowStart - base;
-        g.writeStartObject();
-        g.writeStringField("ph", "X");
-        g.writeStringField("cat", "Trace");
-        writeTime(TS, start);
-        writeTime(DUR, windowEnd - windowStart);
-        g.writeStringField("pid", "Spans");
-        g.writeStringField("tid", "PyTorch Profiler");
-        g.writeStringField("name", "PyTorch Profiler (0)");
-        g.writeObjectFieldStart("args");
-        g.writeNumberField("Op count", 0);
-        g.writeEndObject();
-        g.writeEndObject();
-        g.writeStartObject();
-        g.writeStringField("name", "process_sort_index");
-        g.writeStringField("ph", "M");
-        writeTime(TS, start);
-        g.writeStringField("pid", "Spans");
-        g.writeNumberField("tid", 0);
-        g.writeObjectFieldStart("args");
-        g.writeNumberField("sort_index", 536870912);
-        g.writeEndObject();
-        g.writeEndObject();
-        g.writeStartObject();
-        g.writeStringField("name", "Iteration Start: PyTorch Profiler");
-        g.writeStringField("ph", "i");
-        g.writeStringField("s", "g");
-        g.writeStringField("pid", "Traces");
-        g.writeStringField("tid", "Trace PyTorch Profiler");
-        writeTime(TS, start);
-        g.writeEndObject();
-        g.writeStartObject();
-        g.writeStringField("name", "Record Window End");
-        g.writeStringField("ph", "i");
-        g.writeStringField("s", "g");
-        g.writeStringField("pid", "");
-        g.writeStringField("tid", "");
-        writeTime(TS, windowEnd - base);
-        g.writeEndObject();
+        return pid;
     }
 
     private boolean windowBounded() {

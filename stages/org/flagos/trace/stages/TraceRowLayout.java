@@ -7,7 +7,6 @@ final class TraceRowLayout {
     private final LongIntHashMap index = new LongIntHashMap(16, -1);
     private long[] rows = new long[16];
     private int size;
-    long hostPid;
 
     void learn(long opThread, long apiThread) {
         long key = opThread + 1; // ops without a thread are -1; keys must be non-negative

@@ -1,0 +1,104 @@
+package org.flagos.trace.stages;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.util.Arrays;
+import org.flagos.trace.pipeline.LongIntHashMap;
+
+/**
+ * The rows a trace draws on (the host process and its threads, each device and its streams) and
+ * their labels: the {@code M} events torch writes, so viewers name and order rows as they do for
+ * a torch trace. Rows are noted as events are written and labelled at the end of the capture.
+ */
+final class TraceRows {
+    private static final int NONE = -1;
+    /** torch sorts device processes after the host, by device ordinal. */
+    private static final long DEVICE_SORT_BASE = 5_000_000L;
+
+    private final LongIntHashMap streams = new LongIntHashMap(64, NONE);
+    private final LongIntHashMap hostThreads = new LongIntHashMap(64, NONE);
+    private final MicrosFormat micros = new MicrosFormat();
+    private boolean[] devices = new boolean[8];
+    private long lastHostThread = -1;
+    private long lastStreamKey = -1;
+
+    void hostThread(long thread) {
+        if (thread != lastHostThread) {
+            hostThreads.put(thread, 0);
+            lastHostThread = thread;
+        }
+    }
+
+    void deviceStream(int device, int stream) {
+        long key = ((long) device << 32) | (stream & 0xFFFF_FFFFL);
+        if (key == lastStreamKey) {
+            return;
+        }
+        lastStreamKey = key;
+        if (device >= 0) {
+            if (device >= devices.length) {
+                devices = Arrays.copyOf(devices, device + 8);
+            }
+            devices[device] = true;
+        }
+        streams.put(key, 0);
+    }
+
+    /** Writes every row's labels, stamped {@code tsOffsetNs} after the trace's base time. */
+    void writeLabels(JsonGenerator g, long hostPid, String process, long tsOffsetNs) throws IOException {
+        label(g, "process_name", hostPid, 0, tsOffsetNs, "name", process);
+        label(g, "process_labels", hostPid, 0, tsOffsetNs, "labels", "CPU");
+        sortIndex(g, "process_sort_index", hostPid, 0, tsOffsetNs, hostPid);
+        for (int d = 0; d < devices.length; d++) {
+            if (devices[d]) {
+                label(g, "process_name", d, 0, tsOffsetNs, "name", process);
+                label(g, "process_labels", d, 0, tsOffsetNs, "labels", "GPU " + d);
+                sortIndex(g, "process_sort_index", d, 0, tsOffsetNs, DEVICE_SORT_BASE + d);
+            }
+        }
+        for (long key : sortedKeys(streams)) {
+            int device = (int) (key >>> 32);
+            int stream = (int) key;
+            label(g, "thread_name", device, stream, tsOffsetNs, "name", "stream " + stream + " ");
+            sortIndex(g, "thread_sort_index", device, stream, tsOffsetNs, stream);
+        }
+        for (long thread : sortedKeys(hostThreads)) {
+            label(g, "thread_name", hostPid, thread, tsOffsetNs, "name", "thread " + thread + " (" + process + ")");
+            sortIndex(g, "thread_sort_index", hostPid, thread, tsOffsetNs, thread);
+        }
+    }
+
+    private static long[] sortedKeys(LongIntHashMap map) {
+        long[] keys = new long[map.size()];
+        int[] n = {0};
+        map.forEach((k, v) -> keys[n[0]++] = k);
+        Arrays.sort(keys);
+        return keys;
+    }
+
+    private void label(JsonGenerator g, String name, long pid, long tid, long tsNs, String argName, String value) throws IOException {
+        start(g, name, pid, tid, tsNs);
+        g.writeStringField(argName, value);
+        g.writeEndObject();
+        g.writeEndObject();
+    }
+
+    private void sortIndex(JsonGenerator g, String name, long pid, long tid, long tsNs, long index) throws IOException {
+        start(g, name, pid, tid, tsNs);
+        g.writeNumberField("sort_index", index);
+        g.writeEndObject();
+        g.writeEndObject();
+    }
+
+    /** An {@code M} row up to its open {@code args} object. */
+    private void start(JsonGenerator g, String name, long pid, long tid, long tsNs) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("name", name);
+        g.writeStringField("ph", "M");
+        g.writeFieldName("ts");
+        g.writeRawValue(micros.format(tsNs));
+        g.writeNumberField("pid", pid);
+        g.writeNumberField("tid", tid);
+        g.writeObjectFieldStart("args");
+    }
+}
