@@ -36,11 +36,7 @@ public final class OpSummary {
 
     static OpSummary of(HostOpColumns ops, NameTable names, DenseLongTable deviceNsByOp) {
         int n = ops.size;
-        int[] order = new int[n];
-        for (int i = 0; i < n; i++) {
-            order[i] = i;
-        }
-        sortNesting(order, ops);
+        int[] order = ops.byNesting();
         int[] parent = new int[n];
         int[] stack = new int[n];
         int depth = 0;
@@ -85,42 +81,6 @@ public final class OpSummary {
                 .thenComparing(Comparator.comparingDouble(OpSummaryRow::cpuTimeTotalUs).reversed())
                 .thenComparing(OpSummaryRow::name));
         return new OpSummary(List.copyOf(rows));
-    }
-
-    /** Sorts op indices by thread, then start, then longest first: parents before their children. */
-    private static void sortNesting(int[] order, HostOpColumns ops) {
-        int[] scratch = new int[order.length];
-        mergeSort(order, scratch, 0, order.length, ops);
-    }
-
-    private static void mergeSort(int[] a, int[] tmp, int from, int to, HostOpColumns ops) {
-        if (to - from < 2) {
-            return;
-        }
-        int mid = (from + to) >>> 1;
-        mergeSort(a, tmp, from, mid, ops);
-        mergeSort(a, tmp, mid, to, ops);
-        if (compare(a[mid - 1], a[mid], ops) <= 0) {
-            return; // already ordered: the common case, ops files are nearly sorted
-        }
-        System.arraycopy(a, from, tmp, from, to - from);
-        for (int i = from, l = from, r = mid; i < to; i++) {
-            a[i] = r >= to || (l < mid && compare(tmp[l], tmp[r], ops) <= 0) ? tmp[l++] : tmp[r++];
-        }
-    }
-
-    private static int compare(int x, int y, HostOpColumns ops) {
-        int c = Long.compare(ops.thread[x], ops.thread[y]);
-        if (c == 0) {
-            c = Long.compare(ops.start[x], ops.start[y]);
-        }
-        if (c == 0) {
-            c = Long.compare(ops.end[y], ops.end[x]);
-        }
-        if (c == 0) {
-            c = Long.compare(ops.externalId[x], ops.externalId[y]);
-        }
-        return c;
     }
 
     private static boolean contains(HostOpColumns ops, int outer, int inner) {
