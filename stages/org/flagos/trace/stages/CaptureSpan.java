@@ -10,7 +10,7 @@ import java.io.IOException;
  */
 final class CaptureSpan {
     private static final long SPANS_SORT_INDEX = 536_870_912;
-    private final MicrosFormat micros = new MicrosFormat();
+    private final EventBytes time = new EventBytes();
 
     /** Writes the span for {@code [startNs, endNs]}, times relative to {@code baseNs}. */
     void write(JsonGenerator g, long startNs, long endNs, long baseNs) throws IOException {
@@ -56,6 +56,6 @@ final class CaptureSpan {
 
     private void time(JsonGenerator g, String field, long nanos) throws IOException {
         g.writeFieldName(field);
-        g.writeRawValue(micros.format(nanos));
+        g.writeRawValue(time.reset().micros(nanos));
     }
 }

@@ -6,8 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * One trace event assembled as JSON text and handed to Jackson as a single raw value. The event's
- * fixed parts are ASCII constants; every string comes quoted and escaped by Jackson itself
+ * One trace event (or one number of it) assembled as JSON text and handed to Jackson as a single
+ * raw value. The event's fixed parts are ASCII constants; every string comes quoted and escaped by Jackson itself
  * ({@link SerializedString#asQuotedUTF8()}); numbers are digits. This keeps the per-event cost to
  * one generator call: field-by-field generator calls cost about twice as much per event on the
  * hot path (measured, docs/benchmarks.md).

@@ -17,7 +17,7 @@ final class TraceRows {
 
     private final LongIntHashMap streams = new LongIntHashMap(64, NONE);
     private final LongIntHashMap hostThreads = new LongIntHashMap(64, NONE);
-    private final MicrosFormat micros = new MicrosFormat();
+    private final EventBytes time = new EventBytes();
     private boolean[] devices = new boolean[8];
     private long lastHostThread = -1;
     private long lastStreamKey = -1;
@@ -96,7 +96,7 @@ final class TraceRows {
         g.writeStringField("name", name);
         g.writeStringField("ph", "M");
         g.writeFieldName("ts");
-        g.writeRawValue(micros.format(tsNs));
+        g.writeRawValue(time.reset().micros(tsNs));
         g.writeNumberField("pid", pid);
         g.writeNumberField("tid", tid);
         g.writeObjectFieldStart("args");
