@@ -57,7 +57,6 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     private static final byte[] GRID_ = EventBytes.ascii(",\"grid\":[");
     private static final byte[] BLOCK_ = EventBytes.ascii("],\"block\":[");
     private static final byte[] OCCUPANCY_ = EventBytes.ascii(",\"est. achieved occupancy %\":");
-    private static final byte[] INF = EventBytes.ascii("\"inf\"");
     private static final byte[] BYTES_ = EventBytes.ascii(",\"bytes\":");
     private static final byte[] BANDWIDTH_ = EventBytes.ascii(",\"memory bandwidth (GB/s)\":");
     private static final byte[] VALUE_ = EventBytes.ascii(",\"value\":");
@@ -277,11 +276,7 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     }
 
     private void sixDecimals(EventBytes e, float value) {
-        if (Float.isInfinite(value)) {
-            e.raw(INF); // what kineto prints for a device that reports no SMs
-        } else {
-            e.number(sixDecimals.format(value));
-        }
+        e.number(sixDecimals.format(value));
     }
 
     /**

@@ -46,7 +46,7 @@ final class EventBytes extends AsciiFragment {
         return this;
     }
 
-    /** ASCII text that is already a JSON number (a cached six-decimal rendering). */
+    /** ASCII text that is already a JSON value (a cached six-decimal rendering, or kineto's "inf"). */
     EventBytes number(String asciiNumber) {
         int n = asciiNumber.length();
         ensure(n);

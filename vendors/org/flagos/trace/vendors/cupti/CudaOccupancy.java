@@ -1,7 +1,5 @@
 package org.flagos.trace.vendors.cupti;
 
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 
 import org.flagos.trace.pipeline.DeviceProperties;
 
@@ -33,9 +31,8 @@ import org.flagos.trace.pipeline.DeviceProperties;
  * state (no cache or carve-out preference). Per-SM limits that the trace's {@code deviceProperties} do not
  * carry come from a table keyed by compute capability (3.x to 12.x).
  *
- * <p>All methods are static and allocation-free, except the string-producing formatter
- * {@link #formatPerSm(float)} and the {@link #appendPerSm(StringBuilder, float)} fallback for
- * magnitudes beyond 2<sup>39</sup>.
+ * <p>All methods are static and allocation-free. The trace writer prints the per-SM figures
+ * ({@code org.flagos.trace.stages.FixedDecimal}).
  */
 public final class CudaOccupancy {
 
@@ -61,7 +58,6 @@ public final class CudaOccupancy {
     private static final int KINETO_THREADS_PER_WARP = 32;
     private static final int FAIL = -1;
     private static final int KIB = 1024;
-    private static final long[] POW10 = {1, 10, 100, 1_000, 10_000, 100_000, 1_000_000};
 
     private CudaOccupancy() {
     }
@@ -213,82 +209,6 @@ public final class CudaOccupancy {
 
     private static int percent(float occupancy) {
         return (int) (0.5 + occupancy * 100.0);
-    }
-
-    // ---------------------------------------------------------------------------------------------
-    // Formatting
-    // ---------------------------------------------------------------------------------------------
-
-    /**
-     * The JSON text kineto writes for a {@code "blocks per SM"} or {@code "warps per SM"} value: C's
-     * {@code std::to_string(float)}, i.e. {@code printf("%f")} of the value widened to double (six
-     * decimals, exact binary value rounded to nearest with ties to even, a '-' for a set sign bit), or
-     * the quoted string {@code "inf"} (quotes included) when the value is infinite.
-     *
-     * <p>A NaN cannot arise from a launched kernel (it needs an empty grid on a device with no SMs);
-     * it is written as the quoted string {@code "nan"} to keep the JSON valid.
-     *
-     * @return the JSON token
-     */
-    public static String formatPerSm(float value) {
-        return appendPerSm(new StringBuilder(16), value).toString();
-    }
-
-    /**
-     * Appends {@link #formatPerSm(float)}'s text to {@code out} without allocating, for magnitudes up to
-     * 2<sup>39</sup>.
-     *
-     * @return {@code out}
-     */
-    public static StringBuilder appendPerSm(StringBuilder out, float value) {
-        if (Float.isInfinite(value)) {
-            return out.append("\"inf\"");
-        }
-        if (Float.isNaN(value)) {
-            return out.append("\"nan\"");
-        }
-        int bits = Float.floatToRawIntBits(value);
-        if (bits < 0) {
-            out.append('-');
-        }
-        int biased = (bits >>> 23) & 0xff;
-        long mantissa = bits & 0x7fffff;
-        int exp;
-        if (biased == 0) {
-            exp = -149;
-        } else {
-            mantissa |= 0x800000;
-            exp = biased - 150;
-        }
-        // |value| == mantissa * 2^exp exactly
-        long micros;
-        if (exp >= 0) {
-            if (exp > 39) {
-                String digits = new BigDecimal((double) Math.abs(value)).setScale(6, RoundingMode.HALF_EVEN)
-                        .toPlainString();
-                return out.append(digits);
-            }
-            out.append(mantissa << exp);
-            return out.append(".000000");
-        }
-        int shift = -exp;
-        long scaled = mantissa * POW10[6]; // < 2^44
-        if (shift >= 63) {
-            micros = 0; // scaled < 2^44 <= 2^(shift-1): below one half
-        } else {
-            micros = scaled >>> shift;
-            long rest = scaled & ((1L << shift) - 1);
-            long half = 1L << (shift - 1);
-            if (rest > half || (rest == half && (micros & 1) != 0)) {
-                micros++;
-            }
-        }
-        out.append(micros / POW10[6]).append('.');
-        long frac = micros % POW10[6];
-        for (int d = 5; d > 0 && frac < POW10[d]; d--) {
-            out.append('0');
-        }
-        return out.append(frac);
     }
 
     // ---------------------------------------------------------------------------------------------

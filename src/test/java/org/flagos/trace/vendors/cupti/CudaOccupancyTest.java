@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.flagos.trace.pipeline.DeviceProperties;
+import org.flagos.trace.stages.FixedDecimal;
 import org.junit.jupiter.api.Test;
 
 class CudaOccupancyTest {
@@ -43,9 +44,9 @@ class CudaOccupancyTest {
             int[] block = dims(event, "block");
 
             assertEquals(textArg(event, "blocks per SM"),
-                    CudaOccupancy.formatPerSm(CudaOccupancy.blocksPerSm(H200, grid[0], grid[1], grid[2])), event);
+                    FixedDecimal.render(CudaOccupancy.blocksPerSm(H200, grid[0], grid[1], grid[2])), event);
             assertEquals(textArg(event, "warps per SM"),
-                    CudaOccupancy.formatPerSm(CudaOccupancy.warpsPerSm(H200, grid[0], grid[1], grid[2],
+                    FixedDecimal.render(CudaOccupancy.warpsPerSm(H200, grid[0], grid[1], grid[2],
                             block[0], block[1], block[2])), event);
             // The trace's "shared memory" is static + dynamic; with kineto's function attributes (default
             // shared memory limit, no dynamic cap) the calculator only uses the sum, so any split gives
@@ -93,8 +94,8 @@ class CudaOccupancyTest {
             int active = CudaOccupancy.maxActiveBlocksPerSm(p, x[17], x[18], x[19], blockSize);
             assertEquals(Integer.parseInt(cols[1]), active, row);
             assertEquals(Integer.parseInt(cols[2]), CudaOccupancy.limitingFactors(p, x[17], x[18], x[19], blockSize), row);
-            assertEquals(cols[3], CudaOccupancy.formatPerSm(CudaOccupancy.blocksPerSm(p, x[11], x[12], x[13])), row);
-            assertEquals(cols[4], CudaOccupancy.formatPerSm(
+            assertEquals(cols[3], FixedDecimal.render(CudaOccupancy.blocksPerSm(p, x[11], x[12], x[13])), row);
+            assertEquals(cols[4], FixedDecimal.render(
                     CudaOccupancy.warpsPerSm(p, x[11], x[12], x[13], x[14], x[15], x[16])), row);
             assertEquals(Integer.parseInt(cols[5]), CudaOccupancy.occupancyPercentArg(
                     p, x[11], x[12], x[13], x[14], x[15], x[16], x[17], x[18], x[19]), row);
@@ -111,27 +112,27 @@ class CudaOccupancyTest {
             String[] cols = line.split(" ", 2);
             float value = Float.intBitsToFloat((int) Long.parseLong(cols[0], 16));
             String expected = cols[1].endsWith("inf") ? "\"inf\"" : cols[1];
-            assertEquals(expected, CudaOccupancy.formatPerSm(value), line);
+            assertEquals(expected, FixedDecimal.render(value), line);
         }
     }
 
     @Test
     void formattingEdgeCases() {
-        assertEquals("16.000000", CudaOccupancy.formatPerSm(16f));
-        assertEquals("31.030304", CudaOccupancy.formatPerSm(1024 / 132f * 128 / 32)); // float arithmetic, not 31.030303
-        assertEquals("0.000000", CudaOccupancy.formatPerSm(0f));
-        assertEquals("-0.000000", CudaOccupancy.formatPerSm(-0f));
-        assertEquals("-0.000000", CudaOccupancy.formatPerSm(-1e-9f));
+        assertEquals("16.000000", FixedDecimal.render(16f));
+        assertEquals("31.030304", FixedDecimal.render(1024 / 132f * 128 / 32)); // float arithmetic, not 31.030303
+        assertEquals("0.000000", FixedDecimal.render(0f));
+        assertEquals("-0.000000", FixedDecimal.render(-0f));
+        assertEquals("-0.000000", FixedDecimal.render(-1e-9f));
         // an exact tie at the sixth decimal goes to even, as glibc does (Java's %f would give 0.007813)
-        assertEquals("0.007812", CudaOccupancy.formatPerSm(1f / 128));
-        assertNotEquals(String.format("%f", 1.0 / 128), CudaOccupancy.formatPerSm(1f / 128));
-        assertEquals("0.023438", CudaOccupancy.formatPerSm(3f / 128));
-        assertEquals("1.401299", CudaOccupancy.formatPerSm(1.4012985f));
-        assertEquals("100000002004087734272.000000", CudaOccupancy.formatPerSm(1e20f));
-        assertEquals("\"inf\"", CudaOccupancy.formatPerSm(Float.POSITIVE_INFINITY));
-        assertEquals("\"inf\"", CudaOccupancy.formatPerSm(Float.NEGATIVE_INFINITY));
+        assertEquals("0.007812", FixedDecimal.render(1f / 128));
+        assertNotEquals(String.format("%f", 1.0 / 128), FixedDecimal.render(1f / 128));
+        assertEquals("0.023438", FixedDecimal.render(3f / 128));
+        assertEquals("1.401299", FixedDecimal.render(1.4012985f));
+        assertEquals("100000002004087734272.000000", FixedDecimal.render(1e20f));
+        assertEquals("\"inf\"", FixedDecimal.render(Float.POSITIVE_INFINITY));
+        assertEquals("\"inf\"", FixedDecimal.render(Float.NEGATIVE_INFINITY));
         StringBuilder sb = new StringBuilder("x=");
-        assertEquals("x=1.939394", CudaOccupancy.appendPerSm(sb, 256 / 132f).toString());
+        assertEquals("x=1.939394", FixedDecimal.append(sb, 256 / 132f).toString());
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -206,15 +207,15 @@ class CudaOccupancyTest {
         assertEquals(CudaOccupancy.LIMIT_WARPS, CudaOccupancy.limitingFactors(H200, 16, 0, 0, 1025));
         assertEquals(0, CudaOccupancy.occupancyPercent(H200, MANY_BLOCKS, 1, 1, 32, 32, 2, 16, 0, 0));
         assertEquals(0, CudaOccupancy.occupancyPercentArg(H200, MANY_BLOCKS, 1, 1, 32, 32, 2, 16, 0, 0));
-        assertEquals("4096.000000", CudaOccupancy.formatPerSm(
+        assertEquals("4096.000000", FixedDecimal.render(
                 CudaOccupancy.warpsPerSm(H200, MANY_BLOCKS, 1, 1, 32, 32, 2)));
     }
 
     @Test
     void oneThreadKernelsCountAFractionOfAWarp() {
         // grid 1, block 1: 1/132 blocks per SM and 1/32 of that in warps, not a whole warp
-        assertEquals("0.007576", CudaOccupancy.formatPerSm(CudaOccupancy.blocksPerSm(H200, 1, 1, 1)));
-        assertEquals("0.000237", CudaOccupancy.formatPerSm(CudaOccupancy.warpsPerSm(H200, 1, 1, 1, 1, 1, 1)));
+        assertEquals("0.007576", FixedDecimal.render(CudaOccupancy.blocksPerSm(H200, 1, 1, 1)));
+        assertEquals("0.000237", FixedDecimal.render(CudaOccupancy.warpsPerSm(H200, 1, 1, 1, 1, 1, 1)));
         assertEquals(32, CudaOccupancy.maxActiveBlocksPerSm(H200, 8, 0, 0, 1));
         assertEquals(0, CudaOccupancy.occupancyPercentArg(H200, 1, 1, 1, 1, 1, 1, 8, 0, 0));
     }
@@ -240,8 +241,8 @@ class CudaOccupancyTest {
         // no SMs: the per-SM figures are infinite and kineto prints "inf"
         DeviceProperties noSms = new DeviceProperties(0, "x", 1L, 9, 0, 1024, 2048, 65536, 32, 49152, 0,
                 65536, 232448, 233472);
-        assertEquals("\"inf\"", CudaOccupancy.formatPerSm(CudaOccupancy.blocksPerSm(noSms, 4, 1, 1)));
-        assertEquals("\"inf\"", CudaOccupancy.formatPerSm(CudaOccupancy.warpsPerSm(noSms, 4, 1, 1, 32, 1, 1)));
+        assertEquals("\"inf\"", FixedDecimal.render(CudaOccupancy.blocksPerSm(noSms, 4, 1, 1)));
+        assertEquals("\"inf\"", FixedDecimal.render(CudaOccupancy.warpsPerSm(noSms, 4, 1, 1, 32, 1, 1)));
         assertEquals(-99, CudaOccupancy.occupancyPercentArg(noSms, 4, 1, 1, 32, 1, 1, 16, 0, 0));
     }
 
@@ -264,7 +265,7 @@ class CudaOccupancyTest {
                 sink += CudaOccupancy.maxActiveBlocksPerSm(H200, regs, i & 0xffff, 0, 1 + (i & 1023));
                 sink += CudaOccupancy.occupancyPercentArg(H200, i, 1, 1, 1 + (i & 1023), 1, 1, regs, 0, i & 0x3fff);
                 sb.setLength(0);
-                CudaOccupancy.appendPerSm(sb, CudaOccupancy.warpsPerSm(H200, i, 2, 1, 1 + (i & 1023), 1, 1));
+                FixedDecimal.append(sb, CudaOccupancy.warpsPerSm(H200, i, 2, 1, 1 + (i & 1023), 1, 1));
                 sink += sb.length();
             }
             long allocated = mx.getCurrentThreadAllocatedBytes() - before;
