@@ -12,6 +12,8 @@ import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
 import com.lmax.disruptor.util.DaemonThreadFactory;
 import java.io.OutputStream;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.LongAdder;
 import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.pipeline.ApiNames;
 import org.flagos.trace.pipeline.DecodeStats;
@@ -43,6 +45,10 @@ public final class CapturePipeline implements RecordSink {
     private final ChromeTraceWriter writer;
     private final CaptureAccounting accounting;
     private volatile Throwable stageFailure;
+    /** Host ops that found the ring full: kept here, published before the end of the capture. */
+    private final ConcurrentLinkedQueue<HostOp> spilledOps = new ConcurrentLinkedQueue<>();
+    private final LongAdder opsSpilled = new LongAdder();
+    private final LongAdder producerWaits = new LongAdder();
 
     public CapturePipeline(NameTable names, ApiNames apiNames, CaptureWindowFilter window, TraceHeader header,
                            OutputStream out, DecodeStats decodeStats, ProducerType producers, int ringSize) {
@@ -84,14 +90,30 @@ public final class CapturePipeline implements RecordSink {
         }
     }
 
+    /**
+     * For vendor records: when the ring is full the producer (a vendor's buffer thread, or a
+     * replay) waits for a slot, and every such wait is counted. Waiting is the policy because it
+     * loses nothing: the vendor keeps recording into its other buffers meanwhile, and what it
+     * drops when those run out it counts itself.
+     */
     @Override
     public <A> void publish(EventTranslatorOneArg<TraceRecord, A> translator, A source) {
-        ring.publishEvent(translator, source);
+        if (!ring.tryPublishEvent(translator, source)) {
+            producerWaits.increment();
+            ring.publishEvent(translator, source);
+        }
     }
 
-    /** Publishes one host op range. */
+    /**
+     * Publishes one host op range without ever blocking the calling (user) thread: when the ring is
+     * full the op is kept aside and published before the end of the capture. Ops are only
+     * aggregated when the capture ends, so one published late lands in the same trace.
+     */
     public void publish(HostOp op) {
-        ring.publishEvent(HostOpTranslator.HOST_OP, op, names);
+        if (!ring.tryPublishEvent(HostOpTranslator.HOST_OP, op, names)) {
+            opsSpilled.increment();
+            spilledOps.add(op);
+        }
     }
 
     /**
@@ -99,6 +121,10 @@ public final class CapturePipeline implements RecordSink {
      * stage threads. Throws when a stage failed; the output is then incomplete and must be discarded.
      */
     public OpSummary finish() throws InterruptedException {
+        for (HostOp op; (op = spilledOps.poll()) != null; ) {
+            ring.publishEvent(HostOpTranslator.HOST_OP, op, names);
+        }
+        accounting.ringFull(producerWaits.sum(), opsSpilled.sum());
         ring.publishEvent(HostOpTranslator.END_OF_CAPTURE);
         writer.awaitFinished();
         disruptor.shutdown();

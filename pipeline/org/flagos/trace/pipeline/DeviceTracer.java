@@ -30,10 +30,14 @@ public interface DeviceTracer {
     /** Disarms the session's kinds and flushes every pending buffer into the sink. */
     void stop();
 
-    /** Pushes the calling thread's innermost host op id as the vendor's external correlation id. */
-    void pushCorrelation(ExternalId id);
+    /**
+     * Pushes the calling thread's innermost host op id as the vendor's external correlation id;
+     * true when pushed (false without a session or while one stops), and only then is
+     * {@link #popCorrelation()} to follow. Never blocks.
+     */
+    boolean pushCorrelation(ExternalId id);
 
-    /** Pops what the calling thread pushed last. */
+    /** Pops what the calling thread pushed last; does nothing once the session that pushed it stopped. */
     void popCorrelation();
 
     /** Number of devices the vendor sees. */

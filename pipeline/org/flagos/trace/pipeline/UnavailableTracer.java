@@ -42,7 +42,8 @@ public final class UnavailableTracer implements DeviceTracer {
     }
 
     @Override
-    public void pushCorrelation(ExternalId id) {
+    public boolean pushCorrelation(ExternalId id) {
+        return false;
     }
 
     @Override
@@ -66,7 +67,8 @@ public final class UnavailableTracer implements DeviceTracer {
 
     @Override
     public long timestampNs() {
-        return System.currentTimeMillis() * 1_000_000L;
+        java.time.Instant now = java.time.Instant.now(); // the realtime clock at its own resolution, not milliseconds
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 
     private static final ApiNames NO_API_NAMES = new ApiNames() {

@@ -4,7 +4,8 @@ package org.flagos.trace.session;
  * One host op, open from {@link ProfilerSession#op} until {@link #close()}. While it is open its
  * External id is the calling thread's external correlation id, so device work launched on this
  * thread is attributed to it (to the innermost open op). Ops nest per thread and must be closed
- * in reverse order of opening, on the thread that opened them.
+ * in reverse order of opening, on the thread that opened them. An op opened on a session that has
+ * already closed (a worker thread racing the stop) is inert: it records nothing.
  */
 public final class OpScope implements AutoCloseable {
     private final ProfilerSession session;
@@ -12,17 +13,24 @@ public final class OpScope implements AutoCloseable {
     private final long externalId;
     private final long thread;
     private final long startNs;
+    private final boolean pushed;
     private boolean closed;
 
-    OpScope(ProfilerSession session, String name, long externalId, long thread, long startNs) {
+    OpScope(ProfilerSession session, String name, long externalId, long thread, long startNs, boolean pushed) {
         this.session = session;
         this.name = name;
         this.externalId = externalId;
         this.thread = thread;
         this.startNs = startNs;
+        this.pushed = pushed;
     }
 
-    /** The op's External id (0 is valid). */
+    /** An op that records nothing: its session had closed when it was opened. */
+    static OpScope inert(String name) {
+        return new OpScope(null, name, -1, Thread.currentThread().getId(), 0, false);
+    }
+
+    /** The op's External id (0 is valid); -1 for an op opened after its session closed. */
     public long externalId() {
         return externalId;
     }
@@ -39,11 +47,18 @@ public final class OpScope implements AutoCloseable {
         return startNs;
     }
 
+    /** Whether the op's id reached the vendor's correlation stack (and must be popped). */
+    boolean pushed() {
+        return pushed;
+    }
+
     @Override
     public void close() {
         if (!closed) {
             closed = true;
-            session.close(this);
+            if (session != null) {
+                session.close(this);
+            }
         }
     }
 }

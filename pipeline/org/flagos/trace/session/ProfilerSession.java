@@ -18,6 +18,7 @@ import org.flagos.trace.ingest.FltrbufWriter;
 import org.flagos.trace.ingest.OpsJsonlWriter;
 import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.pipeline.BufferTap;
+import org.flagos.trace.pipeline.ClockAlignment;
 import org.flagos.trace.pipeline.DecodeStats;
 import org.flagos.trace.pipeline.DeviceProperties;
 import org.flagos.trace.pipeline.DeviceTracer;
@@ -57,7 +58,7 @@ public final class ProfilerSession implements AutoCloseable {
     private ProfilerSession(DeviceTracer tracer, SessionOptions options) throws IOException {
         this.tracer = tracer;
         this.options = options;
-        this.clock = new HostClock(tracer);
+        this.clock = new HostClock(tracer::timestampNs);
         this.trace = new AtomicOutput(options.trace());
         this.dump = options.dumpBuffers() == null ? null : new FltrbufWriter(options.dumpBuffers());
         List<DeviceProperties> devices = options.devices().isEmpty() ? tracer.deviceProperties() : options.devices();
@@ -103,24 +104,29 @@ public final class ProfilerSession implements AutoCloseable {
      */
     public OpScope op(String name) {
         if (closed) {
-            throw new IllegalStateException("the session is closed");
+            return OpScope.inert(name);
         }
         long id = nextExternalId.getAndIncrement();
-        OpScope op = new OpScope(this, name, id, Thread.currentThread().getId(), clock.now());
+        // The op's times bracket its id's stay on the vendor's stack: start read before the push,
+        // end after the pop, so no call it launched can fall outside it.
+        long start = clock.now();
+        boolean pushed = tracer.pushCorrelation(new ExternalId(id));
+        OpScope op = new OpScope(this, name, id, Thread.currentThread().getId(), start, pushed);
         openOps.get().push(op);
-        tracer.pushCorrelation(new ExternalId(id));
         return op;
     }
 
     void close(OpScope op) {
-        long end = clock.now();
         ArrayDeque<OpScope> stack = openOps.get();
         if (stack.peek() != op) {
             throw new IllegalStateException("op '" + op.name() + "' closed out of order or on another thread"
                     + " (innermost open op here: " + (stack.peek() == null ? "none" : stack.peek().name()) + ")");
         }
         stack.pop();
-        tracer.popCorrelation();
+        if (op.pushed()) {
+            tracer.popCorrelation();
+        }
+        long end = clock.now();
         if (!closed) {
             HostOp line = new HostOp(op.name(), new ExternalId(op.externalId()), op.thread(), op.startNs(), end);
             pipeline.publish(line);
@@ -157,6 +163,7 @@ public final class ProfilerSession implements AutoCloseable {
             long endNs = clock.now();
             window.windowEnd(endNs);
             tracer.stop();
+            alignHostClock();
             if (tracer.droppedByVendor() > 0) {
                 pipeline.accounting().note(tracer.name() + " dropped " + tracer.droppedByVendor() + " records (its buffers overflowed)");
             }
@@ -188,6 +195,20 @@ public final class ProfilerSession implements AutoCloseable {
             trace.close();
             ACTIVE.set(false);
         }
+    }
+
+    /** Measures the host clock against the vendor's again; the drift and the bound go into the trace. */
+    private void alignHostClock() {
+        ClockAlignment alignment = clock.recheck();
+        pipeline.accounting().hostClock(alignment);
+        if (alignment.drifted()) {
+            String warning = "the host clock drifted " + alignment.driftNs() + " ns from " + tracer.name() + "'s over "
+                    + alignment.spanNs() / 1_000_000 + " ms: op times may be off by up to " + alignment.errorBoundNs() + " ns";
+            Diagnostics.warn("session", warning);
+            pipeline.accounting().note(warning);
+        }
+        Diagnostics.trace("session", "host clock: bound " + alignment.startBoundNs() + " ns at start, " + alignment.endBoundNs()
+                + " ns at stop, drift " + alignment.driftNs() + " ns over " + alignment.spanNs() + " ns");
     }
 
     /**

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.flagos.trace.pipeline.ClockAlignment;
 import org.flagos.trace.pipeline.DecodeStats;
 import org.flagos.trace.pipeline.EventKind;
 
@@ -19,6 +20,9 @@ public final class CaptureAccounting {
     private final ExternalCorrelationJoin join;
     private final CaptureWindowFilter window;
     private final List<String> notes = new ArrayList<>();
+    private volatile long ringFullWaits;
+    private volatile long opsSpilled;
+    private volatile ClockAlignment hostClock;
     private volatile long hostOps;
 
     public CaptureAccounting(DecodeStats decode, ApiNameStage apiNames, ExternalCorrelationJoin join, CaptureWindowFilter window) {
@@ -29,6 +33,29 @@ public final class CaptureAccounting {
     }
 
     /** Adds a line about the input (a truncated file, an unknown vendor frame); written and printed. */
+    /** Ring-full events of the capture: vendor-side waits for a slot, host ops kept aside. */
+    public void ringFull(long producerWaits, long opsSpilled) {
+        this.ringFullWaits = producerWaits;
+        this.opsSpilled = opsSpilled;
+    }
+
+    /** How host op times were aligned to the vendor's clock (live sessions); null for replays without it. */
+    public void hostClock(ClockAlignment alignment) {
+        this.hostClock = alignment;
+    }
+
+    public ClockAlignment hostClock() {
+        return hostClock;
+    }
+
+    public long ringFullWaits() {
+        return ringFullWaits;
+    }
+
+    public long opsSpilled() {
+        return opsSpilled;
+    }
+
     public synchronized void note(String line) {
         notes.add(line);
     }
@@ -92,6 +119,21 @@ public final class CaptureAccounting {
         g.writeNumberField("conflicting_bindings", join.conflictingBindings());
         g.writeNumberField("api_names_from_table", apiNames.resolved());
         g.writeNumberField("api_names_generic", apiNames.generic());
+        g.writeObjectFieldStart("ring_full");
+        g.writeNumberField("vendor_waits", ringFullWaits);
+        g.writeNumberField("ops_kept_aside", opsSpilled);
+        g.writeEndObject();
+        ClockAlignment clock = hostClock;
+        if (clock != null) {
+            g.writeObjectFieldStart("host_clock");
+            g.writeNumberField("samples", clock.samples());
+            g.writeNumberField("error_bound_ns", clock.errorBoundNs());
+            g.writeNumberField("start_bound_ns", clock.startBoundNs());
+            g.writeNumberField("stop_bound_ns", clock.endBoundNs());
+            g.writeNumberField("drift_ns", clock.driftNs());
+            g.writeNumberField("span_ns", clock.spanNs());
+            g.writeEndObject();
+        }
         g.writeArrayFieldStart("notes");
         for (String note : notes()) {
             g.writeString(note);
@@ -142,6 +184,16 @@ public final class CaptureAccounting {
         }
         if (apiNames.generic() > 0) {
             out.add("API records with no name in the cbid table (kept generic label): " + apiNames.unknownCbids());
+        }
+        if (ringFullWaits > 0 || opsSpilled > 0) {
+            out.add("ring full: the vendor's buffer thread waited " + ringFullWaits + " times; " + opsSpilled
+                    + " host ops were kept aside and published at the end (none lost)");
+        }
+        ClockAlignment clock = hostClock;
+        if (clock != null) {
+            out.add("host clock: op times within " + clock.errorBoundNs() + " ns of the vendor's clock (" + clock.samples()
+                    + " paired samples at start and stop; drift " + clock.driftNs() + " ns over "
+                    + clock.spanNs() / 1_000_000 + " ms)");
         }
         out.addAll(notes());
         return out;

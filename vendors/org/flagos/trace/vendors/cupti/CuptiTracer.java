@@ -4,7 +4,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.bytedeco.cuda.cudart.CUctx_st;
 import org.bytedeco.cuda.cudart.cudaDeviceProp;
@@ -14,10 +13,12 @@ import org.bytedeco.cuda.global.cudart;
 import org.bytedeco.cuda.global.cupti;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Loader;
+import org.bytedeco.javacpp.LongPointer;
 import org.bytedeco.javacpp.PointerPointer;
 import org.bytedeco.javacpp.SizeTPointer;
 import org.flagos.trace.pipeline.ApiNames;
 import org.flagos.trace.pipeline.BufferTap;
+import org.flagos.trace.pipeline.CallGate;
 import org.flagos.trace.pipeline.DecodeStats;
 import org.flagos.trace.pipeline.DeviceProperties;
 import org.flagos.trace.pipeline.DeviceTracer;
@@ -64,6 +65,8 @@ public final class CuptiTracer implements DeviceTracer {
      */
     private static final boolean FINALIZE_AT_STOP =
             Boolean.parseBoolean(System.getProperty("flagtrace.cupti.finalizeAtStop", "true"));
+    /** How long stop waits for the runtime API exit callback that detaches CUPTI. */
+    private static final long DETACH_TIMEOUT_MS = 5_000;
     private static final int[] DEVICE_KINDS = {CuptiActivityKind.CONCURRENT_KERNEL, CuptiActivityKind.MEMCPY, CuptiActivityKind.MEMSET};
 
     /** Created with the class: the Java equivalent of the seed's load-time static. */
@@ -77,14 +80,25 @@ public final class CuptiTracer implements DeviceTracer {
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong buffersDelivered = new AtomicLong();
     private final AtomicLong buffersOutsideSession = new AtomicLong();
-    private final AtomicInteger callbacksInFlight = new AtomicInteger();
-    private final ThreadLocal<long[]> popped = ThreadLocal.withInitial(() -> new long[1]);
+    private final AtomicLong buffersAfterStop = new AtomicLong();
+    /** Completion callbacks decode only while open; stop shuts it and waits for those inside. */
+    private final CallGate callbacks = new CallGate();
+    /** Pushes and pops reach CUPTI only while open; stop shuts it before CUPTI is detached. */
+    private final CallGate correlations = new CallGate();
+    private final ThreadLocal<LongPointer> popped = ThreadLocal.withInitial(() -> new LongPointer(1));
+    private final ThreadLocal<LongPointer> timestamp = ThreadLocal.withInitial(() -> new LongPointer(1));
+    private final CuptiDetach detacher = new CuptiDetach();
+    private String lastDetachFailure;
     private final long initNanos;
     private volatile Session session;
     private boolean detached;
     private List<DeviceProperties> devices;
 
-    /** One session's destination. */
+    /**
+     * One session's destination. CUPTI may run completion callbacks on several threads at once;
+     * the decoder's flyweights, the stats and the tap are one session's, so a buffer is decoded
+     * holding the session's lock (one lock per buffer of ~90,000 records).
+     */
     private static final class Session {
         final RecordSink sink;
         final DecodeStats stats;
@@ -241,6 +255,8 @@ public final class CuptiTracer implements DeviceTracer {
         }
         CuptiBufferDecoder decoder = new CuptiBufferDecoder(new LiveKernelNames(tap), names, deviceProperties());
         session = new Session(sink, stats, tap, decoder);
+        callbacks.open();
+        correlations.open();
         if (!DEVICE_KINDS_AT_INIT) {
             for (int kind : DEVICE_KINDS) {
                 check(cupti.cuptiActivityEnable(kind), "cuptiActivityEnable(" + kind + ")");
@@ -258,9 +274,12 @@ public final class CuptiTracer implements DeviceTracer {
 
     @Override
     public synchronized void stop() {
-        if (!available() || session == null) {
+        Session s = session;
+        if (!available() || s == null) {
             return;
         }
+        // No thread of ours may be inside CUPTI when it is detached: pushes and pops first.
+        correlations.closeAndDrain();
         if (!runtimeArmedAtInit) {
             check(cupti.cuptiActivityDisable(CuptiActivityKind.RUNTIME), "cuptiActivityDisable(RUNTIME)");
         }
@@ -273,35 +292,56 @@ public final class CuptiTracer implements DeviceTracer {
                 check(cupti.cuptiActivityDisable(kind), "cuptiActivityDisable(" + kind + ")");
             }
         }
+        // Blocking: CUPTI hands every buffer holding records to the completion callback.
         check(cupti.cuptiActivityFlushAll(1 /* CUPTI_ACTIVITY_FLAG_FLUSH_FORCED */), "cuptiActivityFlushAll");
-        while (callbacksInFlight.get() > 0) {
-            Thread.onSpinWait(); // a completion callback still decoding into the ring
-        }
-        if (pool.grown() > 0) {
-            session.stats.invalid("CUPTI requested more buffers than preallocated: " + pool.grown() + " allocated during capture");
-        }
+        // Callbacks inside the gate finish decoding; any later one finds it shut and is counted.
+        callbacks.closeAndDrain();
         session = null;
+        if (pool.grown() > 0) {
+            s.stats.invalid("CUPTI requested more buffers than preallocated: " + pool.grown() + " allocated during capture");
+        }
         if (FINALIZE_AT_STOP && !DEVICE_KINDS_AT_INIT && !runtimeArmedAtInit) {
-            check(cupti.cuptiFinalize(), "cuptiFinalize");
-            detached = true;
+            String failure = detacher.detach(DETACH_TIMEOUT_MS);
+            detached = failure == null;
+            if (failure != null && !failure.equals(lastDetachFailure)) {
+                Diagnostics.warn(COMPONENT, "CUPTI stays attached after the session (" + failure
+                        + "): launches may stay slower until the process ends");
+            }
+            lastDetachFailure = failure;
         }
         Diagnostics.trace(COMPONENT, (detached ? "detached; " : "") + "session stopped; buffers delivered so far " + buffersDelivered.get()
-                + ", outside sessions " + buffersOutsideSession.get() + ", dropped by CUPTI " + dropped.get());
+                + ", outside sessions " + buffersOutsideSession.get() + " (after a stop " + buffersAfterStop.get()
+                + "), dropped by CUPTI " + dropped.get());
+    }
+
+    /** Buffers with records that CUPTI delivered after a session had stopped: their records reached no trace. */
+    public long buffersAfterStop() {
+        return buffersAfterStop.get();
     }
 
     @Override
-    public void pushCorrelation(ExternalId id) {
-        if (available()) {
-            cupti.cuptiActivityPushExternalCorrelationId(CuptiExternalCorrelationDecoder.CUSTOM0, id.value());
+    public boolean pushCorrelation(ExternalId id) {
+        if (!correlations.enter()) {
+            return false; // no session, or it is stopping: CUPTI may be detached
+        }
+        try {
+            return cupti.cuptiActivityPushExternalCorrelationId(CuptiExternalCorrelationDecoder.CUSTOM0, id.value()) == 0;
+        } finally {
+            correlations.exit();
         }
     }
 
     @Override
     public void popCorrelation() {
-        if (available()) {
+        if (!correlations.enter()) {
+            return; // the session that pushed has stopped and CUPTI's stacks went with it
+        }
+        try {
             // The out-parameter must be a real address: CANN's MSPTI ignored a null one and never
             // unwound its stack (the seed's issue #425); pass one everywhere.
             cupti.cuptiActivityPopExternalCorrelationId(CuptiExternalCorrelationDecoder.CUSTOM0, popped.get());
+        } finally {
+            correlations.exit();
         }
     }
 
@@ -343,9 +383,9 @@ public final class CuptiTracer implements DeviceTracer {
         if (!available()) {
             return System.currentTimeMillis() * 1_000_000L;
         }
-        long[] now = new long[1];
+        LongPointer now = timestamp.get(); // native memory: no array copy across JNI, a tighter round trip
         cupti.cuptiGetTimestamp(now);
-        return now[0];
+        return now.get(0);
     }
 
     /** Hands CUPTI a pooled buffer. */
@@ -362,35 +402,49 @@ public final class CuptiTracer implements DeviceTracer {
 
     /** Decodes a completed buffer into the session's ring, then returns it to the pool. */
     private final class BufferCompleted extends CUpti_BuffersCallbackCompleteFunc {
-        private final SizeTPointer droppedCount = new SizeTPointer(1);
-
         @Override
         public void call(CUctx_st context, int streamId, BytePointer buffer, long size, long validSize) {
-            callbacksInFlight.incrementAndGet();
             try {
                 buffersDelivered.incrementAndGet();
-                Session s = session;
-                if (validSize > 0 && s != null) {
-                    ByteBuffer bytes = buffer.position(0).capacity(validSize).limit(validSize).asByteBuffer()
-                            .order(ByteOrder.LITTLE_ENDIAN);
-                    s.tap.buffer(DUMP_VENDOR, bytes);
-                    s.decoder.decode(bytes, s.sink, s.stats);
+                if (callbacks.enter()) {
+                    try {
+                        decode(session, buffer, validSize);
+                    } finally {
+                        callbacks.exit();
+                    }
                 } else if (validSize > 0) {
                     buffersOutsideSession.incrementAndGet();
+                    if (detached || session == null) {
+                        buffersAfterStop.incrementAndGet();
+                    }
                 }
-                if (cupti.cuptiActivityGetNumDroppedRecords(context, streamId, droppedCount) == 0) {
-                    dropped.addAndGet(droppedCount.get(0));
+                try (SizeTPointer droppedCount = new SizeTPointer(1)) { // callbacks may run concurrently
+                    if (cupti.cuptiActivityGetNumDroppedRecords(context, streamId, droppedCount) == 0) {
+                        dropped.addAndGet(droppedCount.get(0));
+                    }
                 }
             } catch (Throwable e) { // never unwind into CUPTI's native frame
-                Session s = session;
-                if (s != null) {
-                    s.stats.invalid("decoding a CUPTI buffer failed: " + e);
-                }
+                Diagnostics.warn(COMPONENT, "a completion callback failed: " + e);
             } finally {
                 if (buffer != null && !buffer.isNull()) {
                     pool.give(buffer.address());
                 }
-                callbacksInFlight.decrementAndGet();
+            }
+        }
+
+        private void decode(Session s, BytePointer buffer, long validSize) {
+            if (s == null || validSize <= 0) {
+                return;
+            }
+            synchronized (s) {
+                try {
+                    ByteBuffer bytes = buffer.position(0).capacity(validSize).limit(validSize).asByteBuffer()
+                            .order(ByteOrder.LITTLE_ENDIAN);
+                    s.tap.buffer(DUMP_VENDOR, bytes);
+                    s.decoder.decode(bytes, s.sink, s.stats);
+                } catch (Throwable e) {
+                    s.stats.invalid("decoding a CUPTI buffer failed: " + e);
+                }
             }
         }
     }
