@@ -49,6 +49,11 @@ final class CudaMemsetLoop implements AutoCloseable {
         return loop;
     }
 
+    /** Issues one 4-byte memset of {@code value} on the default stream, without waiting. */
+    void launchOne(int value) {
+        check(cudart.cudaMemsetAsync(buffer, value, BYTES), "cudaMemsetAsync");
+    }
+
     /** Issues {@code n} 4-byte memsets on the default stream, then waits for them all. */
     void launch(int n) {
         Pointer b = buffer;

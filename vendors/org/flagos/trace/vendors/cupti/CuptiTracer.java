@@ -87,7 +87,8 @@ public final class CuptiTracer implements DeviceTracer {
     private final CallGate correlations = new CallGate();
     private final ThreadLocal<LongPointer> popped = ThreadLocal.withInitial(() -> new LongPointer(1));
     private final ThreadLocal<LongPointer> timestamp = ThreadLocal.withInitial(() -> new LongPointer(1));
-    private final CuptiDetach detacher = new CuptiDetach();
+    /** Created at the first detach: its class loads CUPTI's natives, which may be missing. */
+    private CuptiDetach detacher;
     private String lastDetachFailure;
     private final long initNanos;
     private volatile Session session;
@@ -301,6 +302,9 @@ public final class CuptiTracer implements DeviceTracer {
             s.stats.invalid("CUPTI requested more buffers than preallocated: " + pool.grown() + " allocated during capture");
         }
         if (FINALIZE_AT_STOP && !DEVICE_KINDS_AT_INIT && !runtimeArmedAtInit) {
+            if (detacher == null) {
+                detacher = new CuptiDetach();
+            }
             String failure = detacher.detach(DETACH_TIMEOUT_MS);
             detached = failure == null;
             if (failure != null && !failure.equals(lastDetachFailure)) {

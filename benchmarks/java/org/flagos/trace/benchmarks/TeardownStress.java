@@ -1,0 +1,198 @@
+package org.flagos.trace.benchmarks;
+
+import com.lmax.disruptor.EventTranslatorOneArg;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.bytedeco.cuda.global.cudart;
+import org.bytedeco.javacpp.Pointer;
+import org.flagos.trace.ingest.CaptureBytes;
+import org.flagos.trace.ingest.FltrbufFrames;
+import org.flagos.trace.pipeline.ActivityBufferDecoder;
+import org.flagos.trace.pipeline.DecodeStats;
+import org.flagos.trace.pipeline.DeviceTracer;
+import org.flagos.trace.pipeline.EventKind;
+import org.flagos.trace.pipeline.NameTable;
+import org.flagos.trace.pipeline.RecordSink;
+import org.flagos.trace.pipeline.RecordType;
+import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.session.OpScope;
+import org.flagos.trace.session.Profiler;
+import org.flagos.trace.session.ProfilerSession;
+import org.flagos.trace.session.SessionOptions;
+import org.flagos.trace.vendors.Vendors;
+import org.flagos.trace.vendors.cupti.CuptiTracer;
+
+/**
+ * Live, NVIDIA only: sessions started and stopped in a loop while worker threads launch work
+ * inside nested ops, the whole time. Each launch is a 4-byte {@code cudaMemsetAsync} whose fill
+ * value is the low byte of the External id of the op it was launched in, so the device record
+ * itself says which op it belongs to: every memset record must carry an External id whose low
+ * byte equals its value. After every session its buffer dump is decoded again and checked; CUPTI's
+ * dropped count, flagtrace's invalid, undecodable and ring-full counts must all be 0.
+ *
+ * <p>{@code java ... TeardownStress [sessions=200] [threads=8] [sessionMs=20] [dir]}; prints one
+ * line per 20 sessions and a summary; exits 1 on the first failed check.
+ */
+public final class TeardownStress {
+    private static final AtomicReference<ProfilerSession> CURRENT = new AtomicReference<>();
+    private static final AtomicBoolean DONE = new AtomicBoolean();
+    private static final AtomicLong LAUNCHES = new AtomicLong();
+    private static final AtomicReference<Throwable> WORKER_FAILURE = new AtomicReference<>();
+
+    public static void main(String[] args) throws Exception {
+        int sessions = args.length > 0 ? Integer.parseInt(args[0]) : 200;
+        int threads = args.length > 1 ? Integer.parseInt(args[1]) : 8;
+        long sessionMs = args.length > 2 ? Long.parseLong(args[2]) : 20;
+        Path dir = args.length > 3 ? Path.of(args[3]) : Files.createTempDirectory("flagtrace-stress-");
+        DeviceTracer tracer = Profiler.init();
+        if (!tracer.available()) {
+            throw new IllegalStateException("tracer unavailable: " + tracer.unavailableReason());
+        }
+        CudaMemsetLoop.open(0).close(); // the process's first CUDA context, after CUPTI registered
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            Thread w = new Thread(TeardownStress::work, "stress-worker-" + t);
+            w.start();
+            workers.add(w);
+        }
+        long memsets = 0;
+        long bindings = 0;
+        long t0 = System.nanoTime();
+        try {
+            for (int i = 0; i < sessions; i++) {
+                Path trace = dir.resolve("s.json");
+                Path dump = dir.resolve("s.fltrbuf");
+                ProfilerSession session = Profiler.start(SessionOptions.to(trace).withDumpBuffers(dump));
+                CURRENT.set(session);
+                Thread.sleep(sessionMs);
+                CURRENT.set(null);
+                session.close();
+                Check check = verify(dump);
+                long vendorDropped = tracer.droppedByVendor();
+                var counts = session.accounting();
+                if (WORKER_FAILURE.get() != null) {
+                    throw new IllegalStateException("a worker failed", WORKER_FAILURE.get());
+                }
+                if (check.misattributed > 0 || vendorDropped > 0 || counts.decode().invalidRecords() > 0
+                        || counts.decode().undecodableBytes() > 0 || check.memsets == 0) {
+                    throw new IllegalStateException("session " + i + ": " + check.memsets + " memsets, " + check.misattributed
+                            + " attributed to the wrong op (first: " + check.first + "), CUPTI dropped " + vendorDropped
+                            + ", invalid " + counts.decode().invalidRecords() + ", undecodable bytes " + counts.decode().undecodableBytes());
+                }
+                memsets += check.memsets;
+                bindings += check.bindings;
+                if ((i + 1) % 20 == 0) {
+                    System.out.println("[stress] " + (i + 1) + " sessions; this one: " + check.memsets + " memsets all on their op, "
+                            + "ring-full waits " + counts.ringFullWaits() + ", ops kept aside " + counts.opsSpilled()
+                            + "; buffers after a stop so far " + (tracer instanceof CuptiTracer ? ((CuptiTracer) tracer).buffersAfterStop() : 0));
+                }
+                Files.deleteIfExists(trace);
+                Files.deleteIfExists(dump);
+                Files.deleteIfExists(dir.resolve("s.ops.jsonl"));
+                Files.deleteIfExists(dir.resolve("s.names.tsv"));
+                Files.deleteIfExists(dir.resolve("s.devices.json"));
+            }
+        } finally {
+            DONE.set(true);
+            for (Thread w : workers) {
+                w.join();
+            }
+        }
+        System.out.printf("[stress] PASS: %d sessions x %d threads, %d launches, %d memset records checked (%d bindings),"
+                + " 0 attributed to the wrong op, CUPTI dropped 0, invalid 0; %.1f s%n",
+                sessions, threads, LAUNCHES.get(), memsets, bindings, (System.nanoTime() - t0) / 1e9);
+    }
+
+    /** Launches forever: outside sessions plain, inside them nested ops (outer 2 launches, inner 2). */
+    private static void work() {
+        Pointer buffer = new Pointer();
+        CudaMemsetLoop.check(cudart.cudaMalloc(buffer, CudaMemsetLoop.BYTES), "cudaMalloc");
+        try {
+            while (!DONE.get()) {
+                ProfilerSession s = CURRENT.get();
+                if (s == null) {
+                    launch(buffer, 0xff);
+                    continue;
+                }
+                try (OpScope outer = s.op("stress::outer")) {
+                    launch(buffer, (int) (outer.externalId() & 0xff));
+                    try (OpScope inner = s.op("stress::inner")) {
+                        launch(buffer, (int) (inner.externalId() & 0xff));
+                        launch(buffer, (int) (inner.externalId() & 0xff));
+                    }
+                    launch(buffer, (int) (outer.externalId() & 0xff));
+                }
+                cudart.cudaStreamSynchronize(null);
+            }
+        } catch (Throwable e) {
+            WORKER_FAILURE.compareAndSet(null, e);
+        } finally {
+            cudart.cudaFree(buffer);
+        }
+    }
+
+    private static void launch(Pointer buffer, int value) {
+        CudaMemsetLoop.check(cudart.cudaMemsetAsync(buffer, value, CudaMemsetLoop.BYTES), "cudaMemsetAsync");
+        LAUNCHES.incrementAndGet();
+    }
+
+    private static final class Check implements RecordSink {
+        final java.util.Map<Long, Integer> values = new java.util.HashMap<>();
+        final java.util.Map<Long, Long> external = new java.util.HashMap<>();
+        final TraceRecord slot = new TraceRecord();
+        long memsets;
+        long bindings;
+        long misattributed;
+        String first = "none";
+
+        @Override
+        public <A> void publish(EventTranslatorOneArg<TraceRecord, A> translator, A source) {
+            translator.translateTo(slot, 0, source);
+            if (slot.type == RecordType.CORRELATION_BINDING) {
+                external.put(slot.correlation, slot.externalId());
+                bindings++;
+            } else if (slot.type == RecordType.ACTIVITY && slot.kind == EventKind.MEMSET) {
+                values.put(slot.correlation, slot.memsetValue);
+            }
+        }
+
+        void join() {
+            for (var e : values.entrySet()) {
+                Long id = external.get(e.getKey());
+                if (id == null) {
+                    continue; // launched outside any op, or in an op opened after its session closed
+                }
+                memsets++;
+                if ((id & 0xff) != e.getValue()) {
+                    misattributed++;
+                    if (misattributed == 1) {
+                        first = "correlation " + e.getKey() + " External id " + id + " value " + e.getValue();
+                    }
+                }
+            }
+        }
+    }
+
+    private static Check verify(Path dump) {
+        FltrbufFrames frames = new FltrbufFrames(CaptureBytes.load(dump), dump.toString());
+        ActivityBufferDecoder decoder = Vendors.decoderFor(1).create(org.flagos.trace.pipeline.KernelNames.NONE, new NameTable(), List.of());
+        Check check = new Check();
+        DecodeStats stats = new DecodeStats();
+        while (frames.next()) {
+            decoder.decode(frames.payload(), check, stats);
+        }
+        if (stats.invalidRecords() > 0 || stats.undecodableBytes() > 0) {
+            throw new IllegalStateException("the dump does not decode cleanly: " + stats.problems());
+        }
+        check.join();
+        return check;
+    }
+
+    private TeardownStress() {
+    }
+}
