@@ -21,7 +21,7 @@ cuda=/usr/local/cuda-13.0
 export PATH="$cuda/bin:$PATH"
 export LD_LIBRARY_PATH="$cuda/targets/x86_64-linux/lib:/usr/local/nvidia/lib64:${LD_LIBRARY_PATH:-}"
 unset FLAGOS_ACCELERATOR FLAGOS_TRACER_LIBRARY
-jopts=(-Dorg.bytedeco.javacpp.cachedir="$root/.device/javacpp-cache" -Xmx8g -cp "$root/.device/lib/*")
+jopts=(-Dorg.bytedeco.javacpp.cachedir="$root/.device/javacpp-cache" -XX:ErrorFile="$OUT/hs_err_%p.log" -Xmx8g -cp "$root/.device/lib/*")
 {
   echo "date: $(date -u +%FT%TZ)"; echo "host: $(hostname)"
   echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | xargs) x $(nproc)"

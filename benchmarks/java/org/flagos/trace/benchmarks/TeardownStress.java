@@ -82,7 +82,8 @@ public final class TeardownStress {
                         || counts.decode().undecodableBytes() > 0 || check.memsets == 0) {
                     throw new IllegalStateException("session " + i + ": " + check.memsets + " memsets, " + check.misattributed
                             + " attributed to the wrong op (first: " + check.first + "), CUPTI dropped " + vendorDropped
-                            + ", invalid " + counts.decode().invalidRecords() + ", undecodable bytes " + counts.decode().undecodableBytes());
+                            + ", invalid " + counts.decode().invalidRecords() + ", undecodable bytes " + counts.decode().undecodableBytes()
+                            + " (" + counts.decode().problems() + ")");
                 }
                 memsets += check.memsets;
                 bindings += check.bindings;
@@ -122,8 +123,11 @@ public final class TeardownStress {
                 try (OpScope outer = s.op("stress::outer")) {
                     launch(buffer, (int) (outer.externalId() & 0xff));
                     try (OpScope inner = s.op("stress::inner")) {
-                        launch(buffer, (int) (inner.externalId() & 0xff));
-                        launch(buffer, (int) (inner.externalId() & 0xff));
+                        // An inner op opened after the session closed records nothing: its work
+                        // belongs to the innermost op that was recorded, the outer one.
+                        long owner = inner.externalId() >= 0 ? inner.externalId() : outer.externalId();
+                        launch(buffer, (int) (owner & 0xff));
+                        launch(buffer, (int) (owner & 0xff));
                     }
                     launch(buffer, (int) (outer.externalId() & 0xff));
                 }

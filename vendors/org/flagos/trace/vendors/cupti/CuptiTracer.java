@@ -56,15 +56,17 @@ public final class CuptiTracer implements DeviceTracer {
      */
     private static final boolean DEVICE_KINDS_AT_INIT = Boolean.getBoolean("flagtrace.cupti.deviceKindsAtInit");
     /**
-     * CUPTI is detached ({@code cuptiFinalize}) when a session stops and its callbacks registered
-     * again at the next start. Measured on the H200 (SessionResidueProbe): with kinds merely
-     * disabled, launches stayed about 0.6 µs slower after a session (1.2-1.5 µs before, 2.0-2.2 after);
-     * detached, they returned to the baseline (1.0-1.3 µs), and later sessions still captured every
-     * record (710,000 of 710,000 memsets, three sessions in a row).
-     * {@code -Dflagtrace.cupti.finalizeAtStop=false} keeps CUPTI attached.
+     * CUPTI stays attached between sessions by default: detaching ({@code cuptiFinalize}) crashed
+     * the process. Measured on the H200 (TeardownStress, 8 threads launching throughout): with
+     * finalize at stop, even called from inside a runtime API exit callback as NVIDIA recommends,
+     * a worker thread died in libcupti inside {@code cudaMemsetAsync} within the first sessions
+     * (SIGSEGV); attached, 200 sessions ran clean. The price: after a session launches stay about
+     * 0.6 µs slower (SessionResidueProbe: 1.2-1.5 µs before, 2.0-2.2 after).
+     * {@code -Dflagtrace.cupti.finalizeAtStop=true} detaches anyway, for programs that make no CUDA
+     * call on another thread while a session stops.
      */
     private static final boolean FINALIZE_AT_STOP =
-            Boolean.parseBoolean(System.getProperty("flagtrace.cupti.finalizeAtStop", "true"));
+            Boolean.getBoolean("flagtrace.cupti.finalizeAtStop");
     /** How long stop waits for the runtime API exit callback that detaches CUPTI. */
     private static final long DETACH_TIMEOUT_MS = 5_000;
     private static final int[] DEVICE_KINDS = {CuptiActivityKind.CONCURRENT_KERNEL, CuptiActivityKind.MEMCPY, CuptiActivityKind.MEMSET};
@@ -83,8 +85,13 @@ public final class CuptiTracer implements DeviceTracer {
     private final AtomicLong buffersAfterStop = new AtomicLong();
     /** Completion callbacks decode only while open; stop shuts it and waits for those inside. */
     private final CallGate callbacks = new CallGate();
-    /** Pushes and pops reach CUPTI only while open; stop shuts it before CUPTI is detached. */
-    private final CallGate correlations = new CallGate();
+    /** Pushes reach CUPTI only while a session runs. */
+    private final CallGate pushes = new CallGate();
+    /**
+     * Pops always follow their push while CUPTI stays attached (a skipped pop would leave a stale
+     * id on the thread's stack, stamped on its later launches); shut only before detaching.
+     */
+    private final CallGate pops = new CallGate();
     private final ThreadLocal<LongPointer> popped = ThreadLocal.withInitial(() -> new LongPointer(1));
     private final ThreadLocal<LongPointer> timestamp = ThreadLocal.withInitial(() -> new LongPointer(1));
     /** Created at the first detach: its class loads CUPTI's natives, which may be missing. */
@@ -257,7 +264,8 @@ public final class CuptiTracer implements DeviceTracer {
         CuptiBufferDecoder decoder = new CuptiBufferDecoder(new LiveKernelNames(tap), names, deviceProperties());
         session = new Session(sink, stats, tap, decoder);
         callbacks.open();
-        correlations.open();
+        pushes.open();
+        pops.open();
         if (!DEVICE_KINDS_AT_INIT) {
             for (int kind : DEVICE_KINDS) {
                 check(cupti.cuptiActivityEnable(kind), "cuptiActivityEnable(" + kind + ")");
@@ -279,8 +287,7 @@ public final class CuptiTracer implements DeviceTracer {
         if (!available() || s == null) {
             return;
         }
-        // No thread of ours may be inside CUPTI when it is detached: pushes and pops first.
-        correlations.closeAndDrain();
+        pushes.closeAndDrain();
         if (!runtimeArmedAtInit) {
             check(cupti.cuptiActivityDisable(CuptiActivityKind.RUNTIME), "cuptiActivityDisable(RUNTIME)");
         }
@@ -298,15 +305,19 @@ public final class CuptiTracer implements DeviceTracer {
         // Callbacks inside the gate finish decoding; any later one finds it shut and is counted.
         callbacks.closeAndDrain();
         session = null;
-        if (pool.grown() > 0) {
-            s.stats.invalid("CUPTI requested more buffers than preallocated: " + pool.grown() + " allocated during capture");
+        if (pool.grown() > 0) { // not a loss: the pool allocated more, CUPTI recorded on
+            Diagnostics.trace(COMPONENT, "CUPTI requested more buffers than preallocated: " + pool.grown() + " allocated so far");
         }
         if (FINALIZE_AT_STOP && !DEVICE_KINDS_AT_INIT && !runtimeArmedAtInit) {
             if (detacher == null) {
                 detacher = new CuptiDetach();
             }
+            pops.closeAndDrain(); // no thread of ours may be inside CUPTI when it is detached
             String failure = detacher.detach(DETACH_TIMEOUT_MS);
             detached = failure == null;
+            if (!detached) {
+                pops.open(); // still attached: pops must reach the stacks again
+            }
             if (failure != null && !failure.equals(lastDetachFailure)) {
                 Diagnostics.warn(COMPONENT, "CUPTI stays attached after the session (" + failure
                         + "): launches may stay slower until the process ends");
@@ -325,27 +336,27 @@ public final class CuptiTracer implements DeviceTracer {
 
     @Override
     public boolean pushCorrelation(ExternalId id) {
-        if (!correlations.enter()) {
-            return false; // no session, or it is stopping: CUPTI may be detached
+        if (!pushes.enter()) {
+            return false; // no session, or it is stopping
         }
         try {
             return cupti.cuptiActivityPushExternalCorrelationId(CuptiExternalCorrelationDecoder.CUSTOM0, id.value()) == 0;
         } finally {
-            correlations.exit();
+            pushes.exit();
         }
     }
 
     @Override
     public void popCorrelation() {
-        if (!correlations.enter()) {
-            return; // the session that pushed has stopped and CUPTI's stacks went with it
+        if (!pops.enter()) {
+            return; // CUPTI was detached since the push, and its stacks went with it
         }
         try {
             // The out-parameter must be a real address: CANN's MSPTI ignored a null one and never
             // unwound its stack (the seed's issue #425); pass one everywhere.
             cupti.cuptiActivityPopExternalCorrelationId(CuptiExternalCorrelationDecoder.CUSTOM0, popped.get());
         } finally {
-            correlations.exit();
+            pops.exit();
         }
     }
 
