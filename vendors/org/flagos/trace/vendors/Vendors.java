@@ -38,7 +38,7 @@ public final class Vendors {
             1, CuptiBufferDecoder::new);
 
     private static final Map<Accelerator, Supplier<DeviceTracer>> TRACERS = new EnumMap<>(Map.of(
-            Accelerator.CUDA, CuptiTracer::instance,
+            Accelerator.CUDA, Vendors::cupti,
             Accelerator.METAX, () -> new UnavailableTracer("MetaX MCPTI tracer not built yet"),
             Accelerator.ASCEND, () -> new UnavailableTracer("Ascend MSPTI tracer not built yet"),
             Accelerator.MUSA, () -> new UnavailableTracer("MUSA MUPTI tracer not built yet"),
@@ -52,8 +52,23 @@ public final class Vendors {
         return TRACERS.get(accelerator).get();
     }
 
+    /**
+     * CUPTI through JavaCPP. The bindings ({@code org.bytedeco:cuda}) are an optional dependency:
+     * a program without them must still profile its CPU side, so the tracer's class is reached only
+     * here, from a lambda (a method reference would resolve it when this table is built), and a
+     * missing class becomes the unavailable tracer with one line saying what to add.
+     */
+    private static DeviceTracer cupti() {
+        try {
+            return CuptiTracer.instance();
+        } catch (LinkageError e) {
+            return new UnavailableTracer("the CUDA bindings are not on the class path (add org.bytedeco:cuda and its"
+                    + " linux-x86_64 jar for NVIDIA capture): " + e);
+        }
+    }
+
     private static final Map<String, Supplier<Workload>> WORKLOADS = Map.of(
-            "parity", ParityWorkload::new);
+            "parity", () -> new ParityWorkload());
 
     /** The named workload for {@code flagtrace record}, or null. */
     public static Workload workload(String name) {

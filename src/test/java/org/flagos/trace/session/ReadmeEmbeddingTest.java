@@ -1,0 +1,100 @@
+package org.flagos.trace.session;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Stream;
+import org.flagos.trace.testing.TraceJson;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A new user's Maven project, built from the README alone: the README's example (the code block
+ * under its {@code Example.java} marker) in a project whose only dependency is the one the README
+ * names, compiled and run against the installed jar. Without the CUDA bindings it must print one
+ * line and still write a trace with the op in it.
+ */
+class ReadmeEmbeddingTest {
+    private static final String MARKER = "<!-- example: Example.java -->";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theReadmeExampleBuildsAndRunsWithOnlyTheNamedDependency() throws Exception {
+        Path root = Path.of("").toAbsolutePath();
+        Path jar = dir.resolve("flagtrace.jar");
+        jarOf(root.resolve("target/classes"), jar);
+        run(root, List.of(mvn(), "-B", "-q", "install:install-file", "-Dfile=" + jar, "-DpomFile=" + root.resolve("pom.xml")));
+
+        Path project = dir.resolve("uses-flagtrace");
+        Files.createDirectories(project.resolve("src/main/java"));
+        Files.copy(root.resolve("src/test/embedding/pom.xml"), project.resolve("pom.xml"));
+        Files.writeString(project.resolve("src/main/java/Example.java"), example(root.resolve("README.md")));
+        run(project, List.of(mvn(), "-B", "-q", "package", "dependency:build-classpath", "-Dmdep.outputFile=cp.txt"));
+        String classpath = project.resolve("target/classes") + java.io.File.pathSeparator
+                + Files.readString(project.resolve("cp.txt")).trim();
+        assertTrue(!classpath.contains("bytedeco"), "the user's class path holds no CUDA bindings: " + classpath);
+
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", classpath, "Example")
+                .directory(project.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        String stderr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the example ends");
+        assertEquals(0, p.exitValue(), stderr);
+        List<String> lines = stderr.lines().toList();
+        assertEquals(1, lines.size(), "one line on stderr: " + stderr);
+        assertTrue(lines.get(0).startsWith("flagtrace: no device activity") && lines.get(0).contains("CPU-side profiling continues"),
+                lines.get(0));
+        JsonNode trace = TraceJson.MAPPER.readTree(project.resolve("trace.json").toFile());
+        boolean op = false;
+        for (JsonNode e : trace.get("traceEvents")) {
+            op |= "cpu_op".equals(e.path("cat").asText()) && "matmul".equals(e.path("name").asText());
+        }
+        assertTrue(op, "the example's op is in its trace");
+    }
+
+    private static String example(Path readme) throws IOException {
+        String text = Files.readString(readme);
+        int marker = text.indexOf(MARKER);
+        assertTrue(marker >= 0, "README has the example marker");
+        int start = text.indexOf("```java\n", marker) + "```java\n".length();
+        int end = text.indexOf("```", start);
+        return text.substring(start, end);
+    }
+
+    private static String mvn() {
+        return System.getProperty("os.name").startsWith("Windows") ? "mvn.cmd" : "mvn";
+    }
+
+    private static void run(Path in, List<String> command) throws Exception {
+        Process p = new ProcessBuilder(command).directory(in.toFile()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(5, TimeUnit.MINUTES), "timed out: " + command);
+        assertEquals(0, p.exitValue(), command + " failed:\n" + out);
+    }
+
+    private static void jarOf(Path classes, Path jar) throws IOException {
+        List<Path> files = new ArrayList<>();
+        try (Stream<Path> walk = Files.walk(classes)) {
+            walk.filter(Files::isRegularFile).forEach(files::add);
+        }
+        try (OutputStream out = Files.newOutputStream(jar); JarOutputStream j = new JarOutputStream(out)) {
+            for (Path f : files) {
+                j.putNextEntry(new JarEntry(classes.relativize(f).toString().replace('\\', '/')));
+                Files.copy(f, j);
+                j.closeEntry();
+            }
+        }
+    }
+}
