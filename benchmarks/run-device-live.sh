@@ -9,6 +9,7 @@
 # Exits nonzero as soon as a step fails. Needs .device/jre, .device/lib (docs/running-on-h200.md) and
 # the floor's source at $FLOOR_SRC (default .device/cupti_floor.cu, copied from
 # ../shared/reference/cupti-floor-h200/cupti_floor.cu).
+# STEPS="1 2 3 4" by default; a subset runs only those.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
@@ -29,12 +30,15 @@ jopts=(-Dorg.bytedeco.javacpp.cachedir="$root/.device/javacpp-cache" -XX:ErrorFi
   echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)"
 } > "$OUT/machine.txt"
 
-echo "== 1. record"; benchmarks/run-device-record.sh > "$OUT/record.txt" 2>&1 || { cat "$OUT/record.txt"; exit 1; }
-tail -3 "$OUT/record.txt"
-echo "== 2. teardown stress"
-"$java" "${jopts[@]}" org.flagos.trace.benchmarks.TeardownStress 200 8 20 2>&1 | tee "$OUT/stress.txt"
-echo "== 3. stop to trace"
-"$java" "${jopts[@]}" org.flagos.trace.benchmarks.StopToTraceProbe 100000 3 2>&1 | tee "$OUT/stop.jsonl"
+steps=" ${STEPS:-1 2 3 4} "
+run() { [[ "$steps" == *" $1 "* ]]; }
+if run 1; then echo "== 1. record"; benchmarks/run-device-record.sh > "$OUT/record.txt" 2>&1 || { cat "$OUT/record.txt"; exit 1; }
+tail -3 "$OUT/record.txt"; fi
+if run 2; then echo "== 2. teardown stress"
+"$java" "${jopts[@]}" org.flagos.trace.benchmarks.TeardownStress 200 8 20 2>&1 | tee "$OUT/stress.txt"; fi
+if run 3; then echo "== 3. stop to trace"
+"$java" "${jopts[@]}" org.flagos.trace.benchmarks.StopToTraceProbe 100000 3 2>&1 | tee "$OUT/stop.jsonl"; fi
+run 4 || exit 0
 echo "== 4. CUPTI floor and flagtrace side by side"
 nvcc -O2 -std=c++17 -arch=sm_90 "$floor_src" -o "$OUT/cupti_floor.bin" -lcupti
 for r in 1 2 3; do

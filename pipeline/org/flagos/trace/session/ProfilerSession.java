@@ -162,12 +162,17 @@ public final class ProfilerSession implements AutoCloseable {
         try {
             long endNs = clock.now();
             window.windowEnd(endNs);
+            long t0 = System.nanoTime();
             tracer.stop();
+            long stopped = System.nanoTime();
             alignHostClock();
             if (tracer.droppedByVendor() > 0) {
                 pipeline.accounting().note(tracer.name() + " dropped " + tracer.droppedByVendor() + " records (its buffers overflowed)");
             }
+            long aligned = System.nanoTime();
             summary = pipeline.finish();
+            Diagnostics.trace("session", "closing: tracer stop (flush, decode) " + (stopped - t0) / 1_000 + " µs, clock re-check "
+                    + (aligned - stopped) / 1_000 + " µs, trace completed " + (System.nanoTime() - aligned) / 1_000 + " µs");
             warnIfNothingLinked();
             if (keep) {
                 trace.commit();
