@@ -68,7 +68,7 @@ public final class CuptiTracer implements DeviceTracer {
     private static final boolean FINALIZE_AT_STOP =
             Boolean.getBoolean("flagtrace.cupti.finalizeAtStop");
     /**
-     * CUPTI hands over a buffer when it is full (8 MiB, ~90,000 records) unless told to flush
+     * CUPTI hands over a buffer when it is full (2 MiB, ~22,000 records) unless told to flush
      * periodically ({@code -Dflagtrace.cupti.flushPeriodMs=N}). Off by default: measured on the H200
      * (2026-12-01, 100,000-op sessions), a 10 ms period did not shorten the close (tracer stop
      * 63-75 ms, close to trace 0.12-0.22 s, against 0.14-0.18 s without), because what remains at
