@@ -30,6 +30,9 @@ jopts=(-Dorg.bytedeco.javacpp.cachedir="$root/.device/javacpp-cache" -XX:ErrorFi
   echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)"
 } > "$OUT/machine.txt"
 
+# At most 8 files come back from the device: whatever exists at exit goes into one archive.
+pack() { (cd "$OUT" && ls | grep -v -e '\.tgz$' -e '^hs_err' > .files; tar czf live-results.tgz -T .files && xargs rm -f < .files; rm -f .files) || true; }
+trap pack EXIT
 steps=" ${STEPS:-1 2 3 4} "
 run() { [[ "$steps" == *" $1 "* ]]; }
 if run 1; then echo "== 1. record"; benchmarks/run-device-record.sh > "$OUT/record.txt" 2>&1 || { cat "$OUT/record.txt"; exit 1; }
