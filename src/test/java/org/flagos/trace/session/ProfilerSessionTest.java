@@ -113,6 +113,30 @@ class ProfilerSessionTest {
         }
     }
 
+    @Test
+    void opsRacingTheStopAreInertNotErrors() throws Exception {
+        Path out = dir.resolve("racing.json");
+        ProfilerSession session = Profiler.start(SessionOptions.to(out));
+        OpScope straddling = session.op("straddling");
+        session.op("kept").close();
+        session.close();
+        OpScope late = session.op("late");
+        assertEquals(-1, late.externalId(), "an op opened after close records nothing");
+        late.close();
+        straddling.close(); // closes after the trace was written: not in it, and no error
+        JsonNode trace = TraceJson.MAPPER.readTree(out.toFile());
+        List<String> names = new ArrayList<>();
+        for (JsonNode e : trace.get("traceEvents")) {
+            if ("cpu_op".equals(e.path("cat").asText())) {
+                names.add(e.get("name").asText());
+            }
+        }
+        assertEquals(List.of("kept"), names);
+        JsonNode clock = trace.get("flagtrace").get("host_clock");
+        assertTrue(clock.get("samples").asInt() > 0 && clock.get("error_bound_ns").asLong() >= 0, "alignment reported");
+        assertEquals(0, trace.get("flagtrace").get("ring_full").get("ops_kept_aside").asLong());
+    }
+
     private static void spin(long nanos) {
         long end = System.nanoTime() + nanos;
         while (System.nanoTime() < end) {
