@@ -7,8 +7,9 @@ import java.nio.charset.StandardCharsets;
 /**
  * Cursor over the frames of a {@code .fltrbuf} capture (format v1: magic "FLTRBUF1", then frames of
  * {@code vendor:u32 reserved:u32 length:u64 payload}). Each {@link #next()} exposes one frame's
- * payload as a view bounded by its length; a frame whose length runs past the end of the file ends
- * the walk with {@link #truncation()} set, after every earlier frame was handed out.
+ * payload as a view bounded by its length. A last frame cut short (its length runs past the end of
+ * the file) is still handed out with the bytes that are there, so that a decoder keeps every whole
+ * record before the cut; {@link #truncation()} then says how many bytes were lost.
  */
 public final class FltrbufFrames {
     static final byte[] MAGIC = "FLTRBUF1".getBytes(StandardCharsets.US_ASCII);
@@ -21,6 +22,7 @@ public final class FltrbufFrames {
     private ByteBuffer payload;
     private int index = -1;
     private String truncation;
+    private long lostBytes;
 
     /** Checks the magic; throws a {@link CaptureFormatException} naming {@code source} when wrong. */
     public FltrbufFrames(ByteBuffer file, String source) {
@@ -38,7 +40,7 @@ public final class FltrbufFrames {
         position = this.file.position() + MAGIC.length;
     }
 
-    /** Advances to the next complete frame; false at the end or at a truncated frame. */
+    /** Advances to the next frame (a cut-short last one included); false at the end or at an unreadable header. */
     public boolean next() {
         int limit = file.limit();
         if (position == limit || truncation != null) {
@@ -59,16 +61,22 @@ public final class FltrbufFrames {
             return false;
         }
         long available = limit - position - HEADER;
+        long present = length;
         if (length < 0 || length > available) {
+            present = available;
+            lostBytes = length < 0 ? -1 : length - available;
             truncation = "frame " + (index + 1) + " at byte " + at + " declares " + Long.toUnsignedString(length)
-                    + " payload bytes but only " + available + " remain: file truncated";
-            return false;
+                    + " payload bytes but only " + available + " remain: file cut short"
+                    + (length < 0 ? "" : ", " + lostBytes + " bytes lost");
+            if (present == 0) {
+                return false;
+            }
         }
         ByteBuffer view = file.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-        view.limit(position + HEADER + (int) length).position(position + HEADER);
+        view.limit(position + HEADER + (int) present).position(position + HEADER);
         payload = view;
         vendor = vendorId;
-        position += HEADER + (int) length;
+        position += HEADER + (int) present;
         index++;
         return true;
     }
@@ -91,6 +99,16 @@ public final class FltrbufFrames {
     /** Why the walk stopped early, or null when it reached the end of the file cleanly. */
     public String truncation() {
         return truncation;
+    }
+
+    /** Payload bytes a cut-short last frame declared but the file does not hold; -1 when its length was impossible. */
+    public long lostBytes() {
+        return lostBytes;
+    }
+
+    /** Frames handed out so far. */
+    public int frames() {
+        return index + 1;
     }
 
     public String source() {

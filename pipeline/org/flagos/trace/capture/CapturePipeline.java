@@ -35,7 +35,7 @@ import org.flagos.trace.stages.TraceHeader;
  * callback, host ops) publish into it; {@link #finish()} publishes the end of the capture and
  * waits until the trace is complete.
  */
-public final class CapturePipeline implements RecordSink {
+public final class CapturePipeline implements RecordSink, AutoCloseable {
     /** Ring slots, preallocated once. A power of two. */
     public static final int DEFAULT_RING_SIZE = 1 << 14;
 
@@ -45,6 +45,7 @@ public final class CapturePipeline implements RecordSink {
     private final ChromeTraceWriter writer;
     private final CaptureAccounting accounting;
     private volatile Throwable stageFailure;
+    private volatile boolean stopped;
     /** Host ops that found the ring full: kept here, published before the end of the capture. */
     private final ConcurrentLinkedQueue<HostOp> spilledOps = new ConcurrentLinkedQueue<>();
     private final LongAdder opsSpilled = new LongAdder();
@@ -128,6 +129,7 @@ public final class CapturePipeline implements RecordSink {
         ring.publishEvent(HostOpTranslator.END_OF_CAPTURE);
         writer.awaitFinished();
         disruptor.shutdown();
+        stopped = true;
         Throwable failure = writer.failure() != null ? writer.failure() : stageFailure;
         if (failure != null) {
             throw new CaptureFailedException("writing the trace failed: " + failure, failure);
@@ -137,6 +139,18 @@ public final class CapturePipeline implements RecordSink {
 
     public CaptureAccounting accounting() {
         return accounting;
+    }
+
+    /**
+     * Stops the stage threads if {@link #finish()} did not (a producer failed midway): no thread of
+     * a failed capture outlives it. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (!stopped) {
+            stopped = true;
+            disruptor.halt();
+        }
     }
 
     /** Trace events written. */

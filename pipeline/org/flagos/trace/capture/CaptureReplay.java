@@ -95,8 +95,15 @@ public final class CaptureReplay {
                 : new CaptureWindowFilter(ops.windowStartNs(), ops.windowEndNs());
         TraceHeader header = new TraceHeader(request.traceName(), request.devices(), null, request.metadata(), "flagtrace", -1);
         DecodeStats stats = new DecodeStats();
-        CapturePipeline pipeline = new CapturePipeline(names, decoder.apiNames(), window, header, out, stats,
-                ProducerType.SINGLE, request.ringSize());
+        try (CapturePipeline pipeline = new CapturePipeline(names, decoder.apiNames(), window, header, out, stats,
+                ProducerType.SINGLE, request.ringSize())) {
+            return replay(request, frames, vendor, decoder, stats, ops, pipeline, cursor.truncation());
+        }
+    }
+
+    private static Result replay(Request request, List<Frame> frames, int vendor, ActivityBufferDecoder decoder,
+                                 DecodeStats stats, HostOps ops, CapturePipeline pipeline, String truncation)
+            throws InterruptedException {
         if (ops != null) {
             for (HostOp op : ops.ops()) {
                 pipeline.publish(op);
@@ -110,12 +117,14 @@ public final class CaptureReplay {
             }
             decoder.decode(frame.payload(), pipeline, stats);
         }
-        if (cursor.truncation() != null) {
-            pipeline.accounting().note(request.source() + ": " + cursor.truncation()
-                    + "; every record before it was kept");
+        if (truncation != null) {
+            pipeline.accounting().note(request.source() + ": " + truncation + "; every whole record before the cut was kept");
+        }
+        if (frames.isEmpty()) {
+            pipeline.accounting().note(request.source() + ": the capture holds no activity buffer (nothing after its magic)");
         }
         OpSummary summary = pipeline.finish();
-        return new Result(summary, pipeline.accounting(), pipeline.events(), cursor.truncation());
+        return new Result(summary, pipeline.accounting(), pipeline.events(), truncation);
     }
 
     private CaptureReplay() {

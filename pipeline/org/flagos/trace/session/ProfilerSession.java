@@ -79,7 +79,17 @@ public final class ProfilerSession implements AutoCloseable {
         if (!tracer.available()) {
             pipeline.accounting().note("device tracer unavailable: " + tracer.unavailableReason());
         }
-        tracer.start(pipeline, names, stats, dump == null ? BufferTap.NONE : dump);
+        try {
+            tracer.start(pipeline, names, stats, dump == null ? BufferTap.NONE : dump);
+        } catch (RuntimeException | Error e) {
+            pipeline.close();
+            trace.close();
+            if (dump != null) {
+                dump.discard();
+                dumpOps.close();
+            }
+            throw e;
+        }
         Diagnostics.trace("session", "started with tracer " + tracer.name() + ", window from " + startNs);
     }
 
@@ -197,6 +207,7 @@ public final class ProfilerSession implements AutoCloseable {
         } catch (IOException e) {
             throw new CaptureFailedException("writing the trace failed: " + e, e);
         } finally {
+            pipeline.close();
             trace.close();
             ACTIVE.set(false);
         }

@@ -105,29 +105,30 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     }
 
     @Override
-    public void onEvent(TraceRecord slot, long sequence, boolean endOfBatch) throws IOException {
-        if (failure != null) {
-            if (slot.type == RecordType.END_OF_CAPTURE) {
-                finished.countDown();
-            }
-            return;
-        }
+    public void onEvent(TraceRecord slot, long sequence, boolean endOfBatch) {
+        boolean end = slot.type == RecordType.END_OF_CAPTURE;
         try {
+            if (failure != null) {
+                return; // after a failure nothing more is written; the capture is discarded
+            }
             if (!slot.parked) {
                 write(slot);
             }
             for (int i = 0; i < slot.releasedCount(); i++) {
                 write(slot.released(i));
             }
-            if (slot.type == RecordType.END_OF_CAPTURE) {
+            if (end) {
                 finish();
             } else if (endOfBatch && g != null) {
                 g.flush();
                 out.flush();
             }
-        } catch (IOException | RuntimeException e) {
-            failure = e;
-            if (slot.type == RecordType.END_OF_CAPTURE) {
+        } catch (Throwable e) { // Errors included (out of memory): the capture must end, never hang
+            if (failure == null) {
+                failure = e;
+            }
+        } finally {
+            if (end) {
                 finished.countDown();
             }
         }
@@ -332,7 +333,6 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
         g.flush();
         g.close();
         summary = OpSummary.of(ops, names, deviceNsByOp);
-        finished.countDown();
     }
 
     @Override

@@ -66,12 +66,11 @@ final class EventBytes extends AsciiFragment {
     EventBytes micros(long nanos) {
         ensure(24);
         if (nanos < 0) {
-            // |Long.MIN_VALUE| does not fit; no real timestamp offset comes near it.
             bytes[to++] = '-';
-            nanos = -nanos;
+            nanos = -nanos; // Long.MIN_VALUE stays negative: read as unsigned below, it is its magnitude
         }
-        long whole = nanos / 1000;
-        int frac = (int) (nanos - whole * 1000);
+        long whole = Long.divideUnsigned(nanos, 1000);
+        int frac = (int) Long.remainderUnsigned(nanos, 1000);
         to = NumberOutput.outputLong(whole, bytes, to);
         bytes[to++] = '.';
         bytes[to++] = (byte) ('0' + frac / 100);

@@ -31,6 +31,10 @@ class FlagtraceCliTest {
                 new PrintStream(err, true, StandardCharsets.UTF_8)).run(args);
     }
 
+    private String stdout() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
     private String stderr() {
         return err.toString(StandardCharsets.UTF_8);
     }
@@ -123,7 +127,41 @@ class FlagtraceCliTest {
         assertTrue(stderr().contains("cut short"), stderr());
         JsonNode t = TraceJson.MAPPER.readTree(trace.toFile());
         assertTrue(t.get("traceEvents").size() > 1000, "the four complete buffers are in the trace");
-        assertTrue(t.get("flagtrace").get("notes").toString().contains("truncated"));
+        assertTrue(t.get("flagtrace").get("notes").toString().contains("cut short"));
+    }
+
+    @Test
+    void aOneFrameCaptureCutByOneByteKeepsEveryWholeRecord() throws IOException {
+        byte[] whole = Files.readAllBytes(Captures.capture("h200-app-tiny2k"));
+        Path wholeTrace = dir.resolve("whole.json");
+        assertEquals(0, run("replay", Captures.capture("h200-app-tiny2k").toString(), "--ops", Captures.ops("h200-app-tiny2k").toString(),
+                "--names", Captures.names("h200-app-tiny2k").toString(), "-o", wholeTrace.toString()));
+        Path cut = dir.resolve("cut1.fltrbuf");
+        Files.write(cut, java.util.Arrays.copyOf(whole, whole.length - 1));
+        Path trace = dir.resolve("t1.json");
+        int code = run("replay", cut.toString(), "--ops", Captures.ops("h200-app-tiny2k").toString(),
+                "--names", Captures.names("h200-app-tiny2k").toString(), "-o", trace.toString());
+        assertEquals(3, code);
+        JsonNode before = TraceJson.MAPPER.readTree(wholeTrace.toFile()).get("flagtrace").get("decoded");
+        JsonNode after = TraceJson.MAPPER.readTree(trace.toFile()).get("flagtrace");
+        long wholeRecords = 0;
+        long keptRecords = 0;
+        for (String kind : List.of("kernel", "gpu_memcpy", "gpu_memset", "cuda_runtime")) {
+            wholeRecords += before.get(kind).asLong();
+            keptRecords += after.get("decoded").get(kind).asLong();
+        }
+        assertTrue(keptRecords >= wholeRecords - 1, "all but the one record the cut went through: " + keptRecords + " of " + wholeRecords);
+        assertTrue(after.get("undecodable_bytes").asLong() > 0, "the cut record's bytes are counted");
+        assertTrue(stderr().contains("1 bytes lost"), stderr());
+    }
+
+    @Test
+    void aCaptureOfOnlyItsMagicSaysSo() throws IOException {
+        Path empty = dir.resolve("magic.fltrbuf");
+        Files.writeString(empty, "FLTRBUF1");
+        Path trace = dir.resolve("m.json");
+        assertEquals(0, run("replay", empty.toString(), "-o", trace.toString()));
+        assertTrue(stdout().contains("holds no activity buffer"), stdout());
     }
 
     @Test

@@ -29,15 +29,20 @@ class FltrbufFramesTest {
     }
 
     @Test
-    void aFrameRunningPastTheEndStopsAfterEveryEarlierFrame() {
+    void aFrameRunningPastTheEndIsHandedOutWithWhatIsThereAndItsLossCounted() {
         ByteBuffer good = file(1, 0, 8, 8);
         ByteBuffer both = ByteBuffer.allocate(good.remaining() + 16 + 4).order(ByteOrder.LITTLE_ENDIAN);
         both.put(good.duplicate()).putInt(1).putInt(0).putLong(1000).putInt(7).flip();
         FltrbufFrames frames = new FltrbufFrames(both, "cut.fltrbuf");
         assertTrue(frames.next());
         assertEquals(8, frames.payload().remaining());
+        assertTrue(frames.next(), "the cut frame's 4 bytes are handed out for salvage");
+        assertEquals(4, frames.payload().remaining());
+        assertEquals(7, frames.payload().getInt(frames.payload().position()));
         assertFalse(frames.next());
+        assertEquals(996, frames.lostBytes());
         assertTrue(frames.truncation().contains("declares 1000 payload bytes but only 4 remain"), frames.truncation());
+        assertTrue(frames.truncation().contains("996 bytes lost"), frames.truncation());
     }
 
     @Test
