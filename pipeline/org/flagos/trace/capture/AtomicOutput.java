@@ -1,10 +1,15 @@
 package org.flagos.trace.capture;
 
 import java.io.BufferedOutputStream;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.zip.GZIPOutputStream;
@@ -12,24 +17,31 @@ import java.util.zip.GZIPOutputStream;
 /**
  * An output file that appears whole or not at all: bytes go to a temporary file beside the target,
  * renamed over it on {@link #commit()}; {@link #close()} without commit deletes the temporary.
- * A target ending in {@code .gz} is gzip-compressed.
+ * A target ending in {@code .gz} is gzip-compressed. Every failure names the target the user asked
+ * for, never the temporary file, and says why in words.
  */
 public final class AtomicOutput implements AutoCloseable {
     private final Path target;
     private final Path temporary;
     private final OutputStream stream;
+    private boolean finished;
     private boolean committed;
 
     public AtomicOutput(Path target) throws IOException {
         this.target = target.toAbsolutePath();
         Path dir = this.target.getParent();
-        if (dir != null) {
-            Files.createDirectories(dir);
+        try {
+            if (dir != null) {
+                Files.createDirectories(dir);
+            }
+            this.temporary = Files.createTempFile(dir, "." + this.target.getFileName(), ".partial");
+            readableByAll(temporary);
+            OutputStream raw = new BufferedOutputStream(Files.newOutputStream(temporary), 1 << 16);
+            OutputStream named = new Named(raw, this.target);
+            this.stream = target.getFileName().toString().endsWith(".gz") ? new GZIPOutputStream(named, 1 << 16) : named;
+        } catch (IOException e) {
+            throw new OutputException(this.target, e);
         }
-        this.temporary = Files.createTempFile(dir, "." + this.target.getFileName(), ".partial");
-        readableByAll(temporary);
-        OutputStream raw = new BufferedOutputStream(Files.newOutputStream(temporary), 1 << 16);
-        this.stream = target.getFileName().toString().endsWith(".gz") ? new GZIPOutputStream(raw, 1 << 16) : raw;
     }
 
     /** Temporary files are created owner-only; the finished output is an ordinary file (rw-r--r--). */
@@ -43,12 +55,29 @@ public final class AtomicOutput implements AutoCloseable {
         return stream;
     }
 
+    /** Writes out everything buffered (a full disk shows here); the target does not exist yet. */
+    public void finish() throws IOException {
+        if (!finished) {
+            try {
+                stream.close();
+            } catch (IOException e) {
+                throw e instanceof OutputException ? e : new OutputException(target, e);
+            }
+            finished = true;
+        }
+    }
+
+    /** Finishes, then renames the temporary over the target. */
     public void commit() throws IOException {
-        stream.close();
+        finish();
         try {
-            Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
+            try {
+                Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            throw new OutputException(target, e);
         }
         committed = true;
     }
@@ -65,6 +94,81 @@ public final class AtomicOutput implements AutoCloseable {
                 Files.deleteIfExists(temporary);
             } catch (IOException ignored) {
                 // best effort: a leftover .partial file is visibly incomplete by its name
+            }
+        }
+    }
+
+    /** A failure to write {@code target}, in words, with what to do. */
+    public static String describe(Throwable e) {
+        if (e instanceof OutputException) {
+            return e.getMessage();
+        }
+        return e instanceof FileSystemException ? reason((FileSystemException) e) : String.valueOf(e.getMessage());
+    }
+
+    private static String reason(IOException e) {
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof NoSuchFileException) {
+            return "no such file or directory";
+        }
+        if (e instanceof NotDirectoryException) {
+            return "a path component is not a directory";
+        }
+        if (e instanceof java.nio.file.FileAlreadyExistsException) {
+            return "a file is in the way of a directory it needs";
+        }
+        if (e instanceof FileSystemException && ((FileSystemException) e).getReason() != null) {
+            return ((FileSystemException) e).getReason();
+        }
+        String message = e.getMessage();
+        return message == null ? e.getClass().getSimpleName() : message;
+    }
+
+    /** Why writing the user's output failed, naming it (not the temporary). */
+    static final class OutputException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        OutputException(Path target, IOException cause) {
+            super("cannot write " + target + ": " + reason(cause) + " (nothing was left there; check the path,"
+                    + " its permissions and free space)", cause);
+        }
+    }
+
+    /** Gives write errors the target's name. */
+    private static final class Named extends FilterOutputStream {
+        private final Path target;
+
+        Named(OutputStream out, Path target) {
+            super(out);
+            this.target = target;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            try {
+                out.write(b, off, len);
+            } catch (IOException e) {
+                throw new OutputException(target, e);
+            }
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            try {
+                out.write(b);
+            } catch (IOException e) {
+                throw new OutputException(target, e);
+            }
+        }
+
+        @Override
+        public void flush() throws IOException {
+            try {
+                out.flush();
+            } catch (IOException e) {
+                throw new OutputException(target, e);
             }
         }
     }

@@ -132,7 +132,8 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
         stopped = true;
         Throwable failure = writer.failure() != null ? writer.failure() : stageFailure;
         if (failure != null) {
-            throw new CaptureFailedException("writing the trace failed: " + failure, failure);
+            throw new CaptureFailedException("writing the trace failed: "
+                    + (failure instanceof java.io.IOException ? AtomicOutput.describe(failure) : failure.toString()), failure);
         }
         return writer.summary();
     }

@@ -14,6 +14,7 @@ import org.flagos.trace.capture.CaptureFailedException;
 import org.flagos.trace.capture.CaptureReplay;
 import org.flagos.trace.ingest.CaptureFormatException;
 import org.flagos.trace.ingest.DevicePropertiesFile;
+import org.flagos.trace.ingest.KernelNameFile;
 import org.flagos.trace.pipeline.DeviceProperties;
 import org.flagos.trace.pipeline.DeviceTracer;
 import org.flagos.trace.session.Profiler;
@@ -82,36 +83,68 @@ public final class FlagtraceCli {
             err.println("flagtrace: error: " + e.getMessage());
             return FAILED;
         } catch (IOException e) {
-            err.println("flagtrace: error: " + e);
+            err.println("flagtrace: error: " + AtomicOutput.describe(e));
+            return FAILED;
+        } catch (java.io.UncheckedIOException e) {
+            err.println("flagtrace: error: " + AtomicOutput.describe(e.getCause()));
             return FAILED;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             err.println("flagtrace: interrupted");
             return FAILED;
-        } catch (Exception | OutOfMemoryError | StackOverflowError | UnsatisfiedLinkError | NoClassDefFoundError e) {
-            err.println("flagtrace: error: " + e);
+        } catch (OutOfMemoryError e) {
+            err.println("flagtrace: error: out of memory (" + e.getMessage() + "); give the JVM more heap,"
+                    + " e.g. FLAGTRACE_JAVA_OPTS=-Xmx8g, or split the capture");
+            return FAILED;
+        } catch (StackOverflowError e) {
+            err.println("flagtrace: error: stack overflow while processing the input (a pathological name or nesting?)");
+            return FAILED;
+        } catch (Throwable e) { // anything else ends the run with one line, never a stack trace
+            err.println("flagtrace: internal error: " + oneLine(e) + " (please report it with the input)");
             return FAILED;
         }
     }
 
+    private static String oneLine(Throwable e) {
+        String text = e.toString();
+        int nl = text.indexOf('\n');
+        return nl < 0 ? text : text.substring(0, nl);
+    }
+
     private int replay(ReplayArguments a) throws IOException, InterruptedException {
+        Map<String, Path> inputs = new LinkedHashMap<>();
+        inputs.put("capture", a.capture);
+        inputs.put("--ops file", a.ops);
+        inputs.put("kernel name table", a.names != null ? a.names : KernelNameFile.besides(a.capture));
+        inputs.put("device properties file", a.deviceProperties != null && !a.deviceProperties.equals("h200")
+                ? Path.of(a.deviceProperties) : DevicePropertiesFile.besides(a.capture));
+        Map<String, Path> outputs = new LinkedHashMap<>();
+        outputs.put("-o", a.trace);
+        outputs.put("--summary", a.summary);
+        inputs.values().removeIf(java.util.Objects::isNull);
+        outputs.values().removeIf(java.util.Objects::isNull);
+        OutputPaths.check(inputs, outputs);
         List<DeviceProperties> devices = devices(a.deviceProperties);
         CaptureReplay.Request request = CaptureReplay.request(a.capture, a.ops, a.names, devices, a.metadata);
         CaptureReplay.Result result;
-        try (AtomicOutput trace = new AtomicOutput(a.trace)) {
+        // Both outputs are written to temporary files and renamed only when both are complete.
+        try (AtomicOutput trace = new AtomicOutput(a.trace);
+             AtomicOutput summary = a.summary == null ? null : new AtomicOutput(a.summary)) {
             result = CaptureReplay.run(request, trace.stream());
-            trace.commit();
-        }
-        if (a.summary != null) {
-            try (AtomicOutput summary = new AtomicOutput(a.summary)) {
+            if (summary != null) {
                 SummaryJson.write(result.summary(), summary.stream());
+                summary.finish();
+            }
+            trace.finish();
+            trace.commit();
+            if (summary != null) {
                 summary.commit();
             }
         }
         report(result, a);
         if (result.truncated()) {
             err.println("flagtrace: warning: " + a.capture + " is cut short (" + result.truncation()
-                    + "); the trace holds every record decoded before the cut");
+                    + "); the trace holds every whole record before the cut");
             return TRUNCATED;
         }
         return OK;
@@ -211,6 +244,7 @@ public final class FlagtraceCli {
         if (summary != null) {
             try (AtomicOutput s = new AtomicOutput(summary)) {
                 SummaryJson.write(session.summary(), s.stream());
+                s.finish();
                 s.commit();
             }
         }

@@ -156,6 +156,38 @@ class FlagtraceCliTest {
     }
 
     @Test
+    void anOutputThatIsAnInputIsRefusedBeforeAnythingIsRead() throws IOException {
+        Path capture = dir.resolve("c.fltrbuf");
+        Files.copy(Captures.capture("h200-app-tiny2k"), capture);
+        byte[] before = Files.readAllBytes(capture);
+        assertEquals(2, run("replay", capture.toString(), "-o", capture.toString()));
+        assertTrue(stderr().contains("refusing to overwrite an input"), stderr());
+        Path ops = dir.resolve("c.ops.jsonl");
+        Files.copy(Captures.ops("h200-app-tiny2k"), ops);
+        assertEquals(2, run("replay", capture.toString(), "--ops", ops.toString(), "-o", dir.resolve("t.json").toString(),
+                "--summary", dir.resolve("./c.ops.jsonl").toString()));
+        assertEquals(2, run("replay", capture.toString(), "-o", dir.resolve("same.json").toString(),
+                "--summary", dir.resolve("same.json").toString()));
+        assertTrue(stderr().contains("name the same file"), stderr());
+        org.junit.jupiter.api.Assertions.assertArrayEquals(before, Files.readAllBytes(capture), "the capture is untouched");
+        assertEquals(java.util.Set.of(capture, ops), java.util.Set.copyOf(files()));
+    }
+
+    @Test
+    void whenTheSummaryCannotBeWrittenNeitherOutputIsLeftAndTheErrorNamesTheUsersPath() throws IOException {
+        Path blocker = dir.resolve("afile");
+        Files.writeString(blocker, "x");
+        Path summary = blocker.resolve("summary.json"); // its directory would have to be a regular file
+        int code = run("replay", Captures.capture("h200-app-tiny2k").toString(), "-o", dir.resolve("t.json").toString(),
+                "--summary", summary.toString());
+        assertEquals(1, code);
+        assertEquals(1, stderr().strip().lines().count(), stderr());
+        assertTrue(stderr().contains(summary.toString()), stderr());
+        assertTrue(!stderr().contains(".partial") && !stderr().contains("Exception"), stderr());
+        assertEquals(List.of(blocker), files(), "no trace left behind either");
+    }
+
+    @Test
     void aCaptureOfOnlyItsMagicSaysSo() throws IOException {
         Path empty = dir.resolve("magic.fltrbuf");
         Files.writeString(empty, "FLTRBUF1");
