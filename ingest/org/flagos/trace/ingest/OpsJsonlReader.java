@@ -41,6 +41,7 @@ public final class OpsJsonlReader {
         Long windowStart = null;
         Long windowEnd = null;
         List<HostOp> ops = new ArrayList<>();
+        java.util.Map<Long, Integer> lineOfId = new java.util.HashMap<>();
         String line;
         int number = 0;
         while ((line = in.readLine()) != null) {
@@ -52,6 +53,9 @@ public final class OpsJsonlReader {
                 throw bad(source, number, "content after the window_end line");
             }
             Line parsed = parse(line, source, number);
+            if (parsed.windowStart != null && parsed.windowStart < 0 || parsed.windowEnd != null && parsed.windowEnd < 0) {
+                throw bad(source, number, "window times must be non-negative (UNIX-epoch nanoseconds)");
+            }
             if (parsed.windowStart != null) {
                 if (windowStart != null || !ops.isEmpty()) {
                     throw bad(source, number, "window_start must be the first line, once");
@@ -63,7 +67,13 @@ public final class OpsJsonlReader {
                 if (windowStart == null) {
                     throw bad(source, number, "op line before the window_start line");
                 }
-                ops.add(parsed.op(source, number));
+                HostOp op = parsed.op(source, number);
+                Integer earlier = lineOfId.putIfAbsent(op.externalId().value(), number);
+                if (earlier != null) {
+                    throw bad(source, number, "external_id " + op.externalId().value() + " was already used on line " + earlier
+                            + ": each op needs its own id, or its device time would be counted once per op");
+                }
+                ops.add(op);
             }
         }
         if (windowStart == null) {
@@ -75,7 +85,7 @@ public final class OpsJsonlReader {
         if (windowEnd < windowStart) {
             throw new CaptureFormatException(source + ": window_end " + windowEnd + " precedes window_start " + windowStart);
         }
-        return new HostOps(windowStart, windowEnd, List.copyOf(ops));
+        return new HostOps(windowStart, windowEnd, List.copyOf(ops), HostOpsCheck.warnings(new ArrayList<>(ops), windowStart, windowEnd));
     }
 
     private static Line parse(String text, String source, int number) throws IOException {
@@ -139,6 +149,9 @@ public final class OpsJsonlReader {
             }
             if (externalId < 0) {
                 throw bad(source, number, "external_id must be non-negative");
+            }
+            if (start < 0 || end < 0) {
+                throw bad(source, number, "start and end must be non-negative (UNIX-epoch nanoseconds)");
             }
             if (end < start) {
                 throw bad(source, number, "op ends before it starts");

@@ -33,7 +33,7 @@ public final class OpsJsonlWriter implements AutoCloseable {
         try (JsonGenerator g = JSON.createGenerator(out)) {
             g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
             g.writeStartObject();
-            g.writeStringField("name", op.name());
+            org.flagos.trace.pipeline.JsonText.writeStringField(g, "name", op.name());
             g.writeNumberField("external_id", op.externalId().value());
             if (op.hasThread()) {
                 g.writeNumberField("thread", op.thread());

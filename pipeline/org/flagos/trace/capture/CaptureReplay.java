@@ -105,6 +105,9 @@ public final class CaptureReplay {
                                  DecodeStats stats, HostOps ops, CapturePipeline pipeline, String truncation)
             throws InterruptedException {
         if (ops != null) {
+            for (String warning : ops.warnings()) {
+                pipeline.accounting().note(warning);
+            }
             for (HostOp op : ops.ops()) {
                 pipeline.publish(op);
             }

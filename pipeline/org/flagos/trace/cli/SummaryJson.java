@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.OutputStream;
+import org.flagos.trace.pipeline.JsonText;
 import org.flagos.trace.stages.OpSummary;
 import org.flagos.trace.stages.OpSummaryRow;
 
@@ -18,7 +19,7 @@ final class SummaryJson {
             g.writeStartArray();
             for (OpSummaryRow row : summary.rows()) {
                 g.writeStartObject();
-                g.writeStringField("name", row.name());
+                JsonText.writeStringField(g, "name", row.name());
                 g.writeNumberField("count", row.count());
                 g.writeNumberField("cpu_time_total_us", row.cpuTimeTotalUs());
                 g.writeNumberField("self_cpu_time_total_us", row.selfCpuTimeTotalUs());

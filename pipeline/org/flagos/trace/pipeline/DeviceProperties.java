@@ -27,7 +27,7 @@ public record DeviceProperties(
     public void writeJson(JsonGenerator g) throws IOException {
         g.writeStartObject();
         g.writeNumberField("id", id);
-        g.writeStringField("name", name);
+        JsonText.writeStringField(g, "name", name);
         g.writeNumberField("totalGlobalMem", totalGlobalMem);
         g.writeNumberField("computeMajor", computeMajor);
         g.writeNumberField("computeMinor", computeMinor);

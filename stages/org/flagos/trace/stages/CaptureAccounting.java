@@ -8,6 +8,7 @@ import java.util.Map;
 import org.flagos.trace.pipeline.ClockAlignment;
 import org.flagos.trace.pipeline.DecodeStats;
 import org.flagos.trace.pipeline.EventKind;
+import org.flagos.trace.pipeline.JsonText;
 
 /**
  * Every count of what happened to the records of one capture: decoded, skipped, undecodable,
@@ -136,10 +137,10 @@ public final class CaptureAccounting {
         }
         g.writeArrayFieldStart("notes");
         for (String note : notes()) {
-            g.writeString(note);
+            JsonText.writeString(g, note);
         }
         if (!decode.problems().isEmpty()) {
-            g.writeString(decode.problems());
+            JsonText.writeString(g, decode.problems());
         }
         g.writeEndArray();
     }

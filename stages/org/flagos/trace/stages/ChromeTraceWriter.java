@@ -3,7 +3,6 @@ package org.flagos.trace.stages;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.io.SerializedString;
 import com.lmax.disruptor.EventHandler;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -12,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.flagos.trace.pipeline.DenseLongTable;
 import org.flagos.trace.pipeline.DeviceProperties;
+import org.flagos.trace.pipeline.JsonText;
 import org.flagos.trace.pipeline.EventKind;
 import org.flagos.trace.pipeline.NameTable;
 import org.flagos.trace.pipeline.RecordType;
@@ -87,7 +87,7 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     private final DenseLongTable apiThreadByOp = new DenseLongTable();
     private final TraceRows rows = new TraceRows();
     private final CaptureSpan span = new CaptureSpan();
-    private SerializedString[] nameCache = new SerializedString[256];
+    private byte[][] nameCache = new byte[256][];
     private final CountDownLatch finished = new CountDownLatch(1);
 
     private JsonGenerator g;
@@ -166,7 +166,7 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
             writeDeviceProperties(p);
         }
         g.writeEndArray();
-        g.writeStringField("traceName", header.traceName());
+        JsonText.writeStringField(g, "traceName", header.traceName());
         for (Map.Entry<String, String> e : header.metadata().entrySet()) {
             g.writeFieldName(e.getKey());
             writeMetadataValue(g, e.getValue());
@@ -183,7 +183,7 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
         } else if (text == null) {
             g.writeNull();
         } else {
-            g.writeString(text);
+            JsonText.writeString(g, text);
         }
     }
 
@@ -291,13 +291,13 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
         g.writeRawValue(e);
     }
 
-    private SerializedString name(int id) {
+    private byte[] name(int id) {
         if (id >= nameCache.length) {
             nameCache = Arrays.copyOf(nameCache, Math.max(id + 1, nameCache.length * 2));
         }
-        SerializedString s = nameCache[id];
+        byte[] s = nameCache[id];
         if (s == null) {
-            s = new SerializedString(names.name(id));
+            s = JsonText.quotedUtf8(names.name(id));
             nameCache[id] = s;
         }
         return s;

@@ -37,7 +37,11 @@ final class EventBytes extends AsciiFragment {
 
     /** A string, quoted and escaped by Jackson. */
     EventBytes string(SerializedString value) {
-        byte[] quoted = value.asQuotedUTF8(); // cached inside the SerializedString after first use
+        return string(value.asQuotedUTF8()); // cached inside the SerializedString after first use
+    }
+
+    /** A string value from its quoted UTF-8 body ({@link org.flagos.trace.pipeline.JsonText#quotedUtf8}). */
+    EventBytes string(byte[] quoted) {
         ensure(quoted.length + 2);
         bytes[to++] = '"';
         System.arraycopy(quoted, 0, bytes, to, quoted.length);

@@ -9,6 +9,9 @@ final class TraceRowLayout {
     private int size;
 
     void learn(long opThread, long apiThread) {
+        if (opThread == Long.MAX_VALUE) {
+            return; // no key for it (ops without a thread are -1, keys are thread + 1): it keeps its own row
+        }
         long key = opThread + 1; // ops without a thread are -1; keys must be non-negative
         if (index.get(key) != -1) {
             return;
@@ -21,7 +24,7 @@ final class TraceRowLayout {
     }
 
     long hostRow(long opThread) {
-        int i = index.get(opThread + 1);
+        int i = opThread == Long.MAX_VALUE ? -1 : index.get(opThread + 1);
         if (i >= 0) {
             return rows[i];
         }

@@ -10,6 +10,7 @@ import org.flagos.trace.pipeline.DeviceProperties;
 import org.flagos.trace.pipeline.EventKind;
 import org.flagos.trace.pipeline.KernelNames;
 import org.flagos.trace.pipeline.NameTable;
+import org.flagos.trace.pipeline.RecordLimits;
 import org.flagos.trace.pipeline.RecordSink;
 
 /**
@@ -76,21 +77,21 @@ public final class CuptiBufferDecoder implements ActivityBufferDecoder {
             case CuptiActivityKind.KERNEL:
             case CuptiActivityKind.CONCURRENT_KERNEL:
                 kernel.wrap(buffer, pos);
-                if (validInterval(kernel.start(), kernel.end(), "kernel", stats)) {
+                if (valid(kernel.start(), kernel.end(), kernel.deviceId(), "kernel", stats)) {
                     sink.publish(CuptiKernel10Decoder.TRANSLATOR, kernel);
                     stats.countPublished(EventKind.KERNEL);
                 }
                 break;
             case CuptiActivityKind.MEMCPY:
                 memcpy.wrap(buffer, pos);
-                if (validInterval(memcpy.start(), memcpy.end(), "memcpy", stats)) {
+                if (valid(memcpy.start(), memcpy.end(), memcpy.deviceId(), "memcpy", stats)) {
                     sink.publish(CuptiMemcpy6Decoder.TRANSLATOR, memcpy);
                     stats.countPublished(EventKind.MEMCPY);
                 }
                 break;
             case CuptiActivityKind.MEMSET:
                 memset.wrap(buffer, pos);
-                if (validInterval(memset.start(), memset.end(), "memset", stats)) {
+                if (valid(memset.start(), memset.end(), memset.deviceId(), "memset", stats)) {
                     sink.publish(CuptiMemset4Decoder.TRANSLATOR, memset);
                     stats.countPublished(EventKind.MEMSET);
                 }
@@ -98,7 +99,7 @@ public final class CuptiBufferDecoder implements ActivityBufferDecoder {
             case CuptiActivityKind.RUNTIME:
             case CuptiActivityKind.DRIVER:
                 api.wrap(buffer, pos);
-                if (validInterval(api.start(), api.end(), "API", stats)) {
+                if (valid(api.start(), api.end(), 0, "API", stats)) {
                     sink.publish(CuptiApiDecoder.TRANSLATOR, api);
                     stats.countPublished(kind == CuptiActivityKind.DRIVER
                             ? EventKind.DRIVER : EventKind.RUNTIME);
@@ -120,9 +121,13 @@ public final class CuptiBufferDecoder implements ActivityBufferDecoder {
         }
     }
 
-    private static boolean validInterval(long start, long end, String what, DecodeStats stats) {
-        if (start <= 0 || end < start) {
-            stats.invalid(what + " record with impossible timestamps [" + start + ", " + end + "]");
+    private static boolean valid(long start, long end, long device, String what, DecodeStats stats) {
+        String why = RecordLimits.interval(start, end);
+        if (why == null) {
+            why = RecordLimits.device(device);
+        }
+        if (why != null) {
+            stats.invalid(what + " record: " + why);
             return false;
         }
         return true;
