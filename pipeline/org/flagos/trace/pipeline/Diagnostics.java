@@ -9,10 +9,10 @@ import java.util.Locale;
  * linked-activity resolver and a record layout/version mismatch ({@link #warn}).
  */
 public final class Diagnostics {
-    private static final boolean ENABLED = parse(System.getenv("FLAGOS_TRACE"));
+    private static final boolean ENABLED = parse(System.getenv("FLAGOS_TRACE"), System.err);
 
-    /** Parses the switch; unrecognized values warn and read as off. */
-    static boolean parse(String value) {
+    /** Parses the switch; unrecognized values warn on {@code warnings} and read as off. */
+    static boolean parse(String value, java.io.PrintStream warnings) {
         if (value == null || value.isEmpty()) {
             return false;
         }
@@ -22,7 +22,7 @@ public final class Diagnostics {
             case "0": case "false": case "off": case "no":
                 return false;
             default:
-                System.err.println("flagtrace: FLAGOS_TRACE=" + value + " is not a boolean (1/true/on/yes, 0/false/off/no); reading it as off");
+                warnings.println("flagtrace: FLAGOS_TRACE=" + value + " is not a boolean (1/true/on/yes, 0/false/off/no); reading it as off");
                 return false;
         }
     }

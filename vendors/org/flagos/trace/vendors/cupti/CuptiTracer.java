@@ -411,7 +411,8 @@ public final class CuptiTracer implements DeviceTracer {
     @Override
     public long timestampNs() {
         if (!available()) {
-            return System.currentTimeMillis() * 1_000_000L;
+            java.time.Instant now = java.time.Instant.now(); // the realtime clock at its own resolution, not milliseconds
+            return now.getEpochSecond() * 1_000_000_000L + now.getNano();
         }
         LongPointer now = timestamp.get(); // native memory: no array copy across JNI, a tighter round trip
         cupti.cuptiGetTimestamp(now);

@@ -27,8 +27,24 @@ import org.junit.jupiter.api.io.TempDir;
  * line and CPU-side profiling works the same.
  */
 class ProfilerSessionTest {
+    /** What the process's first {@code Profiler.init()} printed (captured, so the test output stays quiet). */
+    private static String initOutput;
+
     @TempDir
     Path dir;
+
+    @org.junit.jupiter.api.BeforeAll
+    static void initOnce() {
+        java.io.PrintStream saved = System.err;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            Profiler.init();
+        } finally {
+            System.setErr(saved);
+        }
+        initOutput = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+    }
 
     @Test
     void withoutAGpuTheTracerIsUnavailableAndSaysWhy() {
@@ -36,6 +52,9 @@ class ProfilerSessionTest {
         assumeFalse(tracer.available(), "this machine has a usable GPU");
         assertFalse(tracer.unavailableReason().isBlank());
         assertFalse(tracer.unavailableReason().contains("\n"), "one line");
+        assertEquals(1, initOutput.lines().count(), "Profiler.init() says why in one line: " + initOutput);
+        assertTrue(initOutput.startsWith("flagtrace: no device activity") && initOutput.contains("CPU-side profiling continues"),
+                initOutput);
         assertEquals(0, tracer.deviceCount());
     }
 
