@@ -176,9 +176,7 @@ public final class ProfilerSession implements AutoCloseable {
             tracer.stop();
             long stopped = System.nanoTime();
             alignHostClock();
-            if (tracer.droppedByVendor() > 0) {
-                pipeline.accounting().note(tracer.name() + " dropped " + tracer.droppedByVendor() + " records (its buffers overflowed)");
-            }
+            pipeline.accounting().vendorDropped(tracer.droppedByVendor());
             long aligned = System.nanoTime();
             summary = pipeline.finish();
             Diagnostics.trace("session", "closing: tracer stop (flush, decode) " + (stopped - t0) / 1_000 + " µs, clock re-check "

@@ -22,6 +22,7 @@ public final class CaptureAccounting {
     private final CaptureWindowFilter window;
     private final List<String> notes = new ArrayList<>();
     private volatile long ringFullWaits;
+    private volatile long vendorDropped;
     private volatile long opsSpilled;
     private volatile ClockAlignment hostClock;
     private volatile long hostOps;
@@ -34,6 +35,15 @@ public final class CaptureAccounting {
     }
 
     /** Adds a line about the input (a truncated file, an unknown vendor frame); written and printed. */
+    /** Records the vendor itself reported dropping (its buffers overflowed); live sessions only. */
+    public void vendorDropped(long records) {
+        this.vendorDropped = records;
+    }
+
+    public long vendorDropped() {
+        return vendorDropped;
+    }
+
     /** Ring-full events of the capture: vendor-side waits for a slot, host ops kept aside. */
     public void ringFull(long producerWaits, long opsSpilled) {
         this.ringFullWaits = producerWaits;
@@ -120,6 +130,7 @@ public final class CaptureAccounting {
         g.writeNumberField("conflicting_bindings", join.conflictingBindings());
         g.writeNumberField("api_names_from_table", apiNames.resolved());
         g.writeNumberField("api_names_generic", apiNames.generic());
+        g.writeNumberField("vendor_dropped", vendorDropped);
         g.writeObjectFieldStart("ring_full");
         g.writeNumberField("vendor_waits", ringFullWaits);
         g.writeNumberField("ops_kept_aside", opsSpilled);
@@ -185,6 +196,9 @@ public final class CaptureAccounting {
         }
         if (apiNames.generic() > 0) {
             out.add("API records with no name in the cbid table (kept generic label): " + apiNames.unknownCbids());
+        }
+        if (vendorDropped > 0) {
+            out.add("the vendor dropped " + vendorDropped + " records (its activity buffers overflowed): they are in no trace");
         }
         if (ringFullWaits > 0 || opsSpilled > 0) {
             out.add("ring full: the vendor's buffer thread waited " + ringFullWaits + " times; " + opsSpilled
