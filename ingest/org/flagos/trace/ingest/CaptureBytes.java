@@ -11,15 +11,17 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.zip.GZIPInputStream;
 
-/** Loads a capture file's bytes: memory-mapped, or inflated when the name ends in {@code .gz}. */
+/**
+ * Loads a capture file's bytes, memory-mapped. A {@code .gz} capture is inflated into a temporary
+ * file first (deleted at once, mapped while open), never into the heap: a compressed capture of a
+ * few hundred MB inflates to gigabytes.
+ */
 public final class CaptureBytes {
     /** Opens {@code path}; failures become one-line {@link CaptureFormatException}s. */
     public static ByteBuffer load(Path path) {
         try {
             if (path.getFileName().toString().endsWith(".gz")) {
-                try (InputStream in = new GZIPInputStream(Files.newInputStream(path), 1 << 16)) {
-                    return ByteBuffer.wrap(in.readAllBytes()).order(ByteOrder.LITTLE_ENDIAN);
-                }
+                return inflated(path);
             }
             try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
                 return channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size()).order(ByteOrder.LITTLE_ENDIAN);
@@ -30,6 +32,20 @@ public final class CaptureBytes {
             throw new CaptureFormatException(path + ": not a valid gzip stream (" + e.getMessage() + ")", e);
         } catch (IOException e) {
             throw new CaptureFormatException(path + ": cannot read (" + e + ")", e);
+        }
+    }
+
+    private static ByteBuffer inflated(Path path) throws IOException {
+        Path temporary = Files.createTempFile("flagtrace-inflated-", ".fltrbuf");
+        try {
+            try (InputStream in = new GZIPInputStream(Files.newInputStream(path), 1 << 16)) {
+                Files.copy(in, temporary, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.READ)) {
+                return channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size()).order(ByteOrder.LITTLE_ENDIAN);
+            }
+        } finally {
+            Files.deleteIfExists(temporary); // the mapping keeps the bytes until it is collected
         }
     }
 
