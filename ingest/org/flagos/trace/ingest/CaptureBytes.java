@@ -24,7 +24,7 @@ public final class CaptureBytes {
                 return inflated(path);
             }
             try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
-                return channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size()).order(ByteOrder.LITTLE_ENDIAN);
+                return map(channel, path);
             }
         } catch (NoSuchFileException e) {
             throw new CaptureFormatException(path + ": no such file");
@@ -35,6 +35,14 @@ public final class CaptureBytes {
         }
     }
 
+    private static ByteBuffer map(FileChannel channel, Path path) throws IOException {
+        if (channel.size() > Integer.MAX_VALUE) {
+            throw new CaptureFormatException(path + ": " + channel.size() + " bytes (inflated); captures over 2 GiB"
+                    + " are not supported yet: split the capture");
+        }
+        return channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size()).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
     private static ByteBuffer inflated(Path path) throws IOException {
         Path temporary = Files.createTempFile("flagtrace-inflated-", ".fltrbuf");
         try {
@@ -42,7 +50,7 @@ public final class CaptureBytes {
                 Files.copy(in, temporary, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             }
             try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.READ)) {
-                return channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size()).order(ByteOrder.LITTLE_ENDIAN);
+                return map(channel, path);
             }
         } finally {
             Files.deleteIfExists(temporary); // the mapping keeps the bytes until it is collected
