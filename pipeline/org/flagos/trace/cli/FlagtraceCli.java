@@ -324,8 +324,7 @@ public final class FlagtraceCli {
             if (a.trace == null) {
                 throw new UsageException("replay needs -o TRACE.json");
             }
-            for (String reserved : List.of("schemaVersion", "deviceProperties", "traceName", "displayTimeUnit",
-                    "baseTimeNanoseconds", "traceEvents", "flagtrace")) {
+            for (String reserved : org.flagos.trace.stages.TraceHeader.RESERVED_KEYS) {
                 if (a.metadata.containsKey(reserved)) {
                     throw new UsageException("--metadata cannot set the reserved key " + reserved);
                 }

@@ -58,7 +58,8 @@ public final class JsonText {
         return chars;
     }
 
-    static boolean hasLoneSurrogate(String s) {
+    /** True when {@code s} holds a UTF-16 surrogate without its partner. */
+    public static boolean hasLoneSurrogate(String s) {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             if (Character.isSurrogate(c)) {

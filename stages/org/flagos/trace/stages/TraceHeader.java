@@ -23,4 +23,19 @@ public record TraceHeader(
         Map<String, String> metadata,
         String processName,
         long processId) {
+    /** Keys the trace writes itself: metadata may not replace them. */
+    public static final List<String> RESERVED_KEYS = List.of("schemaVersion", "deviceProperties", "traceName",
+            "displayTimeUnit", "baseTimeNanoseconds", "traceEvents", "flagtrace");
+
+    public TraceHeader {
+        for (String key : metadata.keySet()) {
+            if (RESERVED_KEYS.contains(key)) {
+                throw new IllegalArgumentException("metadata cannot set the reserved key " + key);
+            }
+            if (org.flagos.trace.pipeline.JsonText.hasLoneSurrogate(key)) {
+                // valid in a JSON string value, but strict parsers (Jackson among them) refuse it in a key
+                throw new IllegalArgumentException("metadata key '" + key + "' holds a lone UTF-16 surrogate");
+            }
+        }
+    }
 }
