@@ -80,18 +80,30 @@ public final class DevicePropertiesFile {
                     throw new CaptureFormatException(source + ": device " + devices.size() + " lacks " + required);
                 }
             }
-            devices.add(new DeviceProperties(
-                    i(fields, "id"), (String) fields.get("name"), l(fields, "totalGlobalMem"),
-                    i(fields, "computeMajor"), i(fields, "computeMinor"), i(fields, "maxThreadsPerBlock"),
-                    i(fields, "maxThreadsPerMultiprocessor"), i(fields, "regsPerBlock"), i(fields, "warpSize"),
-                    l(fields, "sharedMemPerBlock"), i(fields, "numSms"), i(fields, "regsPerMultiprocessor"),
-                    l(fields, "sharedMemPerBlockOptin"), l(fields, "sharedMemPerMultiprocessor")));
+            try {
+                devices.add(device(fields, source));
+            } catch (IllegalArgumentException e) {
+                throw new CaptureFormatException(source + ": device " + devices.size() + ": " + e.getMessage());
+            }
         }
         return List.copyOf(devices);
     }
 
+    private static DeviceProperties device(Map<String, Object> fields, String source) {
+        return new DeviceProperties(
+                    i(fields, "id"), (String) fields.get("name"), l(fields, "totalGlobalMem"),
+                    i(fields, "computeMajor"), i(fields, "computeMinor"), i(fields, "maxThreadsPerBlock"),
+                    i(fields, "maxThreadsPerMultiprocessor"), i(fields, "regsPerBlock"), i(fields, "warpSize"),
+                    l(fields, "sharedMemPerBlock"), i(fields, "numSms"), i(fields, "regsPerMultiprocessor"),
+                    l(fields, "sharedMemPerBlockOptin"), l(fields, "sharedMemPerMultiprocessor"));
+    }
+
     private static int i(Map<String, Object> f, String k) {
-        return Math.toIntExact((Long) f.get(k));
+        long v = (Long) f.get(k);
+        if (v != (int) v) {
+            throw new IllegalArgumentException(k + " " + v + " does not fit in 32 bits");
+        }
+        return (int) v;
     }
 
     private static long l(Map<String, Object> f, String k) {

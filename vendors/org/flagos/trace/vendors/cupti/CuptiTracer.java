@@ -391,10 +391,14 @@ public final class CuptiTracer implements DeviceTracer {
             for (int d = 0; d < deviceCount(); d++) {
                 cudaDeviceProp p = new cudaDeviceProp();
                 if (cudart.cudaGetDeviceProperties(p, d) == 0) {
-                    list.add(new DeviceProperties(d, p.name().getString(), p.totalGlobalMem(), p.major(), p.minor(),
+                    try {
+                        list.add(new DeviceProperties(d, p.name().getString(), p.totalGlobalMem(), p.major(), p.minor(),
                             p.maxThreadsPerBlock(), p.maxThreadsPerMultiProcessor(), p.regsPerBlock(), p.warpSize(),
                             p.sharedMemPerBlock(), p.multiProcessorCount(), p.regsPerMultiprocessor(),
                             p.sharedMemPerBlockOptin(), p.sharedMemPerMultiprocessor()));
+                    } catch (IllegalArgumentException e) { // a device no occupancy formula can describe
+                        Diagnostics.warn(COMPONENT, "device " + d + " left out of deviceProperties: " + e.getMessage());
+                    }
                 }
                 p.close();
             }
