@@ -84,7 +84,10 @@ public final class OpSummary {
     }
 
     private static boolean contains(HostOpColumns ops, int outer, int inner) {
-        return ops.start[inner] >= ops.start[outer] && ops.end[inner] <= ops.end[outer];
+        // Ops nest only on their own thread: the nesting order walks thread after thread, and an
+        // op of the next thread that happens to lie inside the previous thread's last op is not its child.
+        return ops.thread[inner] == ops.thread[outer]
+                && ops.start[inner] >= ops.start[outer] && ops.end[inner] <= ops.end[outer];
     }
 
     /** The summary as a fixed-width table, like torch's {@code key_averages().table()}. */

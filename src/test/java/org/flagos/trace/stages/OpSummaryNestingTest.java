@@ -1,0 +1,34 @@
+package org.flagos.trace.stages;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.flagos.trace.pipeline.DenseLongTable;
+import org.flagos.trace.pipeline.NameTable;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Ops nest on their own thread only. The summary walks ops thread after thread; an op of the next
+ * thread that lies, in time, inside the previous thread's last op must not become its child (it did:
+ * a worker that started late had its first step subtracted from another worker's self CPU, a
+ * flaky 566 µs error in ProfilerSessionTest).
+ */
+class OpSummaryNestingTest {
+    @Test
+    void anOpOfAnotherThreadInsideThisThreadsLastOpIsNotItsChild() {
+        NameTable names = new NameTable();
+        int step = names.intern("step");
+        int inner = names.intern("inner");
+        HostOpColumns ops = new HostOpColumns();
+        ops.add(step, 0, 1, 1_000, 10_000);   // thread 1: a long last step
+        ops.add(inner, 1, 1, 2_000, 3_000);   //   its inner op
+        ops.add(step, 2, 2, 4_000, 6_000);    // thread 2 starts late, inside thread 1's step in time
+        ops.add(inner, 3, 2, 4_500, 5_000);
+        OpSummary summary = OpSummary.of(ops, names, new DenseLongTable());
+        OpSummaryRow steps = summary.row("step");
+        OpSummaryRow inners = summary.row("inner");
+        assertEquals((9_000 + 2_000) / 1000.0, steps.cpuTimeTotalUs(), 1e-9);
+        assertEquals((9_000 - 1_000 + 2_000 - 500) / 1000.0, steps.selfCpuTimeTotalUs(), 1e-9,
+                "each step loses only its own inner op");
+        assertEquals(inners.cpuTimeTotalUs(), inners.selfCpuTimeTotalUs(), 1e-9);
+    }
+}
