@@ -23,20 +23,18 @@ class FlagtraceCliTest {
     @TempDir
     Path dir;
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final CliRunner cli = new CliRunner();
 
     private int run(String... args) {
-        return new FlagtraceCli(new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8)).run(args);
+        return cli.run(args);
     }
 
     private String stdout() {
-        return out.toString(StandardCharsets.UTF_8);
+        return cli.stdout();
     }
 
     private String stderr() {
-        return err.toString(StandardCharsets.UTF_8);
+        return cli.stderr();
     }
 
     private List<Path> files() throws IOException {
@@ -62,7 +60,7 @@ class FlagtraceCliTest {
                 assertTrue(row.has(key), key);
             }
         }
-        String printed = out.toString(StandardCharsets.UTF_8);
+        String printed = stdout();
         assertTrue(printed.contains("app::mm"), printed);
         assertTrue(printed.contains("dropped outside the capture window"), printed);
         assertEquals(2, files().size(), "no temporary files left: " + files());
@@ -90,7 +88,7 @@ class FlagtraceCliTest {
         Files.copy(Captures.capture("h200-app"), capture);
         Path trace = dir.resolve("t.json");
         assertEquals(0, run("replay", capture.toString(), "--ops", Captures.ops("h200-app").toString(), "-o", trace.toString()));
-        assertTrue(out.toString(StandardCharsets.UTF_8).contains("kernels without a name: 6 distinct"), out.toString(StandardCharsets.UTF_8));
+        assertTrue(stdout().contains("kernels without a name: 6 distinct"), stdout());
         JsonNode t = TraceJson.MAPPER.readTree(trace.toFile());
         assertEquals(6, t.get("flagtrace").get("unnamed_kernels").asInt());
         assertEquals(0, t.get("flagtrace").get("invalid_records").asInt());

@@ -40,18 +40,18 @@ class HostileInputTest {
     @TempDir
     Path dir;
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final CliRunner cli = new CliRunner();
 
     private int run(String... args) {
-        out.reset();
-        err.reset();
-        return new FlagtraceCli(new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8)).run(args);
+        return cli.run(args);
+    }
+
+    private String stdout() {
+        return cli.stdout();
     }
 
     private String stderr() {
-        return err.toString(StandardCharsets.UTF_8);
+        return cli.stderr();
     }
 
     /** A capture of one frame holding only the first kernel record of a real H200 capture. */
@@ -109,7 +109,7 @@ class HostileInputTest {
             JsonNode flagtrace = replayed(trace).get("flagtrace");
             assertEquals(0, flagtrace.get("decoded").get("kernel").asInt(), "device " + device);
             assertEquals(1, flagtrace.get("invalid_records").asInt());
-            assertTrue(out.toString(StandardCharsets.UTF_8).contains("is not below 1024"), out.toString(StandardCharsets.UTF_8));
+            assertTrue(stdout().contains("is not below 1024"), stdout());
         }
     }
 
@@ -187,7 +187,7 @@ class HostileInputTest {
         assertEquals(0, run("replay", capture.toString(), "--ops", ops.toString(), "-o", trace.toString()));
         String notes = replayed(trace).get("flagtrace").get("notes").toString();
         assertTrue(notes.contains("overlap an op on their thread without nesting"), notes);
-        assertTrue(out.toString(StandardCharsets.UTF_8).contains("without nesting"));
+        assertTrue(stdout().contains("without nesting"));
         Path none = ops("{\"window_start\":1}", "{\"name\":\"a\",\"external_id\":1,\"start\":500,\"end\":600}", "{\"window_end\":100}");
         assertEquals(0, run("replay", capture.toString(), "--ops", none.toString(), "-o", trace.toString()));
         assertTrue(replayed(trace).get("flagtrace").get("notes").toString().contains("holds none of the 1 ops"));
