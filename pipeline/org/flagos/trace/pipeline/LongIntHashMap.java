@@ -3,9 +3,11 @@ package org.flagos.trace.pipeline;
 import java.util.Arrays;
 
 /**
- * Open-addressing map from a non-negative long key to an int value, without boxing: the stages'
- * per-record lookups (correlation to slot index, name handle to name id) must not allocate.
- * Grows by doubling, which allocates only when the number of distinct keys doubles.
+ * Open-addressing map from any long key to an int value, without boxing: the stages' per-record
+ * lookups (correlation to slot index, name handle to name id) must not allocate. Grows by doubling,
+ * which allocates only when the number of distinct keys doubles. Keys come from records (64-bit
+ * vendor correlation ids, pointers with the top bit set), so every long is a key: the one value
+ * the table uses to mark an empty slot is kept beside it.
  */
 public final class LongIntHashMap {
     private static final long EMPTY = -1;
@@ -15,6 +17,8 @@ public final class LongIntHashMap {
     private int[] values;
     private int size;
     private int mask;
+    private boolean hasEmptyKey;
+    private int emptyKeyValue;
 
     /** @param missing the value {@link #get} returns for an absent key */
     public LongIntHashMap(int expected, int missing) {
@@ -27,6 +31,9 @@ public final class LongIntHashMap {
     }
 
     public int get(long key) {
+        if (key == EMPTY) {
+            return hasEmptyKey ? emptyKeyValue : missing;
+        }
         int i = index(key);
         while (true) {
             long k = keys[i];
@@ -42,8 +49,14 @@ public final class LongIntHashMap {
 
     /** Sets {@code key} to {@code value}; returns the previous value or {@code missing}. */
     public int put(long key, int value) {
-        if (key < 0) {
-            throw new IllegalArgumentException("negative key " + key);
+        if (key == EMPTY) {
+            int old = hasEmptyKey ? emptyKeyValue : missing;
+            if (!hasEmptyKey) {
+                hasEmptyKey = true;
+                size++;
+            }
+            emptyKeyValue = value;
+            return old;
         }
         int i = index(key);
         while (true) {
@@ -67,6 +80,14 @@ public final class LongIntHashMap {
 
     /** Removes {@code key}; returns its value or {@code missing}. Backward-shift deletion: no tombstones. */
     public int remove(long key) {
+        if (key == EMPTY) {
+            if (!hasEmptyKey) {
+                return missing;
+            }
+            hasEmptyKey = false;
+            size--;
+            return emptyKeyValue;
+        }
         int i = index(key);
         while (true) {
             long k = keys[i];
@@ -103,6 +124,9 @@ public final class LongIntHashMap {
 
     /** Visits every entry. */
     public void forEach(LongIntConsumer consumer) {
+        if (hasEmptyKey) {
+            consumer.accept(EMPTY, emptyKeyValue);
+        }
         for (int i = 0; i < keys.length; i++) {
             if (keys[i] != EMPTY) {
                 consumer.accept(keys[i], values[i]);
@@ -128,7 +152,7 @@ public final class LongIntHashMap {
         values = new int[oldKeys.length * 2];
         mask = keys.length - 1;
         Arrays.fill(keys, EMPTY);
-        size = 0;
+        size = hasEmptyKey ? 1 : 0;
         for (int i = 0; i < oldKeys.length; i++) {
             if (oldKeys[i] != EMPTY) {
                 put(oldKeys[i], oldValues[i]);

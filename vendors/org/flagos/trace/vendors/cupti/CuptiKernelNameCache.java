@@ -26,12 +26,6 @@ final class CuptiKernelNameCache {
     }
 
     int nameId(long handle) {
-        if (handle < 0) { // above 2^63: no user-space pointer; the cache's keys are non-negative
-            if (stats != null) {
-                stats.unnamedKernel();
-            }
-            return table.intern("<unresolved kernel 0x" + Long.toHexString(handle) + ">");
-        }
         int id = ids.get(handle);
         if (id >= 0) {
             return id;
