@@ -5,12 +5,11 @@ package org.flagos.trace.pipeline;
  * It draws flow arrows ({@code ac2g}) and is written as {@code args.correlation}. It never
  * attributes time to a host op; that is {@link ExternalId}'s job.
  *
- * @param value the vendor's unsigned 32-bit id, widened
+ * @param value the vendor's id: 64 bits, unsigned (CUPTI's are 32-bit, ROCtracer's and MSPTI's 64)
  */
 public record CorrelationId(long value) {
-    public CorrelationId {
-        if (value < 0 || value > 0xFFFF_FFFFL) {
-            throw new IllegalArgumentException("vendor correlation id out of u32 range: " + value);
-        }
+    @Override
+    public String toString() {
+        return "CorrelationId[" + Long.toUnsignedString(value) + "]";
     }
 }

@@ -2,9 +2,9 @@ package org.flagos.trace.pipeline;
 
 /**
  * Vendor correlation id to External id, for the join. The key is always the vendor's correlation
- * id and the value the host op's External id; the two are never interchangeable. Vendor
- * correlation ids are dense and increasing (CUPTI counts from 1), so the table is a
- * {@link DenseLongTable}.
+ * id and the value the host op's External id; the two are never interchangeable. Correlation ids
+ * are 64 bits (ROCtracer's and MSPTI's are; CUPTI's are 32-bit, dense, counting from 1): small
+ * ones are paged, any other is hashed ({@link DenseLongTable}).
  */
 public final class CorrelationTable {
     private static final long UNBOUND = -1;
@@ -12,12 +12,10 @@ public final class CorrelationTable {
 
     /** Binds {@code correlation} to {@code externalId}; returns false if it was already bound. */
     public boolean bind(long correlation, long externalId) {
-        checkCorrelation(correlation);
         return table.putIfAbsent(correlation, externalId);
     }
 
     public boolean isBound(long correlation) {
-        checkCorrelation(correlation);
         return table.contains(correlation);
     }
 
@@ -28,11 +26,5 @@ public final class CorrelationTable {
 
     public int size() {
         return table.size();
-    }
-
-    private static void checkCorrelation(long correlation) {
-        if (correlation < 0 || correlation > 0xFFFF_FFFFL) {
-            throw new IllegalArgumentException("vendor correlation id out of u32 range: " + correlation);
-        }
     }
 }

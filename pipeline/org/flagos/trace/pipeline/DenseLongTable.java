@@ -3,23 +3,35 @@ package org.flagos.trace.pipeline;
 import java.util.Arrays;
 
 /**
- * A map from dense non-negative ids (vendor correlation ids, External ids: both count up from a
- * small number) to long values, stored as a directory of fixed pages indexed by the id itself.
- * A lookup is two array reads; an entry costs eight bytes that are never copied or freed while a
- * capture runs, so steady-state streaming allocates only a new page per 4,096 new ids.
+ * A map from ids (vendor correlation ids, External ids: both usually count up from a small
+ * number) to long values. Ids below {@link #DENSE_IDS} live in a directory of fixed pages indexed
+ * by the id itself: a lookup is two array reads, an entry costs eight bytes, and steady-state
+ * streaming allocates only a new page per 4,096 new ids. Any other id (64-bit vendor ids, or ids
+ * a hostile capture scatters) goes to a hash map beside the pages, so that an id read from a record
+ * can never size memory: the pages hold at most {@link #DENSE_IDS} entries (32 MiB), the map one
+ * entry per distinct id.
  */
 public final class DenseLongTable {
     private static final int PAGE_BITS = 12;
     private static final int PAGE_SIZE = 1 << PAGE_BITS;
-    /** Ids above this would need a directory of more than 2^24 pages. */
-    public static final long MAX_ID = (1L << 36) - 1;
+    /** Ids below this are paged: 4 Mi ids, 1,024 pages at most. */
+    public static final long DENSE_IDS = 1L << 22;
 
     // Values are stored +1 so that a fresh page (all zeros) reads as absent.
     private long[][] pages = new long[16][];
+    private final LongIntHashMap sparseIndex = new LongIntHashMap(16, -1);
+    private long[] sparseValues = new long[16];
     private int size;
 
-    /** Sets {@code id} to {@code value} if absent; returns false (and changes nothing) if present. */
+    /** Sets {@code id} to {@code value} unless present; returns whether it was absent. */
     public boolean putIfAbsent(long id, long value) {
+        if (!isDense(id)) {
+            if (sparseIndex.get(id) >= 0) {
+                return false;
+            }
+            sparseValues[newSparseSlot(id)] = value;
+            return true;
+        }
         long[] page = page(id, true);
         int slot = (int) (id & (PAGE_SIZE - 1));
         if (page[slot] != 0) {
@@ -30,8 +42,13 @@ public final class DenseLongTable {
         return true;
     }
 
-    /** Adds {@code delta} to {@code id}'s value, starting from 0 when absent. */
+    /** Adds {@code delta} to {@code id}'s value (0 when absent). */
     public void add(long id, long delta) {
+        if (!isDense(id)) {
+            int slot = sparseIndex.get(id);
+            sparseValues[slot >= 0 ? slot : newSparseSlot(id)] += delta;
+            return;
+        }
         long[] page = page(id, true);
         int slot = (int) (id & (PAGE_SIZE - 1));
         if (page[slot] == 0) {
@@ -42,12 +59,19 @@ public final class DenseLongTable {
     }
 
     public boolean contains(long id) {
+        if (!isDense(id)) {
+            return sparseIndex.get(id) >= 0;
+        }
         long[] page = page(id, false);
         return page != null && page[(int) (id & (PAGE_SIZE - 1))] != 0;
     }
 
-    /** The value of {@code id}, or {@code absent} when it has none. */
+    /** {@code id}'s value, or {@code absent}. */
     public long get(long id, long absent) {
+        if (!isDense(id)) {
+            int slot = sparseIndex.get(id);
+            return slot >= 0 ? sparseValues[slot] : absent;
+        }
         long[] page = page(id, false);
         if (page == null) {
             return absent;
@@ -57,13 +81,25 @@ public final class DenseLongTable {
     }
 
     public int size() {
-        return size;
+        return size + sparseIndex.size();
+    }
+
+    private static boolean isDense(long id) {
+        return id >= 0 && id < DENSE_IDS;
+    }
+
+    /** Creates {@code id}'s entry in the map, value 0; returns its slot in {@code sparseValues}. */
+    private int newSparseSlot(long id) {
+        int slot = sparseIndex.size();
+        if (slot == sparseValues.length) {
+            sparseValues = Arrays.copyOf(sparseValues, slot * 2);
+        }
+        sparseValues[slot] = 0;
+        sparseIndex.put(id, slot);
+        return slot;
     }
 
     private long[] page(long id, boolean create) {
-        if (id < 0 || id > MAX_ID) {
-            throw new IllegalArgumentException("id out of range for a dense table: " + id);
-        }
         int index = (int) (id >>> PAGE_BITS);
         if (index >= pages.length) {
             if (!create) {

@@ -28,7 +28,7 @@ public record DeviceEvent(
             throw new IllegalArgumentException("not an activity record: " + record.type);
         }
         return new DeviceEvent(record.kind, record.startNs, record.endNs,
-                record.correlation == TraceRecord.NO_CORRELATION ? Optional.empty() : Optional.of(new CorrelationId(record.correlation)),
+                !record.hasCorrelation() ? Optional.empty() : Optional.of(new CorrelationId(record.correlation())),
                 record.hasExternalId() ? Optional.of(new ExternalId(record.externalId())) : Optional.empty(),
                 record.device, record.stream, record.kind.isDevice() ? 0 : record.threadId,
                 record.nameId >= 0 ? names.name(record.nameId) : null);

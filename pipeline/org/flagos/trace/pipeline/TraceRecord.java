@@ -8,20 +8,18 @@ import java.util.Arrays;
  * it in chain order. Fields are public for allocation-free access on the hot path; only the
  * producer translator and the stage that owns an annotation write them.
  *
- * <p>The two id schemes live in separate fields with separate accessors: {@link #correlation} (the
+ * <p>The two id schemes live in separate fields with separate accessors: {@link #correlation()} (the
  * vendor's, for flow arrows) and {@link #externalId()} (the host op's, for time attribution).
  */
 public final class TraceRecord {
-    /** Value of {@link #correlation} when the vendor gave none. */
-    public static final long NO_CORRELATION = -1;
-
     public RecordType type;
     public EventKind kind;
     /** UNIX-epoch nanoseconds. */
     public long startNs;
     public long endNs;
-    /** Vendor correlation id (u32), or {@link #NO_CORRELATION}. Never an External id. */
-    public long correlation;
+    /** Vendor correlation id, 64 bits as the vendor gave them (unsigned); meaningful only when present. Never an External id. */
+    private long correlation;
+    private boolean hasCorrelation;
     private long externalId;
     private boolean hasExternalId;
 
@@ -68,6 +66,26 @@ public final class TraceRecord {
     private int releasedCount;
 
     /** The host op's id, valid only when {@link #hasExternalId()}. 0 is a valid id. */
+    /** The vendor correlation id's 64 bits (compare and print unsigned); only when {@link #hasCorrelation()}. */
+    public long correlation() {
+        return correlation;
+    }
+
+    public boolean hasCorrelation() {
+        return hasCorrelation;
+    }
+
+    /** Sets the vendor correlation id (any 64 bits). */
+    public void correlation(long id) {
+        correlation = id;
+        hasCorrelation = true;
+    }
+
+    public void clearCorrelation() {
+        correlation = 0;
+        hasCorrelation = false;
+    }
+
     public long externalId() {
         return externalId;
     }
@@ -112,7 +130,8 @@ public final class TraceRecord {
         type = null;
         kind = null;
         startNs = endNs = 0;
-        correlation = NO_CORRELATION;
+        correlation = 0;
+        hasCorrelation = false;
         externalId = 0;
         hasExternalId = false;
         device = context = stream = processId = 0;
@@ -144,6 +163,7 @@ public final class TraceRecord {
         startNs = other.startNs;
         endNs = other.endNs;
         correlation = other.correlation;
+        hasCorrelation = other.hasCorrelation;
         externalId = other.externalId;
         hasExternalId = other.hasExternalId;
         device = other.device;

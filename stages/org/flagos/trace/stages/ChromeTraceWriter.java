@@ -206,12 +206,12 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
             rememberApiThread(r.externalId(), r.threadId);
         }
         e.raw(CBID_).number(r.cbid);
-        if (r.correlation != TraceRecord.NO_CORRELATION) {
-            e.raw(CORRELATION_).number(r.correlation);
+        if (r.hasCorrelation()) {
+            e.raw(CORRELATION_).unsigned(r.correlation());
         }
         emit(e.raw(END_ARGS_AND_EVENT));
-        if (r.correlation != TraceRecord.NO_CORRELATION) {
-            flows.host(r.correlation, r.startNs, r.processId, r.threadId, this);
+        if (r.hasCorrelation()) {
+            flows.host(r.correlation(), r.startNs, r.processId, r.threadId, this);
         }
     }
 
@@ -237,8 +237,8 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
             e.raw(QUEUED_).number(r.queued).raw(COMMA);
         }
         e.raw(DEVICE_).number(r.device).raw(CONTEXT_).number(r.context).raw(STREAM_).number(r.stream);
-        if (r.correlation != TraceRecord.NO_CORRELATION) {
-            e.raw(CORRELATION_).number(r.correlation);
+        if (r.hasCorrelation()) {
+            e.raw(CORRELATION_).unsigned(r.correlation());
         }
         if (r.kind == EventKind.KERNEL) {
             writeKernelArgs(e, r);
@@ -255,8 +255,8 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
             }
         }
         emit(e.raw(END_ARGS_AND_EVENT));
-        if (r.correlation != TraceRecord.NO_CORRELATION) {
-            flows.device(r.correlation, r.startNs, r.device, r.stream, this);
+        if (r.hasCorrelation()) {
+            flows.device(r.correlation(), r.startNs, r.device, r.stream, this);
         }
     }
 
@@ -304,15 +304,11 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     }
 
     private void addDeviceTime(long externalId, long ns) {
-        if (externalId <= DenseLongTable.MAX_ID) {
-            deviceNsByOp.add(externalId, ns);
-        }
+        deviceNsByOp.add(externalId, ns);
     }
 
     private void rememberApiThread(long externalId, long thread) {
-        if (externalId <= DenseLongTable.MAX_ID) {
-            apiThreadByOp.putIfAbsent(externalId, thread);
-        }
+        apiThreadByOp.putIfAbsent(externalId, thread);
     }
 
     private void finish() throws IOException {
@@ -338,9 +334,9 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     @Override
     public void arrow(long correlation, long hostTs, long hostPid, long hostTid, long deviceTs, int devicePid, int deviceTid)
             throws IOException {
-        emit(event.reset().raw(FLOW_S_HEAD).number(correlation).raw(PID_).number(hostPid).raw(TID_).number(hostTid)
+        emit(event.reset().raw(FLOW_S_HEAD).unsigned(correlation).raw(PID_).number(hostPid).raw(TID_).number(hostTid)
                 .raw(TS_).micros(hostTs - base).raw(FLOW_S_TAIL));
-        emit(event.reset().raw(FLOW_F_HEAD).number(correlation).raw(PID_).number(devicePid).raw(TID_).number(deviceTid)
+        emit(event.reset().raw(FLOW_F_HEAD).unsigned(correlation).raw(PID_).number(devicePid).raw(TID_).number(deviceTid)
                 .raw(TS_).micros(deviceTs - base).raw(FLOW_F_TAIL));
         events += 2;
     }
@@ -354,7 +350,7 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     private long writeHostOps() throws IOException {
         TraceRowLayout layout = new TraceRowLayout();
         for (int i = 0; i < ops.size; i++) {
-            long api = ops.externalId[i] <= DenseLongTable.MAX_ID ? apiThreadByOp.get(ops.externalId[i], -1) : -1;
+            long api = apiThreadByOp.get(ops.externalId[i], -1);
             if (api != -1) {
                 layout.learn(ops.thread[i], api);
             }

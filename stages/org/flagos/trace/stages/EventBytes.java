@@ -66,6 +66,18 @@ final class EventBytes extends AsciiFragment {
         return this;
     }
 
+    /** {@code value}'s 64 bits as an unsigned integer (vendor correlation ids are u64). */
+    EventBytes unsigned(long value) {
+        if (value >= 0) {
+            return number(value);
+        }
+        ensure(20);
+        long high = Long.divideUnsigned(value, 10);
+        to = NumberOutput.outputLong(high, bytes, to);
+        bytes[to++] = (byte) ('0' + Long.remainderUnsigned(value, 10));
+        return this;
+    }
+
     /** Nanoseconds as microseconds with exactly three decimals, truncated, never rounded. */
     EventBytes micros(long nanos) {
         ensure(24);

@@ -56,7 +56,7 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
     }
 
     private void bind(TraceRecord binding) {
-        long correlation = binding.correlation;
+        long correlation = binding.correlation();
         long external = binding.externalId();
         if (!bindings.bind(correlation, external)) {
             if (bindings.externalId(correlation) == external) {
@@ -72,12 +72,12 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
     }
 
     private void join(TraceRecord record) {
-        if (record.correlation == TraceRecord.NO_CORRELATION) {
+        if (!record.hasCorrelation()) {
             unjoined[record.kind.ordinal()]++;
             return;
         }
-        if (bindings.isBound(record.correlation)) {
-            record.externalId(bindings.externalId(record.correlation));
+        if (bindings.isBound(record.correlation())) {
+            record.externalId(bindings.externalId(record.correlation()));
             joined[record.kind.ordinal()]++;
             return;
         }
@@ -92,7 +92,7 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
         if (slot == parkedNext.length) {
             parkedNext = Arrays.copyOf(parkedNext, slot * 2);
         }
-        parkedNext[slot] = parkedHead.put(record.correlation, slot);
+        parkedNext[slot] = parkedHead.put(record.correlation(), slot);
         parkedLive++;
         record.parked = true;
     }

@@ -53,7 +53,7 @@ public final class OpSummary {
         long[] childCpu = new long[n];
         for (int i = 0; i < n; i++) {
             long id = ops.externalId[i];
-            selfDevice[i] = id <= DenseLongTable.MAX_ID ? deviceNsByOp.get(id, 0) : 0;
+            selfDevice[i] = deviceNsByOp.get(id, 0);
             totalDevice[i] = selfDevice[i];
         }
         for (int k = n - 1; k >= 0; k--) { // children sort after their parents

@@ -158,10 +158,10 @@ public final class TeardownStress {
         public <A> void publish(EventTranslatorOneArg<TraceRecord, A> translator, A source) {
             translator.translateTo(slot, 0, source);
             if (slot.type == RecordType.CORRELATION_BINDING) {
-                external.put(slot.correlation, slot.externalId());
+                external.put(slot.correlation(), slot.externalId());
                 bindings++;
             } else if (slot.type == RecordType.ACTIVITY && slot.kind == EventKind.MEMSET) {
-                values.put(slot.correlation, slot.memsetValue);
+                values.put(slot.correlation(), slot.memsetValue);
             }
         }
 

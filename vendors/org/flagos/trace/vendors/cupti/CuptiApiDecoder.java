@@ -27,7 +27,7 @@ final class CuptiApiDecoder {
         slot.endNs = api.end();
         slot.processId = api.processId();
         slot.threadId = api.threadId();
-        slot.correlation = api.correlationId();
+        slot.correlation(api.correlationId());
     };
 
     private ByteBuffer buffer;

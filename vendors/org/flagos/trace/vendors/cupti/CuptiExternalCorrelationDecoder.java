@@ -21,7 +21,7 @@ final class CuptiExternalCorrelationDecoder {
             (slot, sequence, ext) -> {
                 slot.clear();
                 slot.type = RecordType.CORRELATION_BINDING;
-                slot.correlation = ext.correlationId();
+                slot.correlation(ext.correlationId());
                 slot.externalId(ext.externalId());
             };
 

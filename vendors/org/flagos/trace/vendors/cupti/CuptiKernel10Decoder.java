@@ -40,7 +40,7 @@ final class CuptiKernel10Decoder {
         slot.device = k.deviceId();
         slot.context = k.contextId();
         slot.stream = k.streamId();
-        slot.correlation = k.correlationId();
+        slot.correlation(k.correlationId());
         slot.gridX = k.gridX();
         slot.gridY = k.gridY();
         slot.gridZ = k.gridZ();

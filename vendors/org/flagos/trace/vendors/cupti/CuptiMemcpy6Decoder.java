@@ -29,7 +29,7 @@ final class CuptiMemcpy6Decoder {
         slot.device = copy.deviceId();
         slot.context = copy.contextId();
         slot.stream = copy.streamId();
-        slot.correlation = copy.correlationId();
+        slot.correlation(copy.correlationId());
         slot.bytes = copy.bytes();
         slot.copyKind = CuptiEnums.copyKind(copy.copyKind());
         slot.srcKind = CuptiEnums.memoryKind(copy.srcKind());

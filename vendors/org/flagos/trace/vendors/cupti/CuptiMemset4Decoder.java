@@ -28,7 +28,7 @@ final class CuptiMemset4Decoder {
         slot.device = set.deviceId();
         slot.context = set.contextId();
         slot.stream = set.streamId();
-        slot.correlation = set.correlationId();
+        slot.correlation(set.correlationId());
         slot.bytes = set.bytes();
         slot.memsetValue = set.value();
         slot.memoryKind = CuptiEnums.memoryKind(set.memoryKind());

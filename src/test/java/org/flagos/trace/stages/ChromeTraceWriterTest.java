@@ -86,13 +86,13 @@ class ChromeTraceWriterTest {
         TraceRecord launch = record(RecordType.ACTIVITY, EventKind.RUNTIME, 2_000, 2_500);
         launch.nameId = names.intern("cudaLaunchKernel");
         launch.cbid = 211;
-        launch.correlation = 80;
+        launch.correlation(80);
         launch.processId = 4242;
         launch.threadId = 99;
         launch.externalId(0);
         TraceRecord kernel = record(RecordType.ACTIVITY, EventKind.KERNEL, 3_001, 4_610);
         kernel.nameId = names.intern("relu(float*, int)");
-        kernel.correlation = 80;
+        kernel.correlation(80);
         kernel.externalId(0);
         kernel.device = 0;
         kernel.stream = 7;
@@ -104,13 +104,13 @@ class ChromeTraceWriterTest {
         kernel.warpsPerSm = kernel.blocksPerSm * 256 / 32;
         kernel.occupancyPercent = 24;
         TraceRecord copy = record(RecordType.ACTIVITY, EventKind.MEMCPY, 5_000, 6_088);
-        copy.correlation = 81; // its launch is not in the trace: no arrow
+        copy.correlation(81); // its launch is not in the trace: no arrow
         copy.copyKind = CopyKind.HTOD;
         copy.srcKind = MemoryKind.PAGEABLE;
         copy.dstKind = MemoryKind.DEVICE;
         copy.bytes = 262_144;
         TraceRecord set = record(RecordType.ACTIVITY, EventKind.MEMSET, 7_000, 7_832);
-        set.correlation = TraceRecord.NO_CORRELATION;
+        set.clearCorrelation();
         set.memoryKind = MemoryKind.DEVICE;
         set.bytes = 16;
 

@@ -17,7 +17,7 @@ class ExternalCorrelationJoinTest {
         TraceRecord r = new TraceRecord();
         r.clear();
         r.type = RecordType.CORRELATION_BINDING;
-        r.correlation = correlation;
+        r.correlation(correlation);
         r.externalId(external);
         return r;
     }
@@ -27,7 +27,7 @@ class ExternalCorrelationJoinTest {
         r.clear();
         r.type = RecordType.ACTIVITY;
         r.kind = kind;
-        r.correlation = correlation;
+        r.correlation(correlation);
         r.startNs = 10;
         r.endNs = 20;
         return r;
@@ -61,7 +61,7 @@ class ExternalCorrelationJoinTest {
         assertEquals(1, bind.releasedCount());
         TraceRecord released = bind.released(0);
         assertEquals(3, released.externalId());
-        assertEquals(80, released.correlation);
+        assertEquals(80, released.correlation());
         assertEquals(EventKind.KERNEL, released.kind);
         assertEquals(1, join.lateJoined());
         assertEquals(0, join.parkedNow());
@@ -114,7 +114,7 @@ class ExternalCorrelationJoinTest {
         join.onEvent(bind, 1, true);
         assertFalse(bind.released(0) == slot);
         slot.clear();
-        assertEquals(11, bind.released(0).correlation);
+        assertEquals(11, bind.released(0).correlation());
         assertSame(EventKind.KERNEL, bind.released(0).kind);
     }
 }

@@ -62,7 +62,7 @@ class CuptiTruthTest {
             assertEquals(CuptiExternalCorrelationDecoder.CUSTOM0, t.get("externalKind").asInt(), where);
             assertEquals(t.get("externalId").asLong(), r.externalId(), where);
             assertTrue(r.hasExternalId(), where);
-            assertEquals(t.get("correlation").asLong(), r.correlation, where);
+            assertEquals(t.get("correlation").asLong(), r.correlation(), where);
             return;
         }
         assertEquals(RecordType.ACTIVITY, r.type, where);
