@@ -17,10 +17,10 @@ import org.flagos.trace.ingest.DevicePropertiesFile;
 import org.flagos.trace.ingest.KernelNameFile;
 import org.flagos.trace.pipeline.DeviceProperties;
 import org.flagos.trace.pipeline.DeviceTracer;
+import org.flagos.trace.pipeline.Workload;
 import org.flagos.trace.session.Profiler;
 import org.flagos.trace.session.ProfilerSession;
 import org.flagos.trace.session.SessionOptions;
-import org.flagos.trace.session.Workload;
 import org.flagos.trace.vendors.Vendors;
 
 /**

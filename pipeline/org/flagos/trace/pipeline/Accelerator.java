@@ -7,10 +7,10 @@ public enum Accelerator {
     CUDA, METAX, ASCEND, MUSA, DCU, GCU, PPU, NONE;
 
     /**
-     * {@code FLAGOS_ACCELERATOR} when set; otherwise CUDA when the CUDA bindings are on the class
-     * path, else NONE.
+     * The accelerator {@code FLAGOS_ACCELERATOR} names, NONE for a value that names none (with a
+     * warning), or null when it is unset: then the vendor table probes ({@code Vendors.detect}).
      */
-    public static Accelerator detect() {
+    public static Accelerator fromEnvironment() {
         String chosen = System.getenv("FLAGOS_ACCELERATOR");
         if (chosen != null && !chosen.isBlank()) {
             try {
@@ -21,11 +21,6 @@ public enum Accelerator {
                 return NONE;
             }
         }
-        try {
-            Class.forName("org.bytedeco.cuda.global.cupti", false, Accelerator.class.getClassLoader());
-            return CUDA;
-        } catch (ClassNotFoundException e) {
-            return NONE;
-        }
+        return null;
     }
 }

@@ -1,5 +1,7 @@
 package org.flagos.trace.session;
 
+import org.flagos.trace.pipeline.HostOpMarker;
+
 /**
  * One host op, open from {@link ProfilerSession#op} until {@link #close()}. While it is open its
  * External id is the calling thread's external correlation id, so device work launched on this
@@ -7,7 +9,7 @@ package org.flagos.trace.session;
  * in reverse order of opening, on the thread that opened them. An op opened on a session that has
  * already closed (a worker thread racing the stop) is inert: it records nothing.
  */
-public final class OpScope implements AutoCloseable {
+public final class OpScope implements HostOpMarker.Scope {
     private final ProfilerSession session;
     private final String name;
     private final long externalId;

@@ -29,7 +29,7 @@ public final class Profiler {
             synchronized (Profiler.class) {
                 t = tracer;
                 if (t == null) {
-                    Accelerator accelerator = Accelerator.detect();
+                    Accelerator accelerator = Vendors.detect();
                     t = Vendors.tracerFor(accelerator);
                     if (!t.available()) {
                         System.err.println("flagtrace: no device activity (" + t.unavailableReason()

@@ -25,6 +25,7 @@ import org.flagos.trace.pipeline.DeviceTracer;
 import org.flagos.trace.pipeline.Diagnostics;
 import org.flagos.trace.pipeline.EventKind;
 import org.flagos.trace.pipeline.ExternalId;
+import org.flagos.trace.pipeline.HostOpMarker;
 import org.flagos.trace.pipeline.NameTable;
 import org.flagos.trace.stages.CaptureAccounting;
 import org.flagos.trace.stages.CaptureWindowFilter;
@@ -36,7 +37,7 @@ import org.flagos.trace.stages.TraceHeader;
  * device tracer's records stream through the pipeline into the trace. Closing stops the tracer,
  * flushes its buffers, completes the trace and renames it into place.
  */
-public final class ProfilerSession implements AutoCloseable {
+public final class ProfilerSession implements AutoCloseable, HostOpMarker {
     private static final AtomicBoolean ACTIVE = new AtomicBoolean();
     private static final int RING_SIZE = 1 << 16;
 
@@ -112,6 +113,7 @@ public final class ProfilerSession implements AutoCloseable {
      * Opens a host op on the calling thread. Device work this thread launches until the op closes
      * is attributed to it (or to an op nested inside it).
      */
+    @Override
     public OpScope op(String name) {
         if (closed) {
             return OpScope.inert(name);

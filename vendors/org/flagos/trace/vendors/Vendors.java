@@ -8,11 +8,11 @@ import org.flagos.trace.pipeline.Accelerator;
 import org.flagos.trace.pipeline.ActivityBufferDecoder;
 import org.flagos.trace.pipeline.DeviceTracer;
 import org.flagos.trace.pipeline.UnavailableTracer;
+import org.flagos.trace.pipeline.Workload;
 import org.flagos.trace.pipeline.DeviceProperties;
 import org.flagos.trace.pipeline.KernelNames;
 import org.flagos.trace.pipeline.NameTable;
 import org.flagos.trace.vendors.cupti.CuptiBufferDecoder;
-import org.flagos.trace.session.Workload;
 import org.flagos.trace.vendors.cupti.CuptiTracer;
 import org.flagos.trace.vendors.cupti.workload.ParityWorkload;
 
@@ -46,6 +46,23 @@ public final class Vendors {
             Accelerator.GCU, () -> new UnavailableTracer("Enflame TOPSPTI tracer not built yet"),
             Accelerator.PPU, () -> new UnavailableTracer("PPU tracer not built yet"),
             Accelerator.NONE, () -> new UnavailableTracer("no accelerator selected (FLAGOS_ACCELERATOR unset and no CUDA bindings)")));
+
+    /**
+     * This process's accelerator: {@code FLAGOS_ACCELERATOR} when set, else CUDA when the CUDA
+     * bindings are on the class path (probed by name, without loading them), else NONE.
+     */
+    public static Accelerator detect() {
+        Accelerator chosen = Accelerator.fromEnvironment();
+        if (chosen != null) {
+            return chosen;
+        }
+        try {
+            Class.forName("org.bytedeco.cuda.global.cupti", false, Vendors.class.getClassLoader());
+            return Accelerator.CUDA;
+        } catch (ClassNotFoundException e) {
+            return Accelerator.NONE;
+        }
+    }
 
     /** The tracer for {@code accelerator}: the one line per accelerator that picks it. */
     public static DeviceTracer tracerFor(Accelerator accelerator) {

@@ -34,6 +34,23 @@ class VendorBoundaryTest {
     }
 
     @Test
+    void vendorsKnowNeitherTheSessionNorTheCli() {
+        noClasses().that().resideInAPackage("org.flagos.trace.vendors..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.flagos.trace.session..", "org.flagos.trace.cli..",
+                        "org.flagos.trace.capture..")
+                .because("a vendor plugs into the model (pipeline) only; the session and the CLI sit on top")
+                .check(CLASSES);
+    }
+
+    @Test
+    void onlyTheVendorTableNamesAVendorLibrary() {
+        // Accelerator detection probes the CUDA bindings by name: that probe belongs to the vendor table.
+        noClasses().that().resideOutsideOfPackages("org.flagos.trace.vendors..", "org.flagos.trace.natives..")
+                .should().dependOnClassesThat().resideInAPackage("org.bytedeco..")
+                .check(CLASSES);
+    }
+
+    @Test
     void theRuleIsNotVacuous() {
         // The CUPTI decoder exists and lives under vendors: if it moved, the rules above would pass trivially.
         com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes()

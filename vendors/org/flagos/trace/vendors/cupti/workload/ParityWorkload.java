@@ -17,9 +17,8 @@ import org.bytedeco.javacpp.IntPointer;
 import org.bytedeco.javacpp.Loader;
 import org.bytedeco.javacpp.Pointer;
 import org.bytedeco.javacpp.PointerPointer;
-import org.flagos.trace.session.OpScope;
-import org.flagos.trace.session.ProfilerSession;
-import org.flagos.trace.session.Workload;
+import org.flagos.trace.pipeline.HostOpMarker;
+import org.flagos.trace.pipeline.Workload;
 
 /**
  * The parity workload, the shape of the torch baseline's and the shared captures': allocations,
@@ -43,7 +42,7 @@ public final class ParityWorkload implements Workload {
     }
 
     @Override
-    public void run(ProfilerSession session) throws Exception {
+    public void run(HostOpMarker session) throws Exception {
         Loader.load(cublas.class);
         check(cudart.cudaSetDevice(0), "cudaSetDevice");
         cudaDeviceProp props = new cudaDeviceProp();
@@ -56,7 +55,7 @@ public final class ParityWorkload implements Workload {
         FloatPointer c = new FloatPointer((Pointer) null);
         FloatPointer sorted = new FloatPointer((Pointer) null);
         FloatPointer big = new FloatPointer((Pointer) null);
-        try (OpScope op = session.op("app::alloc")) {
+        try (HostOpMarker.Scope op = session.op("app::alloc")) {
             check(cudart.cudaMalloc(a, matrixBytes), "cudaMalloc");
             check(cudart.cudaMalloc(b, matrixBytes), "cudaMalloc");
             check(cudart.cudaMalloc(c, matrixBytes), "cudaMalloc");
@@ -65,7 +64,7 @@ public final class ParityWorkload implements Workload {
         }
         FloatPointer hostA = random(N * N, 1);
         FloatPointer hostB = random(N * N, 2);
-        try (OpScope op = session.op("app::copy_h2d")) {
+        try (HostOpMarker.Scope op = session.op("app::copy_h2d")) {
             check(cudart.cudaMemcpy(a, hostA, matrixBytes, cudart.cudaMemcpyHostToDevice), "cudaMemcpy");
             check(cudart.cudaMemcpy(b, hostB, matrixBytes, cudart.cudaMemcpyHostToDevice), "cudaMemcpy");
         }
@@ -74,17 +73,17 @@ public final class ParityWorkload implements Workload {
         FloatPointer one = new FloatPointer(1f);
         FloatPointer zero = new FloatPointer(0f);
         for (int i = 0; i < 5; i++) {
-            try (OpScope step = session.op("app::matmul_relu")) {
-                try (OpScope mm = session.op("app::mm")) {
+            try (HostOpMarker.Scope step = session.op("app::matmul_relu")) {
+                try (HostOpMarker.Scope mm = session.op("app::mm")) {
                     checkBlas(cublas.cublasSgemm_v2(blas, cublas.CUBLAS_OP_N, cublas.CUBLAS_OP_N, N, N, N,
                             one, a, N, b, N, zero, c, N), "cublasSgemm");
                 }
-                try (OpScope relu = session.op("app::relu")) {
+                try (HostOpMarker.Scope relu = session.op("app::relu")) {
                     launch(kernels.relu, (N * N + 255) / 256, 256, null, c, N * N);
                 }
             }
         }
-        try (OpScope op = session.op("app::sort")) {
+        try (HostOpMarker.Scope op = session.op("app::sort")) {
             check(cudart.cudaMemcpy(sorted, c, (long) SORT * Float.BYTES, 3 /* cudaMemcpyDeviceToDevice */), "cudaMemcpy");
             for (int k = 2; k <= SORT; k <<= 1) {
                 for (int j = k >> 1; j > 0; j >>= 1) {
@@ -93,18 +92,18 @@ public final class ParityWorkload implements Workload {
             }
         }
         FloatPointer hostBig = new FloatPointer(MIB4 / Float.BYTES);
-        try (OpScope op = session.op("app::copy_h2d_4MiB")) {
+        try (HostOpMarker.Scope op = session.op("app::copy_h2d_4MiB")) {
             check(cudart.cudaMemcpy(big, hostBig, MIB4, cudart.cudaMemcpyHostToDevice), "cudaMemcpy");
         }
-        try (OpScope op = session.op("app::zeros")) {
+        try (HostOpMarker.Scope op = session.op("app::zeros")) {
             check(cudart.cudaMemsetAsync(big, 0, MIB4, null), "cudaMemsetAsync");
         }
         FloatPointer hostC = new FloatPointer((long) N * N);
-        try (OpScope op = session.op("app::copy_d2h")) {
+        try (HostOpMarker.Scope op = session.op("app::copy_d2h")) {
             check(cudart.cudaMemcpy(hostC, c, matrixBytes, cudart.cudaMemcpyDeviceToHost), "cudaMemcpy");
         }
         for (int i = 0; i < 100; i++) {
-            try (OpScope op = session.op("app::tiny")) {
+            try (HostOpMarker.Scope op = session.op("app::tiny")) {
                 launch(kernels.tiny, 1, 1, null, big);
             }
         }
@@ -118,7 +117,7 @@ public final class ParityWorkload implements Workload {
     }
 
     /** Two threads, each on its own stream, each running nested ops. */
-    private static void runWorkers(ProfilerSession session, NvrtcKernels kernels, int threads, int steps) throws InterruptedException {
+    private static void runWorkers(HostOpMarker session, NvrtcKernels kernels, int threads, int steps) throws InterruptedException {
         List<Thread> workers = new ArrayList<>();
         List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
         for (int t = 0; t < threads; t++) {
@@ -130,11 +129,11 @@ public final class ParityWorkload implements Workload {
                     FloatPointer buffer = new FloatPointer((Pointer) null);
                     check(cudart.cudaMalloc(buffer, 1 << 16), "cudaMalloc");
                     for (int i = 0; i < steps; i++) {
-                        try (OpScope step = session.op("app::worker_step")) {
-                            try (OpScope relu = session.op("app::worker_relu")) {
+                        try (HostOpMarker.Scope step = session.op("app::worker_step")) {
+                            try (HostOpMarker.Scope relu = session.op("app::worker_relu")) {
                                 launch(kernels.relu, 64, 256, stream, buffer, 1 << 14);
                             }
-                            try (OpScope zero = session.op("app::worker_memset")) {
+                            try (HostOpMarker.Scope zero = session.op("app::worker_memset")) {
                                 check(cudart.cudaMemsetAsync(buffer, 0, 1 << 16, stream), "cudaMemsetAsync");
                             }
                         }

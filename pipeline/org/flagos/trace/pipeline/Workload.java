@@ -1,4 +1,4 @@
-package org.flagos.trace.session;
+package org.flagos.trace.pipeline;
 
 /** A program run inside a profiler session by {@code flagtrace record --workload NAME}. */
 public interface Workload {
@@ -7,6 +7,6 @@ public interface Workload {
     /** One line on what it does. */
     String description();
 
-    /** Runs inside {@code session}; the tracer was initialized before this is called. */
-    void run(ProfilerSession session) throws Exception;
+    /** Runs, marking its host ops through {@code ops}; the tracer was initialized before this is called. */
+    void run(HostOpMarker ops) throws Exception;
 }
