@@ -2,6 +2,7 @@ package org.flagos.trace.capture;
 
 import com.lmax.disruptor.AggregateEventHandler;
 import com.lmax.disruptor.BlockingWaitStrategy;
+import com.lmax.disruptor.EventHandler;
 import com.lmax.disruptor.EventTranslatorOneArg;
 import com.lmax.disruptor.ExceptionHandler;
 import com.lmax.disruptor.RingBuffer;
@@ -9,9 +10,11 @@ import com.lmax.disruptor.SleepingWaitStrategy;
 import com.lmax.disruptor.WaitStrategy;
 import com.lmax.disruptor.YieldingWaitStrategy;
 import com.lmax.disruptor.dsl.Disruptor;
+import com.lmax.disruptor.dsl.EventHandlerGroup;
 import com.lmax.disruptor.dsl.ProducerType;
 import com.lmax.disruptor.util.DaemonThreadFactory;
 import java.io.OutputStream;
+import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.LongAdder;
 import org.flagos.trace.ingest.HostOp;
@@ -29,8 +32,9 @@ import org.flagos.trace.stages.OpSummary;
 import org.flagos.trace.stages.TraceHeader;
 
 /**
- * The ring and its chain of stages, wired in one place: API names, then the external-correlation
- * join, then the capture window, then the trace writer. See {@link StageThreading} for how the
+ * The ring and its chain of stages, wired in one place: API names, then the vendor's own stages
+ * (MSPTI's correlation remap; none for most vendors), then the external-correlation join, then the
+ * capture window, then the trace writer. See {@link StageThreading} for how the
  * stages map to threads. Producers (a replay, a live tracer's buffer
  * callback, host ops) publish into it; {@link #finish()} publishes the end of the capture and
  * waits until the trace is complete.
@@ -59,6 +63,22 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
     public CapturePipeline(NameTable names, ApiNames apiNames, CaptureWindowFilter window, TraceHeader header,
                            OutputStream out, DecodeStats decodeStats, ProducerType producers, int ringSize,
                            WaitStrategy waitStrategy) {
+        this(names, apiNames, List.of(), window, header, out, decodeStats, producers, ringSize, waitStrategy);
+    }
+
+    /**
+     * @param vendorStages what the vendor's records need between API naming and the join (MSPTI's
+     *                     correlation remap), in order; empty for most vendors
+     */
+    public CapturePipeline(NameTable names, ApiNames apiNames, List<EventHandler<TraceRecord>> vendorStages,
+                           CaptureWindowFilter window, TraceHeader header, OutputStream out, DecodeStats decodeStats,
+                           ProducerType producers, int ringSize) {
+        this(names, apiNames, vendorStages, window, header, out, decodeStats, producers, ringSize, waitStrategy());
+    }
+
+    private CapturePipeline(NameTable names, ApiNames apiNames, List<EventHandler<TraceRecord>> vendorStages,
+                            CaptureWindowFilter window, TraceHeader header, OutputStream out, DecodeStats decodeStats,
+                            ProducerType producers, int ringSize, WaitStrategy waitStrategy) {
         this.names = names;
         ApiNameStage apiNameStage = new ApiNameStage(apiNames, names);
         ExternalCorrelationJoin join = new ExternalCorrelationJoin();
@@ -67,15 +87,30 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
         this.disruptor = new Disruptor<>(TraceRecord::new, ringSize, DaemonThreadFactory.INSTANCE, producers, waitStrategy);
         disruptor.setDefaultExceptionHandler(new RecordingExceptionHandler());
         if (StageThreading.current() == StageThreading.ONE_PER_STAGE) {
-            disruptor.handleEventsWith(apiNameStage)
-                    .then(join)
+            EventHandlerGroup<TraceRecord> named = disruptor.handleEventsWith(apiNameStage);
+            for (EventHandler<TraceRecord> vendorStage : vendorStages) {
+                named = named.then(vendorStage);
+            }
+            named.then(join)
                     .then(window)
                     .then(writer);
         } else {
-            disruptor.handleEventsWith(new AggregateEventHandler<>(apiNameStage, join, window))
+            disruptor.handleEventsWith(new AggregateEventHandler<>(light(apiNameStage, vendorStages, join, window)))
                     .then(writer);
         }
         this.ring = disruptor.start();
+    }
+
+    /** The light stages in chain order, for one shared thread. */
+    @SuppressWarnings("unchecked")
+    private static EventHandler<TraceRecord>[] light(ApiNameStage names, List<EventHandler<TraceRecord>> vendorStages,
+                                                     ExternalCorrelationJoin join, CaptureWindowFilter window) {
+        List<EventHandler<TraceRecord>> chain = new java.util.ArrayList<>();
+        chain.add(names);
+        chain.addAll(vendorStages);
+        chain.add(join);
+        chain.add(window);
+        return chain.toArray(new EventHandler[0]);
     }
 
     /**

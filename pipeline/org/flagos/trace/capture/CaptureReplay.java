@@ -95,8 +95,8 @@ public final class CaptureReplay {
                 : new CaptureWindowFilter(ops.windowStartNs(), ops.windowEndNs());
         TraceHeader header = new TraceHeader(request.traceName(), request.devices(), null, request.metadata(), "flagtrace", -1);
         DecodeStats stats = new DecodeStats();
-        try (CapturePipeline pipeline = new CapturePipeline(names, decoder.apiNames(), window, header, out, stats,
-                ProducerType.SINGLE, request.ringSize())) {
+        try (CapturePipeline pipeline = new CapturePipeline(names, decoder.apiNames(), decoder.stages(), window, header, out,
+                stats, ProducerType.SINGLE, request.ringSize())) {
             return replay(request, frames, vendor, decoder, stats, ops, pipeline, cursor.truncation());
         }
     }

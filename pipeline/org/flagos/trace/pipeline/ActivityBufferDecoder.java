@@ -13,4 +13,13 @@ public interface ActivityBufferDecoder {
 
     /** The vendor's API-name namespace for the records this decoder produces. */
     ApiNames apiNames();
+
+    /**
+     * Stages this vendor's records need between API naming and the external-correlation join (MSPTI
+     * remaps its correlation ids there), in order; the pipeline wires them in for every capture of
+     * the vendor, live or replayed. None by default.
+     */
+    default java.util.List<com.lmax.disruptor.EventHandler<TraceRecord>> stages() {
+        return java.util.List.of();
+    }
 }

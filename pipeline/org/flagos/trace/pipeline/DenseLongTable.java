@@ -29,7 +29,8 @@ public final class DenseLongTable {
             if (sparseIndex.get(id) >= 0) {
                 return false;
             }
-            sparseValues[newSparseSlot(id)] = value;
+            int slot = newSparseSlot(id); // first: it may replace sparseValues
+            sparseValues[slot] = value;
             return true;
         }
         long[] page = page(id, true);
@@ -46,7 +47,10 @@ public final class DenseLongTable {
     public void add(long id, long delta) {
         if (!isDense(id)) {
             int slot = sparseIndex.get(id);
-            sparseValues[slot >= 0 ? slot : newSparseSlot(id)] += delta;
+            if (slot < 0) {
+                slot = newSparseSlot(id); // before indexing: it may replace sparseValues
+            }
+            sparseValues[slot] += delta;
             return;
         }
         long[] page = page(id, true);

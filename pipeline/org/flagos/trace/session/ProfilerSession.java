@@ -75,7 +75,7 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
         this.window = new CaptureWindowFilter(startNs, Long.MAX_VALUE);
         TraceHeader header = new TraceHeader(options.trace().getFileName().toString(), devices, null,
                 options.metadata(), processName(), ProcessHandle.current().pid());
-        this.pipeline = new CapturePipeline(names, tracer.apiNames(), window, header, trace.stream(), stats,
+        this.pipeline = new CapturePipeline(names, tracer.apiNames(), tracer.stages(), window, header, trace.stream(), stats,
                 ProducerType.MULTI, RING_SIZE);
         if (!tracer.available()) {
             pipeline.accounting().note("device tracer unavailable: " + tracer.unavailableReason());

@@ -1,0 +1,90 @@
+package org.flagos.trace.capture;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.lmax.disruptor.EventHandler;
+import com.lmax.disruptor.dsl.ProducerType;
+import java.io.ByteArrayOutputStream;
+import java.util.List;
+import java.util.Map;
+import org.flagos.trace.ingest.CaptureBytes;
+import org.flagos.trace.ingest.FltrbufFrames;
+import org.flagos.trace.ingest.KernelNameFile;
+import org.flagos.trace.pipeline.ActivityBufferDecoder;
+import org.flagos.trace.pipeline.DecodeStats;
+import org.flagos.trace.pipeline.NameTable;
+import org.flagos.trace.pipeline.RecordType;
+import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.stages.CaptureWindowFilter;
+import org.flagos.trace.stages.TraceHeader;
+import org.flagos.trace.testing.Captures;
+import org.flagos.trace.testing.TraceJson;
+import org.flagos.trace.vendors.Vendors;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A vendor's own stages run between API naming and the join, in both thread layouts: a stage that
+ * remaps every correlation id (as MSPTI's remap does) changes the ids the join, the arrows and the
+ * trace see, and nothing else.
+ */
+class VendorStagesTest {
+    /** Moves every correlation id up by 2^40: the remap a vendor with wide ids might do. */
+    private static final EventHandler<TraceRecord> REMAP = (record, sequence, endOfBatch) -> {
+        if ((record.type == RecordType.ACTIVITY || record.type == RecordType.CORRELATION_BINDING) && record.hasCorrelation()) {
+            record.correlation(record.correlation() + (1L << 40));
+        }
+    };
+
+    private static JsonNode replay(List<EventHandler<TraceRecord>> stages) throws Exception {
+        String name = "h200-app-tiny2k";
+        NameTable names = new NameTable();
+        ActivityBufferDecoder decoder = Vendors.decoderFor(1).create(KernelNameFile.read(Captures.names(name)), names, List.of());
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        DecodeStats stats = new DecodeStats();
+        try (CapturePipeline pipeline = new CapturePipeline(names, decoder.apiNames(), stages, CaptureWindowFilter.unbounded(),
+                new TraceHeader("t", List.of(), null, Map.of(), "p", 1), out, stats, ProducerType.SINGLE, 1 << 10)) {
+            FltrbufFrames frames = new FltrbufFrames(CaptureBytes.load(Captures.capture(name)), name);
+            while (frames.next()) {
+                decoder.decode(frames.payload(), pipeline, stats);
+            }
+            pipeline.finish();
+        }
+        return TraceJson.MAPPER.readTree(out.toByteArray());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"one-per-stage", "shared"})
+    void aVendorStageRemapsWhatTheJoinAndTheWriterSee(String threading) throws Exception {
+        String before = System.getProperty("flagtrace.threading");
+        System.setProperty("flagtrace.threading", threading);
+        try {
+            JsonNode plain = replay(List.of());
+            JsonNode remapped = replay(List.of(REMAP));
+            int compared = 0;
+            for (int i = 0; i < plain.get("traceEvents").size(); i++) {
+                JsonNode a = plain.get("traceEvents").get(i);
+                JsonNode b = remapped.get("traceEvents").get(i);
+                if (a.path("args").has("correlation")) {
+                    assertEquals(a.get("args").get("correlation").asLong() + (1L << 40), b.get("args").get("correlation").asLong());
+                    assertEquals(a.get("args").path("External id"), b.get("args").path("External id"), "the join used the remapped ids");
+                    compared++;
+                } else if ("ac2g".equals(a.path("cat").asText())) {
+                    assertEquals(a.get("id").asLong() + (1L << 40), b.get("id").asLong());
+                } else {
+                    assertEquals(a, b);
+                }
+            }
+            assertTrue(compared > 1000, "compared " + compared);
+            assertEquals(plain.get("flagtrace").get("without_external_id"), remapped.get("flagtrace").get("without_external_id"));
+        } finally {
+            if (before == null) {
+                System.clearProperty("flagtrace.threading");
+            } else {
+                System.setProperty("flagtrace.threading", before);
+            }
+        }
+    }
+}
