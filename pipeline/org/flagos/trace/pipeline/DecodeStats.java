@@ -15,6 +15,7 @@ public final class DecodeStats {
     private long undecodableBytes;
     private long invalidRecords;
     private long unnamedKernels;
+    private long incompleteRecords;
     private final StringBuilder problems = new StringBuilder();
     private int problemCount;
 
@@ -34,6 +35,19 @@ public final class DecodeStats {
     public void invalid(String why) {
         invalidRecords++;
         problem(why);
+    }
+
+    /**
+     * A record the vendor handed over before its work finished (a forced flush at stop returns
+     * such records with timestamp 0): nothing to place on a timeline, and not malformed either.
+     */
+    public void incomplete() {
+        incompleteRecords++;
+    }
+
+    /** Records handed over without timestamps because their work had not finished. */
+    public long incompleteRecords() {
+        return incompleteRecords;
     }
 
     /** A kernel whose name the capture cannot resolve; it is kept under a placeholder name. */

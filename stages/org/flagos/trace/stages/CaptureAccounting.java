@@ -112,6 +112,7 @@ public final class CaptureAccounting {
         g.writeNumberField("invalid_records", decode.invalidRecords());
         g.writeNumberField("undecodable_bytes", decode.undecodableBytes());
         g.writeNumberField("unnamed_kernels", decode.unnamedKernels());
+        g.writeNumberField("incomplete_records", decode.incompleteRecords());
         g.writeObjectFieldStart("dropped_outside_window");
         for (int k = 0; k < EventKind.count(); k++) {
             EventKind kind = EventKind.ofOrdinal(k);
@@ -182,6 +183,10 @@ public final class CaptureAccounting {
         if (decode.unnamedKernels() > 0) {
             out.add("kernels without a name: " + decode.unnamedKernels() + " distinct, kept as <unresolved kernel 0x...>;"
                     + " the capture has no kernel name table (NAME.names.tsv beside it, or --names)");
+        }
+        if (decode.incompleteRecords() > 0) {
+            out.add("records without timestamps (work still running when the vendor flushed, at stop): "
+                    + decode.incompleteRecords() + ", left out");
         }
         if (decode.skippedTotal() > 0) {
             out.add("skipped records of kinds not decoded (vendor kind=count): " + decode.skippedByVendorKind());

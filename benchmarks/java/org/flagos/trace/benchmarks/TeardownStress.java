@@ -89,7 +89,7 @@ public final class TeardownStress {
                 bindings += check.bindings;
                 if ((i + 1) % 20 == 0) {
                     System.out.println("[stress] " + (i + 1) + " sessions; this one: " + check.memsets + " memsets all on their op, "
-                            + "ring-full waits " + counts.ringFullWaits() + ", ops kept aside " + counts.opsSpilled()
+                            + "incomplete at stop " + counts.decode().incompleteRecords() + ", ring-full waits " + counts.ringFullWaits() + ", ops kept aside " + counts.opsSpilled()
                             + "; buffers after a stop so far " + (tracer instanceof CuptiTracer ? ((CuptiTracer) tracer).buffersAfterStop() : 0));
                 }
                 Files.deleteIfExists(trace);

@@ -122,6 +122,12 @@ public final class CuptiBufferDecoder implements ActivityBufferDecoder {
     }
 
     private static boolean valid(long start, long end, long device, String what, DecodeStats stats) {
+        if (start == 0) {
+            // CUPTI's "timestamp unknown": a forced flush (at stop) returns records of work still in
+            // flight with zero timestamps. Seen on the H200 when launches race a session's stop.
+            stats.incomplete();
+            return false;
+        }
         String why = RecordLimits.interval(start, end);
         if (why == null) {
             why = RecordLimits.device(device);

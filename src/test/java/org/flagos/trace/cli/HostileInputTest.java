@@ -112,6 +112,21 @@ class HostileInputTest {
     }
 
     @Test
+    void aRecordWithoutTimestampsIsCountedIncompleteNotInvalid() throws IOException {
+        byte[] capture = oneKernel();
+        ByteBuffer b = ByteBuffer.wrap(capture).order(ByteOrder.LITTLE_ENDIAN);
+        b.putLong(24 + 16, 0).putLong(24 + 24, 0); // CUPTI's "timestamp unknown": work still running at a forced flush
+        Path file = dir.resolve("i.fltrbuf");
+        Files.write(file, capture);
+        assertEquals(0, run("replay", file.toString(), "-o", dir.resolve("i.json").toString()));
+        JsonNode flagtrace = replayed(dir.resolve("i.json")).get("flagtrace");
+        assertEquals(0, flagtrace.get("decoded").get("kernel").asInt());
+        assertEquals(1, flagtrace.get("incomplete_records").asInt());
+        assertEquals(0, flagtrace.get("invalid_records").asInt());
+        assertTrue(stdout().contains("records without timestamps"), stdout());
+    }
+
+    @Test
     void aKernelNamePointerAbove2To63KeepsItsRecordUnderAPlaceholder() throws IOException {
         byte[] capture = oneKernel();
         ByteBuffer.wrap(capture).order(ByteOrder.LITTLE_ENDIAN).putLong(24 + 104, 0x8000_0000_0000_1234L);
