@@ -83,7 +83,7 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
         ApiNameStage apiNameStage = new ApiNameStage(apiNames, names);
         ExternalCorrelationJoin join = new ExternalCorrelationJoin();
         this.accounting = new CaptureAccounting(decodeStats, apiNameStage, join, window);
-        this.writer = new ChromeTraceWriter(out, names, header, accounting);
+        this.writer = new ChromeTraceWriter(out, names, header, accounting, apiNames::category);
         this.disruptor = new Disruptor<>(TraceRecord::new, ringSize, DaemonThreadFactory.INSTANCE, producers, waitStrategy);
         disruptor.setDefaultExceptionHandler(new RecordingExceptionHandler());
         if (StageThreading.current() == StageThreading.ONE_PER_STAGE) {

@@ -10,4 +10,13 @@ public interface ApiNames {
 
     /** The label an unknown id keeps (its numeric cbid still travels as an arg). */
     String genericLabel(EventKind kind);
+
+    /**
+     * The trace category of this vendor's API records of {@code kind}: torch's names where torch
+     * has them ({@code cuda_runtime} for CUDA; {@code privateuse1_runtime} for the accelerators
+     * torch reaches through PrivateUse1). CUDA's by default.
+     */
+    default String category(EventKind kind) {
+        return kind.category();
+    }
 }

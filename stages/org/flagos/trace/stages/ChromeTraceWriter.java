@@ -31,8 +31,6 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     /** Jackson's default output buffer size (BufferRecycler's write-encoding buffer). */
     private static final int JACKSON_OUTPUT_BUFFER = 8000;
 
-    private static final byte[] RUNTIME_HEAD = EventBytes.ascii("{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":");
-    private static final byte[] DRIVER_HEAD = EventBytes.ascii("{\"ph\":\"X\",\"cat\":\"cuda_driver\",\"name\":");
     private static final byte[] CPU_OP_HEAD = EventBytes.ascii("{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":");
     private static final byte[][] DEVICE_HEAD = new byte[EventKind.count()][];
     private static final byte[] PID_ = EventBytes.ascii(",\"pid\":");
@@ -96,8 +94,18 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     private long events;
     private volatile OpSummary summary;
     private volatile Throwable failure;
+    private final byte[] runtimeHead;
+    private final byte[] driverHead;
 
     public ChromeTraceWriter(OutputStream out, NameTable names, TraceHeader header, CaptureAccounting accounting) {
+        this(out, names, header, accounting, EventKind::category);
+    }
+
+    /** @param apiCategory the category of API records per kind, as the vendor names it ({@link org.flagos.trace.pipeline.ApiNames#category}) */
+    public ChromeTraceWriter(OutputStream out, NameTable names, TraceHeader header, CaptureAccounting accounting,
+                             java.util.function.Function<EventKind, String> apiCategory) {
+        this.runtimeHead = apiHead(apiCategory.apply(EventKind.RUNTIME));
+        this.driverHead = apiHead(apiCategory.apply(EventKind.DRIVER));
         this.out = out;
         this.names = names;
         this.header = header;
@@ -176,6 +184,16 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
         g.writeArrayFieldStart("traceEvents");
     }
 
+    private static byte[] apiHead(String category) {
+        byte[] quoted = JsonText.quotedUtf8(category);
+        byte[] start = EventBytes.ascii("{\"ph\":\"X\",\"cat\":\"");
+        byte[] end = EventBytes.ascii("\",\"name\":");
+        byte[] head = java.util.Arrays.copyOf(start, start.length + quoted.length + end.length);
+        System.arraycopy(quoted, 0, head, start.length, quoted.length);
+        System.arraycopy(end, 0, head, start.length + quoted.length, end.length);
+        return head;
+    }
+
     /** Writes {@code text} raw when it is a JSON literal, quoted otherwise. */
     static void writeMetadataValue(JsonGenerator g, String text) throws IOException {
         if (text != null && JsonLiteral.isLiteral(text)) {
@@ -197,7 +215,7 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
         }
         rows.hostThread(r.threadId);
         EventBytes e = event.reset()
-                .raw(r.kind == EventKind.DRIVER ? DRIVER_HEAD : RUNTIME_HEAD).string(name(r.nameId))
+                .raw(r.kind == EventKind.DRIVER ? driverHead : runtimeHead).string(name(r.nameId))
                 .raw(PID_).number(r.processId).raw(TID_).number(r.threadId)
                 .raw(TS_).micros(r.startNs - base).raw(DUR_).micros(r.endNs - r.startNs)
                 .raw(ARGS_);
