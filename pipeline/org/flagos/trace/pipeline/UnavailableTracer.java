@@ -67,8 +67,7 @@ public final class UnavailableTracer implements DeviceTracer {
 
     @Override
     public long timestampNs() {
-        java.time.Instant now = java.time.Instant.now(); // the realtime clock at its own resolution, not milliseconds
-        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        return RealtimeClock.nowNs();
     }
 
     private static final ApiNames NO_API_NAMES = new ApiNames() {

@@ -8,23 +8,20 @@ final class TraceRowLayout {
     private long[] rows = new long[16];
     private int size;
 
+    /** Ops without a thread ({@code -1}) are one key like any other: the map takes every long. */
     void learn(long opThread, long apiThread) {
-        if (opThread == Long.MAX_VALUE) {
-            return; // no key for it (ops without a thread are -1, keys are thread + 1): it keeps its own row
-        }
-        long key = opThread + 1; // ops without a thread are -1; keys must be non-negative
-        if (index.get(key) != -1) {
+        if (index.get(opThread) != -1) {
             return;
         }
         if (size == rows.length) {
             rows = java.util.Arrays.copyOf(rows, size * 2);
         }
         rows[size] = apiThread;
-        index.put(key, size++);
+        index.put(opThread, size++);
     }
 
     long hostRow(long opThread) {
-        int i = opThread == Long.MAX_VALUE ? -1 : index.get(opThread + 1);
+        int i = index.get(opThread);
         if (i >= 0) {
             return rows[i];
         }

@@ -415,8 +415,7 @@ public final class CuptiTracer implements DeviceTracer {
     @Override
     public long timestampNs() {
         if (!available()) {
-            java.time.Instant now = java.time.Instant.now(); // the realtime clock at its own resolution, not milliseconds
-            return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+            return org.flagos.trace.pipeline.RealtimeClock.nowNs();
         }
         LongPointer now = timestamp.get(); // native memory: no array copy across JNI, a tighter round trip
         cupti.cuptiGetTimestamp(now);
