@@ -22,6 +22,8 @@ public final class TraceRecord {
     private boolean hasCorrelation;
     private long externalId;
     private boolean hasExternalId;
+    /** Which {@link RecordField}s the vendor reported; the writer leaves the others out. */
+    private int fields;
 
     public int device;
     public int context;
@@ -64,6 +66,21 @@ public final class TraceRecord {
 
     private TraceRecord[] released = new TraceRecord[4];
     private int releasedCount;
+
+    /** Marks {@code field} as reported by the vendor. */
+    public void present(RecordField field) {
+        fields |= field.bit();
+    }
+
+    /** Marks every field of {@code mask} (bits of {@link RecordField}) as reported. */
+    public void presentAll(int mask) {
+        fields |= mask;
+    }
+
+    /** True when the vendor reported {@code field}. */
+    public boolean has(RecordField field) {
+        return (fields & field.bit()) != 0;
+    }
 
     /** The host op's id, valid only when {@link #hasExternalId()}. 0 is a valid id. */
     /** The vendor correlation id's 64 bits (compare and print unsigned); only when {@link #hasCorrelation()}. */
@@ -134,6 +151,7 @@ public final class TraceRecord {
         hasCorrelation = false;
         externalId = 0;
         hasExternalId = false;
+        fields = 0;
         device = context = stream = processId = 0;
         threadId = 0;
         nameId = -1;
@@ -166,6 +184,7 @@ public final class TraceRecord {
         hasCorrelation = other.hasCorrelation;
         externalId = other.externalId;
         hasExternalId = other.hasExternalId;
+        fields = other.fields;
         device = other.device;
         context = other.context;
         stream = other.stream;

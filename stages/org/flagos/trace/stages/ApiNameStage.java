@@ -11,7 +11,8 @@ import org.flagos.trace.pipeline.TraceRecord;
 
 /**
  * Stage 1: runtime and driver callback id to API name. Names come from the vendor's generated
- * table, resolved once per cbid; an id the table does not name keeps the vendor's generic label
+ * table, resolved once per cbid; a record the vendor already named (its decoder set the name) keeps
+ * it; an id the table does not name keeps the vendor's generic label
  * (its numeric cbid still travels as an arg) and is counted.
  */
 public final class ApiNameStage implements EventHandler<TraceRecord> {
@@ -24,6 +25,7 @@ public final class ApiNameStage implements EventHandler<TraceRecord> {
     private final Map<String, Long> unknownCbids = new TreeMap<>();
     private long resolved;
     private long generic;
+    private long vendorNamed;
 
     public ApiNameStage(ApiNames apiNames, NameTable names) {
         this.apiNames = apiNames;
@@ -37,7 +39,11 @@ public final class ApiNameStage implements EventHandler<TraceRecord> {
     @Override
     public void onEvent(TraceRecord record, long sequence, boolean endOfBatch) {
         if (record.type == RecordType.ACTIVITY && !record.kind.isDevice()) {
-            record.nameId = nameId(record.kind, record.cbid);
+            if (record.nameId >= 0) {
+                vendorNamed++; // the vendor's record carried its API name (MSPTI has no callback ids)
+            } else {
+                record.nameId = nameId(record.kind, record.cbid);
+            }
         }
     }
 
@@ -74,6 +80,11 @@ public final class ApiNameStage implements EventHandler<TraceRecord> {
     /** API records named from the table. */
     public long resolved() {
         return resolved;
+    }
+
+    /** API records that arrived already named by the vendor (no table lookup). */
+    public long vendorNamed() {
+        return vendorNamed;
     }
 
     /** API records that kept the generic label. */

@@ -14,6 +14,7 @@ import org.flagos.trace.pipeline.DeviceProperties;
 import org.flagos.trace.pipeline.JsonText;
 import org.flagos.trace.pipeline.EventKind;
 import org.flagos.trace.pipeline.NameTable;
+import org.flagos.trace.pipeline.RecordField;
 import org.flagos.trace.pipeline.RecordType;
 import org.flagos.trace.pipeline.TraceRecord;
 
@@ -43,7 +44,9 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     private static final byte[] CLOSE_ARRAY = EventBytes.ascii("]");
     private static final byte[] EXTERNAL_ID_ = EventBytes.ascii("\"External id\":");
     private static final byte[] CBID_ = EventBytes.ascii("\"cbid\":");
+    private static final byte[] COMMA_CBID_ = EventBytes.ascii(",\"cbid\":");
     private static final byte[] CORRELATION_ = EventBytes.ascii(",\"correlation\":");
+    private static final byte[] FIRST_CORRELATION_ = EventBytes.ascii("\"correlation\":");
     private static final byte[] QUEUED_ = EventBytes.ascii("\"queued\":");
     private static final byte[] DEVICE_ = EventBytes.ascii("\"device\":");
     private static final byte[] CONTEXT_ = EventBytes.ascii(",\"context\":");
@@ -53,7 +56,7 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     private static final byte[] BLOCKS_PER_SM_ = EventBytes.ascii(",\"blocks per SM\":");
     private static final byte[] WARPS_PER_SM_ = EventBytes.ascii(",\"warps per SM\":");
     private static final byte[] GRID_ = EventBytes.ascii(",\"grid\":[");
-    private static final byte[] BLOCK_ = EventBytes.ascii("],\"block\":[");
+    private static final byte[] BLOCK_ = EventBytes.ascii(",\"block\":[");
     private static final byte[] OCCUPANCY_ = EventBytes.ascii(",\"est. achieved occupancy %\":");
     private static final byte[] BYTES_ = EventBytes.ascii(",\"bytes\":");
     private static final byte[] BANDWIDTH_ = EventBytes.ascii(",\"memory bandwidth (GB/s)\":");
@@ -219,13 +222,18 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
                 .raw(PID_).number(r.processId).raw(TID_).number(r.threadId)
                 .raw(TS_).micros(r.startNs - base).raw(DUR_).micros(r.endNs - r.startNs)
                 .raw(ARGS_);
+        boolean first = true;
         if (r.hasExternalId()) {
-            e.raw(EXTERNAL_ID_).number(r.externalId()).raw(COMMA);
+            e.raw(EXTERNAL_ID_).number(r.externalId());
             rememberApiThread(r.externalId(), r.threadId);
+            first = false;
         }
-        e.raw(CBID_).number(r.cbid);
+        if (r.has(RecordField.CBID)) {
+            e.raw(first ? CBID_ : COMMA_CBID_).number(r.cbid);
+            first = false;
+        }
         if (r.hasCorrelation()) {
-            e.raw(CORRELATION_).unsigned(r.correlation());
+            e.raw(first ? FIRST_CORRELATION_ : CORRELATION_).unsigned(r.correlation());
         }
         emit(e.raw(END_ARGS_AND_EVENT));
         if (r.hasCorrelation()) {
@@ -237,9 +245,7 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
         rows.deviceStream(r.device, r.stream);
         int nameId = r.nameId;
         if (nameId < 0) {
-            nameId = names.intern(r.kind == EventKind.MEMCPY
-                    ? "Memcpy " + r.copyKind.label() + " (" + r.srcKind.label() + " -> " + r.dstKind.label() + ")"
-                    : "Memset (" + r.memoryKind.label() + ")");
+            nameId = names.intern(transferName(r));
             r.nameId = nameId;
         }
         EventBytes e = event.reset()
@@ -251,24 +257,30 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
             e.raw(EXTERNAL_ID_).number(r.externalId()).raw(COMMA);
             addDeviceTime(r.externalId(), r.durationNs());
         }
-        if (r.kind == EventKind.KERNEL) {
+        if (r.has(RecordField.QUEUED)) {
             e.raw(QUEUED_).number(r.queued).raw(COMMA);
         }
-        e.raw(DEVICE_).number(r.device).raw(CONTEXT_).number(r.context).raw(STREAM_).number(r.stream);
+        e.raw(DEVICE_).number(r.device);
+        if (r.has(RecordField.CONTEXT)) {
+            e.raw(CONTEXT_).number(r.context);
+        }
+        e.raw(STREAM_).number(r.stream);
         if (r.hasCorrelation()) {
             e.raw(CORRELATION_).unsigned(r.correlation());
         }
         if (r.kind == EventKind.KERNEL) {
             writeKernelArgs(e, r);
         } else {
-            long dur = r.durationNs();
-            e.raw(BYTES_).number(r.bytes).raw(BANDWIDTH_);
-            if (dur > 0) {
-                e.number((double) r.bytes / dur); // bytes per ns is GB/s
-            } else {
-                e.number(0);
+            if (r.has(RecordField.BYTES)) {
+                long dur = r.durationNs();
+                e.raw(BYTES_).number(r.bytes).raw(BANDWIDTH_);
+                if (dur > 0) {
+                    e.number((double) r.bytes / dur); // bytes per ns is GB/s
+                } else {
+                    e.number(0);
+                }
             }
-            if (r.kind == EventKind.MEMSET) {
+            if (r.has(RecordField.MEMSET_VALUE)) {
                 e.raw(VALUE_).number(r.memsetValue);
             }
         }
@@ -278,17 +290,35 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
         }
     }
 
+    /** torch's name for a copy or memset; a vendor without memory kinds gets the shorter form. */
+    private static String transferName(TraceRecord r) {
+        if (r.kind == EventKind.MEMCPY) {
+            String direction = r.copyKind == null ? "" : " " + r.copyKind.label();
+            return r.srcKind == null || r.dstKind == null ? "Memcpy" + direction
+                    : "Memcpy" + direction + " (" + r.srcKind.label() + " -> " + r.dstKind.label() + ")";
+        }
+        return r.memoryKind == null ? "Memset" : "Memset (" + r.memoryKind.label() + ")";
+    }
+
     private void writeKernelArgs(EventBytes e, TraceRecord r) {
-        e.raw(REGISTERS_).number(r.registersPerThread)
-                .raw(SHARED_MEMORY_).number((long) r.staticSharedMemory + r.dynamicSharedMemory);
+        if (r.has(RecordField.REGISTERS)) {
+            e.raw(REGISTERS_).number(r.registersPerThread);
+        }
+        if (r.has(RecordField.SHARED_MEMORY)) {
+            e.raw(SHARED_MEMORY_).number((long) r.staticSharedMemory + r.dynamicSharedMemory);
+        }
         if (!Float.isNaN(r.blocksPerSm)) {
             e.raw(BLOCKS_PER_SM_);
             sixDecimals(e, r.blocksPerSm);
             e.raw(WARPS_PER_SM_);
             sixDecimals(e, r.warpsPerSm);
         }
-        e.raw(GRID_).number(r.gridX).raw(COMMA).number(r.gridY).raw(COMMA).number(r.gridZ)
-                .raw(BLOCK_).number(r.blockX).raw(COMMA).number(r.blockY).raw(COMMA).number(r.blockZ).raw(CLOSE_ARRAY);
+        if (r.has(RecordField.GRID)) {
+            e.raw(GRID_).number(r.gridX).raw(COMMA).number(r.gridY).raw(COMMA).number(r.gridZ).raw(CLOSE_ARRAY);
+        }
+        if (r.has(RecordField.BLOCK)) {
+            e.raw(BLOCK_).number(r.blockX).raw(COMMA).number(r.blockY).raw(COMMA).number(r.blockZ).raw(CLOSE_ARRAY);
+        }
         if (r.occupancyPercent != TraceRecord.NO_OCCUPANCY) {
             e.raw(OCCUPANCY_).number(r.occupancyPercent);
         }

@@ -3,6 +3,7 @@ package org.flagos.trace.vendors.cupti;
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.pipeline.EventKind;
+import org.flagos.trace.pipeline.RecordField;
 import org.flagos.trace.pipeline.RecordType;
 import org.flagos.trace.pipeline.TraceRecord;
 
@@ -23,6 +24,7 @@ final class CuptiApiDecoder {
         slot.type = RecordType.ACTIVITY;
         slot.kind = api.kind() == CuptiActivityKind.DRIVER ? EventKind.DRIVER : EventKind.RUNTIME;
         slot.cbid = api.cbid();
+        slot.present(RecordField.CBID);
         slot.startNs = api.start();
         slot.endNs = api.end();
         slot.processId = api.processId();

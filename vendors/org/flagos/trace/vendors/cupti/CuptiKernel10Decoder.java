@@ -3,6 +3,7 @@ package org.flagos.trace.vendors.cupti;
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.pipeline.EventKind;
+import org.flagos.trace.pipeline.RecordField;
 import org.flagos.trace.pipeline.RecordType;
 import org.flagos.trace.pipeline.TraceRecord;
 
@@ -51,6 +52,7 @@ final class CuptiKernel10Decoder {
         slot.staticSharedMemory = k.staticSharedMemory();
         slot.dynamicSharedMemory = k.dynamicSharedMemory();
         slot.queued = k.queued();
+        slot.presentAll(RecordField.CUDA_KERNEL);
         slot.nameHandle = k.nameHandle();
         slot.nameId = k.names.nameId(slot.nameHandle);
         k.metrics.fill(slot);

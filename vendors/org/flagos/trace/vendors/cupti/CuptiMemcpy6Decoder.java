@@ -3,6 +3,7 @@ package org.flagos.trace.vendors.cupti;
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.pipeline.EventKind;
+import org.flagos.trace.pipeline.RecordField;
 import org.flagos.trace.pipeline.RecordType;
 import org.flagos.trace.pipeline.TraceRecord;
 
@@ -31,6 +32,7 @@ final class CuptiMemcpy6Decoder {
         slot.stream = copy.streamId();
         slot.correlation(copy.correlationId());
         slot.bytes = copy.bytes();
+        slot.presentAll(RecordField.CONTEXT.bit() | RecordField.BYTES.bit());
         slot.copyKind = CuptiEnums.copyKind(copy.copyKind());
         slot.srcKind = CuptiEnums.memoryKind(copy.srcKind());
         slot.dstKind = CuptiEnums.memoryKind(copy.dstKind());

@@ -3,6 +3,7 @@ package org.flagos.trace.vendors.cupti;
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.pipeline.EventKind;
+import org.flagos.trace.pipeline.RecordField;
 import org.flagos.trace.pipeline.RecordType;
 import org.flagos.trace.pipeline.TraceRecord;
 
@@ -31,6 +32,7 @@ final class CuptiMemset4Decoder {
         slot.correlation(set.correlationId());
         slot.bytes = set.bytes();
         slot.memsetValue = set.value();
+        slot.presentAll(RecordField.CONTEXT.bit() | RecordField.BYTES.bit() | RecordField.MEMSET_VALUE.bit());
         slot.memoryKind = CuptiEnums.memoryKind(set.memoryKind());
     };
 

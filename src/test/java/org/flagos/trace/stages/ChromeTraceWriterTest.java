@@ -17,6 +17,7 @@ import org.flagos.trace.pipeline.DecodeStats;
 import org.flagos.trace.pipeline.EventKind;
 import org.flagos.trace.pipeline.MemoryKind;
 import org.flagos.trace.pipeline.NameTable;
+import org.flagos.trace.pipeline.RecordField;
 import org.flagos.trace.pipeline.RecordType;
 import org.flagos.trace.pipeline.TraceRecord;
 import org.flagos.trace.testing.TraceJson;
@@ -77,6 +78,32 @@ class ChromeTraceWriterTest {
         return found;
     }
 
+    /** A vendor without grid, block, registers, context or callback ids: those args are left out, never zeros. */
+    @Test
+    void fieldsAVendorDoesNotReportAreLeftOut() throws Exception {
+        TraceRecord launch = record(RecordType.ACTIVITY, EventKind.RUNTIME, 2_000, 2_500);
+        launch.nameId = names.intern("aclnnMatmul");
+        launch.correlation(7);
+        TraceRecord kernel = record(RecordType.ACTIVITY, EventKind.KERNEL, 3_001, 4_610);
+        kernel.nameId = names.intern("MatMulV2_1");
+        kernel.correlation(7);
+        kernel.externalId(4);
+        TraceRecord copy = record(RecordType.ACTIVITY, EventKind.MEMCPY, 5_000, 6_088);
+        copy.clearCorrelation();
+        copy.copyKind = CopyKind.HTOD;
+        JsonNode trace = run();
+        List<String> apiKeys = new ArrayList<>();
+        cat(trace, "cuda_runtime").get(0).get("args").fieldNames().forEachRemaining(apiKeys::add);
+        assertEquals(List.of("correlation"), apiKeys, "no cbid the vendor never had");
+        List<String> keys = new ArrayList<>();
+        cat(trace, "kernel").get(0).get("args").fieldNames().forEachRemaining(keys::add);
+        assertEquals(List.of("External id", "device", "stream", "correlation"), keys);
+        JsonNode m = cat(trace, "gpu_memcpy").get(0);
+        assertEquals("Memcpy HtoD", m.get("name").asText(), "no memory kinds: the short form");
+        assertFalse(m.get("args").has("bytes"));
+        assertEquals(2, cat(trace, "ac2g").size());
+    }
+
     @Test
     void writesEventsFlowsOpsAndRowsAsTorchDoes() throws Exception {
         TraceRecord op = record(RecordType.HOST_OP, null, 1_500, 9_000);
@@ -86,6 +113,7 @@ class ChromeTraceWriterTest {
         TraceRecord launch = record(RecordType.ACTIVITY, EventKind.RUNTIME, 2_000, 2_500);
         launch.nameId = names.intern("cudaLaunchKernel");
         launch.cbid = 211;
+        launch.present(RecordField.CBID);
         launch.correlation(80);
         launch.processId = 4242;
         launch.threadId = 99;
@@ -103,16 +131,19 @@ class ChromeTraceWriterTest {
         kernel.blocksPerSm = 256 / 132f;
         kernel.warpsPerSm = kernel.blocksPerSm * 256 / 32;
         kernel.occupancyPercent = 24;
+        kernel.presentAll(RecordField.CUDA_KERNEL);
         TraceRecord copy = record(RecordType.ACTIVITY, EventKind.MEMCPY, 5_000, 6_088);
         copy.correlation(81); // its launch is not in the trace: no arrow
         copy.copyKind = CopyKind.HTOD;
         copy.srcKind = MemoryKind.PAGEABLE;
         copy.dstKind = MemoryKind.DEVICE;
         copy.bytes = 262_144;
+        copy.presentAll(RecordField.CONTEXT.bit() | RecordField.BYTES.bit());
         TraceRecord set = record(RecordType.ACTIVITY, EventKind.MEMSET, 7_000, 7_832);
         set.clearCorrelation();
         set.memoryKind = MemoryKind.DEVICE;
         set.bytes = 16;
+        set.presentAll(RecordField.CONTEXT.bit() | RecordField.BYTES.bit() | RecordField.MEMSET_VALUE.bit());
 
         JsonNode trace = run();
         assertEquals(BASE, trace.get("baseTimeNanoseconds").asLong());
