@@ -275,6 +275,15 @@ static const char* ft_family_api_name(ft_family* f, int domainOrKind, int id) {
     return NULL;
 }
 
+/**
+ * Calls {@code int64_t symbol(int64_t)} in the library: how a workload drives a library's own entry
+ * points (the fake vendor libraries' scripted launches); -1 with nothing called when it is absent.
+ */
+static int64_t ft_family_invoke(ft_family* f, const char* symbol, int64_t argument) {
+    int64_t (*entry)(int64_t) = (int64_t (*)(int64_t)) dlsym(f->handle, symbol);
+    return entry == NULL ? -1 : entry(argument);
+}
+
 /** Buffers handed to the vendor and not yet completed. */
 static int64_t ft_family_buffers_in_flight(ft_family* f) {
     return (int64_t) __atomic_load_n(&f->buffersInFlight, __ATOMIC_RELAXED);

@@ -83,6 +83,10 @@ public final class CuptiFamilyLibrary {
     @Cast("const char*")
     public static native BytePointer ft_family_api_name(Handle library, int domainOrKind, int id);
 
+    /** Calls {@code int64_t symbol(int64_t)} in the library; -1 when it has no such symbol. */
+    @Cast("int64_t")
+    public static native long ft_family_invoke(Handle library, String symbol, @Cast("int64_t") long argument);
+
     @Cast("int64_t")
     public static native long ft_family_buffers_in_flight(Handle library);
 

@@ -48,6 +48,14 @@ public final class Profiler {
         return ProfilerSession.open(init(), options);
     }
 
+    /**
+     * Starts a session on {@code tracer} rather than the one {@link #init()} selects: a tracer built
+     * by hand, e.g. against a vendor library at a chosen path.
+     */
+    public static ProfilerSession start(DeviceTracer tracer, SessionOptions options) {
+        return ProfilerSession.open(tracer, options);
+    }
+
     private Profiler() {
     }
 }
