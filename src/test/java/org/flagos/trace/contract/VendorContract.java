@@ -1,0 +1,296 @@
+package org.flagos.trace.contract;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.flagos.trace.stages.OpSummary;
+import org.flagos.trace.stages.OpSummaryRow;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The seven parity assertions as a contract every vendor's trace satisfies, gated by the vendor's
+ * declared {@link Capabilities}. Each gate has an unconditional floor, so that no row can turn an
+ * assertion into one that checks nothing: a vendor without flows must still have no dangling
+ * halves; one without linkage must still reconcile its summary with its trace; and so on.
+ *
+ * <p>A vendor's test extends this class and supplies its trace (from its fake library through the
+ * native path, or from a capture replayed) and its row. Structure only, never counts that drift.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public abstract class VendorContract {
+    private static final Set<String> DEVICE_CATEGORIES = Set.of("kernel", "gpu_memcpy", "gpu_memset");
+    /** Every category a flagtrace trace may hold. */
+    private static final Set<String> KNOWN_CATEGORIES = Set.of("cpu_op", "kernel", "gpu_memcpy", "gpu_memset", "ac2g",
+            "Trace", "cuda_runtime", "cuda_driver", "privateuse1_runtime", "privateuse1_driver");
+
+    /** A trace to check: its parsed JSON and the summary flagtrace computed beside it. */
+    public record Traced(JsonNode trace, OpSummary summary) {
+        public List<JsonNode> events() {
+            List<JsonNode> events = new ArrayList<>();
+            trace.get("traceEvents").forEach(events::add);
+            return events;
+        }
+
+        public List<JsonNode> category(String cat) {
+            List<JsonNode> out = new ArrayList<>();
+            for (JsonNode e : trace.get("traceEvents")) {
+                if (cat.equals(e.path("cat").asText(null))) {
+                    out.add(e);
+                }
+            }
+            return out;
+        }
+    }
+
+    private Traced traced;
+
+    /** The vendor's declared row. */
+    protected abstract Capabilities capabilities();
+
+    /** Produces the trace once per test class. */
+    protected abstract Traced produceTrace() throws Exception;
+
+    /** An op whose launches the workload knows produce device work ({@code app::mm} and the like). */
+    protected abstract String opWithDeviceWork();
+
+    protected final Traced trace() {
+        if (traced == null) {
+            try {
+                traced = produceTrace();
+            } catch (Exception e) {
+                throw new AssertionError("producing the trace failed: " + e, e);
+            }
+        }
+        return traced;
+    }
+
+    private boolean isApi(String category) {
+        return category.endsWith("_runtime") || category.endsWith("_driver");
+    }
+
+    // 1
+    @Test
+    void categoryCoverage() {
+        Capabilities c = capabilities();
+        Set<String> ours = new HashSet<>();
+        boolean metadataRows = false;
+        for (JsonNode e : trace().events()) {
+            if (e.has("cat")) {
+                ours.add(e.get("cat").asText());
+            }
+            metadataRows |= "M".equals(e.path("ph").asText());
+        }
+        // Floor: process/thread rows, host ops, the window, and no category outside the schema.
+        assertTrue(metadataRows, "process/thread M rows");
+        assertTrue(ours.contains("cpu_op") && ours.contains("Trace"), "host ops and the capture window: " + ours);
+        assertTrue(KNOWN_CATEGORIES.containsAll(ours), "unknown categories in " + ours);
+        Map<String, Boolean> gated = Map.of("kernel", c.kernels(), "gpu_memcpy", c.memcpy(), "gpu_memset", c.memset(),
+                c.runtimeCategory(), c.runtime(), "ac2g", c.flows());
+        gated.forEach((category, declared) -> {
+            if (declared) {
+                assertTrue(ours.contains(category), c.vendor() + " declares " + category + " but the trace has " + ours);
+            }
+        });
+        for (String category : ours) {
+            if (isApi(category)) {
+                assertEquals(c.runtimeCategory(), category.replace("_driver", "_runtime"), "API records under the vendor's category");
+            }
+        }
+    }
+
+    // 2
+    @Test
+    void everyFlowArrowIsPairedRuntimeToDevice() {
+        Map<Long, JsonNode> starts = new HashMap<>();
+        Map<Long, JsonNode> finishes = new HashMap<>();
+        Map<String, String> xCategoryAt = new HashMap<>();
+        for (JsonNode e : trace().events()) {
+            String ph = e.path("ph").asText();
+            if (ph.equals("X") && e.path("args").has("correlation")) {
+                xCategoryAt.put(at(e, e.get("args").get("correlation").asText()), e.get("cat").asText());
+            }
+            if ("ac2g".equals(e.path("cat").asText())) {
+                assertTrue(ph.equals("s") || ph.equals("f"), "ac2g with ph " + ph);
+                Map<Long, JsonNode> side = ph.equals("s") ? starts : finishes;
+                assertTrue(side.put(e.get("id").asLong(), e) == null, "duplicate " + ph + " half for id " + e.get("id"));
+                assertTrue(e.get("id").asLong() != 0, "flow id 0");
+            }
+        }
+        // Floor: never a dangling half, whatever the row says.
+        assertEquals(starts.keySet(), finishes.keySet(), "every s has its f and every f its s");
+        for (Map.Entry<Long, JsonNode> s : starts.entrySet()) {
+            JsonNode f = finishes.get(s.getKey());
+            assertEquals("e", f.path("bp").asText(), "f halves bind to the enclosing slice");
+            String sCat = xCategoryAt.get(at(s.getValue(), Long.toUnsignedString(s.getKey())));
+            String fCat = xCategoryAt.get(at(f, Long.toUnsignedString(s.getKey())));
+            assertNotNull(sCat, "s half on no slice with its correlation: " + s.getValue());
+            assertTrue(isApi(sCat), "s half sits on an API call: " + sCat);
+            assertTrue(DEVICE_CATEGORIES.contains(fCat), "f half sits on device work: " + fCat);
+        }
+        if (capabilities().flows()) {
+            assertFalse(starts.isEmpty(), "no flow arrows");
+            Set<String> launched = new HashSet<>();
+            for (JsonNode e : trace().events()) {
+                if (isApi(e.path("cat").asText()) && e.path("args").has("correlation")) {
+                    launched.add(e.get("args").get("correlation").asText());
+                }
+            }
+            long devicesWithLaunch = trace().events().stream()
+                    .filter(e -> DEVICE_CATEGORIES.contains(e.path("cat").asText()))
+                    .filter(e -> launched.contains(e.path("args").path("correlation").asText("-")))
+                    .count();
+            assertEquals(devicesWithLaunch, finishes.size(), "one arrow per device record whose launch is in the trace");
+            assertTrue(devicesWithLaunch > 0);
+        }
+    }
+
+    private static String at(JsonNode e, String correlation) {
+        return e.get("pid").asText() + "/" + e.get("tid").asText() + "@" + e.get("ts").asText() + "#" + correlation;
+    }
+
+    // 3
+    @Test
+    void argKeysAreTheVendorsDeclaredSubsetOfTorchs() {
+        Capabilities c = capabilities();
+        Map<String, Set<String>> ours = new HashMap<>();
+        for (JsonNode e : trace().events()) {
+            String cat = e.path("cat").asText("None");
+            e.path("args").fieldNames().forEachRemaining(k -> ours.computeIfAbsent(cat, x -> new TreeSet<>()).add(k));
+        }
+        // Floor: host ops carry their External id; device work names its device and stream.
+        assertTrue(ours.getOrDefault("cpu_op", Set.of()).contains("External id"));
+        for (String cat : DEVICE_CATEGORIES) {
+            if (ours.containsKey(cat)) {
+                assertTrue(ours.get(cat).containsAll(Set.of("device", "stream")), cat + " " + ours.get(cat));
+            }
+        }
+        // The declared fields are present; nothing outside torch's schema is invented.
+        Set<String> kernelWant = new HashSet<>(c.kernelFields());
+        kernelWant.removeAll(Set.of("blocks per SM", "warps per SM", "est. achieved occupancy %")); // need device properties
+        if (c.kernels()) {
+            assertTrue(ours.get("kernel").containsAll(kernelWant), "kernel args " + ours.get("kernel") + " lack some of " + kernelWant);
+            assertTrue(Capabilities.TORCH_KERNEL_FIELDS.containsAll(ours.get("kernel")), "kernel args outside torch's: " + ours.get("kernel"));
+            Set<String> undeclared = new TreeSet<>(ours.get("kernel"));
+            undeclared.removeAll(c.kernelFields());
+            assertTrue(undeclared.isEmpty(), "kernel args the vendor does not report, invented: " + undeclared);
+        }
+        for (String cat : List.of("gpu_memcpy", "gpu_memset")) {
+            if (ours.containsKey(cat)) {
+                Set<String> want = new HashSet<>(c.transferFields());
+                want.remove("External id"); // only on transfers issued inside an op
+                assertTrue(ours.get(cat).containsAll(want), cat + " args " + ours.get(cat) + " lack some of " + want);
+                Set<String> extra = new TreeSet<>(ours.get(cat));
+                extra.removeAll(c.transferFields());
+                extra.remove("value");
+                assertTrue(extra.isEmpty(), cat + " args not declared: " + extra);
+            }
+        }
+        if (c.runtime()) {
+            Set<String> api = ours.get(c.runtimeCategory());
+            assertTrue(api.contains("correlation"), "API args " + api);
+            assertEquals(c.cbid(), api.contains("cbid"), "cbid present exactly when declared: " + api);
+        }
+    }
+
+    // 4
+    @Test
+    void selfDeviceTimeEqualsTheLinkedDeviceEventsInTheTrace() {
+        Map<Long, String> opNameByExternalId = new HashMap<>();
+        for (JsonNode op : trace().category("cpu_op")) {
+            String previous = opNameByExternalId.put(op.get("args").get("External id").asLong(), op.get("name").asText());
+            assertTrue(previous == null, "External ids are unique per op");
+        }
+        Map<String, BigDecimal> expected = new HashMap<>();
+        for (JsonNode e : trace().events()) {
+            if (DEVICE_CATEGORIES.contains(e.path("cat").asText()) && e.get("args").has("External id")) {
+                String op = opNameByExternalId.get(e.get("args").get("External id").asLong());
+                if (op != null) {
+                    expected.merge(op, e.get("dur").decimalValue(), BigDecimal::add);
+                }
+            }
+        }
+        // Floor: the summary reconciles with the trace, whatever is linked.
+        for (OpSummaryRow row : trace().summary().rows()) {
+            BigDecimal want = expected.getOrDefault(row.name(), BigDecimal.ZERO);
+            assertEquals(want.doubleValue(), row.selfDeviceTimeTotalUs(), 1e-6, row.name());
+        }
+        if (capabilities().linkage()) {
+            OpSummaryRow op = trace().summary().row(opWithDeviceWork());
+            assertNotNull(op, opWithDeviceWork() + " in the summary");
+            assertTrue(op.selfDeviceTimeTotalUs() > 0, opWithDeviceWork() + " owns the device work it launched");
+        }
+    }
+
+    // 5
+    @Test
+    void kernelNamesAreDemangledAndResolved() {
+        List<JsonNode> kernels = trace().category("kernel");
+        if (capabilities().kernels()) {
+            assertFalse(kernels.isEmpty());
+        }
+        for (JsonNode k : kernels) { // floor: whatever kernels there are
+            String name = k.get("name").asText();
+            assertFalse(name.isEmpty());
+            assertFalse(name.matches("(?s).*\\b_Z[A-Za-z0-9_]+.*"), "mangled kernel name: " + name);
+            assertFalse(name.startsWith("<unresolved"), name);
+        }
+    }
+
+    // 6
+    @Test
+    void runtimeNamesAreRealApiNames() {
+        List<JsonNode> api = new ArrayList<>();
+        for (JsonNode e : trace().events()) {
+            if (isApi(e.path("cat").asText())) {
+                api.add(e);
+            }
+        }
+        if (capabilities().runtime()) {
+            assertFalse(api.isEmpty());
+        }
+        Set<String> names = new HashSet<>();
+        for (JsonNode e : api) { // floor: every API record has a name and its correlation
+            String name = e.get("name").asText();
+            assertFalse(name.isEmpty());
+            names.add(name);
+            assertTrue(e.get("args").has("correlation"), "API record without correlation: " + e);
+            if (capabilities().cbid()) {
+                assertTrue(e.get("args").has("cbid"), "cbid declared: " + e);
+            }
+        }
+        if (!api.isEmpty()) {
+            assertTrue(names.size() > 1, "distinct runtime calls stay distinguishable: " + names);
+        }
+    }
+
+    // 7
+    @Test
+    void everyEventLiesInsideTheCaptureWindow() {
+        JsonNode span = trace().category("Trace").get(0);
+        BigDecimal lo = span.get("ts").decimalValue();
+        BigDecimal hi = lo.add(span.get("dur").decimalValue());
+        int checked = 0;
+        for (JsonNode e : trace().events()) {
+            if (!"X".equals(e.path("ph").asText()) || "Trace".equals(e.path("cat").asText())) {
+                continue;
+            }
+            BigDecimal ts = e.get("ts").decimalValue();
+            BigDecimal end = ts.add(e.get("dur").decimalValue());
+            assertTrue(ts.compareTo(lo) >= 0 && end.compareTo(hi) <= 0, "outside the window: " + e);
+            checked++;
+        }
+        assertTrue(checked > 0);
+    }
+}
