@@ -13,10 +13,12 @@ import java.nio.file.StandardCopyOption;
 import java.util.Map;
 import java.util.TreeMap;
 import org.flagos.trace.pipeline.BufferTap;
+import org.flagos.trace.pipeline.DeviceClockMapping;
 
 /**
  * Writes a {@code .fltrbuf} capture (format v1) as a live tracer completes buffers, and the kernel
- * name table beside it ({@code NAME.names.tsv}) at {@link #close()}. Both appear under their final
+ * name table beside it ({@code NAME.names.tsv}) and, for a vendor with its own clock, the clock
+ * mapping ({@code NAME.clock.json}) at {@link #close()}. Both appear under their final
  * names only when closed; a crash leaves a visibly partial {@code .partial} file.
  */
 public final class FltrbufWriter implements BufferTap, AutoCloseable {
@@ -28,6 +30,7 @@ public final class FltrbufWriter implements BufferTap, AutoCloseable {
     private byte[] copy = new byte[1 << 16];
     private long frames;
     private IOException failure;
+    private DeviceClockMapping clock;
 
     public FltrbufWriter(Path target) throws IOException {
         this.target = target.toAbsolutePath();
@@ -63,6 +66,11 @@ public final class FltrbufWriter implements BufferTap, AutoCloseable {
         names.put(handle, vendorName);
     }
 
+    @Override
+    public synchronized void clock(DeviceClockMapping mapping) {
+        clock = mapping;
+    }
+
     public synchronized long frames() {
         return frames;
     }
@@ -85,6 +93,9 @@ public final class FltrbufWriter implements BufferTap, AutoCloseable {
         names.forEach((handle, name) -> table.append("0x").append(Long.toHexString(handle)).append('\t').append(name).append('\n'));
         try {
             Files.writeString(KernelNameFile.besides(target), table.toString(), StandardCharsets.UTF_8);
+            if (clock != null && !clock.isIdentity()) {
+                DeviceClockFile.write(DeviceClockFile.besides(target), clock);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

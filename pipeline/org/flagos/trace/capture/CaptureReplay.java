@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.flagos.trace.ingest.CaptureBytes;
+import org.flagos.trace.ingest.DeviceClockFile;
+import org.flagos.trace.pipeline.DeviceClockMapping;
 import org.flagos.trace.ingest.CaptureFormatException;
 import org.flagos.trace.ingest.DevicePropertiesFile;
 import org.flagos.trace.ingest.FltrbufFrames;
@@ -46,7 +48,14 @@ public final class CaptureReplay {
      */
     public record Request(ByteBuffer capture, String source, HostOps ops, KernelNames kernelNames,
                           List<DeviceProperties> devices, Map<String, String> metadata, String traceName,
-                          UnaryOperator<List<Frame>> frameOrder, int ringSize) {
+                          UnaryOperator<List<Frame>> frameOrder, int ringSize, DeviceClockMapping clock) {
+        /** A request for a capture whose records are in epoch ns. */
+        public Request(ByteBuffer capture, String source, HostOps ops, KernelNames kernelNames,
+                       List<DeviceProperties> devices, Map<String, String> metadata, String traceName,
+                       UnaryOperator<List<Frame>> frameOrder, int ringSize) {
+            this(capture, source, ops, kernelNames, devices, metadata, traceName, frameOrder, ringSize,
+                    DeviceClockMapping.IDENTITY);
+        }
     }
 
     /** What came out: the summary, every count, the events written, and why reading stopped early. */
@@ -70,8 +79,10 @@ public final class CaptureReplay {
         }
         Path namesPath = names != null ? names : KernelNameFile.besides(capture);
         KernelNames kernelNames = names != null || Files.exists(namesPath) ? KernelNameFile.read(namesPath) : KernelNames.NONE;
+        Path clockBeside = DeviceClockFile.besides(capture);
+        DeviceClockMapping clock = Files.exists(clockBeside) ? DeviceClockFile.read(clockBeside) : DeviceClockMapping.IDENTITY;
         return new Request(bytes, capture.toString(), hostOps, kernelNames, devices, metadata,
-                capture.getFileName().toString(), UnaryOperator.identity(), CapturePipeline.DEFAULT_RING_SIZE);
+                capture.getFileName().toString(), UnaryOperator.identity(), CapturePipeline.DEFAULT_RING_SIZE, clock);
     }
 
     public static Result run(Request request, OutputStream out) throws InterruptedException {
@@ -89,7 +100,7 @@ public final class CaptureReplay {
                     + " but this build has no decoder for it");
         }
         NameTable names = new NameTable();
-        ActivityBufferDecoder decoder = factory.create(request.kernelNames(), names, request.devices());
+        ActivityBufferDecoder decoder = factory.create(request.kernelNames(), names, request.devices(), request.clock());
         HostOps ops = request.ops();
         CaptureWindowFilter window = ops == null ? CaptureWindowFilter.unbounded()
                 : new CaptureWindowFilter(ops.windowStartNs(), ops.windowEndNs());

@@ -13,6 +13,10 @@ public interface BufferTap {
     /** A kernel name handle and the name the vendor reported for it. */
     void kernelName(long handle, String vendorName);
 
+    /** The mapping from the vendor's clock to epoch ns the session used (vendors with their own clock). */
+    default void clock(DeviceClockMapping mapping) {
+    }
+
     /** A tap that keeps nothing. */
     BufferTap NONE = new BufferTap() {
         @Override

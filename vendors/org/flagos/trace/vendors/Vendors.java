@@ -9,6 +9,7 @@ import org.flagos.trace.pipeline.ActivityBufferDecoder;
 import org.flagos.trace.pipeline.DeviceTracer;
 import org.flagos.trace.pipeline.UnavailableTracer;
 import org.flagos.trace.pipeline.Workload;
+import org.flagos.trace.pipeline.DeviceClockMapping;
 import org.flagos.trace.pipeline.DeviceProperties;
 import org.flagos.trace.pipeline.KernelNames;
 import org.flagos.trace.pipeline.NameTable;
@@ -27,7 +28,14 @@ public final class Vendors {
     /** Builds a decoder for one capture. */
     @FunctionalInterface
     public interface DecoderFactory {
-        ActivityBufferDecoder create(KernelNames kernelNames, NameTable names, List<DeviceProperties> devices);
+        /** A decoder whose records' times go through {@code clock} (the identity for epoch-ns vendors). */
+        ActivityBufferDecoder create(KernelNames kernelNames, NameTable names, List<DeviceProperties> devices,
+                                     DeviceClockMapping clock);
+
+        /** A decoder for a capture whose records are in epoch ns. */
+        default ActivityBufferDecoder create(KernelNames kernelNames, NameTable names, List<DeviceProperties> devices) {
+            return create(kernelNames, names, devices, DeviceClockMapping.IDENTITY);
+        }
     }
 
     private static final Map<Integer, String> DUMP_VENDOR_NAMES = Map.of(
@@ -35,7 +43,7 @@ public final class Vendors {
             5, "TOPSPTI (Enflame GCU)", 6, "MCPTI (MetaX)");
 
     private static final Map<Integer, DecoderFactory> DECODERS = Map.of(
-            1, CuptiBufferDecoder::new);
+            1, (kernelNames, names, devices, clock) -> new CuptiBufferDecoder(kernelNames, names, devices));
 
     private static final Map<Accelerator, Supplier<DeviceTracer>> TRACERS = new EnumMap<>(Map.of(
             Accelerator.CUDA, Vendors::cupti,

@@ -1,0 +1,382 @@
+package org.flagos.trace.vendors.family;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.LongPointer;
+import org.flagos.trace.natives.CuptiFamilyLibrary;
+import org.flagos.trace.natives.CuptiFamilyLibrary.Handle;
+import org.flagos.trace.pipeline.BufferTap;
+import org.flagos.trace.pipeline.CallGate;
+import org.flagos.trace.pipeline.DecodeStats;
+import org.flagos.trace.pipeline.DeviceClockMapping;
+import org.flagos.trace.pipeline.DeviceProperties;
+import org.flagos.trace.pipeline.DeviceTracer;
+import org.flagos.trace.pipeline.Diagnostics;
+import org.flagos.trace.pipeline.ExternalId;
+import org.flagos.trace.pipeline.NameTable;
+import org.flagos.trace.pipeline.RealtimeClock;
+import org.flagos.trace.pipeline.RecordSink;
+import org.flagos.trace.pipeline.RecordType;
+import org.flagos.trace.pipeline.TraceRecord;
+
+/**
+ * The tracer of a CUPTI-shaped vendor library (MUPTI, TOPSPTI, MCPTI, PPU's CUPTI), reached through
+ * the native shim ({@link CuptiFamilyLibrary}) by path and symbol prefix. A vendor's file gives its
+ * {@link Profile} and its decoder; the lifecycle is the same for all:
+ *
+ * <ul>
+ *   <li>start: sample the vendor clock, register the buffer callbacks, enable the session's kinds,
+ *       and, for a vendor without external-correlation records, subscribe to API enter so each
+ *       call's correlation is bound to the calling thread's External id;</li>
+ *   <li>each completed buffer: resample the clock, publish the External-id bindings captured so far
+ *       (before the records that need them), decode under the session's lock;</li>
+ *   <li>stop: shut the push gate, disable the kinds, force-flush, drain the callbacks, unsubscribe.
+ *       The library stays loaded: a vendor may keep interposed function pointers for the life of
+ *       the process.</li>
+ * </ul>
+ */
+public abstract class CuptiFamilyTracer implements DeviceTracer {
+    /** The environment variable that points a tracer at a non-default library (as the seed's shims do). */
+    public static final String LIBRARY_ENV = "FLAGOS_TRACER_LIBRARY";
+    /** The system property that does the same, for a JVM that cannot set its environment. */
+    public static final String LIBRARY_PROPERTY = "flagtrace.tracer.library";
+    private static final int BUFFER_BYTES = Integer.getInteger("flagtrace.vendor.bufferMiB", 2) << 20;
+    private static final int FLUSH_FORCED = 1;
+    private static final int PAIRS_PER_TAKE = 4096;
+
+    /**
+     * What distinguishes one CUPTI-shaped vendor.
+     *
+     * @param name short name ({@code mupti})
+     * @param prefix the entry points' prefix ({@code mupti} for {@code muptiActivityEnable})
+     * @param defaultLibrary what the dynamic linker is asked for without an override
+     * @param dumpVendor the {@code .fltrbuf} vendor id of its buffers
+     * @param sessionKinds the activity kinds enabled at start and disabled at stop, in order
+     * @param externalKind the external-correlation kind op ids are pushed as
+     * @param apiEnterDomain the callback domain whose API enter binds External ids, or -1 when the
+     *        vendor writes external-correlation records itself
+     * @param vendorClockIsEpoch true when the vendor's timestamps are already UNIX-epoch ns
+     */
+    public record Profile(String name, String prefix, String defaultLibrary, int dumpVendor, int[] sessionKinds,
+                          int externalKind, int apiEnterDomain, boolean vendorClockIsEpoch) {
+    }
+
+    private final Profile profile;
+    private final String library;
+    private final Handle handle;
+    private final String unavailable;
+    private final CallGate callbacks = new CallGate();
+    private final CallGate pushes = new CallGate();
+    private final ThreadLocal<LongPointer> popped = ThreadLocal.withInitial(() -> new LongPointer(1));
+    private final AtomicLong buffersOutsideSession = new AtomicLong();
+    private final AtomicLong pushFailures = new AtomicLong();
+    private final AtomicLong popFailures = new AtomicLong();
+    private final Sink sink;
+    private boolean registered;
+    private volatile Session session;
+    private long droppedAtStart;
+    private long dropped;
+
+    /** One session's destination; buffers are decoded under its lock (the vendor may complete on several threads). */
+    private static final class Session {
+        final RecordSink sink;
+        final DecodeStats stats;
+        final BufferTap tap;
+        final ClockedDecoder decoder;
+        final VendorClock clock;
+        final LongPointer pairs = new LongPointer(PAIRS_PER_TAKE * 2L);
+        final Binding binding = new Binding();
+
+        Session(RecordSink sink, DecodeStats stats, BufferTap tap, ClockedDecoder decoder, VendorClock clock) {
+            this.sink = sink;
+            this.stats = stats;
+            this.tap = tap;
+            this.decoder = decoder;
+            this.clock = clock;
+        }
+    }
+
+    /** A captured (correlation, External id) pair, reused for every publish. */
+    private static final class Binding {
+        long correlation;
+        long externalId;
+    }
+
+    private static final com.lmax.disruptor.EventTranslatorOneArg<TraceRecord, Binding> BINDING = (slot, sequence, b) -> {
+        slot.clear();
+        slot.type = RecordType.CORRELATION_BINDING;
+        slot.correlation(b.correlation);
+        slot.externalId(b.externalId);
+    };
+
+    /**
+     * Opens the library: {@code library} when given, else {@value #LIBRARY_PROPERTY}, else
+     * {@value #LIBRARY_ENV}, else the profile's default name.
+     */
+    protected CuptiFamilyTracer(Profile profile, String library) {
+        this.profile = profile;
+        this.library = library != null ? library : defaultLibrary(profile);
+        Handle opened = null;
+        String reason = "";
+        Sink created = null;
+        try {
+            BytePointer error = new BytePointer(1024);
+            opened = CuptiFamilyLibrary.ft_family_open(this.library, profile.prefix(), error, 1024);
+            if (opened == null || opened.isNull()) {
+                reason = profile.name() + " library " + this.library + " could not be loaded: "
+                        + error.getString(StandardCharsets.UTF_8);
+                opened = null;
+            } else {
+                created = new Sink();
+            }
+        } catch (LinkageError e) { // JavaCPP or the shim's JNI library missing
+            reason = "flagtrace's native shim could not be loaded (" + e + ")";
+        }
+        this.handle = opened;
+        this.unavailable = reason;
+        this.sink = created;
+    }
+
+    private static String defaultLibrary(Profile profile) {
+        String property = System.getProperty(LIBRARY_PROPERTY);
+        if (property != null && !property.isBlank()) {
+            return property;
+        }
+        String env = System.getenv(LIBRARY_ENV);
+        return env != null && !env.isBlank() ? env : profile.defaultLibrary();
+    }
+
+    /** A fresh decoder for one session (or a replay) of this vendor. */
+    protected abstract ClockedDecoder decoder(NameTable names, BufferTap tap);
+
+    /** The library this tracer opened (or tried to). */
+    public String library() {
+        return library;
+    }
+
+    /** The profile this tracer was built with. */
+    protected Profile profile() {
+        return profile;
+    }
+
+    /** The opened library, for a vendor file's own calls (name resolution); null when unavailable. */
+    protected Handle handle() {
+        return handle;
+    }
+
+    @Override
+    public String name() {
+        return profile.name();
+    }
+
+    @Override
+    public boolean available() {
+        return handle != null;
+    }
+
+    @Override
+    public String unavailableReason() {
+        return unavailable;
+    }
+
+    @Override
+    public synchronized void start(RecordSink recordSink, NameTable names, DecodeStats stats, BufferTap tap) {
+        if (!available() || session != null) {
+            return;
+        }
+        VendorClock clock = VendorClock.start(this::vendorNow, profile.vendorClockIsEpoch());
+        Session s = new Session(recordSink, stats, tap, decoder(names, tap), clock);
+        session = s;
+        callbacks.open();
+        if (!registered) {
+            check(CuptiFamilyLibrary.ft_family_register(handle, BUFFER_BYTES, sink), "ActivityRegisterCallbacks");
+            registered = true;
+        }
+        long before = CuptiFamilyLibrary.ft_family_dropped(handle);
+        droppedAtStart = Math.max(0, before);
+        for (int kind : profile.sessionKinds()) {
+            check(CuptiFamilyLibrary.ft_family_enable(handle, kind), "ActivityEnable(" + kind + ")");
+        }
+        if (profile.apiEnterDomain() >= 0) {
+            int status = CuptiFamilyLibrary.ft_family_capture_api_enter(handle, profile.apiEnterDomain());
+            if (status != 0) {
+                Diagnostics.warn(profile.name(), "API-enter callbacks unavailable (status " + status
+                        + "): device time is captured but not attributed to host ops");
+            }
+        }
+        pushes.open();
+        Diagnostics.trace(profile.name(), "session armed " + java.util.Arrays.toString(profile.sessionKinds()) + " from " + library);
+    }
+
+    @Override
+    public synchronized void stop() {
+        Session s = session;
+        if (!available() || s == null) {
+            return;
+        }
+        pushes.closeAndDrain();
+        for (int kind : profile.sessionKinds()) {
+            check(CuptiFamilyLibrary.ft_family_disable(handle, kind), "ActivityDisable(" + kind + ")");
+        }
+        check(CuptiFamilyLibrary.ft_family_flush_all(handle, FLUSH_FORCED), "ActivityFlushAll");
+        callbacks.closeAndDrain();
+        synchronized (s) {
+            publishBindings(s); // pairs captured after the last buffer still bind records parked in the join
+            s.tap.clock(s.clock.resample());
+        }
+        if (profile.apiEnterDomain() >= 0) {
+            CuptiFamilyLibrary.ft_family_unsubscribe(handle);
+        }
+        long after = CuptiFamilyLibrary.ft_family_dropped(handle);
+        dropped = after < 0 ? 0 : Math.max(0, after - droppedAtStart);
+        session = null;
+        Diagnostics.trace(profile.name(), "session stopped; buffers outside sessions " + buffersOutsideSession.get()
+                + ", dropped by the vendor " + dropped + ", failed pushes " + pushFailures.get() + ", failed pops "
+                + popFailures.get());
+    }
+
+    @Override
+    public boolean pushCorrelation(ExternalId id) {
+        if (!pushes.enter()) {
+            return false;
+        }
+        try {
+            if (CuptiFamilyLibrary.ft_family_push(handle, profile.externalKind(), id.value()) == 0) {
+                return true;
+            }
+            pushFailures.incrementAndGet();
+            return false;
+        } finally {
+            pushes.exit();
+        }
+    }
+
+    @Override
+    public void popCorrelation() {
+        // A real out-parameter: CANN's MSPTI refused a null one without unwinding (the seed's #425).
+        if (CuptiFamilyLibrary.ft_family_pop(handle, profile.externalKind(), popped.get()) != 0) {
+            popFailures.incrementAndGet();
+        }
+    }
+
+    /** Pushes the vendor refused since the tracer was built. */
+    public long pushFailures() {
+        return pushFailures.get();
+    }
+
+    /** Pops the vendor refused since the tracer was built. */
+    public long popFailures() {
+        return popFailures.get();
+    }
+
+    @Override
+    public int deviceCount() {
+        return available() ? 1 : 0;
+    }
+
+    @Override
+    public List<DeviceProperties> deviceProperties() {
+        return List.of(); // no CUDA occupancy formula applies: those fields are left out
+    }
+
+    @Override
+    public long droppedByVendor() {
+        return dropped;
+    }
+
+    @Override
+    public long timestampNs() {
+        Session s = session;
+        long vendor = vendorNow();
+        if (s != null) {
+            return s.clock.mapping().toEpoch(vendor);
+        }
+        return profile.vendorClockIsEpoch() ? vendor : RealtimeClock.nowNs();
+    }
+
+    private long vendorNow() {
+        long now = available() ? CuptiFamilyLibrary.ft_family_timestamp(handle) : -1;
+        return now < 0 ? RealtimeClock.nowNs() : now;
+    }
+
+    /**
+     * Calls {@code int64_t symbol(int64_t)} in the vendor library: how a workload drives the library's
+     * own entry points. -1 when the symbol is absent.
+     */
+    public long invoke(String symbol, long argument) {
+        if (!available()) {
+            throw new IllegalStateException(unavailable);
+        }
+        return CuptiFamilyLibrary.ft_family_invoke(handle, symbol, argument);
+    }
+
+    private void check(int status, String call) {
+        if (status != 0) {
+            Diagnostics.warn(profile.name(), profile.prefix() + call + " returned " + status);
+        }
+    }
+
+    private void publishBindings(Session s) {
+        if (profile.apiEnterDomain() < 0) {
+            return;
+        }
+        int n;
+        do {
+            n = CuptiFamilyLibrary.ft_family_take_pairs(handle, s.pairs, PAIRS_PER_TAKE);
+            for (int i = 0; i < n; i++) {
+                s.binding.correlation = s.pairs.get(2L * i);
+                s.binding.externalId = s.pairs.get(2L * i + 1);
+                s.sink.publish(BINDING, s.binding);
+                s.stats.countBinding();
+            }
+        } while (n == PAIRS_PER_TAKE);
+    }
+
+    /** Receives completed buffers from the shim, on the vendor's thread. */
+    private final class Sink extends CuptiFamilyLibrary.BufferSink {
+        @Override
+        public void call(BytePointer buffer, long validSize) {
+            try {
+                if (!callbacks.enter()) {
+                    if (validSize > 0) {
+                        buffersOutsideSession.incrementAndGet();
+                    }
+                    return;
+                }
+                try {
+                    decode(session, buffer, validSize);
+                } finally {
+                    callbacks.exit();
+                }
+            } catch (Throwable e) { // never unwind into the vendor's native frame
+                Diagnostics.warn(profile.name(), "a completion callback failed: " + e);
+            }
+        }
+
+        private void decode(Session s, BytePointer buffer, long validSize) {
+            if (s == null) {
+                return;
+            }
+            synchronized (s) {
+                try {
+                    DeviceClockMapping mapping = s.clock.resample();
+                    publishBindings(s);
+                    if (validSize <= 0) {
+                        return;
+                    }
+                    ByteBuffer bytes = buffer.position(0).capacity(validSize).limit(validSize).asByteBuffer()
+                            .order(ByteOrder.LITTLE_ENDIAN);
+                    s.tap.buffer(profile.dumpVendor(), bytes);
+                    s.decoder.clock(mapping, s.clock.plausibleFromNs(), s.clock.plausibleToNs());
+                    s.decoder.decode(bytes, s.sink, s.stats);
+                } catch (Throwable e) {
+                    s.stats.invalid("decoding a " + profile.name() + " buffer failed: " + e);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package org.flagos.trace.vendors.family;
+
+import java.util.function.LongSupplier;
+import org.flagos.trace.pipeline.DeviceClockMapping;
+import org.flagos.trace.pipeline.RealtimeClock;
+
+/**
+ * Maps a vendor's device clock to UNIX-epoch nanoseconds by an affine conversion: a (vendor,
+ * realtime) pair sampled at session start and another taken again before each buffer is decoded
+ * and at stop. A buffer's records all happened before its completion, so the latest pair brackets
+ * them with the start pair, and the rate between the two corrects a clock that runs at a different
+ * rate from the host's (PPU's) as well as one with another epoch (MUPTI's, TOPSPTI's).
+ *
+ * <p>Timestamps that cannot be a record of this session (zero, before the session by more than
+ * {@link #SLACK_NS}, after the latest sample by more than it, or ending before they start) are
+ * implausible: the decoder drops and counts them ({@link ClockedDecoder}).
+ */
+public final class VendorClock {
+    /** How far outside the session a record may lie and still be believed. */
+    public static final long SLACK_NS = 1_000_000_000L;
+    /** Below this span the rate is not measurable: 1.0 is used. */
+    private static final long MIN_RATE_SPAN_NS = 1_000_000L;
+
+    private final LongSupplier vendorNow;
+    private final boolean identity;
+    private final long vendorStart;
+    private final long realStart;
+    private long vendorLatest;
+    private long realLatest;
+    private double rate = 1.0;
+
+    private VendorClock(LongSupplier vendorNow, boolean identity) {
+        this.vendorNow = vendorNow;
+        this.identity = identity;
+        long[] pair = pair();
+        vendorStart = vendorLatest = pair[0];
+        realStart = realLatest = pair[1];
+    }
+
+    /** A clock sampled now against {@code vendorNow}; identity when the vendor already reports epoch ns. */
+    public static VendorClock start(LongSupplier vendorNow, boolean vendorIsEpoch) {
+        return new VendorClock(vendorNow, vendorIsEpoch);
+    }
+
+    /** The tightest of a few (vendor, realtime) pairs: realtime read on both sides of the vendor read. */
+    private long[] pair() {
+        long bestWidth = Long.MAX_VALUE;
+        long[] best = new long[2];
+        for (int i = 0; i < 5; i++) {
+            long before = RealtimeClock.nowNs();
+            long vendor = vendorNow.getAsLong();
+            long after = RealtimeClock.nowNs();
+            if (after - before < bestWidth) {
+                bestWidth = after - before;
+                best[0] = vendor;
+                best[1] = before + (after - before) / 2;
+            }
+        }
+        return best;
+    }
+
+    /**
+     * Takes a fresh pair and returns the mapping it gives: call before decoding a buffer and at stop.
+     * A rate outside what a clock can be (a vendor clock that jumped) keeps the previous one.
+     */
+    public synchronized DeviceClockMapping resample() {
+        long[] pair = pair();
+        vendorLatest = pair[0];
+        realLatest = pair[1];
+        long vendorSpan = vendorLatest - vendorStart;
+        long realSpan = realLatest - realStart;
+        double measured = vendorSpan >= MIN_RATE_SPAN_NS && realSpan > 0 ? (double) realSpan / vendorSpan : 1.0;
+        if (measured > 0.9 && measured < 1.1) {
+            rate = measured;
+        }
+        return mapping();
+    }
+
+    /** The mapping as last sampled. */
+    public synchronized DeviceClockMapping mapping() {
+        return identity ? DeviceClockMapping.IDENTITY : new DeviceClockMapping(vendorStart, realStart, rate);
+    }
+
+    /** Earliest epoch ns a record of this session can start at. */
+    public long plausibleFromNs() {
+        return realStart - SLACK_NS;
+    }
+
+    /** Latest epoch ns a record decoded now can end at. */
+    public synchronized long plausibleToNs() {
+        return realLatest + SLACK_NS;
+    }
+}
