@@ -52,10 +52,17 @@ class VendorBoundaryTest {
 
     @Test
     void theRuleIsNotVacuous() {
-        // The CUPTI decoder exists and lives under vendors: if it moved, the rules above would pass trivially.
+        // The vendor types exist and live under vendors (or native bindings): if they moved, the rules
+        // above would pass trivially.
         com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes()
                 .that().haveSimpleNameStartingWith("Cupti")
-                .should().resideInAPackage("org.flagos.trace.vendors.cupti")
+                .should().resideInAnyPackage("org.flagos.trace.vendors..", "org.flagos.trace.natives..")
+                .allowEmptyShould(false)
+                .check(CLASSES);
+        com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes()
+                .that().implement(org.flagos.trace.pipeline.DeviceTracer.class)
+                .and().doNotHaveSimpleName("UnavailableTracer")
+                .should().resideInAPackage("org.flagos.trace.vendors..")
                 .allowEmptyShould(false)
                 .check(CLASSES);
     }
