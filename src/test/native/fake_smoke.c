@@ -12,8 +12,18 @@ static completed_fn on_completed;
 static int enabled_kinds;
 static uint64_t stack[16];
 static int depth;
+static int refuse_registration;
+
+/* Workload hook: makes registration fail as when another subscriber owns the library. */
+int64_t smokeRefuseRegistration(int64_t refuse) {
+    refuse_registration = (int) refuse;
+    return 0;
+}
 
 int smokeActivityRegisterCallbacks(requested_fn requested, completed_fn completed) {
+    if (refuse_registration) {
+        return 39; /* CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED's number */
+    }
     on_requested = requested;
     on_completed = completed;
     return 0;

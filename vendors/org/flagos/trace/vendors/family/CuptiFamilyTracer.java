@@ -75,6 +75,7 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
     private final AtomicLong buffersOutsideSession = new AtomicLong();
     private final AtomicLong pushFailures = new AtomicLong();
     private final AtomicLong popFailures = new AtomicLong();
+    private final AtomicLong activationFailures = new AtomicLong();
     private final Sink sink;
     private boolean registered;
     private volatile Session session;
@@ -190,16 +191,32 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
         }
         VendorClock clock = VendorClock.start(this::vendorNow, profile.vendorClockIsEpoch());
         Session s = new Session(recordSink, stats, tap, decoder(names, tap), clock);
-        session = s;
-        callbacks.open();
         if (!registered) {
-            check(CuptiFamilyLibrary.ft_family_register(handle, BUFFER_BYTES, sink), "ActivityRegisterCallbacks");
+            int status = CuptiFamilyLibrary.ft_family_register(handle, BUFFER_BYTES, sink);
+            if (status != 0) { // another subscriber owns the library, or it refused us
+                activationFailed(profile.prefix() + "ActivityRegisterCallbacks returned " + status);
+                return;
+            }
             registered = true;
         }
+        session = s;
+        callbacks.open();
         long before = CuptiFamilyLibrary.ft_family_dropped(handle);
         droppedAtStart = Math.max(0, before);
+        int enabled = 0;
         for (int kind : profile.sessionKinds()) {
-            check(CuptiFamilyLibrary.ft_family_enable(handle, kind), "ActivityEnable(" + kind + ")");
+            int status = enableKind(kind);
+            if (status == 0) {
+                enabled++;
+            } else {
+                Diagnostics.warn(profile.name(), profile.prefix() + "ActivityEnable(" + kind + ") returned " + status);
+            }
+        }
+        if (enabled == 0) {
+            callbacks.closeAndDrain();
+            session = null;
+            activationFailed("no activity kind could be enabled");
+            return;
         }
         if (profile.apiEnterDomain() >= 0) {
             int status = CuptiFamilyLibrary.ft_family_capture_api_enter(handle, profile.apiEnterDomain());
@@ -312,6 +329,25 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
             throw new IllegalStateException(unavailable);
         }
         return CuptiFamilyLibrary.ft_family_invoke(handle, symbol, argument);
+    }
+
+    /**
+     * Enables one of the profile's kinds; a vendor whose kinds exclude each other (PPU's KERNEL and
+     * CONCURRENT_KERNEL) overrides this to fall back.
+     */
+    protected int enableKind(int kind) {
+        return CuptiFamilyLibrary.ft_family_enable(handle, kind);
+    }
+
+    private void activationFailed(String why) {
+        activationFailures.incrementAndGet();
+        System.err.println("flagtrace: " + profile.name() + " activity capture could not start (" + why
+                + "); CPU-side profiling continues");
+    }
+
+    /** Sessions that started without device capture because the vendor refused activation. */
+    public long activationFailures() {
+        return activationFailures.get();
     }
 
     private void check(int status, String call) {
