@@ -47,6 +47,12 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
     private static final int BUFFER_BYTES = Integer.getInteger("flagtrace.vendor.bufferMiB", 2) << 20;
     private static final int FLUSH_FORCED = 1;
     private static final int PAIRS_PER_TAKE = 4096;
+    /**
+     * The kind number of the records a capture saves API-enter bindings as: CUPTI's
+     * EXTERNAL_CORRELATION. A vendor that binds at API enter has no such records of its own, so its
+     * decoder reads this kind as flagtrace's (see {@link #publishBindings}).
+     */
+    public static final int BINDING_RECORD_KIND = 39;
 
     /**
      * What distinguishes one CUPTI-shaped vendor.
@@ -91,6 +97,8 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
         final VendorClock clock;
         final LongPointer pairs = new LongPointer(PAIRS_PER_TAKE * 2L);
         final Binding binding = new Binding();
+        final ByteBuffer bindingFrame = ByteBuffer.allocate(PAIRS_PER_TAKE * ExternalCorrelationRecord.SIZE)
+                .order(ByteOrder.LITTLE_ENDIAN);
 
         Session(RecordSink sink, DecodeStats stats, BufferTap tap, ClockedDecoder decoder, VendorClock clock) {
             this.sink = sink;
@@ -356,6 +364,13 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
         }
     }
 
+    /**
+     * Publishes the (correlation, External id) pairs captured at API enter since the last call,
+     * before the records that need them. A capture has no other copy of them, so they are also
+     * saved into it as one frame of external-correlation-shaped records (kind {@value
+     * #BINDING_RECORD_KIND}, the profile's external kind) ahead of the buffer they precede: a
+     * replay binds the same records the live session did.
+     */
     private void publishBindings(Session s) {
         if (profile.apiEnterDomain() < 0) {
             return;
@@ -366,8 +381,14 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
             for (int i = 0; i < n; i++) {
                 s.binding.correlation = s.pairs.get(2L * i);
                 s.binding.externalId = s.pairs.get(2L * i + 1);
+                ExternalCorrelationRecord.write(s.bindingFrame, i * ExternalCorrelationRecord.SIZE, BINDING_RECORD_KIND,
+                        profile.externalKind(), s.binding.externalId, s.binding.correlation);
                 s.sink.publish(BINDING, s.binding);
                 s.stats.countBinding();
+            }
+            if (n > 0) {
+                s.tap.buffer(profile.dumpVendor(), s.bindingFrame.duplicate().position(0)
+                        .limit(n * ExternalCorrelationRecord.SIZE));
             }
         } while (n == PAIRS_PER_TAKE);
     }

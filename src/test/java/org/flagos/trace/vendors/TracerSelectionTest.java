@@ -15,9 +15,9 @@ class TracerSelectionTest {
             Accelerator.CUDA, "cupti",
             Accelerator.METAX, "unavailable",
             Accelerator.ASCEND, "unavailable",
-            Accelerator.MUSA, "unavailable",
+            Accelerator.MUSA, "mupti",
             Accelerator.DCU, "unavailable",
-            Accelerator.GCU, "unavailable",
+            Accelerator.GCU, "topspti",
             Accelerator.PPU, "unavailable",
             Accelerator.NONE, "unavailable");
 

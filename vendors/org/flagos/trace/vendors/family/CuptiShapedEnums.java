@@ -1,0 +1,27 @@
+package org.flagos.trace.vendors.family;
+
+import org.flagos.trace.pipeline.CopyKind;
+import org.flagos.trace.pipeline.MemoryKind;
+
+/** CUPTI's copy and memory kind numbers (assumed shared by CUPTI-shaped vendors) to the vendor-neutral enums. */
+final class CuptiShapedEnums {
+    private static final CopyKind[] COPY_KINDS = {
+        CopyKind.UNKNOWN, CopyKind.HTOD, CopyKind.DTOH, CopyKind.HTOA, CopyKind.ATOH, CopyKind.ATOA,
+        CopyKind.ATOD, CopyKind.DTOA, CopyKind.DTOD, CopyKind.HTOH, CopyKind.PTOP,
+    };
+    private static final MemoryKind[] MEMORY_KINDS = {
+        MemoryKind.UNKNOWN, MemoryKind.PAGEABLE, MemoryKind.PINNED, MemoryKind.DEVICE, MemoryKind.ARRAY,
+        MemoryKind.MANAGED, MemoryKind.DEVICE_STATIC, MemoryKind.MANAGED_STATIC,
+    };
+
+    static CopyKind copyKind(int kind) {
+        return kind >= 0 && kind < COPY_KINDS.length ? COPY_KINDS[kind] : CopyKind.UNKNOWN;
+    }
+
+    static MemoryKind memoryKind(int kind) {
+        return kind >= 0 && kind < MEMORY_KINDS.length ? MEMORY_KINDS[kind] : MemoryKind.UNKNOWN;
+    }
+
+    private CuptiShapedEnums() {
+    }
+}

@@ -1,0 +1,62 @@
+package org.flagos.trace.vendors.family;
+
+import com.lmax.disruptor.EventTranslatorOneArg;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.flagos.trace.pipeline.RecordType;
+import org.flagos.trace.pipeline.TraceRecord;
+
+/**
+ * Flyweight over a {@code CUpti_ActivityExternalCorrelation}-shaped record (24 bytes): the bridge
+ * from the vendor's correlation id to the host op's External id.
+ */
+public final class ExternalCorrelationRecord {
+    /** The record's size. */
+    public static final int SIZE = 24;
+    private static final int EXTERNAL_KIND = 4;
+    private static final int EXTERNAL_ID = 8;
+    private static final int CORRELATION_ID = 16;
+
+    static final EventTranslatorOneArg<TraceRecord, ExternalCorrelationRecord> TRANSLATOR = (slot, sequence, ext) -> {
+        slot.clear();
+        slot.type = RecordType.CORRELATION_BINDING;
+        slot.correlation(ext.correlationId());
+        slot.externalId(ext.externalId());
+    };
+
+    private ByteBuffer buffer;
+    private int offset;
+
+    ExternalCorrelationRecord wrap(ByteBuffer buffer, int offset) {
+        RecordBounds.check(buffer, offset, SIZE, "ExternalCorrelation record");
+        this.buffer = buffer;
+        this.offset = offset;
+        return this;
+    }
+
+    int externalKind() {
+        return buffer.getInt(offset + EXTERNAL_KIND);
+    }
+
+    /** The pushed id, unsigned 64 bits (negative here above 2^63). */
+    long externalId() {
+        return buffer.getLong(offset + EXTERNAL_ID);
+    }
+
+    long correlationId() {
+        return Integer.toUnsignedLong(buffer.getInt(offset + CORRELATION_ID));
+    }
+
+    /**
+     * Writes one record at {@code offset} of {@code out} (little-endian): how a tracer that binds
+     * External ids at API enter saves those bindings in a capture, in the vendor's own record shape.
+     */
+    public static void write(ByteBuffer out, int offset, int kind, int externalKind, long externalId, long correlation) {
+        ByteBuffer b = out.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        b.putInt(offset, kind);
+        b.putInt(offset + EXTERNAL_KIND, externalKind);
+        b.putLong(offset + EXTERNAL_ID, externalId);
+        b.putInt(offset + CORRELATION_ID, (int) correlation);
+        b.putInt(offset + 20, 0);
+    }
+}

@@ -1,0 +1,44 @@
+package org.flagos.trace.vendors.family;
+
+import org.flagos.trace.natives.ItaniumDemangler;
+import org.flagos.trace.pipeline.DecodeStats;
+import org.flagos.trace.pipeline.KernelNames;
+import org.flagos.trace.pipeline.LongIntHashMap;
+import org.flagos.trace.pipeline.NameTable;
+
+/** Kernel name handle to interned, demangled name id: the string work happens once per kernel. */
+final class KernelNameCache {
+    private final KernelNames source;
+    private final NameTable table;
+    private final LongIntHashMap ids = new LongIntHashMap(256, -1);
+    private DecodeStats stats;
+
+    KernelNameCache(KernelNames source, NameTable table) {
+        this.source = source;
+        this.table = table;
+    }
+
+    void stats(DecodeStats stats) {
+        this.stats = stats;
+    }
+
+    int nameId(long handle) {
+        int id = ids.get(handle);
+        if (id >= 0) {
+            return id;
+        }
+        String mangled = source.lookup(handle);
+        String name;
+        if (mangled == null) {
+            name = "<unresolved kernel 0x" + Long.toHexString(handle) + ">";
+            if (stats != null) {
+                stats.unnamedKernel();
+            }
+        } else {
+            name = ItaniumDemangler.demangle(mangled);
+        }
+        id = table.intern(name);
+        ids.put(handle, id);
+        return id;
+    }
+}

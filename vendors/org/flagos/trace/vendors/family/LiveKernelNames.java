@@ -1,0 +1,36 @@
+package org.flagos.trace.vendors.family;
+
+import org.bytedeco.javacpp.BytePointer;
+import org.flagos.trace.pipeline.BufferTap;
+import org.flagos.trace.pipeline.KernelNames;
+
+/**
+ * Reads a kernel's name where a CUPTI-shaped record points: a NUL-terminated string the vendor
+ * keeps for the process's life (as CUPTI does). Called once per distinct kernel (the decoder caches
+ * by pointer); each name also goes to the tap, so a dumped capture carries its name table.
+ */
+public final class LiveKernelNames implements KernelNames {
+    private final BufferTap tap;
+
+    /** Names read live, each also saved into {@code tap}. */
+    public LiveKernelNames(BufferTap tap) {
+        this.tap = tap;
+    }
+
+    @Override
+    public String lookup(long handle) {
+        if (handle == 0) {
+            return null;
+        }
+        String name = new CString(handle).getString();
+        tap.kernelName(handle, name);
+        return name;
+    }
+
+    /** A view of a C string at a raw address, owned by the vendor. */
+    private static final class CString extends BytePointer {
+        CString(long address) {
+            this.address = address;
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package org.flagos.trace.vendors.mupti;
+
+import org.flagos.trace.pipeline.ApiNames;
+import org.flagos.trace.pipeline.DeviceClockMapping;
+import org.flagos.trace.pipeline.KernelNames;
+import org.flagos.trace.pipeline.NameTable;
+import org.flagos.trace.vendors.family.CuptiShapedDecoder;
+import org.flagos.trace.vendors.family.CuptiShapedLayout;
+import org.flagos.trace.vendors.family.VendorApiNames;
+
+/**
+ * MUPTI's buffers: {@code MUpti_ActivityKernel6}, {@code Memcpy4}, {@code Memset3}, {@code API} and
+ * {@code ExternalCorrelation}, in MUSA's device clock. MUPTI's headers are not public: each record
+ * is read as the CUPTI record of the same name and version, and the kind numbers are CUPTI's
+ * (assumed; docs/vendors/mupti.md says what to check against the SDK).
+ */
+public final class MuptiDecoder {
+    /** MUPTI's kind numbers and record versions (CUPTI's, assumed). */
+    public static final CuptiShapedLayout LAYOUT = new CuptiShapedLayout("MUPTI",
+            new int[] {MuptiKinds.KERNEL, MuptiKinds.CONCURRENT_KERNEL}, MuptiKinds.MEMCPY, MuptiKinds.MEMSET,
+            MuptiKinds.RUNTIME, MuptiKinds.DRIVER, MuptiKinds.EXTERNAL_CORRELATION, MuptiKinds.EXTERNAL_CUSTOM0);
+
+    /** A decoder for a live session (its clock is set per buffer by the tracer). */
+    public static CuptiShapedDecoder live(KernelNames kernelNames, NameTable names, ApiNames apiNames) {
+        return new CuptiShapedDecoder(LAYOUT, kernelNames, names, apiNames);
+    }
+
+    /** A decoder for a replayed capture: names from its name table, times through its saved clock mapping. */
+    public static CuptiShapedDecoder replay(KernelNames table, NameTable names, DeviceClockMapping clock) {
+        CuptiShapedDecoder decoder = new CuptiShapedDecoder(LAYOUT, table, names, apiNames(VendorApiNames.fromTable(table)));
+        decoder.replayClock(clock);
+        return decoder;
+    }
+
+    static VendorApiNames apiNames(VendorApiNames.Source source) {
+        return new VendorApiNames("musaRuntime", "musaDriver", MuptiKinds.DOMAIN_RUNTIME_API, MuptiKinds.DOMAIN_DRIVER_API,
+                source);
+    }
+
+    private MuptiDecoder() {
+    }
+}
