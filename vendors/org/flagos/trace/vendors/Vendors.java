@@ -20,6 +20,8 @@ import org.flagos.trace.vendors.mupti.MuptiDecoder;
 import org.flagos.trace.vendors.mupti.MuptiTracer;
 import org.flagos.trace.vendors.topspti.TopsptiDecoder;
 import org.flagos.trace.vendors.topspti.TopsptiTracer;
+import org.flagos.trace.vendors.roctracer.RoctracerBufferDecoder;
+import org.flagos.trace.vendors.roctracer.RoctracerTracer;
 
 /**
  * The one table that knows every vendor: which tracer each accelerator gets, and which decoder
@@ -49,14 +51,15 @@ public final class Vendors {
     private static final Map<Integer, DecoderFactory> DECODERS = Map.of(
             1, (kernelNames, names, devices, clock) -> new CuptiBufferDecoder(kernelNames, names, devices),
             MuptiTracer.DUMP_VENDOR, (kernelNames, names, devices, clock) -> MuptiDecoder.replay(kernelNames, names, clock),
-            TopsptiTracer.DUMP_VENDOR, (kernelNames, names, devices, clock) -> TopsptiDecoder.replay(kernelNames, names, clock));
+            TopsptiTracer.DUMP_VENDOR, (kernelNames, names, devices, clock) -> TopsptiDecoder.replay(kernelNames, names, clock),
+            4, (kernelNames, names, devices, clock) -> new RoctracerBufferDecoder(kernelNames, names, clock));
 
     private static final Map<Accelerator, Supplier<DeviceTracer>> TRACERS = new EnumMap<>(Map.of(
             Accelerator.CUDA, Vendors::cupti,
             Accelerator.METAX, () -> new UnavailableTracer("MetaX MCPTI tracer not built yet"),
             Accelerator.ASCEND, () -> new UnavailableTracer("Ascend MSPTI tracer not built yet"),
             Accelerator.MUSA, () -> new MuptiTracer(),
-            Accelerator.DCU, () -> new UnavailableTracer("ROCtracer (DCU) tracer not built yet"),
+            Accelerator.DCU, () -> new RoctracerTracer(),
             Accelerator.GCU, () -> new TopsptiTracer(),
             Accelerator.PPU, () -> new UnavailableTracer("PPU tracer not built yet"),
             Accelerator.NONE, () -> new UnavailableTracer("no accelerator selected (FLAGOS_ACCELERATOR unset and no CUDA bindings)")));

@@ -16,7 +16,7 @@ class TracerSelectionTest {
             Accelerator.METAX, "unavailable",
             Accelerator.ASCEND, "unavailable",
             Accelerator.MUSA, "mupti",
-            Accelerator.DCU, "unavailable",
+            Accelerator.DCU, "roctracer",
             Accelerator.GCU, "topspti",
             Accelerator.PPU, "unavailable",
             Accelerator.NONE, "unavailable");

@@ -1,0 +1,171 @@
+package org.flagos.trace.vendors.roctracer;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.flagos.trace.pipeline.ApiNames;
+import org.flagos.trace.pipeline.DecodeStats;
+import org.flagos.trace.pipeline.DeviceClockMapping;
+import org.flagos.trace.pipeline.EventKind;
+import org.flagos.trace.pipeline.KernelNames;
+import org.flagos.trace.pipeline.NameTable;
+import org.flagos.trace.pipeline.RecordLimits;
+import org.flagos.trace.pipeline.RecordSink;
+import org.flagos.trace.vendors.family.ClockedDecoder;
+
+/**
+ * Walks a ROCtracer pool buffer ({@code [begin, end)} of the buffer callback) at the fixed 64-byte
+ * stride of {@code activity_record_t} and publishes what it decodes:
+ *
+ * <ul>
+ *   <li>HIP_OPS dispatch: a kernel; copy: a memcpy, or a memset when the command is a fill;
+ *       barrier: skipped and counted (key {@code 2002});</li>
+ *   <li>HIP_API: a runtime call, its {@code hip_api_id_t} as the cbid;</li>
+ *   <li>EXT_API EXTERN_ID: the binding of a call's correlation id to the host op's External id;</li>
+ *   <li>any other domain of ROCtracer's (HSA, KFD, ROCTX, a MARK): skipped and counted under
+ *       {@code domain * 1000 + op}.</li>
+ * </ul>
+ *
+ * A domain outside ROCtracer's enum means the buffer is not laid out as this decoder reads it: the
+ * walk ends and the rest is counted, never guessed at; so does a record cut short. Times are in
+ * ROCtracer's clock (CLOCK_BOOTTIME ns) and go through the session's mapping to epoch ns; a record
+ * with no time, ending before it starts, or outside the plausible span is dropped and counted as
+ * invalid.
+ */
+public final class RoctracerBufferDecoder implements ClockedDecoder {
+    private final RoctracerKernelNameCache kernelNames;
+    private final RoctracerApiNames apiNames;
+    private final RoctracerOpsRecord ops = new RoctracerOpsRecord();
+    private final RoctracerApiRecord api = new RoctracerApiRecord();
+    private final RoctracerExternRecord extern = new RoctracerExternRecord();
+    private DeviceClockMapping mapping;
+    private long plausibleFromNs = Long.MIN_VALUE;
+    private long plausibleToNs = Long.MAX_VALUE;
+    /** The interval {@link #times} mapped last, in epoch ns. */
+    private long mappedStart;
+    private long mappedEnd;
+
+    /**
+     * @param names   resolves kernel-name handles and API-name handles (the capture's name table, or
+     *                the live library)
+     * @param table   the capture's interned names
+     * @param mapping ROCtracer's clock to epoch ns (a live session's, or the one saved beside a dump)
+     */
+    public RoctracerBufferDecoder(KernelNames names, NameTable table, DeviceClockMapping mapping) {
+        this.kernelNames = new RoctracerKernelNameCache(names, table);
+        this.apiNames = new RoctracerApiNames(names);
+        this.mapping = mapping;
+    }
+
+    @Override
+    public ApiNames apiNames() {
+        return apiNames;
+    }
+
+    @Override
+    public void clock(DeviceClockMapping mapping, long plausibleFromNs, long plausibleToNs) {
+        this.mapping = mapping;
+        this.plausibleFromNs = plausibleFromNs;
+        this.plausibleToNs = plausibleToNs;
+    }
+
+    @Override
+    public void decode(ByteBuffer source, RecordSink sink, DecodeStats stats) {
+        ByteBuffer buffer = source.order() == ByteOrder.LITTLE_ENDIAN ? source : source.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        int base = buffer.position();
+        int limit = buffer.limit();
+        for (int pos = base; pos < limit; pos += RoctracerRecord.SIZE) {
+            if (limit - pos < RoctracerRecord.SIZE) {
+                stats.undecodable(limit - pos, "ROCtracer buffer ends with " + (limit - pos)
+                        + " bytes, less than a 64-byte record, at offset " + (pos - base));
+                return;
+            }
+            int domain = buffer.getInt(pos + RoctracerRecord.DOMAIN);
+            if (domain < 0 || domain >= RoctracerRecord.DOMAIN_NUMBER) {
+                stats.undecodable(limit - pos, "unknown ROCtracer activity domain " + Integer.toUnsignedString(domain)
+                        + " at offset " + (pos - base) + ": not an activity_record_t, rest of buffer ("
+                        + (limit - pos) + " bytes) skipped");
+                return;
+            }
+            decodeRecord(domain, buffer, pos, sink, stats);
+        }
+    }
+
+    private void decodeRecord(int domain, ByteBuffer buffer, int pos, RecordSink sink, DecodeStats stats) {
+        int op = buffer.getInt(pos + RoctracerRecord.OP);
+        switch (domain) {
+            case RoctracerRecord.DOMAIN_HIP_OPS:
+                if (op == RoctracerRecord.OP_DISPATCH || op == RoctracerRecord.OP_COPY) {
+                    device(buffer, pos, sink, stats);
+                } else {
+                    stats.countSkipped(RoctracerRecord.skipKey(domain, op)); // barriers: no work of their own
+                }
+                break;
+            case RoctracerRecord.DOMAIN_HIP_API:
+                api.wrap(buffer, pos);
+                if (times(api.begin(), api.end(), "HIP_API", stats)) {
+                    api.startNs = mappedStart;
+                    api.endNs = mappedEnd;
+                    sink.publish(RoctracerApiRecord.TRANSLATOR, api);
+                    stats.countPublished(EventKind.RUNTIME);
+                }
+                break;
+            case RoctracerRecord.DOMAIN_EXT_API:
+                extern.wrap(buffer, pos);
+                if (op != RoctracerRecord.EXT_OP_EXTERN_ID) {
+                    stats.countSkipped(RoctracerRecord.skipKey(domain, op)); // MARK
+                } else if (extern.externalId() < 0) {
+                    stats.invalid("External id above 2^63 in EXT_API record of correlation "
+                            + Long.toUnsignedString(extern.correlationId()));
+                } else {
+                    sink.publish(RoctracerExternRecord.TRANSLATOR, extern);
+                    stats.countBinding();
+                }
+                break;
+            default:
+                stats.countSkipped(RoctracerRecord.skipKey(domain, op));
+        }
+    }
+
+    private void device(ByteBuffer buffer, int pos, RecordSink sink, DecodeStats stats) {
+        ops.wrap(buffer, pos);
+        EventKind kind = ops.eventKind();
+        if (!times(ops.begin(), ops.end(), "HIP_OPS", stats)) {
+            return;
+        }
+        String why = RecordLimits.device(ops.deviceId());
+        if (why == null && (ops.queueId() < 0 || ops.queueId() > Integer.MAX_VALUE)) {
+            why = "queue id " + Long.toUnsignedString(ops.queueId()) + " is not a queue index";
+        }
+        if (why != null) {
+            stats.invalid("HIP_OPS record: " + why);
+            return;
+        }
+        ops.startNs = mappedStart;
+        ops.endNs = mappedEnd;
+        if (kind == EventKind.KERNEL) {
+            ops.nameId = kernelNames.nameId(ops.kernelName(), stats);
+        }
+        sink.publish(RoctracerOpsRecord.TRANSLATOR, ops);
+        stats.countPublished(kind);
+    }
+
+    /** Maps a record's interval to epoch ns into {@link #mappedStart}/{@link #mappedEnd}; false (counted) when implausible. */
+    private boolean times(long begin, long end, String what, DecodeStats stats) {
+        String why = RecordLimits.interval(begin, end);
+        if (why == null) {
+            mappedStart = mapping.toEpoch(begin);
+            mappedEnd = mapping.toEpoch(end);
+            if (mappedStart < plausibleFromNs || mappedEnd > plausibleToNs) {
+                why = "[" + mappedStart + ", " + mappedEnd + "] lies outside the session's plausible span ["
+                        + plausibleFromNs + ", " + plausibleToNs + "]";
+            } else {
+                why = RecordLimits.interval(mappedStart, mappedEnd);
+            }
+        }
+        if (why != null) {
+            stats.invalid(what + " record: " + why);
+            return false;
+        }
+        return true;
+    }
+}
