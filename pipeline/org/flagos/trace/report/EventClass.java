@@ -1,0 +1,39 @@
+package org.flagos.trace.report;
+
+/**
+ * What a complete ({@code "ph":"X"}) event of a torch-compatible trace is to the summary, decided by
+ * its category alone, the way torch's profiler tells its own events apart.
+ */
+public enum EventClass {
+    /** An op or annotation on a host thread ({@code cpu_op}, {@code user_annotation}, {@code python_function}). */
+    HOST_OP,
+    /** A runtime or driver API call ({@code cuda_runtime}, {@code cuda_driver}, {@code privateuse1_runtime}, ...). */
+    RUNTIME,
+    /** Profiler overhead the vendor reports ({@code overhead}, e.g. "Activity Buffer Request"). */
+    OVERHEAD,
+    /** Work on a device ({@code kernel}, {@code gpu_memcpy}, {@code gpu_memset}). */
+    DEVICE,
+    /** Anything else (trace spans, device-side annotations, ...): not a row. */
+    OTHER;
+
+    /** The class of events of category {@code cat} (null when the event has none). */
+    public static EventClass of(String cat) {
+        if (cat == null) {
+            return OTHER;
+        }
+        switch (cat) {
+            case "cpu_op":
+            case "user_annotation":
+            case "python_function":
+                return HOST_OP;
+            case "overhead":
+                return OVERHEAD;
+            case "kernel":
+            case "gpu_memcpy":
+            case "gpu_memset":
+                return DEVICE;
+            default:
+                return cat.endsWith("_runtime") || cat.endsWith("_driver") ? RUNTIME : OTHER;
+        }
+    }
+}
