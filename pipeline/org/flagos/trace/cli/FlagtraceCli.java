@@ -39,13 +39,15 @@ public final class FlagtraceCli {
             "       flagtrace replay CAPTURE.fltrbuf[.gz] [--ops OPS.jsonl] -o TRACE.json[.gz] [--summary SUMMARY.json]",
             "       flagtrace record --workload parity -o TRACE.json [--summary SUMMARY.json] [--dump-buffers CAPTURE.fltrbuf]",
             "                        [--names NAMES.tsv] [--device-properties FILE.json|h200] [--metadata KEY=VALUE]...",
+            SummaryCommand.USAGE,
             "",
             "replay  turns a saved vendor capture into a torch-compatible Chrome trace and an op summary.",
             "        The kernel name table is read from CAPTURE.names.tsv when present; device properties",
             "        (for occupancy figures) come from a JSON file or a torch trace of the same machine.",
             "record  runs a built-in GPU workload in this JVM under the live tracer (NVIDIA: CUPTI); with",
             "        --dump-buffers the raw buffers, ops, kernel names and device properties are saved for replay.",
-            "demo    replays the bundled H200 capture into DIR (default flagtrace-demo/).");
+            "demo    replays the bundled H200 capture into DIR (default flagtrace-demo/).",
+            SummaryCommand.HELP);
 
     private final PrintStream out;
     private final PrintStream err;
@@ -72,6 +74,8 @@ public final class FlagtraceCli {
                     return demo(args);
                 case "record":
                     return record(args);
+                case "summary":
+                    return SummaryCommand.run(args, out);
                 default:
                     err.println("flagtrace: unknown command '" + args[0] + "'\n" + USAGE_TEXT);
                     return USAGE;
