@@ -40,6 +40,7 @@ public final class FlagtraceCli {
             "       flagtrace record --workload parity -o TRACE.json [--summary SUMMARY.json] [--dump-buffers CAPTURE.fltrbuf]",
             "                        [--names NAMES.tsv] [--device-properties FILE.json|h200] [--metadata KEY=VALUE]...",
             SummaryCommand.USAGE,
+            ReportCommand.USAGE,
             "",
             "replay  turns a saved vendor capture into a torch-compatible Chrome trace and an op summary.",
             "        The kernel name table is read from CAPTURE.names.tsv when present; device properties",
@@ -47,7 +48,8 @@ public final class FlagtraceCli {
             "record  runs a built-in GPU workload in this JVM under the live tracer (NVIDIA: CUPTI); with",
             "        --dump-buffers the raw buffers, ops, kernel names and device properties are saved for replay.",
             "demo    replays the bundled H200 capture into DIR (default flagtrace-demo/).",
-            SummaryCommand.HELP);
+            SummaryCommand.HELP,
+            ReportCommand.HELP);
 
     private final PrintStream out;
     private final PrintStream err;
@@ -76,6 +78,8 @@ public final class FlagtraceCli {
                     return record(args);
                 case "summary":
                     return SummaryCommand.run(args, out);
+                case "report":
+                    return ReportCommand.run(args, out);
                 default:
                     err.println("flagtrace: unknown command '" + args[0] + "'\n" + USAGE_TEXT);
                     return USAGE;
