@@ -22,6 +22,8 @@ import org.flagos.trace.vendors.topspti.TopsptiDecoder;
 import org.flagos.trace.vendors.topspti.TopsptiTracer;
 import org.flagos.trace.vendors.roctracer.RoctracerBufferDecoder;
 import org.flagos.trace.vendors.roctracer.RoctracerTracer;
+import org.flagos.trace.vendors.mspti.MsptiBufferDecoder;
+import org.flagos.trace.vendors.mspti.MsptiTracer;
 
 /**
  * The one table that knows every vendor: which tracer each accelerator gets, and which decoder
@@ -52,12 +54,13 @@ public final class Vendors {
             1, (kernelNames, names, devices, clock) -> new CuptiBufferDecoder(kernelNames, names, devices),
             MuptiTracer.DUMP_VENDOR, (kernelNames, names, devices, clock) -> MuptiDecoder.replay(kernelNames, names, clock),
             TopsptiTracer.DUMP_VENDOR, (kernelNames, names, devices, clock) -> TopsptiDecoder.replay(kernelNames, names, clock),
-            4, (kernelNames, names, devices, clock) -> new RoctracerBufferDecoder(kernelNames, names, clock));
+            4, (kernelNames, names, devices, clock) -> new RoctracerBufferDecoder(kernelNames, names, clock),
+            MsptiTracer.DUMP_VENDOR, (kernelNames, names, devices, clock) -> new MsptiBufferDecoder(kernelNames, names));
 
     private static final Map<Accelerator, Supplier<DeviceTracer>> TRACERS = new EnumMap<>(Map.of(
             Accelerator.CUDA, Vendors::cupti,
             Accelerator.METAX, () -> new UnavailableTracer("MetaX MCPTI tracer not built yet"),
-            Accelerator.ASCEND, () -> new UnavailableTracer("Ascend MSPTI tracer not built yet"),
+            Accelerator.ASCEND, MsptiTracer::new,
             Accelerator.MUSA, () -> new MuptiTracer(),
             Accelerator.DCU, () -> new RoctracerTracer(),
             Accelerator.GCU, () -> new TopsptiTracer(),

@@ -1,0 +1,69 @@
+package org.flagos.trace.vendors.mspti;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.LongPointer;
+import org.flagos.trace.natives.MsptiLibrary;
+import org.flagos.trace.natives.MsptiLibrary.Handle;
+import org.flagos.trace.testing.FakeVendorLibrary;
+
+/**
+ * Activity buffers as the fake MSPTI writes them (C structs with the header's packing), taken
+ * through the JNI shim without a session: every buffer of one short script, concatenated (records
+ * are back to back, so complete buffers joined are one valid buffer).
+ */
+final class FakeMsptiBuffers {
+    static final int[] KINDS = {2, 6, 7, 8, 10, 12};
+
+    static Handle open() {
+        BytePointer error = new BytePointer(512);
+        Handle lib = MsptiLibrary.ftm_open(FakeVendorLibrary.build("fake_mspti").toString(), error, 512);
+        if (lib == null || lib.isNull()) {
+            throw new IllegalStateException(error.getString(StandardCharsets.UTF_8));
+        }
+        return lib;
+    }
+
+    /** One launch, copy and memset inside a pushed External id (7), and one launch outside it. */
+    static synchronized byte[] scripted() {
+        Handle lib = open();
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        MsptiLibrary.BufferSink sink = new MsptiLibrary.BufferSink() {
+            @Override
+            public void call(BytePointer buffer, long validSize) {
+                byte[] bytes = new byte[(int) validSize];
+                buffer.position(0).capacity(validSize).get(bytes);
+                all.write(bytes, 0, bytes.length);
+            }
+        };
+        check(MsptiLibrary.ftm_subscribe(lib));
+        check(MsptiLibrary.ftm_register(lib, 4096, sink));
+        for (int kind : KINDS) {
+            check(MsptiLibrary.ftm_enable(lib, kind));
+        }
+        MsptiLibrary.ftm_invoke(lib, "fakeMsptiBegin", 0);
+        check(MsptiLibrary.ftm_push(lib, 2, 7));
+        MsptiLibrary.ftm_invoke(lib, "fakeLaunchKernel", 1);
+        MsptiLibrary.ftm_invoke(lib, "fakeMemcpy", 2);
+        MsptiLibrary.ftm_invoke(lib, "fakeMemset", 3);
+        check(MsptiLibrary.ftm_pop(lib, 2, new LongPointer(1)));
+        MsptiLibrary.ftm_invoke(lib, "fakeLaunchKernel", 4);
+        for (int kind : KINDS) {
+            check(MsptiLibrary.ftm_disable(lib, kind));
+        }
+        check(MsptiLibrary.ftm_unsubscribe(lib));
+        check(MsptiLibrary.ftm_flush_all(lib, 1));
+        MsptiLibrary.ftm_detach(lib);
+        return all.toByteArray();
+    }
+
+    private static void check(int status) {
+        if (status != 0) {
+            throw new IllegalStateException("fake MSPTI returned " + status);
+        }
+    }
+
+    private FakeMsptiBuffers() {
+    }
+}

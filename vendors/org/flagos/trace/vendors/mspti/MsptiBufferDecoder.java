@@ -1,0 +1,164 @@
+package org.flagos.trace.vendors.mspti;
+
+import com.lmax.disruptor.EventHandler;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.List;
+import org.flagos.trace.pipeline.ActivityBufferDecoder;
+import org.flagos.trace.pipeline.ApiNames;
+import org.flagos.trace.pipeline.DecodeStats;
+import org.flagos.trace.pipeline.EventKind;
+import org.flagos.trace.pipeline.KernelNames;
+import org.flagos.trace.pipeline.NameTable;
+import org.flagos.trace.pipeline.RecordLimits;
+import org.flagos.trace.pipeline.RecordSink;
+import org.flagos.trace.pipeline.TraceRecord;
+
+/**
+ * Walks an MSPTI activity buffer record by record (records back to back, each {@code sizeof} its
+ * struct, as MSPTI's {@code ActivityBuffer::Record} writes them) and publishes what it decodes:
+ * kernels, copies, memsets, API calls of the four API kinds, and external-correlation bindings.
+ * Other kinds (marker, HCCL, memory, communication) are counted as skipped. The walk is bounded by
+ * the buffer's valid size; an unknown kind or a record cut short ends it and the rest is counted.
+ *
+ * <p>Times are MSPTI's epoch nanoseconds, used as they are. Correlation ids stay MSPTI's 64-bit
+ * ones here; {@link MsptiCorrelationRemap}, returned by {@link #stages()}, turns them into flow ids.
+ */
+public final class MsptiBufferDecoder implements ActivityBufferDecoder {
+    private final MsptiStrings strings;
+    private final NameTable table;
+    private final AscendDevices devices;
+    private final MsptiApiRecord api = new MsptiApiRecord();
+    private final MsptiKernelRecord kernel = new MsptiKernelRecord();
+    private final MsptiMemcpyRecord memcpy = new MsptiMemcpyRecord();
+    private final MsptiMemsetRecord memset = new MsptiMemsetRecord();
+    private final MsptiExternalCorrelationRecord external = new MsptiExternalCorrelationRecord();
+
+    /**
+     * A decoder for a replay: names and the device mapping come from the capture's name table.
+     *
+     * @param strings the capture's name table ({@code NAME.names.tsv}): every string pointer the
+     *                records hold, and the saved device ordinals
+     * @param table   the capture's interned names
+     */
+    public MsptiBufferDecoder(KernelNames strings, NameTable table) {
+        this(strings, table, AscendDevices.saved(strings));
+    }
+
+    MsptiBufferDecoder(KernelNames strings, NameTable table, AscendDevices devices) {
+        this.strings = new MsptiStrings(strings, table);
+        this.table = table;
+        this.devices = devices;
+    }
+
+    @Override
+    public ApiNames apiNames() {
+        return MsptiApiNames.INSTANCE;
+    }
+
+    /** The correlation remap, fresh for each capture. */
+    @Override
+    public List<EventHandler<TraceRecord>> stages() {
+        return List.of(new MsptiCorrelationRemap(table::name));
+    }
+
+    @Override
+    public void decode(ByteBuffer source, RecordSink sink, DecodeStats stats) {
+        ByteBuffer buffer = source.order() == ByteOrder.LITTLE_ENDIAN ? source : source.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        strings.stats(stats);
+        int base = buffer.position();
+        int limit = buffer.limit();
+        int pos = base;
+        while (pos < limit) {
+            if (limit - pos < Integer.BYTES) {
+                stats.undecodable(limit - pos, "MSPTI buffer ends with " + (limit - pos) + " stray bytes at offset " + (pos - base));
+                return;
+            }
+            int kind = buffer.getInt(pos);
+            int size = MsptiActivityKind.recordSize(kind);
+            if (size < 0) {
+                stats.undecodable(limit - pos, "unknown MSPTI activity kind " + kind + " at offset " + (pos - base)
+                        + ": its size is unknown, rest of buffer (" + (limit - pos) + " bytes) skipped");
+                return;
+            }
+            if (limit - pos < size) {
+                stats.undecodable(limit - pos, "MSPTI record of kind " + kind + " at offset " + (pos - base)
+                        + " needs " + size + " bytes, buffer has " + (limit - pos));
+                return;
+            }
+            decodeRecord(kind, buffer, pos, sink, stats);
+            pos += size;
+        }
+    }
+
+    private void decodeRecord(int kind, ByteBuffer buffer, int pos, RecordSink sink, DecodeStats stats) {
+        switch (kind) {
+            case MsptiActivityKind.KERNEL:
+                kernel.wrap(buffer, pos);
+                if (valid(kernel.start(), kernel.end(), kernel.deviceId(), "kernel", stats)) {
+                    kernel.logicalDevice = devices.logical(kernel.deviceId());
+                    kernel.nameId = strings.kernel(kernel.namePointer());
+                    strings.kernelType(kernel.typePointer());
+                    sink.publish(MsptiKernelRecord.TRANSLATOR, kernel);
+                    stats.countPublished(EventKind.KERNEL);
+                }
+                break;
+            case MsptiActivityKind.MEMCPY:
+                memcpy.wrap(buffer, pos);
+                if (valid(memcpy.start(), memcpy.end(), memcpy.deviceId(), "memcpy", stats)) {
+                    memcpy.logicalDevice = devices.logical(memcpy.deviceId());
+                    sink.publish(MsptiMemcpyRecord.TRANSLATOR, memcpy);
+                    stats.countPublished(EventKind.MEMCPY);
+                }
+                break;
+            case MsptiActivityKind.MEMSET:
+                memset.wrap(buffer, pos);
+                if (valid(memset.start(), memset.end(), memset.deviceId(), "memset", stats)) {
+                    memset.logicalDevice = devices.logical(memset.deviceId());
+                    sink.publish(MsptiMemsetRecord.TRANSLATOR, memset);
+                    stats.countPublished(EventKind.MEMSET);
+                }
+                break;
+            case MsptiActivityKind.API:
+            case MsptiActivityKind.ACL_API:
+            case MsptiActivityKind.NODE_API:
+            case MsptiActivityKind.RUNTIME_API:
+                api.wrap(buffer, pos);
+                if (valid(api.start(), api.end(), 0, "API", stats)) {
+                    api.nameId = strings.api(api.namePointer());
+                    sink.publish(MsptiApiRecord.TRANSLATOR, api);
+                    stats.countPublished(EventKind.RUNTIME);
+                }
+                break;
+            case MsptiActivityKind.EXTERNAL_CORRELATION:
+                external.wrap(buffer, pos);
+                if (external.externalKind() != MsptiActivityKind.EXTERNAL_KIND_CUSTOM0) {
+                    stats.countSkipped(kind); // another tool's external ids
+                } else if (external.externalId() < 0) {
+                    stats.invalid("External id above 2^63 in correlation record " + Long.toUnsignedString(external.correlationId()));
+                } else {
+                    sink.publish(MsptiExternalCorrelationRecord.TRANSLATOR, external);
+                    stats.countBinding();
+                }
+                break;
+            default:
+                stats.countSkipped(kind);
+        }
+    }
+
+    private static boolean valid(long start, long end, long device, String what, DecodeStats stats) {
+        if (start == 0 && end == 0) {
+            stats.incomplete(); // MSPTI: both 0 means the timestamps could not be collected
+            return false;
+        }
+        String why = RecordLimits.interval(start, end);
+        if (why == null) {
+            why = RecordLimits.device(device);
+        }
+        if (why != null) {
+            stats.invalid(what + " record: " + why);
+            return false;
+        }
+        return true;
+    }
+}
