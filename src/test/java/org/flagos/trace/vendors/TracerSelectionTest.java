@@ -14,7 +14,7 @@ class TracerSelectionTest {
     private static final Map<Accelerator, String> EXPECTED = Map.of(
             Accelerator.CUDA, "cupti",
             Accelerator.METAX, "unavailable",
-            Accelerator.ASCEND, "unavailable",
+            Accelerator.ASCEND, "mspti",
             Accelerator.MUSA, "mupti",
             Accelerator.DCU, "roctracer",
             Accelerator.GCU, "topspti",
