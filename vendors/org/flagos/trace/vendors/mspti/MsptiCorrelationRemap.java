@@ -31,9 +31,9 @@ import org.flagos.trace.pipeline.TraceRecord;
  * record, the API record that names the device work wins (a name containing {@code launch} for a
  * kernel, {@code memcpy} or {@code copy} for a copy, {@code memset} for a memset), then the earliest
  * start (the outermost call: the one the application made), then the longest, then the first to
- * arrive. The winner keeps the group's flow id; every other API record of the group gets a flow id
- * of its own that no device record has, so it still shows a correlation but draws no arrow. API
- * records of a group without device work keep the group's id (no arrow can start there anyway).
+ * arrive. The winner keeps the group's flow id; every other API record of the group keeps no
+ * correlation (its External id still attributes it), so no second arrow can start. API records of
+ * a group without device work keep the group's id (no arrow can start there anyway).
  *
  * <p><b>Holding.</b> Records arrive in any order across buffers, so a group is known only at the
  * end of the capture. Device records and bindings pass at once (remapped). API records with a
@@ -207,12 +207,7 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord> {
                 heldWithoutExternalId++;
             }
             if (deviceWork.get(flow) != NONE && winner.get(flow) != i) {
-                long own = freshFlowId();
-                if (own != 0) {
-                    r.correlation(own);
-                } else {
-                    r.clearCorrelation();
-                }
+                r.clearCorrelation(); // coalesced: the group's arrow starts on the winner alone
                 coalesced++;
             }
             end.release(r);

@@ -191,7 +191,7 @@ class MsptiContractTest extends VendorContract {
             long flow = d.get("args").get("correlation").asLong();
             assertTrue(flow > 0 && flow <= 0xFFFF_FFFFL, "a 32-bit flow id, not MSPTI's 64-bit correlation: " + flow);
             assertEquals(flow, winner.get("args").get("correlation").asLong(), "step " + step);
-            assertTrue(loser.get("args").get("correlation").asLong() != flow, "step " + step + ": the other call draws no arrow");
+            assertFalse(loser.get("args").has("correlation"), "step " + step + ": the other call draws no arrow");
             JsonNode start = arrowHalf("s", flow);
             JsonNode finish = arrowHalf("f", flow);
             assertEquals(ns(winner), ns(start));
