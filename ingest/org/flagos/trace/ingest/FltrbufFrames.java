@@ -1,8 +1,18 @@
 package org.flagos.trace.ingest;
 
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.zip.GZIPInputStream;
 
 /**
  * Cursor over the frames of a {@code .fltrbuf} capture (format v1: magic "FLTRBUF1", then frames of
@@ -10,14 +20,29 @@ import java.nio.charset.StandardCharsets;
  * payload as a view bounded by its length. A last frame cut short (its length runs past the end of
  * the file) is still handed out with the bytes that are there, so that a decoder keeps every whole
  * record before the cut; {@link #truncation()} then says how many bytes were lost.
+ *
+ * <p>Over bytes in memory ({@link #FltrbufFrames(ByteBuffer, String)}) payloads are views of them.
+ * Over a file ({@link #open(Path)}; a {@code .gz} one is inflated as it is read) frames are streamed:
+ * one frame is in memory at a time, in a buffer reused from frame to frame, so a capture of any
+ * length replays, and a payload is valid only until the next call to {@link #next()}.
  */
-public final class FltrbufFrames {
+public final class FltrbufFrames implements Closeable {
     static final byte[] MAGIC = "FLTRBUF1".getBytes(StandardCharsets.US_ASCII);
     static final int HEADER = 16;
+    /**
+     * The largest frame read from a stream: a vendor buffer is a few MiB (CUPTI's are 8 MiB by
+     * default), and a declared length must not size memory unchecked.
+     */
+    public static final int MAX_STREAMED_FRAME = 1 << 28;
 
     private final ByteBuffer file;
+    private final ReadableByteChannel channel;
+    /** Bytes left in the file after the current position, or -1 when unknown (a gzip stream). */
+    private long remaining;
     private final String source;
-    private int position;
+    private long position;
+    private final ByteBuffer header = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
+    private ByteBuffer frame = ByteBuffer.allocate(0).order(ByteOrder.LITTLE_ENDIAN);
     private int vendor;
     private ByteBuffer payload;
     private int index = -1;
@@ -27,58 +52,224 @@ public final class FltrbufFrames {
     /** Checks the magic; throws a {@link CaptureFormatException} naming {@code source} when wrong. */
     public FltrbufFrames(ByteBuffer file, String source) {
         this.file = file.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        this.channel = null;
         this.source = source;
         if (this.file.remaining() < MAGIC.length) {
-            throw new CaptureFormatException(source + ": not a flagtrace capture (" + this.file.remaining()
-                    + " bytes, too short for the FLTRBUF1 magic)");
+            throw tooShort(this.file.remaining());
         }
         for (int i = 0; i < MAGIC.length; i++) {
             if (this.file.get(this.file.position() + i) != MAGIC[i]) {
-                throw new CaptureFormatException(source + ": not a flagtrace capture (wrong magic; expected FLTRBUF1)");
+                throw wrongMagic();
             }
         }
-        position = this.file.position() + MAGIC.length;
+        position = MAGIC.length;
+    }
+
+    private FltrbufFrames(ReadableByteChannel channel, long size, String source) throws IOException {
+        this.file = null;
+        this.channel = channel;
+        this.source = source;
+        ByteBuffer magic = ByteBuffer.allocate(MAGIC.length);
+        int got = readFully(magic);
+        if (got < MAGIC.length) {
+            throw tooShort(got);
+        }
+        for (int i = 0; i < MAGIC.length; i++) {
+            if (magic.get(i) != MAGIC[i]) {
+                throw wrongMagic();
+            }
+        }
+        position = MAGIC.length;
+        remaining = size < 0 ? -1 : size - MAGIC.length;
+    }
+
+    /**
+     * Opens a capture file for streaming; {@code .gz} is inflated as it is read. Failures become
+     * one-line {@link CaptureFormatException}s. Close it when done.
+     */
+    public static FltrbufFrames open(Path path) {
+        ReadableByteChannel channel = null;
+        try {
+            long size;
+            if (path.getFileName().toString().endsWith(".gz")) {
+                InputStream in = java.nio.file.Files.newInputStream(path);
+                try {
+                    channel = Channels.newChannel(new GZIPInputStream(in, 1 << 16));
+                } catch (IOException e) {
+                    in.close();
+                    throw e;
+                }
+                size = -1;
+            } else {
+                FileChannel file = FileChannel.open(path, StandardOpenOption.READ);
+                channel = file;
+                size = file.size();
+            }
+            return new FltrbufFrames(channel, size, path.toString());
+        } catch (NoSuchFileException e) {
+            throw new CaptureFormatException(path + ": no such file");
+        } catch (java.util.zip.ZipException | java.io.EOFException e) {
+            closeQuietly(channel);
+            throw new CaptureFormatException(path + ": not a valid gzip stream (" + e.getMessage() + ")", e);
+        } catch (IOException e) {
+            closeQuietly(channel);
+            throw new CaptureFormatException(path + ": cannot read (" + e + ")", e);
+        } catch (RuntimeException e) {
+            closeQuietly(channel);
+            throw e;
+        }
+    }
+
+    private CaptureFormatException tooShort(int bytes) {
+        return new CaptureFormatException(source + ": not a flagtrace capture (" + bytes
+                + " bytes, too short for the FLTRBUF1 magic)");
+    }
+
+    private CaptureFormatException wrongMagic() {
+        return new CaptureFormatException(source + ": not a flagtrace capture (wrong magic; expected FLTRBUF1)");
     }
 
     /** Advances to the next frame (a cut-short last one included); false at the end or at an unreadable header. */
     public boolean next() {
-        int limit = file.limit();
-        if (position == limit || truncation != null) {
+        if (truncation != null) {
             return false;
         }
-        int at = position - file.position();
-        if (limit - position < HEADER) {
-            truncation = "frame " + (index + 1) + " at byte " + at + " is truncated: " + (limit - position)
+        return file != null ? nextInMemory() : nextStreamed();
+    }
+
+    private boolean nextInMemory() {
+        int start = file.position();
+        int limit = file.limit();
+        int at = start + (int) position;
+        if (at == limit) {
+            return false;
+        }
+        if (limit - at < HEADER) {
+            truncation = "frame " + (index + 1) + " at byte " + position + " is truncated: " + (limit - at)
                     + " bytes left, a frame header needs " + HEADER;
             return false;
         }
-        int vendorId = file.getInt(position);
-        int reserved = file.getInt(position + 4);
-        long length = file.getLong(position + 8);
-        if (reserved != 0) {
-            truncation = "frame " + (index + 1) + " at byte " + at + " has reserved=" + reserved
-                    + " (must be 0 in format v1): not a v1 frame, rest of file not read";
+        long length = file.getLong(at + 8);
+        if (!checkHeader(file.getInt(at + 4))) {
             return false;
         }
-        long available = limit - position - HEADER;
+        long available = limit - at - HEADER;
         long present = length;
         if (length < 0 || length > available) {
             present = available;
-            lostBytes = length < 0 ? -1 : length - available;
-            truncation = "frame " + (index + 1) + " at byte " + at + " declares " + Long.toUnsignedString(length)
-                    + " payload bytes but only " + available + " remain: file cut short"
-                    + (length < 0 ? "" : ", " + lostBytes + " bytes lost");
+            cutShort(length, available);
             if (present == 0) {
                 return false;
             }
         }
         ByteBuffer view = file.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-        view.limit(position + HEADER + (int) present).position(position + HEADER);
+        view.limit(at + HEADER + (int) present).position(at + HEADER);
         payload = view;
-        vendor = vendorId;
-        position += HEADER + (int) present;
+        vendor = file.getInt(at);
+        position += HEADER + present;
         index++;
         return true;
+    }
+
+    private boolean nextStreamed() {
+        try {
+            header.clear();
+            int got = readFully(header);
+            if (got == 0) {
+                return false;
+            }
+            if (got < HEADER) {
+                truncation = "frame " + (index + 1) + " at byte " + position + " is truncated: " + got
+                        + " bytes left, a frame header needs " + HEADER;
+                return false;
+            }
+            long length = header.getLong(8);
+            if (!checkHeader(header.getInt(4))) {
+                return false;
+            }
+            if (remaining >= 0) {
+                remaining -= HEADER;
+            }
+            long want = length < 0 ? Long.MAX_VALUE : length;
+            if (remaining >= 0) {
+                want = Math.min(want, remaining); // a plain file says up front what it can hold
+            }
+            if (want > MAX_STREAMED_FRAME) {
+                truncation = "frame " + (index + 1) + " at byte " + position + " declares "
+                        + Long.toUnsignedString(length) + " payload bytes, more than the " + MAX_STREAMED_FRAME
+                        + " a frame may hold: rest of file not read";
+                lostBytes = -1;
+                return false;
+            }
+            long present = readPayload((int) want);
+            if (present < length || length < 0) {
+                cutShort(length, present);
+                if (present == 0) {
+                    return false;
+                }
+            }
+            if (remaining >= 0) {
+                remaining -= present;
+            }
+            payload = frame;
+            vendor = header.getInt(0);
+            position += HEADER + present;
+            index++;
+            return true;
+        } catch (java.util.zip.ZipException | java.io.EOFException e) {
+            throw new CaptureFormatException(source + ": not a valid gzip stream (" + e.getMessage() + ")", e);
+        } catch (IOException e) {
+            throw new CaptureFormatException(source + ": cannot read (" + e + ")", e);
+        }
+    }
+
+    /** Reads up to {@code want} payload bytes into the reused frame buffer, growing it as bytes arrive. */
+    private long readPayload(int want) throws IOException {
+        frame.clear();
+        while (frame.position() < want) {
+            if (!frame.hasRemaining()) {
+                int size = (int) Math.min(want, Math.max(1 << 16, (long) frame.capacity() * 2));
+                ByteBuffer bigger = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
+                frame.flip();
+                bigger.put(frame);
+                frame = bigger;
+            }
+            frame.limit(Math.min(frame.capacity(), want));
+            if (channel.read(frame) < 0) {
+                break;
+            }
+        }
+        frame.flip();
+        return frame.remaining();
+    }
+
+    private boolean checkHeader(int reserved) {
+        if (reserved != 0) {
+            truncation = "frame " + (index + 1) + " at byte " + position + " has reserved=" + reserved
+                    + " (must be 0 in format v1): not a v1 frame, rest of file not read";
+            return false;
+        }
+        return true;
+    }
+
+    private void cutShort(long length, long available) {
+        lostBytes = length < 0 ? -1 : length - available;
+        truncation = "frame " + (index + 1) + " at byte " + position + " declares " + Long.toUnsignedString(length)
+                + " payload bytes but only " + available + " remain: file cut short"
+                + (length < 0 ? "" : ", " + lostBytes + " bytes lost");
+    }
+
+    private int readFully(ByteBuffer into) throws IOException {
+        int total = 0;
+        while (into.hasRemaining()) {
+            int n = channel.read(into);
+            if (n < 0) {
+                break;
+            }
+            total += n;
+        }
+        into.flip();
+        return total;
     }
 
     /** The current frame's vendor id (1 = CUPTI, ...). */
@@ -86,7 +277,7 @@ public final class FltrbufFrames {
         return vendor;
     }
 
-    /** The current frame's payload, bounded to its declared length. */
+    /** The current frame's payload, bounded to its declared length; when streamed, valid until the next {@link #next()}. */
     public ByteBuffer payload() {
         return payload;
     }
@@ -113,5 +304,26 @@ public final class FltrbufFrames {
 
     public String source() {
         return source;
+    }
+
+    /** Bytes of the capture walked so far, magic and frame headers included. */
+    public long bytesRead() {
+        return position;
+    }
+
+    /** Closes the file of a streamed capture; nothing to do over bytes in memory. */
+    @Override
+    public void close() {
+        closeQuietly(channel);
+    }
+
+    private static void closeQuietly(java.nio.channels.Channel c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (IOException ignored) {
+                // reading is over; a failing close loses nothing
+            }
+        }
     }
 }

@@ -173,6 +173,11 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
         return writer.summary();
     }
 
+    /** Declares that no host op will be published (a replay without an ops file); see {@link ChromeTraceWriter#expectNoHostOps}. */
+    public void expectNoHostOps() {
+        writer.expectNoHostOps();
+    }
+
     public CaptureAccounting accounting() {
         return accounting;
     }

@@ -3,13 +3,13 @@ package org.flagos.trace.capture;
 import com.lmax.disruptor.dsl.ProducerType;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
-import org.flagos.trace.ingest.CaptureBytes;
 import org.flagos.trace.ingest.DeviceClockFile;
 import org.flagos.trace.pipeline.DeviceClockMapping;
 import org.flagos.trace.ingest.CaptureFormatException;
@@ -32,8 +32,8 @@ import org.flagos.trace.vendors.Vendors;
 
 /**
  * Replays a saved capture ({@code .fltrbuf} vendor buffers, optionally with host ops and a kernel
- * name table) through the pipeline into a trace: host ops first, then every buffer in file order,
- * then the end of the capture.
+ * name table) through the pipeline into a trace: host ops first, then every buffer in file order
+ * (streamed from the file, one frame in memory at a time), then the end of the capture.
  */
 public final class CaptureReplay {
     /** One frame as read from the file: its vendor and its payload view. */
@@ -43,13 +43,24 @@ public final class CaptureReplay {
     /**
      * What to replay.
      *
+     * @param capture    the capture's bytes in memory, or null when {@code file} is set
      * @param frameOrder reorders the frames before decoding (tests use it to show the result does
-     *                   not depend on arrival order); identity in normal use
+     *                   not depend on arrival order; the frames are then held in memory);
+     *                   {@link #IN_FILE_ORDER} streams them
+     * @param file       the capture file, streamed frame by frame (any size, {@code .gz} inflated as
+     *                   it is read); null when {@code capture} is given
      */
     public record Request(ByteBuffer capture, String source, HostOps ops, KernelNames kernelNames,
                           List<DeviceProperties> devices, Map<String, String> metadata, String traceName,
-                          UnaryOperator<List<Frame>> frameOrder, int ringSize, DeviceClockMapping clock) {
-        /** A request for a capture whose records are in epoch ns. */
+                          UnaryOperator<List<Frame>> frameOrder, int ringSize, DeviceClockMapping clock, Path file) {
+        /** A request for a capture in memory, with its device clock mapping. */
+        public Request(ByteBuffer capture, String source, HostOps ops, KernelNames kernelNames,
+                       List<DeviceProperties> devices, Map<String, String> metadata, String traceName,
+                       UnaryOperator<List<Frame>> frameOrder, int ringSize, DeviceClockMapping clock) {
+            this(capture, source, ops, kernelNames, devices, metadata, traceName, frameOrder, ringSize, clock, null);
+        }
+
+        /** A request for a capture in memory whose records are in epoch ns. */
         public Request(ByteBuffer capture, String source, HostOps ops, KernelNames kernelNames,
                        List<DeviceProperties> devices, Map<String, String> metadata, String traceName,
                        UnaryOperator<List<Frame>> frameOrder, int ringSize) {
@@ -57,6 +68,9 @@ public final class CaptureReplay {
                     DeviceClockMapping.IDENTITY);
         }
     }
+
+    /** Frames as the file holds them, streamed: the identity that {@link Request#frameOrder} recognizes. */
+    public static final UnaryOperator<List<Frame>> IN_FILE_ORDER = UnaryOperator.identity();
 
     /** What came out: the summary, every count, the events written, and why reading stopped early. */
     public record Result(OpSummary summary, CaptureAccounting accounting, long events, String truncation) {
@@ -67,11 +81,12 @@ public final class CaptureReplay {
 
     /**
      * Builds a request from files; {@code ops} may be null. The kernel name table, and device
-     * properties when none are given, are looked for beside the capture.
+     * properties when none are given, are looked for beside the capture. The capture is streamed
+     * when replayed; its magic is checked here, so a wrong file fails before anything is written.
      */
     public static Request request(Path capture, Path ops, Path names, List<DeviceProperties> devices,
                                   Map<String, String> metadata) {
-        ByteBuffer bytes = CaptureBytes.load(capture);
+        FltrbufFrames.open(capture).close();
         HostOps hostOps = ops == null ? null : OpsJsonlReader.read(ops);
         Path devicesBeside = DevicePropertiesFile.besides(capture);
         if (devices.isEmpty() && Files.exists(devicesBeside)) {
@@ -81,19 +96,33 @@ public final class CaptureReplay {
         KernelNames kernelNames = names != null || Files.exists(namesPath) ? KernelNameFile.read(namesPath) : KernelNames.NONE;
         Path clockBeside = DeviceClockFile.besides(capture);
         DeviceClockMapping clock = Files.exists(clockBeside) ? DeviceClockFile.read(clockBeside) : DeviceClockMapping.IDENTITY;
-        return new Request(bytes, capture.toString(), hostOps, kernelNames, devices, metadata,
-                capture.getFileName().toString(), UnaryOperator.identity(), CapturePipeline.DEFAULT_RING_SIZE, clock);
+        return new Request(null, capture.toString(), hostOps, kernelNames, devices, metadata,
+                capture.getFileName().toString(), IN_FILE_ORDER, CapturePipeline.DEFAULT_RING_SIZE, clock, capture);
     }
 
     public static Result run(Request request, OutputStream out) throws InterruptedException {
-        FltrbufFrames cursor = new FltrbufFrames(request.capture(), request.source());
-        List<Frame> frames = new ArrayList<>();
-        while (cursor.next()) {
-            frames.add(new Frame(cursor.vendor(), cursor.payload()));
+        try (FltrbufFrames cursor = request.file() != null ? FltrbufFrames.open(request.file())
+                : new FltrbufFrames(request.capture(), request.source())) {
+            if (request.frameOrder() == IN_FILE_ORDER) {
+                return run(request, cursor, null, out);
+            }
+            List<Frame> frames = new ArrayList<>();
+            while (cursor.next()) {
+                ByteBuffer payload = cursor.payload();
+                if (request.file() != null) { // streamed payloads are reused: keep a copy
+                    payload = ByteBuffer.allocate(payload.remaining()).order(ByteOrder.LITTLE_ENDIAN).put(payload.duplicate()).flip();
+                }
+                frames.add(new Frame(cursor.vendor(), payload));
+            }
+            return run(request, cursor, request.frameOrder().apply(frames), out);
         }
-        frames = request.frameOrder().apply(frames);
+    }
 
-        int vendor = frames.isEmpty() ? 1 : frames.get(0).vendor();
+    /** Replays the frames of {@code cursor}, or {@code reordered} when given. */
+    private static Result run(Request request, FltrbufFrames cursor, List<Frame> reordered, OutputStream out)
+            throws InterruptedException {
+        boolean any = reordered != null ? !reordered.isEmpty() : cursor.next();
+        int vendor = !any ? 1 : reordered != null ? reordered.get(0).vendor() : cursor.vendor();
         Vendors.DecoderFactory factory = Vendors.decoderFor(vendor);
         if (factory == null) {
             throw new CaptureFormatException(request.source() + ": frames of " + Vendors.dumpVendorName(vendor)
@@ -108,37 +137,45 @@ public final class CaptureReplay {
         DecodeStats stats = new DecodeStats();
         try (CapturePipeline pipeline = new CapturePipeline(names, decoder.apiNames(), decoder.stages(), window, header, out,
                 stats, ProducerType.SINGLE, request.ringSize())) {
-            return replay(request, frames, vendor, decoder, stats, ops, pipeline, cursor.truncation());
+            if (ops == null) {
+                pipeline.expectNoHostOps();
+            } else {
+                for (String warning : ops.warnings()) {
+                    pipeline.accounting().note(warning);
+                }
+                for (HostOp op : ops.ops()) {
+                    pipeline.publish(op);
+                }
+            }
+            if (reordered != null) {
+                for (Frame frame : reordered) {
+                    decode(frame.vendor(), frame.payload(), vendor, decoder, stats, pipeline);
+                }
+            } else if (any) {
+                do {
+                    decode(cursor.vendor(), cursor.payload(), vendor, decoder, stats, pipeline);
+                } while (cursor.next());
+            }
+            String truncation = cursor.truncation();
+            if (truncation != null) {
+                pipeline.accounting().note(request.source() + ": " + truncation + "; every whole record before the cut was kept");
+            }
+            if (!any) {
+                pipeline.accounting().note(request.source() + ": the capture holds no activity buffer (nothing after its magic)");
+            }
+            OpSummary summary = pipeline.finish();
+            return new Result(summary, pipeline.accounting(), pipeline.events(), truncation);
         }
     }
 
-    private static Result replay(Request request, List<Frame> frames, int vendor, ActivityBufferDecoder decoder,
-                                 DecodeStats stats, HostOps ops, CapturePipeline pipeline, String truncation)
-            throws InterruptedException {
-        if (ops != null) {
-            for (String warning : ops.warnings()) {
-                pipeline.accounting().note(warning);
-            }
-            for (HostOp op : ops.ops()) {
-                pipeline.publish(op);
-            }
+    private static void decode(int frameVendor, ByteBuffer payload, int vendor, ActivityBufferDecoder decoder,
+                               DecodeStats stats, CapturePipeline pipeline) {
+        if (frameVendor != vendor) {
+            pipeline.accounting().note("frame of " + Vendors.dumpVendorName(frameVendor) + " in a "
+                    + Vendors.dumpVendorName(vendor) + " capture skipped (" + payload.remaining() + " bytes)");
+            return;
         }
-        for (Frame frame : frames) {
-            if (frame.vendor() != vendor) {
-                pipeline.accounting().note("frame of " + Vendors.dumpVendorName(frame.vendor()) + " in a "
-                        + Vendors.dumpVendorName(vendor) + " capture skipped (" + frame.payload().remaining() + " bytes)");
-                continue;
-            }
-            decoder.decode(frame.payload(), pipeline, stats);
-        }
-        if (truncation != null) {
-            pipeline.accounting().note(request.source() + ": " + truncation + "; every whole record before the cut was kept");
-        }
-        if (frames.isEmpty()) {
-            pipeline.accounting().note(request.source() + ": the capture holds no activity buffer (nothing after its magic)");
-        }
-        OpSummary summary = pipeline.finish();
-        return new Result(summary, pipeline.accounting(), pipeline.events(), truncation);
+        decoder.decode(payload, pipeline, stats);
     }
 
     private CaptureReplay() {

@@ -1,6 +1,7 @@
 package org.flagos.trace.pipeline;
 
 import java.util.Arrays;
+import org.agrona.collections.Long2LongHashMap;
 
 /**
  * A map from ids (vendor correlation ids, External ids: both usually count up from a small
@@ -19,7 +20,7 @@ public final class DenseLongTable {
 
     // Values are stored +1 so that a fresh page (all zeros) reads as absent.
     private long[][] pages = new long[16][];
-    private final LongIntHashMap sparseIndex = new LongIntHashMap(16, -1);
+    private final Long2LongHashMap sparseIndex = new Long2LongHashMap(16, 0.65f, -1, true);
     private long[] sparseValues = new long[16];
     private int size;
 
@@ -46,7 +47,7 @@ public final class DenseLongTable {
     /** Adds {@code delta} to {@code id}'s value (0 when absent). */
     public void add(long id, long delta) {
         if (!isDense(id)) {
-            int slot = sparseIndex.get(id);
+            int slot = (int) sparseIndex.get(id);
             if (slot < 0) {
                 slot = newSparseSlot(id); // before indexing: it may replace sparseValues
             }
@@ -73,7 +74,7 @@ public final class DenseLongTable {
     /** {@code id}'s value, or {@code absent}. */
     public long get(long id, long absent) {
         if (!isDense(id)) {
-            int slot = sparseIndex.get(id);
+            int slot = (int) sparseIndex.get(id);
             return slot >= 0 ? sparseValues[slot] : absent;
         }
         long[] page = page(id, false);

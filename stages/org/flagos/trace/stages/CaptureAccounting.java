@@ -26,6 +26,7 @@ public final class CaptureAccounting {
     private volatile long opsSpilled;
     private volatile ClockAlignment hostClock;
     private volatile long hostOps;
+    private volatile long flowEndsGivenUp;
 
     public CaptureAccounting(DecodeStats decode, ApiNameStage apiNames, ExternalCorrelationJoin join, CaptureWindowFilter window) {
         this.decode = decode;
@@ -79,6 +80,15 @@ public final class CaptureAccounting {
         hostOps = count;
     }
 
+    void flowEndsGivenUp(long count) {
+        flowEndsGivenUp = count;
+    }
+
+    /** Flow ends (mostly API calls that launched nothing) given up unpaired at the reorder horizon. */
+    public long flowEndsGivenUp() {
+        return flowEndsGivenUp;
+    }
+
     public DecodeStats decode() {
         return decode;
     }
@@ -129,6 +139,11 @@ public final class CaptureAccounting {
         g.writeNumberField("joined_after_arrival", join.lateJoined());
         g.writeNumberField("duplicate_bindings", join.duplicateBindings());
         g.writeNumberField("conflicting_bindings", join.conflictingBindings());
+        g.writeObjectFieldStart("reorder_horizon");
+        g.writeNumberField("records", join.horizon());
+        g.writeNumberField("released_without_binding", join.releasedAtHorizon());
+        g.writeNumberField("flow_ends_given_up", flowEndsGivenUp);
+        g.writeEndObject();
         g.writeNumberField("api_names_from_table", apiNames.resolved());
         g.writeNumberField("api_names_generic", apiNames.generic());
         g.writeNumberField("vendor_dropped", vendorDropped);
@@ -198,6 +213,11 @@ public final class CaptureAccounting {
         if (join.conflictingBindings() > 0 || join.duplicateBindings() > 0) {
             out.add("correlation bindings: duplicate=" + join.duplicateBindings() + " conflicting=" + join.conflictingBindings()
                     + " (first binding kept)");
+        }
+        if (join.releasedAtHorizon() > 0 || flowEndsGivenUp > 0) {
+            out.add("reorder horizon " + join.horizon() + " records: released_without_binding=" + join.releasedAtHorizon()
+                    + " (written without an External id, counted above) flow_ends_given_up=" + flowEndsGivenUp
+                    + " (unpaired ends, mostly API calls that launched nothing: no arrow)");
         }
         if (apiNames.generic() > 0) {
             out.add("API records with no name in the cbid table (kept generic label): " + apiNames.unknownCbids());

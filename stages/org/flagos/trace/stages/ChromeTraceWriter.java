@@ -82,7 +82,7 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     private final CaptureAccounting accounting;
     private final EventBytes event = new EventBytes();
     private final FixedDecimal sixDecimals = new FixedDecimal();
-    private final FlowIndex flows = new FlowIndex();
+    private final FlowIndex flows;
     private final HostOpColumns ops = new HostOpColumns();
     private final DenseLongTable deviceNsByOp = new DenseLongTable();
     private final DenseLongTable apiThreadByOp = new DenseLongTable();
@@ -97,6 +97,8 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     private long events;
     private volatile OpSummary summary;
     private volatile Throwable failure;
+    /** False when the capture has no host ops: nothing then needs the per-op tables. */
+    private volatile boolean hostOpsExpected = true;
     private final byte[] runtimeHead;
     private final byte[] driverHead;
 
@@ -113,6 +115,15 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
         this.names = names;
         this.header = header;
         this.accounting = accounting;
+        this.flows = new FlowIndex(accounting.join().horizon());
+    }
+
+    /**
+     * Declares that this capture has no host ops (a replay without an ops file): device time per
+     * op and API threads per op, kept for the summary and the op rows, are then not collected.
+     */
+    public void expectNoHostOps() {
+        hostOpsExpected = false;
     }
 
     @Override
@@ -225,7 +236,9 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
         boolean first = true;
         if (r.hasExternalId()) {
             e.raw(EXTERNAL_ID_).number(r.externalId());
-            rememberApiThread(r.externalId(), r.threadId);
+            if (hostOpsExpected) {
+                rememberApiThread(r.externalId(), r.threadId);
+            }
             first = false;
         }
         if (r.has(RecordField.CBID)) {
@@ -255,7 +268,9 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
                 .raw(ARGS_);
         if (r.hasExternalId()) {
             e.raw(EXTERNAL_ID_).number(r.externalId()).raw(COMMA);
-            addDeviceTime(r.externalId(), r.durationNs());
+            if (hostOpsExpected) {
+                addDeviceTime(r.externalId(), r.durationNs());
+            }
         }
         if (r.has(RecordField.QUEUED)) {
             e.raw(QUEUED_).number(r.queued).raw(COMMA);
@@ -371,6 +386,7 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
         g.writeObjectFieldStart("flagtrace");
         g.writeNumberField("events", events + ops.size);
         accounting.hostOps(ops.size);
+        accounting.flowEndsGivenUp(flows.givenUp());
         accounting.write(g);
         g.writeEndObject();
         g.writeEndObject();

@@ -1,13 +1,9 @@
 package org.flagos.trace.stages;
 
 import com.lmax.disruptor.EventHandler;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
-import org.flagos.trace.pipeline.CorrelationTable;
+import org.agrona.collections.Long2LongHashMap;
 import org.flagos.trace.pipeline.EventKind;
-import org.flagos.trace.pipeline.LongIntHashMap;
-import org.flagos.trace.pipeline.RecordType;
 import org.flagos.trace.pipeline.TraceRecord;
 
 /**
@@ -17,34 +13,69 @@ import org.flagos.trace.pipeline.TraceRecord;
  *
  * <p>Buffers arrive in any order, so a kernel can precede its binding. Such a record is parked (a
  * copy is kept and its slot is skipped downstream) and released on the slot of the binding that
- * resolves it, so the join is exact whatever the order. At the end of the capture, records still
- * parked never had a binding: they are released without an External id (they ran outside any host
- * op) and counted per kind as unjoined. A second binding of a correlation to a different id keeps
- * the first and is counted as a conflict.
+ * resolves it, so the join is exact whatever the order within the reorder horizon.
+ *
+ * <p>What is held is bounded by the horizon ({@link #DEFAULT_HORIZON} records), not by the length
+ * of the capture. CUPTI writes a binding into the launching thread's buffer just before the API
+ * record it binds, and buffers complete in per-thread order, so a binding trails the records that
+ * need it by at most the records that complete meanwhile in other buffers. A record parked longer
+ * than the horizon (counted in records arriving at this stage) can no longer expect its binding:
+ * it is released without an External id, counted as unjoined and as {@link #releasedAtHorizon()}.
+ * Bindings are likewise kept for a horizon of later bindings ({@link BindingGenerations}). At the
+ * end of the capture, records still parked are released without an External id and counted per
+ * kind as unjoined. A second binding of a correlation to a different id keeps the first and is
+ * counted as a conflict.
  */
 public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> {
-    private static final int NONE = -1;
+    /** Records a parked record may wait for its binding; bindings kept for as many later bindings. */
+    public static final int DEFAULT_HORIZON = 1 << 18;
 
-    private final CorrelationTable bindings = new CorrelationTable();
+    private static final long NONE = -1;
 
-    private final LongIntHashMap parkedHead = new LongIntHashMap(256, NONE);
-    private final List<TraceRecord> parked = new ArrayList<>();
-    private int[] parkedNext = new int[256];
+    private final int horizon;
+    private final BindingGenerations bindings;
+
+    /** Newest parking sequence per correlation; each parked record links to the next older one. */
+    private final Long2LongHashMap parkedHead = new Long2LongHashMap(256, 0.65f, NONE, true);
+    /** Parked records in parking order, a ring indexed by parking sequence; null once released. */
+    private TraceRecord[] parked = new TraceRecord[256];
+    private long[] parkedAt = new long[256];
+    private long[] parkedNext = new long[256];
+    private long oldestParked;
+    private long nextParked;
     private int parkedLive;
+    private long arrivals;
 
     private final long[] joined = new long[EventKind.count()];
     private final long[] unjoined = new long[EventKind.count()];
     private long lateJoined;
+    private long releasedAtHorizon;
+    private long longestWait;
     private long duplicateBindings;
     private long conflictingBindings;
+
+    public ExternalCorrelationJoin() {
+        this(DEFAULT_HORIZON);
+    }
+
+    /** @param horizon records a parked record waits for its binding, and bindings kept per generation */
+    public ExternalCorrelationJoin(int horizon) {
+        if (horizon < 1) {
+            throw new IllegalArgumentException("horizon " + horizon + " must be at least one record");
+        }
+        this.horizon = horizon;
+        this.bindings = new BindingGenerations(horizon);
+    }
 
     @Override
     public void onEvent(TraceRecord record, long sequence, boolean endOfBatch) {
         switch (record.type) {
             case CORRELATION_BINDING:
+                arrive(record);
                 bind(record);
                 break;
             case ACTIVITY:
+                arrive(record);
                 join(record);
                 break;
             case END_OF_CAPTURE:
@@ -52,6 +83,22 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
                 break;
             default:
                 break;
+        }
+    }
+
+    /** Counts one arrival and releases, on its slot, whatever waited past the horizon. */
+    private void arrive(TraceRecord carrier) {
+        arrivals++;
+        while (oldestParked < nextParked) {
+            int at = ring(oldestParked);
+            TraceRecord oldest = parked[at];
+            if (oldest != null) {
+                if (arrivals - parkedAt[at] <= horizon) {
+                    return;
+                }
+                releaseChain(carrier, oldest.correlation());
+            }
+            oldestParked++;
         }
     }
 
@@ -76,8 +123,9 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
             unjoined[record.kind.ordinal()]++;
             return;
         }
-        if (bindings.isBound(record.correlation())) {
-            record.externalId(bindings.externalId(record.correlation()));
+        long external = bindings.externalId(record.correlation());
+        if (external != BindingGenerations.UNBOUND) {
+            record.externalId(external);
             joined[record.kind.ordinal()]++;
             return;
         }
@@ -87,25 +135,26 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
     private void park(TraceRecord record) {
         TraceRecord copy = new TraceRecord(); // rare path: only records that beat their binding
         copy.copyFrom(record);
-        int slot = parked.size();
-        parked.add(copy);
-        if (slot == parkedNext.length) {
-            parkedNext = Arrays.copyOf(parkedNext, slot * 2);
+        if (nextParked - oldestParked == parked.length) {
+            grow();
         }
-        parkedNext[slot] = parkedHead.put(record.correlation(), slot);
+        long sequence = nextParked++;
+        int at = ring(sequence);
+        parked[at] = copy;
+        parkedAt[at] = arrivals;
+        parkedNext[at] = parkedHead.put(record.correlation(), sequence);
         parkedLive++;
         record.parked = true;
     }
 
     private void releaseParked(TraceRecord carrier, long correlation, long external) {
-        int slot = parkedHead.get(correlation);
-        if (slot == NONE) {
-            return;
-        }
-        parkedHead.put(correlation, NONE);
-        for (; slot != NONE; slot = parkedNext[slot]) {
-            TraceRecord record = parked.get(slot);
-            parked.set(slot, null);
+        long sequence = parkedHead.remove(correlation);
+        for (; sequence != NONE; ) {
+            int at = ring(sequence);
+            TraceRecord record = parked[at];
+            parked[at] = null;
+            sequence = parkedNext[at];
+            longestWait = Math.max(longestWait, arrivals - parkedAt[at]);
             record.externalId(external);
             joined[record.kind.ordinal()]++;
             lateJoined++;
@@ -114,16 +163,56 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
         }
     }
 
+    /** Releases every record parked under {@code correlation} without an External id. */
+    private void releaseChain(TraceRecord carrier, long correlation) {
+        long sequence = parkedHead.remove(correlation);
+        for (; sequence != NONE; ) {
+            int at = ring(sequence);
+            TraceRecord record = parked[at];
+            parked[at] = null;
+            sequence = parkedNext[at];
+            unjoined[record.kind.ordinal()]++;
+            releasedAtHorizon++;
+            parkedLive--;
+            carrier.release(record);
+        }
+    }
+
     private void releaseUnjoined(TraceRecord end) {
-        for (int slot = 0; slot < parked.size(); slot++) {
-            TraceRecord record = parked.get(slot);
+        for (long s = oldestParked; s < nextParked; s++) {
+            int at = ring(s);
+            TraceRecord record = parked[at];
             if (record != null) {
+                parked[at] = null;
                 unjoined[record.kind.ordinal()]++;
                 end.release(record);
             }
         }
-        parked.clear();
+        parkedHead.clear();
+        oldestParked = nextParked;
         parkedLive = 0;
+    }
+
+    private int ring(long sequence) {
+        return (int) (sequence & (parked.length - 1));
+    }
+
+    /** Doubles the parking ring; it never holds more than the horizon's worth of records. */
+    private void grow() {
+        int n = parked.length;
+        TraceRecord[] records = new TraceRecord[n * 2];
+        long[] at = new long[n * 2];
+        long[] next = new long[n * 2];
+        for (long s = oldestParked; s < nextParked; s++) {
+            int from = (int) (s & (n - 1));
+            int to = (int) (s & (n * 2 - 1));
+            records[to] = parked[from];
+            at[to] = parkedAt[from];
+            next[to] = parkedNext[from];
+        }
+        parked = records;
+        parkedAt = at;
+        parkedNext = next;
     }
 
     /** Records of {@code kind} that received an External id. */
@@ -141,6 +230,29 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
         return lateJoined;
     }
 
+    /**
+     * Records whose binding had not come within the horizon: emitted without an External id
+     * (also counted in {@link #unjoined}). Zero in every bundled real capture.
+     */
+    public long releasedAtHorizon() {
+        return releasedAtHorizon;
+    }
+
+    /** Bindings forgotten because later ones pushed them past the horizon (memory, not loss). */
+    public long bindingsForgotten() {
+        return bindings.forgotten();
+    }
+
+    /** The most records a late-joined record waited for its binding: how much of the horizon was used. */
+    public long longestWait() {
+        return longestWait;
+    }
+
+    /** The reorder horizon in records. */
+    public int horizon() {
+        return horizon;
+    }
+
     public long duplicateBindings() {
         return duplicateBindings;
     }
@@ -152,5 +264,10 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
     /** Records parked right now, waiting for a binding. */
     public int parkedNow() {
         return parkedLive;
+    }
+
+    /** Bindings held right now. */
+    public int bindingsHeld() {
+        return bindings.size();
     }
 }

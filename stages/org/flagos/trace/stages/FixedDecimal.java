@@ -4,7 +4,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
-import org.flagos.trace.pipeline.LongIntHashMap;
+import org.agrona.collections.Long2LongHashMap;
 
 /**
  * Renders kineto's per-SM kernel figures ("blocks per SM", "warps per SM") exactly as kineto
@@ -14,13 +14,13 @@ import org.flagos.trace.pipeline.LongIntHashMap;
 public final class FixedDecimal {
     private static final long[] POW10 = {1, 10, 100, 1_000, 10_000, 100_000, 1_000_000};
 
-    private final LongIntHashMap index = new LongIntHashMap(64, -1);
+    private final Long2LongHashMap index = new Long2LongHashMap(64, 0.65f, -1, true);
     private final List<String> rendered = new ArrayList<>();
 
     /** {@link #render}, cached. */
     String format(float value) {
         long bits = Integer.toUnsignedLong(Float.floatToRawIntBits(value));
-        int i = index.get(bits);
+        int i = (int) index.get(bits);
         if (i >= 0) {
             return rendered.get(i);
         }

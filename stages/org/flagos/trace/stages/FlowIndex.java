@@ -1,17 +1,19 @@
 package org.flagos.trace.stages;
 
-import java.util.Arrays;
-import org.flagos.trace.pipeline.LongIntHashMap;
+import org.agrona.collections.Long2LongHashMap;
 
 /**
  * Pairs the two ends of each flow arrow by vendor correlation id: the API call (the {@code s}
  * half) and the first device record it launched (the {@code f} half). An arrow is handed to the
  * writer the moment its second end arrives, and only then, so every arrow in the trace is paired;
- * the entry is then freed for reuse. Ends that never meet (an API call that launched nothing)
- * stay until the capture ends and produce no arrow.
+ * the entry is then freed. An end that waits longer than the horizon (counted in ends stored
+ * after it) is given up and counted: most are API calls that launched nothing (a synchronize, a
+ * malloc), which never make an arrow anyway. So the index holds at most a horizon's worth of
+ * ends, whatever the length of the capture.
  */
 final class FlowIndex {
-    private static final int NONE = -1;
+    private static final long NONE = -1;
+    private static final byte FREE = 0;
     private static final byte HOST = 1;
     private static final byte DEVICE = 2;
 
@@ -21,66 +23,109 @@ final class FlowIndex {
                 throws java.io.IOException;
     }
 
-    private final LongIntHashMap index = new LongIntHashMap(1 << 12, NONE);
+    private final int horizon;
+    /** Correlation to the store sequence of its waiting end; ends live in a ring by that sequence. */
+    private final Long2LongHashMap index = new Long2LongHashMap(1 << 12, 0.65f, NONE, true);
+    private long[] correlation = new long[1 << 12];
     private long[] ts = new long[1 << 12];
     private long[] pid = new long[1 << 12];
     private long[] tid = new long[1 << 12];
     private byte[] end = new byte[1 << 12];
-    private int[] free = new int[1 << 12];
-    private int freeCount;
-    private int used;
+    private long oldest;
+    private long next;
+    private long givenUp;
 
-    void host(long correlation, long hostTs, long hostPid, long hostTid, ArrowSink sink) throws java.io.IOException {
-        int i = index.get(correlation);
-        if (i != NONE && end[i] == DEVICE) {
-            index.remove(correlation);
-            release(i);
-            sink.arrow(correlation, hostTs, hostPid, hostTid, ts[i], (int) pid[i], (int) tid[i]);
-        } else if (i == NONE) {
-            store(correlation, HOST, hostTs, hostPid, hostTid);
+    FlowIndex(int horizon) {
+        this.horizon = horizon;
+    }
+
+    void host(long corr, long hostTs, long hostPid, long hostTid, ArrowSink sink) throws java.io.IOException {
+        long s = index.get(corr);
+        if (s == NONE) {
+            store(corr, HOST, hostTs, hostPid, hostTid);
+            return;
+        }
+        int i = slot(s);
+        if (end[i] == DEVICE) {
+            index.remove(corr);
+            end[i] = FREE;
+            sink.arrow(corr, hostTs, hostPid, hostTid, ts[i], (int) pid[i], (int) tid[i]);
         }
     }
 
-    void device(long correlation, long deviceTs, int devicePid, int deviceTid, ArrowSink sink) throws java.io.IOException {
-        int i = index.get(correlation);
-        if (i != NONE && end[i] == HOST) {
-            index.remove(correlation);
-            release(i);
-            sink.arrow(correlation, ts[i], pid[i], tid[i], deviceTs, devicePid, deviceTid);
-        } else if (i == NONE) {
-            store(correlation, DEVICE, deviceTs, devicePid, deviceTid);
-        } else if (i != NONE && deviceTs < ts[i]) {
+    void device(long corr, long deviceTs, int devicePid, int deviceTid, ArrowSink sink) throws java.io.IOException {
+        long s = index.get(corr);
+        if (s == NONE) {
+            store(corr, DEVICE, deviceTs, devicePid, deviceTid);
+            return;
+        }
+        int i = slot(s);
+        if (end[i] == HOST) {
+            index.remove(corr);
+            end[i] = FREE;
+            sink.arrow(corr, ts[i], pid[i], tid[i], deviceTs, devicePid, deviceTid);
+        } else if (deviceTs < ts[i]) {
             ts[i] = deviceTs; // several device records, no launch yet: the arrow ends at the first
             pid[i] = devicePid;
             tid[i] = deviceTid;
         }
     }
 
-    private void store(long correlation, byte side, long t, long p, long th) {
-        int i;
-        if (freeCount > 0) {
-            i = free[--freeCount];
-        } else {
-            if (used == ts.length) {
-                int n = used * 2;
-                ts = Arrays.copyOf(ts, n);
-                pid = Arrays.copyOf(pid, n);
-                tid = Arrays.copyOf(tid, n);
-                end = Arrays.copyOf(end, n);
+    /** Ends given up unpaired at the horizon. */
+    long givenUp() {
+        return givenUp;
+    }
+
+    /** Ends waiting now. */
+    int waiting() {
+        return index.size();
+    }
+
+    private void store(long corr, byte side, long t, long p, long th) {
+        while (oldest < next && (end[slot(oldest)] == FREE || next - oldest >= horizon)) {
+            int i = slot(oldest++);
+            if (end[i] != FREE) {
+                index.remove(correlation[i]);
+                end[i] = FREE;
+                givenUp++;
             }
-            i = used++;
         }
+        if (next - oldest == ts.length) {
+            grow();
+        }
+        int i = slot(next);
+        correlation[i] = corr;
         end[i] = side;
         ts[i] = t;
         pid[i] = p;
         tid[i] = th;
-        index.put(correlation, i);
+        index.put(corr, next++);
     }
 
-    private void release(int i) {
-        if (freeCount == free.length) {
-            free = Arrays.copyOf(free, freeCount * 2);
+    private int slot(long sequence) {
+        return (int) (sequence & (ts.length - 1));
+    }
+
+    private void grow() {
+        int n = ts.length;
+        long[] c = new long[n * 2];
+        long[] t = new long[n * 2];
+        long[] p = new long[n * 2];
+        long[] th = new long[n * 2];
+        byte[] e = new byte[n * 2];
+        for (long s = oldest; s < next; s++) {
+            int from = (int) (s & (n - 1));
+            int to = (int) (s & (n * 2 - 1));
+            c[to] = correlation[from];
+            t[to] = ts[from];
+            p[to] = pid[from];
+            th[to] = tid[from];
+            e[to] = end[from];
         }
-        free[freeCount++] = i;
+        correlation = c;
+        ts = t;
+        pid = p;
+        tid = th;
+        end = e;
     }
 }

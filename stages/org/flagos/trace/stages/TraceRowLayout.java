@@ -1,10 +1,10 @@
 package org.flagos.trace.stages;
 
-import org.flagos.trace.pipeline.LongIntHashMap;
+import org.agrona.collections.Long2LongHashMap;
 
 /** Maps an ops file's thread ids to the rows (vendor thread ids) their API calls were drawn on. */
 final class TraceRowLayout {
-    private final LongIntHashMap index = new LongIntHashMap(16, -1);
+    private final Long2LongHashMap index = new Long2LongHashMap(16, 0.65f, -1, true);
     private long[] rows = new long[16];
     private int size;
 
@@ -21,7 +21,7 @@ final class TraceRowLayout {
     }
 
     long hostRow(long opThread) {
-        int i = index.get(opThread);
+        int i = (int) index.get(opThread);
         if (i >= 0) {
             return rows[i];
         }

@@ -3,7 +3,7 @@ package org.flagos.trace.stages;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.util.Arrays;
-import org.flagos.trace.pipeline.LongIntHashMap;
+import org.agrona.collections.LongHashSet;
 
 /**
  * The rows a trace draws on (the host process and its threads, each device and its streams) and
@@ -11,12 +11,11 @@ import org.flagos.trace.pipeline.LongIntHashMap;
  * a torch trace. Rows are noted as events are written and labelled at the end of the capture.
  */
 final class TraceRows {
-    private static final int NONE = -1;
     /** torch sorts device processes after the host, by device ordinal. */
     private static final long DEVICE_SORT_BASE = 5_000_000L;
 
-    private final LongIntHashMap streams = new LongIntHashMap(64, NONE);
-    private final LongIntHashMap hostThreads = new LongIntHashMap(64, NONE);
+    private final LongHashSet streams = new LongHashSet(64);
+    private final LongHashSet hostThreads = new LongHashSet(64);
     private final EventBytes time = new EventBytes();
     private boolean[] devices = new boolean[8];
     private long lastHostThread = -1;
@@ -24,7 +23,7 @@ final class TraceRows {
 
     void hostThread(long thread) {
         if (thread != lastHostThread) {
-            hostThreads.put(thread, 0);
+            hostThreads.add(thread);
             lastHostThread = thread;
         }
     }
@@ -41,7 +40,7 @@ final class TraceRows {
             }
             devices[device] = true;
         }
-        streams.put(key, 0);
+        streams.add(key);
     }
 
     /** Writes every row's labels, stamped {@code tsOffsetNs} after the trace's base time. */
@@ -68,10 +67,12 @@ final class TraceRows {
         }
     }
 
-    private static long[] sortedKeys(LongIntHashMap map) {
-        long[] keys = new long[map.size()];
-        int[] n = {0};
-        map.forEach((k, v) -> keys[n[0]++] = k);
+    private static long[] sortedKeys(LongHashSet set) {
+        long[] keys = new long[set.size()];
+        int n = 0;
+        for (LongHashSet.LongIterator it = set.iterator(); it.hasNext(); ) {
+            keys[n++] = it.nextValue();
+        }
         Arrays.sort(keys);
         return keys;
     }

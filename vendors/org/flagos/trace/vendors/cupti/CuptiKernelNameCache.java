@@ -3,7 +3,7 @@ package org.flagos.trace.vendors.cupti;
 import org.flagos.trace.natives.ItaniumDemangler;
 import org.flagos.trace.pipeline.DecodeStats;
 import org.flagos.trace.pipeline.KernelNames;
-import org.flagos.trace.pipeline.LongIntHashMap;
+import org.agrona.collections.Long2LongHashMap;
 import org.flagos.trace.pipeline.NameTable;
 
 /**
@@ -13,7 +13,7 @@ import org.flagos.trace.pipeline.NameTable;
 final class CuptiKernelNameCache {
     private final KernelNames source;
     private final NameTable table;
-    private final LongIntHashMap ids = new LongIntHashMap(256, -1);
+    private final Long2LongHashMap ids = new Long2LongHashMap(256, 0.65f, -1, true);
     private DecodeStats stats;
 
     CuptiKernelNameCache(KernelNames source, NameTable table) {
@@ -26,7 +26,7 @@ final class CuptiKernelNameCache {
     }
 
     int nameId(long handle) {
-        int id = ids.get(handle);
+        int id = (int) ids.get(handle);
         if (id >= 0) {
             return id;
         }
