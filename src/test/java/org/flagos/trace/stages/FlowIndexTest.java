@@ -1,0 +1,45 @@
+package org.flagos.trace.stages;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class FlowIndexTest {
+    private final List<long[]> arrows = new ArrayList<>();
+    private final FlowIndex.ArrowSink sink = (c, hts, hp, ht, dts, dp, dt) -> arrows.add(new long[] {c, hts, dts});
+
+    @Test
+    void callsThatLaunchedNothingAreGivenUpAtTheHorizonAndNothingElseIs() throws Exception {
+        int horizon = 64;
+        FlowIndex flows = new FlowIndex(horizon);
+        int maxWaiting = 0;
+        for (long c = 0; c < 100_000; c++) {
+            flows.host(c, 1000 + c, 1, 2, sink);
+            if (c >= 5 && (c - 5) % 2 == 0) {
+                flows.device(c - 5, 5000 + c, 0, 7, sink); // launches complete five calls later
+            }
+            maxWaiting = Math.max(maxWaiting, flows.waiting());
+        }
+        assertTrue(maxWaiting <= horizon, "waiting " + maxWaiting);
+        assertEquals(49_998, arrows.size(), "every launch that ran got its arrow");
+        for (long[] a : arrows) {
+            assertEquals(0, a[0] % 2, "only even calls launched: " + a[0]);
+            assertEquals(1000 + a[0], a[1]);
+        }
+        assertTrue(flows.givenUp() >= 49_000, "odd calls given up: " + flows.givenUp());
+    }
+
+    @Test
+    void aDeviceEndBeforeItsCallStillPairs() throws Exception {
+        FlowIndex flows = new FlowIndex(4);
+        flows.device(9, 50, 0, 7, sink);
+        flows.device(9, 40, 0, 7, sink);
+        flows.host(9, 10, 1, 2, sink);
+        assertEquals(1, arrows.size());
+        assertEquals(40, arrows.get(0)[2], "the arrow ends at the first device record");
+        assertEquals(0, flows.waiting());
+    }
+}
