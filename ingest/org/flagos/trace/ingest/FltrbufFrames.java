@@ -194,14 +194,15 @@ public final class FltrbufFrames implements Closeable {
             if (remaining >= 0) {
                 want = Math.min(want, remaining); // a plain file says up front what it can hold
             }
-            if (want > MAX_STREAMED_FRAME) {
+            // Grows only as bytes arrive, so a declared length never sizes memory by itself.
+            long present = readPayload((int) Math.min(want, MAX_STREAMED_FRAME + 1L));
+            if (present > MAX_STREAMED_FRAME) {
                 truncation = "frame " + (index + 1) + " at byte " + position + " declares "
                         + Long.toUnsignedString(length) + " payload bytes, more than the " + MAX_STREAMED_FRAME
                         + " a frame may hold: rest of file not read";
                 lostBytes = -1;
                 return false;
             }
-            long present = readPayload((int) want);
             if (present < length || length < 0) {
                 cutShort(length, present);
                 if (present == 0) {

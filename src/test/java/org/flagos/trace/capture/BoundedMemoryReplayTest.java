@@ -1,0 +1,139 @@
+package org.flagos.trace.capture;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.flagos.trace.cli.TestDevices;
+import org.flagos.trace.ingest.CaptureBytes;
+import org.flagos.trace.pipeline.EventKind;
+import org.flagos.trace.testing.BoundedReplayMain;
+import org.flagos.trace.testing.Captures;
+import org.flagos.trace.testing.SyntheticCapture;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A capture that never stops: ten million records (the real 30,000-launch H200 capture repeated,
+ * ids and times moved on each time) replay in a child JVM with a 256 MiB heap and give exactly the
+ * repetitions' sum of what one repetition gives; and a capture past 2 GiB replays. Tagged
+ * {@code large}: it writes about 1 GiB and 2.1 GiB (sparse) to the temporary directory
+ * ({@code -DexcludedGroups=jazzer,large} leaves it out).
+ */
+@Tag("large")
+class BoundedMemoryReplayTest {
+    static final long RECORDS = 10_000_000;
+
+    @TempDir
+    Path dir;
+
+    private static Map<String, Long> figures(String line) {
+        Map<String, Long> out = new HashMap<>();
+        for (String field : line.trim().split(" ")) {
+            String[] kv = field.split("=", 2);
+            if (kv[1].matches("-?[0-9]+")) {
+                out.put(kv[0], Long.parseLong(kv[1]));
+            }
+        }
+        return out;
+    }
+
+    private static String replayInChild(Path capture, String heap) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + heap, "-cp", System.getProperty("java.class.path"), BoundedReplayMain.class.getName(),
+                capture.toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(10, TimeUnit.MINUTES), "the replay ends");
+        assertEquals(0, p.exitValue(), out);
+        List<String> lines = out.lines().filter(l -> l.startsWith("events=")).toList();
+        assertEquals(1, lines.size(), out);
+        return lines.get(0);
+    }
+
+    @Test
+    void tenMillionRecordsReplayIn256MiBAndAddUpExactly() throws Exception {
+        SyntheticCapture source = new SyntheticCapture();
+        Path one = dir.resolve("one.fltrbuf");
+        source.write(one, 1);
+        Map<String, Long> single = figures(replayInChild(one, "256m"));
+
+        int repetitions = source.repetitionsFor(RECORDS);
+        Path big = dir.resolve("big.fltrbuf");
+        source.write(big, repetitions);
+        assertTrue(Files.size(big) > 800L << 20, "about a gigabyte: " + Files.size(big));
+        long t0 = System.nanoTime();
+        String line = replayInChild(big, "256m");
+        System.out.printf("10M-record replay at -Xmx256m: %.1f s wall (child JVM), %s%n", (System.nanoTime() - t0) / 1e9, line);
+        Map<String, Long> many = figures(line);
+        assertTrue(many.get("peak_heap_mib") <= 256, line);
+
+        assertTrue(repetitions * source.recordsPerRepetition() >= RECORDS);
+        assertEquals(repetitions * single.get("events"), many.get("events"), "every event of every repetition");
+        for (EventKind kind : EventKind.values()) {
+            String c = kind.category();
+            assertEquals(repetitions * single.get("decoded_" + c), many.get("decoded_" + c), c);
+            assertEquals(repetitions * single.get("unjoined_" + c), many.get("unjoined_" + c), c);
+        }
+        assertEquals(repetitions * single.get("bindings"), many.get("bindings"));
+        assertEquals(0, single.get("released_without_binding"), "one repetition fits in the horizon");
+        assertTrue(many.get("released_without_binding") > 0,
+                "records that never had a binding were released at the horizon, not held to the end");
+        assertTrue(line.contains(" truncated=false"), line);
+        assertTrue(many.get("longest_wait") < org.flagos.trace.stages.ExternalCorrelationJoin.DEFAULT_HORIZON);
+    }
+
+    /**
+     * A capture of 2.1 GiB: 33 frames of 64 MiB of zeros (sparse on disk, an unknown record kind,
+     * counted undecodable) and then the real frames of a small capture, all past byte 2^31.
+     */
+    @Test
+    void aCaptureOver2GiBReplays() throws Exception {
+        Path capture = dir.resolve("huge.fltrbuf");
+        int zeroFrames = 33;
+        int zeroLength = 64 << 20;
+        ByteBuffer real = CaptureBytes.load(Captures.capture("h200-app"));
+        try (RandomAccessFile file = new RandomAccessFile(capture.toFile(), "rw")) {
+            file.write("FLTRBUF1".getBytes(StandardCharsets.US_ASCII));
+            ByteBuffer header = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
+            long at = 8;
+            for (int i = 0; i < zeroFrames; i++) {
+                header.clear();
+                header.putInt(1).putInt(0).putLong(zeroLength);
+                file.seek(at);
+                file.write(header.array());
+                at += 16 + zeroLength;
+            }
+            file.seek(at);
+            byte[] rest = new byte[real.remaining() - 8];
+            real.duplicate().position(real.position() + 8).get(rest);
+            file.write(rest);
+        }
+        assertTrue(Files.size(capture) > (1L << 31), "past 2 GiB: " + Files.size(capture));
+
+        CaptureReplay.Result huge = CaptureReplay.run(CaptureReplay.request(capture, null, null, TestDevices.h200(), Map.of()),
+                java.io.OutputStream.nullOutputStream());
+        Path small = dir.resolve("small.fltrbuf");
+        Files.write(small, Files.readAllBytes(Captures.capture("h200-app")));
+        CaptureReplay.Result alone = CaptureReplay.run(CaptureReplay.request(small, null, null, TestDevices.h200(), Map.of()),
+                java.io.OutputStream.nullOutputStream());
+        assertFalse(huge.truncated(), huge.truncation());
+        assertEquals(alone.events(), huge.events(), "every record past 2 GiB replayed");
+        assertTrue(alone.events() > 0);
+        assertEquals((long) zeroFrames * zeroLength, huge.accounting().decode().undecodableBytes());
+        for (EventKind kind : EventKind.values()) {
+            assertEquals(alone.accounting().decode().published(kind), huge.accounting().decode().published(kind));
+        }
+    }
+}
