@@ -12,7 +12,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.zip.GZIPInputStream;
 
 /**
- * Loads a capture file's bytes, memory-mapped. A {@code .gz} capture is inflated into a temporary
+ * Loads a whole capture file's bytes into one memory-mapped buffer (at most 2 GiB), for callers
+ * that want the bytes at once; a replay streams its capture instead ({@link FltrbufFrames#open}). A {@code .gz} capture is inflated into a temporary
  * file first (deleted at once, mapped while open), never into the heap: a compressed capture of a
  * few hundred MB inflates to gigabytes.
  */

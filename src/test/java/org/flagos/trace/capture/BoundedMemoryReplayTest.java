@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ids and times moved on each time) replay in a child JVM with a 256 MiB heap and give exactly the
  * repetitions' sum of what one repetition gives; and a capture past 2 GiB replays. Tagged
  * {@code large}: it writes about 1 GiB and 2.1 GiB (sparse) to the temporary directory
- * ({@code -DexcludedGroups=jazzer,large} leaves it out).
+ * ({@code -Dtest.excludedGroups=jazzer,large} leaves it out).
  */
 @Tag("large")
 class BoundedMemoryReplayTest {
