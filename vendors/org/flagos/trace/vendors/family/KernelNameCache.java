@@ -3,14 +3,14 @@ package org.flagos.trace.vendors.family;
 import org.flagos.trace.natives.ItaniumDemangler;
 import org.flagos.trace.pipeline.DecodeStats;
 import org.flagos.trace.pipeline.KernelNames;
-import org.flagos.trace.pipeline.LongIntHashMap;
+import org.agrona.collections.Long2LongHashMap;
 import org.flagos.trace.pipeline.NameTable;
 
 /** Kernel name handle to interned, demangled name id: the string work happens once per kernel. */
 final class KernelNameCache {
     private final KernelNames source;
     private final NameTable table;
-    private final LongIntHashMap ids = new LongIntHashMap(256, -1);
+    private final Long2LongHashMap ids = new Long2LongHashMap(256, 0.65f, -1, true);
     private DecodeStats stats;
 
     KernelNameCache(KernelNames source, NameTable table) {
@@ -23,7 +23,7 @@ final class KernelNameCache {
     }
 
     int nameId(long handle) {
-        int id = ids.get(handle);
+        int id = (int) ids.get(handle);
         if (id >= 0) {
             return id;
         }

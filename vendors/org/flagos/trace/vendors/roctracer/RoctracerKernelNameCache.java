@@ -3,7 +3,7 @@ package org.flagos.trace.vendors.roctracer;
 import org.flagos.trace.natives.ItaniumDemangler;
 import org.flagos.trace.pipeline.DecodeStats;
 import org.flagos.trace.pipeline.KernelNames;
-import org.flagos.trace.pipeline.LongIntHashMap;
+import org.agrona.collections.Long2LongHashMap;
 import org.flagos.trace.pipeline.NameTable;
 
 /**
@@ -14,7 +14,7 @@ import org.flagos.trace.pipeline.NameTable;
 final class RoctracerKernelNameCache {
     private final KernelNames source;
     private final NameTable table;
-    private final LongIntHashMap ids = new LongIntHashMap(64, -1);
+    private final Long2LongHashMap ids = new Long2LongHashMap(64, 0.65f, -1, true);
 
     RoctracerKernelNameCache(KernelNames source, NameTable table) {
         this.source = source;
@@ -22,7 +22,7 @@ final class RoctracerKernelNameCache {
     }
 
     int nameId(long handle, DecodeStats stats) {
-        int id = ids.get(handle);
+        int id = (int) ids.get(handle);
         if (id >= 0) {
             return id;
         }
