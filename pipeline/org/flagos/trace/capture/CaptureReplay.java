@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.flagos.trace.ingest.DeviceClockFile;
 import org.flagos.trace.pipeline.DeviceClockMapping;
+import org.flagos.trace.ingest.CaptureBytes;
 import org.flagos.trace.ingest.CaptureFormatException;
 import org.flagos.trace.ingest.DevicePropertiesFile;
 import org.flagos.trace.ingest.FltrbufFrames;
@@ -53,6 +54,15 @@ public final class CaptureReplay {
     public record Request(ByteBuffer capture, String source, HostOps ops, KernelNames kernelNames,
                           List<DeviceProperties> devices, Map<String, String> metadata, String traceName,
                           UnaryOperator<List<Frame>> frameOrder, int ringSize, DeviceClockMapping clock, Path file) {
+        /**
+         * The capture's bytes: for a request of a file, the file mapped now (at most 2 GiB), for
+         * callers that build another request from this one; the replay itself streams the file.
+         */
+        @Override
+        public ByteBuffer capture() {
+            return capture == null && file != null ? CaptureBytes.load(file) : capture;
+        }
+
         /** A request for a capture in memory, with its device clock mapping. */
         public Request(ByteBuffer capture, String source, HostOps ops, KernelNames kernelNames,
                        List<DeviceProperties> devices, Map<String, String> metadata, String traceName,
