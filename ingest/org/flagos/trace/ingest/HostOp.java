@@ -5,9 +5,16 @@ import org.flagos.trace.pipeline.ExternalId;
 /**
  * One host op range from an ops file.
  *
- * @param thread the OS thread that ran it, or {@link #NO_THREAD} when the file did not say
+ * @param thread the thread that ran it, or {@link #NO_THREAD} when the file did not say
+ * @param threadName that thread's name as the program knows it ({@code main}, {@code worker-3}), or
+ *        null when the file did not say
  */
-public record HostOp(String name, ExternalId externalId, long thread, long startNs, long endNs) {
+public record HostOp(String name, ExternalId externalId, long thread, long startNs, long endNs, String threadName) {
+    /** An op whose thread has no name. */
+    public HostOp(String name, ExternalId externalId, long thread, long startNs, long endNs) {
+        this(name, externalId, thread, startNs, endNs, null);
+    }
+
     /** Thread value of ops whose line carried no {@code thread}: they all count as one thread. */
     public static final long NO_THREAD = -1;
 

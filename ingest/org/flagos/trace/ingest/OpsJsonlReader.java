@@ -102,6 +102,7 @@ public final class OpsJsonlReader {
                     case "window_end": line.windowEnd = integer(p, value, field, source, number); break;
                     case "external_id": line.externalId = integer(p, value, field, source, number); break;
                     case "thread": line.thread = integer(p, value, field, source, number); break;
+                    case "thread_name": line.threadName = text(p, value, field, source, number); break;
                     case "start": line.start = integer(p, value, field, source, number); break;
                     case "end": line.end = integer(p, value, field, source, number); break;
                     case "name":
@@ -123,6 +124,13 @@ public final class OpsJsonlReader {
         return line;
     }
 
+    private static String text(JsonParser p, JsonToken value, String field, String source, int number) throws IOException {
+        if (value != JsonToken.VALUE_STRING) {
+            throw bad(source, number, "\"" + field + "\" must be a string");
+        }
+        return p.getText();
+    }
+
     private static long integer(JsonParser p, JsonToken value, String field, String source, int number) throws IOException {
         if (value != JsonToken.VALUE_NUMBER_INT || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
             throw bad(source, number, "\"" + field + "\" must be an integer that fits in 64 bits");
@@ -139,6 +147,7 @@ public final class OpsJsonlReader {
         Long windowEnd;
         Long externalId;
         Long thread;
+        String threadName;
         Long start;
         Long end;
         String name;
@@ -159,7 +168,8 @@ public final class OpsJsonlReader {
             if (thread != null && thread < 0) {
                 throw bad(source, number, "thread must be non-negative");
             }
-            return new HostOp(name, new ExternalId(externalId), thread == null ? HostOp.NO_THREAD : thread, start, end);
+            return new HostOp(name, new ExternalId(externalId), thread == null ? HostOp.NO_THREAD : thread, start, end,
+                    threadName);
         }
     }
 

@@ -38,6 +38,9 @@ public final class OpsJsonlWriter implements AutoCloseable {
             if (op.hasThread()) {
                 g.writeNumberField("thread", op.thread());
             }
+            if (op.threadName() != null) {
+                org.flagos.trace.pipeline.JsonText.writeStringField(g, "thread_name", op.threadName());
+            }
             g.writeNumberField("start", op.startNs());
             g.writeNumberField("end", op.endNs());
             g.writeEndObject();

@@ -14,6 +14,7 @@ final class HostOpTranslator {
         slot.nameId = names.intern(op.name());
         slot.externalId(op.externalId().value());
         slot.threadId = op.thread();
+        slot.threadNameId = op.threadName() == null ? -1 : names.intern(op.threadName());
         slot.startNs = op.startNs();
         slot.endNs = op.endNs();
     };

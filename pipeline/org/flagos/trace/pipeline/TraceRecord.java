@@ -33,6 +33,8 @@ public final class TraceRecord {
     public long threadId;
     /** Index into the capture's {@link NameTable}: kernel, API or op name; -1 until resolved. */
     public int nameId;
+    /** Index into the {@link NameTable} of a host op's thread name ({@code main}); -1 when unknown. */
+    public int threadNameId = -1;
     /** Vendor callback id of an API call. */
     public int cbid;
 
@@ -155,6 +157,7 @@ public final class TraceRecord {
         device = context = stream = processId = 0;
         threadId = 0;
         nameId = -1;
+        threadNameId = -1;
         cbid = 0;
         gridX = gridY = gridZ = blockX = blockY = blockZ = 0;
         registersPerThread = staticSharedMemory = dynamicSharedMemory = 0;
@@ -191,6 +194,7 @@ public final class TraceRecord {
         processId = other.processId;
         threadId = other.threadId;
         nameId = other.nameId;
+        threadNameId = other.threadNameId;
         cbid = other.cbid;
         gridX = other.gridX;
         gridY = other.gridY;

@@ -140,7 +140,8 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
         }
         long end = clock.now();
         if (!closed) {
-            HostOp line = new HostOp(op.name(), new ExternalId(op.externalId()), op.thread(), op.startNs(), end);
+            HostOp line = new HostOp(op.name(), new ExternalId(op.externalId()), op.thread(), op.startNs(), end,
+                    Thread.currentThread().getName()); // close runs on the op's own thread
             pipeline.publish(line);
             if (dumpOps != null) {
                 try {

@@ -170,7 +170,7 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
             events++;
         } else if (r.type == RecordType.HOST_OP) {
             startIfNeeded(r.startNs);
-            ops.add(r.nameId, r.externalId(), r.threadId, r.startNs, r.endNs);
+            ops.add(r.nameId, r.externalId(), r.threadId, r.startNs, r.endNs, r.threadNameId);
         }
     }
 
@@ -426,6 +426,9 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
             int i = order[k];
             long tid = layout.hostRow(ops.thread[i]);
             rows.hostThread(tid);
+            if (ops.threadNameId[i] >= 0) {
+                rows.hostThreadName(tid, names.name(ops.threadNameId[i]));
+            }
             EventBytes e = event.reset().raw(CPU_OP_HEAD).string(name(ops.nameId[i]))
                     .raw(PID_).number(pid).raw(TID_).number(tid)
                     .raw(TS_).micros(ops.start[i] - base).raw(DUR_).micros(ops.end[i] - ops.start[i])

@@ -6,6 +6,7 @@ import java.util.Arrays;
 final class HostOpColumns {
     int size;
     int[] nameId = new int[1024];
+    int[] threadNameId = new int[1024];
     long[] externalId = new long[1024];
     long[] thread = new long[1024];
     long[] start = new long[1024];
@@ -65,16 +66,18 @@ final class HostOpColumns {
         }
     }
 
-    void add(int name, long external, long threadId, long startNs, long endNs) {
+    void add(int name, long external, long threadId, long startNs, long endNs, int threadName) {
         if (size == nameId.length) {
             int n = size * 2;
             nameId = Arrays.copyOf(nameId, n);
+            threadNameId = Arrays.copyOf(threadNameId, n);
             externalId = Arrays.copyOf(externalId, n);
             thread = Arrays.copyOf(thread, n);
             start = Arrays.copyOf(start, n);
             end = Arrays.copyOf(end, n);
         }
         nameId[size] = name;
+        threadNameId[size] = threadName;
         externalId[size] = external;
         thread[size] = threadId;
         start[size] = startNs;

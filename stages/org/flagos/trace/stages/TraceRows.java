@@ -16,6 +16,7 @@ final class TraceRows {
 
     private final LongHashSet streams = new LongHashSet(64);
     private final LongHashSet hostThreads = new LongHashSet(64);
+    private final org.agrona.collections.Long2ObjectHashMap<String> threadNames = new org.agrona.collections.Long2ObjectHashMap<>();
     private final EventBytes time = new EventBytes();
     private boolean[] devices = new boolean[8];
     private long lastHostThread = -1;
@@ -26,6 +27,11 @@ final class TraceRows {
             hostThreads.add(thread);
             lastHostThread = thread;
         }
+    }
+
+    /** Names a host row as the program knows its thread; the first name a row is given stays. */
+    void hostThreadName(long thread, String name) {
+        threadNames.putIfAbsent(thread, name);
     }
 
     void deviceStream(int device, int stream) {
@@ -62,7 +68,9 @@ final class TraceRows {
             sortIndex(g, "thread_sort_index", device, stream, tsOffsetNs, stream);
         }
         for (long thread : sortedKeys(hostThreads)) {
-            label(g, "thread_name", hostPid, thread, tsOffsetNs, "name", "thread " + thread + " (" + process + ")");
+            String known = threadNames.get(thread);
+            label(g, "thread_name", hostPid, thread, tsOffsetNs, "name",
+                    known != null ? known : "thread " + thread + " (" + process + ")");
             sortIndex(g, "thread_sort_index", hostPid, thread, tsOffsetNs, thread);
         }
     }
@@ -79,7 +87,7 @@ final class TraceRows {
 
     private void label(JsonGenerator g, String name, long pid, long tid, long tsNs, String argName, String value) throws IOException {
         start(g, name, pid, tid, tsNs);
-        g.writeStringField(argName, value);
+        org.flagos.trace.pipeline.JsonText.writeStringField(g, argName, value);
         g.writeEndObject();
         g.writeEndObject();
     }

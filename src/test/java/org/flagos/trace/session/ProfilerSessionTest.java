@@ -80,7 +80,7 @@ class ProfilerSessionTest {
                             spin(10_000);
                         }
                     }
-                });
+                }, "worker-" + t);
                 workers.add(worker);
                 worker.start();
             }
@@ -110,6 +110,14 @@ class ProfilerSessionTest {
         assertEquals(200, ids.size());
         assertTrue(ids.contains(0L), "ids start at 0");
         assertEquals(threads, opsPerRow.size(), "one row per thread");
+        Map<Long, String> rowNames = new HashMap<>();
+        for (JsonNode e : trace.get("traceEvents")) {
+            if ("thread_name".equals(e.path("name").asText()) && opsPerRow.containsKey(e.get("tid").asLong())) {
+                rowNames.put(e.get("tid").asLong(), e.get("args").get("name").asText());
+            }
+        }
+        assertEquals(Set.of("worker-0", "worker-1", "worker-2", "worker-3"), new HashSet<>(rowNames.values()),
+                "host rows carry the Java thread names: " + rowNames);
         assertTrue(trace.get("flagtrace").get("notes").toString().contains("device tracer unavailable")
                 || Profiler.init().available());
         assertTrue(trace.has("traceEvents"));

@@ -64,7 +64,7 @@ class JsonValidityPropertyTest {
             for (long id = 0; id < 30; id++) {
                 String name = draw(random);
                 names.put(id, name);
-                ops.add(new HostOp(name, new ExternalId(id), random.nextInt(3), t, t + 1 + random.nextInt(1000)));
+                ops.add(new HostOp(name, new ExternalId(id), random.nextInt(3), t, t + 1 + random.nextInt(1000), draw(random)));
                 t += 2_000;
             }
             CaptureReplay.Request request = new CaptureReplay.Request(CaptureBytes.load(Captures.capture("h200-app-tiny2k")),

@@ -19,10 +19,10 @@ class OpSummaryNestingTest {
         int step = names.intern("step");
         int inner = names.intern("inner");
         HostOpColumns ops = new HostOpColumns();
-        ops.add(step, 0, 1, 1_000, 10_000);   // thread 1: a long last step
-        ops.add(inner, 1, 1, 2_000, 3_000);   //   its inner op
-        ops.add(step, 2, 2, 4_000, 6_000);    // thread 2 starts late, inside thread 1's step in time
-        ops.add(inner, 3, 2, 4_500, 5_000);
+        ops.add(step, 0, 1, 1_000, 10_000, -1); // thread 1: a long last step
+        ops.add(inner, 1, 1, 2_000, 3_000, -1); //   its inner op
+        ops.add(step, 2, 2, 4_000, 6_000, -1); // thread 2 starts late, inside thread 1's step in time
+        ops.add(inner, 3, 2, 4_500, 5_000, -1);
         OpSummary summary = OpSummary.of(ops, names, new DenseLongTable());
         OpSummaryRow steps = summary.row("step");
         OpSummaryRow inners = summary.row("inner");
