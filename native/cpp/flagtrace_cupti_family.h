@@ -276,6 +276,19 @@ static const char* ft_family_api_name(ft_family* f, int domainOrKind, int id) {
 }
 
 /**
+ * The vendor's name for API id {@code id} of activity kind {@code kind} through ActivityGetApiName
+ * alone (MCPTI's resolver, keyed by activity kind, not by callback domain), or null. The caller must
+ * make sure no buffer callback is running: MCPTI's resolver can deadlock inside one.
+ */
+static const char* ft_family_activity_api_name(ft_family* f, int kind, int id) {
+    const char* name = NULL;
+    if (f->apiName != NULL && f->apiName(kind, (uint32_t) id, &name) == 0 && name != NULL) {
+        return name;
+    }
+    return NULL;
+}
+
+/**
  * Calls {@code int64_t symbol(int64_t)} in the library: how a workload drives a library's own entry
  * points (the fake vendor libraries' scripted launches); -1 with nothing called when it is absent.
  */

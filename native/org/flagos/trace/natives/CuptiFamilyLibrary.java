@@ -83,6 +83,14 @@ public final class CuptiFamilyLibrary {
     @Cast("const char*")
     public static native BytePointer ft_family_api_name(Handle library, int domainOrKind, int id);
 
+    /**
+     * The name of API id {@code id} of activity kind {@code kind} through the library's
+     * {@code ActivityGetApiName} alone; null when it has none or it failed. Never call it while a
+     * buffer callback may run (MCPTI's resolver can deadlock there).
+     */
+    @Cast("const char*")
+    public static native BytePointer ft_family_activity_api_name(Handle library, int kind, int id);
+
     /** Calls {@code int64_t symbol(int64_t)} in the library; -1 when it has no such symbol. */
     @Cast("int64_t")
     public static native long ft_family_invoke(Handle library, String symbol, @Cast("int64_t") long argument);

@@ -24,6 +24,9 @@ import org.flagos.trace.vendors.roctracer.RoctracerBufferDecoder;
 import org.flagos.trace.vendors.roctracer.RoctracerTracer;
 import org.flagos.trace.vendors.mspti.MsptiBufferDecoder;
 import org.flagos.trace.vendors.mspti.MsptiTracer;
+import org.flagos.trace.vendors.mcpti.McptiBufferDecoder;
+import org.flagos.trace.vendors.mcpti.McptiTracer;
+import org.flagos.trace.vendors.ppu.PpuTracer;
 
 /**
  * The one table that knows every vendor: which tracer each accelerator gets, and which decoder
@@ -51,20 +54,21 @@ public final class Vendors {
             5, "TOPSPTI (Enflame GCU)", 6, "MCPTI (MetaX)");
 
     private static final Map<Integer, DecoderFactory> DECODERS = Map.of(
-            1, (kernelNames, names, devices, clock) -> new CuptiBufferDecoder(kernelNames, names, devices),
+            1, CuptiBufferDecoder::forCapture,
             MuptiTracer.DUMP_VENDOR, (kernelNames, names, devices, clock) -> MuptiDecoder.replay(kernelNames, names, clock),
             TopsptiTracer.DUMP_VENDOR, (kernelNames, names, devices, clock) -> TopsptiDecoder.replay(kernelNames, names, clock),
             4, (kernelNames, names, devices, clock) -> new RoctracerBufferDecoder(kernelNames, names, clock),
-            MsptiTracer.DUMP_VENDOR, (kernelNames, names, devices, clock) -> new MsptiBufferDecoder(kernelNames, names));
+            MsptiTracer.DUMP_VENDOR, (kernelNames, names, devices, clock) -> new MsptiBufferDecoder(kernelNames, names),
+            6, McptiBufferDecoder::forCapture);
 
     private static final Map<Accelerator, Supplier<DeviceTracer>> TRACERS = new EnumMap<>(Map.of(
             Accelerator.CUDA, Vendors::cupti,
-            Accelerator.METAX, () -> new UnavailableTracer("MetaX MCPTI tracer not built yet"),
+            Accelerator.METAX, () -> new McptiTracer(),
             Accelerator.ASCEND, MsptiTracer::new,
             Accelerator.MUSA, () -> new MuptiTracer(),
             Accelerator.DCU, () -> new RoctracerTracer(),
             Accelerator.GCU, () -> new TopsptiTracer(),
-            Accelerator.PPU, () -> new UnavailableTracer("PPU tracer not built yet"),
+            Accelerator.PPU, () -> new PpuTracer(),
             Accelerator.NONE, () -> new UnavailableTracer("no accelerator selected (FLAGOS_ACCELERATOR unset and no CUDA bindings)")));
 
     /**

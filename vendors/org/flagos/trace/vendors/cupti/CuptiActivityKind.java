@@ -17,19 +17,9 @@ final class CuptiActivityKind {
 
     static final int API_VERSION = 130001;
 
-    /** Record size in bytes for {@code kind}, or -1 when this layout version does not know it. */
+    /** Record size in bytes for {@code kind} in CUPTI 13.0's layout, or -1 when it does not know it. */
     static int recordSize(int kind) {
-        switch (kind) {
-            case MEMCPY: return CuptiMemcpy6Decoder.SIZE;
-            case MEMSET: return CuptiMemset4Decoder.SIZE;
-            case KERNEL:
-            case CONCURRENT_KERNEL: return CuptiKernel10Decoder.SIZE;
-            case DRIVER:
-            case RUNTIME: return CuptiApiDecoder.SIZE;
-            case OVERHEAD: return 56; // CUpti_ActivityOverhead3: skipped, see docs/vendors/cupti.md
-            case EXTERNAL_CORRELATION: return CuptiExternalCorrelationDecoder.SIZE;
-            default: return -1;
-        }
+        return CuptiRecordLayout.CUPTI_13_0.recordSize(kind);
     }
 
     private CuptiActivityKind() {

@@ -32,8 +32,13 @@ final class CuptiApiDecoder {
         slot.correlation(api.correlationId());
     };
 
+    private final CuptiTimes times;
     private ByteBuffer buffer;
     private int offset;
+
+    CuptiApiDecoder(CuptiTimes times) {
+        this.times = times;
+    }
 
     CuptiApiDecoder wrap(ByteBuffer buffer, int offset) {
         CuptiRecordBounds.check(buffer, offset, SIZE, "CUpti_ActivityAPI");
@@ -50,12 +55,20 @@ final class CuptiApiDecoder {
         return buffer.getInt(offset + CBID);
     }
 
-    long start() {
+    long rawStart() {
         return buffer.getLong(offset + START);
     }
 
-    long end() {
+    long rawEnd() {
         return buffer.getLong(offset + END);
+    }
+
+    long start() {
+        return times.toEpoch(rawStart());
+    }
+
+    long end() {
+        return times.toEpoch(rawEnd());
     }
 
     int processId() {

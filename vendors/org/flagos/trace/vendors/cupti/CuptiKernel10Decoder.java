@@ -9,11 +9,11 @@ import org.flagos.trace.pipeline.TraceRecord;
 
 /**
  * Flyweight over a {@code CUpti_ActivityKernel10} record (kinds KERNEL and CONCURRENT_KERNEL),
- * read in place. The name is a pointer into the capturing process, resolved through a per-capture
+ * read in place; also over {@code CUpti_ActivityKernel9}, whose fields read here sit at the same
+ * offsets (the layout says which, and so how long a record is). Times go through the buffer's clock. The name is a pointer into the capturing process, resolved through a per-capture
  * cache so each distinct kernel is looked up and demangled once.
  */
 final class CuptiKernel10Decoder {
-    static final int SIZE = 216;
     private static final int REGISTERS_PER_THREAD = 6;
     private static final int START = 16;
     private static final int END = 24;
@@ -51,7 +51,7 @@ final class CuptiKernel10Decoder {
         slot.registersPerThread = k.registersPerThread();
         slot.staticSharedMemory = k.staticSharedMemory();
         slot.dynamicSharedMemory = k.dynamicSharedMemory();
-        slot.queued = k.queued();
+        slot.queued = k.times.toEpoch(k.queued());
         slot.presentAll(RecordField.CUDA_KERNEL);
         slot.nameHandle = k.nameHandle();
         slot.nameId = k.names.nameId(slot.nameHandle);
@@ -60,16 +60,22 @@ final class CuptiKernel10Decoder {
 
     private final CuptiKernelNameCache names;
     private final CuptiKernelMetrics metrics;
+    private final CuptiTimes times;
+    private final int size;
+    private final String record;
     private ByteBuffer buffer;
     private int offset;
 
-    CuptiKernel10Decoder(CuptiKernelNameCache names, CuptiKernelMetrics metrics) {
+    CuptiKernel10Decoder(CuptiKernelNameCache names, CuptiKernelMetrics metrics, CuptiRecordLayout layout, CuptiTimes times) {
         this.names = names;
         this.metrics = metrics;
+        this.times = times;
+        this.size = layout.kernelSize;
+        this.record = layout.kernelRecord;
     }
 
     CuptiKernel10Decoder wrap(ByteBuffer buffer, int offset) {
-        CuptiRecordBounds.check(buffer, offset, SIZE, "CUpti_ActivityKernel10");
+        CuptiRecordBounds.check(buffer, offset, size, record);
         this.buffer = buffer;
         this.offset = offset;
         return this;
@@ -79,12 +85,20 @@ final class CuptiKernel10Decoder {
         return Short.toUnsignedInt(buffer.getShort(offset + REGISTERS_PER_THREAD));
     }
 
-    long start() {
+    long rawStart() {
         return buffer.getLong(offset + START);
     }
 
-    long end() {
+    long rawEnd() {
         return buffer.getLong(offset + END);
+    }
+
+    long start() {
+        return times.toEpoch(rawStart());
+    }
+
+    long end() {
+        return times.toEpoch(rawEnd());
     }
 
     int deviceId() {

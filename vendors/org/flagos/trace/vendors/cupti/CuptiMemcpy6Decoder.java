@@ -7,9 +7,11 @@ import org.flagos.trace.pipeline.RecordField;
 import org.flagos.trace.pipeline.RecordType;
 import org.flagos.trace.pipeline.TraceRecord;
 
-/** Flyweight over a {@code CUpti_ActivityMemcpy6} record, read in place. */
+/**
+ * Flyweight over a {@code CUpti_ActivityMemcpy6} record, read in place; also over Memcpy5, whose
+ * fields read here sit at the same offsets. Times go through the buffer's clock.
+ */
 final class CuptiMemcpy6Decoder {
-    static final int SIZE = 96;
     private static final int COPY_KIND = 4;
     private static final int SRC_KIND = 5;
     private static final int DST_KIND = 6;
@@ -38,11 +40,20 @@ final class CuptiMemcpy6Decoder {
         slot.dstKind = CuptiEnums.memoryKind(copy.dstKind());
     };
 
+    private final CuptiTimes times;
+    private final int size;
+    private final String record;
     private ByteBuffer buffer;
     private int offset;
 
+    CuptiMemcpy6Decoder(CuptiRecordLayout layout, CuptiTimes times) {
+        this.times = times;
+        this.size = layout.memcpySize;
+        this.record = layout.memcpyRecord;
+    }
+
     CuptiMemcpy6Decoder wrap(ByteBuffer buffer, int offset) {
-        CuptiRecordBounds.check(buffer, offset, SIZE, "CUpti_ActivityMemcpy6");
+        CuptiRecordBounds.check(buffer, offset, size, record);
         this.buffer = buffer;
         this.offset = offset;
         return this;
@@ -64,12 +75,20 @@ final class CuptiMemcpy6Decoder {
         return buffer.getLong(offset + BYTES);
     }
 
-    long start() {
+    long rawStart() {
         return buffer.getLong(offset + START);
     }
 
-    long end() {
+    long rawEnd() {
         return buffer.getLong(offset + END);
+    }
+
+    long start() {
+        return times.toEpoch(rawStart());
+    }
+
+    long end() {
+        return times.toEpoch(rawEnd());
     }
 
     int deviceId() {

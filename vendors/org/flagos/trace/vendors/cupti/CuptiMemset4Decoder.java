@@ -36,8 +36,13 @@ final class CuptiMemset4Decoder {
         slot.memoryKind = CuptiEnums.memoryKind(set.memoryKind());
     };
 
+    private final CuptiTimes times;
     private ByteBuffer buffer;
     private int offset;
+
+    CuptiMemset4Decoder(CuptiTimes times) {
+        this.times = times;
+    }
 
     CuptiMemset4Decoder wrap(ByteBuffer buffer, int offset) {
         CuptiRecordBounds.check(buffer, offset, SIZE, "CUpti_ActivityMemset4");
@@ -54,12 +59,20 @@ final class CuptiMemset4Decoder {
         return buffer.getLong(offset + BYTES);
     }
 
-    long start() {
+    long rawStart() {
         return buffer.getLong(offset + START);
     }
 
-    long end() {
+    long rawEnd() {
         return buffer.getLong(offset + END);
+    }
+
+    long start() {
+        return times.toEpoch(rawStart());
+    }
+
+    long end() {
+        return times.toEpoch(rawEnd());
     }
 
     int deviceId() {

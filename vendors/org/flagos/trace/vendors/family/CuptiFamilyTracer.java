@@ -87,6 +87,7 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
     private volatile Session session;
     private long droppedAtStart;
     private long dropped;
+    private int[] enabledKinds = new int[0];
 
     /** One session's destination; buffers are decoded under its lock (the vendor may complete on several threads). */
     private static final class Session {
@@ -159,6 +160,22 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
         return env != null && !env.isBlank() ? env : profile.defaultLibrary();
     }
 
+    /**
+     * Called at start before any kind is armed and before this session's callbacks are open: for a
+     * vendor whose own calls must not overlap a buffer callback (MCPTI's name resolver). Nothing by
+     * default.
+     */
+    protected void beforeArming(BufferTap tap) {
+    }
+
+    /**
+     * Called at stop after the final forced flush, once every buffer callback has returned and the
+     * session's callbacks are shut: {@code decoder} has seen every record of the session. Nothing
+     * by default.
+     */
+    protected void afterFinalFlush(ClockedDecoder decoder, BufferTap tap) {
+    }
+
     /** A fresh decoder for one session (or a replay) of this vendor. */
     protected abstract ClockedDecoder decoder(NameTable names, BufferTap tap);
 
@@ -199,6 +216,7 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
         }
         VendorClock clock = VendorClock.start(this::vendorNow, profile.vendorClockIsEpoch());
         Session s = new Session(recordSink, stats, tap, decoder(names, tap), clock);
+        beforeArming(tap);
         if (!registered) {
             int status = CuptiFamilyLibrary.ft_family_register(handle, BUFFER_BYTES, sink);
             if (status != 0) { // another subscriber owns the library, or it refused us
@@ -212,14 +230,16 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
         long before = CuptiFamilyLibrary.ft_family_dropped(handle);
         droppedAtStart = Math.max(0, before);
         int enabled = 0;
+        int[] enabledNow = new int[profile.sessionKinds().length];
         for (int kind : profile.sessionKinds()) {
             int status = enableKind(kind);
             if (status == 0) {
-                enabled++;
+                enabledNow[enabled++] = kind;
             } else {
                 Diagnostics.warn(profile.name(), profile.prefix() + "ActivityEnable(" + kind + ") returned " + status);
             }
         }
+        enabledKinds = java.util.Arrays.copyOf(enabledNow, enabled);
         if (enabled == 0) {
             callbacks.closeAndDrain();
             session = null;
@@ -234,7 +254,7 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
             }
         }
         pushes.open();
-        Diagnostics.trace(profile.name(), "session armed " + java.util.Arrays.toString(profile.sessionKinds()) + " from " + library);
+        Diagnostics.trace(profile.name(), "session armed " + java.util.Arrays.toString(enabledKinds) + " from " + library);
     }
 
     @Override
@@ -244,8 +264,8 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
             return;
         }
         pushes.closeAndDrain();
-        for (int kind : profile.sessionKinds()) {
-            check(CuptiFamilyLibrary.ft_family_disable(handle, kind), "ActivityDisable(" + kind + ")");
+        for (int kind : enabledKinds) { // only what was enabled: a kind the vendor refused stays untouched
+            check(disableKind(kind), "ActivityDisable(" + kind + ")");
         }
         check(CuptiFamilyLibrary.ft_family_flush_all(handle, FLUSH_FORCED), "ActivityFlushAll");
         callbacks.closeAndDrain();
@@ -253,6 +273,7 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
             publishBindings(s); // pairs captured after the last buffer still bind records parked in the join
             s.tap.clock(s.clock.resample());
         }
+        afterFinalFlush(s.decoder, s.tap);
         if (profile.apiEnterDomain() >= 0) {
             CuptiFamilyLibrary.ft_family_unsubscribe(handle);
         }
@@ -347,6 +368,14 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
         return CuptiFamilyLibrary.ft_family_enable(handle, kind);
     }
 
+    /**
+     * Disables one of the profile's kinds that {@link #enableKind} enabled; a vendor that enabled
+     * another kind in its place (PPU's KERNEL for CONCURRENT_KERNEL) disables that one.
+     */
+    protected int disableKind(int kind) {
+        return CuptiFamilyLibrary.ft_family_disable(handle, kind);
+    }
+
     private void activationFailed(String why) {
         activationFailures.incrementAndGet();
         System.err.println("flagtrace: " + profile.name() + " activity capture could not start (" + why
@@ -358,7 +387,8 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
         return activationFailures.get();
     }
 
-    private void check(int status, String call) {
+    /** Warns when {@code status} is not success. */
+    protected final void check(int status, String call) {
         if (status != 0) {
             Diagnostics.warn(profile.name(), profile.prefix() + call + " returned " + status);
         }

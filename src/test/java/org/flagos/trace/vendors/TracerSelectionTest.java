@@ -13,12 +13,12 @@ import org.junit.jupiter.api.Test;
 class TracerSelectionTest {
     private static final Map<Accelerator, String> EXPECTED = Map.of(
             Accelerator.CUDA, "cupti",
-            Accelerator.METAX, "unavailable",
+            Accelerator.METAX, "mcpti",
             Accelerator.ASCEND, "mspti",
             Accelerator.MUSA, "mupti",
             Accelerator.DCU, "roctracer",
             Accelerator.GCU, "topspti",
-            Accelerator.PPU, "unavailable",
+            Accelerator.PPU, "ppu",
             Accelerator.NONE, "unavailable");
 
     @Test
