@@ -38,9 +38,11 @@ import org.flagos.trace.vendors.family.CuptiFamilyTracer;
  *       stage never calls the vendor), and the decoder notes each cbid it sees that the map lacks;</li>
  *   <li>at stop, after the final forced flush, once every buffer callback has returned (the
  *       session's callback gate is shut and drained, and the shim has every buffer it handed out
- *       back), the cbids seen but not named are resolved. The live trace already labelled those
- *       records with the generic label; the names go to the capture's name table, so a replay names
- *       them, and each is reported ({@link #namedLate()}).</li>
+ *       back), the cbids seen but not named are resolved and put in the map. Records the naming stage
+ *       reached before then keep the generic label in the live trace (the stage runs beside the
+ *       final flush, so it may reach the last ones after and name them); the names go to the
+ *       capture's name table, so a replay names them all, and each is reported ({@link
+ *       #namedLate()}).</li>
  * </ol>
  * Every name is saved into the session's tap under {@link ApiNameHandle#of}(activity kind, cbid),
  * so a replay names the calls without the library.

@@ -1,0 +1,205 @@
+/* The machinery shared by the CUPTI-compatible fake vendor libraries (fake_mcpti.c, fake_ppu.c):
+ * buffer callbacks, per-thread external-correlation stacks, per-thread activity buffers completed
+ * out of order, and a truth log of every record written, which the tests read through fakeTruth.
+ * Each library includes it once and adds its own entry points, layouts and clock. */
+#ifndef FAKE_CUPTI_ENGINE_H
+#define FAKE_CUPTI_ENGINE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef void (*fk_requested_fn)(uint8_t** buffer, size_t* size, size_t* maxNumRecords);
+typedef void (*fk_completed_fn)(void* context, uint32_t streamId, uint8_t* buffer, size_t size, size_t validSize);
+
+enum {
+    FK_MEMCPY = 1, FK_MEMSET = 2, FK_KERNEL = 3, FK_DRIVER = 4, FK_RUNTIME = 5, FK_CONCURRENT_KERNEL = 10,
+    FK_EXTERNAL_CORRELATION = 39
+};
+enum { FK_CUSTOM0 = 3 };
+enum { FK_SUCCESS = 0, FK_ERROR_INVALID_PARAMETER = 1, FK_ERROR_NOT_COMPATIBLE = 17, FK_ERROR_UNKNOWN = 999 };
+
+/* Truth flags: how the record was written. */
+enum { FK_TRUTH_ZERO_TIMING = 1, FK_TRUTH_IMPLAUSIBLE = 2 };
+
+#define FK_FILL 768      /* bytes a buffer takes before it is complete: many small buffers */
+#define FK_SLOTS 64
+#define FK_PENDING 256
+#define FK_TRUTH 8192
+
+typedef struct {
+    int64_t kind, correlation, start, end, external, id, flags, bytes;
+} fk_truth_entry;
+
+typedef struct {
+    uint8_t* data;
+    size_t size;
+    size_t used;
+} fk_buffer;
+
+static fk_requested_fn fk_on_requested;
+static fk_completed_fn fk_on_completed;
+static uint64_t fk_enabled; /* bit per kind (kinds below 64) */
+static pthread_mutex_t fk_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_int fk_in_callback;
+static atomic_uint fk_next_correlation = 1;
+static atomic_long fk_refused_pops;
+static atomic_long fk_dropped;
+static fk_buffer fk_current[FK_SLOTS];
+static int fk_slots_used;
+static fk_buffer fk_pending[FK_PENDING];
+static int fk_pending_count;
+static fk_truth_entry fk_truth[FK_TRUTH];
+static int fk_truth_count;
+static __thread uint64_t fk_stack[64];
+static __thread int fk_depth;
+static __thread int fk_slot = -1;
+
+static int fk_is_enabled(int kind) {
+    return kind < 64 && (__atomic_load_n(&fk_enabled, __ATOMIC_ACQUIRE) >> kind & 1) != 0;
+}
+
+static uint64_t fk_realtime_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t) ts.tv_sec * 1000000000ULL + (uint64_t) ts.tv_nsec;
+}
+
+static uint32_t fk_thread_id(void) {
+    return (uint32_t) syscall(SYS_gettid);
+}
+
+/* The innermost pushed id of this thread, or -1 when none is pushed. */
+static int64_t fk_external(void) {
+    return fk_depth > 0 && fk_depth <= 64 ? (int64_t) fk_stack[fk_depth - 1] : -1;
+}
+
+static int fk_push(uint32_t kind, uint64_t id) {
+    if (kind != FK_CUSTOM0 || fk_depth >= 64) {
+        return FK_ERROR_INVALID_PARAMETER;
+    }
+    fk_stack[fk_depth++] = id;
+    return FK_SUCCESS;
+}
+
+/* Refuses a NULL out-parameter without popping (what CANN's MSPTI did, the seed's #425). */
+static int fk_pop(uint32_t kind, uint64_t* last) {
+    if (last == NULL || kind != FK_CUSTOM0 || fk_depth == 0) {
+        atomic_fetch_add(&fk_refused_pops, 1);
+        return FK_ERROR_INVALID_PARAMETER;
+    }
+    *last = fk_stack[--fk_depth];
+    return FK_SUCCESS;
+}
+
+static void fk_log(int64_t kind, int64_t correlation, int64_t start, int64_t end, int64_t external, int64_t id,
+                   int64_t flags, int64_t bytes) {
+    pthread_mutex_lock(&fk_lock);
+    if (fk_truth_count < FK_TRUTH) {
+        fk_truth_entry e = {kind, correlation, start, end, external, id, flags, bytes};
+        fk_truth[fk_truth_count++] = e;
+    }
+    pthread_mutex_unlock(&fk_lock);
+}
+
+/* Hands completed buffers to the tool, last filled first (out of order). Never under fk_lock. */
+static void fk_complete(fk_buffer* batch, int n) {
+    for (int i = n - 1; i >= 0; i--) {
+        atomic_fetch_add(&fk_in_callback, 1);
+        fk_on_completed(NULL, 0, batch[i].data, batch[i].size, batch[i].used);
+        atomic_fetch_sub(&fk_in_callback, 1);
+    }
+}
+
+/* Takes the pending buffers (under fk_lock) into batch; how many. */
+static int fk_take_pending(fk_buffer* batch) {
+    int n = fk_pending_count;
+    memcpy(batch, fk_pending, sizeof(fk_buffer) * (size_t) n);
+    fk_pending_count = 0;
+    return n;
+}
+
+/* Appends one record (or scripted bytes) to the calling thread's buffer. */
+static void fk_append(const void* bytes, size_t n) {
+    fk_buffer local[FK_PENDING];
+    int completing = 0;
+    pthread_mutex_lock(&fk_lock);
+    if (fk_slot < 0) {
+        fk_slot = fk_slots_used < FK_SLOTS ? fk_slots_used++ : FK_SLOTS - 1;
+    }
+    fk_buffer* b = &fk_current[fk_slot];
+    size_t capacity = b->size < FK_FILL ? b->size : FK_FILL;
+    if (b->data != NULL && b->used + n > capacity) {
+        if (fk_pending_count < FK_PENDING) {
+            fk_pending[fk_pending_count++] = *b;
+        }
+        b->data = NULL;
+    }
+    if (b->data == NULL) {
+        size_t max = 0;
+        fk_on_requested(&b->data, &b->size, &max);
+        b->used = 0;
+        if (b->data == NULL || b->size < n) {
+            b->data = NULL;
+            atomic_fetch_add(&fk_dropped, 1);
+            pthread_mutex_unlock(&fk_lock);
+            return;
+        }
+    }
+    memcpy(b->data + b->used, bytes, n);
+    b->used += n;
+    if (fk_pending_count >= 3) {
+        completing = fk_take_pending(local);
+    }
+    pthread_mutex_unlock(&fk_lock);
+    fk_complete(local, completing);
+}
+
+/* Completes every buffer, the partly filled ones too (a forced flush). */
+static int fk_flush_all(void) {
+    fk_buffer local[FK_PENDING + FK_SLOTS];
+    pthread_mutex_lock(&fk_lock);
+    int n = fk_take_pending(local);
+    for (int i = 0; i < fk_slots_used; i++) {
+        if (fk_current[i].data != NULL) {
+            local[n++] = fk_current[i];
+            fk_current[i].data = NULL;
+        }
+    }
+    pthread_mutex_unlock(&fk_lock);
+    fk_complete(local, n);
+    return FK_SUCCESS;
+}
+
+static void fk_reset(void) {
+    pthread_mutex_lock(&fk_lock);
+    fk_truth_count = 0;
+    __atomic_store_n(&fk_enabled, 0, __ATOMIC_RELEASE);
+    atomic_store(&fk_next_correlation, 1);
+    atomic_store(&fk_refused_pops, 0);
+    atomic_store(&fk_dropped, 0);
+    pthread_mutex_unlock(&fk_lock);
+}
+
+/* fakeTruth(-1): records logged; fakeTruth(8 * i + f): field f of record i (kind, correlation,
+ * start, end, External id or -1, cbid or kernel index, flags, bytes). */
+int64_t fakeTruth(int64_t q) {
+    int64_t value = -1;
+    pthread_mutex_lock(&fk_lock);
+    if (q < 0) {
+        value = fk_truth_count;
+    } else if (q / 8 < fk_truth_count) {
+        const int64_t* fields = &fk_truth[q / 8].kind;
+        value = fields[q % 8];
+    }
+    pthread_mutex_unlock(&fk_lock);
+    return value;
+}
+
+#endif
