@@ -67,6 +67,11 @@ public final class KernelNameFile implements KernelNames {
         return names.get(handle);
     }
 
+    /** Every entry, handle to name (for journaling the table). */
+    public Map<Long, String> entries() {
+        return names;
+    }
+
     public int size() {
         return names.size();
     }

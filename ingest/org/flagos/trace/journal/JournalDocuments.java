@@ -1,0 +1,231 @@
+package org.flagos.trace.journal;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.bytes.BytesStore;
+import net.openhft.chronicle.wire.ReadMarshallable;
+import net.openhft.chronicle.wire.WireIn;
+import net.openhft.chronicle.wire.WireOut;
+import net.openhft.chronicle.wire.WriteMarshallable;
+import org.flagos.trace.pipeline.DeviceClockMapping;
+import org.flagos.trace.pipeline.DeviceProperties;
+
+/**
+ * The document types of schema v1, each marshalled with Chronicle Wire field by field (no
+ * reflection, no generated code). One mutable instance per type is reused by a writer or a reader,
+ * so that appending a buffer or an op allocates nothing. Field names are part of the schema.
+ */
+final class JournalDocuments {
+    /** Opens a session, and repeats it (with every fact since) at the start of each cycle. */
+    static final class Session implements WriteMarshallable, ReadMarshallable {
+        long seq;
+        int schema = JournalSchema.VERSION;
+        long id;
+        String traceName = "";
+        String source = "";
+        long startNs = JournalSchema.NO_TIME;
+        long pid = -1;
+        boolean repeat;
+        final Map<String, String> metadata = new LinkedHashMap<>();
+
+        @Override
+        public void writeMarshallable(WireOut w) {
+            w.write("seq").int64(seq).write("schema").int32(schema).write("id").int64(id)
+                    .write("traceName").text(traceName).write("source").text(source)
+                    .write("startNs").int64(startNs).write("pid").int64(pid).write("repeat").bool(repeat)
+                    .write("metadata").marshallable(metadata);
+        }
+
+        @Override
+        public void readMarshallable(WireIn w) {
+            seq = w.read("seq").int64();
+            schema = w.read("schema").int32();
+            id = w.read("id").int64();
+            traceName = w.read("traceName").text();
+            source = w.read("source").text();
+            startNs = w.read("startNs").int64();
+            pid = w.read("pid").int64();
+            repeat = w.read("repeat").bool();
+            metadata.clear();
+            w.read("metadata").marshallableAsMap(String.class, String.class, metadata);
+        }
+    }
+
+    /** One device's properties (torch's field names). */
+    static final class Device implements WriteMarshallable, ReadMarshallable {
+        long seq;
+        DeviceProperties device;
+
+        @Override
+        public void writeMarshallable(WireOut w) {
+            DeviceProperties d = device;
+            w.write("seq").int64(seq).write("id").int32(d.id()).write("name").text(d.name())
+                    .write("totalGlobalMem").int64(d.totalGlobalMem())
+                    .write("computeMajor").int32(d.computeMajor()).write("computeMinor").int32(d.computeMinor())
+                    .write("maxThreadsPerBlock").int32(d.maxThreadsPerBlock())
+                    .write("maxThreadsPerMultiprocessor").int32(d.maxThreadsPerMultiprocessor())
+                    .write("regsPerBlock").int32(d.regsPerBlock()).write("warpSize").int32(d.warpSize())
+                    .write("sharedMemPerBlock").int64(d.sharedMemPerBlock()).write("numSms").int32(d.numSms())
+                    .write("regsPerMultiprocessor").int32(d.regsPerMultiprocessor())
+                    .write("sharedMemPerBlockOptin").int64(d.sharedMemPerBlockOptin())
+                    .write("sharedMemPerMultiprocessor").int64(d.sharedMemPerMultiprocessor());
+        }
+
+        /** Reads and validates (the record's ranges): a value out of range throws IllegalArgumentException. */
+        @Override
+        public void readMarshallable(WireIn w) {
+            seq = w.read("seq").int64();
+            device = new DeviceProperties(w.read("id").int32(), w.read("name").text(), w.read("totalGlobalMem").int64(),
+                    w.read("computeMajor").int32(), w.read("computeMinor").int32(), w.read("maxThreadsPerBlock").int32(),
+                    w.read("maxThreadsPerMultiprocessor").int32(), w.read("regsPerBlock").int32(), w.read("warpSize").int32(),
+                    w.read("sharedMemPerBlock").int64(), w.read("numSms").int32(), w.read("regsPerMultiprocessor").int32(),
+                    w.read("sharedMemPerBlockOptin").int64(), w.read("sharedMemPerMultiprocessor").int64());
+        }
+    }
+
+    /** The vendor clock's mapping to epoch ns ({@link DeviceClockMapping}); the last one counts. */
+    static final class Clock implements WriteMarshallable, ReadMarshallable {
+        long seq;
+        long vendorNs;
+        long epochNs;
+        double rate = 1.0;
+
+        DeviceClockMapping mapping() {
+            return new DeviceClockMapping(vendorNs, epochNs, rate);
+        }
+
+        @Override
+        public void writeMarshallable(WireOut w) {
+            w.write("seq").int64(seq).write("vendorNs").int64(vendorNs).write("epochNs").int64(epochNs).write("rate").float64(rate);
+        }
+
+        @Override
+        public void readMarshallable(WireIn w) {
+            seq = w.read("seq").int64();
+            vendorNs = w.read("vendorNs").int64();
+            epochNs = w.read("epochNs").int64();
+            rate = w.read("rate").float64();
+        }
+    }
+
+    /** A name table entry: a kernel name pointer or an {@code ApiNameHandle}, and the vendor's name. */
+    static final class Name implements WriteMarshallable, ReadMarshallable {
+        long seq;
+        long handle;
+        String name;
+
+        @Override
+        public void writeMarshallable(WireOut w) {
+            w.write("seq").int64(seq).write("handle").int64(handle).write("name").text(name);
+        }
+
+        @Override
+        public void readMarshallable(WireIn w) {
+            seq = w.read("seq").int64();
+            handle = w.read("handle").int64();
+            name = w.read("name").text();
+        }
+    }
+
+    /** One host op range, journaled when it closes. */
+    static final class Op implements WriteMarshallable, ReadMarshallable {
+        long seq;
+        String name;
+        long externalId;
+        long thread;
+        long startNs;
+        long endNs;
+
+        @Override
+        public void writeMarshallable(WireOut w) {
+            w.write("seq").int64(seq).write("name").text(name).write("externalId").int64(externalId)
+                    .write("thread").int64(thread).write("startNs").int64(startNs).write("endNs").int64(endNs);
+        }
+
+        @Override
+        public void readMarshallable(WireIn w) {
+            seq = w.read("seq").int64();
+            name = w.read("name").text();
+            externalId = w.read("externalId").int64();
+            thread = w.read("thread").int64();
+            startNs = w.read("startNs").int64();
+            endNs = w.read("endNs").int64();
+        }
+    }
+
+    /** One part of a raw vendor buffer: bytes {@code [offset, offset + bytes)} of {@code length}. */
+    static final class Buffer implements WriteMarshallable, ReadMarshallable {
+        long seq;
+        int vendor;
+        int layout = JournalSchema.LAYOUT_RAW_V1;
+        long atNs;
+        int length;
+        int offset;
+        int crc;
+        /** Writing: the part's bytes are {@code part[0, partLength)}. Reading: the array read into. */
+        byte[] part = new byte[0];
+        int partLength;
+        private BytesStore<?, byte[]> wrapped;
+        private byte[] wrappedArray;
+
+        @Override
+        public void writeMarshallable(WireOut w) {
+            w.write("seq").int64(seq).write("vendor").int32(vendor).write("layout").int32(layout).write("atNs").int64(atNs)
+                    .write("length").int32(length).write("offset").int32(offset).write("part").int32(partLength).write("crc").int32(crc);
+            if (wrapped == null || wrappedArray != part) {
+                wrapped = BytesStore.wrap(part);
+                wrappedArray = part;
+            }
+            w.write("bytes").bytes(wrapped.subBytes(0, partLength));
+        }
+
+        /** Reading: where the payload goes; null skips it (a scan). */
+        Bytes<?> payload;
+
+        @Override
+        public void readMarshallable(WireIn w) {
+            readHeader(w);
+            if (payload != null) {
+                payload.clear();
+                w.read("bytes").bytes(payload);
+            }
+        }
+
+        /** Reads every field but the bytes (a scan needs no payload). */
+        void readHeader(WireIn w) {
+            seq = w.read("seq").int64();
+            vendor = w.read("vendor").int32();
+            layout = w.read("layout").int32();
+            atNs = w.read("atNs").int64();
+            length = w.read("length").int32();
+            offset = w.read("offset").int32();
+            partLength = w.read("part").int32();
+            crc = w.read("crc").int32();
+        }
+    }
+
+    /** Closes a session: its end time and what it journaled. */
+    static final class Stop implements WriteMarshallable, ReadMarshallable {
+        long seq;
+        long endNs = JournalSchema.NO_TIME;
+        long buffers;
+        long ops;
+
+        @Override
+        public void writeMarshallable(WireOut w) {
+            w.write("seq").int64(seq).write("endNs").int64(endNs).write("buffers").int64(buffers).write("ops").int64(ops);
+        }
+
+        @Override
+        public void readMarshallable(WireIn w) {
+            seq = w.read("seq").int64();
+            endNs = w.read("endNs").int64();
+            buffers = w.read("buffers").int64();
+            ops = w.read("ops").int64();
+        }
+    }
+
+    private JournalDocuments() {
+    }
+}

@@ -1,0 +1,347 @@
+package org.flagos.trace.journal;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.zip.CRC32;
+import net.openhft.chronicle.queue.ChronicleQueue;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.impl.StoreFileListener;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+import net.openhft.chronicle.wire.DocumentContext;
+import net.openhft.chronicle.wire.WriteMarshallable;
+import org.flagos.trace.ingest.CaptureFormatException;
+import org.flagos.trace.ingest.HostOp;
+import org.flagos.trace.pipeline.BufferTap;
+import org.flagos.trace.pipeline.DeviceClockMapping;
+import org.flagos.trace.pipeline.DeviceProperties;
+
+/**
+ * Appends a capture to a journal (a Chronicle Queue directory, schema {@link JournalSchema}) as it
+ * arrives: raw vendor buffers, names, the clock mapping, host ops, and the stop marker. Every
+ * document is in the queue's memory-mapped file once its append returns, so a process killed
+ * afterwards loses none of it. Thread-safe (one appender, under this object's lock): vendor buffer
+ * threads and user threads closing ops may call concurrently.
+ *
+ * <p>At the start of every cycle the session, devices, clock and every name so far are written
+ * again, so that any suffix of cycles a flight recorder retains replays on its own. A flight
+ * recorder ({@link JournalOptions#isFlightRecorder()}) deletes its oldest cycles when a new one
+ * starts, never the one being written.
+ *
+ * <p>A failed append (disk full) stops the journal: later appends do nothing and {@link #close()}
+ * reports the failure. Appends never throw into a vendor's callback.
+ */
+public final class JournalWriter implements BufferTap, AutoCloseable {
+    private final JournalOptions options;
+    private final JournalSession start;
+    private final SingleChronicleQueue queue;
+    private final ExcerptAppender appender;
+    private final JournalDocuments.Session sessionDoc = new JournalDocuments.Session();
+    private final JournalDocuments.Device deviceDoc = new JournalDocuments.Device();
+    private final JournalDocuments.Clock clockDoc = new JournalDocuments.Clock();
+    private final JournalDocuments.Name nameDoc = new JournalDocuments.Name();
+    private final JournalDocuments.Op opDoc = new JournalDocuments.Op();
+    private final JournalDocuments.Buffer bufferDoc = new JournalDocuments.Buffer();
+    private final JournalDocuments.Stop stopDoc = new JournalDocuments.Stop();
+    private final CRC32 crc = new CRC32();
+    private final Map<Long, String> names = new HashMap<>();
+    private final TreeMap<Integer, Long> cycleBytes = new TreeMap<>();
+    private final Map<Integer, File> cycleFiles = new ConcurrentHashMap<>();
+    private DeviceClockMapping clock;
+    private long seq;
+    private int cycle;
+    private long buffers;
+    private long ops;
+    private long deletedCycles;
+    private boolean stopped;
+    private boolean closed;
+    private Throwable failure;
+
+    private JournalWriter(JournalOptions options, JournalSession start) {
+        this.options = options;
+        this.start = start;
+        this.queue = SingleChronicleQueueBuilder.single(options.dir().toFile())
+                .rollCycle(options.roll().cycle())
+                .timeProvider(options.clockMillis()::getAsLong)
+                .storeFileListener(new CycleFiles(cycleFiles))
+                .build();
+        this.appender = queue.createAppender();
+        appender.singleThreadedCheckDisabled(true); // callers are serialized by this object's lock
+        bufferDoc.part = new byte[JournalSchema.CHUNK_BYTES];
+        sessionDoc.id = System.nanoTime() ^ ProcessHandle.current().pid() << 32;
+        this.cycle = Integer.MIN_VALUE;
+    }
+
+    /**
+     * Opens a journal in an empty (or absent) directory and writes the session's start.
+     *
+     * @throws CaptureFormatException when the directory already holds files
+     */
+    public static JournalWriter open(JournalOptions options, JournalSession session) throws IOException {
+        ChronicleSettings.apply();
+        Path dir = options.dir();
+        if (Files.exists(dir)) {
+            if (!Files.isDirectory(dir)) {
+                throw new CaptureFormatException("journal " + dir + " is a file, not a directory");
+            }
+            try (var entries = Files.list(dir)) {
+                if (entries.findAny().isPresent()) {
+                    throw new CaptureFormatException("journal directory " + dir + " is not empty: a journal is written into a new"
+                            + " or empty directory");
+                }
+            }
+        }
+        Files.createDirectories(dir);
+        JournalWriter writer = new JournalWriter(options, session);
+        synchronized (writer) {
+            writer.checkpoint(false);
+            writer.cycle = writer.appender.cycle();
+            if (writer.failure != null) {
+                writer.queue.close();
+                throw new IOException("writing the journal in " + dir + " failed: " + writer.failure, writer.failure);
+            }
+        }
+        return writer;
+    }
+
+    /** Journals one host op (when it closed). */
+    public synchronized void op(HostOp op) {
+        if (stopped) {
+            return;
+        }
+        opDoc.name = op.name();
+        opDoc.externalId = op.externalId().value();
+        opDoc.thread = op.thread();
+        opDoc.startNs = op.startNs();
+        opDoc.endNs = op.endNs();
+        append(JournalSchema.OP, opDoc, opDoc.seq = seq);
+        ops++;
+    }
+
+    /** Journals one raw vendor buffer, in parts of at most {@link JournalSchema#CHUNK_BYTES}. */
+    @Override
+    public synchronized void buffer(int dumpVendor, ByteBuffer validBytes) {
+        if (stopped) {
+            return;
+        }
+        ByteBuffer bytes = validBytes.duplicate();
+        int length = bytes.remaining();
+        if (length > JournalSchema.MAX_BUFFER_BYTES) {
+            fail(new IOException("a vendor buffer of " + length + " bytes exceeds the journal's "
+                    + JournalSchema.MAX_BUFFER_BYTES + "-byte bound"));
+            return;
+        }
+        long atNs = start.live() ? options.clockMillis().getAsLong() * 1_000_000L : JournalSchema.NO_TIME;
+        int offset = 0;
+        do {
+            int part = Math.min(JournalSchema.CHUNK_BYTES, length - offset);
+            bytes.get(bufferDoc.part, 0, part);
+            crc.reset();
+            crc.update(bufferDoc.part, 0, part);
+            bufferDoc.vendor = dumpVendor;
+            bufferDoc.layout = JournalSchema.LAYOUT_RAW_V1;
+            bufferDoc.atNs = atNs;
+            bufferDoc.length = length;
+            bufferDoc.offset = offset;
+            bufferDoc.crc = (int) crc.getValue();
+            bufferDoc.partLength = part;
+            append(JournalSchema.BUFFER, bufferDoc, bufferDoc.seq = seq);
+            offset += part;
+        } while (offset < length);
+        buffers++;
+    }
+
+    @Override
+    public synchronized void kernelName(long handle, String vendorName) {
+        if (stopped || vendorName.equals(names.put(handle, vendorName))) {
+            return;
+        }
+        writeName(handle, vendorName);
+    }
+
+    @Override
+    public synchronized void clock(DeviceClockMapping mapping) {
+        if (stopped || mapping.equals(clock)) {
+            return;
+        }
+        clock = mapping;
+        writeClock();
+    }
+
+    /** Writes the stop marker: the capture window ends at {@code endNs}; later appends are ignored. */
+    public synchronized void stop(long endNs) {
+        if (stopped) {
+            return;
+        }
+        stopDoc.endNs = endNs;
+        stopDoc.buffers = buffers;
+        stopDoc.ops = ops;
+        append(JournalSchema.STOP, stopDoc, stopDoc.seq = seq);
+        stopped = true;
+    }
+
+    /** Closes the queue; throws when an append had failed (the journal holds everything before it). */
+    @Override
+    public synchronized void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        stopped = true;
+        queue.close();
+        if (failure != null) {
+            throw new IOException("writing the journal in " + options.dir() + " failed after " + seq + " documents: " + failure, failure);
+        }
+    }
+
+    /** Documents appended. */
+    public synchronized long documents() {
+        return seq;
+    }
+
+    /** Vendor buffers appended (whole ones). */
+    public synchronized long buffers() {
+        return buffers;
+    }
+
+    /** Cycles a flight recorder deleted. */
+    public synchronized long deletedCycles() {
+        return deletedCycles;
+    }
+
+    public JournalOptions options() {
+        return options;
+    }
+
+    private void checkpoint(boolean repeat) {
+        sessionDoc.traceName = start.traceName();
+        sessionDoc.source = start.source();
+        sessionDoc.startNs = start.startNs();
+        sessionDoc.pid = start.pid();
+        sessionDoc.repeat = repeat;
+        sessionDoc.metadata.clear();
+        sessionDoc.metadata.putAll(start.metadata());
+        append(JournalSchema.SESSION, sessionDoc, sessionDoc.seq = seq);
+        for (DeviceProperties device : start.devices()) {
+            deviceDoc.device = device;
+            append(JournalSchema.DEVICE, deviceDoc, deviceDoc.seq = seq);
+        }
+        if (clock != null) {
+            writeClock();
+        }
+        for (Map.Entry<Long, String> entry : names.entrySet()) {
+            writeName(entry.getKey(), entry.getValue());
+        }
+    }
+
+    private void writeName(long handle, String vendorName) {
+        nameDoc.handle = handle;
+        nameDoc.name = vendorName;
+        append(JournalSchema.NAME, nameDoc, nameDoc.seq = seq);
+    }
+
+    private void writeClock() {
+        clockDoc.vendorNs = clock.vendorNs();
+        clockDoc.epochNs = clock.epochNs();
+        clockDoc.rate = clock.rate();
+        append(JournalSchema.CLOCK, clockDoc, clockDoc.seq = seq);
+    }
+
+    /** Appends one document (whose seq the caller set to {@code docSeq}); a new cycle gets a checkpoint. */
+    private void append(String type, WriteMarshallable doc, long docSeq) {
+        if (failure != null) {
+            return;
+        }
+        try {
+            long end;
+            try (DocumentContext dc = appender.writingDocument()) {
+                dc.wire().writeEventName(type).marshallable(doc);
+                end = dc.wire().bytes().writePosition();
+            }
+            seq = docSeq + 1;
+            int written = appender.cycle();
+            cycleBytes.put(written, end);
+            if (written != cycle && cycle != Integer.MIN_VALUE) {
+                cycle = written;
+                checkpoint(true);
+                retain();
+            }
+        } catch (Throwable e) { // never into a vendor callback or a user's op
+            fail(e);
+        }
+    }
+
+    private void fail(Throwable e) {
+        if (failure == null) {
+            failure = e;
+        }
+    }
+
+    /** Deletes the oldest whole cycles past the size or age bound; never the current one. */
+    private void retain() throws IOException {
+        if (!options.isFlightRecorder()) {
+            return;
+        }
+        long total = 0;
+        for (long bytes : cycleBytes.values()) {
+            total += bytes;
+        }
+        long now = options.clockMillis().getAsLong();
+        long cycleMs = options.roll().millis();
+        boolean deleted = false;
+        for (Iterator<Map.Entry<Integer, Long>> it = cycleBytes.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<Integer, Long> entry = it.next();
+            int c = entry.getKey();
+            if (c == cycle) {
+                break;
+            }
+            boolean tooOld = options.retainAge() != null && (c + 1L) * cycleMs <= now - options.retainAge().toMillis();
+            boolean tooBig = options.retainBytes() > 0 && total > options.retainBytes();
+            if (!tooOld && !tooBig) {
+                break;
+            }
+            File file = cycleFiles.remove(c);
+            if (file != null) {
+                Files.deleteIfExists(file.toPath());
+            }
+            total -= entry.getValue();
+            it.remove();
+            deletedCycles++;
+            deleted = true;
+        }
+        if (deleted) {
+            queue.refreshDirectoryListing();
+        }
+    }
+
+    /** Learns which file holds which cycle, for retention. */
+    private static final class CycleFiles implements StoreFileListener {
+        private final Map<Integer, File> files;
+
+        CycleFiles(Map<Integer, File> files) {
+            this.files = files;
+        }
+
+        @Override
+        public void onAcquired(int cycle, File file) {
+            files.put(cycle, file);
+        }
+
+        @Override
+        public void onReleased(int cycle, File file) {
+        }
+    }
+
+    /** For tests: the queue this writer appends to. */
+    ChronicleQueue queue() {
+        return queue;
+    }
+}

@@ -1,0 +1,52 @@
+package org.flagos.trace.capture;
+
+import java.io.IOException;
+import java.util.Map;
+import org.flagos.trace.ingest.FltrbufFrames;
+import org.flagos.trace.ingest.HostOp;
+import org.flagos.trace.ingest.HostOps;
+import org.flagos.trace.journal.JournalOptions;
+import org.flagos.trace.journal.JournalSchema;
+import org.flagos.trace.journal.JournalSession;
+import org.flagos.trace.journal.JournalWriter;
+
+/**
+ * Journals a saved capture as a replay reads it: the session (window start, devices, metadata),
+ * the clock mapping, the name table, the host ops, every frame's buffer in file order, and the
+ * stop marker (window end). Replaying the journal then gives the trace the capture's replay gives.
+ */
+public final class CaptureJournal {
+    /**
+     * Writes {@code request}'s capture into a new journal.
+     *
+     * @param names the capture's name table entries (kernel pointers and API name handles)
+     * @return buffers journaled
+     */
+    public static long write(CaptureReplay.Request request, Map<Long, String> names, JournalOptions options) throws IOException {
+        HostOps ops = request.ops();
+        JournalSession session = new JournalSession(request.traceName(), request.source(),
+                ops == null ? JournalSchema.NO_TIME : ops.windowStartNs(), request.devices(), request.metadata(), -1, false);
+        try (JournalWriter journal = JournalWriter.open(options, session)) {
+            if (!request.clock().isIdentity()) {
+                journal.clock(request.clock());
+            }
+            for (Map.Entry<Long, String> name : names.entrySet()) {
+                journal.kernelName(name.getKey(), name.getValue());
+            }
+            if (ops != null) {
+                for (HostOp op : ops.ops()) {
+                    journal.op(op);
+                }
+            }
+            FltrbufFrames frames = new FltrbufFrames(request.capture(), request.source());
+            while (frames.next()) {
+                journal.buffer(frames.vendor(), frames.payload());
+            }
+            journal.stop(ops == null ? JournalSchema.NO_TIME : ops.windowEndNs());
+            return journal.buffers();
+        }
+    }
+
+    private CaptureJournal() {
+    }
+}
