@@ -41,6 +41,7 @@ public final class FlagtraceCli {
             "                        [--names NAMES.tsv] [--device-properties FILE.json|h200] [--metadata KEY=VALUE]...",
             SummaryCommand.USAGE,
             ReportCommand.USAGE,
+            JournalCommands.USAGE,
             "",
             "replay  turns a saved vendor capture into a torch-compatible Chrome trace and an op summary.",
             "        The kernel name table is read from CAPTURE.names.tsv when present; device properties",
@@ -49,7 +50,8 @@ public final class FlagtraceCli {
             "        --dump-buffers the raw buffers, ops, kernel names and device properties are saved for replay.",
             "demo    replays the bundled H200 capture into DIR (default flagtrace-demo/).",
             SummaryCommand.HELP,
-            ReportCommand.HELP);
+            ReportCommand.HELP,
+            JournalCommands.HELP);
 
     private final PrintStream out;
     private final PrintStream err;
@@ -70,8 +72,10 @@ public final class FlagtraceCli {
         }
         try {
             switch (args[0]) {
-                case "replay":
-                    return replay(ReplayArguments.parse(args));
+                case "replay": {
+                    Integer journaled = new JournalCommands(this, out, err).replay(args);
+                    return journaled != null ? journaled : replay(ReplayArguments.parse(args));
+                }
                 case "demo":
                     return demo(args);
                 case "record":
@@ -119,7 +123,7 @@ public final class FlagtraceCli {
         return nl < 0 ? text : text.substring(0, nl);
     }
 
-    private int replay(ReplayArguments a) throws IOException, InterruptedException {
+    int replay(ReplayArguments a) throws IOException, InterruptedException {
         Map<String, Path> inputs = new LinkedHashMap<>();
         inputs.put("capture", a.capture);
         inputs.put("--ops file", a.ops);
@@ -158,7 +162,7 @@ public final class FlagtraceCli {
         return OK;
     }
 
-    private void report(CaptureReplay.Result result, ReplayArguments a) {
+    void report(CaptureReplay.Result result, ReplayArguments a) {
         out.print(result.summary().table());
         out.println();
         for (String line : result.accounting().lines()) {
@@ -208,9 +212,14 @@ public final class FlagtraceCli {
         }
     }
 
-    private int record(String[] args) throws Exception {
+    private int record(String[] all) throws Exception {
         // The tracer first: CUPTI must register before this JVM creates its first CUDA context.
         DeviceTracer tracer = Profiler.init();
+        JournalCommands.Parsed journal = JournalCommands.parse(all);
+        if (journal.windowed()) {
+            throw new UsageException("--from/--to/--last select a window of a journal at replay, not at record");
+        }
+        String[] args = journal.rest.toArray(new String[0]);
         String workloadName = null;
         Path trace = null;
         Path summary = null;
@@ -236,7 +245,8 @@ public final class FlagtraceCli {
         }
         out.println("flagtrace record: tracer " + tracer.name() + (tracer.available() ? "" : " (unavailable: " + tracer.unavailableReason() + ")")
                 + "; workload " + workload.name() + ": " + workload.description());
-        SessionOptions options = new SessionOptions(trace, dump, devices(deviceProperties), Map.of());
+        SessionOptions options = new SessionOptions(trace, dump, devices(deviceProperties), Map.of(),
+                journal.journal == null ? null : journal.options());
         ProfilerSession session = Profiler.start(options);
         try {
             workload.run(session);
@@ -262,7 +272,7 @@ public final class FlagtraceCli {
             out.println(line);
         }
         out.println("wrote " + trace + " (" + session.events() + " events)" + (summary != null ? " and " + summary : "")
-                + (dump != null ? "; buffers in " + dump : ""));
+                + (dump != null ? "; buffers in " + dump : "") + (journal.journal != null ? "; journal in " + journal.journal : ""));
         return OK;
     }
 
@@ -340,7 +350,7 @@ public final class FlagtraceCli {
             return a;
         }
 
-        private static String value(String[] args, int i, String option) {
+        static String value(String[] args, int i, String option) {
             if (i >= args.length) {
                 throw new UsageException(option + " needs a value");
             }

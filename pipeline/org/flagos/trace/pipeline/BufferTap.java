@@ -17,6 +17,35 @@ public interface BufferTap {
     default void clock(DeviceClockMapping mapping) {
     }
 
+    /** A tap that hands everything to {@code first}, then to {@code second}. */
+    static BufferTap both(BufferTap first, BufferTap second) {
+        if (first == NONE) {
+            return second;
+        }
+        if (second == NONE) {
+            return first;
+        }
+        return new BufferTap() {
+            @Override
+            public void buffer(int dumpVendor, ByteBuffer validBytes) {
+                first.buffer(dumpVendor, validBytes);
+                second.buffer(dumpVendor, validBytes);
+            }
+
+            @Override
+            public void kernelName(long handle, String vendorName) {
+                first.kernelName(handle, vendorName);
+                second.kernelName(handle, vendorName);
+            }
+
+            @Override
+            public void clock(DeviceClockMapping mapping) {
+                first.clock(mapping);
+                second.clock(mapping);
+            }
+        };
+    }
+
     /** A tap that keeps nothing. */
     BufferTap NONE = new BufferTap() {
         @Override

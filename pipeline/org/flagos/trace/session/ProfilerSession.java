@@ -17,6 +17,8 @@ import org.flagos.trace.ingest.DevicePropertiesFile;
 import org.flagos.trace.ingest.FltrbufWriter;
 import org.flagos.trace.ingest.OpsJsonlWriter;
 import org.flagos.trace.ingest.HostOp;
+import org.flagos.trace.journal.JournalSession;
+import org.flagos.trace.journal.JournalWriter;
 import org.flagos.trace.pipeline.BufferTap;
 import org.flagos.trace.pipeline.ClockAlignment;
 import org.flagos.trace.pipeline.DecodeStats;
@@ -49,6 +51,7 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
     private final AtomicOutput trace;
     private final FltrbufWriter dump;
     private final OpsJsonlWriter dumpOps;
+    private final JournalWriter journal;
     private final AtomicLong nextExternalId = new AtomicLong();
     private final ThreadLocal<ArrayDeque<OpScope>> openOps = ThreadLocal.withInitial(ArrayDeque::new);
     private final long startNs;
@@ -72,6 +75,9 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
         } else {
             this.dumpOps = null;
         }
+        this.journal = options.journal() == null ? null : JournalWriter.open(options.journal(),
+                new JournalSession(options.trace().getFileName().toString(), processName(), startNs, devices, options.metadata(),
+                        ProcessHandle.current().pid(), true));
         this.window = new CaptureWindowFilter(startNs, Long.MAX_VALUE);
         TraceHeader header = new TraceHeader(options.trace().getFileName().toString(), devices, null,
                 options.metadata(), processName(), ProcessHandle.current().pid());
@@ -81,10 +87,14 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
             pipeline.accounting().note("device tracer unavailable: " + tracer.unavailableReason());
         }
         try {
-            tracer.start(pipeline, names, stats, dump == null ? BufferTap.NONE : dump);
+            tracer.start(pipeline, names, stats, BufferTap.both(dump == null ? BufferTap.NONE : dump,
+                    journal == null ? BufferTap.NONE : journal));
         } catch (RuntimeException | Error e) {
             pipeline.close();
             trace.close();
+            if (journal != null) {
+                journal.close();
+            }
             if (dump != null) {
                 dump.discard();
                 dumpOps.close();
@@ -143,6 +153,9 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
             HostOp line = new HostOp(op.name(), new ExternalId(op.externalId()), op.thread(), op.startNs(), end,
                     Thread.currentThread().getName()); // close runs on the op's own thread
             pipeline.publish(line);
+            if (journal != null) {
+                journal.op(line);
+            }
             if (dumpOps != null) {
                 try {
                     dumpOps.op(line);
@@ -181,6 +194,10 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
             alignHostClock();
             pipeline.accounting().vendorDropped(tracer.droppedByVendor());
             long aligned = System.nanoTime();
+            if (journal != null) {
+                journal.stop(endNs); // the records are real whether or not the trace is kept: so is the journal
+                journal.close();
+            }
             summary = pipeline.finish();
             Diagnostics.trace("session", "closing: tracer stop (flush, decode) " + (stopped - t0) / 1_000 + " µs, clock re-check "
                     + (aligned - stopped) / 1_000 + " µs, trace completed " + (System.nanoTime() - aligned) / 1_000 + " µs");
@@ -210,6 +227,13 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
         } finally {
             pipeline.close();
             trace.close();
+            if (journal != null) {
+                try {
+                    journal.close();
+                } catch (IOException e) {
+                    Diagnostics.warn("session", "closing the journal failed: " + e.getMessage());
+                }
+            }
             ACTIVE.set(false);
         }
     }
