@@ -35,6 +35,7 @@ final class JournalDocuments {
                     .write("traceName").text(traceName).write("source").text(source)
                     .write("startNs").int64(startNs).write("pid").int64(pid).write("repeat").bool(repeat)
                     .write("metadata").marshallable(metadata);
+            w.write("check").int64(~seq);
         }
 
         @Override
@@ -49,6 +50,7 @@ final class JournalDocuments {
             repeat = w.read("repeat").bool();
             metadata.clear();
             w.read("metadata").marshallableAsMap(String.class, String.class, metadata);
+            check(w, seq);
         }
     }
 
@@ -70,6 +72,7 @@ final class JournalDocuments {
                     .write("regsPerMultiprocessor").int32(d.regsPerMultiprocessor())
                     .write("sharedMemPerBlockOptin").int64(d.sharedMemPerBlockOptin())
                     .write("sharedMemPerMultiprocessor").int64(d.sharedMemPerMultiprocessor());
+            w.write("check").int64(~seq);
         }
 
         /** Reads and validates (the record's ranges): a value out of range throws IllegalArgumentException. */
@@ -81,6 +84,7 @@ final class JournalDocuments {
                     w.read("maxThreadsPerMultiprocessor").int32(), w.read("regsPerBlock").int32(), w.read("warpSize").int32(),
                     w.read("sharedMemPerBlock").int64(), w.read("numSms").int32(), w.read("regsPerMultiprocessor").int32(),
                     w.read("sharedMemPerBlockOptin").int64(), w.read("sharedMemPerMultiprocessor").int64());
+            check(w, seq);
         }
     }
 
@@ -98,6 +102,7 @@ final class JournalDocuments {
         @Override
         public void writeMarshallable(WireOut w) {
             w.write("seq").int64(seq).write("vendorNs").int64(vendorNs).write("epochNs").int64(epochNs).write("rate").float64(rate);
+            w.write("check").int64(~seq);
         }
 
         @Override
@@ -106,6 +111,7 @@ final class JournalDocuments {
             vendorNs = w.read("vendorNs").int64();
             epochNs = w.read("epochNs").int64();
             rate = w.read("rate").float64();
+            check(w, seq);
         }
     }
 
@@ -118,6 +124,7 @@ final class JournalDocuments {
         @Override
         public void writeMarshallable(WireOut w) {
             w.write("seq").int64(seq).write("handle").int64(handle).write("name").text(name);
+            w.write("check").int64(~seq);
         }
 
         @Override
@@ -125,6 +132,7 @@ final class JournalDocuments {
             seq = w.read("seq").int64();
             handle = w.read("handle").int64();
             name = w.read("name").text();
+            check(w, seq);
         }
     }
 
@@ -141,6 +149,7 @@ final class JournalDocuments {
         public void writeMarshallable(WireOut w) {
             w.write("seq").int64(seq).write("name").text(name).write("externalId").int64(externalId)
                     .write("thread").int64(thread).write("startNs").int64(startNs).write("endNs").int64(endNs);
+            w.write("check").int64(~seq);
         }
 
         @Override
@@ -151,6 +160,7 @@ final class JournalDocuments {
             thread = w.read("thread").int64();
             startNs = w.read("startNs").int64();
             endNs = w.read("endNs").int64();
+            check(w, seq);
         }
     }
 
@@ -178,6 +188,7 @@ final class JournalDocuments {
                 wrappedArray = part;
             }
             w.write("bytes").bytes(wrapped.subBytes(0, partLength));
+            w.write("check").int64(~seq);
         }
 
         /** Reading: where the payload goes; null skips it (a scan). */
@@ -190,6 +201,7 @@ final class JournalDocuments {
                 payload.clear();
                 w.read("bytes").bytes(payload);
             }
+            check(w, seq);
         }
 
         /** Reads every field but the bytes (a scan needs no payload). */
@@ -215,6 +227,7 @@ final class JournalDocuments {
         @Override
         public void writeMarshallable(WireOut w) {
             w.write("seq").int64(seq).write("endNs").int64(endNs).write("buffers").int64(buffers).write("ops").int64(ops);
+            w.write("check").int64(~seq);
         }
 
         @Override
@@ -223,6 +236,18 @@ final class JournalDocuments {
             endNs = w.read("endNs").int64();
             buffers = w.read("buffers").int64();
             ops = w.read("ops").int64();
+            check(w, seq);
+        }
+    }
+
+    /**
+     * The last field of every document is {@code check = ~seq}: a document cut short inside (a
+     * truncated file reads zeros past its end) or with a garbled tail fails it.
+     */
+    static void check(WireIn w, long seq) {
+        long check = w.read("check").int64();
+        if (check != ~seq) {
+            throw new IllegalStateException("document " + seq + " fails its check field (cut short or corrupted)");
         }
     }
 

@@ -47,13 +47,23 @@ public final class JournalReader implements AutoCloseable {
     private final JournalDocuments.Buffer bufferDoc = new JournalDocuments.Buffer();
     private final JournalDocuments.Stop stopDoc = new JournalDocuments.Stop();
     private JournalFacts facts;
+    private boolean indexUnreadable;
     private long lastGoodIndex = Long.MIN_VALUE;
     private String replayDamage;
 
     private JournalReader(Path dir, SingleChronicleQueue queue) {
         this.dir = dir;
         this.queue = queue;
-        this.endIndex = queue.lastIndex();
+        long end;
+        try {
+            end = queue.lastIndex();
+        } catch (InternalError e) {
+            // A cut cycle file faults where its index points past the end; the scan then finds the
+            // last whole document itself.
+            end = Long.MAX_VALUE;
+            indexUnreadable = true;
+        }
+        this.endIndex = end;
     }
 
     /** Opens the journal in {@code dir}; a CaptureFormatException when it is none. */
@@ -186,6 +196,9 @@ public final class JournalReader implements AutoCloseable {
                 damage = "the document after document " + (expected - 1) + " cannot be read (" + oneLine(e) + ")";
                 break;
             }
+        }
+        if (damage == null && indexUnreadable) {
+            damage = "the queue's index cannot be read (a cut file?); every document up to document " + (expected - 1) + " was read";
         }
         if (damage == null && endIndex >= 0 && lastGoodIndex < endIndex) {
             damage = "the queue indexes documents up to " + Long.toHexString(endIndex) + " but reading stopped after document "
