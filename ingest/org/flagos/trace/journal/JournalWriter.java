@@ -34,7 +34,8 @@ import org.flagos.trace.pipeline.DeviceProperties;
  * <p>At the start of every cycle the session, devices, clock and every name so far are written
  * again, so that any suffix of cycles a flight recorder retains replays on its own. A flight
  * recorder ({@link JournalOptions#isFlightRecorder()}) deletes its oldest cycles when a new one
- * starts, never the one being written.
+ * starts, never the one being written; its size bound counts the documents' bytes (Chronicle's
+ * index pages and the sparse preallocation of each cycle file come on top).
  *
  * <p>A failed append (disk full) stops the journal: later appends do nothing and {@link #close()}
  * reports the failure. Appends never throw into a vendor's callback.
@@ -261,14 +262,15 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
             return;
         }
         try {
-            long end;
+            long size;
             try (DocumentContext dc = appender.writingDocument()) {
+                long begin = dc.wire().bytes().writePosition();
                 dc.wire().writeEventName(type).marshallable(doc);
-                end = dc.wire().bytes().writePosition();
+                size = dc.wire().bytes().writePosition() - begin + 4; // + the document's 4-byte header
             }
             seq = docSeq + 1;
             int written = appender.cycle();
-            cycleBytes.put(written, end);
+            cycleBytes.merge(written, size, Long::sum);
             if (written != cycle && cycle != Integer.MIN_VALUE) {
                 cycle = written;
                 checkpoint(true);
