@@ -142,13 +142,14 @@ final class JournalDocuments {
         String name;
         long externalId;
         long thread;
+        String threadName;
         long startNs;
         long endNs;
 
         @Override
         public void writeMarshallable(WireOut w) {
             w.write("seq").int64(seq).write("name").text(name).write("externalId").int64(externalId)
-                    .write("thread").int64(thread).write("startNs").int64(startNs).write("endNs").int64(endNs);
+                    .write("thread").int64(thread).write("threadName").text(threadName).write("startNs").int64(startNs).write("endNs").int64(endNs);
             w.write("check").int64(~seq);
         }
 
@@ -158,6 +159,7 @@ final class JournalDocuments {
             name = w.read("name").text();
             externalId = w.read("externalId").int64();
             thread = w.read("thread").int64();
+            threadName = w.read("threadName").text();
             startNs = w.read("startNs").int64();
             endNs = w.read("endNs").int64();
             check(w, seq);

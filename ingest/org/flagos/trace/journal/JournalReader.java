@@ -246,7 +246,8 @@ public final class JournalReader implements AutoCloseable {
                     if (JournalSchema.OP.contentEquals(type)) {
                         read(in, opDoc);
                         seq = opDoc.seq;
-                        visitor.op(new HostOp(opDoc.name, new ExternalId(opDoc.externalId), opDoc.thread, opDoc.startNs, opDoc.endNs));
+                        visitor.op(new HostOp(opDoc.name, new ExternalId(opDoc.externalId), opDoc.thread, opDoc.startNs, opDoc.endNs,
+                                opDoc.threadName));
                     } else if (JournalSchema.BUFFER.contentEquals(type)) {
                         read(in, bufferDoc);
                         seq = bufferDoc.seq;

@@ -121,6 +121,7 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
         opDoc.name = op.name();
         opDoc.externalId = op.externalId().value();
         opDoc.thread = op.thread();
+        opDoc.threadName = op.threadName();
         opDoc.startNs = op.startNs();
         opDoc.endNs = op.endNs();
         append(JournalSchema.OP, opDoc, opDoc.seq = seq);

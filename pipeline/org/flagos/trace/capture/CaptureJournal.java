@@ -38,9 +38,11 @@ public final class CaptureJournal {
                     journal.op(op);
                 }
             }
-            FltrbufFrames frames = new FltrbufFrames(request.capture(), request.source());
-            while (frames.next()) {
-                journal.buffer(frames.vendor(), frames.payload());
+            try (FltrbufFrames frames = request.file() != null ? FltrbufFrames.open(request.file())
+                    : new FltrbufFrames(request.capture(), request.source())) { // streamed: any size
+                while (frames.next()) {
+                    journal.buffer(frames.vendor(), frames.payload());
+                }
             }
             journal.stop(ops == null ? JournalSchema.NO_TIME : ops.windowEndNs());
             return journal.buffers();
