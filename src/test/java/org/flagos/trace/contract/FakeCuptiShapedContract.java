@@ -27,10 +27,12 @@ import org.flagos.trace.session.Profiler;
 import org.flagos.trace.session.ProfilerSession;
 import org.flagos.trace.session.SessionOptions;
 import org.flagos.trace.stages.CaptureAccounting;
+import org.flagos.trace.testing.CatapultViewer;
 import org.flagos.trace.testing.FakeVendorLibrary;
 import org.flagos.trace.testing.TraceJson;
 import org.flagos.trace.vendors.family.CuptiFamilyTracer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The vendor contract and the exact checks of a scripted workload, for a CUPTI-shaped vendor
@@ -137,6 +139,13 @@ public abstract class FakeCuptiShapedContract extends VendorContract {
         replay = CaptureReplay.run(request, out);
         replayed = TraceJson.MAPPER.readTree(out.toByteArray());
         return new Traced(TraceJson.MAPPER.readTree(trace.toFile()), session.summary());
+    }
+
+    @Test
+    void replayedDumpOpensInTheCatapultViewerWithoutWarning(@TempDir Path dir) {
+        trace();
+        JsonNode imported = CatapultViewer.importOne(replayed, dir.resolve(fake() + "-replayed.json"));
+        CatapultViewer.assertOpensCleanly(replayed, imported, capabilities().flows(), fake() + " dump replayed, in the Catapult viewer");
     }
 
     private void workload(ProfilerSession session, int thread) {

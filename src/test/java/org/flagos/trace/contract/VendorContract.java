@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -16,14 +17,19 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.flagos.trace.stages.OpSummary;
 import org.flagos.trace.stages.OpSummaryRow;
+import org.flagos.trace.testing.CatapultViewer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The seven parity assertions as a contract every vendor's trace satisfies, gated by the vendor's
  * declared {@link Capabilities}. Each gate has an unconditional floor, so that no row can turn an
  * assertion into one that checks nothing: a vendor without flows must still have no dangling
  * halves; one without linkage must still reconcile its summary with its trace; and so on.
+ *
+ * <p>An eighth check is what a user sees: the trace imports into the Catapult trace viewer (the
+ * engine of chrome://tracing) in a real browser without a warning ({@link CatapultViewer}).
  *
  * <p>A vendor's test extends this class and supplies its trace (from its fake library through the
  * native path, or from a capture replayed) and its row. Structure only, never counts that drift.
@@ -291,5 +297,13 @@ public abstract class VendorContract {
             checked++;
         }
         assertTrue(checked > 0);
+    }
+
+    // 8: what a user sees
+    @Test
+    void opensInTheCatapultViewerWithoutWarning(@TempDir Path dir) {
+        String what = capabilities().vendor() + " trace in the Catapult viewer";
+        JsonNode imported = CatapultViewer.importOne(trace().trace(), dir.resolve(capabilities().vendor() + ".json"));
+        CatapultViewer.assertOpensCleanly(trace().trace(), imported, capabilities().flows(), what);
     }
 }

