@@ -79,9 +79,28 @@ function importInPage(text) {
     }
   }
   const arrowsPerDeviceSlice = {};
+  const describe = (slice) => slice && {name: String(slice.title).slice(0, 80), category: slice.category,
+    start: slice.start, duration: slice.duration, thread: slice.parentContainer && slice.parentContainer.name,
+    correlation: slice.args && slice.args.correlation};
+  const oddDeviceSlices = [];
   for (const slice of deviceSlices) {
     const n = arrivals.get(slice) || 0;
     arrowsPerDeviceSlice[n] = (arrowsPerDeviceSlice[n] || 0) + 1;
+    if (n !== 1 && oddDeviceSlices.length < 10) oddDeviceSlices.push({arrows: n, ...describe(slice)});
+  }
+  // An arrow whose two ends carry different correlation ids was bound by the viewer to other slices
+  // than the ones it was written for (flagtrace and torch both write the correlation on both ends).
+  const misbound = [];
+  let misboundFlows = 0;
+  const correlation = (slice) => (slice && slice.args && slice.args.correlation !== undefined ? slice.args.correlation : null);
+  // [flow id, correlation of the slice it starts on, correlation of the slice it ends on]
+  const flowEnds = model.flowEvents.map((flow) => [flow.id, correlation(flow.startSlice), correlation(flow.endSlice)]);
+  for (const flow of model.flowEvents) {
+    const from = flow.startSlice && flow.startSlice.args && flow.startSlice.args.correlation;
+    const to = flow.endSlice && flow.endSlice.args && flow.endSlice.args.correlation;
+    if (from === to) continue;
+    misboundFlows++;
+    if (misbound.length < 10) misbound.push({id: flow.id, from: describe(flow.startSlice), to: describe(flow.endSlice)});
   }
   return {
     slices,
@@ -90,6 +109,10 @@ function importInPage(text) {
     flows: model.flowEvents.length,
     flowsApiToDevice,
     arrowsPerDeviceSlice,
+    oddDeviceSlices,
+    misboundFlows,
+    misbound,
+    flowEnds,
     processes: model.getAllProcesses().length,
     threads: model.getAllThreads().length,
     warnings: model.importWarnings.map((w) => ({type: w.type, message: String(w.message).slice(0, 300)})),

@@ -5,13 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.math.RoundingMode;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Imports traces with the Catapult trace viewer's own importer ({@code tr.importer.Import} into a
@@ -48,6 +52,11 @@ public final class CatapultViewer {
         }
         assertEquals(traces.size(), byFile.size(), "one result per trace");
         return byFile;
+    }
+
+    /** Writes {@code trace} to {@code target/viewer/NAME.json} (kept for a look after a failure) and imports it alone. */
+    public static JsonNode importOne(JsonNode trace, String name) {
+        return importOne(trace, Browser.outputDir().resolve(name + ".json"));
     }
 
     /** Writes {@code trace} to {@code file} and imports it alone. */
@@ -87,16 +96,29 @@ public final class CatapultViewer {
         return counts;
     }
 
+    /**
+     * How the viewer bound the arrows: device events whose start instant another device event on
+     * the same row also covers (their arrow cannot be bound unambiguously by any writer of torch's
+     * {@code s}/{@code f} flows: Catapult binds a flow end to the deepest slice whose closed
+     * interval holds its instant), and arrows that ended on a slice of another correlation.
+     */
+    public record Arrows(int deviceEvents, int ambiguousStarts, int misbound) {
+    }
+
     /** A flagtrace trace opens without a warning, with every event a slice and one arrow per device event. */
-    public static void assertOpensCleanly(JsonNode trace, JsonNode imported, String what) {
-        assertOpensCleanly(trace, imported, true, what);
+    public static Arrows assertOpensCleanly(JsonNode trace, JsonNode imported, String what) {
+        return assertOpensCleanly(trace, imported, true, what);
     }
 
     /**
-     * As above; a vendor that declares no flows (none today) must show no arrow at all rather than
-     * one per device event.
+     * No import warning; a slice for every complete event, category by category; and, where the
+     * vendor has flows, one {@code s}/{@code f} pair per device event (by its correlation) that
+     * the viewer turns into one arrow from that launch's runtime call, ending on that device event
+     * wherever its start is unambiguous (ambiguous starts are counted: real device streams, which
+     * run one thing at a time, have none; the fakes' concurrent threads on one stream may). A vendor
+     * that declares no flows (none today) must show no arrow at all.
      */
-    public static void assertOpensCleanly(JsonNode trace, JsonNode imported, boolean flows, String what) {
+    public static Arrows assertOpensCleanly(JsonNode trace, JsonNode imported, boolean flows, String what) {
         assertEquals("[]", imported.get("warnings").toString(), what + ": the viewer's import warnings");
         Map<String, Integer> complete = completeEventsByCategory(trace);
         int x = complete.values().stream().mapToInt(Integer::intValue).sum();
@@ -105,10 +127,93 @@ public final class CatapultViewer {
         assertEquals(x, imported.get("slices").asInt(), what + ": slices = complete events");
         assertEquals(complete, slicesByCategory(imported), what + ": slices per category = complete events per category");
         assertEquals(device, imported.get("deviceSlices").asInt(), what + ": device slices");
-        int arrows = flows ? device : 0;
-        assertEquals(arrows, imported.get("flows").asInt(), what + ": flows = device events");
-        assertEquals(arrows, imported.get("flowsApiToDevice").asInt(), what + ": flows from a runtime call to device work");
-        assertEquals("{\"" + (flows ? 1 : 0) + "\":" + device + "}", imported.get("arrowsPerDeviceSlice").toString(),
-                what + ": device slices by the number of arrows arriving at each");
+        if (!flows) {
+            assertEquals(0, imported.get("flows").asInt(), what + ": no arrows from a vendor without flows");
+            return new Arrows(device, 0, 0);
+        }
+        Map<Long, Integer> starts = flowPhases(trace, "s");
+        Map<Long, Integer> ends = flowPhases(trace, "f");
+        Set<Long> correlations = deviceCorrelations(trace);
+        assertEquals(device, correlations.size(), what + ": device events carry distinct correlations");
+        for (long c : correlations) {
+            assertEquals(1, starts.getOrDefault(c, 0), what + ": one flow start for device correlation " + c);
+            assertEquals(1, ends.getOrDefault(c, 0), what + ": one flow end for device correlation " + c);
+        }
+        assertEquals(correlations, starts.keySet(), what + ": flow starts only for device work");
+        assertEquals(correlations, ends.keySet(), what + ": flow ends only for device work");
+        assertEquals(device, imported.get("flows").asInt(), what + ": flows = device events");
+        assertEquals(device, imported.get("flowsApiToDevice").asInt(), what + ": flows from a runtime call to device work");
+        Set<Long> ambiguous = ambiguousDeviceStarts(trace);
+        int misbound = 0;
+        for (JsonNode flow : imported.get("flowEnds")) {
+            long id = flow.get(0).asLong();
+            assertEquals(id, flow.get(1).asLong(-1), what + ": arrow " + id + " starts on the runtime call of its launch");
+            if (flow.get(2).asLong(-1) != id) {
+                misbound++;
+                assertTrue(ambiguous.contains(id), what + ": arrow " + id + " ends on the device event of correlation "
+                        + flow.get(2) + " though its own start is unambiguous; device slices not at one arrow: "
+                        + imported.get("oddDeviceSlices"));
+            }
+        }
+        if (ambiguous.isEmpty()) {
+            assertEquals("{\"1\":" + device + "}", imported.get("arrowsPerDeviceSlice").toString(),
+                    what + ": device slices by the number of arrows arriving at each");
+        }
+        return new Arrows(device, ambiguous.size(), misbound);
+    }
+
+    /** Flow ids of phase {@code ph} with how often each occurs. */
+    static Map<Long, Integer> flowPhases(JsonNode trace, String ph) {
+        Map<Long, Integer> ids = new TreeMap<>();
+        for (JsonNode e : trace.get("traceEvents")) {
+            if (ph.equals(e.path("ph").asText())) {
+                ids.merge(e.get("id").asLong(), 1, Integer::sum);
+            }
+        }
+        return ids;
+    }
+
+    static Set<Long> deviceCorrelations(JsonNode trace) {
+        Set<Long> out = new TreeSet<>();
+        for (JsonNode e : trace.get("traceEvents")) {
+            if ("X".equals(e.path("ph").asText()) && DEVICE.contains(e.path("cat").asText())) {
+                out.add(e.path("args").path("correlation").asLong(-1));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Correlations of device events whose start lies within the closed interval of another device
+     * event of the same row (pid, tid): the viewer may bind their arrow to that other event.
+     */
+    public static Set<Long> ambiguousDeviceStarts(JsonNode trace) {
+        Map<String, List<long[]>> rows = new HashMap<>();
+        for (JsonNode e : trace.get("traceEvents")) {
+            if ("X".equals(e.path("ph").asText()) && DEVICE.contains(e.path("cat").asText())) {
+                long start = nanos(e.get("ts"));
+                long end = start + nanos(e.get("dur"));
+                rows.computeIfAbsent(e.path("pid").asText() + "/" + e.path("tid").asText(), k -> new ArrayList<>())
+                        .add(new long[] {start, end, e.path("args").path("correlation").asLong(-1)});
+            }
+        }
+        Set<Long> out = new TreeSet<>();
+        for (List<long[]> row : rows.values()) {
+            row.sort(Comparator.comparingLong((long[] r) -> r[0]));
+            long reach = Long.MIN_VALUE; // the latest end among the events before this one
+            for (int i = 0; i < row.size(); i++) {
+                long[] r = row.get(i);
+                boolean sameStart = (i > 0 && row.get(i - 1)[0] == r[0]) || (i + 1 < row.size() && row.get(i + 1)[0] == r[0]);
+                if (reach >= r[0] || sameStart) {
+                    out.add(r[2]);
+                }
+                reach = Math.max(reach, r[1]);
+            }
+        }
+        return out;
+    }
+
+    private static long nanos(JsonNode micros) {
+        return micros.decimalValue().movePointRight(3).setScale(0, RoundingMode.HALF_EVEN).longValueExact();
     }
 }
