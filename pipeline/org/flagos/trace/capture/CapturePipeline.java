@@ -199,6 +199,11 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
         return writer.events();
     }
 
+    /** Every element of the trace's {@code traceEvents} array (events, row labels, span markers), once finished. */
+    public long traceEvents() {
+        return writer.traceEvents();
+    }
+
     private final class RecordingExceptionHandler implements ExceptionHandler<TraceRecord> {
         @Override
         public void handleEventException(Throwable ex, long sequence, TraceRecord event) {

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongConsumer;
 import java.util.function.UnaryOperator;
 import org.flagos.trace.ingest.DeviceClockFile;
 import org.flagos.trace.pipeline.DeviceClockMapping;
@@ -82,8 +83,12 @@ public final class CaptureReplay {
     /** Frames as the file holds them, streamed: the identity that {@link Request#frameOrder} recognizes. */
     public static final UnaryOperator<List<Frame>> IN_FILE_ORDER = UnaryOperator.identity();
 
-    /** What came out: the summary, every count, the events written, and why reading stopped early. */
-    public record Result(OpSummary summary, CaptureAccounting accounting, long events, String truncation) {
+    /**
+     * What came out: the summary, every count, the events written (records, flow halves, host ops),
+     * every element of the file's {@code traceEvents} (those and the row labels and span markers),
+     * and why reading stopped early.
+     */
+    public record Result(OpSummary summary, CaptureAccounting accounting, long events, long traceEvents, String truncation) {
         public boolean truncated() {
             return truncation != null;
         }
@@ -111,10 +116,18 @@ public final class CaptureReplay {
     }
 
     public static Result run(Request request, OutputStream out) throws InterruptedException {
+        return run(request, out, null);
+    }
+
+    /**
+     * As {@link #run(Request, OutputStream)}, telling {@code progress} the capture bytes read after
+     * each frame (uncompressed bytes for a {@code .gz}); null for none.
+     */
+    public static Result run(Request request, OutputStream out, LongConsumer progress) throws InterruptedException {
         try (FltrbufFrames cursor = request.file() != null ? FltrbufFrames.open(request.file())
                 : new FltrbufFrames(request.capture(), request.source())) {
             if (request.frameOrder() == IN_FILE_ORDER) {
-                return run(request, cursor, null, out);
+                return run(request, cursor, null, out, progress);
             }
             List<Frame> frames = new ArrayList<>();
             while (cursor.next()) {
@@ -124,13 +137,13 @@ public final class CaptureReplay {
                 }
                 frames.add(new Frame(cursor.vendor(), payload));
             }
-            return run(request, cursor, request.frameOrder().apply(frames), out);
+            return run(request, cursor, request.frameOrder().apply(frames), out, progress);
         }
     }
 
     /** Replays the frames of {@code cursor}, or {@code reordered} when given. */
-    private static Result run(Request request, FltrbufFrames cursor, List<Frame> reordered, OutputStream out)
-            throws InterruptedException {
+    private static Result run(Request request, FltrbufFrames cursor, List<Frame> reordered, OutputStream out,
+                              LongConsumer progress) throws InterruptedException {
         boolean any = reordered != null ? !reordered.isEmpty() : cursor.next();
         int vendor = !any ? 1 : reordered != null ? reordered.get(0).vendor() : cursor.vendor();
         Vendors.DecoderFactory factory = Vendors.decoderFor(vendor);
@@ -164,6 +177,9 @@ public final class CaptureReplay {
             } else if (any) {
                 do {
                     decode(cursor.vendor(), cursor.payload(), vendor, decoder, stats, pipeline);
+                    if (progress != null) {
+                        progress.accept(cursor.bytesRead());
+                    }
                 } while (cursor.next());
             }
             String truncation = cursor.truncation();
@@ -174,7 +190,7 @@ public final class CaptureReplay {
                 pipeline.accounting().note(request.source() + ": the capture holds no activity buffer (nothing after its magic)");
             }
             OpSummary summary = pipeline.finish();
-            return new Result(summary, pipeline.accounting(), pipeline.events(), truncation);
+            return new Result(summary, pipeline.accounting(), pipeline.events(), pipeline.traceEvents(), truncation);
         }
     }
 

@@ -86,7 +86,8 @@ public final class JournalReplay {
                     pipeline.accounting().note(damage + "; every event before the damage was kept");
                 }
                 OpSummary summary = pipeline.finish();
-                CaptureReplay.Result result = new CaptureReplay.Result(summary, pipeline.accounting(), pipeline.events(), damage);
+                CaptureReplay.Result result = new CaptureReplay.Result(summary, pipeline.accounting(), pipeline.events(),
+                        pipeline.traceEvents(), damage);
                 return new Result(result, window[0], window[1], facts);
             }
         }

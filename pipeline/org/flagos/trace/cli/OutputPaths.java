@@ -20,13 +20,13 @@ final class OutputPaths {
         for (int i = 0; i < outs.size(); i++) {
             for (Map.Entry<String, Path> in : inputs.entrySet()) {
                 if (same(outs.get(i).getValue(), in.getValue())) {
-                    throw new FlagtraceCli.UsageException(outs.get(i).getKey() + " " + outs.get(i).getValue() + " is the "
+                    throw new UsageException(outs.get(i).getKey() + " " + outs.get(i).getValue() + " is the "
                             + in.getKey() + " being read: refusing to overwrite an input; choose another output path");
                 }
             }
             for (int j = i + 1; j < outs.size(); j++) {
                 if (same(outs.get(i).getValue(), outs.get(j).getValue())) {
-                    throw new FlagtraceCli.UsageException(outs.get(i).getKey() + " and " + outs.get(j).getKey() + " name the same file "
+                    throw new UsageException(outs.get(i).getKey() + " and " + outs.get(j).getKey() + " name the same file "
                             + outs.get(i).getValue() + ": give each output its own path");
                 }
             }

@@ -22,8 +22,23 @@ import org.flagos.trace.vendors.Vendors;
 public final class Profiler {
     private static volatile DeviceTracer tracer;
 
-    /** Selects and initializes this process's device tracer (once); returns it. */
+    /**
+     * Selects and initializes this process's device tracer (once); returns it. When no device tracer
+     * is available, says why in one line on stderr (the CPU side is still profiled).
+     */
     public static DeviceTracer init() {
+        return init(true);
+    }
+
+    /**
+     * As {@link #init()}, without the line on stderr: for a caller that reports an unavailable tracer
+     * itself ({@link DeviceTracer#unavailableReason()}).
+     */
+    public static DeviceTracer initQuietly() {
+        return init(false);
+    }
+
+    private static DeviceTracer init(boolean sayWhenUnavailable) {
         DeviceTracer t = tracer;
         if (t == null) {
             synchronized (Profiler.class) {
@@ -31,7 +46,7 @@ public final class Profiler {
                 if (t == null) {
                     Accelerator accelerator = Vendors.detect();
                     t = Vendors.tracerFor(accelerator);
-                    if (!t.available()) {
+                    if (!t.available() && sayWhenUnavailable) {
                         System.err.println("flagtrace: no device activity (" + t.unavailableReason()
                                 + "); CPU-side profiling continues");
                     }

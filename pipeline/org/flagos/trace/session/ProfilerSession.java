@@ -310,6 +310,11 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
         return pipeline.events();
     }
 
+    /** Every element of the trace file's {@code traceEvents} array (events, row labels, span markers), once closed. */
+    public long traceEvents() {
+        return pipeline.traceEvents();
+    }
+
     private static String processName() {
         return "java " + ProcessHandle.current().pid();
     }

@@ -12,7 +12,10 @@ final class CaptureSpan {
     private static final long SPANS_SORT_INDEX = 536_870_912;
     private final EventBytes time = new EventBytes();
 
-    /** Writes the span for {@code [startNs, endNs]}, times relative to {@code baseNs}. */
+    /** Events {@link #write} adds to {@code traceEvents}. */
+    static final int EVENTS = 4;
+
+    /** Writes the span for {@code [startNs, endNs]}, times relative to {@code baseNs}: {@link #EVENTS} events. */
     void write(JsonGenerator g, long startNs, long endNs, long baseNs) throws IOException {
         long start = startNs - baseNs;
         g.writeStartObject();

@@ -95,6 +95,8 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     private long base;
     private long hostPid = -1;
     private long events;
+    /** Row labels and the capture span's events: in {@code traceEvents}, not in {@link #events()}. */
+    private long markers;
     private volatile OpSummary summary;
     private volatile Throwable failure;
     /** False when the capture has no host ops: nothing then needs the per-op tables. */
@@ -378,9 +380,10 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
         startIfNeeded(windowBounded() ? accounting.window().windowStart() : 0);
         long pid = writeHostOps();
         long labelTs = (windowBounded() ? accounting.window().windowStart() : base) - base;
-        rows.writeLabels(g, pid, header.processName(), labelTs);
+        markers = rows.writeLabels(g, pid, header.processName(), labelTs);
         if (windowBounded()) {
             span.write(g, accounting.window().windowStart(), accounting.window().windowEnd(), base);
+            markers += CaptureSpan.EVENTS;
         }
         g.writeEndArray();
         g.writeObjectFieldStart("flagtrace");
@@ -466,5 +469,13 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     /** Trace events written (device, API, host ops, flow halves). */
     public long events() {
         return events + ops.size;
+    }
+
+    /**
+     * Every element of the trace's {@code traceEvents} array once the capture finished: {@link
+     * #events()} plus the row labels and the capture span's markers.
+     */
+    public long traceEvents() {
+        return events() + markers;
     }
 }

@@ -49,8 +49,9 @@ final class TraceRows {
         streams.add(key);
     }
 
-    /** Writes every row's labels, stamped {@code tsOffsetNs} after the trace's base time. */
-    void writeLabels(JsonGenerator g, long hostPid, String process, long tsOffsetNs) throws IOException {
+    /** Writes every row's labels, stamped {@code tsOffsetNs} after the trace's base time; returns the events written. */
+    int writeLabels(JsonGenerator g, long hostPid, String process, long tsOffsetNs) throws IOException {
+        int written = 3;
         label(g, "process_name", hostPid, 0, tsOffsetNs, "name", process);
         label(g, "process_labels", hostPid, 0, tsOffsetNs, "labels", "CPU");
         sortIndex(g, "process_sort_index", hostPid, 0, tsOffsetNs, hostPid);
@@ -59,6 +60,7 @@ final class TraceRows {
                 label(g, "process_name", d, 0, tsOffsetNs, "name", process);
                 label(g, "process_labels", d, 0, tsOffsetNs, "labels", "GPU " + d);
                 sortIndex(g, "process_sort_index", d, 0, tsOffsetNs, DEVICE_SORT_BASE + d);
+                written += 3;
             }
         }
         for (long key : sortedKeys(streams)) {
@@ -66,13 +68,16 @@ final class TraceRows {
             int stream = (int) key;
             label(g, "thread_name", device, stream, tsOffsetNs, "name", "stream " + stream + " ");
             sortIndex(g, "thread_sort_index", device, stream, tsOffsetNs, stream);
+            written += 2;
         }
         for (long thread : sortedKeys(hostThreads)) {
             String known = threadNames.get(thread);
             label(g, "thread_name", hostPid, thread, tsOffsetNs, "name",
                     known != null ? known : "thread " + thread + " (" + process + ")");
             sortIndex(g, "thread_sort_index", hostPid, thread, tsOffsetNs, thread);
+            written += 2;
         }
+        return written;
     }
 
     private static long[] sortedKeys(LongHashSet set) {

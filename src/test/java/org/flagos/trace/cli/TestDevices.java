@@ -9,7 +9,7 @@ import org.flagos.trace.pipeline.DeviceProperties;
 public final class TestDevices {
     public static List<DeviceProperties> h200() {
         try {
-            return FlagtraceCli.devices("h200");
+            return Devices.read("h200");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,0 +1,193 @@
+package org.flagos.trace.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import org.flagos.trace.capture.AtomicOutput;
+import org.flagos.trace.capture.CaptureJournal;
+import org.flagos.trace.capture.CapturePipeline;
+import org.flagos.trace.capture.CaptureReplay;
+import org.flagos.trace.capture.JournalReplay;
+import org.flagos.trace.ingest.DevicePropertiesFile;
+import org.flagos.trace.ingest.KernelNameFile;
+import org.flagos.trace.journal.JournalOptions;
+import org.flagos.trace.journal.JournalReader;
+import org.flagos.trace.journal.JournalWindow;
+import org.flagos.trace.pipeline.DeviceProperties;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code flagtrace replay}: a saved capture ({@code .fltrbuf[.gz]}) or a journal directory to a
+ * torch-compatible Chrome trace and an op summary; a capture can be journaled on the way.
+ */
+@Command(name = "replay", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false, sortSynopsis = false, separator = " ",
+        header = "Turn a capture or a journal into a torch-compatible trace and an op summary.",
+        description = "Replays a saved vendor capture, or a journal directory (whole or a window of it). The kernel"
+                + " name table is read from CAPTURE.names.tsv when present; device properties (for the occupancy"
+                + " fields) come from a JSON file or a torch trace of the same machine, or from"
+                + " CAPTURE.devices.json beside the capture.",
+        exitCodeListHeading = ExitCodes.HEADING,
+        exitCodeList = {ExitCodes.OK_LINE, ExitCodes.FAILED_LINE, ExitCodes.USAGE_LINE, ExitCodes.TRUNCATED_LINE})
+final class ReplayCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "CAPTURE|JOURNAL_DIR",
+            description = "a capture (.fltrbuf, .fltrbuf.gz) or a journal directory")
+    Path capture;
+
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "TRACE.json[.gz]", description = "the trace to write")
+    Path trace;
+
+    @Option(names = "--ops", paramLabel = "OPS.jsonl[.gz]",
+            description = "host op ranges and the capture window (a live session writes one beside its dump)")
+    Path ops;
+
+    @Option(names = "--summary", paramLabel = "SUMMARY.json", description = "also write the op summary as JSON rows")
+    Path summary;
+
+    @Option(names = "--names", paramLabel = "NAMES.tsv", description = "kernel name table (default: CAPTURE.names.tsv)")
+    Path names;
+
+    @Option(names = "--device-properties", paramLabel = "FILE.json|h200",
+            description = "device properties for the occupancy fields; h200 is bundled")
+    String deviceProperties;
+
+    @Option(names = "--metadata", paramLabel = "KEY=VALUE", description = "a top-level field of the trace (repeatable)")
+    List<String> metadata = new ArrayList<>();
+
+    @Mixin
+    WindowArgs window = new WindowArgs();
+
+    @Mixin
+    JournalArgs journal = new JournalArgs();
+
+    private final CliContext context;
+
+    ReplayCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        Map<String, String> meta = Devices.metadata(metadata);
+        JournalOptions journalOptions = journal.options();
+        if (JournalReader.isJournal(capture)) {
+            if (journalOptions != null) {
+                throw new UsageException("--journal journals a .fltrbuf capture; " + capture + " is a journal already");
+            }
+            return exportJournal(meta);
+        }
+        if (window.given()) {
+            throw new UsageException("--from/--to/--last select a window of a journal directory, and " + capture + " is none");
+        }
+        if (ops != null && !Files.exists(ops)) {
+            throw new CliFailures.CommandFailedException("--ops " + ops + ": no such file; a live session writes one beside its"
+                    + " dump (flagtrace record ... --dump-buffers CAPTURE.fltrbuf writes CAPTURE.ops.jsonl; format in"
+                    + " docs/formats.md), or leave --ops out to replay the device records alone");
+        }
+        return replayCapture(meta, journalOptions);
+    }
+
+    private int replayCapture(Map<String, String> meta, JournalOptions journalOptions) throws IOException, InterruptedException {
+        Map<String, Path> inputs = new LinkedHashMap<>();
+        inputs.put("capture", capture);
+        inputs.put("--ops file", ops);
+        inputs.put("kernel name table", names != null ? names : KernelNameFile.besides(capture));
+        inputs.put("device properties file", Devices.file(deviceProperties) != null ? Devices.file(deviceProperties)
+                : DevicePropertiesFile.besides(capture));
+        Map<String, Path> outputs = new LinkedHashMap<>();
+        outputs.put("-o", trace);
+        outputs.put("--summary", summary);
+        inputs.values().removeIf(Objects::isNull);
+        outputs.values().removeIf(Objects::isNull);
+        OutputPaths.check(inputs, outputs);
+        List<DeviceProperties> devices = Devices.read(deviceProperties);
+        CaptureReplay.Request request = CaptureReplay.request(capture, ops, names, devices, meta);
+        if (journalOptions != null) {
+            Path namesPath = names != null ? names : KernelNameFile.besides(capture);
+            Map<Long, String> table = Files.exists(namesPath) ? KernelNameFile.read(namesPath).entries() : Map.of();
+            long buffers = CaptureJournal.write(request, table, journalOptions);
+            context.out().println("journaled " + buffers + " buffers of " + capture + " into " + journalOptions.dir());
+        }
+        CaptureReplay.Result result;
+        // Both outputs are written to temporary files and renamed only when both are complete.
+        try (AtomicOutput t = new AtomicOutput(trace);
+             AtomicOutput s = summary == null ? null : new AtomicOutput(summary);
+             ReplayProgress progress = ReplayProgress.start(context, capture)) {
+            result = CaptureReplay.run(request, t.stream(), progress);
+            commit(t, s, result);
+        }
+        printResult(context, result, trace, summary);
+        if (result.truncated()) {
+            context.err().println("flagtrace: warning: " + capture + " is cut short (" + result.truncation()
+                    + "); the trace holds every whole record before the cut");
+            return ExitCodes.TRUNCATED;
+        }
+        return ExitCodes.OK;
+    }
+
+    private int exportJournal(Map<String, String> meta) throws IOException, InterruptedException {
+        if (ops != null || names != null) {
+            throw new UsageException("a journal carries its own ops and names: --ops and --names do not apply");
+        }
+        JournalWindow selected = window.window();
+        Map<String, Path> outputs = new LinkedHashMap<>();
+        outputs.put("-o", trace);
+        if (summary != null) {
+            outputs.put("--summary", summary);
+        }
+        OutputPaths.check(Map.of("journal", capture), outputs);
+        JournalReplay.Request request = new JournalReplay.Request(capture, selected, Devices.read(deviceProperties), meta,
+                CapturePipeline.DEFAULT_RING_SIZE);
+        JournalReplay.Result result;
+        try (AtomicOutput t = new AtomicOutput(trace);
+             AtomicOutput s = summary == null ? null : new AtomicOutput(summary)) {
+            result = JournalReplay.run(request, t.stream());
+            commit(t, s, result.replay());
+        }
+        printResult(context, result.replay(), trace, summary);
+        if (!selected.isAll()) {
+            context.out().println("window " + result.windowStartNs() + " .. " + result.windowEndNs() + " ns (epoch)");
+        }
+        if (result.replay().truncated()) {
+            context.err().println("flagtrace: warning: " + result.replay().truncation() + "; the trace holds every event before the damage");
+            return ExitCodes.TRUNCATED;
+        }
+        return ExitCodes.OK;
+    }
+
+    private static void commit(AtomicOutput trace, AtomicOutput summary, CaptureReplay.Result result) throws IOException {
+        if (summary != null) {
+            SummaryJson.write(result.summary(), summary.stream());
+            summary.finish();
+        }
+        trace.finish();
+        trace.commit();
+        if (summary != null) {
+            summary.commit();
+        }
+    }
+
+    /** The op table, every count of what was kept and dropped, and what was written (counts as the file holds them). */
+    static void printResult(CliContext context, CaptureReplay.Result result, Path trace, Path summary) {
+        context.out().print(result.summary().table());
+        context.out().println();
+        for (String line : result.accounting().lines()) {
+            context.out().println(line);
+        }
+        context.out().println(wrote(trace, result.traceEvents(), result.events()) + (summary != null ? " and " + summary : ""));
+    }
+
+    /** {@code wrote T (N trace events: M records, ops and flow ends, K row labels and markers)}; N is traceEvents' length. */
+    static String wrote(Path trace, long traceEvents, long events) {
+        return "wrote " + trace + " (" + traceEvents + " trace events: " + events + " records, ops and flow ends, "
+                + (traceEvents - events) + " row labels and markers)";
+    }
+}
