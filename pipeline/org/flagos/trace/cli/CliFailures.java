@@ -8,6 +8,7 @@ import java.util.List;
 import org.flagos.trace.capture.AtomicOutput;
 import org.flagos.trace.capture.CaptureFailedException;
 import org.flagos.trace.ingest.CaptureFormatException;
+import picocli.CommandLine;
 import picocli.CommandLine.MissingParameterException;
 import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -47,12 +48,18 @@ final class CliFailures {
 
     /** picocli's complaint about a command line, in one line and in the words of this CLI. */
     static String describe(ParameterException e) {
+        CommandLine line = e.getCommandLine();
+        if (!(e instanceof UnmatchedArgumentException) && !line.getUnmatchedArguments().isEmpty()) {
+            // picocli may find a missing parameter first; the unknown argument is what the user got wrong
+            e = new UnmatchedArgumentException(line, line.getUnmatchedArguments());
+        }
         if (e instanceof UnmatchedArgumentException u) {
             List<String> unmatched = u.getUnmatched();
             String first = unmatched.isEmpty() ? "?" : unmatched.get(0);
-            String suggestion = u.getSuggestions().isEmpty() ? "" : " (did you mean " + String.join(" or ", u.getSuggestions()) + "?)";
-            boolean topLevel = e.getCommandLine().getParent() == null && !e.getCommandLine().getSubcommands().isEmpty();
-            if (u.isUnknownOption()) {
+            List<String> near = nearest(first, line);
+            String suggestion = near.isEmpty() ? "" : " (did you mean " + String.join(" or ", near) + "?)";
+            boolean topLevel = line.getParent() == null && !line.getSubcommands().isEmpty();
+            if (u.isUnknownOption() || first.startsWith("-")) {
                 return "unknown option '" + first + "'" + suggestion;
             }
             if (topLevel) {
@@ -69,6 +76,40 @@ final class CliFailures {
             return "missing " + String.join(" and ", missing);
         }
         return oneLine(e.getMessage());
+    }
+
+    /** The command's options, or subcommands, within two edits of {@code typed}. */
+    private static List<String> nearest(String typed, CommandLine line) {
+        List<String> names = new ArrayList<>(line.getSubcommands().keySet());
+        for (OptionSpec o : line.getCommandSpec().options()) {
+            names.add(o.longestName());
+        }
+        List<String> near = new ArrayList<>();
+        for (String name : names) {
+            if (name.length() > 2 && distance(typed, name) <= 2) {
+                near.add(name);
+            }
+        }
+        return near;
+    }
+
+    /** Edit distance, a swap of two neighbours counting as one edit ({@code --form} is one from {@code --from}). */
+    static int distance(String a, String b) {
+        int[][] d = new int[a.length() + 1][b.length() + 1];
+        for (int i = 0; i <= a.length(); i++) {
+            for (int j = 0; j <= b.length(); j++) {
+                if (i == 0 || j == 0) {
+                    d[i][j] = i + j;
+                    continue;
+                }
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        return d[a.length()][b.length()];
     }
 
     static String oneLine(String text) {

@@ -64,5 +64,24 @@ final class ReplayProgress implements LongConsumer, AutoCloseable {
     @Override
     public void close() {
         bar.close();
+        letRefreshThreadEnd();
+    }
+
+    /**
+     * The library refreshes every bar from one shared scheduler whose thread it never stops (a daemon,
+     * idle once the bar is closed). Letting its core thread time out ends that thread a few
+     * milliseconds after the last bar, so no thread outlives the run; if the library changes its
+     * internals, the idle daemon is all that is left.
+     */
+    private static void letRefreshThreadEnd() {
+        try {
+            java.lang.reflect.Field field = Class.forName("me.tongfei.progressbar.Util").getDeclaredField("executor");
+            field.setAccessible(true);
+            if (field.get(null) instanceof java.util.concurrent.ThreadPoolExecutor pool) {
+                pool.allowCoreThreadTimeOut(true);
+            }
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            // an idle daemon thread remains; nothing else depends on it
+        }
     }
 }
