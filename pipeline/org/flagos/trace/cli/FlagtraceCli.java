@@ -47,7 +47,7 @@ public final class FlagtraceCli implements Callable<Integer> {
 
     /** Runs one command line; returns its exit code. */
     int run(String... args) {
-        CommandLine line = commandLine();
+        CommandLine line = commandLine(args.length > 0 ? args[0] : null);
         try {
             return line.execute(args);
         } catch (Throwable e) { // an Error picocli passed on: still one line
@@ -58,15 +58,26 @@ public final class FlagtraceCli implements Callable<Integer> {
         }
     }
 
-    /** The command tree, printing where {@link #context} says. */
+    /** The whole command tree, printing where {@link #context} says. */
     CommandLine commandLine() {
+        return commandLine(null);
+    }
+
+    /**
+     * The command tree; when {@code first} names a command, only that one is built: picocli reads
+     * every command's annotations by reflection, and a cold start should pay for one.
+     */
+    private CommandLine commandLine(String first) {
         CommandLine line = new CommandLine(this);
-        line.addSubcommand(new DemoCommand(context));
-        line.addSubcommand(new ReplayCommand(context));
-        line.addSubcommand(new RecordCommand(context));
-        line.addSubcommand(new SummaryCommand(context));
-        line.addSubcommand(new ReportCommand(context));
-        line.addSubcommand(new CommandLine.HelpCommand());
+        Object only = first == null ? null : command(first);
+        if (only != null) {
+            line.addSubcommand(only);
+        } else {
+            for (String name : COMMANDS) {
+                line.addSubcommand(command(name));
+            }
+            line.addSubcommand(new CommandLine.HelpCommand());
+        }
         line.setUsageHelpWidth(USAGE_WIDTH);
         // Set after the subcommands are added: picocli hands these down to every one of them.
         line.setOut(new PrintWriter(new OutputStreamWriter(context.out(), StandardCharsets.UTF_8), true));
@@ -75,6 +86,19 @@ public final class FlagtraceCli implements Callable<Integer> {
         line.setExecutionExceptionHandler((e, failed, parsed) ->
                 CliFailures.report(e, failed.getCommandSpec().qualifiedName(), context.err()));
         return line;
+    }
+
+    private static final String[] COMMANDS = {"demo", "replay", "record", "summary", "report"};
+
+    private Object command(String name) {
+        switch (name) {
+            case "demo": return new DemoCommand(context);
+            case "replay": return new ReplayCommand(context);
+            case "record": return new RecordCommand(context);
+            case "summary": return new SummaryCommand(context);
+            case "report": return new ReportCommand(context);
+            default: return null;
+        }
     }
 
     /** No command given: what there is, on stderr. */
