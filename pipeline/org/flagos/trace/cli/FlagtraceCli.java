@@ -79,6 +79,9 @@ public final class FlagtraceCli implements Callable<Integer> {
             line.addSubcommand(new CommandLine.HelpCommand());
         }
         line.setUsageHelpWidth(USAGE_WIDTH);
+        // Colours only for a person at a terminal: help in a pipe, a file or the docs is plain text.
+        line.setColorScheme(CommandLine.Help.defaultColorScheme(
+                context.terminal() ? CommandLine.Help.Ansi.AUTO : CommandLine.Help.Ansi.OFF));
         // Set after the subcommands are added: picocli hands these down to every one of them.
         line.setOut(new PrintWriter(new OutputStreamWriter(context.out(), StandardCharsets.UTF_8), true));
         line.setErr(new PrintWriter(new OutputStreamWriter(context.err(), StandardCharsets.UTF_8), true));
