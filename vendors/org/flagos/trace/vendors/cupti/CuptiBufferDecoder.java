@@ -13,6 +13,8 @@ import org.flagos.trace.pipeline.KernelNames;
 import org.flagos.trace.pipeline.NameTable;
 import org.flagos.trace.pipeline.RecordLimits;
 import org.flagos.trace.pipeline.RecordSink;
+import org.flagos.trace.vendors.family.LiveKernelNames;
+import org.flagos.trace.vendors.family.KernelNameCache;
 
 /**
  * Walks a CUPTI activity buffer record by record and publishes what it decodes. The walk is
@@ -29,7 +31,7 @@ public final class CuptiBufferDecoder implements ActivityBufferDecoder {
     private final CuptiRecordLayout layout;
     private final ApiNames apiNames;
     private final CuptiTimes times = new CuptiTimes();
-    private final CuptiKernelNameCache names;
+    private final KernelNameCache names;
     private final CuptiKernel10Decoder kernel;
     private final CuptiMemcpy6Decoder memcpy;
     private final CuptiMemset4Decoder memset = new CuptiMemset4Decoder(times);
@@ -57,7 +59,7 @@ public final class CuptiBufferDecoder implements ActivityBufferDecoder {
                               CuptiRecordLayout layout, ApiNames apiNames) {
         this.layout = layout;
         this.apiNames = apiNames;
-        this.names = new CuptiKernelNameCache(kernelNames, table);
+        this.names = new KernelNameCache(kernelNames, table);
         this.kernel = new CuptiKernel10Decoder(names, new CuptiKernelMetrics(devices), layout, times);
         this.memcpy = new CuptiMemcpy6Decoder(layout, times);
     }

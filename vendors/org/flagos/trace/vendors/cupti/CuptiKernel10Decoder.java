@@ -6,6 +6,7 @@ import org.flagos.trace.pipeline.EventKind;
 import org.flagos.trace.pipeline.RecordField;
 import org.flagos.trace.pipeline.RecordType;
 import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.vendors.family.KernelNameCache;
 
 /**
  * Flyweight over a {@code CUpti_ActivityKernel10} record (kinds KERNEL and CONCURRENT_KERNEL),
@@ -58,7 +59,7 @@ final class CuptiKernel10Decoder {
         k.metrics.fill(slot);
     };
 
-    private final CuptiKernelNameCache names;
+    private final KernelNameCache names;
     private final CuptiKernelMetrics metrics;
     private final CuptiTimes times;
     private final int size;
@@ -66,7 +67,7 @@ final class CuptiKernel10Decoder {
     private ByteBuffer buffer;
     private int offset;
 
-    CuptiKernel10Decoder(CuptiKernelNameCache names, CuptiKernelMetrics metrics, CuptiRecordLayout layout, CuptiTimes times) {
+    CuptiKernel10Decoder(KernelNameCache names, CuptiKernelMetrics metrics, CuptiRecordLayout layout, CuptiTimes times) {
         this.names = names;
         this.metrics = metrics;
         this.times = times;

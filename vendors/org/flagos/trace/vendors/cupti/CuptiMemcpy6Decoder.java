@@ -6,6 +6,7 @@ import org.flagos.trace.pipeline.EventKind;
 import org.flagos.trace.pipeline.RecordField;
 import org.flagos.trace.pipeline.RecordType;
 import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.vendors.family.CuptiShapedEnums;
 
 /**
  * Flyweight over a {@code CUpti_ActivityMemcpy6} record, read in place; also over Memcpy5, whose
@@ -35,9 +36,9 @@ final class CuptiMemcpy6Decoder {
         slot.correlation(copy.correlationId());
         slot.bytes = copy.bytes();
         slot.presentAll(RecordField.CONTEXT.bit() | RecordField.BYTES.bit());
-        slot.copyKind = CuptiEnums.copyKind(copy.copyKind());
-        slot.srcKind = CuptiEnums.memoryKind(copy.srcKind());
-        slot.dstKind = CuptiEnums.memoryKind(copy.dstKind());
+        slot.copyKind = CuptiShapedEnums.copyKind(copy.copyKind());
+        slot.srcKind = CuptiShapedEnums.memoryKind(copy.srcKind());
+        slot.dstKind = CuptiShapedEnums.memoryKind(copy.dstKind());
     };
 
     private final CuptiTimes times;

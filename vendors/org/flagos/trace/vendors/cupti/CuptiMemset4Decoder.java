@@ -6,6 +6,7 @@ import org.flagos.trace.pipeline.EventKind;
 import org.flagos.trace.pipeline.RecordField;
 import org.flagos.trace.pipeline.RecordType;
 import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.vendors.family.CuptiShapedEnums;
 
 /** Flyweight over a {@code CUpti_ActivityMemset4} record, read in place. */
 final class CuptiMemset4Decoder {
@@ -33,7 +34,7 @@ final class CuptiMemset4Decoder {
         slot.bytes = set.bytes();
         slot.memsetValue = set.value();
         slot.presentAll(RecordField.CONTEXT.bit() | RecordField.BYTES.bit() | RecordField.MEMSET_VALUE.bit());
-        slot.memoryKind = CuptiEnums.memoryKind(set.memoryKind());
+        slot.memoryKind = CuptiShapedEnums.memoryKind(set.memoryKind());
     };
 
     private final CuptiTimes times;

@@ -26,6 +26,7 @@ import org.flagos.trace.pipeline.Diagnostics;
 import org.flagos.trace.pipeline.ExternalId;
 import org.flagos.trace.pipeline.NameTable;
 import org.flagos.trace.pipeline.RecordSink;
+import org.flagos.trace.vendors.family.LiveKernelNames;
 
 /**
  * NVIDIA's tracer: CUPTI's activity API through JavaCPP.

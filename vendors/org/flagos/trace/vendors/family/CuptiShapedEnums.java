@@ -3,8 +3,8 @@ package org.flagos.trace.vendors.family;
 import org.flagos.trace.pipeline.CopyKind;
 import org.flagos.trace.pipeline.MemoryKind;
 
-/** CUPTI's copy and memory kind numbers (assumed shared by CUPTI-shaped vendors) to the vendor-neutral enums. */
-final class CuptiShapedEnums {
+/** CUPTI's copy and memory kind numbers (CUPTI's own, and assumed shared by CUPTI-shaped vendors) to the vendor-neutral enums. */
+public final class CuptiShapedEnums {
     private static final CopyKind[] COPY_KINDS = {
         CopyKind.UNKNOWN, CopyKind.HTOD, CopyKind.DTOH, CopyKind.HTOA, CopyKind.ATOH, CopyKind.ATOA,
         CopyKind.ATOD, CopyKind.DTOA, CopyKind.DTOD, CopyKind.HTOH, CopyKind.PTOP,
@@ -14,11 +14,13 @@ final class CuptiShapedEnums {
         MemoryKind.MANAGED, MemoryKind.DEVICE_STATIC, MemoryKind.MANAGED_STATIC,
     };
 
-    static CopyKind copyKind(int kind) {
+    /** The copy kind numbered {@code kind}; UNKNOWN when out of range. */
+    public static CopyKind copyKind(int kind) {
         return kind >= 0 && kind < COPY_KINDS.length ? COPY_KINDS[kind] : CopyKind.UNKNOWN;
     }
 
-    static MemoryKind memoryKind(int kind) {
+    /** The memory kind numbered {@code kind}; UNKNOWN when out of range. */
+    public static MemoryKind memoryKind(int kind) {
         return kind >= 0 && kind < MEMORY_KINDS.length ? MEMORY_KINDS[kind] : MemoryKind.UNKNOWN;
     }
 

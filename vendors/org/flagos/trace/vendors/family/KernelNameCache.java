@@ -6,23 +6,30 @@ import org.flagos.trace.pipeline.KernelNames;
 import org.agrona.collections.Long2LongHashMap;
 import org.flagos.trace.pipeline.NameTable;
 
-/** Kernel name handle to interned, demangled name id: the string work happens once per kernel. */
-final class KernelNameCache {
+/**
+ * Kernel name handle to interned, demangled name id. CUPTI and the CUPTI-shaped libraries hand the
+ * same {@code const char*} for every launch of a kernel, so the string work (lookup, demangling)
+ * happens once per kernel.
+ */
+public final class KernelNameCache {
     private final KernelNames source;
     private final NameTable table;
     private final Long2LongHashMap ids = new Long2LongHashMap(256, 0.65f, -1, true);
     private DecodeStats stats;
 
-    KernelNameCache(KernelNames source, NameTable table) {
+    /** Names from {@code source}, interned into {@code table}. */
+    public KernelNameCache(KernelNames source, NameTable table) {
         this.source = source;
         this.table = table;
     }
 
-    void stats(DecodeStats stats) {
+    /** Where unresolved handles are counted (none until set). */
+    public void stats(DecodeStats stats) {
         this.stats = stats;
     }
 
-    int nameId(long handle) {
+    /** The interned name of {@code handle}; a placeholder name (counted) when the source has none. */
+    public int nameId(long handle) {
         int id = (int) ids.get(handle);
         if (id >= 0) {
             return id;

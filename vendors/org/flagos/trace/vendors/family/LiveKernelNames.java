@@ -5,9 +5,9 @@ import org.flagos.trace.pipeline.BufferTap;
 import org.flagos.trace.pipeline.KernelNames;
 
 /**
- * Reads a kernel's name where a CUPTI-shaped record points: a NUL-terminated string the vendor
- * keeps for the process's life (as CUPTI does). Called once per distinct kernel (the decoder caches
- * by pointer); each name also goes to the tap, so a dumped capture carries its name table.
+ * Reads a kernel's name where a CUPTI or CUPTI-shaped record points: a NUL-terminated string the
+ * vendor keeps for the process's life (as CUPTI does). Called once per distinct kernel (the decoder
+ * caches by pointer); each name also goes to the tap, so a dumped capture carries its name table.
  */
 public final class LiveKernelNames implements KernelNames {
     private final BufferTap tap;
