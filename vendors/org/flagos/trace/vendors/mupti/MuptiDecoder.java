@@ -1,12 +1,11 @@
 package org.flagos.trace.vendors.mupti;
 
-import org.flagos.trace.pipeline.ApiNames;
 import org.flagos.trace.pipeline.DeviceClockMapping;
 import org.flagos.trace.pipeline.KernelNames;
 import org.flagos.trace.pipeline.NameTable;
 import org.flagos.trace.vendors.family.CuptiShapedDecoder;
 import org.flagos.trace.vendors.family.CuptiShapedLayout;
-import org.flagos.trace.vendors.family.VendorApiNames;
+import org.flagos.trace.vendors.family.CuptiShapedVendor;
 
 /**
  * MUPTI's buffers: {@code MUpti_ActivityKernel6}, {@code Memcpy4}, {@code Memset3}, {@code API} and
@@ -15,26 +14,15 @@ import org.flagos.trace.vendors.family.VendorApiNames;
  * (assumed; docs/vendors/mupti.md says what to check against the SDK).
  */
 public final class MuptiDecoder {
-    /** MUPTI's kind numbers and record versions (CUPTI's, assumed). */
-    public static final CuptiShapedLayout LAYOUT = new CuptiShapedLayout("MUPTI",
+    /** MUPTI's kind numbers and record versions (CUPTI's, assumed), and its API names' labels and domains. */
+    public static final CuptiShapedVendor VENDOR = new CuptiShapedVendor(new CuptiShapedLayout("MUPTI",
             new int[] {MuptiKinds.KERNEL, MuptiKinds.CONCURRENT_KERNEL}, MuptiKinds.MEMCPY, MuptiKinds.MEMSET,
-            MuptiKinds.RUNTIME, MuptiKinds.DRIVER, MuptiKinds.EXTERNAL_CORRELATION, MuptiKinds.EXTERNAL_CUSTOM0);
-
-    /** A decoder for a live session (its clock is set per buffer by the tracer). */
-    public static CuptiShapedDecoder live(KernelNames kernelNames, NameTable names, ApiNames apiNames) {
-        return new CuptiShapedDecoder(LAYOUT, kernelNames, names, apiNames);
-    }
+            MuptiKinds.RUNTIME, MuptiKinds.DRIVER, MuptiKinds.EXTERNAL_CORRELATION, MuptiKinds.EXTERNAL_CUSTOM0),
+            "musaRuntime", "musaDriver", MuptiKinds.DOMAIN_RUNTIME_API, MuptiKinds.DOMAIN_DRIVER_API);
 
     /** A decoder for a replayed capture: names from its name table, times through its saved clock mapping. */
     public static CuptiShapedDecoder replay(KernelNames table, NameTable names, DeviceClockMapping clock) {
-        CuptiShapedDecoder decoder = new CuptiShapedDecoder(LAYOUT, table, names, apiNames(VendorApiNames.fromTable(table)));
-        decoder.replayClock(clock);
-        return decoder;
-    }
-
-    static VendorApiNames apiNames(VendorApiNames.Source source) {
-        return new VendorApiNames("musaRuntime", "musaDriver", MuptiKinds.DOMAIN_RUNTIME_API, MuptiKinds.DOMAIN_DRIVER_API,
-                source);
+        return VENDOR.replay(table, names, clock);
     }
 
     private MuptiDecoder() {

@@ -1,12 +1,11 @@
 package org.flagos.trace.vendors.topspti;
 
-import org.flagos.trace.pipeline.ApiNames;
 import org.flagos.trace.pipeline.DeviceClockMapping;
 import org.flagos.trace.pipeline.KernelNames;
 import org.flagos.trace.pipeline.NameTable;
 import org.flagos.trace.vendors.family.CuptiShapedDecoder;
 import org.flagos.trace.vendors.family.CuptiShapedLayout;
-import org.flagos.trace.vendors.family.VendorApiNames;
+import org.flagos.trace.vendors.family.CuptiShapedVendor;
 
 /**
  * TOPSPTI's buffers, read as CUPTI's {@code Kernel6}, {@code Memcpy4}, {@code Memset3} and {@code
@@ -14,26 +13,15 @@ import org.flagos.trace.vendors.family.VendorApiNames;
  * docs/vendors/topspti.md), plus the binding frames flagtrace saves beside them.
  */
 public final class TopsptiDecoder {
-    /** TOPSPTI's kind numbers and record versions (CUPTI's, assumed). */
-    public static final CuptiShapedLayout LAYOUT = new CuptiShapedLayout("TOPSPTI",
+    /** TOPSPTI's kind numbers and record versions (CUPTI's, assumed), and its API names' labels and domains. */
+    public static final CuptiShapedVendor VENDOR = new CuptiShapedVendor(new CuptiShapedLayout("TOPSPTI",
             new int[] {TopsptiKinds.KERNEL, TopsptiKinds.CONCURRENT_KERNEL}, TopsptiKinds.MEMCPY, TopsptiKinds.MEMSET,
-            TopsptiKinds.RUNTIME, TopsptiKinds.DRIVER, TopsptiKinds.BINDINGS, TopsptiKinds.BINDINGS_EXTERNAL_KIND);
-
-    /** A decoder for a live session (its clock is set per buffer by the tracer). */
-    public static CuptiShapedDecoder live(KernelNames kernelNames, NameTable names, ApiNames apiNames) {
-        return new CuptiShapedDecoder(LAYOUT, kernelNames, names, apiNames);
-    }
+            TopsptiKinds.RUNTIME, TopsptiKinds.DRIVER, TopsptiKinds.BINDINGS, TopsptiKinds.BINDINGS_EXTERNAL_KIND),
+            "topsRuntime", "topsDriver", TopsptiKinds.DOMAIN_RUNTIME_API, TopsptiKinds.DOMAIN_DRIVER_API);
 
     /** A decoder for a replayed capture: names from its name table, times through its saved clock mapping. */
     public static CuptiShapedDecoder replay(KernelNames table, NameTable names, DeviceClockMapping clock) {
-        CuptiShapedDecoder decoder = new CuptiShapedDecoder(LAYOUT, table, names, apiNames(VendorApiNames.fromTable(table)));
-        decoder.replayClock(clock);
-        return decoder;
-    }
-
-    static VendorApiNames apiNames(VendorApiNames.Source source) {
-        return new VendorApiNames("topsRuntime", "topsDriver", TopsptiKinds.DOMAIN_RUNTIME_API,
-                TopsptiKinds.DOMAIN_DRIVER_API, source);
+        return VENDOR.replay(table, names, clock);
     }
 
     private TopsptiDecoder() {

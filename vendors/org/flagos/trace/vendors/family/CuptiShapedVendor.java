@@ -1,0 +1,37 @@
+package org.flagos.trace.vendors.family;
+
+import org.flagos.trace.pipeline.ApiNames;
+import org.flagos.trace.pipeline.DeviceClockMapping;
+import org.flagos.trace.pipeline.KernelNames;
+import org.flagos.trace.pipeline.NameTable;
+
+/**
+ * A vendor whose buffers a {@link CuptiShapedDecoder} reads and whose API names come from its own
+ * callback-name call (MUPTI, TOPSPTI): its layout and what its API names are labelled with. Builds
+ * that vendor's decoders, live and replayed, and its API names.
+ *
+ * @param layout the vendor's kind numbers and record versions
+ * @param genericRuntime the label of a runtime call the vendor does not name
+ * @param genericDriver the label of a driver call the vendor does not name
+ * @param runtimeDomain the callback domain of runtime calls
+ * @param driverDomain the callback domain of driver calls
+ */
+public record CuptiShapedVendor(CuptiShapedLayout layout, String genericRuntime, String genericDriver, int runtimeDomain,
+                                int driverDomain) {
+    /** A decoder for a live session (its clock is set per buffer by the tracer). */
+    public CuptiShapedDecoder live(KernelNames kernelNames, NameTable names, ApiNames apiNames) {
+        return new CuptiShapedDecoder(layout, kernelNames, names, apiNames);
+    }
+
+    /** A decoder for a replayed capture: names from its name table, times through its saved clock mapping. */
+    public CuptiShapedDecoder replay(KernelNames table, NameTable names, DeviceClockMapping clock) {
+        CuptiShapedDecoder decoder = new CuptiShapedDecoder(layout, table, names, apiNames(VendorApiNames.fromTable(table)));
+        decoder.replayClock(clock);
+        return decoder;
+    }
+
+    /** The vendor's API names, resolved through {@code source}. */
+    public VendorApiNames apiNames(VendorApiNames.Source source) {
+        return new VendorApiNames(genericRuntime, genericDriver, runtimeDomain, driverDomain, source);
+    }
+}
