@@ -1,7 +1,6 @@
 package org.flagos.trace.vendors.cupti;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -27,6 +26,7 @@ import org.flagos.trace.pipeline.ExternalId;
 import org.flagos.trace.pipeline.NameTable;
 import org.flagos.trace.pipeline.RecordSink;
 import org.flagos.trace.vendors.family.LiveKernelNames;
+import org.flagos.trace.vendors.family.CompletedBuffers;
 
 /**
  * NVIDIA's tracer: CUPTI's activity API through JavaCPP.
@@ -91,10 +91,9 @@ public final class CuptiTracer implements DeviceTracer {
     private final boolean runtimeArmedAtInit;
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong buffersDelivered = new AtomicLong();
-    private final AtomicLong buffersOutsideSession = new AtomicLong();
     private final AtomicLong buffersAfterStop = new AtomicLong();
     /** Completion callbacks decode only while open; stop shuts it and waits for those inside. */
-    private final CallGate callbacks = new CallGate();
+    private final CompletedBuffers callbacks = new CompletedBuffers("a CUPTI buffer");
     /** Pushes reach CUPTI only while a session runs. */
     private final CallGate pushes = new CallGate();
     /**
@@ -117,7 +116,7 @@ public final class CuptiTracer implements DeviceTracer {
      * the decoder's flyweights, the stats and the tap are one session's, so a buffer is decoded
      * holding the session's lock (one lock per buffer of ~90,000 records).
      */
-    private static final class Session {
+    private static final class Session implements CompletedBuffers.Receiver {
         final RecordSink sink;
         final DecodeStats stats;
         final BufferTap tap;
@@ -128,6 +127,21 @@ public final class CuptiTracer implements DeviceTracer {
             this.stats = stats;
             this.tap = tap;
             this.decoder = decoder;
+        }
+
+        @Override
+        public void completed(BytePointer buffer, long validSize) {
+            if (validSize <= 0) {
+                return;
+            }
+            ByteBuffer bytes = CompletedBuffers.bytes(buffer, validSize);
+            tap.buffer(DUMP_VENDOR, bytes);
+            decoder.decode(bytes, sink, stats);
+        }
+
+        @Override
+        public DecodeStats stats() {
+            return stats;
         }
     }
 
@@ -341,7 +355,7 @@ public final class CuptiTracer implements DeviceTracer {
             lastDetachFailure = failure;
         }
         Diagnostics.trace(COMPONENT, (detached ? "detached; " : "") + "session stopped; buffers delivered so far " + buffersDelivered.get()
-                + ", outside sessions " + buffersOutsideSession.get() + " (after a stop " + buffersAfterStop.get()
+                + ", outside sessions " + callbacks.outsideSession() + " (after a stop " + buffersAfterStop.get()
                 + "), dropped by CUPTI " + dropped.get());
     }
 
@@ -441,17 +455,8 @@ public final class CuptiTracer implements DeviceTracer {
         public void call(CUctx_st context, int streamId, BytePointer buffer, long size, long validSize) {
             try {
                 buffersDelivered.incrementAndGet();
-                if (callbacks.enter()) {
-                    try {
-                        decode(session, buffer, validSize);
-                    } finally {
-                        callbacks.exit();
-                    }
-                } else if (validSize > 0) {
-                    buffersOutsideSession.incrementAndGet();
-                    if (detached || session == null) {
-                        buffersAfterStop.incrementAndGet();
-                    }
+                if (!callbacks.deliver(session, buffer, validSize) && validSize > 0 && (detached || session == null)) {
+                    buffersAfterStop.incrementAndGet();
                 }
                 try (SizeTPointer droppedCount = new SizeTPointer(1)) { // callbacks may run concurrently
                     if (cupti.cuptiActivityGetNumDroppedRecords(context, streamId, droppedCount) == 0) {
@@ -463,22 +468,6 @@ public final class CuptiTracer implements DeviceTracer {
             } finally {
                 if (buffer != null && !buffer.isNull()) {
                     pool.give(buffer.address());
-                }
-            }
-        }
-
-        private void decode(Session s, BytePointer buffer, long validSize) {
-            if (s == null || validSize <= 0) {
-                return;
-            }
-            synchronized (s) {
-                try {
-                    ByteBuffer bytes = buffer.position(0).capacity(validSize).limit(validSize).asByteBuffer()
-                            .order(ByteOrder.LITTLE_ENDIAN);
-                    s.tap.buffer(DUMP_VENDOR, bytes);
-                    s.decoder.decode(bytes, s.sink, s.stats);
-                } catch (Throwable e) {
-                    s.stats.invalid("decoding a CUPTI buffer failed: " + e);
                 }
             }
         }

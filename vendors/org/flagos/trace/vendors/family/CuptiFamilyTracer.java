@@ -75,10 +75,9 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
     private final String library;
     private final Handle handle;
     private final String unavailable;
-    private final CallGate callbacks = new CallGate();
+    private final CompletedBuffers callbacks;
     private final CallGate pushes = new CallGate();
     private final ThreadLocal<LongPointer> popped = ThreadLocal.withInitial(() -> new LongPointer(1));
-    private final AtomicLong buffersOutsideSession = new AtomicLong();
     private final AtomicLong pushFailures = new AtomicLong();
     private final AtomicLong popFailures = new AtomicLong();
     private final AtomicLong activationFailures = new AtomicLong();
@@ -90,7 +89,7 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
     private int[] enabledKinds = new int[0];
 
     /** One session's destination; buffers are decoded under its lock (the vendor may complete on several threads). */
-    private static final class Session {
+    private final class Session implements CompletedBuffers.Receiver {
         final RecordSink sink;
         final DecodeStats stats;
         final BufferTap tap;
@@ -107,6 +106,24 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
             this.tap = tap;
             this.decoder = decoder;
             this.clock = clock;
+        }
+
+        @Override
+        public void completed(BytePointer buffer, long validSize) {
+            DeviceClockMapping mapping = clock.resample();
+            publishBindings(this);
+            if (validSize <= 0) {
+                return;
+            }
+            ByteBuffer bytes = CompletedBuffers.bytes(buffer, validSize);
+            tap.buffer(profile.dumpVendor(), bytes);
+            decoder.clock(mapping, clock.plausibleFromNs(), clock.plausibleToNs());
+            decoder.decode(bytes, sink, stats);
+        }
+
+        @Override
+        public DecodeStats stats() {
+            return stats;
         }
     }
 
@@ -129,6 +146,7 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
      */
     protected CuptiFamilyTracer(Profile profile, String library) {
         this.profile = profile;
+        this.callbacks = new CompletedBuffers("a " + profile.name() + " buffer");
         this.library = library != null ? library : defaultLibrary(profile);
         Handle opened = null;
         String reason = "";
@@ -280,7 +298,7 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
         long after = CuptiFamilyLibrary.ft_family_dropped(handle);
         dropped = after < 0 ? 0 : Math.max(0, after - droppedAtStart);
         session = null;
-        Diagnostics.trace(profile.name(), "session stopped; buffers outside sessions " + buffersOutsideSession.get()
+        Diagnostics.trace(profile.name(), "session stopped; buffers outside sessions " + callbacks.outsideSession()
                 + ", dropped by the vendor " + dropped + ", failed pushes " + pushFailures.get() + ", failed pops "
                 + popFailures.get());
     }
@@ -428,41 +446,9 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
         @Override
         public void call(BytePointer buffer, long validSize) {
             try {
-                if (!callbacks.enter()) {
-                    if (validSize > 0) {
-                        buffersOutsideSession.incrementAndGet();
-                    }
-                    return;
-                }
-                try {
-                    decode(session, buffer, validSize);
-                } finally {
-                    callbacks.exit();
-                }
+                callbacks.deliver(session, buffer, validSize);
             } catch (Throwable e) { // never unwind into the vendor's native frame
                 Diagnostics.warn(profile.name(), "a completion callback failed: " + e);
-            }
-        }
-
-        private void decode(Session s, BytePointer buffer, long validSize) {
-            if (s == null) {
-                return;
-            }
-            synchronized (s) {
-                try {
-                    DeviceClockMapping mapping = s.clock.resample();
-                    publishBindings(s);
-                    if (validSize <= 0) {
-                        return;
-                    }
-                    ByteBuffer bytes = buffer.position(0).capacity(validSize).limit(validSize).asByteBuffer()
-                            .order(ByteOrder.LITTLE_ENDIAN);
-                    s.tap.buffer(profile.dumpVendor(), bytes);
-                    s.decoder.clock(mapping, s.clock.plausibleFromNs(), s.clock.plausibleToNs());
-                    s.decoder.decode(bytes, s.sink, s.stats);
-                } catch (Throwable e) {
-                    s.stats.invalid("decoding a " + profile.name() + " buffer failed: " + e);
-                }
             }
         }
     }

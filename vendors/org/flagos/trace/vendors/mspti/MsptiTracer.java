@@ -2,7 +2,6 @@ package org.flagos.trace.vendors.mspti;
 
 import com.lmax.disruptor.EventHandler;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -22,6 +21,7 @@ import org.flagos.trace.pipeline.NameTable;
 import org.flagos.trace.pipeline.RealtimeClock;
 import org.flagos.trace.pipeline.RecordSink;
 import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.vendors.family.CompletedBuffers;
 
 /**
  * Ascend's tracer: CANN's public MSPTI activity API ({@code libmspti.so}) through flagtrace's shim
@@ -64,12 +64,11 @@ public final class MsptiTracer implements DeviceTracer {
 
     private final String library;
     private final AscendDevices devices;
-    private final CallGate callbacks = new CallGate();
+    private final CompletedBuffers callbacks = new CompletedBuffers("an MSPTI buffer");
     private final CallGate pushes = new CallGate();
     private final ThreadLocal<LongPointer> popped = ThreadLocal.withInitial(() -> new LongPointer(1));
     private final AtomicLong pushFailures = new AtomicLong();
     private final AtomicLong popFailures = new AtomicLong();
-    private final AtomicLong buffersOutsideSession = new AtomicLong();
     private boolean opened;
     private Handle handle;
     private String unavailable = "";
@@ -79,7 +78,7 @@ public final class MsptiTracer implements DeviceTracer {
     private volatile NameTable sessionNames;
 
     /** One session's destination; buffers are decoded under its lock (MSPTI may complete on several threads). */
-    private static final class Session {
+    private static final class Session implements CompletedBuffers.Receiver {
         final RecordSink sink;
         final DecodeStats stats;
         final BufferTap tap;
@@ -91,6 +90,21 @@ public final class MsptiTracer implements DeviceTracer {
             this.stats = stats;
             this.tap = tap;
             this.decoder = decoder;
+        }
+
+        @Override
+        public void completed(BytePointer buffer, long validSize) {
+            if (validSize <= 0) {
+                return;
+            }
+            ByteBuffer bytes = CompletedBuffers.bytes(buffer, validSize);
+            tap.buffer(DUMP_VENDOR, bytes);
+            decoder.decode(bytes, sink, stats);
+        }
+
+        @Override
+        public DecodeStats stats() {
+            return stats;
         }
     }
 
@@ -245,7 +259,7 @@ public final class MsptiTracer implements DeviceTracer {
         check(MsptiLibrary.ftm_flush_all(handle, 1), "msptiActivityFlushAll");
         callbacks.closeAndDrain();
         session = null;
-        Diagnostics.trace("mspti", "session stopped; buffers outside sessions " + buffersOutsideSession.get()
+        Diagnostics.trace("mspti", "session stopped; buffers outside sessions " + callbacks.outsideSession()
                 + ", failed pushes " + pushFailures.get() + ", failed pops " + popFailures.get());
     }
 
@@ -327,35 +341,9 @@ public final class MsptiTracer implements DeviceTracer {
         @Override
         public void call(BytePointer buffer, long validSize) {
             try {
-                if (!callbacks.enter()) {
-                    if (validSize > 0) {
-                        buffersOutsideSession.incrementAndGet();
-                    }
-                    return;
-                }
-                try {
-                    decode(session, buffer, validSize);
-                } finally {
-                    callbacks.exit();
-                }
+                callbacks.deliver(session, buffer, validSize);
             } catch (Throwable e) { // never unwind into MSPTI's native frame
                 Diagnostics.warn("mspti", "a completion callback failed: " + e);
-            }
-        }
-
-        private void decode(Session s, BytePointer buffer, long validSize) {
-            if (s == null || validSize <= 0) {
-                return;
-            }
-            synchronized (s) {
-                try {
-                    ByteBuffer bytes = buffer.position(0).capacity(validSize).limit(validSize).asByteBuffer()
-                            .order(ByteOrder.LITTLE_ENDIAN);
-                    s.tap.buffer(DUMP_VENDOR, bytes);
-                    s.decoder.decode(bytes, s.sink, s.stats);
-                } catch (Throwable e) {
-                    s.stats.invalid("decoding an MSPTI buffer failed: " + e);
-                }
             }
         }
     }

@@ -1,7 +1,6 @@
 package org.flagos.trace.vendors.roctracer;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +21,7 @@ import org.flagos.trace.pipeline.ExternalId;
 import org.flagos.trace.pipeline.NameTable;
 import org.flagos.trace.pipeline.RealtimeClock;
 import org.flagos.trace.pipeline.RecordSink;
+import org.flagos.trace.vendors.family.CompletedBuffers;
 import org.flagos.trace.vendors.family.CuptiFamilyTracer;
 import org.flagos.trace.vendors.family.VendorClock;
 
@@ -63,10 +63,9 @@ public final class RoctracerTracer implements DeviceTracer {
     private final RoctracerLiveNames liveNames;
     private final ApiNames apiNames;
     private final Sink sink;
-    private final CallGate callbacks = new CallGate();
+    private final CompletedBuffers callbacks = new CompletedBuffers("a ROCtracer buffer");
     private final CallGate pushes = new CallGate();
     private final ThreadLocal<LongPointer> popped = ThreadLocal.withInitial(() -> new LongPointer(1));
-    private final AtomicLong buffersOutsideSession = new AtomicLong();
     private final AtomicLong pushFailures = new AtomicLong();
     private final AtomicLong popFailures = new AtomicLong();
     private final AtomicLong activationFailures = new AtomicLong();
@@ -74,7 +73,7 @@ public final class RoctracerTracer implements DeviceTracer {
     private volatile Session session;
 
     /** One session's destination; buffers are decoded under its lock. */
-    private static final class Session {
+    private static final class Session implements CompletedBuffers.Receiver {
         final RecordSink sink;
         final DecodeStats stats;
         final BufferTap tap;
@@ -90,6 +89,23 @@ public final class RoctracerTracer implements DeviceTracer {
             this.decoder = decoder;
             this.clock = clock;
             this.mapping = mapping;
+        }
+
+        @Override
+        public void completed(BytePointer records, long size) {
+            if (size <= 0) {
+                return;
+            }
+            ByteBuffer bytes = CompletedBuffers.bytes(records, size);
+            tap.buffer(DUMP_VENDOR, bytes);
+            clock.resample(); // only to move the plausible span's end: the mapping stays the start's
+            decoder.clock(mapping, clock.plausibleFromNs(), clock.plausibleToNs());
+            decoder.decode(bytes, sink, stats);
+        }
+
+        @Override
+        public DecodeStats stats() {
+            return stats;
         }
     }
 
@@ -226,7 +242,7 @@ public final class RoctracerTracer implements DeviceTracer {
             s.tap.clock(s.mapping);
         }
         session = null;
-        Diagnostics.trace(name(), "session stopped; buffers outside sessions " + buffersOutsideSession.get()
+        Diagnostics.trace(name(), "session stopped; buffers outside sessions " + callbacks.outsideSession()
                 + ", failed pushes " + pushFailures.get() + ", failed pops " + popFailures.get()
                 + ", dispatches without a kernel name " + RoctracerLibrary.ft_roc_unread_names(handle));
     }
@@ -327,37 +343,9 @@ public final class RoctracerTracer implements DeviceTracer {
         @Override
         public void call(BytePointer records, long size) {
             try {
-                if (!callbacks.enter()) {
-                    if (size > 0) {
-                        buffersOutsideSession.incrementAndGet();
-                    }
-                    return;
-                }
-                try {
-                    decode(session, records, size);
-                } finally {
-                    callbacks.exit();
-                }
+                callbacks.deliver(session, records, size);
             } catch (Throwable e) { // never unwind into roctracer's native frame
                 Diagnostics.warn(name(), "a buffer callback failed: " + e);
-            }
-        }
-
-        private void decode(Session s, BytePointer records, long size) {
-            if (s == null || size <= 0) {
-                return;
-            }
-            synchronized (s) {
-                try {
-                    ByteBuffer bytes = records.position(0).capacity(size).limit(size).asByteBuffer()
-                            .order(ByteOrder.LITTLE_ENDIAN);
-                    s.tap.buffer(DUMP_VENDOR, bytes);
-                    s.clock.resample(); // only to move the plausible span's end: the mapping stays the start's
-                    s.decoder.clock(s.mapping, s.clock.plausibleFromNs(), s.clock.plausibleToNs());
-                    s.decoder.decode(bytes, s.sink, s.stats);
-                } catch (Throwable e) {
-                    s.stats.invalid("decoding a ROCtracer buffer failed: " + e);
-                }
             }
         }
     }
