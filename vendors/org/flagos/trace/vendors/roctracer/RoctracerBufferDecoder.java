@@ -11,6 +11,7 @@ import org.flagos.trace.pipeline.NameTable;
 import org.flagos.trace.pipeline.RecordLimits;
 import org.flagos.trace.pipeline.RecordSink;
 import org.flagos.trace.vendors.family.ClockedDecoder;
+import org.flagos.trace.vendors.family.KernelNameCache;
 
 /**
  * Walks a ROCtracer pool buffer ({@code [begin, end)} of the buffer callback) at the fixed 64-byte
@@ -32,7 +33,7 @@ import org.flagos.trace.vendors.family.ClockedDecoder;
  * invalid.
  */
 public final class RoctracerBufferDecoder implements ClockedDecoder {
-    private final RoctracerKernelNameCache kernelNames;
+    private final KernelNameCache kernelNames;
     private final RoctracerApiNames apiNames;
     private final RoctracerOpsRecord ops = new RoctracerOpsRecord();
     private final RoctracerApiRecord api = new RoctracerApiRecord();
@@ -51,7 +52,10 @@ public final class RoctracerBufferDecoder implements ClockedDecoder {
      * @param mapping ROCtracer's clock to epoch ns (a live session's, or the one saved beside a dump)
      */
     public RoctracerBufferDecoder(KernelNames names, NameTable table, DeviceClockMapping mapping) {
-        this.kernelNames = new RoctracerKernelNameCache(names, table);
+        // Cached by handle: a live handle is the shim's process-lifetime copy of the name, a replayed one
+        // the same value read back from the capture, so caching by handle is exact in both. A null name
+        // (handle 0) is never looked up.
+        this.kernelNames = new KernelNameCache(handle -> handle == 0 ? null : names.lookup(handle), table);
         this.apiNames = new RoctracerApiNames(names);
         this.mapping = mapping;
     }
@@ -70,6 +74,7 @@ public final class RoctracerBufferDecoder implements ClockedDecoder {
 
     @Override
     public void decode(ByteBuffer source, RecordSink sink, DecodeStats stats) {
+        kernelNames.stats(stats);
         ByteBuffer buffer = source.order() == ByteOrder.LITTLE_ENDIAN ? source : source.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         int base = buffer.position();
         int limit = buffer.limit();
@@ -143,7 +148,7 @@ public final class RoctracerBufferDecoder implements ClockedDecoder {
         ops.startNs = mappedStart;
         ops.endNs = mappedEnd;
         if (kind == EventKind.KERNEL) {
-            ops.nameId = kernelNames.nameId(ops.kernelName(), stats);
+            ops.nameId = kernelNames.nameId(ops.kernelName());
         }
         sink.publish(RoctracerOpsRecord.TRANSLATOR, ops);
         stats.countPublished(kind);
