@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fake_cupti_records.h"
+
 typedef void (*fk_requested_fn)(uint8_t** buffer, size_t* size, size_t* maxNumRecords);
 typedef void (*fk_completed_fn)(void* context, uint32_t streamId, uint8_t* buffer, size_t size, size_t validSize);
 
@@ -98,6 +100,40 @@ static int fk_pop(uint32_t kind, uint64_t* last) {
     return FK_SUCCESS;
 }
 
+/* The bodies of the activity entry points every fake shares, whatever its prefix. */
+static int fk_register(fk_requested_fn requested, fk_completed_fn completed) {
+    if (requested == NULL || completed == NULL) {
+        return FK_ERROR_INVALID_PARAMETER;
+    }
+    fk_on_requested = requested;
+    fk_on_completed = completed;
+    return FK_SUCCESS;
+}
+
+static int fk_enable(int kind) {
+    if (kind <= 0 || kind >= 64) {
+        return FK_ERROR_INVALID_PARAMETER;
+    }
+    __atomic_fetch_or(&fk_enabled, 1ULL << kind, __ATOMIC_RELEASE);
+    return FK_SUCCESS;
+}
+
+static int fk_disable(int kind) {
+    if (kind <= 0 || kind >= 64) {
+        return FK_ERROR_INVALID_PARAMETER;
+    }
+    __atomic_fetch_and(&fk_enabled, ~(1ULL << kind), __ATOMIC_RELEASE);
+    return FK_SUCCESS;
+}
+
+static int fk_dropped_records(size_t* dropped) {
+    if (dropped == NULL) {
+        return FK_ERROR_INVALID_PARAMETER;
+    }
+    *dropped = (size_t) atomic_load(&fk_dropped);
+    return FK_SUCCESS;
+}
+
 static void fk_log(int64_t kind, int64_t correlation, int64_t start, int64_t end, int64_t external, int64_t id,
                    int64_t flags, int64_t bytes) {
     pthread_mutex_lock(&fk_lock);
@@ -159,6 +195,41 @@ static void fk_append(const void* bytes, size_t n) {
     }
     pthread_mutex_unlock(&fk_lock);
     fk_complete(local, completing);
+}
+
+/* The external-correlation record of `correlation` when this thread has an id pushed and the kind
+ * is enabled; 1 when it was written. */
+static int fk_external_record(uint32_t correlation) {
+    int64_t external = fk_external();
+    if (external < 0 || !fk_is_enabled(FK_EXTERNAL_CORRELATION)) {
+        return 0;
+    }
+    fk_external_correlation r;
+    memset(&r, 0, sizeof r);
+    r.kind = FK_EXTERNAL_CORRELATION;
+    r.externalKind = FK_CUSTOM0;
+    r.externalId = (uint64_t) external;
+    r.correlationId = correlation;
+    fk_append(&r, sizeof r);
+    return 1;
+}
+
+/* The API record (`kind` RUNTIME or DRIVER) of call `cbid`, when the kind is enabled; logged. */
+static void fk_api_record(int kind, uint32_t cbid, uint32_t correlation, uint64_t start, uint64_t end) {
+    if (!fk_is_enabled(kind)) {
+        return;
+    }
+    fk_api r;
+    memset(&r, 0, sizeof r);
+    r.kind = (uint32_t) kind;
+    r.cbid = cbid;
+    r.start = start;
+    r.end = end;
+    r.processId = (uint32_t) getpid();
+    r.threadId = fk_thread_id();
+    r.correlationId = correlation;
+    fk_append(&r, sizeof r);
+    fk_log(kind, correlation, (int64_t) start, (int64_t) end, fk_external(), cbid, 0, 0);
 }
 
 /* Completes every buffer, the partly filled ones too (a forced flush). */

@@ -60,28 +60,15 @@ int mcptiActivityGetApiName(int kind, uint32_t id, const char** name) {
 }
 
 int mcptiActivityRegisterCallbacks(fk_requested_fn requested, fk_completed_fn completed) {
-    if (requested == NULL || completed == NULL) {
-        return FK_ERROR_INVALID_PARAMETER;
-    }
-    fk_on_requested = requested;
-    fk_on_completed = completed;
-    return FK_SUCCESS;
+    return fk_register(requested, completed);
 }
 
 int mcptiActivityEnable(int kind) {
-    if (kind <= 0 || kind >= 64) {
-        return FK_ERROR_INVALID_PARAMETER;
-    }
-    __atomic_fetch_or(&fk_enabled, 1ULL << kind, __ATOMIC_RELEASE);
-    return FK_SUCCESS;
+    return fk_enable(kind);
 }
 
 int mcptiActivityDisable(int kind) {
-    if (kind <= 0 || kind >= 64) {
-        return FK_ERROR_INVALID_PARAMETER;
-    }
-    __atomic_fetch_and(&fk_enabled, ~(1ULL << kind), __ATOMIC_RELEASE);
-    return FK_SUCCESS;
+    return fk_disable(kind);
 }
 
 int mcptiActivityFlushAll(uint32_t flag) {
@@ -108,28 +95,13 @@ int mcptiActivityPopExternalCorrelationId(uint32_t kind, uint64_t* last) {
 int mcptiActivityGetNumDroppedRecords(void* context, uint32_t streamId, size_t* dropped) {
     (void) context;
     (void) streamId;
-    if (dropped == NULL) {
-        return FK_ERROR_INVALID_PARAMETER;
-    }
-    *dropped = (size_t) atomic_load(&fk_dropped);
-    return FK_SUCCESS;
+    return fk_dropped_records(dropped);
 }
 
 /* The external-correlation record of `correlation` when an id is pushed, then (scripted) 16 bytes
  * no record starts with. */
 static void external_record(uint32_t correlation) {
-    int64_t external = fk_external();
-    if (external < 0 || !fk_is_enabled(FK_EXTERNAL_CORRELATION)) {
-        return;
-    }
-    fk_external_correlation r;
-    memset(&r, 0, sizeof r);
-    r.kind = FK_EXTERNAL_CORRELATION;
-    r.externalKind = FK_CUSTOM0;
-    r.externalId = (uint64_t) external;
-    r.correlationId = correlation;
-    fk_append(&r, sizeof r);
-    if (script_quirks && ++externals_of_thread % 3 == 0) {
+    if (fk_external_record(correlation) && script_quirks && ++externals_of_thread % 3 == 0) {
         uint8_t junk[16];
         memset(junk, 0x7A, sizeof junk); /* kind 0x7A7A7A7A: no MCPTI kind */
         fk_append(junk, sizeof junk);
@@ -142,19 +114,7 @@ static uint64_t api_record(uint32_t cbid, uint32_t correlation, uint64_t start) 
     while (fk_realtime_ns() < start + 400) {
     }
     uint64_t end = fk_realtime_ns();
-    if (fk_is_enabled(FK_RUNTIME)) {
-        fk_api r;
-        memset(&r, 0, sizeof r);
-        r.kind = FK_RUNTIME;
-        r.cbid = cbid;
-        r.start = start;
-        r.end = end;
-        r.processId = (uint32_t) getpid();
-        r.threadId = fk_thread_id();
-        r.correlationId = correlation;
-        fk_append(&r, sizeof r);
-        fk_log(FK_RUNTIME, correlation, (int64_t) start, (int64_t) end, fk_external(), cbid, 0, 0);
-    }
+    fk_api_record(FK_RUNTIME, cbid, correlation, start, end);
     return end;
 }
 

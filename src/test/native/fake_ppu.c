@@ -28,18 +28,10 @@ static uint64_t ppu_now(void) {
 }
 
 int cuptiActivityRegisterCallbacks(fk_requested_fn requested, fk_completed_fn completed) {
-    if (requested == NULL || completed == NULL) {
-        return FK_ERROR_INVALID_PARAMETER;
-    }
-    fk_on_requested = requested;
-    fk_on_completed = completed;
-    return FK_SUCCESS;
+    return fk_register(requested, completed);
 }
 
 int cuptiActivityEnable(int kind) {
-    if (kind <= 0 || kind >= 64) {
-        return FK_ERROR_INVALID_PARAMETER;
-    }
     if (kind == FK_CONCURRENT_KERNEL && refuse_concurrent_kernel) {
         return FK_ERROR_NOT_COMPATIBLE;
     }
@@ -48,16 +40,11 @@ int cuptiActivityEnable(int kind) {
         atomic_fetch_add(&both_kernel_kinds_refused, 1);
         return FK_ERROR_NOT_COMPATIBLE;
     }
-    __atomic_fetch_or(&fk_enabled, 1ULL << kind, __ATOMIC_RELEASE);
-    return FK_SUCCESS;
+    return fk_enable(kind);
 }
 
 int cuptiActivityDisable(int kind) {
-    if (kind <= 0 || kind >= 64) {
-        return FK_ERROR_INVALID_PARAMETER;
-    }
-    __atomic_fetch_and(&fk_enabled, ~(1ULL << kind), __ATOMIC_RELEASE);
-    return FK_SUCCESS;
+    return fk_disable(kind);
 }
 
 int cuptiActivityFlushAll(uint32_t flag) {
@@ -84,42 +71,7 @@ int cuptiActivityPopExternalCorrelationId(uint32_t kind, uint64_t* last) {
 int cuptiActivityGetNumDroppedRecords(void* context, uint32_t streamId, size_t* dropped) {
     (void) context;
     (void) streamId;
-    if (dropped == NULL) {
-        return FK_ERROR_INVALID_PARAMETER;
-    }
-    *dropped = (size_t) atomic_load(&fk_dropped);
-    return FK_SUCCESS;
-}
-
-static void external_record(uint32_t correlation) {
-    int64_t external = fk_external();
-    if (external < 0 || !fk_is_enabled(FK_EXTERNAL_CORRELATION)) {
-        return;
-    }
-    fk_external_correlation r;
-    memset(&r, 0, sizeof r);
-    r.kind = FK_EXTERNAL_CORRELATION;
-    r.externalKind = FK_CUSTOM0;
-    r.externalId = (uint64_t) external;
-    r.correlationId = correlation;
-    fk_append(&r, sizeof r);
-}
-
-static void api(int kind, uint32_t cbid, uint32_t correlation, uint64_t start, uint64_t end) {
-    if (!fk_is_enabled(kind)) {
-        return;
-    }
-    fk_api r;
-    memset(&r, 0, sizeof r);
-    r.kind = (uint32_t) kind;
-    r.cbid = cbid;
-    r.start = start;
-    r.end = end;
-    r.processId = (uint32_t) getpid();
-    r.threadId = fk_thread_id();
-    r.correlationId = correlation;
-    fk_append(&r, sizeof r);
-    fk_log(kind, correlation, (int64_t) start, (int64_t) end, fk_external(), cbid, 0, 0);
+    return fk_dropped_records(dropped);
 }
 
 /* A runtime call and the driver call inside it, each with its own correlation; returns the
@@ -128,13 +80,13 @@ static uint64_t runtime_call(uint32_t runtimeCbid, uint32_t driverCbid, uint32_t
     uint32_t rt = atomic_fetch_add(&fk_next_correlation, 1);
     uint32_t drv = atomic_fetch_add(&fk_next_correlation, 1);
     uint64_t start = ppu_now();
-    external_record(rt);
-    external_record(drv);
+    fk_external_record(rt);
+    fk_external_record(drv);
     while (ppu_now() < start + 600) {
     }
     uint64_t end = ppu_now();
-    api(FK_DRIVER, driverCbid, drv, start + 100, end - 100);
-    api(FK_RUNTIME, runtimeCbid, rt, start, end);
+    fk_api_record(FK_DRIVER, driverCbid, drv, start + 100, end - 100);
+    fk_api_record(FK_RUNTIME, runtimeCbid, rt, start, end);
     *correlation = rt;
     return end;
 }
