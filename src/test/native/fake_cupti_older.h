@@ -75,6 +75,43 @@ static uint64_t fk_device_now(void) {
     return fk_device_from_monotonic(fk_read(CLOCK_MONOTONIC));
 }
 
+/* CUPTI's status codes, the ones both vendors' entry points are assumed to return. */
+enum { FK_SUCCESS = 0, FK_ERROR_INVALID_PARAMETER = 1 };
+
+/* The bodies of the activity entry points both fakes share, whatever their prefix. */
+static int fk_register(fk_requested_fn requested, fk_completed_fn completed) {
+    if (requested == NULL || completed == NULL) {
+        return FK_ERROR_INVALID_PARAMETER;
+    }
+    fk_requested = requested;
+    fk_completed = completed;
+    return FK_SUCCESS;
+}
+
+static int fk_enable(int kind) {
+    if (kind <= 0 || kind >= 64) {
+        return FK_ERROR_INVALID_PARAMETER;
+    }
+    __atomic_or_fetch(&fk_enabled, 1ull << kind, __ATOMIC_RELAXED);
+    return FK_SUCCESS;
+}
+
+static int fk_disable(int kind) {
+    if (kind <= 0 || kind >= 64) {
+        return FK_ERROR_INVALID_PARAMETER;
+    }
+    __atomic_and_fetch(&fk_enabled, ~(1ull << kind), __ATOMIC_RELAXED);
+    return FK_SUCCESS;
+}
+
+static int fk_timestamp(uint64_t* timestamp) {
+    if (timestamp == NULL) {
+        return FK_ERROR_INVALID_PARAMETER;
+    }
+    *timestamp = fk_device_now();
+    return FK_SUCCESS;
+}
+
 static void fk_spin(int64_t ns) {
     int64_t until = fk_read(CLOCK_MONOTONIC) + ns;
     while (fk_read(CLOCK_MONOTONIC) < until) {

@@ -13,28 +13,15 @@ static __thread uint32_t stack_kinds[STACK_MAX];
 static __thread int stack_depth;
 
 int muptiActivityRegisterCallbacks(fk_requested_fn requested, fk_completed_fn completed) {
-    if (requested == NULL || completed == NULL) {
-        return MUPTI_ERROR_INVALID_PARAMETER;
-    }
-    fk_requested = requested;
-    fk_completed = completed;
-    return MUPTI_SUCCESS;
+    return fk_register(requested, completed);
 }
 
 int muptiActivityEnable(int kind) {
-    if (kind <= 0 || kind >= 64) {
-        return MUPTI_ERROR_INVALID_PARAMETER;
-    }
-    __atomic_or_fetch(&fk_enabled, 1ull << kind, __ATOMIC_RELAXED);
-    return MUPTI_SUCCESS;
+    return fk_enable(kind);
 }
 
 int muptiActivityDisable(int kind) {
-    if (kind <= 0 || kind >= 64) {
-        return MUPTI_ERROR_INVALID_PARAMETER;
-    }
-    __atomic_and_fetch(&fk_enabled, ~(1ull << kind), __ATOMIC_RELAXED);
-    return MUPTI_SUCCESS;
+    return fk_disable(kind);
 }
 
 int muptiActivityFlushAll(uint32_t flag) {
@@ -43,11 +30,7 @@ int muptiActivityFlushAll(uint32_t flag) {
 }
 
 int muptiGetTimestamp(uint64_t* timestamp) {
-    if (timestamp == NULL) {
-        return MUPTI_ERROR_INVALID_PARAMETER;
-    }
-    *timestamp = fk_device_now();
-    return MUPTI_SUCCESS;
+    return fk_timestamp(timestamp);
 }
 
 int muptiActivityGetNumDroppedRecords(void* context, uint32_t streamId, size_t* dropped) {

@@ -34,28 +34,18 @@ static uint64_t enabled_domains;
 static uint64_t callbacks_delivered;
 
 int topsptiActivityRegisterCallbacks(fk_requested_fn requested, fk_completed_fn completed) {
-    if (requested == NULL || completed == NULL) {
-        return TOPSPTI_ERROR_INVALID_PARAMETER;
-    }
-    fk_requested = requested;
-    fk_completed = completed;
-    return TOPSPTI_SUCCESS;
+    return fk_register(requested, completed);
 }
 
 int topsptiActivityEnable(int kind) {
-    if (kind <= 0 || kind >= 64 || kind == FK_EXTERNAL_CORRELATION) { /* TOPSPTI has no such kind */
+    if (kind == FK_EXTERNAL_CORRELATION) { /* TOPSPTI has no such kind */
         return TOPSPTI_ERROR_INVALID_PARAMETER;
     }
-    __atomic_or_fetch(&fk_enabled, 1ull << kind, __ATOMIC_RELAXED);
-    return TOPSPTI_SUCCESS;
+    return fk_enable(kind);
 }
 
 int topsptiActivityDisable(int kind) {
-    if (kind <= 0 || kind >= 64) {
-        return TOPSPTI_ERROR_INVALID_PARAMETER;
-    }
-    __atomic_and_fetch(&fk_enabled, ~(1ull << kind), __ATOMIC_RELAXED);
-    return TOPSPTI_SUCCESS;
+    return fk_disable(kind);
 }
 
 int topsptiActivityFlushAll(uint32_t flag) {
@@ -64,11 +54,7 @@ int topsptiActivityFlushAll(uint32_t flag) {
 }
 
 int topsptiGetTimestamp(uint64_t* timestamp) {
-    if (timestamp == NULL) {
-        return TOPSPTI_ERROR_INVALID_PARAMETER;
-    }
-    *timestamp = fk_device_now();
-    return TOPSPTI_SUCCESS;
+    return fk_timestamp(timestamp);
 }
 
 int topsptiActivityGetNumDroppedRecords(void* context, uint32_t streamId, size_t* dropped) {
