@@ -25,10 +25,7 @@ public final class OpsJsonlReader {
     private static final JsonFactory JSON = new JsonFactory();
 
     public static HostOps read(Path path) {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(
-                path.getFileName().toString().endsWith(".gz")
-                        ? new GZIPInputStream(Files.newInputStream(path)) : Files.newInputStream(path),
-                StandardCharsets.UTF_8))) {
+        try (BufferedReader in = open(path)) {
             return read(in, path.toString());
         } catch (NoSuchFileException e) {
             throw new CaptureFormatException(path + ": no such file");
@@ -37,11 +34,82 @@ public final class OpsJsonlReader {
         }
     }
 
+    /**
+     * Checks a whole ops file in one streamed pass, holding no op ({@link IdRuns} for the
+     * duplicate-id check), and returns a view that streams its ops again for a replay. Errors are
+     * the same one-line errors {@link #read(Path)} gives, before anything is replayed.
+     */
+    public static OpsJsonlFile scan(Path path) {
+        try (BufferedReader in = open(path)) {
+            IdRuns ids = new IdRuns();
+            long[] counts = new long[3]; // ops, ending before the window, latest start
+            counts[2] = Long.MIN_VALUE;
+            long[] window = pass(in, path.toString(), (op, number, windowStart) -> {
+                if (!ids.add(op.externalId().value())) {
+                    throw bad(path.toString(), number, "external_id " + op.externalId().value() + " was already used on line "
+                            + firstLineOf(path, op.externalId().value())
+                            + ": each op needs its own id, or its device time would be counted once per op");
+                }
+                counts[0]++;
+                if (op.endNs() < windowStart) {
+                    counts[1]++;
+                }
+                counts[2] = Math.max(counts[2], op.startNs());
+            });
+            long outside = counts[1];
+            if (counts[2] > window[1]) { // rare: ops that start after the window; count them in a second pass
+                outside += startingAfter(path, window[0], window[1]);
+            }
+            List<String> warnings = new ArrayList<>(HostOpsCheck.warnings(counts[0], outside, window[0], window[1]));
+            if (ids.givenUp() > 0) {
+                warnings.add("the duplicate external_id check stopped at op " + ids.givenUp() + ": ids too scattered to track in "
+                        + IdRuns.MAX_RUNS + " runs; later ops were not checked");
+            }
+            return new OpsJsonlFile(path, window[0], window[1], counts[0], List.copyOf(warnings));
+        } catch (NoSuchFileException e) {
+            throw new CaptureFormatException(path + ": no such file");
+        } catch (IOException e) {
+            throw new CaptureFormatException(path + ": cannot read (" + e.getMessage() + ")", e);
+        }
+    }
+
+    static BufferedReader open(Path path) throws IOException {
+        return new BufferedReader(new InputStreamReader(
+                path.getFileName().toString().endsWith(".gz")
+                        ? new GZIPInputStream(Files.newInputStream(path), 1 << 16) : Files.newInputStream(path),
+                StandardCharsets.UTF_8), 1 << 16);
+    }
+
     static HostOps read(BufferedReader in, String source) throws IOException {
-        Long windowStart = null;
-        Long windowEnd = null;
         List<HostOp> ops = new ArrayList<>();
         java.util.Map<Long, Integer> lineOfId = new java.util.HashMap<>();
+        long[] window = pass(in, source, (op, number, windowStart) -> {
+            Integer earlier = lineOfId.putIfAbsent(op.externalId().value(), number);
+            if (earlier != null) {
+                throw bad(source, number, "external_id " + op.externalId().value() + " was already used on line " + earlier
+                        + ": each op needs its own id, or its device time would be counted once per op");
+            }
+            ops.add(op);
+        });
+        long outside = 0;
+        for (HostOp op : ops) {
+            outside += HostOpsCheck.outside(op, window[0], window[1]) ? 1 : 0;
+        }
+        return new HostOps(window[0], window[1], List.copyOf(ops),
+                HostOpsCheck.warnings(ops.size(), outside, window[0], window[1]));
+    }
+
+    /** What a pass does with each op line. */
+    @FunctionalInterface
+    private interface OpLine {
+        void accept(HostOp op, int number, long windowStart) throws IOException;
+    }
+
+    /** Reads every line, checking the file's shape; hands each op over; returns {window start, window end}. */
+    private static long[] pass(BufferedReader in, String source, OpLine each) throws IOException {
+        Long windowStart = null;
+        Long windowEnd = null;
+        boolean anyOp = false;
         String line;
         int number = 0;
         while ((line = in.readLine()) != null) {
@@ -57,7 +125,7 @@ public final class OpsJsonlReader {
                 throw bad(source, number, "window times must be non-negative (UNIX-epoch nanoseconds)");
             }
             if (parsed.windowStart != null) {
-                if (windowStart != null || !ops.isEmpty()) {
+                if (windowStart != null || anyOp) {
                     throw bad(source, number, "window_start must be the first line, once");
                 }
                 windowStart = parsed.windowStart;
@@ -67,13 +135,8 @@ public final class OpsJsonlReader {
                 if (windowStart == null) {
                     throw bad(source, number, "op line before the window_start line");
                 }
-                HostOp op = parsed.op(source, number);
-                Integer earlier = lineOfId.putIfAbsent(op.externalId().value(), number);
-                if (earlier != null) {
-                    throw bad(source, number, "external_id " + op.externalId().value() + " was already used on line " + earlier
-                            + ": each op needs its own id, or its device time would be counted once per op");
-                }
-                ops.add(op);
+                each.accept(parsed.op(source, number), number, windowStart);
+                anyOp = true;
             }
         }
         if (windowStart == null) {
@@ -85,7 +148,86 @@ public final class OpsJsonlReader {
         if (windowEnd < windowStart) {
             throw new CaptureFormatException(source + ": window_end " + windowEnd + " precedes window_start " + windowStart);
         }
-        return new HostOps(windowStart, windowEnd, List.copyOf(ops), HostOpsCheck.warnings(new ArrayList<>(ops), windowStart, windowEnd));
+        return new long[] {windowStart, windowEnd};
+    }
+
+    /** The line that first used {@code externalId}: looked up again only to word an error. */
+    private static int firstLineOf(Path path, long externalId) throws IOException {
+        try (BufferedReader in = open(path)) {
+            int[] found = {-1};
+            try {
+                pass(in, path.toString(), (op, number, windowStart) -> {
+                    if (op.externalId().value() == externalId) {
+                        found[0] = number;
+                        throw new Found();
+                    }
+                });
+            } catch (Found done) {
+                return found[0];
+            }
+            return found[0];
+        }
+    }
+
+    /** Ends a look-up pass early. */
+    private static final class Found extends RuntimeException {
+        Found() {
+            super(null, null, false, false);
+        }
+    }
+
+    private static long startingAfter(Path path, long windowStart, long windowEnd) throws IOException {
+        try (BufferedReader in = open(path)) {
+            long[] n = {0};
+            pass(in, path.toString(), (op, number, ws) -> {
+                if (op.endNs() >= windowStart && op.startNs() > windowEnd) {
+                    n[0]++;
+                }
+            });
+            return n[0];
+        }
+    }
+
+    /** Streams the op lines of a file already checked by {@link #scan(Path)}. */
+    static HostOpCursor cursor(Path path) {
+        final BufferedReader in;
+        try {
+            in = open(path);
+        } catch (IOException e) {
+            throw new CaptureFormatException(path + ": cannot read (" + e.getMessage() + ")", e);
+        }
+        return new HostOpCursor() {
+            private int number;
+
+            @Override
+            public HostOp next() {
+                try {
+                    String line;
+                    while ((line = in.readLine()) != null) {
+                        number++;
+                        if (line.isBlank()) {
+                            continue;
+                        }
+                        Line parsed = parse(line, path.toString(), number);
+                        if (parsed.windowStart == null && parsed.windowEnd == null) {
+                            return parsed.op(path.toString(), number);
+                        }
+                    }
+                    return null;
+                } catch (IOException e) {
+                    throw new CaptureFormatException(path + ": cannot read (" + e.getMessage() + ")", e);
+                }
+            }
+
+            @Override
+            public void close() {
+                try {
+                    in.close();
+                } catch (IOException e) {
+                    // nothing was written from this reader; closing it cannot lose data
+                }
+            }
+        };
     }
 
     private static Line parse(String text, String source, int number) throws IOException {

@@ -4,7 +4,8 @@ import java.io.IOException;
 import java.util.Map;
 import org.flagos.trace.ingest.FltrbufFrames;
 import org.flagos.trace.ingest.HostOp;
-import org.flagos.trace.ingest.HostOps;
+import org.flagos.trace.ingest.HostOpCursor;
+import org.flagos.trace.ingest.HostOpSource;
 import org.flagos.trace.journal.JournalOptions;
 import org.flagos.trace.journal.JournalSchema;
 import org.flagos.trace.journal.JournalSession;
@@ -23,7 +24,7 @@ public final class CaptureJournal {
      * @return buffers journaled
      */
     public static long write(CaptureReplay.Request request, Map<Long, String> names, JournalOptions options) throws IOException {
-        HostOps ops = request.ops();
+        HostOpSource ops = request.ops();
         JournalSession session = new JournalSession(request.traceName(), request.source(),
                 ops == null ? JournalSchema.NO_TIME : ops.windowStartNs(), request.devices(), request.metadata(), -1, false);
         try (JournalWriter journal = JournalWriter.open(options, session)) {
@@ -34,8 +35,10 @@ public final class CaptureJournal {
                 journal.kernelName(name.getKey(), name.getValue());
             }
             if (ops != null) {
-                for (HostOp op : ops.ops()) {
-                    journal.op(op);
+                try (HostOpCursor cursor = ops.cursor()) {
+                    for (HostOp op; (op = cursor.next()) != null; ) {
+                        journal.op(op);
+                    }
                 }
             }
             try (FltrbufFrames frames = request.file() != null ? FltrbufFrames.open(request.file())

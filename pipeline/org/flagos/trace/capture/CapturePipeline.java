@@ -15,7 +15,8 @@ import com.lmax.disruptor.dsl.ProducerType;
 import com.lmax.disruptor.util.DaemonThreadFactory;
 import java.io.OutputStream;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.atomic.LongAdder;
 import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.pipeline.ApiNames;
@@ -50,8 +51,10 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
     private final CaptureAccounting accounting;
     private volatile Throwable stageFailure;
     private volatile boolean stopped;
-    /** Host ops that found the ring full: kept here, published before the end of the capture. */
-    private final ConcurrentLinkedQueue<HostOp> spilledOps = new ConcurrentLinkedQueue<>();
+    /** Host ops that found the ring full: kept here in order, published as soon as there is room. */
+    private final ConcurrentLinkedDeque<HostOp> spilledOps = new ConcurrentLinkedDeque<>();
+    /** Held (never waited for) by the one thread moving kept-aside ops into the ring. */
+    private final ReentrantLock draining = new ReentrantLock();
     private final LongAdder opsSpilled = new LongAdder();
     private final LongAdder producerWaits = new LongAdder();
 
@@ -138,17 +141,49 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
             producerWaits.increment();
             ring.publishEvent(translator, source);
         }
+        if (!spilledOps.isEmpty()) {
+            drainSpilled();
+        }
     }
 
     /**
      * Publishes one host op range without ever blocking the calling (user) thread: when the ring is
-     * full the op is kept aside and published before the end of the capture. Ops are only
-     * aggregated when the capture ends, so one published late lands in the same trace.
+     * full the op is kept aside, in order, and published as soon as a later publish finds room (at
+     * the latest before the end of the capture), so it still arrives near its records: the writer
+     * settles an op a horizon of records after it arrives.
      */
     public void publish(HostOp op) {
-        if (!ring.tryPublishEvent(HostOpTranslator.HOST_OP, op, names)) {
+        if (!spilledOps.isEmpty()) {
+            drainSpilled();
+        }
+        if (!spilledOps.isEmpty() || !ring.tryPublishEvent(HostOpTranslator.HOST_OP, op, names)) {
             opsSpilled.increment();
-            spilledOps.add(op);
+            spilledOps.addLast(op);
+        }
+    }
+
+    /** Publishes one host op, waiting for a slot like a vendor record: for a replay's single producer. */
+    public void publishWaiting(HostOp op) {
+        if (!ring.tryPublishEvent(HostOpTranslator.HOST_OP, op, names)) {
+            producerWaits.increment();
+            ring.publishEvent(HostOpTranslator.HOST_OP, op, names);
+        }
+    }
+
+    /** Moves kept-aside ops into the ring while there is room; never waits, for the lock or a slot. */
+    private void drainSpilled() {
+        if (!draining.tryLock()) {
+            return;
+        }
+        try {
+            for (HostOp op; (op = spilledOps.pollFirst()) != null; ) {
+                if (!ring.tryPublishEvent(HostOpTranslator.HOST_OP, op, names)) {
+                    spilledOps.addFirst(op);
+                    return;
+                }
+            }
+        } finally {
+            draining.unlock();
         }
     }
 
@@ -157,8 +192,13 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
      * stage threads. Throws when a stage failed; the output is then incomplete and must be discarded.
      */
     public OpSummary finish() throws InterruptedException {
-        for (HostOp op; (op = spilledOps.poll()) != null; ) {
-            ring.publishEvent(HostOpTranslator.HOST_OP, op, names);
+        draining.lock();
+        try {
+            for (HostOp op; (op = spilledOps.pollFirst()) != null; ) {
+                ring.publishEvent(HostOpTranslator.HOST_OP, op, names);
+            }
+        } finally {
+            draining.unlock();
         }
         accounting.ringFull(producerWaits.sum(), opsSpilled.sum());
         ring.publishEvent(HostOpTranslator.END_OF_CAPTURE);

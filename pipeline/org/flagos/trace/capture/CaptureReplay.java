@@ -17,8 +17,8 @@ import org.flagos.trace.ingest.CaptureBytes;
 import org.flagos.trace.ingest.CaptureFormatException;
 import org.flagos.trace.ingest.DevicePropertiesFile;
 import org.flagos.trace.ingest.FltrbufFrames;
-import org.flagos.trace.ingest.HostOp;
-import org.flagos.trace.ingest.HostOps;
+import org.flagos.trace.ingest.HostOpCursor;
+import org.flagos.trace.ingest.HostOpSource;
 import org.flagos.trace.ingest.KernelNameFile;
 import org.flagos.trace.ingest.OpsJsonlReader;
 import org.flagos.trace.pipeline.ActivityBufferDecoder;
@@ -26,6 +26,7 @@ import org.flagos.trace.pipeline.DecodeStats;
 import org.flagos.trace.pipeline.DeviceProperties;
 import org.flagos.trace.pipeline.KernelNames;
 import org.flagos.trace.pipeline.NameTable;
+import org.flagos.trace.pipeline.RecordSink;
 import org.flagos.trace.stages.CaptureAccounting;
 import org.flagos.trace.stages.CaptureWindowFilter;
 import org.flagos.trace.stages.OpSummary;
@@ -34,8 +35,9 @@ import org.flagos.trace.vendors.Vendors;
 
 /**
  * Replays a saved capture ({@code .fltrbuf} vendor buffers, optionally with host ops and a kernel
- * name table) through the pipeline into a trace: host ops first, then every buffer in file order
- * (streamed from the file, one frame in memory at a time), then the end of the capture.
+ * name table) through the pipeline into a trace: every buffer in file order (streamed from the file,
+ * one frame in memory at a time) with the host ops interleaved by time ({@link HostOpMerge}, the ops
+ * file streamed too), then the end of the capture.
  */
 public final class CaptureReplay {
     /** One frame as read from the file: its vendor and its payload view. */
@@ -52,7 +54,7 @@ public final class CaptureReplay {
      * @param file       the capture file, streamed frame by frame (any size, {@code .gz} inflated as
      *                   it is read); null when {@code capture} is given
      */
-    public record Request(ByteBuffer capture, String source, HostOps ops, KernelNames kernelNames,
+    public record Request(ByteBuffer capture, String source, HostOpSource ops, KernelNames kernelNames,
                           List<DeviceProperties> devices, Map<String, String> metadata, String traceName,
                           UnaryOperator<List<Frame>> frameOrder, int ringSize, DeviceClockMapping clock, Path file) {
         /**
@@ -65,14 +67,14 @@ public final class CaptureReplay {
         }
 
         /** A request for a capture in memory, with its device clock mapping. */
-        public Request(ByteBuffer capture, String source, HostOps ops, KernelNames kernelNames,
+        public Request(ByteBuffer capture, String source, HostOpSource ops, KernelNames kernelNames,
                        List<DeviceProperties> devices, Map<String, String> metadata, String traceName,
                        UnaryOperator<List<Frame>> frameOrder, int ringSize, DeviceClockMapping clock) {
             this(capture, source, ops, kernelNames, devices, metadata, traceName, frameOrder, ringSize, clock, null);
         }
 
         /** A request for a capture in memory whose records are in epoch ns. */
-        public Request(ByteBuffer capture, String source, HostOps ops, KernelNames kernelNames,
+        public Request(ByteBuffer capture, String source, HostOpSource ops, KernelNames kernelNames,
                        List<DeviceProperties> devices, Map<String, String> metadata, String traceName,
                        UnaryOperator<List<Frame>> frameOrder, int ringSize) {
             this(capture, source, ops, kernelNames, devices, metadata, traceName, frameOrder, ringSize,
@@ -102,7 +104,7 @@ public final class CaptureReplay {
     public static Request request(Path capture, Path ops, Path names, List<DeviceProperties> devices,
                                   Map<String, String> metadata) {
         FltrbufFrames.open(capture).close();
-        HostOps hostOps = ops == null ? null : OpsJsonlReader.read(ops);
+        HostOpSource hostOps = ops == null ? null : OpsJsonlReader.scan(ops); // checked whole now, streamed when replayed
         Path devicesBeside = DevicePropertiesFile.besides(capture);
         if (devices.isEmpty() && Files.exists(devicesBeside)) {
             devices = DevicePropertiesFile.read(devicesBeside); // saved by the live session that dumped it
@@ -153,7 +155,7 @@ public final class CaptureReplay {
         }
         NameTable names = new NameTable();
         ActivityBufferDecoder decoder = factory.create(request.kernelNames(), names, request.devices(), request.clock());
-        HostOps ops = request.ops();
+        HostOpSource ops = request.ops();
         CaptureWindowFilter window = ops == null ? CaptureWindowFilter.unbounded()
                 : new CaptureWindowFilter(ops.windowStartNs(), ops.windowEndNs());
         TraceHeader header = new TraceHeader(request.traceName(), request.devices(), null, request.metadata(), "flagtrace", -1);
@@ -166,21 +168,28 @@ public final class CaptureReplay {
                 for (String warning : ops.warnings()) {
                     pipeline.accounting().note(warning);
                 }
-                for (HostOp op : ops.ops()) {
-                    pipeline.publish(op);
-                }
             }
-            if (reordered != null) {
-                for (Frame frame : reordered) {
-                    decode(frame.vendor(), frame.payload(), vendor, decoder, stats, pipeline);
+            try (HostOpCursor opCursor = ops == null ? null : ops.cursor()) {
+                HostOpMerge merge = opCursor == null ? null : new HostOpMerge(pipeline, opCursor);
+                if (merge != null) {
+                    merge.publishFirstInWindow(ops.windowStartNs(), ops.windowEndNs());
                 }
-            } else if (any) {
-                do {
-                    decode(cursor.vendor(), cursor.payload(), vendor, decoder, stats, pipeline);
-                    if (progress != null) {
-                        progress.accept(cursor.bytesRead());
+                RecordSink sink = merge == null ? pipeline : merge;
+                if (reordered != null) {
+                    for (Frame frame : reordered) {
+                        decode(frame.vendor(), frame.payload(), vendor, decoder, stats, pipeline, sink);
                     }
-                } while (cursor.next());
+                } else if (any) {
+                    do {
+                        decode(cursor.vendor(), cursor.payload(), vendor, decoder, stats, pipeline, sink);
+                        if (progress != null) {
+                            progress.accept(cursor.bytesRead());
+                        }
+                    } while (cursor.next());
+                }
+                if (merge != null) {
+                    merge.publishRest();
+                }
             }
             String truncation = cursor.truncation();
             if (truncation != null) {
@@ -195,13 +204,13 @@ public final class CaptureReplay {
     }
 
     private static void decode(int frameVendor, ByteBuffer payload, int vendor, ActivityBufferDecoder decoder,
-                               DecodeStats stats, CapturePipeline pipeline) {
+                               DecodeStats stats, CapturePipeline pipeline, RecordSink sink) {
         if (frameVendor != vendor) {
             pipeline.accounting().note("frame of " + Vendors.dumpVendorName(frameVendor) + " in a "
                     + Vendors.dumpVendorName(vendor) + " capture skipped (" + payload.remaining() + " bytes)");
             return;
         }
-        decoder.decode(payload, pipeline, stats);
+        decoder.decode(payload, sink, stats);
     }
 
     private CaptureReplay() {

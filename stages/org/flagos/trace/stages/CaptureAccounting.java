@@ -27,6 +27,11 @@ public final class CaptureAccounting {
     private volatile ClockAlignment hostClock;
     private volatile long hostOps;
     private volatile long flowEndsGivenUp;
+    private volatile long deviceRecordsWithoutOp;
+    private volatile long opsSettledAtCapacity;
+    private volatile long opsNestedApproximately;
+    private volatile long opsDrawnBeforeRowKnown;
+    private volatile long opsHeldMax;
 
     public CaptureAccounting(DecodeStats decode, ApiNameStage apiNames, ExternalCorrelationJoin join, CaptureWindowFilter window) {
         this.decode = decode;
@@ -80,8 +85,49 @@ public final class CaptureAccounting {
         hostOps = count;
     }
 
+    /** Host ops written into the trace. */
+    public long hostOps() {
+        return hostOps;
+    }
+
     void flowEndsGivenUp(long count) {
         flowEndsGivenUp = count;
+    }
+
+    void opsSettling(long deviceWithoutOp, long atCapacity, long nestedApproximately, long drawnBeforeRowKnown, long heldMax) {
+        this.opsHeldMax = heldMax;
+        this.deviceRecordsWithoutOp = deviceWithoutOp;
+        this.opsSettledAtCapacity = atCapacity;
+        this.opsNestedApproximately = nestedApproximately;
+        this.opsDrawnBeforeRowKnown = drawnBeforeRowKnown;
+    }
+
+    /**
+     * Device records with an External id that no host op claimed within the horizon (none in the
+     * capture, or it came or settled more than a horizon away): in the trace, in no summary row.
+     */
+    public long deviceRecordsWithoutOp() {
+        return deviceRecordsWithoutOp;
+    }
+
+    /** Host ops settled before their horizon because the writer held its most ops. */
+    public long opsSettledAtCapacity() {
+        return opsSettledAtCapacity;
+    }
+
+    /** Host ops whose nesting in the summary could not be told exactly in bounded memory. */
+    public long opsNestedApproximately() {
+        return opsNestedApproximately;
+    }
+
+    /** The most host ops the writer held at once, waiting to settle (bounded by the horizon). */
+    public long opsHeldMax() {
+        return opsHeldMax;
+    }
+
+    /** Host ops written on their own thread id before their thread's API row became known. */
+    public long opsDrawnBeforeRowKnown() {
+        return opsDrawnBeforeRowKnown;
     }
 
     /** Flow ends (mostly API calls that launched nothing) given up unpaired at the reorder horizon. */
@@ -143,7 +189,11 @@ public final class CaptureAccounting {
         g.writeNumberField("records", join.horizon());
         g.writeNumberField("released_without_binding", join.releasedAtHorizon());
         g.writeNumberField("flow_ends_given_up", flowEndsGivenUp);
+        g.writeNumberField("ops_settled_at_capacity", opsSettledAtCapacity);
+        g.writeNumberField("ops_nested_approximately", opsNestedApproximately);
+        g.writeNumberField("ops_drawn_before_row_known", opsDrawnBeforeRowKnown);
         g.writeEndObject();
+        g.writeNumberField("device_records_without_op", deviceRecordsWithoutOp);
         g.writeNumberField("api_names_from_table", apiNames.resolved());
         g.writeNumberField("api_names_generic", apiNames.generic());
         g.writeNumberField("vendor_dropped", vendorDropped);
@@ -218,6 +268,12 @@ public final class CaptureAccounting {
             out.add("reorder horizon " + join.horizon() + " records: released_without_binding=" + join.releasedAtHorizon()
                     + " (written without an External id, counted above) flow_ends_given_up=" + flowEndsGivenUp
                     + " (unpaired ends, mostly API calls that launched nothing: no arrow)");
+        }
+        if (opsSettledAtCapacity > 0 || opsNestedApproximately > 0 || opsDrawnBeforeRowKnown > 0) {
+            out.add("host ops past the reorder horizon: settled_at_capacity=" + opsSettledAtCapacity
+                    + " (device time arriving later is in no summary row) nested_approximately=" + opsNestedApproximately
+                    + " (self CPU and device total of their parents approximate) drawn_before_row_known="
+                    + opsDrawnBeforeRowKnown + " (on their own thread id's row)");
         }
         if (apiNames.generic() > 0) {
             out.add("API records with no name in the cbid table (kept generic label): " + apiNames.unknownCbids());

@@ -9,7 +9,6 @@ import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import org.flagos.trace.pipeline.DenseLongTable;
 import org.flagos.trace.pipeline.DeviceProperties;
 import org.flagos.trace.pipeline.JsonText;
 import org.flagos.trace.pipeline.EventKind;
@@ -20,11 +19,12 @@ import org.flagos.trace.pipeline.TraceRecord;
 
 /**
  * Stage 4, last: streams the torch-compatible Chrome trace with Jackson's generator. Device and API
- * records are written as they arrive, a flow arrow as soon as both its ends have; host ops (whose
- * rows follow the threads their API calls ran on), row labels and the capture span are written when
- * the capture ends, followed by the accounting block. Reads only vendor-neutral records.
+ * records are written as they arrive, a flow arrow as soon as both its ends have, a host op once it
+ * settles ({@link HostOpLedger}: a horizon of records after it, on the row of the thread its API
+ * calls ran on); row labels and the capture span are written when the capture ends, followed by the
+ * accounting block. Reads only vendor-neutral records.
  */
-public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowIndex.ArrowSink {
+public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowIndex.ArrowSink, HostOpLedger.RowSink {
     private static final JsonFactory JSON = new JsonFactory();
 
     /** Host rows of a capture that never names its process: kept clear of device pids (0..n). */
@@ -83,9 +83,8 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     private final EventBytes event = new EventBytes();
     private final FixedDecimal sixDecimals = new FixedDecimal();
     private final FlowIndex flows;
-    private final HostOpColumns ops = new HostOpColumns();
-    private final DenseLongTable deviceNsByOp = new DenseLongTable();
-    private final DenseLongTable apiThreadByOp = new DenseLongTable();
+    private final OpSummaryFold fold;
+    private final HostOpLedger ops;
     private final TraceRows rows = new TraceRows();
     private final CaptureSpan span = new CaptureSpan();
     private byte[][] nameCache = new byte[256][];
@@ -118,6 +117,8 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
         this.header = header;
         this.accounting = accounting;
         this.flows = new FlowIndex(accounting.join().horizon());
+        this.fold = new OpSummaryFold(names);
+        this.ops = new HostOpLedger(fold, accounting.join().horizon(), accounting.join().horizon());
     }
 
     /**
@@ -140,6 +141,12 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
             }
             for (int i = 0; i < slot.releasedCount(); i++) {
                 write(slot.released(i));
+            }
+            if (slot.type == RecordType.ACTIVITY || slot.type == RecordType.CORRELATION_BINDING) {
+                ops.record(); // the join's clock: parked records come back within a horizon of these
+            }
+            if (g != null && !end) {
+                ops.settle(this);
             }
             if (end) {
                 finish();
@@ -172,7 +179,7 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
             events++;
         } else if (r.type == RecordType.HOST_OP) {
             startIfNeeded(r.startNs);
-            ops.add(r.nameId, r.externalId(), r.threadId, r.startNs, r.endNs, r.threadNameId);
+            ops.op(r.nameId, r.externalId(), r.threadId, r.startNs, r.endNs, r.threadNameId);
         }
     }
 
@@ -369,16 +376,21 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     }
 
     private void addDeviceTime(long externalId, long ns) {
-        deviceNsByOp.add(externalId, ns);
+        ops.device(externalId, ns);
     }
 
     private void rememberApiThread(long externalId, long thread) {
-        apiThreadByOp.putIfAbsent(externalId, thread);
+        ops.api(externalId, thread);
     }
 
     private void finish() throws IOException {
         startIfNeeded(windowBounded() ? accounting.window().windowStart() : 0);
-        long pid = writeHostOps();
+        ops.finish(this);
+        String crossing = fold.crossingNote();
+        if (crossing != null) {
+            accounting.note(crossing);
+        }
+        long pid = hostPid();
         long labelTs = (windowBounded() ? accounting.window().windowStart() : base) - base;
         markers = rows.writeLabels(g, pid, header.processName(), labelTs);
         if (windowBounded()) {
@@ -387,15 +399,17 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
         }
         g.writeEndArray();
         g.writeObjectFieldStart("flagtrace");
-        g.writeNumberField("events", events + ops.size);
-        accounting.hostOps(ops.size);
+        g.writeNumberField("events", events + ops.written());
+        accounting.hostOps(ops.written());
+        accounting.opsSettling(ops.unclaimedDeviceRecords(), ops.settledAtCapacity(), fold.approximate(),
+                ops.drawnBeforeRowKnown(), ops.maxHeld());
         accounting.flowEndsGivenUp(flows.givenUp());
         accounting.write(g);
         g.writeEndObject();
         g.writeEndObject();
         g.flush();
         g.close();
-        summary = OpSummary.of(ops, names, deviceNsByOp);
+        summary = fold.summary();
     }
 
     @Override
@@ -413,38 +427,32 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
      * it line up. An ops file may name threads differently from the vendor (OS tid versus pthread
      * id), so the mapping is learned through the External ids both sides carry.
      */
-    /** Writes the host ops; returns the host pid their rows use. */
-    private long writeHostOps() throws IOException {
-        TraceRowLayout layout = new TraceRowLayout();
-        for (int i = 0; i < ops.size; i++) {
-            long api = apiThreadByOp.get(ops.externalId[i], -1);
-            if (api != -1) {
-                layout.learn(ops.thread[i], api);
-            }
+    @Override
+    public void cpuOp(HostOpLedger settled, int i, long evIdx) throws IOException {
+        long tid = settled.row(i);
+        rows.hostThread(tid);
+        if (settled.threadNameId[i] >= 0) {
+            rows.hostThreadName(tid, names.name(settled.threadNameId[i]));
         }
-        long pid = hostPid != -1 ? hostPid : header.processId() != -1 ? header.processId() : UNKNOWN_HOST_PID;
-        // Ops are written in start order, so Ev Idx does not depend on the order threads published them.
-        int[] order = ops.byStart();
-        for (int k = 0; k < ops.size; k++) {
-            int i = order[k];
-            long tid = layout.hostRow(ops.thread[i]);
-            rows.hostThread(tid);
-            if (ops.threadNameId[i] >= 0) {
-                rows.hostThreadName(tid, names.name(ops.threadNameId[i]));
-            }
-            EventBytes e = event.reset().raw(CPU_OP_HEAD).string(name(ops.nameId[i]))
-                    .raw(PID_).number(pid).raw(TID_).number(tid)
-                    .raw(TS_).micros(ops.start[i] - base).raw(DUR_).micros(ops.end[i] - ops.start[i])
-                    .raw(ARGS_).raw(EXTERNAL_ID_).number(ops.externalId[i])
-                    .raw(CPU_OP_ARGS_).number(k)
-                    // flagtrace ops record no tensor inputs: the shape fields torch writes are present and empty.
-                    .raw(CPU_OP_EMPTY_INPUTS);
-            if (ops.thread[i] >= 0) {
-                e.raw(THREAD_).number(ops.thread[i]);
-            }
-            emit(e.raw(END_ARGS_AND_EVENT));
+        if (hostPid == -1) { // no API record yet: the rows of this capture's ops stay on one pid from now on
+            hostPid = hostPid();
         }
-        return pid;
+        EventBytes e = event.reset().raw(CPU_OP_HEAD).string(name(settled.nameId[i]))
+                .raw(PID_).number(hostPid).raw(TID_).number(tid)
+                .raw(TS_).micros(settled.start[i] - base).raw(DUR_).micros(settled.end[i] - settled.start[i])
+                .raw(ARGS_).raw(EXTERNAL_ID_).number(settled.externalId[i])
+                .raw(CPU_OP_ARGS_).number(evIdx)
+                // flagtrace ops record no tensor inputs: the shape fields torch writes are present and empty.
+                .raw(CPU_OP_EMPTY_INPUTS);
+        if (settled.thread[i] >= 0) {
+            e.raw(THREAD_).number(settled.thread[i]);
+        }
+        emit(e.raw(END_ARGS_AND_EVENT));
+    }
+
+    /** The pid of the host rows: the first API record's, else the header's, else one clear of devices. */
+    private long hostPid() {
+        return hostPid != -1 ? hostPid : header.processId() != -1 ? header.processId() : UNKNOWN_HOST_PID;
     }
 
     private boolean windowBounded() {
@@ -468,7 +476,7 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
 
     /** Trace events written (device, API, host ops, flow halves). */
     public long events() {
-        return events + ops.size;
+        return events + ops.written();
     }
 
     /**

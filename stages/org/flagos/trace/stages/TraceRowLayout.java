@@ -20,6 +20,11 @@ final class TraceRowLayout {
         index.put(opThread, size++);
     }
 
+    /** Whether a row was learned for {@code opThread}. */
+    boolean knows(long opThread) {
+        return index.get(opThread) != -1;
+    }
+
     long hostRow(long opThread) {
         int i = (int) index.get(opThread);
         if (i >= 0) {

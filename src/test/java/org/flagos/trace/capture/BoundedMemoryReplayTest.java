@@ -50,10 +50,14 @@ class BoundedMemoryReplayTest {
         return out;
     }
 
-    private static String replayInChild(Path capture, String heap) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+    private static String replayInChild(Path capture, String heap, Path... ops) throws IOException, InterruptedException {
+        List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx" + heap, "-cp", System.getProperty("java.class.path"), BoundedReplayMain.class.getName(),
-                capture.toString()).redirectErrorStream(true).start();
+                capture.toString()));
+        for (Path p : ops) {
+            command.add(p.toString());
+        }
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(10, TimeUnit.MINUTES), "the replay ends");
         assertEquals(0, p.exitValue(), out);
@@ -92,6 +96,69 @@ class BoundedMemoryReplayTest {
                 "records that never had a binding were released at the horizon, not held to the end");
         assertTrue(line.contains(" truncated=false"), line);
         assertTrue(many.get("longest_wait") < org.flagos.trace.stages.ExternalCorrelationJoin.DEFAULT_HORIZON);
+    }
+
+    /**
+     * The same ten million records with their host ops: three million ops (one per launch of the
+     * tiny kernels, matmul_relu around mm and relu, an op around each repetition and one around the
+     * whole capture, which ends last). Ops settle as the replay goes (the ops file streamed, merged
+     * by time), so the heap stays bounded; the summary adds up exactly: every row of the real ops
+     * and of the repetition wrappers is the repetitions' sum of one repetition's, and the capture's
+     * op holds all their device time with its self CPU time the gaps between repetitions.
+     */
+    @Test
+    void tenMillionRecordsWithThreeMillionOpsReplayIn256MiBAndTheSummaryAddsUpExactly() throws Exception {
+        SyntheticCapture source = new SyntheticCapture();
+        Path one = dir.resolve("one.fltrbuf");
+        Path oneOps = dir.resolve("one.ops.jsonl");
+        source.write(one, 1);
+        source.writeOps(oneOps, 1);
+        Map<String, Long> single = figures(replayInChild(one, "256m", oneOps));
+
+        int repetitions = source.repetitionsFor(RECORDS);
+        Path big = dir.resolve("big.fltrbuf");
+        Path bigOps = dir.resolve("big.ops.jsonl");
+        source.write(big, repetitions);
+        source.writeOps(bigOps, repetitions);
+        long t0 = System.nanoTime();
+        String line = replayInChild(big, "256m", bigOps);
+        System.out.printf("10M-record replay with %d ops at -Xmx256m: %.1f s wall (child JVM), %s%n",
+                repetitions * source.opsPerRepetition() + 1, (System.nanoTime() - t0) / 1e9, line);
+        Map<String, Long> many = figures(line);
+        assertTrue(many.get("peak_heap_mib") <= 256, line);
+
+        long r = repetitions;
+        assertEquals(source.opsPerRepetition() + 1, single.get("host_ops"), "every op of one repetition written");
+        assertEquals(r * source.opsPerRepetition() + 1, many.get("host_ops"), "every op of every repetition written");
+        assertTrue(many.get("host_ops") > 3_000_000, "millions of ops: " + many.get("host_ops"));
+        assertEquals(r * single.get("events") - (r - 1), many.get("events"), "every event, the capture's op once");
+        assertTrue(many.get("ops_held_max") < many.get("host_ops") / 10,
+                "ops settle as the replay goes: at most " + many.get("ops_held_max") + " held of " + many.get("host_ops"));
+        for (String loss : List.of("ops_settled_at_capacity", "ops_nested_approximately", "ops_drawn_before_row_known")) {
+            assertEquals(0, single.get(loss), loss);
+            assertEquals(0, many.get(loss), loss);
+        }
+        assertEquals(r * single.get("device_records_without_op"), many.get("device_records_without_op"));
+
+        int rows = 0;
+        for (Map.Entry<String, Long> e : single.entrySet()) {
+            String key = e.getKey();
+            if (!key.startsWith("op.") || key.startsWith("op." + SyntheticCapture.CAPTURE_OP + ".")) {
+                continue;
+            }
+            assertEquals(r * e.getValue(), many.get(key), key);
+            rows++;
+        }
+        assertEquals(11 * 5, rows, "ten real op names and the repetition wrapper, five figures each");
+        String capture = "op." + SyntheticCapture.CAPTURE_OP + ".";
+        String repetition = "op." + SyntheticCapture.REPETITION_OP + ".";
+        assertEquals(1, many.get(capture + "count"));
+        assertEquals(0, many.get(capture + "self_device_ns"));
+        assertEquals(r * single.get(capture + "device_ns"), many.get(capture + "device_ns"), "all the device time under it");
+        assertEquals(single.get(repetition + "device_ns"), single.get(capture + "device_ns"));
+        assertEquals(many.get(capture + "cpu_ns") - many.get(repetition + "cpu_ns"), many.get(capture + "self_cpu_ns"),
+                "its children are exactly the repetitions");
+        assertTrue(many.get(capture + "cpu_ns") > (r - 1) * single.get(capture + "cpu_ns"));
     }
 
     /**

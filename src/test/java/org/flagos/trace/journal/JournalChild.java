@@ -30,7 +30,7 @@ public final class JournalChild {
 
     private static void slow(String capture, Path dir) throws IOException, InterruptedException {
         CaptureReplay.Request request = JournalFixtures.request(capture);
-        HostOps ops = request.ops();
+        HostOps ops = (HostOps) request.ops(); // the fixture reads the ops file into memory
         PrintStream out = System.out;
         try (JournalWriter writer = JournalWriter.open(JournalOptions.to(dir),
                 new JournalSession(capture, "child", ops.windowStartNs(), request.devices(), java.util.Map.of(), -1, false))) {

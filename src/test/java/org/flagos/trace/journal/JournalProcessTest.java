@@ -55,7 +55,7 @@ class JournalProcessTest {
 
         // The same records replayed straight from the capture: every op the journal holds, the buffers.
         CaptureReplay.Request full = JournalFixtures.request(CAPTURE);
-        HostOps ops = full.ops();
+        HostOps ops = (HostOps) full.ops(); // the fixture reads the ops file into memory
         HostOps prefix = new HostOps(ops.windowStartNs(), Long.MAX_VALUE, ops.ops().subList(0, (int) facts.ops()));
         CaptureReplay.Request same = new CaptureReplay.Request(full.capture(), full.source(), prefix, full.kernelNames(),
                 full.devices(), full.metadata(), full.traceName(), UnaryOperator.identity(), full.ringSize(), full.clock());

@@ -236,4 +236,38 @@ class ChromeTraceWriterTest {
             }
         }
     }
+
+    /**
+     * With a horizon of 8 records an op's row is written while the capture goes on, between the
+     * records, not held to the end; its device time is still its own.
+     */
+    @Test
+    void anOpsRowIsWrittenAHorizonAfterItNotAtTheEnd() throws Exception {
+        ByteArrayOutputStream streamed = new ByteArrayOutputStream();
+        CaptureAccounting accounting = new CaptureAccounting(new DecodeStats(), apiNames, new ExternalCorrelationJoin(8), window);
+        ChromeTraceWriter small = new ChromeTraceWriter(streamed, names,
+                new TraceHeader("unit", List.of(), BASE, Map.of(), "proc", 4242), accounting);
+        TraceRecord op = record(RecordType.HOST_OP, null, 2_000, 9_000);
+        op.nameId = names.intern("app::step");
+        op.externalId(5);
+        for (int i = 0; i < 20; i++) {
+            TraceRecord k = record(RecordType.ACTIVITY, EventKind.KERNEL, 10_000 + i * 100L, 10_050 + i * 100L);
+            k.nameId = names.intern("k" + i);
+            if (i == 0) {
+                k.externalId(5);
+            }
+        }
+        record(RecordType.END_OF_CAPTURE, null, 0, 0);
+        long sequence = 0;
+        for (TraceRecord r : records) {
+            small.onEvent(r, sequence++, true);
+        }
+        small.awaitFinished();
+        assertEquals(null, small.failure());
+        String text = streamed.toString(StandardCharsets.UTF_8);
+        int row = text.indexOf("\"app::step\"");
+        assertTrue(row > text.indexOf("\"k8\"") && row < text.indexOf("\"k9\""), "written after the ninth record, not at the end");
+        assertEquals(0.050, small.summary().row("app::step").selfDeviceTimeTotalUs(), 1e-12);
+        assertEquals(0, accounting.deviceRecordsWithoutOp());
+    }
 }

@@ -2,7 +2,6 @@ package org.flagos.trace.stages;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import org.flagos.trace.pipeline.DenseLongTable;
 import org.flagos.trace.pipeline.NameTable;
 import org.junit.jupiter.api.Test;
 
@@ -14,16 +13,18 @@ import org.junit.jupiter.api.Test;
  */
 class OpSummaryNestingTest {
     @Test
-    void anOpOfAnotherThreadInsideThisThreadsLastOpIsNotItsChild() {
+    void anOpOfAnotherThreadInsideThisThreadsLastOpIsNotItsChild() throws Exception {
         NameTable names = new NameTable();
         int step = names.intern("step");
         int inner = names.intern("inner");
-        HostOpColumns ops = new HostOpColumns();
-        ops.add(step, 0, 1, 1_000, 10_000, -1); // thread 1: a long last step
-        ops.add(inner, 1, 1, 2_000, 3_000, -1); //   its inner op
-        ops.add(step, 2, 2, 4_000, 6_000, -1); // thread 2 starts late, inside thread 1's step in time
-        ops.add(inner, 3, 2, 4_500, 5_000, -1);
-        OpSummary summary = OpSummary.of(ops, names, new DenseLongTable());
+        OpSummaryFold fold = new OpSummaryFold(names);
+        HostOpLedger ops = new HostOpLedger(fold, 1 << 18, 1 << 18);
+        ops.op(step, 0, 1, 1_000, 10_000, -1); // thread 1: a long last step
+        ops.op(inner, 1, 1, 2_000, 3_000, -1); //   its inner op
+        ops.op(step, 2, 2, 4_000, 6_000, -1); // thread 2 starts late, inside thread 1's step in time
+        ops.op(inner, 3, 2, 4_500, 5_000, -1);
+        ops.finish((ledger, slot, evIdx) -> { });
+        OpSummary summary = fold.summary();
         OpSummaryRow steps = summary.row("step");
         OpSummaryRow inners = summary.row("inner");
         assertEquals((9_000 + 2_000) / 1000.0, steps.cpuTimeTotalUs(), 1e-9);

@@ -1,5 +1,6 @@
 package org.flagos.trace.testing;
 
+import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -13,6 +14,9 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import org.flagos.trace.ingest.FltrbufFrames;
+import org.flagos.trace.ingest.HostOp;
+import org.flagos.trace.ingest.HostOps;
+import org.flagos.trace.ingest.OpsJsonlReader;
 
 /**
  * A long capture made from the real 30,000-launch H200 capture: its buffers written again and
@@ -33,15 +37,30 @@ public final class SyntheticCapture {
     private static final int KIND_OVERHEAD = 17;
     private static final int KIND_EXTERNAL_CORRELATION = 39;
 
+    /** The op wrapping each repetition's ops, and the one wrapping the whole capture. */
+    public static final String REPETITION_OP = "app::repetition";
+    public static final String CAPTURE_OP = "app::capture";
+
     private final List<ByteBuffer> frames = new ArrayList<>();
+    private final HostOps ops;
+    private long opsMinStart = Long.MAX_VALUE;
+    private long opsMaxEnd = Long.MIN_VALUE;
     private long records;
     private long minStart = Long.MAX_VALUE;
     private long maxEnd;
     private long maxCorrelation;
     private long maxExternal;
 
-    /** Loads the real capture's buffers and measures what a repetition must move. */
+    /** Loads the real capture's buffers and ops and measures what a repetition must move. */
     public SyntheticCapture() {
+        ops = OpsJsonlReader.read(Captures.ops(SOURCE));
+        for (HostOp op : ops.ops()) {
+            opsMinStart = Math.min(opsMinStart, op.startNs());
+            opsMaxEnd = Math.max(opsMaxEnd, op.endNs());
+            maxExternal = Math.max(maxExternal, op.externalId().value());
+        }
+        minStart = Math.min(opsMinStart, ops.windowStartNs());
+        maxEnd = Math.max(opsMaxEnd, ops.windowEndNs());
         try (FltrbufFrames in = FltrbufFrames.open(Captures.capture(SOURCE))) {
             while (in.next()) {
                 ByteBuffer p = in.payload();
@@ -63,9 +82,48 @@ public final class SyntheticCapture {
         return (int) ((records + this.records - 1) / this.records);
     }
 
+    /** Ops in one repetition's ops file: the real ones, the repetition's wrapper and the capture's. */
+    public long opsPerRepetition() {
+        return ops.ops().size() + 1;
+    }
+
+    private long span() {
+        return maxEnd - minStart + 1_000_000;
+    }
+
+    /**
+     * Writes the ops of {@code repetitions} repetitions as an ops file, one op per line as ops end:
+     * each repetition's real ops (one per launch of the 30,000 tiny kernels, and the nested
+     * matmul_relu ops) moved like its records, then {@link #REPETITION_OP} around them, and at the
+     * end {@link #CAPTURE_OP} around every repetition.
+     */
+    public void writeOps(Path out, int repetitions) {
+        long span = span();
+        long externalStride = maxExternal + 1;
+        long wrapperIds = repetitions * externalStride;
+        try (BufferedWriter w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+            w.write("{\"window_start\":" + ops.windowStartNs() + "}\n");
+            for (int r = 0; r < repetitions; r++) {
+                for (HostOp op : ops.ops()) {
+                    line(w, op.name(), op.externalId().value() + r * externalStride, op.startNs() + r * span, op.endNs() + r * span);
+                }
+                line(w, REPETITION_OP, wrapperIds + r, opsMinStart + r * span, opsMaxEnd + r * span);
+            }
+            // One nanosecond wider than the repetitions on each side: its own parent, never a repetition's child.
+            line(w, CAPTURE_OP, wrapperIds + repetitions, opsMinStart - 1, opsMaxEnd + (repetitions - 1) * span + 1);
+            w.write("{\"window_end\":" + (ops.windowEndNs() + (repetitions - 1) * span) + "}\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void line(BufferedWriter w, String name, long external, long start, long end) throws IOException {
+        w.write("{\"name\":\"" + name + "\",\"external_id\":" + external + ",\"start\":" + start + ",\"end\":" + end + "}\n");
+    }
+
     /** Writes {@code repetitions} repetitions to {@code out}, and the kernel name table beside it. */
     public void write(Path out, int repetitions) {
-        long span = maxEnd - minStart + 1_000_000;
+        long span = span();
         long correlationStride = maxCorrelation + 1;
         long externalStride = maxExternal + 1;
         if (correlationStride * repetitions > 0xFFFF_FFFFL) {
@@ -177,11 +235,17 @@ public final class SyntheticCapture {
         }
     }
 
-    /** {@code SyntheticCapture OUT.fltrbuf RECORDS}: writes a capture of at least RECORDS records. */
+    /**
+     * {@code SyntheticCapture OUT.fltrbuf RECORDS [OPS.jsonl]}: writes a capture of at least RECORDS
+     * records, and its ops when a path is given.
+     */
     public static void main(String[] args) {
         SyntheticCapture capture = new SyntheticCapture();
         int repetitions = capture.repetitionsFor(Long.parseLong(args[1]));
         capture.write(Path.of(args[0]), repetitions);
+        if (args.length > 2) {
+            capture.writeOps(Path.of(args[2]), repetitions);
+        }
         System.out.println(args[0] + ": " + repetitions + " repetitions, "
                 + repetitions * capture.recordsPerRepetition() + " records");
     }

@@ -1,0 +1,246 @@
+package org.flagos.trace.stages;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.flagos.trace.pipeline.NameTable;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Host ops settle as a capture goes: a horizon of records after an op arrives it is folded into the
+ * summary and its row written, so what is held does not grow with the capture, and the summary is
+ * the one the whole list of ops gives (a reference that nests every op against every other).
+ */
+class HostOpLedgerTest {
+    private final NameTable names = new NameTable();
+    private final OpSummaryFold fold = new OpSummaryFold(names);
+    private final List<long[]> rows = new ArrayList<>(); // external id, ev idx, row
+    private final HostOpLedger.RowSink sink = (ops, slot, evIdx) -> rows.add(new long[] {ops.externalId[slot], evIdx, ops.row(slot)});
+
+    /** One op as a test draws it. */
+    private record Op(String name, long externalId, long thread, long start, long end, long deviceNs) {
+    }
+
+    @Test
+    void anOpSettlesAHorizonOfRecordsAfterItArrivesAndRowsGoInStartOrder() throws Exception {
+        HostOpLedger ops = new HostOpLedger(fold, 4, 1 << 20);
+        int name = names.intern("op");
+        ops.op(name, 2, 1, 200, 300, -1); // arrives first, starts later
+        ops.op(name, 1, 1, 100, 150, -1);
+        for (int i = 0; i < 4; i++) {
+            ops.record();
+            ops.settle(sink);
+        }
+        assertTrue(rows.isEmpty(), "within the horizon nothing settles");
+        ops.record();
+        ops.settle(sink);
+        assertEquals(2, rows.size(), "a horizon later both have");
+        assertEquals(1, rows.get(0)[0], "the earlier start first");
+        assertEquals(0, rows.get(0)[1]);
+        assertEquals(2, rows.get(1)[0]);
+        assertEquals(1, rows.get(1)[1], "Ev Idx is the rank written");
+        assertEquals(0, ops.maxHeld() - 2);
+    }
+
+    @Test
+    void deviceTimeBeforeOrAfterItsOpIsItsOwnWithinTheHorizonAndCountedPastIt() throws Exception {
+        HostOpLedger ops = new HostOpLedger(fold, 8, 1 << 20);
+        int name = names.intern("op");
+        ops.device(7, 100); // the op's kernel came before the op
+        ops.api(7, 42);
+        ops.record();
+        ops.op(name, 7, 1, 0, 1_000, -1);
+        ops.device(7, 20); // and one after it
+        for (int i = 0; i < 9; i++) {
+            ops.record();
+            ops.settle(sink);
+        }
+        assertEquals(1, rows.size());
+        assertEquals(42, rows.get(0)[2], "drawn on the row of the thread its API call ran on");
+        ops.device(7, 5); // after the op settled: in no row, counted
+        ops.device(99, 3); // an id no op has
+        ops.finish(sink);
+        assertEquals(2, ops.unclaimedDeviceRecords());
+        assertEquals(0.120, fold.summary().row("op").selfDeviceTimeTotalUs(), 1e-12);
+    }
+
+    @Test
+    void anEarlyRecordNoOpClaimsIsDroppedAHorizonLaterAndCounted() throws Exception {
+        HostOpLedger ops = new HostOpLedger(fold, 8, 1 << 20);
+        for (int i = 0; i < 1_000_000; i++) {
+            ops.device(1_000_000 + i, 10); // device work of ops that never come
+            ops.record();
+            ops.settle(sink);
+        }
+        assertEquals(1_000_000 - 8, ops.unclaimedDeviceRecords(), "all but the last horizon's, before the end");
+        ops.finish(sink);
+        assertEquals(1_000_000, ops.unclaimedDeviceRecords());
+    }
+
+    @Test
+    void tooManyOpsWithoutRecordsSettleAtCapacityCounted() throws Exception {
+        HostOpLedger ops = new HostOpLedger(fold, 1 << 18, 100);
+        int name = names.intern("cpu only");
+        for (int i = 0; i < 10_000; i++) {
+            ops.op(name, i, 1, i * 10L, i * 10L + 5, -1);
+            ops.settle(sink);
+        }
+        assertEquals(101, ops.maxHeld());
+        assertEquals(10_000 - 100, ops.settledAtCapacity());
+        ops.finish(sink);
+        assertEquals(10_000, rows.size());
+        assertEquals(10_000, fold.summary().row("cpu only").count());
+    }
+
+    @Test
+    void opsThatCrossOnAThreadAreCountedWithTheFirstExample() throws Exception {
+        HostOpLedger ops = new HostOpLedger(fold, 8, 1 << 20);
+        ops.op(names.intern("a"), 1, 1, 0, 100, -1);
+        ops.op(names.intern("b"), 2, 1, 50, 150, -1); // starts inside a, ends after it
+        ops.finish(sink);
+        assertEquals(1, fold.crossing());
+        assertEquals("1 ops overlap an op on their thread without nesting in it (first: 'b' (External id 2) starts inside "
+                + "'a' (External id 1) but ends after it); self CPU times of the ops involved are not meaningful", fold.crossingNote());
+    }
+
+    /**
+     * Long captures drawn at random: per thread a run op around epochs around steps around leaves,
+     * idle gaps between steps and longer ones between epochs, threads interleaved, each op arriving
+     * as it ends with its device records just before or just after it. The horizon is small, so ops
+     * settle all along and each thread's siblings are merged many times; the summary must still be
+     * the reference's, exactly.
+     */
+    @Test
+    void theSummaryOfOpsSettledAlongTheWayIsTheWholeListsExactly() throws Exception {
+        for (long seed = 1; seed <= 5; seed++) {
+            SplittableRandom random = new SplittableRandom(seed);
+            List<Op> all = new ArrayList<>();
+            long[] nextId = {1};
+            for (int thread = 1; thread <= 3; thread++) {
+                drawThread(random, thread, all, nextId);
+            }
+            all.sort(Comparator.comparingLong(Op::end).thenComparing(Comparator.comparingLong(Op::start).reversed()));
+            NameTable n = new NameTable();
+            OpSummaryFold f = new OpSummaryFold(n);
+            HostOpLedger ops = new HostOpLedger(f, 64, 1 << 20);
+            for (Op op : all) {
+                if (random.nextBoolean()) {
+                    ops.device(op.externalId(), op.deviceNs()); // the device record before its op
+                    ops.record();
+                    ops.op(n.intern(op.name()), op.externalId(), op.thread(), op.start(), op.end(), -1);
+                } else {
+                    ops.op(n.intern(op.name()), op.externalId(), op.thread(), op.start(), op.end(), -1);
+                    ops.record();
+                    ops.device(op.externalId(), op.deviceNs());
+                }
+                ops.record();
+                ops.settle((l, slot, evIdx) -> { });
+            }
+            ops.finish((l, slot, evIdx) -> { });
+            assertTrue(ops.maxHeld() < 300, "held " + ops.maxHeld() + " of " + all.size());
+            assertEquals(0, ops.unclaimedDeviceRecords());
+            assertEquals(0, f.approximate(), "seed " + seed);
+            assertEquals(0, f.crossing());
+            assertNull(f.crossingNote());
+            Map<String, long[]> reference = reference(all);
+            OpSummary summary = f.summary();
+            assertEquals(reference.size(), summary.rows().size());
+            for (Map.Entry<String, long[]> e : reference.entrySet()) {
+                OpSummaryRow row = summary.row(e.getKey());
+                assertNotNull(row, e.getKey());
+                long[] want = e.getValue();
+                assertEquals(want[0], row.count(), e.getKey());
+                assertEquals(want[1] / 1000.0, row.cpuTimeTotalUs(), e.getKey());
+                assertEquals(want[2] / 1000.0, row.selfCpuTimeTotalUs(), "seed " + seed + " " + e.getKey());
+                assertEquals(want[3] / 1000.0, row.deviceTimeTotalUs(), "seed " + seed + " " + e.getKey());
+                assertEquals(want[4] / 1000.0, row.selfDeviceTimeTotalUs(), e.getKey());
+            }
+            assertTrue(summary.row("run").count() == 3 && all.size() > 3 * OpSummaryFold.MAX_SIBLINGS,
+                    all.size() + " ops: more siblings per thread than are kept apart");
+        }
+    }
+
+    private static void drawThread(SplittableRandom random, long thread, List<Op> out, long[] nextId) {
+        long t = 1_000 * thread;
+        long runId = nextId[0]++;
+        long runStart = t;
+        for (int epoch = 0; epoch < 4; epoch++) {
+            t += 50_000 + random.nextInt(50_000); // long gap between epochs
+            long epochId = nextId[0]++;
+            long epochStart = t;
+            int steps = 1_000 + random.nextInt(2_000);
+            for (int step = 0; step < steps; step++) {
+                t += 100 + random.nextInt(900);
+                long stepId = nextId[0]++;
+                long stepStart = t;
+                int leaves = random.nextInt(3);
+                for (int leaf = 0; leaf < leaves; leaf++) {
+                    t += 1 + random.nextInt(20);
+                    long s = t;
+                    t += 1 + random.nextInt(200);
+                    out.add(new Op("leaf", nextId[0]++, thread, s, t, random.nextInt(1_000)));
+                }
+                t += 1 + random.nextInt(20);
+                out.add(new Op("step", stepId, thread, stepStart, t, random.nextInt(100)));
+            }
+            t += 1 + random.nextInt(20);
+            out.add(new Op("epoch", epochId, thread, epochStart, t, 0));
+        }
+        t += 10;
+        out.add(new Op("run", runId, thread, runStart, t, random.nextInt(10)));
+    }
+
+    /** Per name: count, CPU, self CPU, device total, self device; nesting by containment on a thread, every pair compared. */
+    private static Map<String, long[]> reference(List<Op> ops) {
+        Map<Long, List<Op>> byThread = new HashMap<>();
+        for (Op op : ops) {
+            byThread.computeIfAbsent(op.thread(), k -> new ArrayList<>()).add(op);
+        }
+        Map<String, long[]> rows = new HashMap<>();
+        for (List<Op> thread : byThread.values()) {
+            thread.sort(Comparator.comparingLong(Op::start).thenComparing(Comparator.comparingLong(Op::end).reversed()));
+            Map<Long, Long> childCpu = new HashMap<>();
+            Map<Long, Long> total = new HashMap<>();
+            List<Op> open = new ArrayList<>();
+            List<Op> parentOf = new ArrayList<>();
+            Map<Long, Op> parent = new HashMap<>();
+            for (Op op : thread) {
+                while (!open.isEmpty() && !(open.get(open.size() - 1).start() <= op.start() && op.end() <= open.get(open.size() - 1).end())) {
+                    open.remove(open.size() - 1);
+                }
+                if (!open.isEmpty()) {
+                    parent.put(op.externalId(), open.get(open.size() - 1));
+                }
+                open.add(op);
+            }
+            for (Op op : thread) { // device total: each op's device time goes to it and every ancestor
+                for (Op a = op; a != null; a = parent.get(a.externalId())) {
+                    total.merge(a.externalId(), op.deviceNs(), Long::sum);
+                }
+                Op p = parent.get(op.externalId());
+                if (p != null) {
+                    childCpu.merge(p.externalId(), op.end() - op.start(), Long::sum);
+                }
+            }
+            for (Op op : thread) {
+                long[] row = rows.computeIfAbsent(op.name(), k -> new long[5]);
+                long cpu = op.end() - op.start();
+                row[0]++;
+                row[1] += cpu;
+                row[2] += cpu - childCpu.getOrDefault(op.externalId(), 0L);
+                row[3] += total.get(op.externalId());
+                row[4] += op.deviceNs();
+            }
+            parentOf.clear();
+        }
+        return rows;
+    }
+}

@@ -1,0 +1,374 @@
+package org.flagos.trace.stages;
+
+import java.io.IOException;
+import java.util.Arrays;
+import org.agrona.collections.Long2LongHashMap;
+
+/**
+ * The host ops a trace writer holds until they settle, and the device time and API thread that
+ * records bring for them. An op settles once nothing can still refer to it: a horizon of records
+ * (those the join counts: activity and bindings) has arrived after it, so the device and API records
+ * that name its External id, parked ones included, have been written. Settling folds it into the
+ * summary ({@link OpSummaryFold}, in post-order per thread) and then writes its {@code cpu_op} row,
+ * in start order among the ops waiting; {@code Ev Idx} is the rank in which rows are written. A
+ * capture shorter than the horizon settles everything at its end, as the writer always did: every
+ * row in start order, numbered by it.
+ *
+ * <p>What is held is bounded: the ops of one horizon (and at most {@link #capacity} of them; more
+ * settle early, counted in {@link #settledAtCapacity()}), and for device and API records whose op
+ * has not come yet one small entry per External id, kept for a horizon. An entry no op claims in
+ * that time is dropped and its device records counted ({@link #unclaimedDeviceRecords()}): they are
+ * in the trace, but in no summary row. Ops written before their thread's row was known are counted
+ * when it becomes known ({@link #drawnBeforeRowKnown()}).
+ */
+final class HostOpLedger {
+    /** Writes one settled op's row. */
+    interface RowSink {
+        void cpuOp(HostOpLedger ops, int slot, long evIdx) throws IOException;
+    }
+
+    private static final long NONE = -1;
+
+    private final int horizon;
+    private final int capacity;
+    private final OpSummaryFold fold;
+    private final TraceRowLayout layout = new TraceRowLayout();
+
+    int[] nameId = new int[256];
+    int[] threadNameId = new int[256];
+    long[] externalId = new long[256];
+    long[] thread = new long[256];
+    long[] start = new long[256];
+    long[] end = new long[256];
+    private long[] deviceNs = new long[256];
+    private long[] apiThread = new long[256];
+    private long[] arrivedAt = new long[256];
+    private boolean[] folded = new boolean[256];
+    private int[] freeSlots = new int[256];
+    private int freeCount;
+    private int used;
+    private int live;
+    private int maxLive;
+    private final Long2LongHashMap slotOf = new Long2LongHashMap(1024, 0.65f, NONE, true);
+    private final SlotHeap byStart = new SlotHeap() {
+        @Override
+        boolean before(int a, int b) {
+            return start[a] != start[b] ? start[a] < start[b] : externalId[a] < externalId[b];
+        }
+    };
+    private final SlotHeap byEnd = new SlotHeap() {
+        @Override
+        boolean before(int a, int b) { // children before parents: earlier end, then later start, then the later id
+            if (end[a] != end[b]) {
+                return end[a] < end[b];
+            }
+            return start[a] != start[b] ? start[a] > start[b] : externalId[a] > externalId[b];
+        }
+    };
+
+    /** Device and API records whose op has not come yet, by External id, in arrival order. */
+    private final Long2LongHashMap earlyOf = new Long2LongHashMap(1024, 0.65f, NONE, true);
+    private long[] earlyExternal = new long[256];
+    private long[] earlyDevice = new long[256];
+    private long[] earlyRecords = new long[256];
+    private long[] earlyApi = new long[256];
+    private long[] earlyAt = new long[256];
+    private boolean[] earlyLive = new boolean[256];
+    private long earlyOldest;
+    private long earlyNext;
+
+    private final Long2LongHashMap fallbackWritten = new Long2LongHashMap(16, 0.65f, 0, true);
+    private long now;
+    private long written;
+    private long unclaimedDeviceRecords;
+    private long settledAtCapacity;
+    private long drawnBeforeRowKnown;
+
+    /**
+     * @param horizon  records after an op's arrival by which its records have come (the join's)
+     * @param capacity ops held at most
+     */
+    HostOpLedger(OpSummaryFold fold, int horizon, int capacity) {
+        this.fold = fold;
+        this.horizon = horizon;
+        this.capacity = capacity;
+    }
+
+    /** A host op arrived. */
+    void op(int name, long external, long opThread, long startNs, long endNs, int threadName) {
+        int s = allocate();
+        nameId[s] = name;
+        threadNameId[s] = threadName;
+        externalId[s] = external;
+        thread[s] = opThread;
+        start[s] = startNs;
+        end[s] = endNs;
+        deviceNs[s] = 0;
+        apiThread[s] = NONE;
+        arrivedAt[s] = now;
+        folded[s] = false;
+        long early = earlyOf.remove(external);
+        if (early != NONE) {
+            int e = earlySlot(early);
+            deviceNs[s] = earlyDevice[e];
+            apiThread[s] = earlyApi[e];
+            earlyLive[e] = false;
+        }
+        slotOf.put(external, s);
+        byStart.add(s);
+        byEnd.add(s);
+        live++;
+        maxLive = Math.max(maxLive, live);
+    }
+
+    /** A device record of {@code ns} with this External id was written. */
+    void device(long external, long ns) {
+        long s = slotOf.get(external);
+        if (s != NONE) {
+            deviceNs[(int) s] += ns;
+            return;
+        }
+        int e = earlyEntry(external);
+        earlyDevice[e] += ns;
+        earlyRecords[e]++;
+    }
+
+    /** An API record with this External id ran on {@code apiThreadId}; the first one counts. */
+    void api(long external, long apiThreadId) {
+        long s = slotOf.get(external);
+        if (s != NONE) {
+            if (apiThread[(int) s] == NONE) {
+                apiThread[(int) s] = apiThreadId;
+            }
+            return;
+        }
+        int e = earlyEntry(external);
+        if (earlyApi[e] == NONE) {
+            earlyApi[e] = apiThreadId;
+        }
+    }
+
+    /** One record (activity or binding) arrived: the clock the horizon is counted in. */
+    void record() {
+        now++;
+        while (earlyOldest < earlyNext) {
+            int e = earlySlot(earlyOldest);
+            if (earlyLive[e]) {
+                if (now - earlyAt[e] <= horizon) {
+                    return;
+                }
+                unclaimedDeviceRecords += earlyRecords[e];
+                earlyOf.remove(earlyExternal[e]);
+                earlyLive[e] = false;
+            }
+            earlyOldest++;
+        }
+    }
+
+    /** Folds and writes the ops whose horizon has passed. */
+    void settle(RowSink sink) throws IOException {
+        while (byEnd.size > 0 && now - arrivedAt[byEnd.peek()] > horizon) {
+            fold(byEnd.poll());
+        }
+        writeFolded(sink);
+        while (live > capacity) {
+            if (byEnd.size > 0) {
+                settledAtCapacity++;
+                fold(byEnd.poll());
+            }
+            writeFolded(sink);
+        }
+    }
+
+    /** The end of the capture: everything settles, then what no op claimed is counted. */
+    void finish(RowSink sink) throws IOException {
+        while (byEnd.size > 0) {
+            fold(byEnd.poll());
+        }
+        writeFolded(sink);
+        for (long q = earlyOldest; q < earlyNext; q++) {
+            int e = earlySlot(q);
+            if (earlyLive[e]) {
+                unclaimedDeviceRecords += earlyRecords[e];
+                earlyLive[e] = false;
+            }
+        }
+        earlyOf.clear();
+        earlyOldest = earlyNext;
+    }
+
+    private void writeFolded(RowSink sink) throws IOException {
+        while (byStart.size > 0 && folded[byStart.peek()]) {
+            int s = byStart.poll();
+            if (!layout.knows(thread[s])) {
+                fallbackWritten.put(thread[s], fallbackWritten.get(thread[s]) + 1);
+            }
+            sink.cpuOp(this, s, written++);
+            freeSlots[freeCount++] = s;
+            live--;
+        }
+    }
+
+    private void fold(int s) {
+        fold.fold(nameId[s], externalId[s], thread[s], start[s], end[s], deviceNs[s]);
+        folded[s] = true;
+        if (slotOf.get(externalId[s]) == s) {
+            slotOf.remove(externalId[s]);
+        }
+        if (apiThread[s] != NONE && !layout.knows(thread[s])) {
+            layout.learn(thread[s], apiThread[s]);
+            drawnBeforeRowKnown += fallbackWritten.remove(thread[s]);
+        }
+    }
+
+    /** The row an op is drawn on: the thread its API calls ran on, once known. */
+    long row(int slot) {
+        return layout.hostRow(thread[slot]);
+    }
+
+    /** Rows written. */
+    long written() {
+        return written;
+    }
+
+    long unclaimedDeviceRecords() {
+        return unclaimedDeviceRecords;
+    }
+
+    /** The most ops held at once. */
+    long maxHeld() {
+        return maxLive;
+    }
+
+    long settledAtCapacity() {
+        return settledAtCapacity;
+    }
+
+    long drawnBeforeRowKnown() {
+        return drawnBeforeRowKnown;
+    }
+
+    private int allocate() {
+        if (freeCount > 0) {
+            return freeSlots[--freeCount];
+        }
+        if (used == nameId.length) {
+            int n = used * 2;
+            nameId = Arrays.copyOf(nameId, n);
+            threadNameId = Arrays.copyOf(threadNameId, n);
+            externalId = Arrays.copyOf(externalId, n);
+            thread = Arrays.copyOf(thread, n);
+            start = Arrays.copyOf(start, n);
+            end = Arrays.copyOf(end, n);
+            deviceNs = Arrays.copyOf(deviceNs, n);
+            apiThread = Arrays.copyOf(apiThread, n);
+            arrivedAt = Arrays.copyOf(arrivedAt, n);
+            folded = Arrays.copyOf(folded, n);
+            freeSlots = Arrays.copyOf(freeSlots, n);
+        }
+        return used++;
+    }
+
+    /** The entry for records of {@code external} whose op has not come, made when missing. */
+    private int earlyEntry(long external) {
+        long q = earlyOf.get(external);
+        if (q != NONE) {
+            return earlySlot(q);
+        }
+        if (earlyNext - earlyOldest == earlyExternal.length) {
+            growEarly();
+        }
+        q = earlyNext++;
+        int e = earlySlot(q);
+        earlyExternal[e] = external;
+        earlyDevice[e] = 0;
+        earlyRecords[e] = 0;
+        earlyApi[e] = NONE;
+        earlyAt[e] = now;
+        earlyLive[e] = true;
+        earlyOf.put(external, q);
+        return e;
+    }
+
+    private int earlySlot(long sequence) {
+        return (int) (sequence & (earlyExternal.length - 1));
+    }
+
+    private void growEarly() {
+        int n = earlyExternal.length;
+        long[] x = new long[n * 2];
+        long[] d = new long[n * 2];
+        long[] r = new long[n * 2];
+        long[] a = new long[n * 2];
+        long[] t = new long[n * 2];
+        boolean[] l = new boolean[n * 2];
+        for (long q = earlyOldest; q < earlyNext; q++) {
+            int from = (int) (q & (n - 1));
+            int to = (int) (q & (2 * n - 1));
+            x[to] = earlyExternal[from];
+            d[to] = earlyDevice[from];
+            r[to] = earlyRecords[from];
+            a[to] = earlyApi[from];
+            t[to] = earlyAt[from];
+            l[to] = earlyLive[from];
+        }
+        earlyExternal = x;
+        earlyDevice = d;
+        earlyRecords = r;
+        earlyApi = a;
+        earlyAt = t;
+        earlyLive = l;
+    }
+
+    /** A binary min-heap of op slots. */
+    private abstract static class SlotHeap {
+        int[] heap = new int[256];
+        int size;
+
+        abstract boolean before(int a, int b);
+
+        void add(int slot) {
+            if (size == heap.length) {
+                heap = Arrays.copyOf(heap, size * 2);
+            }
+            int i = size++;
+            while (i > 0) {
+                int parent = (i - 1) >>> 1;
+                if (!before(slot, heap[parent])) {
+                    break;
+                }
+                heap[i] = heap[parent];
+                i = parent;
+            }
+            heap[i] = slot;
+        }
+
+        int peek() {
+            return heap[0];
+        }
+
+        int poll() {
+            int top = heap[0];
+            int last = heap[--size];
+            int i = 0;
+            while (true) {
+                int child = 2 * i + 1;
+                if (child >= size) {
+                    break;
+                }
+                if (child + 1 < size && before(heap[child + 1], heap[child])) {
+                    child++;
+                }
+                if (!before(heap[child], last)) {
+                    break;
+                }
+                heap[i] = heap[child];
+                i = child;
+            }
+            if (size > 0) {
+                heap[i] = last;
+            }
+            return top;
+        }
+    }
+}
