@@ -218,6 +218,11 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
         writer.expectNoHostOps();
     }
 
+    /** Declares that no device or API record will come (no tracer): ops held at capacity then lose nothing. */
+    public void expectNoDeviceRecords() {
+        writer.expectNoDeviceRecords();
+    }
+
     public CaptureAccounting accounting() {
         return accounting;
     }

@@ -85,6 +85,7 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
                 ProducerType.MULTI, RING_SIZE);
         if (!tracer.available()) {
             pipeline.accounting().note("device tracer unavailable: " + tracer.unavailableReason());
+            pipeline.expectNoDeviceRecords();
         }
         try {
             tracer.start(pipeline, names, stats, BufferTap.both(dump == null ? BufferTap.NONE : dump,

@@ -129,6 +129,14 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
         hostOpsExpected = false;
     }
 
+    /**
+     * Declares that no device or API record will come (a session without a tracer): ops settled
+     * because the writer holds its most lose no device time and are not counted as settled early.
+     */
+    public void expectNoDeviceRecords() {
+        ops.expectNoRecords();
+    }
+
     @Override
     public void onEvent(TraceRecord slot, long sequence, boolean endOfBatch) {
         boolean end = slot.type == RecordType.END_OF_CAPTURE;

@@ -83,6 +83,7 @@ final class HostOpLedger {
     private long unclaimedDeviceRecords;
     private long settledAtCapacity;
     private long drawnBeforeRowKnown;
+    private volatile boolean recordsExpected = true;
 
     /**
      * @param horizon  records after an op's arrival by which its records have come (the join's)
@@ -92,6 +93,11 @@ final class HostOpLedger {
         this.fold = fold;
         this.horizon = horizon;
         this.capacity = capacity;
+    }
+
+    /** No device or API record will come: settling at capacity then loses nothing. */
+    void expectNoRecords() {
+        recordsExpected = false;
     }
 
     /** A host op arrived. */
@@ -173,7 +179,9 @@ final class HostOpLedger {
         writeFolded(sink);
         while (live > capacity) {
             if (byEnd.size > 0) {
-                settledAtCapacity++;
+                if (recordsExpected) {
+                    settledAtCapacity++;
+                }
                 fold(byEnd.poll());
             }
             writeFolded(sink);
