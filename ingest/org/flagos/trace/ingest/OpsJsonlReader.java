@@ -188,29 +188,29 @@ public final class OpsJsonlReader {
         }
     }
 
-    /** Streams the op lines of a file already checked by {@link #scan(Path)}. */
+    /**
+     * Streams the op lines of a file already checked by {@link #scan(Path)}: one parser over the
+     * whole file (no string per line), each root object read field by field.
+     */
     static HostOpCursor cursor(Path path) {
-        final BufferedReader in;
+        final JsonParser parser;
         try {
-            in = open(path);
+            parser = JSON.createParser(open(path));
         } catch (IOException e) {
             throw new CaptureFormatException(path + ": cannot read (" + e.getMessage() + ")", e);
         }
         return new HostOpCursor() {
-            private int number;
-
             @Override
             public HostOp next() {
                 try {
-                    String line;
-                    while ((line = in.readLine()) != null) {
-                        number++;
-                        if (line.isBlank()) {
-                            continue;
+                    JsonToken root;
+                    while ((root = parser.nextToken()) != null) {
+                        if (root != JsonToken.START_OBJECT) {
+                            throw changed();
                         }
-                        Line parsed = parse(line, path.toString(), number);
-                        if (parsed.windowStart == null && parsed.windowEnd == null) {
-                            return parsed.op(path.toString(), number);
+                        HostOp op = op();
+                        if (op != null) {
+                            return op;
                         }
                     }
                     return null;
@@ -219,10 +219,51 @@ public final class OpsJsonlReader {
                 }
             }
 
+            /** The op of the object the parser is in, or null for a window line. */
+            private HostOp op() throws IOException {
+                String name = null;
+                String threadName = null;
+                long externalId = -1;
+                long thread = HostOp.NO_THREAD;
+                long start = -1;
+                long end = -1;
+                boolean window = false;
+                while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                    String field = parser.currentName();
+                    JsonToken value = parser.nextToken();
+                    switch (field) {
+                        case "name": name = parser.getText(); break;
+                        case "thread_name": threadName = parser.getText(); break;
+                        case "external_id": externalId = parser.getLongValue(); break;
+                        case "thread": thread = parser.getLongValue(); break;
+                        case "start": start = parser.getLongValue(); break;
+                        case "end": end = parser.getLongValue(); break;
+                        case "window_start":
+                        case "window_end": window = true; break;
+                        default:
+                            if (value.isStructStart()) {
+                                parser.skipChildren();
+                            }
+                    }
+                }
+                if (window) {
+                    return null;
+                }
+                if (name == null || externalId < 0 || start < 0 || end < start) {
+                    throw changed();
+                }
+                return new HostOp(name, new ExternalId(externalId), thread, start, end, threadName);
+            }
+
+            private CaptureFormatException changed() {
+                return new CaptureFormatException(path + ": changed after it was checked (near line "
+                        + parser.currentLocation().getLineNr() + ")");
+            }
+
             @Override
             public void close() {
                 try {
-                    in.close();
+                    parser.close();
                 } catch (IOException e) {
                     // nothing was written from this reader; closing it cannot lose data
                 }

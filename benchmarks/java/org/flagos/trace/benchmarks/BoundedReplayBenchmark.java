@@ -29,8 +29,11 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * A capture that never stops, replayed in bounded memory: ten million records (the real
  * 30,000-launch H200 capture repeated, ids and times moved on) streamed from a file into trace
- * bytes, in a JVM whose heap is capped at 256 MiB. One replay per operation; reports the time,
- * trace events per replay and the peak heap (sum of the heap pools' peaks, reset before each replay).
+ * bytes, in a JVM whose heap is capped at 256 MiB; {@code replayWithOps} adds its 3.3 million host
+ * ops (an op per tiny launch, nested matmul_relu ops, an op around each repetition and one around
+ * the whole capture), the ops file streamed too. One replay per operation; reports the time, trace
+ * events per replay, the peak heap (sum of the heap pools' peaks, reset before each replay: garbage
+ * included) and the most heap left after a collection (what was held).
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -42,6 +45,7 @@ public class BoundedReplayBenchmark {
     public static class Capture {
         Path dir;
         Path file;
+        Path ops;
 
         @Setup(Level.Trial)
         public void write() throws IOException {
@@ -49,6 +53,8 @@ public class BoundedReplayBenchmark {
             file = dir.resolve("ten-million.fltrbuf");
             SyntheticCapture capture = new SyntheticCapture();
             capture.write(file, capture.repetitionsFor(10_000_000));
+            ops = dir.resolve("ten-million.ops.jsonl");
+            capture.writeOps(ops, capture.repetitionsFor(10_000_000));
         }
 
         @TearDown(Level.Trial)
@@ -68,12 +74,16 @@ public class BoundedReplayBenchmark {
     public static class Figures {
         public long events;
         public long peakHeapMiB;
+        public long liveAfterGcMiB;
 
         @Setup(Level.Iteration)
         public void reset() {
             events = 0;
             peakHeapMiB = 0;
+            liveAfterGcMiB = 0;
             System.gc();
+            BoundedReplayMain.watchCollections();
+            BoundedReplayMain.resetLiveAfterGc();
             for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
                 if (pool.getType() == MemoryType.HEAP) {
                     pool.resetPeakUsage();
@@ -89,6 +99,18 @@ public class BoundedReplayBenchmark {
                 CaptureReplay.request(c.file, null, null, TestDevices.h200(), Map.of()), sink);
         figures.events += result.events();
         figures.peakHeapMiB = BoundedReplayMain.peakHeapBytes() >> 20;
+        figures.liveAfterGcMiB = BoundedReplayMain.liveAfterGcBytes() >> 20;
+        return sink.bytes;
+    }
+
+    @Benchmark
+    public long replayWithOps(Capture c, Figures figures) throws InterruptedException {
+        BenchmarkCapture.CountingSink sink = new BenchmarkCapture.CountingSink();
+        CaptureReplay.Result result = CaptureReplay.run(
+                CaptureReplay.request(c.file, c.ops, null, TestDevices.h200(), Map.of()), sink);
+        figures.events += result.events();
+        figures.peakHeapMiB = BoundedReplayMain.peakHeapBytes() >> 20;
+        figures.liveAfterGcMiB = BoundedReplayMain.liveAfterGcBytes() >> 20;
         return sink.bytes;
     }
 }

@@ -90,7 +90,14 @@ public final class BoundedReplayMain {
     private static final AtomicLong LIVE_AFTER_GC = new AtomicLong();
     private static final AtomicLong COLLECTIONS = new AtomicLong();
 
-    private static void watchCollections() {
+    private static boolean watching;
+
+    /** Starts noting the heap left after each collection (once per JVM). */
+    public static synchronized void watchCollections() {
+        if (watching) {
+            return;
+        }
+        watching = true;
         for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
             ((NotificationEmitter) collector).addNotificationListener((notification, handback) -> {
                 if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())) {
@@ -104,6 +111,15 @@ public final class BoundedReplayMain {
                 }
             }, null, null);
         }
+    }
+
+    /** The most heap in use just after a collection since the last reset (or the start). */
+    public static long liveAfterGcBytes() {
+        return LIVE_AFTER_GC.get();
+    }
+
+    public static void resetLiveAfterGc() {
+        LIVE_AFTER_GC.set(0);
     }
 
     /** The sum of every heap pool's peak: an upper bound of the heap in use at any one time. */
