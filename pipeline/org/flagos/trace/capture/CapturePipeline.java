@@ -90,12 +90,12 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
         this.disruptor = new Disruptor<>(TraceRecord::new, ringSize, DaemonThreadFactory.INSTANCE, producers, waitStrategy);
         disruptor.setDefaultExceptionHandler(new RecordingExceptionHandler());
         if (StageThreading.current() == StageThreading.ONE_PER_STAGE) {
-            EventHandlerGroup<TraceRecord> named = disruptor.handleEventsWith(apiNameStage);
+            EventHandlerGroup<TraceRecord> named = disruptor.handleEventsWith(guarded(apiNameStage));
             for (EventHandler<TraceRecord> vendorStage : vendorStages) {
-                named = named.then(vendorStage);
+                named = named.then(guarded(vendorStage));
             }
-            named.then(join)
-                    .then(window)
+            named.then(guarded(join))
+                    .then(guarded(window))
                     .then(writer);
         } else {
             disruptor.handleEventsWith(new AggregateEventHandler<>(light(apiNameStage, vendorStages, join, window)))
@@ -106,14 +106,19 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
 
     /** The light stages in chain order, for one shared thread. */
     @SuppressWarnings("unchecked")
-    private static EventHandler<TraceRecord>[] light(ApiNameStage names, List<EventHandler<TraceRecord>> vendorStages,
+    private EventHandler<TraceRecord>[] light(ApiNameStage names, List<EventHandler<TraceRecord>> vendorStages,
                                                      ExternalCorrelationJoin join, CaptureWindowFilter window) {
         List<EventHandler<TraceRecord>> chain = new java.util.ArrayList<>();
         chain.add(names);
         chain.addAll(vendorStages);
         chain.add(join);
         chain.add(window);
-        return chain.toArray(new EventHandler[0]);
+        return chain.stream().map(this::guarded).toArray(EventHandler[]::new);
+    }
+
+    /** A light stage that stops working once any stage failed (the writer ends the capture itself). */
+    private EventHandler<TraceRecord> guarded(EventHandler<TraceRecord> stage) {
+        return new StopAfterFailure(stage, () -> stageFailure != null);
     }
 
     /**
@@ -205,7 +210,9 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
         writer.awaitFinished();
         disruptor.shutdown();
         stopped = true;
-        Throwable failure = writer.failure() != null ? writer.failure() : stageFailure;
+        // A stage's failure comes first: the writer's own failure after it is a consequence (it was
+        // handed slots the failed stages no longer filled in).
+        Throwable failure = stageFailure != null ? stageFailure : writer.failure();
         if (failure != null) {
             throw new CaptureFailedException("writing the trace failed: "
                     + (failure instanceof java.io.IOException ? AtomicOutput.describe(failure) : failure.toString()), failure);
