@@ -17,7 +17,7 @@ import java.util.zip.GZIPOutputStream;
 /**
  * An output file that appears whole or not at all: bytes go to a temporary file beside the target,
  * renamed over it on {@link #commit()}; {@link #close()} without commit deletes the temporary.
- * A target ending in {@code .gz} is gzip-compressed. Every failure names the target the user asked
+ * A target ending in {@code .gz} is gzip-compressed; the stream carries the target's {@link TraceFormat}. Every failure names the target the user asked
  * for, never the temporary file, and says why in words.
  */
 public final class AtomicOutput implements AutoCloseable {
@@ -38,7 +38,8 @@ public final class AtomicOutput implements AutoCloseable {
             readableByAll(temporary);
             OutputStream raw = new BufferedOutputStream(Files.newOutputStream(temporary), 1 << 16);
             OutputStream named = new Named(raw, this.target);
-            this.stream = target.getFileName().toString().endsWith(".gz") ? new GZIPOutputStream(named, 1 << 16) : named;
+            OutputStream file = target.getFileName().toString().endsWith(".gz") ? new GZIPOutputStream(named, 1 << 16) : named;
+            this.stream = new TraceFormat.Tagged(file, TraceFormat.of(this.target));
         } catch (IOException e) {
             throw new OutputException(this.target, e);
         }

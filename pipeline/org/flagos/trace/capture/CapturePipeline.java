@@ -30,12 +30,15 @@ import org.flagos.trace.stages.CaptureWindowFilter;
 import org.flagos.trace.stages.ChromeTraceWriter;
 import org.flagos.trace.stages.ExternalCorrelationJoin;
 import org.flagos.trace.stages.OpSummary;
+import org.flagos.trace.stages.PerfettoTraceWriter;
 import org.flagos.trace.stages.TraceHeader;
+import org.flagos.trace.stages.TraceWriter;
 
 /**
  * The ring and its chain of stages, wired in one place: API names, then the vendor's own stages
  * (MSPTI's correlation remap; none for most vendors), then the external-correlation join, then the
- * capture window, then the trace writer. See {@link StageThreading} for how the
+ * capture window, then the trace writer (JSON, or Perfetto's protobuf when the stream was opened for a
+ * {@code .pftrace} file: {@link TraceFormat}). See {@link StageThreading} for how the
  * stages map to threads. Producers (a replay, a live tracer's buffer
  * callback, host ops) publish into it; {@link #finish()} publishes the end of the capture and
  * waits until the trace is complete.
@@ -47,7 +50,7 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
     private final Disruptor<TraceRecord> disruptor;
     private final RingBuffer<TraceRecord> ring;
     private final NameTable names;
-    private final ChromeTraceWriter writer;
+    private final TraceWriter writer;
     private final CaptureAccounting accounting;
     private volatile Throwable stageFailure;
     private volatile boolean stopped;
@@ -86,7 +89,9 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
         ApiNameStage apiNameStage = new ApiNameStage(apiNames, names);
         ExternalCorrelationJoin join = new ExternalCorrelationJoin();
         this.accounting = new CaptureAccounting(decodeStats, apiNameStage, join, window);
-        this.writer = new ChromeTraceWriter(out, names, header, accounting, apiNames::category);
+        this.writer = TraceFormat.of(out) == TraceFormat.PERFETTO
+                ? new PerfettoTraceWriter(out, names, header, accounting, apiNames::category)
+                : new ChromeTraceWriter(out, names, header, accounting, apiNames::category);
         this.disruptor = new Disruptor<>(TraceRecord::new, ringSize, DaemonThreadFactory.INSTANCE, producers, waitStrategy);
         disruptor.setDefaultExceptionHandler(new RecordingExceptionHandler());
         if (StageThreading.current() == StageThreading.ONE_PER_STAGE) {

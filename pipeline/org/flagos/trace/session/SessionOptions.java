@@ -9,7 +9,8 @@ import org.flagos.trace.pipeline.DeviceProperties;
 /**
  * Where a session writes and what it adds.
  *
- * @param trace       the trace file (written whole at close, {@code .gz} compressed)
+ * @param trace       the trace file (written whole at close, {@code .gz} compressed; Perfetto's protobuf
+ *                    trace when it ends in {@code .pftrace}, torch-compatible JSON otherwise)
  * @param dumpBuffers when non-null, every raw vendor buffer is also saved there as a
  *                    {@code .fltrbuf} capture (with its kernel name table beside it) for replay
  * @param devices     device properties overriding what the tracer reports; empty: the tracer's

@@ -3,7 +3,6 @@ package org.flagos.trace.stages;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.lmax.disruptor.EventHandler;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
@@ -24,7 +23,7 @@ import org.flagos.trace.pipeline.TraceRecord;
  * calls ran on); row labels and the capture span are written when the capture ends, followed by the
  * accounting block. Reads only vendor-neutral records.
  */
-public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowIndex.ArrowSink, HostOpLedger.RowSink {
+public final class ChromeTraceWriter implements TraceWriter, FlowIndex.ArrowSink, HostOpLedger.RowSink {
     private static final JsonFactory JSON = new JsonFactory();
 
     /** Host rows of a capture that never names its process: kept clear of device pids (0..n). */
@@ -125,6 +124,7 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
      * Declares that this capture has no host ops (a replay without an ops file): device time per
      * op and API threads per op, kept for the summary and the op rows, are then not collected.
      */
+    @Override
     public void expectNoHostOps() {
         hostOpsExpected = false;
     }
@@ -133,6 +133,7 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
      * Declares that no device or API record will come (a session without a tracer): ops settled
      * because the writer holds its most lose no device time and are not counted as settled early.
      */
+    @Override
     public void expectNoDeviceRecords() {
         ops.expectNoRecords();
     }
@@ -323,7 +324,7 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     }
 
     /** torch's name for a copy or memset; a vendor without memory kinds gets the shorter form. */
-    private static String transferName(TraceRecord r) {
+    static String transferName(TraceRecord r) {
         if (r.kind == EventKind.MEMCPY) {
             String direction = r.copyKind == null ? "" : " " + r.copyKind.label();
             return r.srcKind == null || r.dstKind == null ? "Memcpy" + direction
@@ -468,21 +469,25 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
     }
 
     /** Waits until the end-of-capture record was written (or writing failed). */
+    @Override
     public void awaitFinished() throws InterruptedException {
         finished.await();
     }
 
     /** The op summary, available once the capture finished. */
+    @Override
     public OpSummary summary() {
         return summary;
     }
 
     /** The first failure while writing, or null. */
+    @Override
     public Throwable failure() {
         return failure;
     }
 
     /** Trace events written (device, API, host ops, flow halves). */
+    @Override
     public long events() {
         return events + ops.written();
     }
@@ -491,6 +496,7 @@ public final class ChromeTraceWriter implements EventHandler<TraceRecord>, FlowI
      * Every element of the trace's {@code traceEvents} array once the capture finished: {@link
      * #events()} plus the row labels and the capture span's markers.
      */
+    @Override
     public long traceEvents() {
         return events() + markers;
     }

@@ -1,0 +1,50 @@
+package org.flagos.trace.capture;
+
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Path;
+
+/**
+ * The format of a trace file, chosen by its name: {@code .pftrace} (or {@code .pftrace.gz}) is
+ * Perfetto's protobuf trace, anything else torch-compatible JSON. The choice travels with the
+ * stream {@link AtomicOutput} opens, so whoever hands that stream to a capture (the CLI, a live
+ * session) gets the format the file name asks for without saying it again.
+ */
+public enum TraceFormat {
+    /** torch-compatible Chrome trace JSON ({@link org.flagos.trace.stages.ChromeTraceWriter}). */
+    JSON,
+    /** Perfetto's TracePacket protobuf stream ({@link org.flagos.trace.stages.PerfettoTraceWriter}). */
+    PERFETTO;
+
+    /** The format a file of this name holds. */
+    public static TraceFormat of(Path file) {
+        String name = file.getFileName() == null ? "" : file.getFileName().toString();
+        return name.endsWith(".pftrace") || name.endsWith(".pftrace.gz") ? PERFETTO : JSON;
+    }
+
+    /** The format a stream was opened for: its file's when {@link AtomicOutput} opened it, JSON otherwise. */
+    public static TraceFormat of(OutputStream out) {
+        return out instanceof Tagged ? ((Tagged) out).format : JSON;
+    }
+
+    /** A stream that knows the format of the file it writes. */
+    static final class Tagged extends FilterOutputStream {
+        private final TraceFormat format;
+
+        Tagged(OutputStream out, TraceFormat format) {
+            super(out);
+            this.format = format;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            out.write(b);
+        }
+    }
+}

@@ -1,0 +1,636 @@
+package org.flagos.trace.stages;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.agrona.collections.Long2LongHashMap;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.flagos.trace.pipeline.EventKind;
+import org.flagos.trace.pipeline.NameTable;
+import org.flagos.trace.pipeline.RecordField;
+import org.flagos.trace.pipeline.RecordType;
+import org.flagos.trace.pipeline.TraceRecord;
+
+/**
+ * Stage 4, last, for a {@code .pftrace} target: streams Perfetto's protobuf trace (a sequence of
+ * {@code TracePacket}s, docs/formats.md). The same slices, arguments and flow arrows as
+ * {@link ChromeTraceWriter}'s JSON, read from the same vendor-neutral records: each device and API
+ * record becomes a slice (a begin and an end event) on its track as it arrives; a host op, whose
+ * row follows the thread its API calls ran on, once it settles ({@link HostOpLedger}), as the JSON
+ * writer does. A flow joins a launch to its device work: both slices carry the vendor correlation
+ * id as flow id. Names, categories and argument keys are interned, each sent once.
+ */
+public final class PerfettoTraceWriter implements TraceWriter, FlowIndex.ArrowSink, HostOpLedger.RowSink {
+    // Field numbers of Perfetto's trace protos (protos/perfetto/trace/...), as documented there.
+    private static final int TRACE_PACKET = 1;
+    private static final int PACKET_TIMESTAMP = 8;
+    private static final int PACKET_SEQUENCE_ID = 10;
+    private static final int PACKET_TRACK_EVENT = 11;
+    private static final int PACKET_INTERNED_DATA = 12;
+    private static final int PACKET_SEQUENCE_FLAGS = 13;
+    private static final int PACKET_TRACK_DESCRIPTOR = 60;
+    private static final int SEQ_INCREMENTAL_STATE_CLEARED = 1;
+    private static final int SEQ_NEEDS_INCREMENTAL_STATE = 2;
+    private static final int INTERNED_EVENT_CATEGORIES = 1;
+    private static final int INTERNED_EVENT_NAMES = 2;
+    private static final int INTERNED_ANNOTATION_NAMES = 3;
+    private static final int INTERNED_IID = 1;
+    private static final int INTERNED_NAME = 2;
+    private static final int DESCRIPTOR_UUID = 1;
+    private static final int DESCRIPTOR_NAME = 2;
+    private static final int DESCRIPTOR_PROCESS = 3;
+    private static final int DESCRIPTOR_THREAD = 4;
+    private static final int DESCRIPTOR_PARENT_UUID = 5;
+    private static final int PROCESS_PID = 1;
+    private static final int PROCESS_NAME = 6;
+    private static final int THREAD_PID = 1;
+    private static final int THREAD_TID = 2;
+    private static final int THREAD_NAME = 5;
+    private static final int EVENT_CATEGORY_IIDS = 3;
+    private static final int EVENT_DEBUG_ANNOTATIONS = 4;
+    private static final int EVENT_TYPE = 9;
+    private static final int EVENT_NAME_IID = 10;
+    private static final int EVENT_TRACK_UUID = 11;
+    // flow_ids_old / terminating_flow_ids_old (varint): the Perfetto v20.1 trace processor of the
+    // npm package the tests use reads only these; later ones read them when 47/48 are absent.
+    private static final int EVENT_FLOW_IDS = 36;
+    private static final int EVENT_TERMINATING_FLOW_IDS = 42;
+    private static final int TYPE_SLICE_BEGIN = 1;
+    private static final int TYPE_SLICE_END = 2;
+    private static final int ANNOTATION_NAME_IID = 1;
+    private static final int ANNOTATION_UINT = 3;
+    private static final int ANNOTATION_INT = 4;
+    private static final int ANNOTATION_DOUBLE = 5;
+    private static final int ANNOTATION_JSON = 9;
+
+    /** The one packet sequence this writer produces. */
+    private static final int SEQUENCE = 1;
+    /** Host rows of a capture that never names its process, as in the JSON trace. */
+    private static final long UNKNOWN_HOST_PID = 1_000_000;
+    /** Packets are handed to the stream in batches of about this many bytes. */
+    private static final int FLUSH_BYTES = 1 << 15;
+    private static final String EMPTY_ARRAY = "[]";
+
+    // Argument keys, the same as the JSON trace's; interned once per trace.
+    private static final String EXTERNAL_ID = "External id";
+    private static final String CBID = "cbid";
+    private static final String CORRELATION = "correlation";
+
+    private final OutputStream out;
+    private final NameTable names;
+    private final TraceHeader header;
+    private final CaptureAccounting accounting;
+    private final String runtimeCategory;
+    private final String driverCategory;
+    private final ProtoBuffer buf = new ProtoBuffer();
+    private final BitSet namesSent = new BitSet();
+    private final Map<String, Long> categoryIids = new HashMap<>();
+    private final Map<String, Long> annotationIids = new HashMap<>();
+    private final FlowIndex flows;
+    private final OpSummaryFold fold;
+    private final HostOpLedger ops;
+    /** Host threads: pid to (tid to track uuid). */
+    private final Long2ObjectHashMap<Long2LongHashMap> threadTracks = new Long2ObjectHashMap<>();
+    private final Long2LongHashMap processTracks = new Long2LongHashMap(-1);
+    private final Long2LongHashMap streamTracks = new Long2LongHashMap(-1);
+    private final Long2LongHashMap deviceTracks = new Long2LongHashMap(-1);
+    private final Long2ObjectHashMap<String> threadNames = new Long2ObjectHashMap<>();
+    private final CountDownLatch finished = new CountDownLatch(1);
+
+    private long nextUuid = 1;
+    private boolean started;
+    private long hostPid = -1;
+    private long slices;
+    private long arrows;
+    private volatile OpSummary summary;
+    private volatile Throwable failure;
+    private volatile boolean hostOpsExpected = true;
+
+    /**
+     * @param apiCategory the category of API records per kind, as the vendor names it
+     */
+    public PerfettoTraceWriter(OutputStream out, NameTable names, TraceHeader header, CaptureAccounting accounting,
+                               java.util.function.Function<EventKind, String> apiCategory) {
+        this.out = out;
+        this.names = names;
+        this.header = header;
+        this.accounting = accounting;
+        this.runtimeCategory = apiCategory.apply(EventKind.RUNTIME);
+        this.driverCategory = apiCategory.apply(EventKind.DRIVER);
+        this.flows = new FlowIndex(accounting.join().horizon());
+        this.fold = new OpSummaryFold(names);
+        this.ops = new HostOpLedger(fold, accounting.join().horizon(), accounting.join().horizon());
+    }
+
+    @Override
+    public void expectNoHostOps() {
+        hostOpsExpected = false;
+    }
+
+    @Override
+    public void expectNoDeviceRecords() {
+        ops.expectNoRecords();
+    }
+
+    @Override
+    public void onEvent(TraceRecord slot, long sequence, boolean endOfBatch) {
+        boolean end = slot.type == RecordType.END_OF_CAPTURE;
+        try {
+            if (failure != null) {
+                return; // after a failure nothing more is written; the capture is discarded
+            }
+            if (!slot.parked) {
+                write(slot);
+            }
+            for (int i = 0; i < slot.releasedCount(); i++) {
+                write(slot.released(i));
+            }
+            if (slot.type == RecordType.ACTIVITY || slot.type == RecordType.CORRELATION_BINDING) {
+                ops.record(); // the join's clock: parked records come back within a horizon of these
+            }
+            if (started && !end) {
+                ops.settle(this);
+            }
+            if (end) {
+                finish();
+            } else if (endOfBatch || buf.size() > FLUSH_BYTES) {
+                flush();
+            }
+        } catch (Throwable e) { // Errors included (out of memory): the capture must end, never hang
+            if (failure == null) {
+                failure = e;
+            }
+        } finally {
+            if (end) {
+                finished.countDown();
+            }
+        }
+    }
+
+    private void write(TraceRecord r) throws IOException {
+        if (r.outsideWindow) {
+            return;
+        }
+        if (r.type == RecordType.ACTIVITY) {
+            if (r.kind.isDevice()) {
+                writeDevice(r);
+            } else {
+                writeApi(r);
+            }
+        } else if (r.type == RecordType.HOST_OP) {
+            startIfNeeded();
+            ops.op(r.nameId, r.externalId(), r.threadId, r.startNs, r.endNs, r.threadNameId);
+        }
+        if (buf.size() > FLUSH_BYTES) {
+            flush();
+        }
+    }
+
+    private void flush() throws IOException {
+        if (buf.size() > 0) {
+            buf.writeTo(out);
+            buf.clear();
+            out.flush();
+        }
+    }
+
+    private void writeApi(TraceRecord r) throws IOException {
+        if (hostPid == -1) {
+            hostPid = r.processId;
+        }
+        long track = threadTrack(r.processId, r.threadId);
+        String category = r.kind == EventKind.DRIVER ? driverCategory : runtimeCategory;
+        beginPacket(r.startNs, r.nameId, category);
+        buf.begin(PACKET_TRACK_EVENT);
+        sliceBegin(track, r.nameId, category);
+        if (r.hasExternalId()) {
+            intArg(EXTERNAL_ID, r.externalId());
+            if (hostOpsExpected) {
+                ops.api(r.externalId(), r.threadId);
+            }
+        }
+        if (r.has(RecordField.CBID)) {
+            intArg(CBID, r.cbid);
+        }
+        if (r.hasCorrelation()) {
+            uintArg(CORRELATION, r.correlation());
+            buf.uint64(EVENT_FLOW_IDS, r.correlation());
+        }
+        buf.end();
+        buf.end();
+        sliceEnd(track, r.endNs);
+        if (r.hasCorrelation()) {
+            flows.host(r.correlation(), r.startNs, r.processId, r.threadId, this);
+        }
+    }
+
+    private void writeDevice(TraceRecord r) throws IOException {
+        long track = streamTrack(r.device, r.stream);
+        int nameId = r.nameId;
+        if (nameId < 0) {
+            nameId = names.intern(ChromeTraceWriter.transferName(r));
+            r.nameId = nameId;
+        }
+        String category = r.kind.category();
+        beginPacket(r.startNs, nameId, category);
+        buf.begin(PACKET_TRACK_EVENT);
+        sliceBegin(track, nameId, category);
+        if (r.hasExternalId()) {
+            intArg(EXTERNAL_ID, r.externalId());
+            if (hostOpsExpected) {
+                ops.device(r.externalId(), r.durationNs());
+            }
+        }
+        if (r.has(RecordField.QUEUED)) {
+            intArg("queued", r.queued);
+        }
+        intArg("device", r.device);
+        if (r.has(RecordField.CONTEXT)) {
+            intArg("context", r.context);
+        }
+        intArg("stream", r.stream);
+        if (r.hasCorrelation()) {
+            uintArg(CORRELATION, r.correlation());
+            buf.uint64(EVENT_TERMINATING_FLOW_IDS, r.correlation());
+        }
+        if (r.kind == EventKind.KERNEL) {
+            kernelArgs(r);
+        } else {
+            if (r.has(RecordField.BYTES)) {
+                long dur = r.durationNs();
+                intArg("bytes", r.bytes);
+                doubleArg("memory bandwidth (GB/s)", dur > 0 ? (double) r.bytes / dur : 0); // bytes per ns is GB/s
+            }
+            if (r.has(RecordField.MEMSET_VALUE)) {
+                intArg("value", r.memsetValue);
+            }
+        }
+        buf.end();
+        buf.end();
+        sliceEnd(track, r.endNs);
+        if (r.hasCorrelation()) {
+            flows.device(r.correlation(), r.startNs, r.device, r.stream, this);
+        }
+    }
+
+    private void kernelArgs(TraceRecord r) {
+        if (r.has(RecordField.REGISTERS)) {
+            intArg("registers per thread", r.registersPerThread);
+        }
+        if (r.has(RecordField.SHARED_MEMORY)) {
+            intArg("shared memory", (long) r.staticSharedMemory + r.dynamicSharedMemory);
+        }
+        if (!Float.isNaN(r.blocksPerSm)) {
+            doubleArg("blocks per SM", r.blocksPerSm);
+            doubleArg("warps per SM", r.warpsPerSm);
+        }
+        if (r.has(RecordField.GRID)) {
+            jsonArg("grid", "[" + r.gridX + "," + r.gridY + "," + r.gridZ + "]");
+        }
+        if (r.has(RecordField.BLOCK)) {
+            jsonArg("block", "[" + r.blockX + "," + r.blockY + "," + r.blockZ + "]");
+        }
+        if (r.occupancyPercent != TraceRecord.NO_OCCUPANCY) {
+            intArg("est. achieved occupancy %", r.occupancyPercent);
+        }
+    }
+
+    /**
+     * Opens a slice's begin packet and sends, in its interned data, what the sequence has not seen
+     * yet of its name and category.
+     */
+    private void beginPacket(long ts, int nameId, String category) {
+        buf.begin(TRACE_PACKET);
+        buf.uint64(PACKET_TIMESTAMP, ts);
+        buf.uint64(PACKET_SEQUENCE_ID, SEQUENCE);
+        buf.uint64(PACKET_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
+        boolean newName = nameId >= 0 && !namesSent.get(nameId);
+        boolean newCategory = !categoryIids.containsKey(category);
+        if (newName || newCategory) {
+            buf.begin(PACKET_INTERNED_DATA);
+            if (newCategory) {
+                long iid = categoryIids.size() + 1L;
+                categoryIids.put(category, iid);
+                interned(INTERNED_EVENT_CATEGORIES, iid, category);
+            }
+            if (newName) {
+                namesSent.set(nameId);
+                interned(INTERNED_EVENT_NAMES, nameId + 1L, names.name(nameId));
+            }
+            buf.end();
+        }
+    }
+
+    private void interned(int field, long iid, String name) {
+        buf.begin(field);
+        buf.uint64(INTERNED_IID, iid);
+        buf.string(INTERNED_NAME, name);
+        buf.end();
+    }
+
+    private void sliceBegin(long track, int nameId, String category) {
+        buf.uint64(EVENT_TYPE, TYPE_SLICE_BEGIN);
+        buf.uint64(EVENT_TRACK_UUID, track);
+        buf.uint64(EVENT_CATEGORY_IIDS, categoryIids.get(category));
+        buf.uint64(EVENT_NAME_IID, nameId + 1L);
+    }
+
+    private void sliceEnd(long track, long ts) {
+        buf.begin(TRACE_PACKET);
+        buf.uint64(PACKET_TIMESTAMP, ts);
+        buf.uint64(PACKET_SEQUENCE_ID, SEQUENCE);
+        buf.begin(PACKET_TRACK_EVENT);
+        buf.uint64(EVENT_TYPE, TYPE_SLICE_END);
+        buf.uint64(EVENT_TRACK_UUID, track);
+        buf.end();
+        buf.end();
+        slices++;
+    }
+
+    /** An annotation's key: interned in a packet of its own before the first use, then by iid. */
+    private long annotationKey(String key) {
+        Long iid = annotationIids.get(key);
+        if (iid != null) {
+            return iid;
+        }
+        throw new IllegalStateException("argument key not interned: " + key);
+    }
+
+    private void intArg(String key, long value) {
+        buf.begin(EVENT_DEBUG_ANNOTATIONS);
+        buf.uint64(ANNOTATION_NAME_IID, annotationKey(key));
+        buf.int64(ANNOTATION_INT, value);
+        buf.end();
+    }
+
+    private void uintArg(String key, long value) {
+        buf.begin(EVENT_DEBUG_ANNOTATIONS);
+        buf.uint64(ANNOTATION_NAME_IID, annotationKey(key));
+        buf.uint64(ANNOTATION_UINT, value);
+        buf.end();
+    }
+
+    private void doubleArg(String key, double value) {
+        buf.begin(EVENT_DEBUG_ANNOTATIONS);
+        buf.uint64(ANNOTATION_NAME_IID, annotationKey(key));
+        buf.float64(ANNOTATION_DOUBLE, value);
+        buf.end();
+    }
+
+    /** An array argument, as JSON text: the trace processor unfolds it into one arg per element, as for the JSON trace. */
+    private void jsonArg(String key, String json) {
+        buf.begin(EVENT_DEBUG_ANNOTATIONS);
+        buf.uint64(ANNOTATION_NAME_IID, annotationKey(key));
+        buf.string(ANNOTATION_JSON, json);
+        buf.end();
+    }
+
+    /** The first packet: clears the sequence's incremental state and interns every argument key. */
+    private void startIfNeeded() {
+        if (started) {
+            return;
+        }
+        started = true;
+        buf.begin(TRACE_PACKET);
+        buf.uint64(PACKET_SEQUENCE_ID, SEQUENCE);
+        buf.uint64(PACKET_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED | SEQ_NEEDS_INCREMENTAL_STATE);
+        buf.begin(PACKET_INTERNED_DATA);
+        for (String key : ARG_KEYS) {
+            long iid = annotationIids.size() + 1L;
+            annotationIids.put(key, iid);
+            interned(INTERNED_ANNOTATION_NAMES, iid, key);
+        }
+        buf.end();
+        buf.end();
+    }
+
+    private static final String[] ARG_KEYS = {
+        EXTERNAL_ID, CBID, CORRELATION, "queued", "device", "context", "stream", "registers per thread",
+        "shared memory", "blocks per SM", "warps per SM", "grid", "block", "est. achieved occupancy %", "bytes",
+        "memory bandwidth (GB/s)", "value", "Record function id", "Ev Idx", "Input Dims", "Input Strides",
+        "Input type", "Concrete Inputs", "thread", "Op count",
+    };
+
+    private long threadTrack(long pid, long tid) {
+        startIfNeeded();
+        Long2LongHashMap tids = threadTracks.get(pid);
+        if (tids == null) {
+            tids = new Long2LongHashMap(-1);
+            threadTracks.put(pid, tids);
+        }
+        long uuid = tids.get(tid);
+        if (uuid == -1) {
+            uuid = nextUuid++;
+            tids.put(tid, uuid);
+            threadDescriptor(uuid, pid, tid, defaultThreadName(tid));
+        }
+        return uuid;
+    }
+
+    private String defaultThreadName(long tid) {
+        return "thread " + tid + " (" + header.processName() + ")";
+    }
+
+    /**
+     * A host thread's track. Perfetto's thread ids are 32-bit; a vendor thread id that does not
+     * fit gets a track of its own under the process, named as the JSON trace's row.
+     */
+    private void threadDescriptor(long uuid, long pid, long tid, String name) {
+        long process = processTrack(pid);
+        buf.begin(TRACE_PACKET);
+        buf.uint64(PACKET_SEQUENCE_ID, SEQUENCE);
+        buf.begin(PACKET_TRACK_DESCRIPTOR);
+        buf.uint64(DESCRIPTOR_UUID, uuid);
+        buf.uint64(DESCRIPTOR_PARENT_UUID, process);
+        if (fitsInt(pid) && fitsInt(tid)) {
+            buf.begin(DESCRIPTOR_THREAD);
+            buf.int64(THREAD_PID, pid);
+            buf.int64(THREAD_TID, tid);
+            buf.string(THREAD_NAME, name);
+            buf.end();
+        } else {
+            buf.string(DESCRIPTOR_NAME, name);
+        }
+        buf.end();
+        buf.end();
+    }
+
+    private long processTrack(long pid) {
+        long uuid = processTracks.get(pid);
+        if (uuid == -1) {
+            uuid = nextUuid++;
+            processTracks.put(pid, uuid);
+            buf.begin(TRACE_PACKET);
+            buf.uint64(PACKET_SEQUENCE_ID, SEQUENCE);
+            buf.begin(PACKET_TRACK_DESCRIPTOR);
+            buf.uint64(DESCRIPTOR_UUID, uuid);
+            if (fitsInt(pid)) {
+                buf.begin(DESCRIPTOR_PROCESS);
+                buf.int64(PROCESS_PID, pid);
+                buf.string(PROCESS_NAME, header.processName());
+                buf.end();
+            } else {
+                buf.string(DESCRIPTOR_NAME, header.processName());
+            }
+            buf.end();
+            buf.end();
+        }
+        return uuid;
+    }
+
+    /**
+     * A device stream's track, under its device's track ({@code GPU n}, as the JSON labels it). Not
+     * process tracks: the JSON trace's device pids (the ordinals 0, 1, ...) would be taken by
+     * Perfetto for real processes (pid 0 is the kernel's idle task; pid 1 may well be the host).
+     */
+    private long streamTrack(int device, int stream) {
+        startIfNeeded();
+        long key = ((long) device << 32) | (stream & 0xFFFF_FFFFL);
+        long uuid = streamTracks.get(key);
+        if (uuid == -1) {
+            long parent = deviceTracks.get(device);
+            if (parent == -1) {
+                parent = nextUuid++;
+                deviceTracks.put(device, parent);
+                namedTrack(parent, -1, "GPU " + device);
+            }
+            uuid = nextUuid++;
+            streamTracks.put(key, uuid);
+            namedTrack(uuid, parent, "stream " + stream);
+        }
+        return uuid;
+    }
+
+    private void namedTrack(long uuid, long parent, String name) {
+        buf.begin(TRACE_PACKET);
+        buf.uint64(PACKET_SEQUENCE_ID, SEQUENCE);
+        buf.begin(PACKET_TRACK_DESCRIPTOR);
+        buf.uint64(DESCRIPTOR_UUID, uuid);
+        if (parent != -1) {
+            buf.uint64(DESCRIPTOR_PARENT_UUID, parent);
+        }
+        buf.string(DESCRIPTOR_NAME, name);
+        buf.end();
+        buf.end();
+    }
+
+    private static boolean fitsInt(long v) {
+        return v == (int) v;
+    }
+
+    private void finish() throws IOException {
+        startIfNeeded();
+        ops.finish(this);
+        String crossing = fold.crossingNote();
+        if (crossing != null) {
+            accounting.note(crossing);
+        }
+        if (windowBounded()) {
+            writeCaptureSpan(accounting.window().windowStart(), accounting.window().windowEnd());
+        }
+        flush();
+        accounting.hostOps(ops.written());
+        accounting.opsSettling(ops.unclaimedDeviceRecords(), ops.settledAtCapacity(), fold.approximate(),
+                ops.drawnBeforeRowKnown(), ops.maxHeld());
+        accounting.flowEndsGivenUp(flows.givenUp());
+        summary = fold.summary();
+    }
+
+    /**
+     * A settled host op ({@link HostOpLedger}): a slice on the row of the thread its API calls ran
+     * on, with the JSON's cpu_op args; the row is named as the program knows its thread.
+     */
+    @Override
+    public void cpuOp(HostOpLedger settled, int i, long evIdx) throws IOException {
+        if (hostPid == -1) { // no API record yet: the rows of this capture's ops stay on one pid from now on
+            hostPid = header.processId() != -1 ? header.processId() : UNKNOWN_HOST_PID;
+        }
+        long tid = settled.row(i);
+        long track = threadTrack(hostPid, tid);
+        if (settled.threadNameId[i] >= 0 && !threadNames.containsKey(tid)) {
+            String name = names.name(settled.threadNameId[i]);
+            threadNames.put(tid, name);
+            threadDescriptor(track, hostPid, tid, name); // the same track, now named as the program knows it
+        }
+        int nameId = settled.nameId[i];
+        beginPacket(settled.start[i], nameId, "cpu_op");
+        buf.begin(PACKET_TRACK_EVENT);
+        sliceBegin(track, nameId, "cpu_op");
+        intArg(EXTERNAL_ID, settled.externalId[i]);
+        intArg("Record function id", 0);
+        intArg("Ev Idx", evIdx);
+        // flagtrace ops record no tensor inputs: the fields torch writes are present and empty
+        jsonArg("Input Dims", EMPTY_ARRAY);
+        jsonArg("Input Strides", EMPTY_ARRAY);
+        jsonArg("Input type", EMPTY_ARRAY);
+        jsonArg("Concrete Inputs", EMPTY_ARRAY);
+        if (settled.thread[i] >= 0) {
+            intArg("thread", settled.thread[i]);
+        }
+        buf.end();
+        buf.end();
+        sliceEnd(track, settled.end[i]);
+        if (buf.size() > FLUSH_BYTES) {
+            flush();
+        }
+    }
+
+    /** torch's span of the profiled region ({@link CaptureSpan}): one slice on a track of its own. */
+    private void writeCaptureSpan(long startNs, long endNs) {
+        long track = nextUuid++;
+        namedTrack(track, -1, "Spans");
+        int nameId = names.intern("PyTorch Profiler (0)");
+        beginPacket(startNs, nameId, "Trace");
+        buf.begin(PACKET_TRACK_EVENT);
+        sliceBegin(track, nameId, "Trace");
+        intArg("Op count", 0);
+        buf.end();
+        buf.end();
+        sliceEnd(track, endNs);
+    }
+
+    private boolean windowBounded() {
+        return accounting.window().windowStart() != Long.MIN_VALUE && accounting.window().windowEnd() != Long.MAX_VALUE;
+    }
+
+    @Override
+    public void awaitFinished() throws InterruptedException {
+        finished.await();
+    }
+
+    @Override
+    public OpSummary summary() {
+        return summary;
+    }
+
+    @Override
+    public Throwable failure() {
+        return failure;
+    }
+
+    /** Slices written (device work, API calls, host ops; each one begin and one end packet). */
+    @Override
+    public long events() {
+        return slices;
+    }
+
+    /** Counts an arrow whose two ends were both written: both slices already carry its flow id. */
+    @Override
+    public void arrow(long correlation, long hostTs, long hostPid, long hostTid, long deviceTs, int devicePid, int deviceTid) {
+        arrows++;
+    }
+
+    /** Every slice the file holds. */
+    @Override
+    public long traceEvents() {
+        return slices;
+    }
+
+    /** Launch-to-device arrows whose two ends were both written (the JSON trace's flow count). */
+    public long arrows() {
+        return arrows;
+    }
+}
