@@ -28,6 +28,14 @@ public enum TraceFormat {
         return out instanceof Tagged ? ((Tagged) out).format : JSON;
     }
 
+    /**
+     * Wraps {@code out} so that a capture given the result writes this format to it (for a stream
+     * that is not a file {@link AtomicOutput} opened: a socket, a buffer).
+     */
+    public OutputStream stream(OutputStream out) {
+        return new Tagged(out, this);
+    }
+
     /** A stream that knows the format of the file it writes. */
     static final class Tagged extends FilterOutputStream {
         private final TraceFormat format;

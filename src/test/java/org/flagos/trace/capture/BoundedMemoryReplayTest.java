@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A capture that never stops: ten million records (the real 30,000-launch H200 capture repeated,
  * ids and times moved on each time) replay in a child JVM with a 256 MiB heap and give exactly the
- * repetitions' sum of what one repetition gives; and a capture past 2 GiB replays. Tagged
+ * repetitions' sum of what one repetition gives, as JSON and as Perfetto's protobuf trace; and a
+ * capture past 2 GiB replays. Tagged
  * {@code large}: it writes about 1 GiB and 2.1 GiB (sparse) to the temporary directory
  * ({@code -Dtest.excludedGroups=jazzer,large} leaves it out).
  */
@@ -51,9 +52,15 @@ class BoundedMemoryReplayTest {
     }
 
     private static String replayInChild(Path capture, String heap, Path... ops) throws IOException, InterruptedException {
+        return replayInChild(capture, heap, "json", ops);
+    }
+
+    /** @param format {@code json} or {@code pftrace}: the trace the child writes (and counts) */
+    private static String replayInChild(Path capture, String heap, String format, Path... ops)
+            throws IOException, InterruptedException {
         List<String> command = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + heap, "-cp", System.getProperty("java.class.path"), BoundedReplayMain.class.getName(),
-                capture.toString()));
+                "-Xmx" + heap, "-Dflagtrace.test.format=" + format, "-cp", System.getProperty("java.class.path"),
+                BoundedReplayMain.class.getName(), capture.toString()));
         for (Path p : ops) {
             command.add(p.toString());
         }
@@ -96,6 +103,20 @@ class BoundedMemoryReplayTest {
                 "records that never had a binding were released at the horizon, not held to the end");
         assertTrue(line.contains(" truncated=false"), line);
         assertTrue(many.get("longest_wait") < org.flagos.trace.stages.ExternalCorrelationJoin.DEFAULT_HORIZON);
+
+        // The same capture as Perfetto's protobuf trace: streamed too, in the same heap, every slice.
+        Map<String, Long> singlePerfetto = figures(replayInChild(one, "256m", "pftrace"));
+        t0 = System.nanoTime();
+        String perfettoLine = replayInChild(big, "256m", "pftrace");
+        System.out.printf("10M-record replay to .pftrace at -Xmx256m: %.1f s wall (child JVM), %s%n",
+                (System.nanoTime() - t0) / 1e9, perfettoLine);
+        Map<String, Long> perfetto = figures(perfettoLine);
+        assertTrue(perfetto.get("peak_heap_mib") <= 256, perfettoLine);
+        assertEquals(repetitions * singlePerfetto.get("events"), perfetto.get("events"), "every slice of every repetition");
+        for (EventKind kind : EventKind.values()) {
+            String c = kind.category();
+            assertEquals(many.get("decoded_" + c), perfetto.get("decoded_" + c), c);
+        }
     }
 
     /**
@@ -159,6 +180,22 @@ class BoundedMemoryReplayTest {
         assertEquals(many.get(capture + "cpu_ns") - many.get(repetition + "cpu_ns"), many.get(capture + "self_cpu_ns"),
                 "its children are exactly the repetitions");
         assertTrue(many.get(capture + "cpu_ns") > (r - 1) * single.get(capture + "cpu_ns"));
+
+        // The same replay to Perfetto's protobuf trace: the same heap bound, ops and summary.
+        t0 = System.nanoTime();
+        String perfettoLine = replayInChild(big, "256m", "pftrace", bigOps);
+        System.out.printf("10M-record replay with ops to .pftrace at -Xmx256m: %.1f s wall (child JVM), %s%n",
+                (System.nanoTime() - t0) / 1e9, perfettoLine);
+        Map<String, Long> perfetto = figures(perfettoLine);
+        assertTrue(perfetto.get("peak_heap_mib") <= 256, perfettoLine);
+        assertTrue(perfetto.get("ops_held_max") < perfetto.get("host_ops") / 10, perfettoLine);
+        for (Map.Entry<String, Long> e : many.entrySet()) {
+            String key = e.getKey();
+            if (key.startsWith("op.") || key.startsWith("decoded_") || key.equals("host_ops")
+                    || key.equals("device_records_without_op")) {
+                assertEquals(e.getValue(), perfetto.get(key), ".pftrace: " + key);
+            }
+        }
     }
 
     /**

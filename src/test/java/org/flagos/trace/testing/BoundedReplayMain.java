@@ -14,6 +14,7 @@ import java.lang.management.MemoryType;
 import java.nio.file.Path;
 import java.util.Map;
 import org.flagos.trace.capture.CaptureReplay;
+import org.flagos.trace.capture.TraceFormat;
 import org.flagos.trace.cli.TestDevices;
 import org.flagos.trace.pipeline.EventKind;
 import org.flagos.trace.stages.CaptureAccounting;
@@ -22,7 +23,8 @@ import org.flagos.trace.stages.OpSummaryRow;
 /**
  * Replays a capture file (streamed), with its ops file when given, into a byte counter and prints
  * one line of figures, the op summary's rows in integer nanoseconds among them: what the
- * bounded-memory test runs in a child JVM with a small heap. {@code BoundedReplayMain CAPTURE [OPS]}.
+ * bounded-memory test runs in a child JVM with a small heap. {@code BoundedReplayMain CAPTURE [OPS]}
+ * ({@code -Dflagtrace.test.format=pftrace}: the trace as Perfetto's protobuf).
  */
 public final class BoundedReplayMain {
     /** Counts trace bytes and drops them. */
@@ -46,7 +48,9 @@ public final class BoundedReplayMain {
         Counter out = new Counter();
         CaptureReplay.Result result = CaptureReplay.run(
                 CaptureReplay.request(Path.of(args[0]), args.length > 1 ? Path.of(args[1]) : null, null, TestDevices.h200(),
-                        Map.of()), out);
+                        Map.of()),
+                // -Dflagtrace.test.format=pftrace: Perfetto's protobuf trace instead of JSON
+                "pftrace".equals(System.getProperty("flagtrace.test.format")) ? TraceFormat.PERFETTO.stream(out) : out);
         double seconds = (System.nanoTime() - t0) / 1e9;
         CaptureAccounting a = result.accounting();
         StringBuilder line = new StringBuilder();
