@@ -72,7 +72,7 @@ public final class PerfettoTraceWriter implements TraceWriter, FlowIndex.ArrowSi
     private static final long UNKNOWN_HOST_PID = 1_000_000;
     /** Packets are handed to the stream in batches of about this many bytes. */
     private static final int FLUSH_BYTES = 1 << 15;
-    private static final String EMPTY_ARRAY = "[]";
+    private static final byte[] EMPTY_ARRAY = {'[', ']'};
 
     // Argument keys, the same as the JSON trace's; interned once per trace.
     private static final String EXTERNAL_ID = "External id";
@@ -288,10 +288,10 @@ public final class PerfettoTraceWriter implements TraceWriter, FlowIndex.ArrowSi
             doubleArg("warps per SM", r.warpsPerSm);
         }
         if (r.has(RecordField.GRID)) {
-            jsonArg("grid", "[" + r.gridX + "," + r.gridY + "," + r.gridZ + "]");
+            tripleArg("grid", r.gridX, r.gridY, r.gridZ);
         }
         if (r.has(RecordField.BLOCK)) {
-            jsonArg("block", "[" + r.blockX + "," + r.blockY + "," + r.blockZ + "]");
+            tripleArg("block", r.blockX, r.blockY, r.blockZ);
         }
         if (r.occupancyPercent != TraceRecord.NO_OCCUPANCY) {
             intArg("est. achieved occupancy %", r.occupancyPercent);
@@ -381,10 +381,17 @@ public final class PerfettoTraceWriter implements TraceWriter, FlowIndex.ArrowSi
     }
 
     /** An array argument, as JSON text: the trace processor unfolds it into one arg per element, as for the JSON trace. */
-    private void jsonArg(String key, String json) {
+    private void jsonArg(String key, byte[] json) {
         buf.begin(EVENT_DEBUG_ANNOTATIONS);
         buf.uint64(ANNOTATION_NAME_IID, annotationKey(key));
-        buf.string(ANNOTATION_JSON, json);
+        buf.bytes(ANNOTATION_JSON, json);
+        buf.end();
+    }
+
+    private void tripleArg(String key, long x, long y, long z) {
+        buf.begin(EVENT_DEBUG_ANNOTATIONS);
+        buf.uint64(ANNOTATION_NAME_IID, annotationKey(key));
+        buf.asciiTriple(ANNOTATION_JSON, x, y, z);
         buf.end();
     }
 

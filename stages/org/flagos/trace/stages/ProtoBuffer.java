@@ -68,6 +68,43 @@ final class ProtoBuffer {
         size += value.length;
     }
 
+    /** A length-delimited field holding the ASCII text {@code [x,y,z]}, written without a String. */
+    void asciiTriple(int field, long x, long y, long z) {
+        begin(field);
+        ensure(64);
+        bytes[size++] = '[';
+        decimal(x);
+        bytes[size++] = ',';
+        decimal(y);
+        bytes[size++] = ',';
+        decimal(z);
+        bytes[size++] = ']';
+        end();
+    }
+
+    private void decimal(long v) {
+        if (v < 0) {
+            bytes[size++] = '-';
+            if (v == Long.MIN_VALUE) {
+                byte[] text = Long.toString(v).substring(1).getBytes(StandardCharsets.US_ASCII);
+                System.arraycopy(text, 0, bytes, size, text.length);
+                size += text.length;
+                return;
+            }
+            v = -v;
+        }
+        int start = size;
+        do {
+            bytes[size++] = (byte) ('0' + v % 10);
+            v /= 10;
+        } while (v != 0);
+        for (int i = start, j = size - 1; i < j; i++, j--) {
+            byte t = bytes[i];
+            bytes[i] = bytes[j];
+            bytes[j] = t;
+        }
+    }
+
     /** Opens a nested message; every {@code begin} is closed by one {@link #end()}. */
     void begin(int field) {
         if (depth == MAX_DEPTH) {

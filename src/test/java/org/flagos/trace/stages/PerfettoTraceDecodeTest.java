@@ -158,6 +158,25 @@ class PerfettoTraceDecodeTest {
         }
     }
 
+    @Test
+    void arraysAreWrittenAsJsonText() {
+        long[][] cases = {{0, 1, 2}, {-7, 10, 1_000_000_007}, {Long.MIN_VALUE, Long.MAX_VALUE, -1}};
+        for (long[] c : cases) {
+            ProtoBuffer buf = new ProtoBuffer();
+            buf.asciiTriple(9, c[0], c[1], c[2]);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            try {
+                buf.writeTo(out);
+            } catch (IOException e) {
+                throw new AssertionError(e);
+            }
+            Reader r = new Reader(out.toByteArray());
+            assertEquals((9 << 3) | 2, r.tag());
+            assertEquals("[" + c[0] + "," + c[1] + "," + c[2] + "]", new String(r.bytes(), StandardCharsets.US_ASCII));
+            assertTrue(r.done());
+        }
+    }
+
     /** What a .pftrace holds, read packet by packet; fails on anything malformed or inconsistent. */
     private static final class Decoded {
         final Map<String, Long> categories = new TreeMap<>();
