@@ -104,6 +104,7 @@ public final class PerfettoTraceWriter implements TraceWriter, FlowIndex.ArrowSi
     private boolean started;
     private long hostPid = -1;
     private long slices;
+    private long spans;
     private long arrows;
     private volatile OpSummary summary;
     private volatile Throwable failure;
@@ -597,6 +598,7 @@ public final class PerfettoTraceWriter implements TraceWriter, FlowIndex.ArrowSi
         buf.end();
         buf.end();
         sliceEnd(track, endNs);
+        spans++;
     }
 
     private boolean windowBounded() {
@@ -618,9 +620,15 @@ public final class PerfettoTraceWriter implements TraceWriter, FlowIndex.ArrowSi
         return failure;
     }
 
-    /** Slices written (device work, API calls, host ops; each one begin and one end packet). */
+    /** Slices of device work, API calls and host ops written (each one begin and one end packet). */
     @Override
     public long events() {
+        return slices - spans;
+    }
+
+    /** Every slice the file holds: {@link #events()} plus torch's capture span. */
+    @Override
+    public long traceEvents() {
         return slices;
     }
 
@@ -628,12 +636,6 @@ public final class PerfettoTraceWriter implements TraceWriter, FlowIndex.ArrowSi
     @Override
     public void arrow(long correlation, long hostTs, long hostPid, long hostTid, long deviceTs, int devicePid, int deviceTid) {
         arrows++;
-    }
-
-    /** Every slice the file holds. */
-    @Override
-    public long traceEvents() {
-        return slices;
     }
 
     /** Launch-to-device arrows whose two ends were both written (the JSON trace's flow count). */

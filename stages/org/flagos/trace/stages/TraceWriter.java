@@ -23,9 +23,9 @@ public interface TraceWriter extends EventHandler<TraceRecord> {
     /** The first failure while writing, or null. */
     Throwable failure();
 
-    /** Trace events written, as the format counts them. */
+    /** Records, ops and flow ends written (the JSON's events less row labels and markers; a .pftrace's slices less the capture span). */
     long events();
 
-    /** Every event the file holds, once the capture finished. */
+    /** Every event the file holds, once the capture finished: {@link #events()} plus row labels and markers. */
     long traceEvents();
 }

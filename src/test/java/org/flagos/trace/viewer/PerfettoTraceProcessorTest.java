@@ -72,7 +72,7 @@ class PerfettoTraceProcessorTest {
             Path jsonFile = Files.write(dir.resolve(name + ".json"), replayed.bytes());
             Path pftrace = dir.resolve(name + ".pftrace");
             try (AtomicOutput out = new AtomicOutput(pftrace)) { // the format follows the file name
-                written.put(name, CaptureReplay.run(request(name), out.stream()).events());
+                written.put(name, CaptureReplay.run(request(name), out.stream()).traceEvents());
                 out.commit();
             }
             files.add(pftrace.toString());
@@ -97,7 +97,7 @@ class PerfettoTraceProcessorTest {
         JsonCounts expected = JsonCounts.of(json.get(name));
         JsonNode perfetto = loaded.get(name + ".pftrace");
         check(name, expected, perfetto);
-        assertEquals(written.get(name), perfetto.get("slices").asLong(), name + ": the writer's event count is its slice count");
+        assertEquals(written.get(name), perfetto.get("slices").asLong(), name + ": the writer's count of what the file holds is its slice count");
         assertSameSlices(name, dir.resolve(name + ".pftrace.slices.tsv"), dir.resolve(name + ".json.slices.tsv"));
 
         // The same trace processor reading the JSON agrees with Jackson's count (slices: plus torch's two instants).
