@@ -187,7 +187,10 @@ class BoundedMemoryReplayTest {
         System.out.printf("10M-record replay with ops to .pftrace at -Xmx256m: %.1f s wall (child JVM), %s%n",
                 (System.nanoTime() - t0) / 1e9, perfettoLine);
         Map<String, Long> perfetto = figures(perfettoLine);
-        assertTrue(perfetto.get("peak_heap_mib") <= 256, perfettoLine);
+        // It ran in 256 MiB; the sum of the pools' peaks can pass that (pools peak at different
+        // times: 272 against the JSON's 252 once), so the heap still live after collections is compared.
+        assertTrue(perfetto.get("live_after_gc_mib") <= many.get("live_after_gc_mib") + 8,
+                "the .pftrace writer holds what the JSON writer holds: " + perfettoLine + " / " + line);
         assertTrue(perfetto.get("ops_held_max") < perfetto.get("host_ops") / 10, perfettoLine);
         for (Map.Entry<String, Long> e : many.entrySet()) {
             String key = e.getKey();
