@@ -7,6 +7,7 @@
  *  - its device clock has another epoch and another rate: vendor = (realtime - 1.6e18) * 1.05;
  *  - every 4th memset of a thread carries device times near the clock's origin, which no record of
  *    a session can have (implausible: dropped and counted). */
+#include <pthread.h>
 #include "fake_cupti_records.h"
 #include "fake_cupti_engine.h"
 
@@ -74,6 +75,20 @@ int cuptiActivityGetNumDroppedRecords(void* context, uint32_t streamId, size_t* 
     return fk_dropped_records(dropped);
 }
 
+/* A device runs one thing at a time per stream: work starts when it was launched or when the
+ * stream's previous work ended, whichever is later (threads launch onto the one stream concurrently,
+ * and overlapping slices on one row would bind arrows to the wrong slice in a viewer). */
+static pthread_mutex_t stream_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t stream_free;
+
+static uint64_t stream_slot(uint64_t earliest, uint64_t duration) {
+    pthread_mutex_lock(&stream_lock);
+    uint64_t start = earliest > stream_free ? earliest : stream_free + 50;
+    stream_free = start + duration;
+    pthread_mutex_unlock(&stream_lock);
+    return start;
+}
+
 /* A runtime call and the driver call inside it, each with its own correlation; returns the
  * runtime call's end (vendor ns) and its correlation in *correlation. */
 static uint64_t runtime_call(uint32_t runtimeCbid, uint32_t driverCbid, uint32_t* correlation) {
@@ -101,7 +116,7 @@ int64_t fakeLaunchKernel(int64_t which) {
         memset(&r, 0, sizeof r);
         r.k.kind = (uint32_t) kind;
         r.k.registersPerThread = 40;
-        r.k.start = end + 200;
+        r.k.start = stream_slot(end + 200, 2000 + 100 * (uint64_t) k);
         r.k.end = r.k.start + 2000 + 100 * (uint64_t) k;
         r.k.completed = r.k.end;
         r.k.contextId = 1;
@@ -133,7 +148,7 @@ int64_t fakeMemcpy(int64_t bytes) {
         r.dstKind = 3;
         r.flags = 1;
         r.bytes = (uint64_t) bytes;
-        r.start = end + 100;
+        r.start = stream_slot(end + 100, 900);
         r.end = r.start + 900;
         r.contextId = 1;
         r.streamId = 13;
@@ -156,7 +171,7 @@ int64_t fakeMemset(int64_t bytes) {
         r.kind = FK_MEMSET;
         r.value = 0xAB;
         r.bytes = (uint64_t) bytes;
-        r.start = implausible ? 1000 : end + 100;
+        r.start = implausible ? 1000 : stream_slot(end + 100, 700);
         r.end = r.start + 700;
         r.contextId = 1;
         r.streamId = 13;
