@@ -2,7 +2,10 @@ package org.flagos.trace.report;
 
 /**
  * What a complete ({@code "ph":"X"}) event of a torch-compatible trace is to the summary, decided by
- * its category alone, the way torch's profiler tells its own events apart.
+ * its category alone, the way torch's profiler tells its own events apart. Both schemas are known:
+ * today's ({@code cpu_op}, {@code cuda_runtime}, {@code kernel}, ...) and the 2021 one of torch
+ * 1.8-1.9 and TensorBoard's samples ({@code Operator}, {@code Runtime}, {@code Kernel},
+ * {@code Memcpy}, {@code Memset}).
  */
 public enum EventClass {
     /** An op or annotation on a host thread ({@code cpu_op}, {@code user_annotation}, {@code python_function}). */
@@ -25,12 +28,18 @@ public enum EventClass {
             case "cpu_op":
             case "user_annotation":
             case "python_function":
+            case "Operator":
                 return HOST_OP;
+            case "Runtime":
+                return RUNTIME;
             case "overhead":
                 return OVERHEAD;
             case "kernel":
             case "gpu_memcpy":
             case "gpu_memset":
+            case "Kernel":
+            case "Memcpy":
+            case "Memset":
                 return DEVICE;
             default:
                 return cat.endsWith("_runtime") || cat.endsWith("_driver") ? RUNTIME : OTHER;

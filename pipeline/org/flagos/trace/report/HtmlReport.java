@@ -18,7 +18,7 @@ public final class HtmlReport {
     /** Bars per chart. */
     static final int TOP = 15;
     /** Time bins of a stream's strip. */
-    static final int BINS = 120;
+    static final int BINS = DeviceStreams.BINS;
     /** Rows of the op table. */
     static final int TABLE_ROWS = 60;
 
@@ -45,7 +45,7 @@ public final class HtmlReport {
         double cpu = KeyAverages.selfCpuTotalUs(all);
         double device = KeyAverages.selfDeviceTotalUs(all);
         h.raw("<p>").text(trace.devices().isEmpty() ? "devices: not named in the trace" : "devices: " + String.join(", ", trace.devices()))
-                .raw("<br/>").text(trace.events().size() + " events summarised; self CPU time total "
+                .raw("<br/>").text(trace.events() + " events summarised; self CPU time total "
                         + KeyAveragesTable.time(cpu) + "; self " + averages.deviceLabel() + " time total " + KeyAveragesTable.time(device))
                 .raw("</p>\n");
         losses(h, trace);
@@ -60,7 +60,7 @@ public final class HtmlReport {
         h.raw("<h2>Device time by op (self: work the op launched itself)</h2>\n");
         bars(h, "device-per-op", ops, false);
         h.raw("<h2>Device streams over time</h2>\n");
-        streams(h, trace.events());
+        streams(h, trace.streams());
         h.raw("<h2>Op table</h2>\n");
         table(h, averages);
         h.raw("</body></html>\n");
@@ -126,67 +126,34 @@ public final class HtmlReport {
     }
 
     /** One strip per device row (device, stream): how busy it was in each slice of the device span. */
-    private static void streams(Html h, TraceEvents ev) {
-        long lo = Long.MAX_VALUE;
-        long hi = Long.MIN_VALUE;
-        for (int i = 0; i < ev.size(); i++) {
-            if (ev.eventClass(i) == EventClass.DEVICE) {
-                lo = Math.min(lo, ev.startNs(i));
-                hi = Math.max(hi, ev.endNs(i));
-            }
-        }
-        if (lo >= hi) {
+    private static void streams(Html h, DeviceStreams streams) {
+        long lo = streams.startNs();
+        long hi = streams.endNs();
+        if (lo >= hi || streams.streams().isEmpty()) {
             h.raw("<p id=\"streams\" class=\"muted\">No device work in this trace.</p>\n");
             return;
         }
-        int rows = ev.rows();
-        double[][] busy = new double[rows][];
-        double[] totalNs = new double[rows];
         double bin = (double) (hi - lo) / BINS;
-        for (int i = 0; i < ev.size(); i++) {
-            if (ev.eventClass(i) != EventClass.DEVICE) {
-                continue;
-            }
-            int r = ev.row(i);
-            if (busy[r] == null) {
-                busy[r] = new double[BINS];
-            }
-            totalNs[r] += ev.durNs(i);
-            long s = ev.startNs(i) - lo;
-            long e = ev.endNs(i) - lo;
-            int first = (int) Math.min(BINS - 1, s / bin);
-            int last = (int) Math.min(BINS - 1, e / bin);
-            for (int b = first; b <= last; b++) {
-                double overlap = Math.min(e, (b + 1) * bin) - Math.max(s, b * bin);
-                busy[r][b] += Math.max(0, overlap);
-            }
-        }
         int cell = 7;
         int label = 240;
-        int count = 0;
-        for (double[] b : busy) {
-            count += b == null ? 0 : 1;
-        }
+        int count = streams.streams().size();
         int rowH = 20;
         h.raw("<p class=\"muted\">").text("Device span " + KeyAveragesTable.time((hi - lo) / 1000.0) + " in " + BINS
                 + " slices of " + KeyAveragesTable.time(bin / 1000.0) + "; darker is busier.").raw("</p>\n");
         h.raw("<svg id=\"streams\" width=\"" + (label + BINS * cell + 130) + "\" height=\"" + (count * rowH + 4) + "\">\n");
         int y = 2;
-        for (int r = 0; r < rows; r++) {
-            if (busy[r] == null) {
-                continue;
-            }
-            String name = "device " + ev.rowPid(r) + " stream " + ev.rowTid(r);
+        for (DeviceStreams.Stream s : streams.streams()) {
+            String name = "device " + s.pid() + " stream " + s.tid();
             h.raw("<g><text x=\"" + (label - 6) + "\" y=\"" + (y + 13) + "\" text-anchor=\"end\">").text(name).raw("</text>");
             for (int b = 0; b < BINS; b++) {
-                double f = Math.min(1, busy[r][b] / bin);
+                double f = Math.min(1, s.busyNs()[b] / bin);
                 if (f > 0) {
                     h.raw("<rect x=\"" + (label + b * cell) + "\" y=\"" + y + "\" width=\"" + cell + "\" height=\"" + (rowH - 4)
                             + "\" fill=\"#c0392b\" fill-opacity=\"").raw(KeyAveragesTable.fixed(0.15 + 0.85 * f, 2)).raw("\"/>");
                 }
             }
             h.raw("<text x=\"" + (label + BINS * cell + 6) + "\" y=\"" + (y + 13) + "\">")
-                    .text("busy " + KeyAveragesTable.fixed(100.0 * totalNs[r] / (hi - lo), 1) + "%").raw("</text></g>\n");
+                    .text("busy " + KeyAveragesTable.fixed(100.0 * s.totalNs() / (hi - lo), 1) + "%").raw("</text></g>\n");
             y += rowH;
         }
         h.raw("</svg>\n");

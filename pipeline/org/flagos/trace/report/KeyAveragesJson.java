@@ -35,7 +35,7 @@ public final class KeyAveragesJson {
             g.writeStringField("sort", sort == null ? null : sort.key());
             micros(g, "self_cpu_time_total_us", KeyAverages.selfCpuTotalUs(all));
             micros(g, "self_device_time_total_us", KeyAverages.selfDeviceTotalUs(all));
-            g.writeNumberField("events", trace.events().size());
+            g.writeNumberField("events", trace.events());
             g.writeNumberField("other_events", trace.otherEvents());
             g.writeNumberField("invalid_events", trace.invalidEvents());
             g.writeNumberField("rows_total", all.size());

@@ -23,21 +23,29 @@ import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
 
 /**
- * A torch-compatible Chrome trace (PyTorch's own or flagtrace's), read in one streaming pass:
- * complete events of the classes in {@link EventClass} are kept in {@link TraceEvents}; flow
- * arrows, metadata and args other than the External id are skipped as they stream by. Gzip is
- * recognised by its magic bytes. Also keeps the device names ({@code deviceProperties}) and the
- * capture's accounting ({@code flagtrace} block) when the trace has them.
+ * A torch-compatible trace (PyTorch's own or flagtrace's, Chrome JSON in either schema, object or
+ * bare array, or flagtrace's {@code .pftrace}), read in one streaming pass and summarised in
+ * bounded memory: complete events of the classes in {@link EventClass} go to a
+ * {@link KeyAveragesBuilder}, which spills them to temporary files when they outgrow its buffers
+ * (all deleted before this returns); flow arrows, metadata and args other than the External id
+ * are skipped as they stream by. Gzip is recognised by its magic bytes. Also keeps the device
+ * names ({@code deviceProperties}) and the capture's accounting ({@code flagtrace} block) when
+ * the trace has them.
  */
 public final class TraceFile {
-    /** Events kept at most (about 40 bytes each in memory): a larger trace is refused, not truncated. */
+    /** Events summarised at most: a larger trace is refused, not truncated. */
     public static final long DEFAULT_MAX_EVENTS = 100_000_000L;
+    /** Distinct categories listed when a trace holds nothing to summarise. */
+    private static final int MAX_CATEGORIES_LISTED = 12;
 
     private static final JsonFactory JSON = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).build())
             .build();
 
-    private final TraceEvents events;
+    private final KeyAverages averages;
+    private final DeviceStreams streams;
+    private final long events;
+    private final long spilledBytes;
     private final Map<String, Long> accounting;
     private final List<String> notes;
     private final List<String> devices;
@@ -46,36 +54,70 @@ public final class TraceFile {
     private final long invalidEvents;
     private final long originNs;
 
-    private TraceFile(Reader r) {
-        this.events = r.events;
+    private TraceFile(Reader r, KeyAverages averages, DeviceStreams streams, long spilledBytes) {
+        this.averages = averages;
+        this.streams = streams;
+        this.events = r.builder.events();
+        this.spilledBytes = spilledBytes;
         this.accounting = Collections.unmodifiableMap(r.accounting);
         this.notes = List.copyOf(r.notes);
         this.devices = List.copyOf(r.devices);
         this.cuda = r.cuda;
         this.otherEvents = r.other;
         this.invalidEvents = r.invalid;
-        this.originNs = r.spanStart != Long.MAX_VALUE ? r.spanStart : r.firstStart != Long.MAX_VALUE ? r.firstStart : 0;
+        this.originNs = r.origin();
     }
 
+    /** Reads and summarises {@code path}, spilling to the system's temporary directory when needed. */
     public static TraceFile read(Path path) throws IOException {
         return read(path, DEFAULT_MAX_EVENTS);
     }
 
     /** Reads {@code path}; a file that is not a whole trace ends in a {@link TraceFormatException}. */
     public static TraceFile read(Path path, long maxEvents) throws IOException {
+        return read(path, maxEvents, Path.of(System.getProperty("java.io.tmpdir")));
+    }
+
+    /**
+     * Reads and summarises {@code path}, at most {@code maxEvents} events, spilling sorted runs
+     * under {@code spillDir} (every file deleted before this returns). A file that is not a whole
+     * trace, or holds nothing to summarise, ends in a {@link TraceFormatException} whose message
+     * names the path.
+     */
+    public static TraceFile read(Path path, long maxEvents, Path spillDir) throws IOException {
+        return read(path, maxEvents, new KeyAveragesBuilder(spillDir));
+    }
+
+    /** Reads {@code path} into {@code builder} (tests give one with small buffers, to make it spill). */
+    static TraceFile read(Path path, long maxEvents, KeyAveragesBuilder builder) throws IOException {
+        if (Files.isDirectory(path)) {
+            throw new TraceFormatException(path + " is a directory, not a trace; name one trace file"
+                    + " (TRACE.json, TRACE.json.gz or TRACE.pftrace)");
+        }
         InputStream raw;
         try {
             raw = Files.newInputStream(path);
         } catch (NoSuchFileException e) {
             throw new TraceFormatException(path + ": no such file");
         }
-        try (InputStream in = maybeGunzip(new BufferedInputStream(raw, 1 << 16));
-             JsonParser p = JSON.createParser(in)) {
-            Reader r = new Reader(new TraceEvents(maxEvents), path);
-            r.read(p);
-            return new TraceFile(r);
+        try (builder;
+             BufferedInputStream in = maybeGunzip(new BufferedInputStream(raw, 1 << 16))) {
+            Reader r = new Reader(builder, maxEvents, path);
+            if (PerfettoTraceReader.looksLike(in)) {
+                new PerfettoTraceReader(r).read(in);
+            } else {
+                try (JsonParser p = JSON.createParser(in)) {
+                    r.read(p);
+                }
+            }
+            r.checkSomethingToSummarise();
+            DeviceStreams[] streams = new DeviceStreams[1];
+            KeyAverages averages = builder.build(r.origin(), r.cuda, streams);
+            return new TraceFile(r, averages, streams[0], builder.spilledBytes());
         } catch (TraceFormatException e) {
             throw e;
+        } catch (TraceLimitException e) {
+            throw new TraceFormatException(path + " " + e.getMessage());
         } catch (StreamConstraintsException e) {
             throw new TraceFormatException(path + " is not a trace: " + firstLine(e.getOriginalMessage()));
         } catch (JsonProcessingException e) {
@@ -89,12 +131,12 @@ public final class TraceFile {
         }
     }
 
-    private static InputStream maybeGunzip(BufferedInputStream in) throws IOException {
+    private static BufferedInputStream maybeGunzip(BufferedInputStream in) throws IOException {
         in.mark(2);
         int b0 = in.read();
         int b1 = in.read();
         in.reset();
-        return b0 == 0x1f && b1 == 0x8b ? new GZIPInputStream(in, 1 << 16) : in;
+        return b0 == 0x1f && b1 == 0x8b ? new BufferedInputStream(new GZIPInputStream(in, 1 << 16), 1 << 16) : in;
     }
 
     private static String firstLine(String s) {
@@ -105,8 +147,24 @@ public final class TraceFile {
         return nl < 0 ? s : s.substring(0, nl);
     }
 
-    public TraceEvents events() {
+    /** The key_averages table of the trace. */
+    public KeyAverages averages() {
+        return averages;
+    }
+
+    /** Each device stream's busy time over the device span. */
+    public DeviceStreams streams() {
+        return streams;
+    }
+
+    /** Complete events summarised (ops, runtime calls, overhead and device work). */
+    public long events() {
         return events;
+    }
+
+    /** Bytes the summary wrote to temporary files (0 when the trace fit its buffers); all deleted. */
+    public long spilledBytes() {
+        return spilledBytes;
     }
 
     /** The numbers of the trace's {@code flagtrace} accounting block, by dotted path; empty when absent. */
@@ -148,10 +206,12 @@ public final class TraceFile {
         return invalidEvents;
     }
 
-    /** One streaming pass over the document. */
-    private static final class Reader {
-        final TraceEvents events;
+    /** One streaming pass over the document; also the sink {@link PerfettoTraceReader} feeds. */
+    static final class Reader {
+        final KeyAveragesBuilder builder;
+        final long maxEvents;
         final Path path;
+        final Map<String, long[]> categories = new LinkedHashMap<>();
         final Map<String, Long> accounting = new LinkedHashMap<>();
         final List<String> notes = new ArrayList<>();
         final List<String> devices = new ArrayList<>();
@@ -162,9 +222,50 @@ public final class TraceFile {
         long spanStart = Long.MAX_VALUE;
         long firstStart = Long.MAX_VALUE;
 
-        Reader(TraceEvents events, Path path) {
-            this.events = events;
+        Reader(KeyAveragesBuilder builder, long maxEvents, Path path) {
+            this.builder = builder;
+            this.maxEvents = maxEvents;
             this.path = path;
+        }
+
+        long origin() {
+            return spanStart != Long.MAX_VALUE ? spanStart : firstStart != Long.MAX_VALUE ? firstStart : 0;
+        }
+
+        /** A trace with no event the summary knows is an error that lists what the trace does hold. */
+        void checkSomethingToSummarise() throws TraceFormatException {
+            if (builder.events() > 0) {
+                return;
+            }
+            StringBuilder seen = new StringBuilder();
+            int listed = 0;
+            for (Map.Entry<String, long[]> e : categories.entrySet()) {
+                if (listed++ == MAX_CATEGORIES_LISTED) {
+                    seen.append(", ...");
+                    break;
+                }
+                seen.append(seen.length() == 0 ? "" : ", ").append(e.getKey()).append(" (").append(e.getValue()[0]).append(')');
+            }
+            String found = categories.isEmpty() ? "no complete (\"ph\":\"X\") events at all"
+                    : "complete events only of categories " + seen;
+            if (invalid > 0) {
+                found += ", and " + invalid + " without a usable name, ts or dur";
+            }
+            throw new TraceFormatException(path + " holds nothing to summarise: " + found
+                    + "; the summary reads torch's categories (cpu_op, user_annotation, cuda_runtime, kernel, gpu_memcpy, ..."
+                    + " or 2021's Operator, Runtime, Kernel, Memcpy, Memset)");
+        }
+
+        /** Notes a complete event's category for the message of a trace with nothing to summarise. */
+        private void sawCategory(String cat) {
+            String key = cat == null ? "(none)" : cat;
+            long[] n = categories.get(key);
+            if (n == null && categories.size() <= MAX_CATEGORIES_LISTED) {
+                categories.put(key, n = new long[1]);
+            }
+            if (n != null) {
+                n[0]++;
+            }
         }
 
         void read(JsonParser p) throws IOException {
@@ -220,7 +321,7 @@ public final class TraceFile {
             String tid = "";
             String ts = null;
             String dur = null;
-            long external = TraceEvents.NO_EXTERNAL_ID;
+            long external = KeyAveragesBuilder.NO_LINK;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String field = p.currentName();
                 JsonToken v = p.nextToken();
@@ -245,6 +346,12 @@ public final class TraceFile {
             if (!"X".equals(ph)) {
                 return;
             }
+            event(cat, name, pid, tid, ts, dur, external);
+        }
+
+        /** One complete event, its times as the trace's decimal microseconds. */
+        void event(String cat, String name, String pid, String tid, String ts, String dur, long external) throws IOException {
+            sawCategory(cat);
             EventClass c = EventClass.of(cat);
             if (cat != null && cat.startsWith("cuda_")) {
                 cuda = true;
@@ -273,11 +380,22 @@ public final class TraceFile {
                 invalid++;
                 return;
             }
+            event(c, name, pid, tid, start, length, external);
+        }
+
+        /** One complete event of class {@code c}, its times in nanoseconds. */
+        void event(EventClass c, String name, String pid, String tid, long start, long length, long external) throws IOException {
+            if (c == EventClass.OTHER) {
+                other++;
+                return;
+            }
             firstStart = Math.min(firstStart, start);
-            if (!events.add(c, name, pid, tid, start, length, external)) {
-                throw new TraceFormatException(path + " holds more than " + events.size()
+            cuda |= c == EventClass.RUNTIME && name.startsWith("cuda"); // 2021's Runtime category names no vendor
+            if (builder.events() == maxEvents) {
+                throw new TraceFormatException(path + " holds more than " + maxEvents
                         + " events; summarise a shorter window of it");
             }
+            builder.add(c, name, pid, tid, start, length, external);
         }
 
         /** A scalar's text; null for objects, arrays and null. */
@@ -289,17 +407,20 @@ public final class TraceFile {
             return v == JsonToken.VALUE_NULL ? null : p.getText();
         }
 
-        /** The External id among an event's args, skipping the rest. */
+        /**
+         * The External id among an event's args, skipping the rest. The 2021 schema spells it
+         * {@code external id} on runtime calls and device work.
+         */
         private long readArgs(JsonParser p) throws IOException {
-            long external = TraceEvents.NO_EXTERNAL_ID;
+            long external = KeyAveragesBuilder.NO_LINK;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String field = p.currentName();
                 JsonToken v = p.nextToken();
-                if (field.equals("External id") && v == JsonToken.VALUE_NUMBER_INT) {
+                if ((field.equals("External id") || field.equals("external id")) && v == JsonToken.VALUE_NUMBER_INT) {
                     try {
                         external = p.getLongValue();
                     } catch (IOException e) { // beyond a long: no usable link
-                        external = TraceEvents.NO_EXTERNAL_ID;
+                        external = KeyAveragesBuilder.NO_LINK;
                     }
                 } else {
                     p.skipChildren();

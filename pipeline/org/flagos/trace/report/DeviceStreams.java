@@ -1,0 +1,96 @@
+package org.flagos.trace.report;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * How busy each device row (device, stream) of a trace was over the device span, in
+ * {@link #BINS} equal slices: what the report draws as one strip a stream. Built from the device
+ * events as they stream by, a fixed number of doubles a stream.
+ */
+public final class DeviceStreams {
+    /** Time slices of a strip. */
+    public static final int BINS = 120;
+
+    /** One stream's strip. */
+    public record Stream(String pid, String tid, double[] busyNs, long totalNs) {
+    }
+
+    private final long startNs;
+    private final long endNs;
+    private final List<Stream> streams;
+
+    private DeviceStreams(long startNs, long endNs, List<Stream> streams) {
+        this.startNs = startNs;
+        this.endNs = endNs;
+        this.streams = streams;
+    }
+
+    /** Start of the first device event, ns. */
+    public long startNs() {
+        return startNs;
+    }
+
+    /** End of the last device event, ns. */
+    public long endNs() {
+        return endNs;
+    }
+
+    /** Streams in the order their rows first appear in the trace. */
+    public List<Stream> streams() {
+        return streams;
+    }
+
+    /** Collects the strips of device events within [lo, hi]. */
+    static final class Builder {
+        private final long lo;
+        private final long hi;
+        private final double bin;
+        private final List<double[]> busy = new ArrayList<>();
+        private final List<long[]> total = new ArrayList<>();
+
+        Builder(long lo, long hi) {
+            this.lo = lo;
+            this.hi = hi;
+            this.bin = hi > lo ? (double) (hi - lo) / BINS : 1;
+        }
+
+        void add(int row, long start, long dur) {
+            if (hi <= lo) {
+                return;
+            }
+            while (busy.size() <= row) {
+                busy.add(null);
+                total.add(null);
+            }
+            if (busy.get(row) == null) {
+                busy.set(row, new double[BINS]);
+                total.set(row, new long[1]);
+            }
+            double[] b = busy.get(row);
+            total.get(row)[0] += dur;
+            long s = start - lo;
+            long e = start + dur - lo;
+            int first = (int) Math.min(BINS - 1, s / bin);
+            int last = (int) Math.min(BINS - 1, e / bin);
+            for (int k = first; k <= last; k++) {
+                double overlap = Math.min(e, (k + 1) * bin) - Math.max(s, k * bin);
+                b[k] += Math.max(0, overlap);
+            }
+        }
+
+        /** The strips; {@code rows} holds each row's key as "pid NUL tid". */
+        DeviceStreams build(Interner rows) {
+            List<Stream> out = new ArrayList<>();
+            for (int r = 0; r < busy.size(); r++) {
+                if (busy.get(r) != null) {
+                    String key = rows.get(r);
+                    int nul = key.indexOf('\u0000');
+                    out.add(new Stream(key.substring(0, nul), key.substring(nul + 1), busy.get(r), total.get(r)[0]));
+                }
+            }
+            return new DeviceStreams(lo, hi, Collections.unmodifiableList(out));
+        }
+    }
+}
