@@ -383,6 +383,17 @@ public final class TraceFile {
             event(c, name, pid, tid, start, length, external);
         }
 
+        /** One slice of a {@code .pftrace}: a complete event of category {@code cat}, its times in nanoseconds. */
+        void slice(String cat, String name, String pid, String tid, long start, long length, long external) throws IOException {
+            sawCategory(cat);
+            cuda |= cat != null && cat.startsWith("cuda_");
+            EventClass c = EventClass.of(cat);
+            if (c == EventClass.OTHER && "Trace".equals(cat)) {
+                spanStart = Math.min(spanStart, start);
+            }
+            event(c, name, pid, tid, start, length, external);
+        }
+
         /** One complete event of class {@code c}, its times in nanoseconds. */
         void event(EventClass c, String name, String pid, String tid, long start, long length, long external) throws IOException {
             if (c == EventClass.OTHER) {
