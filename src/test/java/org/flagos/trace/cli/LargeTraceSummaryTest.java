@@ -83,13 +83,18 @@ class LargeTraceSummaryTest {
     }
 
     Run cli(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> command = new ArrayList<>();
+        if (Files.isExecutable(Path.of("/usr/bin/time"))) { // the figures docs/benchmarks.md quotes: wall time and peak RSS
+            command.addAll(List.of("/usr/bin/time", "-f", "measured: " + args[0] + " wall %e s, max RSS %M KiB"));
+        }
+        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-Djava.io.tmpdir=" + dir.resolve("tmp").toAbsolutePath(), "-cp", System.getProperty("java.class.path"),
                 FlagtraceCli.class.getName()));
         command.addAll(List.of(args));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(10, TimeUnit.MINUTES), "the CLI ends");
+        out.lines().filter(l -> l.startsWith("measured: ")).forEach(System.out::println);
         return new Run(p.exitValue(), out);
     }
 
