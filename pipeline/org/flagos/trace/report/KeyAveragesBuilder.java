@@ -31,11 +31,11 @@ final class KeyAveragesBuilder implements Closeable {
     static final int DEVICE_WIDTH = 6;
     /** Result record: start, -end, seq, row key, self CPU, CPU total, self device, device total. */
     static final int RESULT_WIDTH = 8;
-    /** Open (nested) events of one thread at most. */
-    static final int MAX_DEPTH = 1 << 20;
-    /** Distinct event names at most, and their characters in all. */
-    static final int MAX_NAMES = 1 << 20;
-    static final long MAX_NAME_CHARS = 64L << 20;
+    /** Open (nested) events of one thread at most (each costs about 200 bytes while open). */
+    static final int MAX_DEPTH = 1 << 16;
+    /** Distinct event names at most, and their characters in all (together about 100 MiB at worst). */
+    static final int MAX_NAMES = 1 << 19;
+    static final long MAX_NAME_CHARS = 32L << 20;
     /** Distinct rows (pid, tid) at most. */
     static final int MAX_ROWS = 1 << 16;
     /** Longs each sort holds in memory before it writes a run (16 MiB). */

@@ -38,6 +38,7 @@ public final class KeyAveragesJson {
             g.writeNumberField("events", trace.events());
             g.writeNumberField("other_events", trace.otherEvents());
             g.writeNumberField("invalid_events", trace.invalidEvents());
+            g.writeNumberField("spilled_bytes", trace.spilledBytes());
             g.writeNumberField("rows_total", all.size());
             g.writeArrayFieldStart("rows");
             for (KeyAveragesRow r : KeyAveragesTable.select(averages, sort, limit)) {

@@ -11,7 +11,7 @@ import java.util.Arrays;
  */
 final class OverheadEvents {
     /** Overhead events kept at most: a trace with more is refused. */
-    static final int MAX = 1 << 20;
+    static final int MAX = 1 << 18;
 
     int size;
     long[] start = new long[16];

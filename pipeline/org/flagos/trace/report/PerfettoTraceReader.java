@@ -22,8 +22,10 @@ final class PerfettoTraceReader {
     /** Bytes of one packet at most. */
     static final int MAX_PACKET = 64 << 20;
     /** Interned strings, and tracks, at most. */
-    static final int MAX_INTERNED = 1 << 20;
+    static final int MAX_INTERNED = 1 << 19;
     static final int MAX_TRACKS = 1 << 16;
+    /** Slices begun and not yet ended, over all tracks, at most. */
+    static final int MAX_OPEN = 1 << 18;
 
     private static final int TRACE_PACKET = 1;
     private static final int PACKET_TIMESTAMP = 8;
@@ -47,6 +49,7 @@ final class PerfettoTraceReader {
     private final Map<Long, String> annotations = new HashMap<>();
     private final Map<Long, Track> tracks = new HashMap<>();
     private long namedChars;
+    private int open;
 
     /** A track: its row as the JSON trace writes it, and its open slices. */
     private static final class Track {
@@ -61,12 +64,32 @@ final class PerfettoTraceReader {
         this.sink = sink;
     }
 
-    /** Whether the stream starts like a Perfetto trace (field 1, length-delimited); does not consume. */
+    /**
+     * Whether the stream starts like a Perfetto trace (field 1, length-delimited: byte 0x0A) and not
+     * like JSON, whose first byte may be the same newline; does not consume. JSON is told by its
+     * first byte after whitespace, '{' or '[', which Perfetto never writes there (both would be
+     * group markers, a wire type no packet of it uses).
+     */
     static boolean looksLike(BufferedInputStream in) throws IOException {
-        in.mark(1);
-        int b = in.read();
-        in.reset();
-        return b == (TRACE_PACKET << 3 | 2);
+        in.mark(4096);
+        try {
+            int first = in.read();
+            if (first != (TRACE_PACKET << 3 | 2)) {
+                return false;
+            }
+            for (int i = 1; i < 4096; i++) {
+                int b = in.read();
+                if (b == '{' || b == '[') {
+                    return false;
+                }
+                if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
+                    return true;
+                }
+            }
+            return true;
+        } finally {
+            in.reset();
+        }
     }
 
     void read(InputStream in) throws IOException {
@@ -248,9 +271,14 @@ final class PerfettoTraceReader {
             if (t.open.size() == KeyAveragesBuilder.MAX_DEPTH) {
                 throw KeyAveragesBuilder.tooDeep();
             }
+            if (open == MAX_OPEN) {
+                throw new TraceLimitException("holds more than " + MAX_OPEN + " slices begun and not yet ended");
+            }
+            open++;
             t.open.add(new long[] {ts, name, category, external});
         } else if (type == TYPE_SLICE_END && !t.open.isEmpty()) {
             long[] b = t.open.remove(t.open.size() - 1);
+            open--;
             String n = names.get(b[1]);
             if (n == null || b[0] == Long.MIN_VALUE || ts == Long.MIN_VALUE || ts < b[0]) {
                 sink.invalid++;

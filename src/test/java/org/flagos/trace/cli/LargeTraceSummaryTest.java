@@ -121,6 +121,8 @@ class LargeTraceSummaryTest {
         assertEquals(0, summary.code(), summary.out());
         JsonNode doc = new ObjectMapper().readTree(json.toFile());
         assertEquals(n.events, doc.get("events").asLong());
+        assertTrue(doc.get("spilled_bytes").asLong() > n.events * 8 * 6, "the sorts went through the disk: " + doc.get("spilled_bytes"));
+        System.out.println("measured: spilled " + doc.get("spilled_bytes").asLong() + " bytes, trace " + Files.size(trace) + " bytes");
         assertEquals(OPS + KERNELS + 1, doc.get("rows_total").asInt());
         Map<String, JsonNode> rows = new TreeMap<>();
         for (JsonNode r : doc.get("rows")) {
