@@ -20,7 +20,7 @@ import picocli.CommandLine.Parameters;
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {ExitCodes.OK_LINE, ExitCodes.FAILED_LINE, ExitCodes.USAGE_LINE})
 final class ReportCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "TRACE.json[.gz]", description = "the trace to report on")
+    @Parameters(index = "0", paramLabel = "TRACE", description = "the trace to report on: torch-compatible JSON (either torch schema, object or bare array, gzipped or not) or flagtrace's .pftrace")
     Path trace;
 
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "REPORT.html", description = "the page to write")

@@ -25,7 +25,7 @@ import picocli.CommandLine.TypeConversionException;
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {ExitCodes.OK_LINE, ExitCodes.FAILED_LINE, ExitCodes.USAGE_LINE})
 final class SummaryCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "TRACE.json[.gz]", description = "the trace to summarise")
+    @Parameters(index = "0", paramLabel = "TRACE", description = "the trace to summarise: torch-compatible JSON (either torch schema, object or bare array, gzipped or not) or flagtrace's .pftrace")
     Path trace;
 
     @Option(names = "--json", paramLabel = "OUT.json", description = "also write the rows as JSON")

@@ -64,7 +64,17 @@ class SummaryLimitsTest {
                     TraceFormat.PERFETTO.stream(out));
         }
         byte[] whole = Files.readAllBytes(pf);
+        Path json = dir.resolve("t.json");
+        try (OutputStream out = Files.newOutputStream(json)) {
+            String name = Captures.EVERY.get(0);
+            CaptureReplay.run(CaptureReplay.request(Captures.capture(name), Captures.ops(name), null, java.util.List.of(), java.util.Map.of()), out);
+        }
+        assertEquals(0, cli.run("summary", json.toString()), cli.stderr());
+        String fromJson = cli.stdout();
         assertEquals(0, cli.run("summary", pf.toString()), cli.stderr());
+        assertEquals(fromJson, cli.stdout(), "the .pftrace prints the JSON trace's table");
+        assertEquals(0, cli.run("report", pf.toString(), "-o", dir.resolve("pf.html").toString()), cli.stderr());
+        assertTrue(Files.readString(dir.resolve("pf.html")).contains("<svg id=\"top-kernels\""));
         Path cut = Files.write(dir.resolve("cut.pftrace"), Arrays.copyOf(whole, whole.length - 7));
         assertOneLineError(cut, "ends in the middle of a packet (truncated?)");
         // a packet that claims 2 GiB: refused from its length, nothing allocated for it
