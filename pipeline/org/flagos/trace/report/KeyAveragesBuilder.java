@@ -53,6 +53,9 @@ final class KeyAveragesBuilder implements Closeable {
     private long seq;
     private long deviceLo = Long.MAX_VALUE;
     private long deviceHi = Long.MIN_VALUE;
+    private String lastPid;
+    private String lastTid;
+    private int lastRow;
 
     private final int bufferLongs;
     private final int deviceIdsInMemory;
@@ -95,9 +98,15 @@ final class KeyAveragesBuilder implements Closeable {
             throw new TraceLimitException("holds more than " + MAX_NAMES + " distinct event names (or " + MAX_NAME_CHARS
                     + " characters of them); the summary keeps one row a name");
         }
-        int row = rows.id(pid + '\u0000' + tid);
-        if (row < 0) {
-            throw new TraceLimitException("holds events on more than " + MAX_ROWS + " threads and streams");
+        int row = lastRow;
+        if (!pid.equals(lastPid) || !tid.equals(lastTid)) { // traces run in stretches of one row
+            row = rows.id(pid + '\u0000' + tid);
+            if (row < 0) {
+                throw new TraceLimitException("holds events on more than " + MAX_ROWS + " threads and streams");
+            }
+            lastPid = pid;
+            lastTid = tid;
+            lastRow = row;
         }
         long s = seq++;
         long end = startNs + durNs;

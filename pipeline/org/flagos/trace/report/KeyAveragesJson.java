@@ -3,6 +3,7 @@ package org.flagos.trace.report;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.StreamWriteFeature;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.math.BigDecimal;
@@ -15,7 +16,7 @@ import org.flagos.trace.pipeline.JsonText;
  * rows with torch's field names, times in microseconds.
  */
 public final class KeyAveragesJson {
-    private static final JsonFactory JSON = new JsonFactory();
+    private static final JsonFactory JSON = JsonFactory.builder().enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN).build();
 
     private KeyAveragesJson() {
     }

@@ -1,14 +1,13 @@
 package org.flagos.trace.report;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.Closeable;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.LongBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,6 +20,8 @@ import java.util.List;
 final class RecordSorter implements Closeable {
     /** Bytes of read buffer for each run while merging. */
     private static final int RUN_BUFFER = 1 << 15;
+    /** Bytes of write buffer while a run is written. */
+    private static final int WRITE_BUFFER = 1 << 16;
 
     private final int width;
     private final int keyWidth;
@@ -90,16 +91,28 @@ final class RecordSorter implements Closeable {
         Path run = Files.createTempFile(spillDir, "flagtrace-sort-", ".run");
         run.toFile().deleteOnExit();
         runs.add(run);
-        try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(run), 1 << 16))) {
+        try (FileChannel out = FileChannel.open(run, StandardOpenOption.WRITE)) {
+            ByteBuffer bytes = ByteBuffer.allocate(WRITE_BUFFER - WRITE_BUFFER % (width * Long.BYTES));
+            LongBuffer longs = bytes.asLongBuffer();
             for (int i : idx) {
-                int at = i * width;
-                for (int k = 0; k < width; k++) {
-                    out.writeLong(buffer[at + k]);
+                if (!longs.hasRemaining()) {
+                    drain(out, bytes, longs);
                 }
+                longs.put(buffer, i * width, width);
             }
+            drain(out, bytes, longs);
         }
         counter.add((long) records * width * Long.BYTES);
         records = 0;
+    }
+
+    private static void drain(FileChannel out, ByteBuffer bytes, LongBuffer longs) throws IOException {
+        bytes.limit(longs.position() * Long.BYTES).position(0);
+        while (bytes.hasRemaining()) {
+            out.write(bytes);
+        }
+        bytes.clear();
+        longs.clear();
     }
 
     /** The records in order, from the start; after the last {@link #add}, as often as needed. */
@@ -154,18 +167,25 @@ final class RecordSorter implements Closeable {
 
     /** A k-way merge of the runs through a binary heap of their head records. */
     private final class MergeCursor implements Cursor {
-        private final DataInputStream[] in;
+        private final FileChannel[] in;
+        private final ByteBuffer[] bytes;
+        private final LongBuffer[] longs;
         private final long[][] head;
         private final int[] heap;
         private int live;
 
         MergeCursor() throws IOException {
             int n = runs.size();
-            in = new DataInputStream[n];
+            in = new FileChannel[n];
+            bytes = new ByteBuffer[n];
+            longs = new LongBuffer[n];
             head = new long[n][width];
             heap = new int[n];
             for (int r = 0; r < n; r++) {
-                in[r] = new DataInputStream(new BufferedInputStream(Files.newInputStream(runs.get(r)), RUN_BUFFER));
+                in[r] = FileChannel.open(runs.get(r), StandardOpenOption.READ);
+                bytes[r] = ByteBuffer.allocate(RUN_BUFFER - RUN_BUFFER % (width * Long.BYTES));
+                longs[r] = bytes[r].asLongBuffer();
+                longs[r].limit(0);
                 if (read(r)) {
                     heap[live++] = r;
                     up(live - 1);
@@ -174,15 +194,24 @@ final class RecordSorter implements Closeable {
         }
 
         private boolean read(int r) throws IOException {
-            try {
-                for (int k = 0; k < width; k++) {
-                    head[r][k] = in[r].readLong();
+            if (!longs[r].hasRemaining()) {
+                ByteBuffer b = bytes[r];
+                b.clear();
+                while (b.hasRemaining() && in[r].read(b) >= 0) {
+                    // fill the buffer: runs hold whole records, so a full buffer or the end ends on one
                 }
-                return true;
-            } catch (EOFException e) {
-                in[r].close();
-                return false;
+                if (b.position() % (width * Long.BYTES) != 0) {
+                    throw new IOException("a sort run was cut short: " + runs.get(r));
+                }
+                longs[r].clear();
+                longs[r].limit(b.position() / Long.BYTES);
+                if (b.position() == 0) {
+                    in[r].close();
+                    return false;
+                }
             }
+            longs[r].get(head[r], 0, width);
+            return true;
         }
 
         private boolean less(int a, int b) {
