@@ -104,8 +104,9 @@ final class PerfettoTraceReader {
                         + (tag >>> 3) + " where a packet belongs)");
             }
             long len = varint(in, false);
-            if (len > MAX_PACKET) {
-                throw new TraceFormatException(sink.path + " holds a packet of " + len + " bytes, over the " + MAX_PACKET + " a packet may have");
+            if (len < 0 || len > MAX_PACKET) { // a 10-byte varint may read as negative
+                throw new TraceFormatException(sink.path + " holds a packet of " + Long.toUnsignedString(len) + " bytes, over the "
+                        + MAX_PACKET + " a packet may have");
             }
             byte[] packet = in.readNBytes((int) len);
             if (packet.length != len) {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import java.io.BufferedInputStream;
+import java.io.CharConversionException;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -126,6 +127,8 @@ public final class TraceFile {
             String what = e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Unexpected end-of-input")
                     ? "ends in the middle of its JSON (truncated?)" : "is not valid JSON (" + firstLine(e.getOriginalMessage()) + ")";
             throw new TraceFormatException(path + " " + what + where);
+        } catch (CharConversionException e) { // Jackson took the first bytes for UTF-16 or UTF-32 and met a bad character
+            throw new TraceFormatException(path + " is not valid JSON (" + firstLine(e.getMessage()) + ")");
         } catch (EOFException | ZipException e) {
             throw new TraceFormatException(path + " is not a whole gzip file (" + e.getMessage() + "); truncated?");
         }
