@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.flagos.trace.ingest.CaptureFormatException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code flagtrace demo}: replays the bundled real H200 capture, as {@code replay} would. */
@@ -24,6 +25,9 @@ final class DemoCommand implements Callable<Integer> {
 
     @Option(names = {"-o", "--output"}, paramLabel = "DIR", description = "where the trace and summary go (default: ${DEFAULT-VALUE})")
     Path dir = Path.of("flagtrace-demo");
+
+    @Mixin
+    TableArgs table = new TableArgs();
 
     private final CliContext context;
 
@@ -52,10 +56,11 @@ final class DemoCommand implements Callable<Integer> {
             replay.deviceProperties = Devices.H200;
             replay.trace = dir.resolve("trace.json");
             replay.summary = dir.resolve("summary.json");
+            replay.table = table;
             int code = replay.call();
             context.out().println("open " + replay.trace + " in Perfetto's UI (ui.perfetto.dev) or chrome://tracing to see"
-                    + " the timeline; next: flagtrace report " + replay.trace + " -o " + dir.resolve("report.html")
-                    + ", or flagtrace replay --help for your own captures");
+                    + " the timeline; next: " + Launcher.name() + " report " + replay.trace + " -o " + dir.resolve("report.html")
+                    + ", or " + Launcher.name() + " replay --help for your own captures");
             return code;
         } finally {
             try (var files = Files.list(input)) {

@@ -22,15 +22,16 @@ import picocli.CommandLine.Option;
         header = "Run a built-in GPU workload under the live tracer and write its trace.",
         description = "Runs the workload in this JVM under the live tracer (NVIDIA: CUPTI). With --dump-buffers the"
                 + " raw buffers, ops, kernel names and device properties are saved for replay; with --journal"
-                + " everything is journaled as it arrives (a flight recorder with --retain-*). Needs a GPU; without"
-                + " one, try 'flagtrace demo'.",
+                + " everything is journaled as it arrives (a flight recorder with --retain-*). Needs a GPU"
+                + " (without one, the demo command replays a bundled capture).",
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {ExitCodes.OK_LINE, ExitCodes.FAILED_LINE, ExitCodes.USAGE_LINE})
 final class RecordCommand implements Callable<Integer> {
     @Option(names = "--workload", required = true, paramLabel = "NAME", description = "the workload to run: parity")
     String workload;
 
-    @Option(names = {"-o", "--output"}, required = true, paramLabel = "TRACE.json[.gz]", description = "the trace to write")
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "TRACE.json|TRACE.pftrace",
+            description = "the trace to write: JSON, or Perfetto's protobuf trace for a .pftrace name; .gz compresses")
     Path trace;
 
     @Option(names = "--summary", paramLabel = "SUMMARY.json", description = "also write the op summary as JSON rows")
@@ -46,6 +47,9 @@ final class RecordCommand implements Callable<Integer> {
 
     @Mixin
     JournalArgs journal = new JournalArgs();
+
+    @Mixin
+    TableArgs table = new TableArgs();
 
     private final CliContext context;
 
@@ -63,8 +67,8 @@ final class RecordCommand implements Callable<Integer> {
         DeviceTracer tracer = Profiler.initQuietly();
         if (!tracer.available()) {
             throw new CliFailures.CommandFailedException("record runs its workload on a GPU and no device tracer is available here ("
-                    + CliFailures.oneLine(tracer.unavailableReason()) + "); without a GPU, 'flagtrace demo' or 'flagtrace replay"
-                    + " CAPTURE' shows the same trace from a capture");
+                    + CliFailures.oneLine(tracer.unavailableReason()) + "); without a GPU, '" + Launcher.name() + " demo' or '"
+                    + Launcher.name() + " replay CAPTURE' shows the same trace from a capture");
         }
         Workload w = Vendors.workload(workload);
         context.out().println("flagtrace record: tracer " + tracer.name() + "; workload " + w.name() + ": " + w.description());
@@ -93,7 +97,7 @@ final class RecordCommand implements Callable<Integer> {
     }
 
     private void print(ProfilerSession session) throws IOException {
-        context.out().print(session.summary().table());
+        context.out().print(OpTable.render(session.summary(), table.layout()));
         context.out().println();
         for (String line : session.accounting().lines()) {
             context.out().println(line);

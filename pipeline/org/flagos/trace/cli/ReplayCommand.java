@@ -14,12 +14,14 @@ import org.flagos.trace.capture.CaptureJournal;
 import org.flagos.trace.capture.CapturePipeline;
 import org.flagos.trace.capture.CaptureReplay;
 import org.flagos.trace.capture.JournalReplay;
+import org.flagos.trace.capture.TraceFormat;
 import org.flagos.trace.ingest.DevicePropertiesFile;
 import org.flagos.trace.ingest.KernelNameFile;
 import org.flagos.trace.journal.JournalOptions;
 import org.flagos.trace.journal.JournalReader;
 import org.flagos.trace.journal.JournalWindow;
 import org.flagos.trace.pipeline.DeviceProperties;
+import org.flagos.trace.report.TableLayout;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -42,7 +44,10 @@ final class ReplayCommand implements Callable<Integer> {
             description = "a capture (.fltrbuf, .fltrbuf.gz) or a journal directory")
     Path capture;
 
-    @Option(names = {"-o", "--output"}, required = true, paramLabel = "TRACE.json[.gz]", description = "the trace to write")
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "TRACE.json|TRACE.pftrace",
+            description = "the trace to write: torch-compatible JSON, or Perfetto's protobuf trace when the name ends in"
+                    + " .pftrace (the same slices, args and arrows, about a third of the size); .gz after either"
+                    + " compresses it")
     Path trace;
 
     @Option(names = "--ops", paramLabel = "OPS.jsonl[.gz]",
@@ -56,7 +61,8 @@ final class ReplayCommand implements Callable<Integer> {
     Path names;
 
     @Option(names = "--device-properties", paramLabel = "FILE.json|h200",
-            description = "device properties for the occupancy fields; h200 is bundled")
+            description = "device properties for the occupancy fields: a JSON file, a torch trace from the same machine, or"
+                    + " a bundled name (h200)")
     String deviceProperties;
 
     @Option(names = "--metadata", paramLabel = "KEY=VALUE", description = "a top-level field of the trace (repeatable)")
@@ -67,6 +73,9 @@ final class ReplayCommand implements Callable<Integer> {
 
     @Mixin
     JournalArgs journal = new JournalArgs();
+
+    @Mixin
+    TableArgs table = new TableArgs();
 
     private final CliContext context;
 
@@ -89,7 +98,7 @@ final class ReplayCommand implements Callable<Integer> {
         }
         if (ops != null && !Files.exists(ops)) {
             throw new CliFailures.CommandFailedException("--ops " + ops + ": no such file; a live session writes one beside its"
-                    + " dump (flagtrace record ... --dump-buffers CAPTURE.fltrbuf writes CAPTURE.ops.jsonl; format in"
+                    + " dump (" + Launcher.name() + " record ... --dump-buffers CAPTURE.fltrbuf writes CAPTURE.ops.jsonl; format in"
                     + " docs/formats.md), or leave --ops out to replay the device records alone");
         }
         return replayCapture(meta, journalOptions);
@@ -124,7 +133,7 @@ final class ReplayCommand implements Callable<Integer> {
             result = CaptureReplay.run(request, t.stream(), progress);
             commit(t, s, result);
         }
-        printResult(context, result, trace, summary);
+        printResult(context, result, trace, summary, table.layout());
         if (result.truncated()) {
             context.err().println("flagtrace: warning: " + capture + " is cut short (" + result.truncation()
                     + "); the trace holds every whole record before the cut");
@@ -152,7 +161,7 @@ final class ReplayCommand implements Callable<Integer> {
             result = JournalReplay.run(request, t.stream());
             commit(t, s, result.replay());
         }
-        printResult(context, result.replay(), trace, summary);
+        printResult(context, result.replay(), trace, summary, table.layout());
         if (!selected.isAll()) {
             context.out().println("window " + result.windowStartNs() + " .. " + result.windowEndNs() + " ns (epoch)");
         }
@@ -176,8 +185,8 @@ final class ReplayCommand implements Callable<Integer> {
     }
 
     /** The op table, every count of what was kept and dropped, and what was written (counts as the file holds them). */
-    static void printResult(CliContext context, CaptureReplay.Result result, Path trace, Path summary) {
-        context.out().print(result.summary().table());
+    static void printResult(CliContext context, CaptureReplay.Result result, Path trace, Path summary, TableLayout layout) {
+        context.out().print(OpTable.render(result.summary(), layout));
         context.out().println();
         for (String line : result.accounting().lines()) {
             context.out().println(line);
@@ -185,8 +194,18 @@ final class ReplayCommand implements Callable<Integer> {
         context.out().println(wrote(trace, result.traceEvents(), result.events()) + (summary != null ? " and " + summary : ""));
     }
 
-    /** {@code wrote T (N trace events: M records, ops and flow ends, K row labels and markers)}; N is traceEvents' length. */
+    /**
+     * What the file holds, counted as its format counts: for JSON {@code wrote T (N trace events: M
+     * records, ops and flow ends, K row labels and markers)}, N being traceEvents' length; for a
+     * {@code .pftrace} {@code wrote T (N slices: M records and ops, K capture span)}, where an arrow is
+     * a flow id on its two slices and a row name a track descriptor, neither of them an event. The
+     * same capture thus prints more JSON trace events than .pftrace slices (docs/formats.md).
+     */
     static String wrote(Path trace, long traceEvents, long events) {
+        if (TraceFormat.of(trace) == TraceFormat.PERFETTO) {
+            return "wrote " + trace + " (" + traceEvents + " slices: " + events + " records and ops, "
+                    + (traceEvents - events) + " capture span; arrows and row names are no slices in a .pftrace)";
+        }
         return "wrote " + trace + " (" + traceEvents + " trace events: " + events + " records, ops and flow ends, "
                 + (traceEvents - events) + " row labels and markers)";
     }
