@@ -122,14 +122,18 @@ public final class KeyAveragesTable {
         StringBuilder out = new StringBuilder(sep);
         compactLine(out, "Name", nameWidth, headers, widths);
         out.append(sep);
-        for (KeyAveragesRow r : rows) {
+        List<String> names = new ArrayList<>(rows.size());
+        rows.forEach(r -> names.add(r.name()));
+        List<String> shown = ShortNames.fitAll(names, nameWidth);
+        for (int i = 0; i < rows.size(); i++) {
+            KeyAveragesRow r = rows.get(i);
             List<String> cells = new ArrayList<>(List.of(time(r.selfCpuUs()), time(r.cpuTotalUs())));
             if (device) {
                 cells.add(time(r.selfDeviceUs()));
                 cells.add(time(r.deviceTotalUs()));
             }
             cells.add(Long.toString(r.count()));
-            compactLine(out, ShortNames.fit(r.name(), nameWidth), nameWidth, cells, widths);
+            compactLine(out, shown.get(i), nameWidth, cells, widths);
         }
         out.append(sep);
         footer(out, device, d, cpuTotal, deviceTotal);
