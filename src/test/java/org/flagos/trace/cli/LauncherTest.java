@@ -76,8 +76,13 @@ class LauncherTest {
     private Run launch(String... args) throws IOException, InterruptedException {
         List<String> command = new java.util.ArrayList<>(List.of("/bin/bash", root.resolve("flagtrace").toString()));
         command.addAll(List.of(args));
+        return run(command, root.resolve("bin").toString());
+    }
+
+    /** Runs {@code command} with {@code path} before the PATH, the stand-ins' output in {@link #root}. */
+    private Run run(List<String> command, String path) throws IOException, InterruptedException {
         ProcessBuilder b = new ProcessBuilder(command).directory(root.toFile());
-        b.environment().put("PATH", root.resolve("bin") + ":" + System.getenv("PATH"));
+        b.environment().put("PATH", path + ":" + System.getenv("PATH"));
         b.environment().put("FAKE_OUT", root.toString());
         b.environment().put("FLAGTRACE_CDS", "0");
         b.redirectOutput(root.resolve("out.txt").toFile()).redirectError(root.resolve("err.txt").toFile());
@@ -121,6 +126,16 @@ class LauncherTest {
         Run again = launch("demo");
         assertEquals(0, again.code());
         assertEquals("", again.err(), "built once");
+
+        // On the PATH through a symlink: the launcher finds its clone, and hints say plain "flagtrace".
+        Path onPath = Files.createDirectories(root.resolve("on-path"));
+        Files.createSymbolicLink(onPath.resolve("flagtrace"), root.resolve("flagtrace"));
+        Run linked = run(List.of("/bin/bash", "-c", "flagtrace summary x"), onPath + ":" + root.resolve("bin"));
+        assertEquals(0, linked.code(), linked.err());
+        javaArgs = Files.readAllLines(root.resolve("java.args"));
+        assertTrue(javaArgs.contains("-Dflagtrace.launcher=flagtrace"), javaArgs.toString());
+        assertTrue(javaArgs.contains("-cp") && javaArgs.get(javaArgs.indexOf("-cp") + 1).startsWith(root + "/target/flagtrace.jar"),
+                "the jar of the clone the link points to: " + javaArgs);
     }
 
     @Test
