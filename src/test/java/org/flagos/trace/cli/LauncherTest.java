@@ -158,6 +158,17 @@ class LauncherTest {
         assertFalse(Files.exists(root.resolve("java.args")), "nothing is run after a failed build");
     }
 
+    /** The progress filter's own status never fails a build that passed, whatever Maven's last line is. */
+    @Test
+    void aBuildThatPassedIsNotFailedByItsLastLine() throws Exception {
+        Path log = root.resolve("ends-on-a-download.log");
+        Files.writeString(log, "[INFO] Scanning for projects...\n[INFO] Downloaded from central: https://repo/a.jar (1 kB)\n");
+        fakeMaven(log, 0);
+        Run run = launch("demo");
+        assertEquals(0, run.code(), run.err());
+        assertEquals("ran\n", run.out());
+    }
+
     /** What Maven 3.8.7 printed before .mvn/jvm.config: ESC[0m even in batch mode, in every log of this project. */
     @Test
     void mavenInThisProjectPrintsNoEscapeCode() throws Exception {
