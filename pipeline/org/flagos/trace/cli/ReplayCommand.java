@@ -204,7 +204,7 @@ final class ReplayCommand implements Callable<Integer> {
     static String wrote(Path trace, long traceEvents, long events) {
         if (TraceFormat.of(trace) == TraceFormat.PERFETTO) {
             return "wrote " + trace + " (" + traceEvents + " slices: " + events + " records and ops, "
-                    + (traceEvents - events) + " capture span; arrows and row names are no slices in a .pftrace)";
+                    + (traceEvents - events) + " capture span; arrows and row names are not slices in a .pftrace)";
         }
         return "wrote " + trace + " (" + traceEvents + " trace events: " + events + " records, ops and flow ends, "
                 + (traceEvents - events) + " row labels and markers)";

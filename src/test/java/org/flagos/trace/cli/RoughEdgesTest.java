@@ -46,7 +46,7 @@ class RoughEdgesTest {
         Path pf = dir.resolve("t.pftrace");
         assertEquals(0, cli.run("replay", capture, "--ops", ops, "-o", pf.toString()), cli.stderr());
         Matcher p = printed("^wrote \\S+ \\((\\d+) slices: (\\d+) records and ops, (\\d+) capture span; arrows and row names"
-                + " are no slices in a \\.pftrace\\)");
+                + " are not slices in a \\.pftrace\\)");
         assertEquals(recordsAndOps, Long.parseLong(p.group(2)), "the same records and ops in both formats");
         assertEquals(Long.parseLong(p.group(1)), Long.parseLong(p.group(2)) + Long.parseLong(p.group(3)));
         assertEquals(1, Long.parseLong(p.group(3)));
