@@ -190,14 +190,19 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
         stopped = true;
     }
 
-    /** Closes the queue; throws when an append had failed (the journal holds everything before it). */
+    /**
+     * Ends the journal and closes the queue: when {@link #stop} was not called, a stop marker without
+     * an end time is appended first, so that a reader can tell a journal that was closed from one
+     * whose recorder was killed (which has no stop marker). Throws when an append had failed (the
+     * journal holds everything before it).
+     */
     @Override
     public synchronized void close() throws IOException {
         if (closed) {
             return;
         }
+        stop(JournalSchema.NO_TIME);
         closed = true;
-        stopped = true;
         queue.close();
         if (failure != null) {
             throw new IOException("writing the journal in " + options.dir() + " failed after " + seq + " documents: " + failure, failure);
