@@ -71,12 +71,13 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
         this.start = start;
         this.queue = SingleChronicleQueueBuilder.single(options.dir().toFile())
                 .rollCycle(options.roll().cycle())
+                .blockSize(JournalSchema.BLOCK_BYTES)
                 .timeProvider(options.clockMillis()::getAsLong)
                 .storeFileListener(new CycleFiles(cycleFiles))
                 .build();
         this.appender = queue.createAppender();
         appender.singleThreadedCheckDisabled(true); // callers are serialized by this object's lock
-        bufferDoc.part = new byte[JournalSchema.CHUNK_BYTES];
+        bufferDoc.part = new byte[JournalSchema.WRITE_CHUNK_BYTES];
         sessionDoc.id = System.nanoTime() ^ ProcessHandle.current().pid() << 32;
         this.cycle = Integer.MIN_VALUE;
     }
@@ -128,7 +129,7 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
         ops++;
     }
 
-    /** Journals one raw vendor buffer, in parts of at most {@link JournalSchema#CHUNK_BYTES}. */
+    /** Journals one raw vendor buffer, in parts of at most {@link JournalSchema#WRITE_CHUNK_BYTES}. */
     @Override
     public synchronized void buffer(int dumpVendor, ByteBuffer validBytes) {
         if (stopped) {
@@ -144,7 +145,7 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
         long atNs = start.live() ? options.clockMillis().getAsLong() * 1_000_000L : JournalSchema.NO_TIME;
         int offset = 0;
         do {
-            int part = Math.min(JournalSchema.CHUNK_BYTES, length - offset);
+            int part = Math.min(JournalSchema.WRITE_CHUNK_BYTES, length - offset);
             bytes.get(bufferDoc.part, 0, part);
             crc.reset();
             crc.update(bufferDoc.part, 0, part);
