@@ -92,7 +92,8 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
         Path dir = options.dir();
         if (Files.exists(dir)) {
             if (!Files.isDirectory(dir)) {
-                throw new CaptureFormatException("journal " + dir + " is a file, not a directory");
+                throw new CaptureFormatException("journal " + dir + " is a file, not a directory: give --journal a new or empty"
+                        + " directory");
             }
             try (var entries = Files.list(dir)) {
                 if (entries.findAny().isPresent()) {
@@ -108,7 +109,8 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
             writer.cycle = writer.appender.cycle();
             if (writer.failure != null) {
                 writer.queue.close();
-                throw new IOException("writing the journal in " + dir + " failed: " + writer.failure, writer.failure);
+                throw new IOException("writing the journal in " + dir + " failed: " + reason(writer.failure)
+                        + "; check its free space and permissions", writer.failure);
             }
         }
         return writer;
@@ -206,7 +208,8 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
         closed = true;
         queue.close();
         if (failure != null) {
-            throw new IOException("writing the journal in " + options.dir() + " failed after " + seq + " documents: " + failure, failure);
+            throw new IOException("writing the journal in " + options.dir() + " failed after " + seq + " documents: " + reason(failure)
+                    + "; the journal holds every document before the failure; check its free space and permissions", failure);
         }
     }
 
@@ -286,6 +289,17 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
         } catch (Throwable e) { // never into a vendor callback or a user's op
             fail(e);
         }
+    }
+
+    /** Why an append failed, in words (an I/O failure's own message; never a class name). */
+    private static String reason(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            String m = t.getMessage();
+            if (t instanceof IOException && m != null && !m.isBlank()) {
+                return m.strip();
+            }
+        }
+        return e instanceof OutOfMemoryError ? "out of memory" : "the queue could not be written (an unexpected failure)";
     }
 
     private void fail(Throwable e) {
