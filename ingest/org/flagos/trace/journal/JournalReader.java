@@ -20,7 +20,6 @@ import net.openhft.chronicle.wire.SerializationStrategies;
 import net.openhft.chronicle.wire.ValueIn;
 import org.flagos.trace.ingest.CaptureFormatException;
 import org.flagos.trace.ingest.HostOp;
-import org.flagos.trace.ingest.HostOpCursor;
 import org.flagos.trace.pipeline.DeviceClockMapping;
 import org.flagos.trace.pipeline.DeviceProperties;
 
@@ -303,11 +302,11 @@ public final class JournalReader implements AutoCloseable {
      * The valid ops up to where {@link #scan()} stopped, in journal order (the order they closed
      * in), one at a time; a damaged document ends them. Call after {@link #scan()}.
      */
-    public HostOpCursor ops() {
+    public JournalOpCursor ops() {
         if (facts == null) {
             throw new IllegalStateException("scan() first");
         }
-        return new OpCursor(queue.createTailer());
+        return new JournalOpCursor(dir, queue.createTailer(), lastGoodIndex);
     }
 
     private String read(JournalVisitor visitor, boolean withOps) {
@@ -379,50 +378,7 @@ public final class JournalReader implements AutoCloseable {
         return replayDamage != null ? replayDamage : facts.damage();
     }
 
-    /** The ops of the journal, read by a tailer of their own up to the scan's last good document. */
-    private final class OpCursor implements HostOpCursor {
-        private final ExcerptTailer tailer;
-        private final JournalDocuments.Op doc = new JournalDocuments.Op();
-        private final StringBuilder event = new StringBuilder();
-        private boolean done = lastGoodIndex == Long.MIN_VALUE;
-
-        OpCursor(ExcerptTailer tailer) {
-            this.tailer = tailer;
-        }
-
-        @Override
-        public HostOp next() {
-            while (!done) {
-                try (DocumentContext dc = tailer.readingDocument()) {
-                    if (!dc.isPresent() || dc.index() > lastGoodIndex) {
-                        done = true;
-                        return null;
-                    }
-                    done = dc.index() == lastGoodIndex;
-                    ValueIn in = dc.wire().readEventName(event);
-                    if (JournalSchema.OP.contentEquals(event)) {
-                        read(in, doc);
-                        if (doc.invalid() == null) {
-                            return doc.toHostOp();
-                        }
-                    }
-                } catch (RuntimeException | InternalError e) { // the scan read these documents whole: only a file changed since
-                    done = true;
-                    if (replayDamage == null) {
-                        replayDamage = dir + ": an op document after the scan cannot be read (" + describe(e) + ")";
-                    }
-                }
-            }
-            return null;
-        }
-
-        @Override
-        public void close() {
-            done = true;
-        }
-    }
-
-    private static void read(ValueIn in, ReadMarshallable doc) {
+    static void read(ValueIn in, ReadMarshallable doc) {
         in.marshallable(doc, SerializationStrategies.MARSHALLABLE);
     }
 
@@ -451,7 +407,7 @@ public final class JournalReader implements AutoCloseable {
     }
 
     /** What went wrong reading a document, in words: the journal's own reason, else what it means. */
-    private static String describe(Throwable e) {
+    static String describe(Throwable e) {
         if (e instanceof JournalDocuments.Damage) {
             return e.getMessage();
         }

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 import org.flagos.trace.ingest.CaptureFormatException;
 import org.flagos.trace.ingest.HostOp;
-import org.flagos.trace.ingest.HostOpCursor;
 import org.flagos.trace.journal.JournalFacts;
+import org.flagos.trace.journal.JournalOpCursor;
 import org.flagos.trace.journal.JournalReader;
 import org.flagos.trace.journal.JournalVisitor;
 import org.flagos.trace.journal.JournalWindow;
@@ -96,7 +96,7 @@ public final class JournalReplay {
             CaptureWindowFilter filter = bounded ? new CaptureWindowFilter(window[0], window[1]) : CaptureWindowFilter.unbounded();
             try (CapturePipeline pipeline = new CapturePipeline(table, decoder.apiNames(), decoder.stages(), filter, header, out,
                     stats, ProducerType.SINGLE, request.ringSize());
-                 HostOpCursor ops = facts.ops() > 0 ? reader.ops() : null) {
+                 JournalOpCursor ops = facts.ops() > 0 ? reader.ops() : null) {
                 HostOpMerge merge = ops == null ? null : new HostOpMerge(pipeline, ops);
                 if (merge != null) {
                     merge.publishFirstInWindow(window[0], window[1]);
@@ -105,6 +105,9 @@ public final class JournalReplay {
                 String damage = reader.buffers(publisher);
                 if (merge != null) {
                     merge.publishRest();
+                    if (damage == null) {
+                        damage = ops.damage();
+                    }
                 }
                 List<String> warnings = new ArrayList<>();
                 if (publisher.otherVendor > 0) {

@@ -86,6 +86,16 @@ class JournalCliRefusalTest {
     }
 
     @Test
+    void aZeroRetentionAgeSaysWhatWouldWork() {
+        Path fresh = tmp.resolve("fresh");
+        assertEquals(2, cli.run("replay", Captures.capture(CAPTURE).toString(), "--journal", fresh.toString(), "--retain-age", "0s",
+                "-o", tmp.resolve("r.json").toString()));
+        assertTrue(cli.stderr().contains("--retain-age wants a positive duration such as 30s"), cli.stderr());
+        assertFalse(cli.stderr().contains("PT0S"), "no Java duration syntax: " + cli.stderr());
+        assertFalse(Files.exists(fresh));
+    }
+
+    @Test
     void aPlainDirectorySaysItIsNoJournalAndWhatIsAccepted() throws IOException {
         Path plain = Files.createDirectories(tmp.resolve("plain"));
         assertEquals(1, cli.run("replay", plain.toString(), "-o", tmp.resolve("p.json").toString()));
