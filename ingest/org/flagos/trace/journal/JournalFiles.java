@@ -31,6 +31,8 @@ final class JournalFiles {
     private static final int META_DATA = 0x4000_0000;
     private static final int LENGTH_MASK = 0x3FFF_FFFF;
     private static final int END_OF_DATA = NOT_COMPLETE | META_DATA;
+    /** Headers are read through a window of this many bytes: small documents cost no read each. */
+    private static final int WINDOW_BYTES = 64 << 10;
 
     /**
      * Where reading may go.
@@ -86,7 +88,8 @@ final class JournalFiles {
             if (size == 0) {
                 return new Walk(0, "is empty (0 bytes): what was journaled in it is lost");
             }
-            ByteBuffer header = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+            ByteBuffer window = ByteBuffer.allocate(WINDOW_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+            long windowStart = -1; // file offset of window[0]; the window holds [windowStart, windowStart + limit)
             long data = 0;
             long pos = 0;
             boolean first = true;
@@ -94,11 +97,15 @@ final class JournalFiles {
                 if (pos + 4 > size) {
                     return new Walk(data, first ? "is cut short before its header" : null);
                 }
-                header.clear();
-                while (header.hasRemaining() && channel.read(header, pos + header.position()) >= 0) {
-                    // positional reads until the 4 bytes are in
+                if (windowStart < 0 || pos < windowStart || pos + 4 > windowStart + window.limit()) {
+                    window.clear();
+                    while (window.hasRemaining() && channel.read(window, pos + window.position()) > 0) {
+                        // positional reads until the window is full or the file ends
+                    }
+                    window.flip();
+                    windowStart = pos;
                 }
-                int h = header.getInt(0);
+                int h = window.getInt((int) (pos - windowStart));
                 if (h == 0) {
                     return new Walk(data, first ? "has no header (not a Chronicle Queue file)" : null);
                 }
@@ -107,8 +114,8 @@ final class JournalFiles {
                 }
                 long length = h & LENGTH_MASK;
                 if (pos + 4 + length > size) {
-                    return new Walk(data, "is damaged at byte " + pos + ": " + (size - pos)
-                            + " bytes there are no whole document (a cut file, or garbage after the last document)");
+                    return new Walk(data, "is damaged at byte " + pos + ": the header there declares " + length
+                            + " bytes, past the file's end at " + size + " (a cut file, or garbage after the last document)");
                 }
                 if ((h & META_DATA) == 0) {
                     if (first) {
