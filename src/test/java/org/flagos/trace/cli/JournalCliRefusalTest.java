@@ -57,8 +57,19 @@ class JournalCliRefusalTest {
         assertTrue(cli.stderr().contains("after the journal's end") && cli.stderr().contains("the journal spans"), cli.stderr());
         assertFalse(Files.exists(out));
 
+        java.util.regex.Matcher span = java.util.regex.Pattern.compile("spans (\\d+) \\.\\. (\\d+) ns").matcher(cli.stderr());
+        assertTrue(span.find(), cli.stderr());
+        long start = Long.parseLong(span.group(1));
+        assertTrue(Long.parseLong(span.group(2)) > start + 200_000_000L, "the capture spans more than 200 ms: " + cli.stderr());
+
         assertEquals(2, cli.run("replay", journal.toString(), "--to", "1000", "-o", out.toString()), cli.stdout());
         assertTrue(cli.stderr().contains("before the journal's start") && cli.stderr().contains("the journal spans"), cli.stderr());
+        assertFalse(Files.exists(out));
+
+        // one relative, one absolute: only the journal's start tells that this window ends before it starts
+        assertEquals(2, cli.run("replay", journal.toString(), "--from", "+200ms", "--to", String.valueOf(start + 100_000_000L),
+                "-o", out.toString()), cli.stdout());
+        assertTrue(cli.stderr().contains("ends before it starts") && cli.stderr().contains("the journal spans"), cli.stderr());
         assertFalse(Files.exists(out));
     }
 
