@@ -21,6 +21,7 @@ import org.flagos.trace.ingest.KernelNameFile;
 import org.flagos.trace.stages.ExternalCorrelationJoin;
 import org.flagos.trace.testing.SyntheticCapture;
 import org.flagos.trace.testing.TraceJson;
+import org.flagos.trace.testing.TargetTempDirs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the direct replay).
  */
 class JournalAccountingTest {
-    @TempDir
+    @TempDir(factory = TargetTempDirs.class)
     Path tmp;
 
     @Test

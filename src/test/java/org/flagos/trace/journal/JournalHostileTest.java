@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.flagos.trace.ingest.CaptureFormatException;
 import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.pipeline.ExternalId;
+import org.flagos.trace.testing.TargetTempDirs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 class JournalHostileTest {
     private static final int OPS = 900;
 
-    @TempDir
+    @TempDir(factory = TargetTempDirs.class)
     Path tmp;
 
     /** A journal of {@code OPS} ops op-00000 ...; {@code bad} (may be null) is journaled as op 450. */
