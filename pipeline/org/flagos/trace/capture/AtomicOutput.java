@@ -17,6 +17,9 @@ import java.util.zip.GZIPOutputStream;
 /**
  * An output file that appears whole or not at all: bytes go to a temporary file beside the target,
  * renamed over it on {@link #commit()}; {@link #close()} without commit deletes the temporary.
+ * The temporary's name carries the writing process's id ({@code .NAME.PID-RANDOM.partial}): a
+ * process killed before it could delete its temporary (kill -9, a power cut) leaves one behind, and
+ * the next output to the same target deletes every such temporary whose process is gone.
  * A target ending in {@code .gz} is gzip-compressed; the stream carries the target's {@link TraceFormat}. Every failure names the target the user asked
  * for, never the temporary file, and says why in words.
  */
@@ -34,7 +37,8 @@ public final class AtomicOutput implements AutoCloseable {
             if (dir != null) {
                 Files.createDirectories(dir);
             }
-            this.temporary = Files.createTempFile(dir, "." + this.target.getFileName(), ".partial");
+            removeStale(dir, this.target.getFileName().toString());
+            this.temporary = Files.createTempFile(dir, prefix(this.target.getFileName().toString()) + PID + "-", SUFFIX);
             readableByAll(temporary);
             OutputStream raw = new BufferedOutputStream(Files.newOutputStream(temporary), 1 << 16);
             OutputStream named = new Named(raw, this.target);
@@ -42,6 +46,43 @@ public final class AtomicOutput implements AutoCloseable {
             this.stream = new TraceFormat.Tagged(file, TraceFormat.of(this.target));
         } catch (IOException e) {
             throw new OutputException(this.target, e);
+        }
+    }
+
+    private static final String SUFFIX = ".partial";
+    private static final long PID = ProcessHandle.current().pid();
+
+    private static String prefix(String name) {
+        return "." + name + ".";
+    }
+
+    /**
+     * Deletes the temporaries of {@code name} left by processes that no longer run (their id is in
+     * the name; a temporary of a live process, this one's included, is never touched).
+     */
+    static void removeStale(Path dir, String name) {
+        String prefix = prefix(name);
+        try (var entries = Files.newDirectoryStream(dir == null ? Path.of(".") : dir, prefix + "*" + SUFFIX)) {
+            for (Path entry : entries) {
+                String middle = entry.getFileName().toString();
+                middle = middle.substring(prefix.length(), middle.length() - SUFFIX.length());
+                int dash = middle.indexOf('-');
+                if (dash <= 0 || !middle.substring(0, dash).chars().allMatch(Character::isDigit)
+                        || !middle.substring(dash + 1).chars().allMatch(Character::isDigit)) {
+                    continue; // not a name this class gives
+                }
+                long pid;
+                try {
+                    pid = Long.parseLong(middle.substring(0, dash));
+                } catch (NumberFormatException e) {
+                    continue;
+                }
+                if (pid != PID && !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                    Files.deleteIfExists(entry);
+                }
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // best effort: a stale temporary is visibly incomplete by its name; the output itself goes on
         }
     }
 

@@ -33,6 +33,34 @@ final class OutputPaths {
         }
     }
 
+    /**
+     * Refuses an output inside (or at) {@code dir}, a journal directory: a file written there would
+     * replace one of the journal's own files, or sit among them.
+     */
+    static void checkOutside(String what, Path dir, Map<String, Path> outputs) {
+        for (Map.Entry<String, Path> out : outputs.entrySet()) {
+            if (inside(out.getValue(), dir)) {
+                throw new UsageException(out.getKey() + " " + out.getValue() + " is inside the " + what + " (" + dir
+                        + "): writing there would damage the journal; choose an output path outside " + dir);
+            }
+        }
+    }
+
+    private static boolean inside(Path file, Path dir) {
+        Path f = file.toAbsolutePath().normalize();
+        Path d = dir.toAbsolutePath().normalize();
+        if (f.startsWith(d)) {
+            return true;
+        }
+        try { // links and other spellings: compare where the file's directory really is
+            Path parent = f.getParent();
+            return parent != null && Files.isDirectory(parent) && Files.isDirectory(d)
+                    && (parent.toRealPath().startsWith(d.toRealPath()) || Files.isSameFile(f.getParent(), d));
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     private static boolean same(Path a, Path b) {
         if (a == null || b == null) {
             return false;

@@ -87,6 +87,11 @@ final class ReplayCommand implements Callable<Integer> {
     public Integer call() throws IOException, InterruptedException {
         Map<String, String> meta = Devices.metadata(metadata);
         JournalOptions journalOptions = journal.options();
+        if (Files.isDirectory(capture) && !JournalReader.isJournal(capture)) {
+            throw new CliFailures.CommandFailedException(capture + " is a directory that is not a flagtrace journal (it has no"
+                    + " metadata.cq4t); replay takes a capture file (.fltrbuf or .fltrbuf.gz) or a journal directory written by"
+                    + " --journal");
+        }
         if (JournalReader.isJournal(capture)) {
             if (journalOptions != null) {
                 throw new UsageException("--journal journals a .fltrbuf capture; " + capture + " is a journal already");
@@ -117,6 +122,9 @@ final class ReplayCommand implements Callable<Integer> {
         inputs.values().removeIf(Objects::isNull);
         outputs.values().removeIf(Objects::isNull);
         OutputPaths.check(inputs, outputs);
+        if (journalOptions != null) {
+            OutputPaths.checkOutside("journal directory being written", journalOptions.dir(), outputs);
+        }
         List<DeviceProperties> devices = Devices.read(deviceProperties);
         CaptureReplay.Request request = CaptureReplay.request(capture, ops, names, devices, meta);
         if (journalOptions != null) {
@@ -153,6 +161,7 @@ final class ReplayCommand implements Callable<Integer> {
             outputs.put("--summary", summary);
         }
         OutputPaths.check(Map.of("journal", capture), outputs);
+        OutputPaths.checkOutside("journal directory being read", capture, outputs);
         JournalReplay.Request request = new JournalReplay.Request(capture, selected, Devices.read(deviceProperties), meta,
                 CapturePipeline.DEFAULT_RING_SIZE);
         JournalReplay.Result result;
@@ -160,16 +169,17 @@ final class ReplayCommand implements Callable<Integer> {
              AtomicOutput s = summary == null ? null : new AtomicOutput(summary)) {
             result = JournalReplay.run(request, t.stream());
             commit(t, s, result.replay());
+        } catch (JournalReplay.WindowException e) {
+            throw new UsageException(e.getMessage());
         }
         printResult(context, result.replay(), trace, summary, table.layout());
         if (!selected.isAll()) {
             context.out().println("window " + result.windowStartNs() + " .. " + result.windowEndNs() + " ns (epoch)");
         }
-        if (result.replay().truncated()) {
-            context.err().println("flagtrace: warning: " + result.replay().truncation() + "; the trace holds every event before the damage");
-            return ExitCodes.TRUNCATED;
+        for (String warning : result.warnings()) {
+            context.err().println("flagtrace: warning: " + warning);
         }
-        return ExitCodes.OK;
+        return result.warnings().isEmpty() ? ExitCodes.OK : ExitCodes.TRUNCATED;
     }
 
     private static void commit(AtomicOutput trace, AtomicOutput summary, CaptureReplay.Result result) throws IOException {
