@@ -33,6 +33,7 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        refuseFileInTheWay(dir);
         Files.createDirectories(dir);
         Path input = Files.createTempDirectory("flagtrace-demo");
         try {
@@ -58,12 +59,25 @@ final class DemoCommand implements Callable<Integer> {
                     + ", or flagtrace replay --help for your own captures");
             return code;
         } finally {
-            try (var files = Files.list(input)) {
+            try (var files = Files.list(input)) { // the bundled copies, whatever happened
                 for (Path p : (Iterable<Path>) files::iterator) {
                     Files.deleteIfExists(p);
                 }
             }
             Files.deleteIfExists(input);
+        }
+    }
+
+    /** {@code -o} names a directory (created when missing); a file at it, or at a directory above it, is refused in words. */
+    private static void refuseFileInTheWay(Path dir) {
+        for (Path p = dir.toAbsolutePath(); p != null; p = p.getParent()) {
+            if (Files.exists(p)) {
+                if (!Files.isDirectory(p)) {
+                    throw new CliFailures.CommandFailedException("demo -o " + dir + ": " + p + " is a file, not a directory;"
+                            + " give a directory for the trace and summary (it is created if missing), e.g. -o flagtrace-demo");
+                }
+                return;
+            }
         }
     }
 }

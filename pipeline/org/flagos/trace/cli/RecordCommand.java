@@ -30,7 +30,8 @@ final class RecordCommand implements Callable<Integer> {
     @Option(names = "--workload", required = true, paramLabel = "NAME", description = "the workload to run: parity")
     String workload;
 
-    @Option(names = {"-o", "--output"}, required = true, paramLabel = "TRACE.json[.gz]", description = "the trace to write")
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "TRACE.json[.gz]",
+            description = "the trace to write: .json[.gz] (torch JSON) or .pftrace[.gz] (Perfetto); its directory must exist")
     Path trace;
 
     @Option(names = "--summary", paramLabel = "SUMMARY.json", description = "also write the op summary as JSON rows")
@@ -59,6 +60,16 @@ final class RecordCommand implements Callable<Integer> {
             throw new UsageException("no workload '" + workload + "'; built in: " + String.join(", ", Vendors.workloads()));
         }
         JournalOptions journalOptions = journal.options();
+        OutputPaths.checkTraceName("-o", trace);
+        Map<String, Path> outputs = new java.util.LinkedHashMap<>();
+        outputs.put("-o", trace);
+        outputs.put("--summary", summary);
+        outputs.put("--dump-buffers", dump);
+        outputs.put("--journal", journalOptions == null ? null : journalOptions.dir());
+        outputs.values().removeIf(java.util.Objects::isNull);
+        OutputPaths.check(Map.of(), outputs);
+        outputs.remove("--journal");
+        OutputPaths.checkWritable(outputs);
         // The tracer first: CUPTI must register before this JVM creates its first CUDA context.
         DeviceTracer tracer = Profiler.initQuietly();
         if (!tracer.available()) {
