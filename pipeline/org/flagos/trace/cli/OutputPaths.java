@@ -71,7 +71,7 @@ final class OutputPaths {
         if (AtomicOutput.writesStraight(trace)) {
             return;
         }
-        throw new UsageException(option + " " + trace + ": a trace file's name ends in " + String.join(", ", TRACE_EXTENSIONS)
+        throw new UsageException(option + " " + trace + ": a trace file's name ends in " + String.join(", ", TRACE_EXTENSIONS.subList(0, 3)) + " or " + TRACE_EXTENSIONS.get(3)
                 + " (the name picks the format: torch JSON or Perfetto protobuf, .gz compressed)");
     }
 

@@ -31,11 +31,12 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "replay", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false, sortSynopsis = false, separator = " ",
         header = "Turn a capture or a journal into a torch-compatible trace and an op summary.",
-        description = "Replays a saved vendor capture, or a journal directory (whole or a window of it). Files a"
-                + " live session saves beside a capture NAME.fltrbuf are read when present and not given:"
-                + " NAME.ops.jsonl (host ops), NAME.names.tsv (kernel names), NAME.devices.json (device"
-                + " properties) and NAME.clock.json (device clock); stderr names those read. Device properties"
-                + " (for the occupancy fields) may also come from a JSON file or a torch trace of the same machine.",
+        description = "Replays a saved vendor capture, or a journal directory (whole or a window of it). What a live"
+                + " session saves beside a capture NAME.fltrbuf is read when present and no option names another"
+                + " file: host ops from NAME.ops.jsonl, kernel names from NAME.names.tsv, its clock from"
+                + " NAME.clock.json, device properties from NAME.devices.json; stderr names the files read. Device"
+                + " properties (for the occupancy fields) may also come from a JSON file or a torch trace of the"
+                + " same machine.",
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {ExitCodes.OK_LINE, ExitCodes.FAILED_LINE, ExitCodes.USAGE_LINE, ExitCodes.TRUNCATED_LINE})
 final class ReplayCommand implements Callable<Integer> {
@@ -100,7 +101,6 @@ final class ReplayCommand implements Callable<Integer> {
     }
 
     private int replayCapture(Map<String, String> meta, JournalOptions journalOptions) throws IOException, InterruptedException {
-        OutputPaths.checkTraceName("-o", trace);
         Path opsUsed = ops != null ? ops : CaptureSidecars.OPS.found(capture);
         Path namesUsed = names != null ? names : CaptureSidecars.NAMES.found(capture);
         Path devicesUsed = deviceProperties != null ? Devices.file(deviceProperties) : CaptureSidecars.DEVICES.found(capture);
@@ -116,8 +116,9 @@ final class ReplayCommand implements Callable<Integer> {
         outputs.put("--journal", journalOptions == null ? null : journalOptions.dir());
         inputs.values().removeIf(Objects::isNull);
         outputs.values().removeIf(Objects::isNull);
-        Sidecars.refuseAsOutputs(capture, outputs);
         OutputPaths.check(inputs, outputs);
+        Sidecars.refuseAsOutputs(capture, outputs); // also where a sidecar is not yet: the next replay would read it
+        OutputPaths.checkTraceName("-o", trace);
         outputs.remove("--journal");
         OutputPaths.checkWritable(outputs);
         List<DeviceProperties> devices = Devices.read(deviceProperties);
