@@ -68,7 +68,7 @@ public final class FltrbufFrames implements Closeable {
 
     private FltrbufFrames(ReadableByteChannel channel, long size, String source) throws IOException {
         this.file = null;
-        this.channel = channel;
+        this.channel = new Buffered(channel);
         this.source = source;
         ByteBuffer magic = ByteBuffer.allocate(MAGIC.length);
         int got = readFully(magic);
@@ -334,6 +334,49 @@ public final class FltrbufFrames implements Closeable {
             } catch (IOException ignored) {
                 // reading is over; a failing close loses nothing
             }
+        }
+    }
+
+    /**
+     * Serves small reads (frame headers) from a 64 KiB buffer and large ones straight from the file:
+     * a capture of millions of tiny or empty frames costs one system call per 64 KiB, not per header.
+     */
+    private static final class Buffered implements ReadableByteChannel {
+        private final ReadableByteChannel in;
+        private final ByteBuffer buffer = ByteBuffer.allocate(1 << 16);
+
+        Buffered(ReadableByteChannel in) {
+            this.in = in;
+            buffer.flip();
+        }
+
+        @Override
+        public int read(ByteBuffer dst) throws IOException {
+            if (buffer.hasRemaining()) {
+                int n = Math.min(buffer.remaining(), dst.remaining());
+                ByteBuffer slice = buffer.duplicate();
+                slice.limit(slice.position() + n);
+                dst.put(slice);
+                buffer.position(buffer.position() + n);
+                return n;
+            }
+            if (dst.remaining() >= buffer.capacity()) {
+                return in.read(dst);
+            }
+            buffer.clear();
+            int n = in.read(buffer);
+            buffer.flip();
+            return n <= 0 ? n : read(dst);
+        }
+
+        @Override
+        public boolean isOpen() {
+            return in.isOpen();
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
         }
     }
 }

@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.flagos.trace.capture.AtomicOutput;
 import org.flagos.trace.testing.Captures;
 import org.flagos.trace.testing.TargetScratch;
 import org.flagos.trace.testing.TraceJson;
@@ -54,9 +53,9 @@ class OutputRulesTest {
     @Test
     void devNullIsWrittenStraightToAndStaysACharacterDevice() {
         Path devNull = Path.of("/dev/null");
-        assertEquals("character device", AtomicOutput.nodeType(devNull), "the test needs the system's /dev/null");
+        assertEquals("character device", TargetScratch.nodeType(devNull), "the test needs the system's /dev/null");
         assertEquals(0, cli.run("replay", CAPTURE, "-o", devNull.toString(), "--summary", devNull.toString()), cli.stderr());
-        assertEquals("character device", AtomicOutput.nodeType(devNull));
+        assertEquals("character device", TargetScratch.nodeType(devNull));
         assertTrue(cli.stdout().contains("wrote /dev/null"), cli.stdout());
     }
 
@@ -74,7 +73,7 @@ class OutputRulesTest {
         reader.setDaemon(true); // a regression that never opens the FIFO must not keep the JVM alive
         reader.start();
         assertEquals(0, cli.run("replay", CAPTURE, "-o", fifo.toString()), cli.stderr());
-        assertEquals("FIFO", AtomicOutput.nodeType(fifo), "the node was not replaced by a file");
+        assertEquals("FIFO", TargetScratch.nodeType(fifo), "the node was not replaced by a file");
         reader.join(TimeUnit.MINUTES.toMillis(2)); // bounded only so that a regression fails instead of hanging
         assertFalse(reader.isAlive(), "the reader got to the end of the trace");
         JsonNode trace = TraceJson.MAPPER.readTree(read.toByteArray());

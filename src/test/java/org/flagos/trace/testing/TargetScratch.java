@@ -51,6 +51,27 @@ public final class TargetScratch implements AutoCloseable {
         }
     }
 
+    /**
+     * The kind of node at {@code path} as the file system's mode bits say, independently of the code
+     * under test: "character device", "FIFO", "regular file", "directory", "missing" or "other".
+     */
+    public static String nodeType(Path path) {
+        try {
+            int mode = (Integer) Files.getAttribute(path, "unix:mode", java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            switch (mode & 0170000) {
+                case 0020000: return "character device";
+                case 0010000: return "FIFO";
+                case 0100000: return "regular file";
+                case 0040000: return "directory";
+                default: return "other";
+            }
+        } catch (java.nio.file.NoSuchFileException e) {
+            return "missing";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Deletes the directory and everything in it (links and FIFOs as themselves, never followed). */
     @Override
     public void close() {
