@@ -44,6 +44,7 @@ public final class AtomicOutput implements AutoCloseable {
             }
             this.temporary = straight ? null : Files.createTempFile(dir, "." + this.target.getFileName(), ".partial");
             if (temporary != null) {
+                temporary.toFile().deleteOnExit(); // even an Error that ends the JVM leaves no .partial (kill -9 aside)
                 readableByAll(temporary);
             }
             OutputStream raw = new BufferedOutputStream(straight
