@@ -50,6 +50,7 @@ final class DemoCommand implements Callable<Integer> {
             ReplayCommand replay = new ReplayCommand(context);
             replay.capture = input.resolve("h200-app.fltrbuf");
             replay.ops = input.resolve("h200-app.ops.jsonl");
+            replay.names = input.resolve("h200-app.names.tsv"); // named: no line about files beside a temporary capture
             replay.deviceProperties = Devices.H200;
             replay.trace = dir.resolve("trace.json");
             replay.summary = dir.resolve("summary.json");

@@ -67,6 +67,11 @@ final class RecordCommand implements Callable<Integer> {
         outputs.put("--dump-buffers", dump);
         outputs.put("--journal", journalOptions == null ? null : journalOptions.dir());
         outputs.values().removeIf(java.util.Objects::isNull);
+        if (dump != null) { // the session writes ops, names, devices and clock beside the dump
+            Map<String, Path> others = new java.util.LinkedHashMap<>(outputs);
+            others.remove("--dump-buffers");
+            Sidecars.refuseAsOutputs(dump, others);
+        }
         OutputPaths.check(Map.of(), outputs);
         outputs.remove("--journal");
         OutputPaths.checkWritable(outputs);
