@@ -37,6 +37,7 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        refuseFileInTheWay(dir);
         Files.createDirectories(dir);
         Path input = Files.createTempDirectory("flagtrace-demo");
         try {
@@ -53,6 +54,7 @@ final class DemoCommand implements Callable<Integer> {
             ReplayCommand replay = new ReplayCommand(context);
             replay.capture = input.resolve("h200-app.fltrbuf");
             replay.ops = input.resolve("h200-app.ops.jsonl");
+            replay.names = input.resolve("h200-app.names.tsv"); // named: no line about files beside a temporary capture
             replay.deviceProperties = Devices.H200;
             replay.trace = dir.resolve("trace.json");
             replay.summary = dir.resolve("summary.json");
@@ -63,12 +65,25 @@ final class DemoCommand implements Callable<Integer> {
                     + ", or " + Launcher.name() + " replay --help for your own captures");
             return code;
         } finally {
-            try (var files = Files.list(input)) {
+            try (var files = Files.list(input)) { // the bundled copies, whatever happened
                 for (Path p : (Iterable<Path>) files::iterator) {
                     Files.deleteIfExists(p);
                 }
             }
             Files.deleteIfExists(input);
+        }
+    }
+
+    /** {@code -o} names a directory (created when missing); a file at it, or at a directory above it, is refused in words. */
+    private static void refuseFileInTheWay(Path dir) {
+        for (Path p = dir.toAbsolutePath(); p != null; p = p.getParent()) {
+            if (Files.exists(p)) {
+                if (!Files.isDirectory(p)) {
+                    throw new CliFailures.CommandFailedException("demo -o " + dir + ": " + p + " is a file, not a directory;"
+                            + " give a directory for the trace and summary (it is created if missing), e.g. -o flagtrace-demo");
+                }
+                return;
+            }
         }
     }
 }

@@ -31,7 +31,8 @@ final class RecordCommand implements Callable<Integer> {
     String workload;
 
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "TRACE.json|TRACE.pftrace",
-            description = "the trace to write: JSON, or Perfetto's protobuf trace for a .pftrace name; .gz compresses")
+            description = "the trace to write: JSON, or Perfetto's protobuf trace for a .pftrace name; .gz compresses;"
+                    + " its directory must exist")
     Path trace;
 
     @Option(names = "--summary", paramLabel = "SUMMARY.json", description = "also write the op summary as JSON rows")
@@ -63,6 +64,21 @@ final class RecordCommand implements Callable<Integer> {
             throw new UsageException("no workload '" + workload + "'; built in: " + String.join(", ", Vendors.workloads()));
         }
         JournalOptions journalOptions = journal.options();
+        OutputPaths.checkTraceName("-o", trace);
+        Map<String, Path> outputs = new java.util.LinkedHashMap<>();
+        outputs.put("-o", trace);
+        outputs.put("--summary", summary);
+        outputs.put("--dump-buffers", dump);
+        outputs.put("--journal", journalOptions == null ? null : journalOptions.dir());
+        outputs.values().removeIf(java.util.Objects::isNull);
+        if (dump != null) { // the session writes ops, names, devices and clock beside the dump
+            Map<String, Path> others = new java.util.LinkedHashMap<>(outputs);
+            others.remove("--dump-buffers");
+            Sidecars.refuseAsOutputs(dump, others);
+        }
+        OutputPaths.check(Map.of(), outputs);
+        outputs.remove("--journal");
+        OutputPaths.checkWritable(outputs);
         // The tracer first: CUPTI must register before this JVM creates its first CUDA context.
         DeviceTracer tracer = Profiler.initQuietly();
         if (!tracer.available()) {

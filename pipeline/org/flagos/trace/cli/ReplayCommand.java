@@ -15,7 +15,7 @@ import org.flagos.trace.capture.CapturePipeline;
 import org.flagos.trace.capture.CaptureReplay;
 import org.flagos.trace.capture.JournalReplay;
 import org.flagos.trace.capture.TraceFormat;
-import org.flagos.trace.ingest.DevicePropertiesFile;
+import org.flagos.trace.ingest.CaptureSidecars;
 import org.flagos.trace.ingest.KernelNameFile;
 import org.flagos.trace.journal.JournalOptions;
 import org.flagos.trace.journal.JournalReader;
@@ -33,10 +33,12 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "replay", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false, sortSynopsis = false, separator = " ",
         header = "Turn a capture or a journal into a torch-compatible trace and an op summary.",
-        description = "Replays a saved vendor capture, or a journal directory (whole or a window of it). The kernel"
-                + " name table is read from CAPTURE.names.tsv when present; device properties (for the occupancy"
-                + " fields) come from a JSON file or a torch trace of the same machine, or from"
-                + " CAPTURE.devices.json beside the capture.",
+        description = "Replays a saved vendor capture, or a journal directory (whole or a window of it). What a live"
+                + " session saves beside a capture NAME.fltrbuf is read when present and no option names another"
+                + " file: host ops from NAME.ops.jsonl, kernel names from NAME.names.tsv, its clock from"
+                + " NAME.clock.json, device properties from NAME.devices.json; stderr names the files read. Device"
+                + " properties (for the occupancy fields) may also come from a JSON file or a torch trace of the"
+                + " same machine.",
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {ExitCodes.OK_LINE, ExitCodes.FAILED_LINE, ExitCodes.USAGE_LINE, ExitCodes.TRUNCATED_LINE})
 final class ReplayCommand implements Callable<Integer> {
@@ -47,11 +49,13 @@ final class ReplayCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "TRACE.json|TRACE.pftrace",
             description = "the trace to write: torch-compatible JSON, or Perfetto's protobuf trace when the name ends in"
                     + " .pftrace (the same slices, args and arrows, about a third of the size); .gz after either"
-                    + " compresses it")
+                    + " compresses it; its directory must exist; a character device or FIFO such as /dev/null is"
+                    + " written straight to")
     Path trace;
 
     @Option(names = "--ops", paramLabel = "OPS.jsonl[.gz]",
-            description = "host op ranges and the capture window (a live session writes one beside its dump)")
+            description = "host op ranges and the capture window (default: CAPTURE.ops.jsonl beside the capture, which a"
+                    + " live session writes beside its dump)")
     Path ops;
 
     @Option(names = "--summary", paramLabel = "SUMMARY.json", description = "also write the op summary as JSON rows")
@@ -110,26 +114,34 @@ final class ReplayCommand implements Callable<Integer> {
     }
 
     private int replayCapture(Map<String, String> meta, JournalOptions journalOptions) throws IOException, InterruptedException {
+        Path opsUsed = ops != null ? ops : CaptureSidecars.OPS.found(capture);
+        Path namesUsed = names != null ? names : CaptureSidecars.NAMES.found(capture);
+        Path devicesUsed = deviceProperties != null ? Devices.file(deviceProperties) : CaptureSidecars.DEVICES.found(capture);
         Map<String, Path> inputs = new LinkedHashMap<>();
         inputs.put("capture", capture);
-        inputs.put("--ops file", ops);
-        inputs.put("kernel name table", names != null ? names : KernelNameFile.besides(capture));
-        inputs.put("device properties file", Devices.file(deviceProperties) != null ? Devices.file(deviceProperties)
-                : DevicePropertiesFile.besides(capture));
+        inputs.put(ops != null ? "--ops file" : "host ops file beside the capture", opsUsed);
+        inputs.put(names != null ? "--names table" : "kernel name table beside the capture", namesUsed);
+        inputs.put(deviceProperties != null ? "--device-properties file" : "device properties file beside the capture", devicesUsed);
+        inputs.put("device clock file beside the capture", CaptureSidecars.CLOCK.found(capture));
         Map<String, Path> outputs = new LinkedHashMap<>();
         outputs.put("-o", trace);
         outputs.put("--summary", summary);
+        outputs.put("--journal", journalOptions == null ? null : journalOptions.dir());
         inputs.values().removeIf(Objects::isNull);
         outputs.values().removeIf(Objects::isNull);
         OutputPaths.check(inputs, outputs);
+        Sidecars.refuseAsOutputs(capture, outputs); // also where a sidecar is not yet: the next replay would read it
+        OutputPaths.checkTraceName("-o", trace);
+        outputs.remove("--journal");
         if (journalOptions != null) {
             OutputPaths.checkOutside("journal directory being written", journalOptions.dir(), outputs);
         }
+        OutputPaths.checkWritable(outputs);
         List<DeviceProperties> devices = Devices.read(deviceProperties);
-        CaptureReplay.Request request = CaptureReplay.request(capture, ops, names, devices, meta);
+        CaptureReplay.Request request = CaptureReplay.request(capture, opsUsed, names, devices, meta);
+        Sidecars.tell(context, capture, ops, names, deviceProperties); // once every input read has been checked
         if (journalOptions != null) {
-            Path namesPath = names != null ? names : KernelNameFile.besides(capture);
-            Map<Long, String> table = Files.exists(namesPath) ? KernelNameFile.read(namesPath).entries() : Map.of();
+            Map<Long, String> table = namesUsed != null ? KernelNameFile.read(namesUsed).entries() : Map.of();
             long buffers = CaptureJournal.write(request, table, journalOptions);
             context.out().println("journaled " + buffers + " buffers of " + capture + " into " + journalOptions.dir());
         }
@@ -162,6 +174,8 @@ final class ReplayCommand implements Callable<Integer> {
         }
         OutputPaths.check(Map.of("journal", capture), outputs);
         OutputPaths.checkOutside("journal directory being read", capture, outputs);
+        OutputPaths.checkTraceName("-o", trace);
+        OutputPaths.checkWritable(outputs);
         JournalReplay.Request request = new JournalReplay.Request(capture, selected, Devices.read(deviceProperties), meta,
                 CapturePipeline.DEFAULT_RING_SIZE);
         JournalReplay.Result result;
