@@ -45,7 +45,7 @@ class JournalKillCliTest {
 
     @Test
     void aKilledRecordersPartialTraceIsRemovedByTheNextRunThatWritesThatOutput() throws Exception {
-        Path trace = tmp.resolve("out").resolve("trace.json");
+        Path trace = Files.createDirectories(tmp.resolve("out")).resolve("trace.json"); // outputs create no directory
         Process child = child("partial", "h200-app", tmp.resolve("journal").toString(), trace.toString());
         killAfter(child, "ready");
         assertEquals(1, partials(trace.getParent()).size(), "the kill left the recorder's temporary behind");
