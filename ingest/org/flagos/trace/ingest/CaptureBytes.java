@@ -20,6 +20,7 @@ import java.util.zip.GZIPInputStream;
 public final class CaptureBytes {
     /** Opens {@code path}; failures become one-line {@link CaptureFormatException}s. */
     public static ByteBuffer load(Path path) {
+        InputFiles.requireRegular(path, "a capture");
         try {
             if (path.getFileName().toString().endsWith(".gz")) {
                 return inflated(path);
@@ -32,7 +33,7 @@ public final class CaptureBytes {
         } catch (java.util.zip.ZipException | java.io.EOFException e) {
             throw new CaptureFormatException(path + ": not a valid gzip stream (" + e.getMessage() + ")", e);
         } catch (IOException e) {
-            throw new CaptureFormatException(path + ": cannot read (" + e + ")", e);
+            throw new CaptureFormatException(path + ": cannot read (" + InputFiles.reason(e) + ")", e);
         }
     }
 

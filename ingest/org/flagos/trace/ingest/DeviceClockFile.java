@@ -19,8 +19,7 @@ public final class DeviceClockFile {
 
     /** Where the mapping of {@code capture} lives. */
     public static Path besides(Path capture) {
-        String name = capture.getFileName().toString().replaceFirst("\\.fltrbuf(\\.gz)?$", "");
-        return capture.resolveSibling(name + ".clock.json");
+        return CaptureSidecars.CLOCK.besides(capture);
     }
 
     public static void write(Path path, DeviceClockMapping mapping) throws IOException {
@@ -38,6 +37,7 @@ public final class DeviceClockFile {
         Long vendor = null;
         Long epoch = null;
         Double rate = null;
+        InputFiles.requireRegular(path, "a device clock");
         try (JsonParser p = JSON.createParser(path.toFile())) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw new CaptureFormatException(path + ": a clock mapping is one JSON object");
@@ -57,8 +57,10 @@ public final class DeviceClockFile {
                     default -> p.skipChildren();
                 }
             }
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new CaptureFormatException(path + ": not a clock mapping (invalid JSON: " + e.getOriginalMessage() + ")");
         } catch (IOException e) {
-            throw new CaptureFormatException(path + ": not a clock mapping (" + e.getMessage() + ")");
+            throw new CaptureFormatException(path + ": cannot read (" + InputFiles.reason(e) + ")", e);
         }
         if (vendor == null || epoch == null || rate == null) {
             throw new CaptureFormatException(path + ": needs vendor_ns, epoch_ns and rate");

@@ -26,16 +26,19 @@ public final class DevicePropertiesFile {
         "regsPerMultiprocessor", "sharedMemPerBlockOptin", "sharedMemPerMultiprocessor",
     };
 
+    /** Reads a regular file; every problem is a one-line {@link CaptureFormatException} naming it. */
     public static List<DeviceProperties> read(Path path) {
+        InputFiles.requireRegular(path, "a device properties");
         try (InputStream in = Files.newInputStream(path)) {
             return read(in, path.toString());
         } catch (NoSuchFileException e) {
             throw new CaptureFormatException(path + ": no such file");
         } catch (IOException e) {
-            throw new CaptureFormatException(path + ": cannot read device properties (" + e.getMessage() + ")", e);
+            throw new CaptureFormatException(path + ": cannot read device properties (" + InputFiles.reason(e) + ")", e);
         }
     }
 
+    /** Reads device properties from {@code in}; errors name {@code source}. */
     public static List<DeviceProperties> read(InputStream in, String source) throws IOException {
         try (JsonParser p = JSON.createParser(in)) {
             JsonToken first = p.nextToken();
@@ -54,14 +57,20 @@ public final class DevicePropertiesFile {
                 return devices(p, source);
             }
             throw new CaptureFormatException(source + ": expected a deviceProperties array or an object holding one");
-        } catch (com.fasterxml.jackson.core.JsonParseException e) {
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new CaptureFormatException(source + ": invalid JSON (" + e.getOriginalMessage() + ")");
         }
     }
 
     private static List<DeviceProperties> devices(JsonParser p, String source) throws IOException {
         List<DeviceProperties> devices = new ArrayList<>();
-        while (p.nextToken() == JsonToken.START_OBJECT) {
+        JsonToken entry;
+        while ((entry = p.nextToken()) != JsonToken.END_ARRAY) {
+            if (entry != JsonToken.START_OBJECT) {
+                throw new CaptureFormatException(source + ": device " + devices.size() + " is " + kind(entry)
+                        + ", not a JSON object; deviceProperties is a list of objects such as {\"id\": 0, \"name\": ...}"
+                        + " (a torch trace's deviceProperties works as it is)");
+            }
             Map<String, Object> fields = new HashMap<>();
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String field = p.currentName();
@@ -89,6 +98,20 @@ public final class DevicePropertiesFile {
         return List.copyOf(devices);
     }
 
+    private static String kind(JsonToken token) {
+        if (token == null) {
+            return "missing (the file ends inside the list)";
+        }
+        return switch (token) {
+            case START_ARRAY -> "an array";
+            case VALUE_STRING -> "a string";
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "a number";
+            case VALUE_TRUE, VALUE_FALSE -> "a boolean";
+            case VALUE_NULL -> "null";
+            default -> "not a value";
+        };
+    }
+
     private static DeviceProperties device(Map<String, Object> fields, String source) {
         return new DeviceProperties(
                     i(fields, "id"), (String) fields.get("name"), l(fields, "totalGlobalMem"),
@@ -112,8 +135,7 @@ public final class DevicePropertiesFile {
 
     /** Beside a capture: {@code NAME.fltrbuf} to {@code NAME.devices.json}. */
     public static Path besides(Path capture) {
-        String file = capture.getFileName().toString().replaceFirst("\\.gz$", "").replaceFirst("\\.fltrbuf$", "");
-        return capture.resolveSibling(file + ".devices.json");
+        return CaptureSidecars.DEVICES.besides(capture);
     }
 
     /** Writes {@code devices} as a {@code deviceProperties} document that {@link #read} accepts. */

@@ -30,8 +30,9 @@ public final class FltrbufFrames implements Closeable {
     static final byte[] MAGIC = "FLTRBUF1".getBytes(StandardCharsets.US_ASCII);
     static final int HEADER = 16;
     /**
-     * The largest frame read from a stream: a vendor buffer is a few MiB (CUPTI's are 8 MiB by
-     * default), and a declared length must not size memory unchecked.
+     * The largest frame a capture may hold (256 MiB): a vendor buffer is a few MiB (CUPTI's are 8 MiB
+     * by default), and a declared length must not size memory unchecked. A frame declaring more is
+     * refused at its header, before any of its bytes is read, in memory and streamed alike.
      */
     public static final int MAX_STREAMED_FRAME = 1 << 28;
 
@@ -67,7 +68,7 @@ public final class FltrbufFrames implements Closeable {
 
     private FltrbufFrames(ReadableByteChannel channel, long size, String source) throws IOException {
         this.file = null;
-        this.channel = channel;
+        this.channel = new Buffered(channel);
         this.source = source;
         ByteBuffer magic = ByteBuffer.allocate(MAGIC.length);
         int got = readFully(magic);
@@ -88,6 +89,7 @@ public final class FltrbufFrames implements Closeable {
      * one-line {@link CaptureFormatException}s. Close it when done.
      */
     public static FltrbufFrames open(Path path) {
+        InputFiles.requireRegular(path, "a capture");
         ReadableByteChannel channel = null;
         try {
             long size;
@@ -113,7 +115,7 @@ public final class FltrbufFrames implements Closeable {
             throw new CaptureFormatException(path + ": not a valid gzip stream (" + e.getMessage() + ")", e);
         } catch (IOException e) {
             closeQuietly(channel);
-            throw new CaptureFormatException(path + ": cannot read (" + e + ")", e);
+            throw new CaptureFormatException(path + ": cannot read (" + InputFiles.reason(e) + ")", e);
         } catch (RuntimeException e) {
             closeQuietly(channel);
             throw e;
@@ -150,7 +152,7 @@ public final class FltrbufFrames implements Closeable {
             return false;
         }
         long length = file.getLong(at + 8);
-        if (!checkHeader(file.getInt(at + 4))) {
+        if (!checkHeader(file.getInt(at + 4)) || !checkLength(length)) {
             return false;
         }
         long available = limit - at - HEADER;
@@ -184,26 +186,19 @@ public final class FltrbufFrames implements Closeable {
                 return false;
             }
             long length = header.getLong(8);
-            if (!checkHeader(header.getInt(4))) {
+            if (!checkHeader(header.getInt(4)) || !checkLength(length)) {
                 return false;
             }
             if (remaining >= 0) {
                 remaining -= HEADER;
             }
-            long want = length < 0 ? Long.MAX_VALUE : length;
+            long want = length; // at most MAX_STREAMED_FRAME: checkLength
             if (remaining >= 0) {
                 want = Math.min(want, remaining); // a plain file says up front what it can hold
             }
             // Grows only as bytes arrive, so a declared length never sizes memory by itself.
-            long present = readPayload((int) Math.min(want, MAX_STREAMED_FRAME + 1L));
-            if (present > MAX_STREAMED_FRAME) {
-                truncation = "frame " + (index + 1) + " at byte " + position + " declares "
-                        + Long.toUnsignedString(length) + " payload bytes, more than the " + MAX_STREAMED_FRAME
-                        + " a frame may hold: rest of file not read";
-                lostBytes = -1;
-                return false;
-            }
-            if (present < length || length < 0) {
+            long present = readPayload((int) want);
+            if (present < length) {
                 cutShort(length, present);
                 if (present == 0) {
                     return false;
@@ -220,12 +215,15 @@ public final class FltrbufFrames implements Closeable {
         } catch (java.util.zip.ZipException | java.io.EOFException e) {
             throw new CaptureFormatException(source + ": not a valid gzip stream (" + e.getMessage() + ")", e);
         } catch (IOException e) {
-            throw new CaptureFormatException(source + ": cannot read (" + e + ")", e);
+            throw new CaptureFormatException(source + ": cannot read (" + InputFiles.reason(e) + ")", e);
         }
     }
 
     /** Reads up to {@code want} payload bytes into the reused frame buffer, growing it as bytes arrive. */
     private long readPayload(int want) throws IOException {
+        if (remaining >= 0 && frame.capacity() < want) { // a plain file holds these bytes: one buffer of their size
+            frame = ByteBuffer.allocate(want).order(ByteOrder.LITTLE_ENDIAN);
+        }
         frame.clear();
         while (frame.position() < want) {
             if (!frame.hasRemaining()) {
@@ -248,6 +246,17 @@ public final class FltrbufFrames implements Closeable {
         if (reserved != 0) {
             truncation = "frame " + (index + 1) + " at byte " + position + " has reserved=" + reserved
                     + " (must be 0 in format v1): not a v1 frame, rest of file not read";
+            return false;
+        }
+        return true;
+    }
+
+    /** A declared length over {@link #MAX_STREAMED_FRAME} (or over 2^63) ends the walk before any byte is read. */
+    private boolean checkLength(long length) {
+        if (length < 0 || length > MAX_STREAMED_FRAME) {
+            truncation = "frame " + (index + 1) + " at byte " + position + " declares " + Long.toUnsignedString(length)
+                    + " payload bytes, more than the " + MAX_STREAMED_FRAME + " (256 MiB) a frame may hold: rest of file not read";
+            lostBytes = -1;
             return false;
         }
         return true;
@@ -325,6 +334,49 @@ public final class FltrbufFrames implements Closeable {
             } catch (IOException ignored) {
                 // reading is over; a failing close loses nothing
             }
+        }
+    }
+
+    /**
+     * Serves small reads (frame headers) from a 64 KiB buffer and large ones straight from the file:
+     * a capture of millions of tiny or empty frames costs one system call per 64 KiB, not per header.
+     */
+    private static final class Buffered implements ReadableByteChannel {
+        private final ReadableByteChannel in;
+        private final ByteBuffer buffer = ByteBuffer.allocate(1 << 16);
+
+        Buffered(ReadableByteChannel in) {
+            this.in = in;
+            buffer.flip();
+        }
+
+        @Override
+        public int read(ByteBuffer dst) throws IOException {
+            if (buffer.hasRemaining()) {
+                int n = Math.min(buffer.remaining(), dst.remaining());
+                ByteBuffer slice = buffer.duplicate();
+                slice.limit(slice.position() + n);
+                dst.put(slice);
+                buffer.position(buffer.position() + n);
+                return n;
+            }
+            if (dst.remaining() >= buffer.capacity()) {
+                return in.read(dst);
+            }
+            buffer.clear();
+            int n = in.read(buffer);
+            buffer.flip();
+            return n <= 0 ? n : read(dst);
+        }
+
+        @Override
+        public boolean isOpen() {
+            return in.isOpen();
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
         }
     }
 }

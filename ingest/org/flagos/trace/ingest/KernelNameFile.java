@@ -1,12 +1,10 @@
 package org.flagos.trace.ingest;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.flagos.trace.pipeline.KernelNames;
 
@@ -25,41 +23,48 @@ public final class KernelNameFile implements KernelNames {
 
     /** The conventional location beside {@code capture}: strips .gz and .fltrbuf, adds .names.tsv. */
     public static Path besides(Path capture) {
-        String file = capture.getFileName().toString().replaceFirst("\\.gz$", "").replaceFirst("\\.fltrbuf$", "");
-        return capture.resolveSibling(file + ".names.tsv");
+        return CaptureSidecars.NAMES.besides(capture);
     }
 
+    /**
+     * Reads a table; it must be a regular file of UTF-8 lines of at most {@link TextLines#MAX_LINE_BYTES}.
+     * Every problem is a one-line {@link CaptureFormatException} naming the file and the line.
+     */
     public static KernelNameFile read(Path path) {
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(path, StandardCharsets.UTF_8);
+        InputFiles.requireRegular(path, "a kernel name table");
+        Map<Long, String> names = new HashMap<>();
+        try (TextLines lines = TextLines.of(Files.newInputStream(path), path.toString())) {
+            String line;
+            while ((line = lines.next()) != null) {
+                add(names, line, lines.number() - 1, path);
+            }
         } catch (NoSuchFileException e) {
             throw new CaptureFormatException(path + ": no such file");
         } catch (IOException e) {
-            throw new CaptureFormatException(path + ": cannot read (" + e.getMessage() + ")", e);
-        }
-        Map<Long, String> names = new HashMap<>();
-        for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i);
-            if (line.isBlank() || line.startsWith("#")) {
-                continue;
-            }
-            int tab = line.indexOf('\t');
-            if (tab < 3 || !line.startsWith("0x") || tab == line.length() - 1) {
-                throw new CaptureFormatException(path + ":" + (i + 1) + ": expected 0x<hex handle><TAB><name>");
-            }
-            long handle;
-            try {
-                handle = Long.parseUnsignedLong(line.substring(2, tab), 16);
-            } catch (NumberFormatException e) {
-                throw new CaptureFormatException(path + ":" + (i + 1) + ": bad hex handle " + line.substring(0, tab));
-            }
-            String previous = names.put(handle, line.substring(tab + 1));
-            if (previous != null && !previous.equals(line.substring(tab + 1))) {
-                throw new CaptureFormatException(path + ":" + (i + 1) + ": handle " + line.substring(0, tab) + " named twice");
-            }
+            throw new CaptureFormatException(path + ": cannot read (" + InputFiles.reason(e) + ")", e);
         }
         return new KernelNameFile(Map.copyOf(names));
+    }
+
+    /** Adds line {@code i + 1} of the table to {@code names}. */
+    private static void add(Map<Long, String> names, String line, int i, Path path) {
+        if (line.isBlank() || line.startsWith("#")) {
+            return;
+        }
+        int tab = line.indexOf('\t');
+        if (tab < 3 || !line.startsWith("0x") || tab == line.length() - 1) {
+            throw new CaptureFormatException(path + ":" + (i + 1) + ": expected 0x<hex handle><TAB><name>");
+        }
+        long handle;
+        try {
+            handle = Long.parseUnsignedLong(line.substring(2, tab), 16);
+        } catch (NumberFormatException e) {
+            throw new CaptureFormatException(path + ":" + (i + 1) + ": bad hex handle " + line.substring(0, tab));
+        }
+        String previous = names.put(handle, line.substring(tab + 1));
+        if (previous != null && !previous.equals(line.substring(tab + 1))) {
+            throw new CaptureFormatException(path + ":" + (i + 1) + ": handle " + line.substring(0, tab) + " named twice");
+        }
     }
 
     @Override

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,13 +25,14 @@ import org.flagos.trace.pipeline.ExternalId;
 public final class OpsJsonlReader {
     private static final JsonFactory JSON = new JsonFactory();
 
+    /** Reads a whole ops file into memory (tests, small files); a replay uses {@link #scan(Path)}. */
     public static HostOps read(Path path) {
-        try (BufferedReader in = open(path)) {
+        try (TextLines in = lines(path)) {
             return read(in, path.toString());
         } catch (NoSuchFileException e) {
             throw new CaptureFormatException(path + ": no such file");
         } catch (IOException e) {
-            throw new CaptureFormatException(path + ": cannot read (" + e.getMessage() + ")", e);
+            throw new CaptureFormatException(path + ": cannot read (" + InputFiles.reason(e) + ")", e);
         }
     }
 
@@ -40,7 +42,7 @@ public final class OpsJsonlReader {
      * the same one-line errors {@link #read(Path)} gives, before anything is replayed.
      */
     public static OpsJsonlFile scan(Path path) {
-        try (BufferedReader in = open(path)) {
+        try (TextLines in = lines(path)) {
             IdRuns ids = new IdRuns();
             long[] counts = new long[3]; // ops, ending before the window, latest start
             counts[2] = Long.MIN_VALUE;
@@ -68,8 +70,26 @@ public final class OpsJsonlReader {
             return new OpsJsonlFile(path, window[0], window[1], counts[0], List.copyOf(warnings));
         } catch (NoSuchFileException e) {
             throw new CaptureFormatException(path + ": no such file");
+        } catch (java.util.zip.ZipException | java.io.EOFException e) {
+            throw new CaptureFormatException(path + ": not a valid gzip stream (" + e.getMessage() + ")", e);
         } catch (IOException e) {
-            throw new CaptureFormatException(path + ": cannot read (" + e.getMessage() + ")", e);
+            throw new CaptureFormatException(path + ": cannot read (" + InputFiles.reason(e) + ")", e);
+        }
+    }
+
+    /**
+     * The lines of an ops file ({@code .gz} inflated as read), bounded and strict UTF-8
+     * ({@link TextLines}); only a regular file is opened.
+     */
+    static TextLines lines(Path path) throws IOException {
+        InputFiles.requireRegular(path, "an ops");
+        InputStream file = Files.newInputStream(path);
+        try {
+            return TextLines.of(path.getFileName().toString().endsWith(".gz") ? new GZIPInputStream(file, 1 << 16) : file,
+                    path.toString());
+        } catch (IOException e) {
+            file.close();
+            throw e;
         }
     }
 
@@ -81,6 +101,10 @@ public final class OpsJsonlReader {
     }
 
     static HostOps read(BufferedReader in, String source) throws IOException {
+        return read(TextLines.of(in, source), source);
+    }
+
+    private static HostOps read(TextLines in, String source) throws IOException {
         List<HostOp> ops = new ArrayList<>();
         java.util.Map<Long, Integer> lineOfId = new java.util.HashMap<>();
         long[] window = pass(in, source, (op, number, windowStart) -> {
@@ -106,14 +130,14 @@ public final class OpsJsonlReader {
     }
 
     /** Reads every line, checking the file's shape; hands each op over; returns {window start, window end}. */
-    private static long[] pass(BufferedReader in, String source, OpLine each) throws IOException {
+    private static long[] pass(TextLines in, String source, OpLine each) throws IOException {
         Long windowStart = null;
         Long windowEnd = null;
         boolean anyOp = false;
         String line;
         int number = 0;
-        while ((line = in.readLine()) != null) {
-            number++;
+        while ((line = in.next()) != null) {
+            number = in.number();
             if (line.isBlank()) {
                 continue;
             }
@@ -153,7 +177,7 @@ public final class OpsJsonlReader {
 
     /** The line that first used {@code externalId}: looked up again only to word an error. */
     private static int firstLineOf(Path path, long externalId) throws IOException {
-        try (BufferedReader in = open(path)) {
+        try (TextLines in = lines(path)) {
             int[] found = {-1};
             try {
                 pass(in, path.toString(), (op, number, windowStart) -> {
@@ -177,7 +201,7 @@ public final class OpsJsonlReader {
     }
 
     private static long startingAfter(Path path, long windowStart, long windowEnd) throws IOException {
-        try (BufferedReader in = open(path)) {
+        try (TextLines in = lines(path)) {
             long[] n = {0};
             pass(in, path.toString(), (op, number, ws) -> {
                 if (op.endNs() >= windowStart && op.startNs() > windowEnd) {
@@ -195,9 +219,10 @@ public final class OpsJsonlReader {
     static HostOpCursor cursor(Path path) {
         final JsonParser parser;
         try {
+            InputFiles.requireRegular(path, "an ops");
             parser = JSON.createParser(open(path));
         } catch (IOException e) {
-            throw new CaptureFormatException(path + ": cannot read (" + e.getMessage() + ")", e);
+            throw new CaptureFormatException(path + ": cannot read (" + InputFiles.reason(e) + ")", e);
         }
         return new HostOpCursor() {
             @Override
@@ -215,7 +240,7 @@ public final class OpsJsonlReader {
                     }
                     return null;
                 } catch (IOException e) {
-                    throw new CaptureFormatException(path + ": cannot read (" + e.getMessage() + ")", e);
+                    throw new CaptureFormatException(path + ": cannot read (" + InputFiles.reason(e) + ")", e);
                 }
             }
 

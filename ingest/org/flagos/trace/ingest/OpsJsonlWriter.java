@@ -63,7 +63,6 @@ public final class OpsJsonlWriter implements AutoCloseable {
 
     /** Beside a capture: {@code NAME.fltrbuf} to {@code NAME.ops.jsonl}. */
     public static Path besides(Path capture) {
-        String file = capture.getFileName().toString().replaceFirst("\\.gz$", "").replaceFirst("\\.fltrbuf$", "");
-        return capture.resolveSibling(file + ".ops.jsonl");
+        return CaptureSidecars.OPS.besides(capture);
     }
 }

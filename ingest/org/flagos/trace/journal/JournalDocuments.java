@@ -8,8 +8,10 @@ import net.openhft.chronicle.wire.ReadMarshallable;
 import net.openhft.chronicle.wire.WireIn;
 import net.openhft.chronicle.wire.WireOut;
 import net.openhft.chronicle.wire.WriteMarshallable;
+import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.pipeline.DeviceClockMapping;
 import org.flagos.trace.pipeline.DeviceProperties;
+import org.flagos.trace.pipeline.ExternalId;
 
 /**
  * The document types of schema v1, each marshalled with Chronicle Wire field by field (no
@@ -164,6 +166,31 @@ final class JournalDocuments {
             endNs = w.read("endNs").int64();
             check(w, seq);
         }
+
+        /**
+         * Why this whole document cannot be an op (no name, a negative External id or time, an end
+         * before its start), or null when it can: the reader skips and counts such an op.
+         */
+        String invalid() {
+            if (name == null) {
+                return "the op has no name";
+            }
+            if (externalId < 0) {
+                return "op '" + name + "' has a negative External id (" + externalId + ")";
+            }
+            if (startNs < 0 || endNs < 0) {
+                return "op '" + name + "' has a negative time (start " + startNs + ", end " + endNs + ")";
+            }
+            if (endNs < startNs) {
+                return "op '" + name + "' ends " + (startNs - endNs) + " ns before it starts";
+            }
+            return null;
+        }
+
+        /** The op; call only when {@link #invalid()} is null. */
+        HostOp toHostOp() {
+            return new HostOp(name, new ExternalId(externalId), thread, startNs, endNs, threadName);
+        }
     }
 
     /** One part of a raw vendor buffer: bytes {@code [offset, offset + bytes)} of {@code length}. */
@@ -249,7 +276,16 @@ final class JournalDocuments {
     static void check(WireIn w, long seq) {
         long check = w.read("check").int64();
         if (check != ~seq) {
-            throw new IllegalStateException("document " + seq + " fails its check field (cut short or corrupted)");
+            throw new Damage("document " + seq + " fails its check field (cut short or corrupted)");
+        }
+    }
+
+    /** A document that is not what the schema says, described in words for the reader's one line. */
+    static final class Damage extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Damage(String message) {
+            super(message, null, false, false);
         }
     }
 

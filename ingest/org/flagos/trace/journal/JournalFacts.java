@@ -26,10 +26,18 @@ import org.flagos.trace.pipeline.DeviceProperties;
  * @param buffers     whole vendor buffers
  * @param ops         host ops
  * @param damage      why reading stopped before the end, or null
+ * @param ended       true when the journal holds its end (the {@code stop} document a writer
+ *                    appends when stopped or closed); false when the capture was interrupted (the
+ *                    recorder was killed, or is still writing)
+ * @param invalidOps  op documents skipped because their content cannot be an op (no name, an end
+ *                    before the start, a negative time or External id)
+ * @param firstInvalidOp which document was the first of those and why, or null when none
  */
 public record JournalFacts(String traceName, String source, Map<String, String> metadata, long startNs, long stopNs,
                            long lastNs, List<DeviceProperties> devices, DeviceClockMapping clock, Map<Long, String> names,
-                           int vendor, long firstSeq, long documents, long buffers, long ops, String damage) {
+                           int vendor, long firstSeq, long documents, long buffers, long ops, String damage,
+                           boolean ended, long invalidOps, String firstInvalidOp) {
+    /** True when the stop marker gave the capture window's end time. */
     public boolean stopped() {
         return stopNs != JournalSchema.NO_TIME;
     }

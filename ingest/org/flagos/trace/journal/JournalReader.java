@@ -22,7 +22,6 @@ import org.flagos.trace.ingest.CaptureFormatException;
 import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.pipeline.DeviceClockMapping;
 import org.flagos.trace.pipeline.DeviceProperties;
-import org.flagos.trace.pipeline.ExternalId;
 
 /**
  * Reads a journal, read-only (a recorder may still be appending: what was appended after
@@ -30,9 +29,13 @@ import org.flagos.trace.pipeline.ExternalId;
  * payloads and finds the facts a replay needs first (names may follow the buffer that uses them);
  * {@link #replay} then hands over ops and reassembled buffers in journal order.
  *
- * <p>Damage (a cut or corrupted file, a missing or out-of-order document, a payload whose CRC does
- * not match) ends the read at the last good document with one line saying where; everything
- * before it is delivered.
+ * <p>Damage (a cut or corrupted file, bytes of garbage after the last document, an empty cycle
+ * file, a missing or out-of-order document, a payload whose CRC does not match) ends the read at
+ * the last good document with one line saying where; everything before it is delivered. The cycle
+ * files are walked with plain reads first ({@link JournalFiles}), so that Chronicle never maps past
+ * a file's end nor waits for a header that will not come. An op document that is whole but whose
+ * content cannot be an op (no name, an end before its start, a negative time or External id) is
+ * skipped and counted ({@link JournalFacts#invalidOps()}); everything around it is delivered.
  */
 public final class JournalReader implements AutoCloseable {
     private final Path dir;
@@ -46,24 +49,16 @@ public final class JournalReader implements AutoCloseable {
     private final JournalDocuments.Op opDoc = new JournalDocuments.Op();
     private final JournalDocuments.Buffer bufferDoc = new JournalDocuments.Buffer();
     private final JournalDocuments.Stop stopDoc = new JournalDocuments.Stop();
+    private final String filesDamage;
     private JournalFacts facts;
-    private boolean indexUnreadable;
     private long lastGoodIndex = Long.MIN_VALUE;
     private String replayDamage;
 
-    private JournalReader(Path dir, SingleChronicleQueue queue) {
+    private JournalReader(Path dir, SingleChronicleQueue queue, JournalFiles.Extent extent) {
         this.dir = dir;
         this.queue = queue;
-        long end;
-        try {
-            end = queue.lastIndex();
-        } catch (InternalError e) {
-            // A cut cycle file faults where its index points past the end; the scan then finds the
-            // last whole document itself.
-            end = Long.MAX_VALUE;
-            indexUnreadable = true;
-        }
-        this.endIndex = end;
+        this.endIndex = extent.endIndex();
+        this.filesDamage = extent.damage();
     }
 
     /** Opens the journal in {@code dir}; a CaptureFormatException when it is none. */
@@ -73,22 +68,45 @@ public final class JournalReader implements AutoCloseable {
             throw new CaptureFormatException(dir + ": no such journal directory");
         }
         if (!Files.exists(dir.resolve("metadata.cq4t"))) {
-            throw new CaptureFormatException(dir + ": not a flagtrace journal (no Chronicle Queue metadata.cq4t in it)");
+            throw new CaptureFormatException(dir + ": a directory that is not a flagtrace journal (it has no metadata.cq4t);"
+                    + " a journal is the directory that --journal writes");
+        }
+        SingleChronicleQueue queue;
+        try {
+            queue = SingleChronicleQueueBuilder.single(dir.toFile()).readOnly(true).timeoutMS(WAIT_MS).build();
+        } catch (RuntimeException | InternalError e) {
+            throw new CaptureFormatException(dir + ": cannot open the journal: its metadata.cq4t is damaged or is not a"
+                    + " journal's" + because(e) + "; only a directory written by --journal can be exported", e);
         }
         try {
-            return new JournalReader(dir, SingleChronicleQueueBuilder.single(dir.toFile()).readOnly(true).build());
+            return new JournalReader(dir, queue, JournalFiles.walk(dir, queue));
         } catch (RuntimeException | InternalError e) {
-            throw new CaptureFormatException(dir + ": cannot open the journal (" + oneLine(e) + ")", e);
+            queue.close();
+            throw new CaptureFormatException(dir + ": cannot list the journal's cycle files" + because(e)
+                    + "; only a directory written by --journal can be exported", e);
         }
     }
+
+    /**
+     * How long Chronicle may wait for a cycle file's header (its default is seconds, spent at each
+     * tailer): the walk keeps a reader away from headerless files, so this only bounds a surprise.
+     */
+    private static final long WAIT_MS = 500;
 
     /** True when {@code path} looks like a journal directory (holds a queue's metadata file). */
     public static boolean isJournal(Path path) {
         return Files.isDirectory(path) && Files.exists(path.resolve("metadata.cq4t"));
     }
 
-    /** Reads every document but the payloads; call once, before {@link #replay}. */
+    /**
+     * Reads every document, checking each buffer part's CRC, and finds the facts a replay needs;
+     * call once, before {@link #replay} or {@link #buffers}.
+     */
     public JournalFacts scan() {
+        if (endIndex < 0) {
+            throw new CaptureFormatException(dir + ": " + (filesDamage == null ? "the journal is empty"
+                    : "the journal holds no readable document: its " + filesDamage));
+        }
         Map<Integer, DeviceProperties> devices = new TreeMap<>();
         Map<Long, String> names = new HashMap<>();
         Map<String, String> metadata = new LinkedHashMap<>();
@@ -97,6 +115,7 @@ public final class JournalReader implements AutoCloseable {
         long startNs = JournalSchema.NO_TIME;
         long stopNs = JournalSchema.NO_TIME;
         long lastNs = JournalSchema.NO_TIME;
+        boolean ended = false;
         DeviceClockMapping clock = DeviceClockMapping.IDENTITY;
         int vendor = -1;
         long firstSeq = -1;
@@ -104,131 +123,198 @@ public final class JournalReader implements AutoCloseable {
         long documents = 0;
         long buffers = 0;
         long ops = 0;
+        long invalidOps = 0;
+        String firstInvalidOp = null;
         long partsOpen = -1; // bytes of the buffer being reassembled, -1 when none
         String damage = null;
+        Bytes<?> scratch = Bytes.allocateElasticOnHeap(JournalSchema.CHUNK_BYTES);
+        CRC32 crc = new CRC32();
+        byte[] part = new byte[0];
         ExcerptTailer tailer = queue.createTailer();
-        bufferDoc.payload = null;
-        while (true) {
-            long seq;
-            try (DocumentContext dc = tailer.readingDocument()) {
-                if (!dc.isPresent() || dc.index() > endIndex) {
-                    break;
-                }
-                ValueIn in = dc.wire().readEventName(type);
-                String t = type.toString();
-                switch (t) {
-                    case JournalSchema.SESSION:
-                        read(in, sessionDoc);
-                        seq = sessionDoc.seq;
-                        if (sessionDoc.schema > JournalSchema.VERSION || sessionDoc.schema < 1) {
-                            throw new CaptureFormatException(dir + ": journal schema " + sessionDoc.schema
-                                    + " is not one this build reads (1 to " + JournalSchema.VERSION + ")");
-                        }
-                        traceName = sessionDoc.traceName;
-                        source = sessionDoc.source;
-                        startNs = sessionDoc.startNs;
-                        metadata.putAll(sessionDoc.metadata);
-                        lastNs = Math.max(lastNs, startNs);
+        bufferDoc.payload = scratch;
+        boolean last = false;
+        try {
+            while (!last) {
+                long seq;
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    if (!dc.isPresent() || dc.index() > endIndex) {
                         break;
-                    case JournalSchema.DEVICE:
-                        read(in, deviceDoc);
-                        seq = deviceDoc.seq;
-                        devices.put(deviceDoc.device.id(), deviceDoc.device);
-                        break;
-                    case JournalSchema.CLOCK:
-                        read(in, clockDoc);
-                        seq = clockDoc.seq;
-                        clock = clockDoc.mapping();
-                        break;
-                    case JournalSchema.NAME:
-                        read(in, nameDoc);
-                        seq = nameDoc.seq;
-                        names.put(nameDoc.handle, nameDoc.name);
-                        break;
-                    case JournalSchema.OP:
-                        read(in, opDoc);
-                        seq = opDoc.seq;
-                        ops++;
-                        lastNs = Math.max(lastNs, opDoc.endNs);
-                        break;
-                    case JournalSchema.BUFFER:
-                        read(in, bufferDoc);
-                        seq = bufferDoc.seq;
-                        String bad = checkPart(partsOpen);
-                        if (bad != null) {
-                            damage = "document " + seq + ": " + bad;
-                            break;
-                        }
-                        partsOpen = bufferDoc.offset + (long) bufferDoc.partLength;
-                        if (partsOpen == bufferDoc.length) {
-                            partsOpen = -1;
-                            buffers++;
-                            vendor = vendor == -1 ? bufferDoc.vendor : vendor;
-                            if (bufferDoc.atNs != JournalSchema.NO_TIME) {
-                                lastNs = Math.max(lastNs, bufferDoc.atNs);
+                    }
+                    last = dc.index() == endIndex; // never ask Chronicle for a document past the walked files
+                    ValueIn in = dc.wire().readEventName(type);
+                    String t = type.toString();
+                    switch (t) {
+                        case JournalSchema.SESSION:
+                            read(in, sessionDoc);
+                            seq = sessionDoc.seq;
+                            if (sessionDoc.schema > JournalSchema.VERSION || sessionDoc.schema < 1) {
+                                throw new CaptureFormatException(dir + ": journal schema " + sessionDoc.schema
+                                        + " is not one this build reads (1 to " + JournalSchema.VERSION + "); export it with the"
+                                        + " flagtrace version that wrote it");
                             }
-                        }
+                            traceName = sessionDoc.traceName;
+                            source = sessionDoc.source;
+                            startNs = sessionDoc.startNs;
+                            metadata.putAll(sessionDoc.metadata);
+                            lastNs = Math.max(lastNs, startNs);
+                            break;
+                        case JournalSchema.DEVICE:
+                            read(in, deviceDoc);
+                            seq = deviceDoc.seq;
+                            devices.put(deviceDoc.device.id(), deviceDoc.device);
+                            break;
+                        case JournalSchema.CLOCK:
+                            read(in, clockDoc);
+                            seq = clockDoc.seq;
+                            clock = clockDoc.mapping();
+                            break;
+                        case JournalSchema.NAME:
+                            read(in, nameDoc);
+                            seq = nameDoc.seq;
+                            if (nameDoc.name == null) {
+                                throw new JournalDocuments.Damage("name document " + seq + " has no name");
+                            }
+                            names.put(nameDoc.handle, nameDoc.name);
+                            break;
+                        case JournalSchema.OP:
+                            read(in, opDoc);
+                            seq = opDoc.seq;
+                            String invalid = opDoc.invalid();
+                            if (invalid != null) {
+                                if (invalidOps++ == 0) {
+                                    firstInvalidOp = "document " + seq + ": " + invalid;
+                                }
+                            } else {
+                                ops++;
+                                lastNs = Math.max(lastNs, opDoc.endNs);
+                            }
+                            break;
+                        case JournalSchema.BUFFER:
+                            read(in, bufferDoc);
+                            seq = bufferDoc.seq;
+                            String bad = checkPart(partsOpen);
+                            if (bad == null && scratch.readRemaining() != bufferDoc.partLength) {
+                                bad = "the buffer part holds " + scratch.readRemaining() + " bytes, its header says " + bufferDoc.partLength;
+                            }
+                            if (bad == null) {
+                                if (part.length < bufferDoc.partLength) {
+                                    part = new byte[bufferDoc.partLength]; // bounded by CHUNK_BYTES (checkPart)
+                                }
+                                scratch.read(part, 0, bufferDoc.partLength);
+                                crc.reset();
+                                crc.update(part, 0, bufferDoc.partLength);
+                                if ((int) crc.getValue() != bufferDoc.crc) {
+                                    bad = "the buffer's bytes fail their CRC (corrupted)";
+                                }
+                            }
+                            if (bad != null) {
+                                damage = "document " + seq + ": " + bad;
+                                break;
+                            }
+                            partsOpen = bufferDoc.offset + (long) bufferDoc.partLength;
+                            if (partsOpen == bufferDoc.length) {
+                                partsOpen = -1;
+                                buffers++;
+                                vendor = vendor == -1 ? bufferDoc.vendor : vendor;
+                                if (bufferDoc.atNs != JournalSchema.NO_TIME) {
+                                    lastNs = Math.max(lastNs, bufferDoc.atNs);
+                                }
+                            }
+                            break;
+                        case JournalSchema.STOP:
+                            read(in, stopDoc);
+                            seq = stopDoc.seq;
+                            stopNs = stopDoc.endNs;
+                            ended = true;
+                            break;
+                        default:
+                            throw new JournalDocuments.Damage("a document of unknown type '" + t + "'");
+                    }
+                    if (damage != null) {
                         break;
-                    case JournalSchema.STOP:
-                        read(in, stopDoc);
-                        seq = stopDoc.seq;
-                        stopNs = stopDoc.endNs;
+                    }
+                    if (firstSeq < 0) {
+                        firstSeq = seq;
+                    } else if (seq != expected) {
+                        damage = "document " + seq + " follows document " + (expected - 1) + " (" + (seq > expected
+                                ? (seq - expected) + " documents missing)" : "out of order)");
                         break;
-                    default:
-                        throw new IllegalStateException("unknown document type '" + t + "'");
-                }
-                if (damage != null) {
+                    }
+                    expected = seq + 1;
+                    documents++;
+                    lastGoodIndex = dc.index();
+                } catch (CaptureFormatException e) {
+                    throw e;
+                } catch (RuntimeException | InternalError e) { // InternalError: a mapping faulted
+                    damage = "the document after document " + (expected - 1) + " cannot be read (" + describe(e) + ")";
                     break;
                 }
-                if (firstSeq < 0) {
-                    firstSeq = seq;
-                } else if (seq != expected) {
-                    damage = "document " + seq + " follows document " + (expected - 1) + " (" + (seq > expected
-                            ? (seq - expected) + " documents missing)" : "out of order)");
-                    break;
-                }
-                expected = seq + 1;
-                documents++;
-                lastGoodIndex = dc.index();
-            } catch (CaptureFormatException e) {
-                throw e;
-            } catch (RuntimeException | InternalError e) { // InternalError: a cut file's mapping faulted
-                damage = "the document after document " + (expected - 1) + " cannot be read (" + oneLine(e) + ")";
-                break;
             }
+        } finally {
+            bufferDoc.payload = null;
+            scratch.releaseLast();
         }
-        if (damage == null && indexUnreadable) {
-            damage = "the queue's index cannot be read (a cut file?); every document up to document " + (expected - 1) + " was read";
-        }
-        if (damage == null && endIndex >= 0 && lastGoodIndex < endIndex) {
-            damage = "the queue indexes documents up to " + Long.toHexString(endIndex) + " but reading stopped after document "
+        if (damage == null && lastGoodIndex < endIndex) {
+            damage = "the queue holds documents up to index " + Long.toHexString(endIndex) + " but reading stopped after document "
                     + (expected - 1) + " (index " + Long.toHexString(lastGoodIndex) + "): a damaged or cut header";
         }
         if (damage == null && partsOpen >= 0) {
             damage = "the last vendor buffer is cut short (" + partsOpen + " of " + bufferDoc.length + " bytes journaled)";
         }
-        if (traceName == null && documents > 0) {
-            throw new CaptureFormatException(dir + ": journal has no session document in what is left of it");
+        if (damage == null && filesDamage != null) {
+            damage = "its " + filesDamage;
         }
-        if (documents == 0 && damage == null) {
-            throw new CaptureFormatException(dir + ": the journal is empty");
+        if (traceName == null && documents > 0) {
+            throw new CaptureFormatException(dir + ": journal has no session document in what is left of it"
+                    + (damage == null ? "" : " (" + damage + ")"));
+        }
+        if (documents == 0) {
+            throw new CaptureFormatException(dir + ": the journal holds no readable document" + (damage == null ? "" : ": " + damage));
         }
         if (stopNs != JournalSchema.NO_TIME) {
             lastNs = Math.max(lastNs, stopNs);
         }
-        facts = new JournalFacts(traceName == null ? dir.getFileName().toString() : traceName, source == null ? dir.toString() : source,
+        facts = new JournalFacts(traceName, source == null ? dir.toString() : source,
                 Map.copyOf(metadata), startNs, stopNs, lastNs, List.copyOf(devices.values()), clock, Map.copyOf(names), vendor,
-                Math.max(firstSeq, 0), documents, buffers, ops, damage == null ? null : dir + ": " + damage);
+                Math.max(firstSeq, 0), documents, buffers, ops, damage == null ? null : dir + ": " + damage, ended,
+                invalidOps, firstInvalidOp);
         return facts;
     }
 
     /**
-     * Hands every op and whole buffer up to where {@link #scan()} stopped to {@code visitor}; returns
-     * the damage that ended the read (the scan's, or a payload that fails its CRC), or null.
+     * Hands every valid op and whole buffer up to where {@link #scan()} stopped to {@code visitor},
+     * in journal order; returns the damage that ended the read (the scan's, or a payload that fails
+     * its CRC), or null.
      */
     public String replay(JournalVisitor visitor) {
+        return read(visitor, true);
+    }
+
+    /**
+     * As {@link #replay} but hands over the buffers only: a replay takes the ops from
+     * {@link #ops()} and interleaves them with the records by time, as a capture's replay does.
+     */
+    public String buffers(JournalVisitor visitor) {
+        return read(visitor, false);
+    }
+
+    /**
+     * The valid ops up to where {@link #scan()} stopped, in journal order (the order they closed
+     * in), one at a time; a damaged document ends them. Call after {@link #scan()}.
+     */
+    public JournalOpCursor ops() {
         if (facts == null) {
             throw new IllegalStateException("scan() first");
+        }
+        return new JournalOpCursor(dir, queue.createTailer(), lastGoodIndex);
+    }
+
+    private String read(JournalVisitor visitor, boolean withOps) {
+        if (facts == null) {
+            throw new IllegalStateException("scan() first");
+        }
+        if (lastGoodIndex == Long.MIN_VALUE) {
+            return facts.damage();
         }
         Bytes<?> scratch = Bytes.allocateElasticOnHeap(JournalSchema.CHUNK_BYTES);
         bufferDoc.payload = scratch;
@@ -236,18 +322,24 @@ public final class JournalReader implements AutoCloseable {
         CRC32 crc = new CRC32();
         ExcerptTailer tailer = queue.createTailer();
         long seq = -1;
+        boolean last = false;
         try {
-            while (true) {
+            while (!last) {
                 try (DocumentContext dc = tailer.readingDocument()) {
                     if (!dc.isPresent() || dc.index() > lastGoodIndex) {
                         break;
                     }
+                    last = dc.index() == lastGoodIndex;
                     ValueIn in = dc.wire().readEventName(type);
                     if (JournalSchema.OP.contentEquals(type)) {
+                        if (!withOps) {
+                            continue;
+                        }
                         read(in, opDoc);
                         seq = opDoc.seq;
-                        visitor.op(new HostOp(opDoc.name, new ExternalId(opDoc.externalId), opDoc.thread, opDoc.startNs, opDoc.endNs,
-                                opDoc.threadName));
+                        if (opDoc.invalid() == null) {
+                            visitor.op(opDoc.toHostOp());
+                        }
                     } else if (JournalSchema.BUFFER.contentEquals(type)) {
                         read(in, bufferDoc);
                         seq = bufferDoc.seq;
@@ -264,7 +356,7 @@ public final class JournalReader implements AutoCloseable {
                         crc.reset();
                         crc.update(assembly, bufferDoc.offset, part);
                         if ((int) crc.getValue() != bufferDoc.crc) {
-                            replayDamage = dir + ": document " + seq + ": the buffer's bytes fail their CRC (corrupted)";
+                            replayDamage = dir + ": document " + seq + ": the buffer's bytes fail their CRC (corrupted since the scan)";
                             break;
                         }
                         if (bufferDoc.offset + part == bufferDoc.length) {
@@ -278,14 +370,15 @@ public final class JournalReader implements AutoCloseable {
             if (e instanceof CaptureFormatException) {
                 throw e;
             }
-            replayDamage = dir + ": the document after document " + seq + " cannot be read (" + oneLine(e) + ")";
+            replayDamage = dir + ": the document after document " + seq + " cannot be read (" + describe(e) + ")";
         } finally {
+            bufferDoc.payload = null;
             scratch.releaseLast();
         }
         return replayDamage != null ? replayDamage : facts.damage();
     }
 
-    private static void read(ValueIn in, ReadMarshallable doc) {
+    static void read(ValueIn in, ReadMarshallable doc) {
         in.marshallable(doc, SerializationStrategies.MARSHALLABLE);
     }
 
@@ -313,9 +406,26 @@ public final class JournalReader implements AutoCloseable {
         queue.close();
     }
 
-    private static String oneLine(Throwable e) {
-        String text = e.toString();
-        int nl = text.indexOf('\n');
-        return nl < 0 ? text : text.substring(0, nl);
+    /** What went wrong reading a document, in words: the journal's own reason, else what it means. */
+    static String describe(Throwable e) {
+        if (e instanceof JournalDocuments.Damage) {
+            return e.getMessage();
+        }
+        if (e instanceof InternalError) {
+            return "its bytes run past the end of the file";
+        }
+        return "its bytes do not decode as a journal document";
+    }
+
+    /** {@code " (REASON)"} from a Chronicle failure when its message is plain words, else nothing. */
+    private static String because(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            String m = t.getMessage();
+            if (m != null && !m.isBlank() && !m.contains("Exception") && !m.contains("java.") && !m.contains("net.openhft")
+                    && !m.contains("\n")) {
+                return " (" + m.strip() + ")";
+            }
+        }
+        return "";
     }
 }

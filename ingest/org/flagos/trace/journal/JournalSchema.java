@@ -10,8 +10,21 @@ public final class JournalSchema {
     public static final int VERSION = 1;
     /** The payload layout of a {@code buffer} document: a vendor buffer exactly as handed over (as in {@code .fltrbuf} v1). */
     public static final int LAYOUT_RAW_V1 = 1;
-    /** Bytes of a vendor buffer per {@code buffer} document; larger buffers are split into parts. */
+    /** The most bytes of a vendor buffer one {@code buffer} document may hold (what a reader accepts). */
     public static final int CHUNK_BYTES = 4 << 20;
+    /**
+     * Bytes of a vendor buffer per {@code buffer} document this build writes; larger buffers are
+     * split into parts. Smaller than {@link #CHUNK_BYTES} so that a document fits the overlap of
+     * Chronicle's mapped blocks ({@link #BLOCK_BYTES} / 4).
+     */
+    public static final int WRITE_CHUNK_BYTES = 256 << 10;
+    /**
+     * Chronicle's mapped block size for the journals this build writes. A cycle file is created
+     * with the size of one block and its overlap (5/4 of this), zeros that the file system keeps
+     * sparse; Chronicle's default block (64 MiB) made every cycle 80 MiB in apparent size, however
+     * little it held. A document must fit in a quarter of a block.
+     */
+    public static final long BLOCK_BYTES = 2L << 20;
     /** The largest vendor buffer a reader reassembles; a larger declared length is refused as damage. */
     public static final int MAX_BUFFER_BYTES = 256 << 20;
     /** A start or end time the session did not have (a replayed capture without host ops). */

@@ -5,7 +5,8 @@ package org.flagos.trace.journal;
  * after the session's start, or {@code --last DURATION} before the journal's latest time (its stop
  * marker, else its latest op or buffer). Durations: a number with {@code ns}, {@code us},
  * {@code ms}, {@code s}, {@code m} or {@code h}. Records are kept only when they lie wholly inside
- * the resolved window, as the capture window is applied.
+ * the resolved window, as the capture window is applied. A window that ends before it starts, or
+ * that lies outside the journal's time span, is refused with the span in words.
  */
 public final class JournalWindow {
     /** Everything the journal holds. */
@@ -24,7 +25,8 @@ public final class JournalWindow {
     /**
      * A window from the command line's values (each may be null).
      *
-     * @throws IllegalArgumentException for a malformed value, or {@code --last} with {@code --from}
+     * @throws IllegalArgumentException for a malformed value, {@code --last} with {@code --from}, or
+     *         a {@code --from} after {@code --to} (both epoch ns, or both relative)
      */
     public static JournalWindow of(String from, String to, String last) {
         if (last != null && from != null) {
@@ -37,13 +39,27 @@ public final class JournalWindow {
         if (to != null) {
             w.check(to);
         }
+        if (from != null && to != null && from.startsWith("+") == to.startsWith("+")) {
+            boolean relative = from.startsWith("+");
+            long lo = relative ? duration(from.substring(1)) : parseNs(from);
+            long hi = relative ? duration(to.substring(1)) : parseNs(to);
+            if (lo > hi) {
+                throw new IllegalArgumentException("--from " + from + " is after --to " + to
+                        + ": the window would end before it starts; give a --to later than --from");
+            }
+        }
         if (last != null) {
             duration(last);
         }
         return w;
     }
 
-    /** The window [lo, hi] in epoch ns, intersected with the session's window. */
+    /**
+     * The window [lo, hi] in epoch ns, intersected with the session's window.
+     *
+     * @throws IllegalArgumentException when it ends before it starts or lies outside the journal's
+     *         time span (the message gives the span)
+     */
     public long[] resolve(JournalFacts facts) {
         long lo = facts.startNs() == JournalSchema.NO_TIME ? Long.MIN_VALUE : facts.startNs();
         long hi = facts.stopped() ? facts.stopNs() : Long.MAX_VALUE;
@@ -62,7 +78,39 @@ public final class JournalWindow {
             lo = Math.max(lo, end - duration(last));
             hi = Math.min(hi, end);
         }
+        long spanStart = facts.startNs();
+        long spanEnd = facts.lastNs();
+        if (from != null && spanEnd != JournalSchema.NO_TIME && lo > spanEnd) {
+            throw new IllegalArgumentException("--from " + from + " is after the journal's end; " + span(facts));
+        }
+        if (to != null && spanStart != JournalSchema.NO_TIME && hi < spanStart) {
+            throw new IllegalArgumentException("--to " + to + " is before the journal's start; " + span(facts));
+        }
+        if (lo > hi) {
+            throw new IllegalArgumentException("the window " + lo + " .. " + hi + " ns (epoch) ends before it starts; " + span(facts));
+        }
         return new long[] {lo, hi};
+    }
+
+    /** The journal's time span in words: what --from/--to can select. */
+    static String span(JournalFacts facts) {
+        long start = facts.startNs();
+        long end = facts.lastNs();
+        if (start == JournalSchema.NO_TIME && end == JournalSchema.NO_TIME) {
+            return "the journal records no time span (no session start, op or stop time)";
+        }
+        if (start == JournalSchema.NO_TIME) {
+            return "the journal records no start, and ends at " + end + " ns (epoch)";
+        }
+        if (end == JournalSchema.NO_TIME || end < start) {
+            return "the journal starts at " + start + " ns (epoch) and records no end";
+        }
+        return "the journal spans " + start + " .. " + end + " ns (epoch), that is +0s .. +" + seconds(end - start)
+                + " after its start";
+    }
+
+    private static String seconds(long ns) {
+        return java.math.BigDecimal.valueOf(ns, 9).stripTrailingZeros().toPlainString() + "s";
     }
 
     /** True when nothing was asked: the whole journal. */

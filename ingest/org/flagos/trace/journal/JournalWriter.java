@@ -71,12 +71,13 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
         this.start = start;
         this.queue = SingleChronicleQueueBuilder.single(options.dir().toFile())
                 .rollCycle(options.roll().cycle())
+                .blockSize(JournalSchema.BLOCK_BYTES)
                 .timeProvider(options.clockMillis()::getAsLong)
                 .storeFileListener(new CycleFiles(cycleFiles))
                 .build();
         this.appender = queue.createAppender();
         appender.singleThreadedCheckDisabled(true); // callers are serialized by this object's lock
-        bufferDoc.part = new byte[JournalSchema.CHUNK_BYTES];
+        bufferDoc.part = new byte[JournalSchema.WRITE_CHUNK_BYTES];
         sessionDoc.id = System.nanoTime() ^ ProcessHandle.current().pid() << 32;
         this.cycle = Integer.MIN_VALUE;
     }
@@ -91,7 +92,8 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
         Path dir = options.dir();
         if (Files.exists(dir)) {
             if (!Files.isDirectory(dir)) {
-                throw new CaptureFormatException("journal " + dir + " is a file, not a directory");
+                throw new CaptureFormatException("journal " + dir + " is a file, not a directory: give --journal a new or empty"
+                        + " directory");
             }
             try (var entries = Files.list(dir)) {
                 if (entries.findAny().isPresent()) {
@@ -107,7 +109,8 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
             writer.cycle = writer.appender.cycle();
             if (writer.failure != null) {
                 writer.queue.close();
-                throw new IOException("writing the journal in " + dir + " failed: " + writer.failure, writer.failure);
+                throw new IOException("writing the journal in " + dir + " failed: " + reason(writer.failure)
+                        + "; check its free space and permissions", writer.failure);
             }
         }
         return writer;
@@ -128,7 +131,7 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
         ops++;
     }
 
-    /** Journals one raw vendor buffer, in parts of at most {@link JournalSchema#CHUNK_BYTES}. */
+    /** Journals one raw vendor buffer, in parts of at most {@link JournalSchema#WRITE_CHUNK_BYTES}. */
     @Override
     public synchronized void buffer(int dumpVendor, ByteBuffer validBytes) {
         if (stopped) {
@@ -144,7 +147,7 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
         long atNs = start.live() ? options.clockMillis().getAsLong() * 1_000_000L : JournalSchema.NO_TIME;
         int offset = 0;
         do {
-            int part = Math.min(JournalSchema.CHUNK_BYTES, length - offset);
+            int part = Math.min(JournalSchema.WRITE_CHUNK_BYTES, length - offset);
             bytes.get(bufferDoc.part, 0, part);
             crc.reset();
             crc.update(bufferDoc.part, 0, part);
@@ -190,17 +193,23 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
         stopped = true;
     }
 
-    /** Closes the queue; throws when an append had failed (the journal holds everything before it). */
+    /**
+     * Ends the journal and closes the queue: when {@link #stop} was not called, a stop marker without
+     * an end time is appended first, so that a reader can tell a journal that was closed from one
+     * whose recorder was killed (which has no stop marker). Throws when an append had failed (the
+     * journal holds everything before it).
+     */
     @Override
     public synchronized void close() throws IOException {
         if (closed) {
             return;
         }
+        stop(JournalSchema.NO_TIME);
         closed = true;
-        stopped = true;
         queue.close();
         if (failure != null) {
-            throw new IOException("writing the journal in " + options.dir() + " failed after " + seq + " documents: " + failure, failure);
+            throw new IOException("writing the journal in " + options.dir() + " failed after " + seq + " documents: " + reason(failure)
+                    + "; the journal holds every document before the failure; check its free space and permissions", failure);
         }
     }
 
@@ -280,6 +289,17 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
         } catch (Throwable e) { // never into a vendor callback or a user's op
             fail(e);
         }
+    }
+
+    /** Why an append failed, in words (an I/O failure's own message; never a class name). */
+    private static String reason(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            String m = t.getMessage();
+            if (t instanceof IOException && m != null && !m.isBlank()) {
+                return m.strip();
+            }
+        }
+        return e instanceof OutOfMemoryError ? "out of memory" : "the queue could not be written (an unexpected failure)";
     }
 
     private void fail(Throwable e) {

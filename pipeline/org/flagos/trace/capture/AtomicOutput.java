@@ -17,32 +17,168 @@ import java.util.zip.GZIPOutputStream;
 /**
  * An output file that appears whole or not at all: bytes go to a temporary file beside the target,
  * renamed over it on {@link #commit()}; {@link #close()} without commit deletes the temporary.
+ * The temporary's name carries the writing process's id ({@code .NAME.PID-RANDOM.partial}): a
+ * process killed before it could delete its temporary (kill -9, a power cut) leaves one behind, and
+ * the next output to the same target deletes every such temporary whose process is gone.
  * A target ending in {@code .gz} is gzip-compressed; the stream carries the target's {@link TraceFormat}. Every failure names the target the user asked
  * for, never the temporary file, and says why in words.
+ *
+ * <p>The target's directory must exist: none is created. A target that is a character device or a
+ * FIFO ({@code /dev/null}, a named pipe: {@link #writesStraight(Path)}) is written straight to, since
+ * a rename would replace the node with a regular file; the reader of a pipe then sees the bytes as
+ * they are written, and a failure cannot take back what it already read. Any other node that is not a
+ * regular file (a directory, a block device, a socket) is refused.
  */
 public final class AtomicOutput implements AutoCloseable {
     private final Path target;
-    private final Path temporary;
+    private final Path temporary; // null when written straight
     private final OutputStream stream;
     private boolean finished;
     private boolean committed;
 
+    /** Opens a temporary file beside {@code target}, or {@code target} itself when it {@link #writesStraight}. */
     public AtomicOutput(Path target) throws IOException {
         this.target = target.toAbsolutePath();
         Path dir = this.target.getParent();
+        boolean straight = writesStraight(this.target);
         try {
-            if (dir != null) {
-                Files.createDirectories(dir);
+            if (!straight) {
+                refuseUnwritable(this.target);
             }
-            this.temporary = Files.createTempFile(dir, "." + this.target.getFileName(), ".partial");
-            readableByAll(temporary);
-            OutputStream raw = new BufferedOutputStream(Files.newOutputStream(temporary), 1 << 16);
+            if (!straight) {
+                removeStale(dir, this.target.getFileName().toString());
+                this.temporary = Files.createTempFile(dir, prefix(this.target.getFileName().toString()) + PID + "-", SUFFIX);
+                temporary.toFile().deleteOnExit(); // even an Error that ends the JVM leaves no .partial (kill -9: removeStale)
+                readableByAll(temporary);
+            } else {
+                this.temporary = null;
+            }
+            OutputStream raw = new BufferedOutputStream(straight
+                    ? Files.newOutputStream(this.target, java.nio.file.StandardOpenOption.WRITE)
+                    : Files.newOutputStream(temporary), 1 << 16);
             OutputStream named = new Named(raw, this.target);
             OutputStream file = target.getFileName().toString().endsWith(".gz") ? new GZIPOutputStream(named, 1 << 16) : named;
             this.stream = new TraceFormat.Tagged(file, TraceFormat.of(this.target));
         } catch (IOException e) {
             throw new OutputException(this.target, e);
         }
+    }
+
+    private static final String SUFFIX = ".partial";
+    private static final long PID = ProcessHandle.current().pid();
+
+    private static String prefix(String name) {
+        return "." + name + ".";
+    }
+
+    /**
+     * Deletes the temporaries of {@code name} left by processes that no longer run (their id is in
+     * the name; a temporary of a live process, this one's included, is never touched).
+     */
+    static void removeStale(Path dir, String name) {
+        String prefix = prefix(name);
+        try (var entries = Files.newDirectoryStream(dir == null ? Path.of(".") : dir, prefix + "*" + SUFFIX)) {
+            for (Path entry : entries) {
+                String middle = entry.getFileName().toString();
+                middle = middle.substring(prefix.length(), middle.length() - SUFFIX.length());
+                int dash = middle.indexOf('-');
+                if (dash <= 0 || !middle.substring(0, dash).chars().allMatch(Character::isDigit)
+                        || !middle.substring(dash + 1).chars().allMatch(Character::isDigit)) {
+                    continue; // not a name this class gives
+                }
+                long pid;
+                try {
+                    pid = Long.parseLong(middle.substring(0, dash));
+                } catch (NumberFormatException e) {
+                    continue;
+                }
+                if (pid != PID && !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                    Files.deleteIfExists(entry);
+                }
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // best effort: a stale temporary is visibly incomplete by its name; the output itself goes on
+        }
+    }
+
+    /**
+     * Whether {@code target} is written straight to instead of through a temporary file: an existing
+     * character device or FIFO (links followed).
+     */
+    public static boolean writesStraight(Path target) {
+        String type = nodeType(target);
+        return type.equals("character device") || type.equals("FIFO");
+    }
+
+    /**
+     * What kind of file system node {@code path} is: "missing", "regular file", "directory",
+     * "character device", "FIFO", "block device", "socket", or "special file" where the file system
+     * does not say.
+     */
+    public static String nodeType(Path path) {
+        java.nio.file.attribute.BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(path, java.nio.file.attribute.BasicFileAttributes.class);
+        } catch (IOException e) {
+            return "missing";
+        }
+        if (a.isRegularFile()) {
+            return "regular file";
+        }
+        if (a.isDirectory()) {
+            return "directory";
+        }
+        try {
+            int mode = (Integer) Files.getAttribute(path, "unix:mode");
+            switch (mode & 0170000) {
+                case 0020000: return "character device";
+                case 0010000: return "FIFO";
+                case 0060000: return "block device";
+                case 0140000: return "socket";
+                default: return "special file";
+            }
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException | ClassCastException e) {
+            return "special file";
+        }
+    }
+
+    /**
+     * Throws an {@link IOException} in words unless a regular file can be created or replaced at
+     * {@code target}: its directory exists (none is created) and it is not a directory or another node.
+     */
+    private static void refuseUnwritable(Path target) throws IOException {
+        String problem = whyNotWritable(target);
+        if (problem != null) {
+            throw new IOException(problem);
+        }
+    }
+
+    /**
+     * Why a trace cannot be written to {@code target} (no directory, a file where a directory should
+     * be, a directory or a device in its place), in words; null when nothing is in the way.
+     */
+    public static String whyNotWritable(Path target) {
+        Path absolute = target.toAbsolutePath();
+        String type = nodeType(absolute);
+        if (type.equals("directory")) {
+            return "it is a directory; give a file name inside it";
+        }
+        if (!type.equals("missing") && !type.equals("regular file") && !writesStraight(absolute)) {
+            return "it is a " + type + ", which is neither a file nor something a trace can be streamed to"
+                    + " (a character device or a FIFO)";
+        }
+        Path dir = absolute.getParent();
+        if (dir == null || Files.isDirectory(dir)) {
+            return null;
+        }
+        Path existing = dir;
+        while (existing != null && nodeType(existing).equals("missing")) {
+            existing = existing.getParent();
+        }
+        if (existing != null && !Files.isDirectory(existing)) {
+            return existing + " is a file, not a directory";
+        }
+        return "the directory " + dir + " does not exist (it is not created); create it first, or choose an existing directory";
     }
 
     /** Temporary files are created owner-only; the finished output is an ordinary file (rw-r--r--). */
@@ -68,9 +204,13 @@ public final class AtomicOutput implements AutoCloseable {
         }
     }
 
-    /** Finishes, then renames the temporary over the target. */
+    /** Finishes, then renames the temporary over the target (a target written straight is done when finished). */
     public void commit() throws IOException {
         finish();
+        if (temporary == null) {
+            committed = true;
+            return;
+        }
         try {
             try {
                 Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -83,18 +223,25 @@ public final class AtomicOutput implements AutoCloseable {
         committed = true;
     }
 
+    /**
+     * Without {@link #commit()}: closes the stream and deletes the temporary, whatever the close
+     * throws (an {@link Error} such as out of memory included), so no {@code .partial} file stays.
+     */
     @Override
     public void close() {
         if (!committed) {
             try {
                 stream.close();
-            } catch (IOException ignored) {
+            } catch (IOException | RuntimeException | Error ignored) {
                 // the temporary is deleted next; its content no longer matters
-            }
-            try {
-                Files.deleteIfExists(temporary);
-            } catch (IOException ignored) {
-                // best effort: a leftover .partial file is visibly incomplete by its name
+            } finally {
+                if (temporary != null) {
+                    try {
+                        Files.deleteIfExists(temporary);
+                    } catch (IOException ignored) {
+                        // best effort: a leftover .partial file is visibly incomplete by its name
+                    }
+                }
             }
         }
     }
@@ -124,7 +271,7 @@ public final class AtomicOutput implements AutoCloseable {
             return ((FileSystemException) e).getReason();
         }
         String message = e.getMessage();
-        return message == null ? e.getClass().getSimpleName() : message;
+        return message == null || message.isBlank() ? "an input/output error" : message;
     }
 
     /** Why writing the user's output failed, naming it (not the temporary). */

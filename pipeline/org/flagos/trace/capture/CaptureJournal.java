@@ -44,7 +44,9 @@ public final class CaptureJournal {
             try (FltrbufFrames frames = request.file() != null ? FltrbufFrames.open(request.file())
                     : new FltrbufFrames(request.capture(), request.source())) { // streamed: any size
                 while (frames.next()) {
-                    journal.buffer(frames.vendor(), frames.payload());
+                    if (frames.payload().hasRemaining()) { // an empty frame holds no record (padding or damage)
+                        journal.buffer(frames.vendor(), frames.payload());
+                    }
                 }
             }
             journal.stop(ops == null ? JournalSchema.NO_TIME : ops.windowEndNs());

@@ -219,8 +219,7 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
         // handed slots the failed stages no longer filled in).
         Throwable failure = stageFailure != null ? stageFailure : writer.failure();
         if (failure != null) {
-            throw new CaptureFailedException("writing the trace failed: "
-                    + (failure instanceof java.io.IOException ? AtomicOutput.describe(failure) : failure.toString()), failure);
+            throw new CaptureFailedException("writing the trace failed: " + FailureWords.of(failure), failure);
         }
         return writer.summary();
     }

@@ -4,7 +4,6 @@ import com.lmax.disruptor.dsl.ProducerType;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +13,7 @@ import java.util.function.UnaryOperator;
 import org.flagos.trace.ingest.DeviceClockFile;
 import org.flagos.trace.pipeline.DeviceClockMapping;
 import org.flagos.trace.ingest.CaptureBytes;
+import org.flagos.trace.ingest.CaptureSidecars;
 import org.flagos.trace.ingest.CaptureFormatException;
 import org.flagos.trace.ingest.DevicePropertiesFile;
 import org.flagos.trace.ingest.FltrbufFrames;
@@ -97,22 +97,24 @@ public final class CaptureReplay {
     }
 
     /**
-     * Builds a request from files; {@code ops} may be null. The kernel name table, and device
-     * properties when none are given, are looked for beside the capture. The capture is streamed
-     * when replayed; its magic is checked here, so a wrong file fails before anything is written.
+     * Builds a request from files; {@code ops} may be null (no host ops: a caller that wants the ops
+     * saved beside the capture passes {@code CaptureSidecars.OPS.found(capture)}). The kernel name
+     * table, the device clock, and device properties when none are given, are looked for beside the
+     * capture ({@link CaptureSidecars}). The capture is streamed when replayed; its magic is checked
+     * here, so a wrong file fails before anything is written.
      */
     public static Request request(Path capture, Path ops, Path names, List<DeviceProperties> devices,
                                   Map<String, String> metadata) {
         FltrbufFrames.open(capture).close();
         HostOpSource hostOps = ops == null ? null : OpsJsonlReader.scan(ops); // checked whole now, streamed when replayed
-        Path devicesBeside = DevicePropertiesFile.besides(capture);
-        if (devices.isEmpty() && Files.exists(devicesBeside)) {
+        Path devicesBeside = CaptureSidecars.DEVICES.found(capture);
+        if (devices.isEmpty() && devicesBeside != null) {
             devices = DevicePropertiesFile.read(devicesBeside); // saved by the live session that dumped it
         }
-        Path namesPath = names != null ? names : KernelNameFile.besides(capture);
-        KernelNames kernelNames = names != null || Files.exists(namesPath) ? KernelNameFile.read(namesPath) : KernelNames.NONE;
-        Path clockBeside = DeviceClockFile.besides(capture);
-        DeviceClockMapping clock = Files.exists(clockBeside) ? DeviceClockFile.read(clockBeside) : DeviceClockMapping.IDENTITY;
+        Path namesPath = names != null ? names : CaptureSidecars.NAMES.found(capture);
+        KernelNames kernelNames = namesPath != null ? KernelNameFile.read(namesPath) : KernelNames.NONE;
+        Path clockBeside = CaptureSidecars.CLOCK.found(capture);
+        DeviceClockMapping clock = clockBeside != null ? DeviceClockFile.read(clockBeside) : DeviceClockMapping.IDENTITY;
         return new Request(null, capture.toString(), hostOps, kernelNames, devices, metadata,
                 capture.getFileName().toString(), IN_FILE_ORDER, CapturePipeline.DEFAULT_RING_SIZE, clock, capture);
     }
@@ -146,7 +148,22 @@ public final class CaptureReplay {
     /** Replays the frames of {@code cursor}, or {@code reordered} when given. */
     private static Result run(Request request, FltrbufFrames cursor, List<Frame> reordered, OutputStream out,
                               LongConsumer progress) throws InterruptedException {
+        SkippedFrames skipped = new SkippedFrames();
+        if (reordered != null) {
+            reordered = new ArrayList<>(reordered);
+            reordered.removeIf(frame -> {
+                if (!frame.payload().hasRemaining()) {
+                    skipped.empty();
+                    return true;
+                }
+                return false;
+            });
+        }
         boolean any = reordered != null ? !reordered.isEmpty() : cursor.next();
+        while (reordered == null && any && !cursor.payload().hasRemaining()) { // the vendor is the first frame's with a payload
+            skipped.empty();
+            any = cursor.next();
+        }
         int vendor = !any ? 1 : reordered != null ? reordered.get(0).vendor() : cursor.vendor();
         Vendors.DecoderFactory factory = Vendors.decoderFor(vendor);
         if (factory == null) {
@@ -177,11 +194,11 @@ public final class CaptureReplay {
                 RecordSink sink = merge == null ? pipeline : merge;
                 if (reordered != null) {
                     for (Frame frame : reordered) {
-                        decode(frame.vendor(), frame.payload(), vendor, decoder, stats, pipeline, sink);
+                        decode(frame.vendor(), frame.payload(), vendor, decoder, stats, skipped, sink);
                     }
                 } else if (any) {
                     do {
-                        decode(cursor.vendor(), cursor.payload(), vendor, decoder, stats, pipeline, sink);
+                        decode(cursor.vendor(), cursor.payload(), vendor, decoder, stats, skipped, sink);
                         if (progress != null) {
                             progress.accept(cursor.bytesRead());
                         }
@@ -191,12 +208,14 @@ public final class CaptureReplay {
                     merge.publishRest();
                 }
             }
+            skipped.noteInto(pipeline.accounting(), request.source(), vendor);
             String truncation = cursor.truncation();
             if (truncation != null) {
                 pipeline.accounting().note(request.source() + ": " + truncation + "; every whole record before the cut was kept");
             }
             if (!any) {
-                pipeline.accounting().note(request.source() + ": the capture holds no activity buffer (nothing after its magic)");
+                pipeline.accounting().note(request.source() + ": the capture holds no activity buffer (nothing after its magic"
+                        + " but empty frames, if any)");
             }
             OpSummary summary = pipeline.finish();
             return new Result(summary, pipeline.accounting(), pipeline.events(), pipeline.traceEvents(), truncation);
@@ -204,10 +223,13 @@ public final class CaptureReplay {
     }
 
     private static void decode(int frameVendor, ByteBuffer payload, int vendor, ActivityBufferDecoder decoder,
-                               DecodeStats stats, CapturePipeline pipeline, RecordSink sink) {
+                               DecodeStats stats, SkippedFrames skipped, RecordSink sink) {
+        if (!payload.hasRemaining()) {
+            skipped.empty();
+            return;
+        }
         if (frameVendor != vendor) {
-            pipeline.accounting().note("frame of " + Vendors.dumpVendorName(frameVendor) + " in a "
-                    + Vendors.dumpVendorName(vendor) + " capture skipped (" + payload.remaining() + " bytes)");
+            skipped.foreign(frameVendor, payload.remaining());
             return;
         }
         decoder.decode(payload, sink, stats);

@@ -4,11 +4,13 @@ import com.lmax.disruptor.dsl.ProducerType;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.flagos.trace.ingest.CaptureFormatException;
 import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.journal.JournalFacts;
+import org.flagos.trace.journal.JournalOpCursor;
 import org.flagos.trace.journal.JournalReader;
 import org.flagos.trace.journal.JournalVisitor;
 import org.flagos.trace.journal.JournalWindow;
@@ -16,6 +18,7 @@ import org.flagos.trace.pipeline.ActivityBufferDecoder;
 import org.flagos.trace.pipeline.DecodeStats;
 import org.flagos.trace.pipeline.DeviceProperties;
 import org.flagos.trace.pipeline.NameTable;
+import org.flagos.trace.pipeline.RecordSink;
 import org.flagos.trace.stages.CaptureWindowFilter;
 import org.flagos.trace.stages.OpSummary;
 import org.flagos.trace.stages.TraceHeader;
@@ -24,8 +27,11 @@ import org.flagos.trace.vendors.Vendors;
 /**
  * Re-runs the stages from a journal (live or of a replayed capture, finished or still being
  * written, whole or only a window of it) into a trace: the decoder is chosen by the buffers'
- * vendor id as {@link CaptureReplay} chooses it, ops and buffers are published in journal order,
- * and records are kept when they lie wholly inside the window.
+ * vendor id as {@link CaptureReplay} chooses it, the buffers are published in journal order with
+ * the ops interleaved by time exactly as a capture's replay interleaves its ops file
+ * ({@link HostOpMerge}; the ops are read by a second tailer), and records are kept when they lie
+ * wholly inside the window. Whatever the trace lacks is a warning: damage, op documents skipped,
+ * a journal without its end (an interrupted capture).
  */
 public final class JournalReplay {
     /**
@@ -41,8 +47,26 @@ public final class JournalReplay {
         }
     }
 
-    /** The result, and the window [lo, hi] applied (epoch ns). */
-    public record Result(CaptureReplay.Result replay, long windowStartNs, long windowEndNs, JournalFacts facts) {
+    /**
+     * The result, and the window [lo, hi] applied (epoch ns).
+     *
+     * @param warnings what the trace lacks of the journal, one line each (also in the trace's notes);
+     *                 empty when it holds everything
+     */
+    public record Result(CaptureReplay.Result replay, long windowStartNs, long windowEndNs, JournalFacts facts,
+                         List<String> warnings) {
+        public Result {
+            warnings = List.copyOf(warnings);
+        }
+    }
+
+    /** A window that cannot be exported from this journal (it ends before it starts, or lies outside the journal). */
+    public static final class WindowException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        WindowException(String message) {
+            super(message, null, false, false);
+        }
     }
 
     public static Result run(Request request, OutputStream out) throws InterruptedException {
@@ -52,7 +76,7 @@ public final class JournalReplay {
             try {
                 window = request.window().resolve(facts);
             } catch (IllegalArgumentException e) {
-                throw new CaptureFormatException(request.journal() + ": " + e.getMessage());
+                throw new WindowException(request.journal() + ": " + e.getMessage());
             }
             int vendor = facts.vendor() == -1 ? 1 : facts.vendor();
             Vendors.DecoderFactory factory = Vendors.decoderFor(vendor);
@@ -71,9 +95,21 @@ public final class JournalReplay {
             boolean bounded = window[0] != Long.MIN_VALUE || window[1] != Long.MAX_VALUE;
             CaptureWindowFilter filter = bounded ? new CaptureWindowFilter(window[0], window[1]) : CaptureWindowFilter.unbounded();
             try (CapturePipeline pipeline = new CapturePipeline(table, decoder.apiNames(), decoder.stages(), filter, header, out,
-                    stats, ProducerType.SINGLE, request.ringSize())) {
-                Publisher publisher = new Publisher(pipeline, decoder, stats, vendor);
-                String damage = reader.replay(publisher);
+                    stats, ProducerType.SINGLE, request.ringSize());
+                 JournalOpCursor ops = facts.ops() > 0 ? reader.ops() : null) {
+                HostOpMerge merge = ops == null ? null : new HostOpMerge(pipeline, ops);
+                if (merge != null) {
+                    merge.publishFirstInWindow(window[0], window[1]);
+                }
+                Publisher publisher = new Publisher(merge == null ? pipeline : merge, decoder, stats, vendor);
+                String damage = reader.buffers(publisher);
+                if (merge != null) {
+                    merge.publishRest();
+                    if (damage == null) {
+                        damage = ops.damage();
+                    }
+                }
+                List<String> warnings = new ArrayList<>();
                 if (publisher.otherVendor > 0) {
                     pipeline.accounting().note(publisher.otherVendor + " buffers of another vendor than "
                             + Vendors.dumpVendorName(vendor) + " skipped");
@@ -83,26 +119,37 @@ public final class JournalReplay {
                             + " documents were deleted by the flight recorder's retention; the trace starts with what it kept");
                 }
                 if (damage != null) {
-                    pipeline.accounting().note(damage + "; every event before the damage was kept");
+                    warnings.add(damage + "; the trace holds every event before the damage");
+                }
+                if (facts.invalidOps() > 0) {
+                    warnings.add(request.journal() + ": " + facts.invalidOps() + " op document" + (facts.invalidOps() == 1 ? " was" : "s were")
+                            + " skipped as damaged (first: " + facts.firstInvalidOp() + "); the trace holds every other event");
+                }
+                if (!facts.ended()) {
+                    warnings.add(request.journal() + ": the journal has no end (no stop document): the capture was interrupted,"
+                            + " its recorder killed or still writing; the trace holds what was journaled until then");
+                }
+                for (String warning : warnings) {
+                    pipeline.accounting().note(warning);
                 }
                 OpSummary summary = pipeline.finish();
                 CaptureReplay.Result result = new CaptureReplay.Result(summary, pipeline.accounting(), pipeline.events(),
                         pipeline.traceEvents(), damage);
-                return new Result(result, window[0], window[1], facts);
+                return new Result(result, window[0], window[1], facts, warnings);
             }
         }
     }
 
     /** Publishes what the reader hands over; one instance per replay (no capturing lambda per record). */
     private static final class Publisher implements JournalVisitor {
-        private final CapturePipeline pipeline;
+        private final RecordSink sink;
         private final ActivityBufferDecoder decoder;
         private final DecodeStats stats;
         private final int vendor;
         long otherVendor;
 
-        Publisher(CapturePipeline pipeline, ActivityBufferDecoder decoder, DecodeStats stats, int vendor) {
-            this.pipeline = pipeline;
+        Publisher(RecordSink sink, ActivityBufferDecoder decoder, DecodeStats stats, int vendor) {
+            this.sink = sink;
             this.decoder = decoder;
             this.stats = stats;
             this.vendor = vendor;
@@ -110,7 +157,7 @@ public final class JournalReplay {
 
         @Override
         public void op(HostOp op) {
-            pipeline.publish(op);
+            throw new IllegalStateException("the ops come from the reader's op cursor");
         }
 
         @Override
@@ -119,7 +166,7 @@ public final class JournalReplay {
                 otherVendor++;
                 return;
             }
-            decoder.decode(bytes, pipeline, stats);
+            decoder.decode(bytes, sink, stats);
         }
     }
 

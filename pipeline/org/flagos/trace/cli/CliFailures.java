@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.flagos.trace.capture.AtomicOutput;
 import org.flagos.trace.capture.CaptureFailedException;
+import org.flagos.trace.capture.FailureWords;
 import org.flagos.trace.ingest.CaptureFormatException;
 import picocli.CommandLine;
 import picocli.CommandLine.MissingParameterException;
@@ -35,13 +36,10 @@ final class CliFailures {
         } else if (e instanceof InterruptedException) {
             Thread.currentThread().interrupt();
             err.println("flagtrace: interrupted");
-        } else if (e instanceof OutOfMemoryError) {
-            err.println("flagtrace: error: out of memory (" + e.getMessage() + "); give the JVM more heap,"
-                    + " e.g. FLAGTRACE_JAVA_OPTS=-Xmx8g, or split the capture");
-        } else if (e instanceof StackOverflowError) {
-            err.println("flagtrace: error: stack overflow while processing the input (a pathological name or nesting?)");
-        } else { // anything else ends the run with one line, never a stack trace
-            err.println("flagtrace: internal error: " + oneLine(e.toString()) + " (please report it with the input)");
+        } else if (e instanceof OutOfMemoryError || e instanceof StackOverflowError) {
+            err.println("flagtrace: error: " + FailureWords.of(e));
+        } else { // anything else ends the run with one line, never a stack trace nor a class name
+            err.println("flagtrace: internal error: " + FailureWords.of(e) + " (please report it with the command line and the input)");
         }
         return ExitCodes.FAILED;
     }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.flagos.trace.ingest.CaptureFormatException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code flagtrace demo}: replays the bundled real H200 capture, as {@code replay} would. */
@@ -25,6 +26,9 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "DIR", description = "where the trace and summary go (default: ${DEFAULT-VALUE})")
     Path dir = Path.of("flagtrace-demo");
 
+    @Mixin
+    TableArgs table = new TableArgs();
+
     private final CliContext context;
 
     DemoCommand(CliContext context) {
@@ -33,6 +37,7 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        refuseFileInTheWay(dir);
         Files.createDirectories(dir);
         Path input = Files.createTempDirectory("flagtrace-demo");
         try {
@@ -49,21 +54,36 @@ final class DemoCommand implements Callable<Integer> {
             ReplayCommand replay = new ReplayCommand(context);
             replay.capture = input.resolve("h200-app.fltrbuf");
             replay.ops = input.resolve("h200-app.ops.jsonl");
+            replay.names = input.resolve("h200-app.names.tsv"); // named: no line about files beside a temporary capture
             replay.deviceProperties = Devices.H200;
             replay.trace = dir.resolve("trace.json");
             replay.summary = dir.resolve("summary.json");
+            replay.table = table;
             int code = replay.call();
             context.out().println("open " + replay.trace + " in Perfetto's UI (ui.perfetto.dev) or chrome://tracing to see"
-                    + " the timeline; next: flagtrace report " + replay.trace + " -o " + dir.resolve("report.html")
-                    + ", or flagtrace replay --help for your own captures");
+                    + " the timeline; next: " + Launcher.name() + " report " + replay.trace + " -o " + dir.resolve("report.html")
+                    + ", or " + Launcher.name() + " replay --help for your own captures");
             return code;
         } finally {
-            try (var files = Files.list(input)) {
+            try (var files = Files.list(input)) { // the bundled copies, whatever happened
                 for (Path p : (Iterable<Path>) files::iterator) {
                     Files.deleteIfExists(p);
                 }
             }
             Files.deleteIfExists(input);
+        }
+    }
+
+    /** {@code -o} names a directory (created when missing); a file at it, or at a directory above it, is refused in words. */
+    private static void refuseFileInTheWay(Path dir) {
+        for (Path p = dir.toAbsolutePath(); p != null; p = p.getParent()) {
+            if (Files.exists(p)) {
+                if (!Files.isDirectory(p)) {
+                    throw new CliFailures.CommandFailedException("demo -o " + dir + ": " + p + " is a file, not a directory;"
+                            + " give a directory for the trace and summary (it is created if missing), e.g. -o flagtrace-demo");
+                }
+                return;
+            }
         }
     }
 }

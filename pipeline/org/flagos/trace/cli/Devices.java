@@ -2,6 +2,7 @@ package org.flagos.trace.cli;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,6 +15,8 @@ import org.flagos.trace.stages.TraceHeader;
 /** What {@code --device-properties} and {@code --metadata} say, read once for every command that takes them. */
 final class Devices {
     static final String H200 = "h200";
+    /** The device property sets bundled in the jar, by the name {@code --device-properties} takes. */
+    static final List<String> BUNDLED = List.of(H200);
 
     private Devices() {
     }
@@ -31,7 +34,13 @@ final class Devices {
                 return DevicePropertiesFile.read(in, "bundled nvidia-h200.json");
             }
         }
-        return DevicePropertiesFile.read(Path.of(spec));
+        Path file = Path.of(spec);
+        if (!Files.exists(file)) {
+            throw new CliFailures.CommandFailedException("--device-properties " + spec + ": no such file, and no bundled"
+                    + " device of that name; the bundled ones are " + String.join(", ", BUNDLED) + ", and a JSON file of"
+                    + " device properties or a torch trace (.json or .json.gz) from the same machine works too");
+        }
+        return DevicePropertiesFile.read(file);
     }
 
     /** The file a spec names, or null for none and for the bundled one. */

@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
         commandListHeading = "%nCommands:%n",
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {ExitCodes.OK_LINE, ExitCodes.FAILED_LINE, ExitCodes.USAGE_LINE, ExitCodes.TRUNCATED_LINE},
-        footer = {"", "Run 'flagtrace COMMAND --help' for a command's options. The CLI never touches the network."})
+        footer = {"", "Run '" + Launcher.IN_HELP + " COMMAND --help' for a command's options. The CLI never touches the network."})
 public final class FlagtraceCli implements Callable<Integer> {
     /** Columns of the help text: fixed, so that it reads the same everywhere (README, terminals, tests). */
     static final int USAGE_WIDTH = 100;
@@ -42,6 +42,7 @@ public final class FlagtraceCli implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        Launcher.sanitize();
         System.exit(new FlagtraceCli(System.out, System.err).run(args));
     }
 
@@ -78,6 +79,7 @@ public final class FlagtraceCli implements Callable<Integer> {
             }
             line.addSubcommand(new CommandLine.HelpCommand());
         }
+        line.setCommandName(Launcher.name()); // usage lines and hints name the command as the user runs it
         line.setUsageHelpWidth(USAGE_WIDTH);
         // Colours only for a person at a terminal: help in a pipe, a file or the docs is plain text.
         line.setColorScheme(CommandLine.Help.defaultColorScheme(
@@ -107,7 +109,7 @@ public final class FlagtraceCli implements Callable<Integer> {
     /** No command given: what there is, on stderr. */
     @Override
     public Integer call() {
-        context.err().println("flagtrace: name a command; 'flagtrace demo' shows what it does on a bundled capture");
+        context.err().println("flagtrace: name a command; '" + Launcher.name() + " demo' shows what it does on a bundled capture");
         spec.commandLine().usage(spec.commandLine().getErr());
         return ExitCodes.USAGE;
     }

@@ -46,7 +46,11 @@ final class JournalArgs {
                 options = options.retainingBytes(bytes(retainBytes));
             }
             if (retainAge != null) {
-                options = options.retainingAge(Duration.ofNanos(JournalWindow.duration(retainAge)));
+                long ns = JournalWindow.duration(retainAge);
+                if (ns <= 0) {
+                    throw new UsageException("--retain-age wants a positive duration such as 30s or 6h, got '" + retainAge + "'");
+                }
+                options = options.retainingAge(Duration.ofNanos(ns));
             }
             return options;
         } catch (IllegalArgumentException e) {

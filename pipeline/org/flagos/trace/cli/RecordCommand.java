@@ -22,15 +22,17 @@ import picocli.CommandLine.Option;
         header = "Run a built-in GPU workload under the live tracer and write its trace.",
         description = "Runs the workload in this JVM under the live tracer (NVIDIA: CUPTI). With --dump-buffers the"
                 + " raw buffers, ops, kernel names and device properties are saved for replay; with --journal"
-                + " everything is journaled as it arrives (a flight recorder with --retain-*). Needs a GPU; without"
-                + " one, try 'flagtrace demo'.",
+                + " everything is journaled as it arrives (a flight recorder with --retain-*). Needs a GPU"
+                + " (without one, the demo command replays a bundled capture).",
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {ExitCodes.OK_LINE, ExitCodes.FAILED_LINE, ExitCodes.USAGE_LINE})
 final class RecordCommand implements Callable<Integer> {
     @Option(names = "--workload", required = true, paramLabel = "NAME", description = "the workload to run: parity")
     String workload;
 
-    @Option(names = {"-o", "--output"}, required = true, paramLabel = "TRACE.json[.gz]", description = "the trace to write")
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "TRACE.json|TRACE.pftrace",
+            description = "the trace to write: JSON, or Perfetto's protobuf trace for a .pftrace name; .gz compresses;"
+                    + " its directory must exist")
     Path trace;
 
     @Option(names = "--summary", paramLabel = "SUMMARY.json", description = "also write the op summary as JSON rows")
@@ -47,6 +49,9 @@ final class RecordCommand implements Callable<Integer> {
     @Mixin
     JournalArgs journal = new JournalArgs();
 
+    @Mixin
+    TableArgs table = new TableArgs();
+
     private final CliContext context;
 
     RecordCommand(CliContext context) {
@@ -59,12 +64,27 @@ final class RecordCommand implements Callable<Integer> {
             throw new UsageException("no workload '" + workload + "'; built in: " + String.join(", ", Vendors.workloads()));
         }
         JournalOptions journalOptions = journal.options();
+        OutputPaths.checkTraceName("-o", trace);
+        Map<String, Path> outputs = new java.util.LinkedHashMap<>();
+        outputs.put("-o", trace);
+        outputs.put("--summary", summary);
+        outputs.put("--dump-buffers", dump);
+        outputs.put("--journal", journalOptions == null ? null : journalOptions.dir());
+        outputs.values().removeIf(java.util.Objects::isNull);
+        if (dump != null) { // the session writes ops, names, devices and clock beside the dump
+            Map<String, Path> others = new java.util.LinkedHashMap<>(outputs);
+            others.remove("--dump-buffers");
+            Sidecars.refuseAsOutputs(dump, others);
+        }
+        OutputPaths.check(Map.of(), outputs);
+        outputs.remove("--journal");
+        OutputPaths.checkWritable(outputs);
         // The tracer first: CUPTI must register before this JVM creates its first CUDA context.
         DeviceTracer tracer = Profiler.initQuietly();
         if (!tracer.available()) {
             throw new CliFailures.CommandFailedException("record runs its workload on a GPU and no device tracer is available here ("
-                    + CliFailures.oneLine(tracer.unavailableReason()) + "); without a GPU, 'flagtrace demo' or 'flagtrace replay"
-                    + " CAPTURE' shows the same trace from a capture");
+                    + CliFailures.oneLine(tracer.unavailableReason()) + "); without a GPU, '" + Launcher.name() + " demo' or '"
+                    + Launcher.name() + " replay CAPTURE' shows the same trace from a capture");
         }
         Workload w = Vendors.workload(workload);
         context.out().println("flagtrace record: tracer " + tracer.name() + "; workload " + w.name() + ": " + w.description());
@@ -93,7 +113,7 @@ final class RecordCommand implements Callable<Integer> {
     }
 
     private void print(ProfilerSession session) throws IOException {
-        context.out().print(session.summary().table());
+        context.out().print(OpTable.render(session.summary(), table.layout()));
         context.out().println();
         for (String line : session.accounting().lines()) {
             context.out().println(line);

@@ -13,6 +13,7 @@ import org.flagos.trace.report.SortKey;
 import org.flagos.trace.report.TraceFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.TypeConversionException;
@@ -20,8 +21,9 @@ import picocli.CommandLine.TypeConversionException;
 /** {@code flagtrace summary}: torch's key_averages table for any torch-compatible trace. */
 @Command(name = "summary", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false, sortSynopsis = false, separator = " ",
         header = "Print torch's key_averages table of any torch-compatible trace.",
-        description = "Self and total CPU and device time and calls per op, as torch's"
-                + " key_averages().table() prints them, for any torch-compatible trace, PyTorch's own included.",
+        description = "Self and total CPU and device time and calls per op, as torch's key_averages() counts them,"
+                + " for any torch-compatible trace, PyTorch's own included: a table 100 columns wide, or with --wide"
+                + " torch's own table.",
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {ExitCodes.OK_LINE, ExitCodes.FAILED_LINE, ExitCodes.USAGE_LINE})
 final class SummaryCommand implements Callable<Integer> {
@@ -38,6 +40,9 @@ final class SummaryCommand implements Callable<Integer> {
 
     @Option(names = "--limit", paramLabel = "N", converter = RowCountConverter.class, description = "print the first N rows only")
     int limit = -1;
+
+    @Mixin
+    TableArgs table = new TableArgs();
 
     private final CliContext context;
 
@@ -62,7 +67,7 @@ final class SummaryCommand implements Callable<Integer> {
                 o.commit();
             }
         }
-        context.out().print(KeyAveragesTable.render(averages, by, limit));
+        context.out().print(KeyAveragesTable.render(averages, by, limit, table.layout()));
         if (file.invalidEvents() > 0) {
             context.out().println("left out: " + file.invalidEvents() + " complete events without a usable name, ts or dur");
         }

@@ -175,7 +175,7 @@ public final class HtmlReport {
         }
         h.raw("</table>\n");
         if (averages.rows().size() > rows.size()) {
-            h.raw("<p class=\"muted\">").text((averages.rows().size() - rows.size()) + " more rows: flagtrace summary prints them all.")
+            h.raw("<p class=\"muted\">").text((averages.rows().size() - rows.size()) + " more rows: ./flagtrace summary prints them all.")
                     .raw("</p>\n");
         }
     }

@@ -224,7 +224,7 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
                 throw e;
             }
         } catch (IOException e) {
-            throw new CaptureFailedException("writing the trace failed: " + e, e);
+            throw new CaptureFailedException("writing the trace failed: " + org.flagos.trace.capture.FailureWords.of(e), e);
         } finally {
             pipeline.close();
             trace.close();

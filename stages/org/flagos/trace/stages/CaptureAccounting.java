@@ -20,7 +20,10 @@ public final class CaptureAccounting {
     private final ApiNameStage apiNames;
     private final ExternalCorrelationJoin join;
     private final CaptureWindowFilter window;
+    /** The most notes kept: a damaged input may ask for one per frame, and notes are held until the end. */
+    public static final int MAX_NOTES = 100;
     private final List<String> notes = new ArrayList<>();
+    private long notesLeftOut;
     private volatile long ringFullWaits;
     private volatile long vendorDropped;
     private volatile long opsSpilled;
@@ -40,7 +43,6 @@ public final class CaptureAccounting {
         this.window = window;
     }
 
-    /** Adds a line about the input (a truncated file, an unknown vendor frame); written and printed. */
     /** Records the vendor itself reported dropping (its buffers overflowed); live sessions only. */
     public void vendorDropped(long records) {
         this.vendorDropped = records;
@@ -73,12 +75,23 @@ public final class CaptureAccounting {
         return opsSpilled;
     }
 
+    /** Adds a line about the input; past {@link #MAX_NOTES} lines only their number is kept. */
     public synchronized void note(String line) {
-        notes.add(line);
+        if (notes.size() < MAX_NOTES) {
+            notes.add(line);
+        } else {
+            notesLeftOut++;
+        }
     }
 
+    /** The notes kept, and a last line saying how many more were left out, if any. */
     public synchronized List<String> notes() {
-        return List.copyOf(notes);
+        if (notesLeftOut == 0) {
+            return List.copyOf(notes);
+        }
+        List<String> all = new ArrayList<>(notes);
+        all.add(notesLeftOut + " more notes left out (only the first " + MAX_NOTES + " are kept)");
+        return List.copyOf(all);
     }
 
     void hostOps(long count) {

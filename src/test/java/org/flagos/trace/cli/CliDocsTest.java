@@ -79,7 +79,7 @@ class CliDocsTest {
         String readme = Files.readString(README).replace("\\\n", " ");
         PrintStream sink = new PrintStream(OutputStream.nullOutputStream());
         Map<String, CommandLine> commands = new FlagtraceCli(sink, sink).commandLine().getSubcommands();
-        Matcher line = Pattern.compile("\\./flagtrace (\\w+)([^`\\n#]*)").matcher(readme);
+        Matcher line = Pattern.compile("\\./flagtrace ([a-z]\\w*)([^`\\n#]*)").matcher(readme);
         Pattern option = Pattern.compile("(?<![\\w-])(--?[a-zA-Z][\\w-]*)");
         int checked = 0;
         while (line.find()) {

@@ -40,7 +40,7 @@ class CliProcessTest {
     void replayHelpExits0AndVersionPrintsIt() throws Exception {
         Run help = flagtrace("replay", "--help");
         assertEquals(0, help.code(), help.err());
-        assertTrue(help.out().startsWith("Turn a capture") && help.out().contains("Usage: flagtrace replay"), help.out());
+        assertTrue(help.out().startsWith("Turn a capture") && help.out().contains("Usage: ./flagtrace replay"), help.out());
         Run version = flagtrace("--version");
         assertEquals(0, version.code());
         assertTrue(version.out().startsWith("flagtrace "), version.out());
@@ -55,7 +55,7 @@ class CliProcessTest {
         assertEquals(1, run.err().strip().lines().count(), "one line: " + run.err());
         String line = run.err().strip();
         assertTrue(line.startsWith("flagtrace: error: record runs its workload on a GPU"), line);
-        assertTrue(line.contains("flagtrace demo"), "says what to do instead: " + line);
+        assertTrue(line.contains("./flagtrace demo"), "says what to do instead: " + line);
         assertFalse(line.contains("CPU-side profiling continues"), line);
         int open = line.indexOf("available here (");
         String reason = line.substring(open + "available here (".length(), line.lastIndexOf("); without a GPU"));

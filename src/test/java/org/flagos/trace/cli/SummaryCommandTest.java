@@ -44,7 +44,7 @@ class SummaryCommandTest {
 
     @Test
     void printsTorchsTableOfTorchsTrace() throws IOException {
-        assertEquals(0, cli.run("summary", torchTrace().toString()));
+        assertEquals(0, cli.run("summary", torchTrace().toString(), "--wide"));
         Path reference = torchTrace().resolveSibling("key_averages.txt");
         assertEquals(Files.readString(reference), cli.stdout(), "default sort is torch's self_device_time_total");
     }
@@ -55,12 +55,12 @@ class SummaryCommandTest {
         try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(gz))) {
             Files.copy(torchTrace(), out);
         }
-        assertEquals(0, cli.run("summary", gz.toString(), "--sort", "count", "--limit", "3"));
+        assertEquals(0, cli.run("summary", gz.toString(), "--sort", "count", "--limit", "3", "--wide"));
         // 15 and 10 calls, then three names of 6 calls: ties keep first-appearance order, as torch's stable sort
         assertEquals(List.of("cudaLaunchKernel", "cudaLaunchKernelExC", "cudaMemsetAsync"), names(cli.stdout()));
-        assertEquals(0, cli.run("summary", gz.toString(), "--sort", "self_cpu_time_total", "--limit", "2"));
+        assertEquals(0, cli.run("summary", gz.toString(), "--sort", "self_cpu_time_total", "--limit", "2", "--wide"));
         assertEquals(List.of("aten::normal_", "Activity Buffer Request"), names(cli.stdout()));
-        assertEquals(0, cli.run("summary", gz.toString(), "--sort", "cuda_time_total", "--limit", "1"));
+        assertEquals(0, cli.run("summary", gz.toString(), "--sort", "cuda_time_total", "--limit", "1", "--wide"));
         assertEquals(List.of("aten::copy_"), names(cli.stdout()), "cuda_ spelling of device_time_total");
     }
 

@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.nio.file.Path;
 import java.security.Permission;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.flagos.trace.capture.AtomicOutput;
 import org.flagos.trace.capture.CaptureReplay;
 import org.flagos.trace.ingest.FltrbufFrames;
 import org.flagos.trace.ingest.HostOp;
@@ -17,12 +18,16 @@ import org.flagos.trace.testing.Captures;
  * Runs in a child JVM for the journal tests. {@code slow CAPTURE DIR}: journals the capture's
  * buffers, then its ops one by one, printing {@code appended N} after each op's append returned,
  * until killed. {@code net DIR}: journals and reads back under a security manager that records
- * every network access, then prints what it saw.
+ * every network access, then prints what it saw. {@code partial CAPTURE DIR TRACE}: as a recorder
+ * does, opens its trace output (a temporary beside TRACE) and journals the capture's buffers, prints
+ * {@code ready}, and waits to be killed.
  */
 public final class JournalChild {
     public static void main(String[] args) throws Exception {
         if (args[0].equals("slow")) {
             slow(args[1], Path.of(args[2]));
+        } else if (args[0].equals("partial")) {
+            partial(args[1], Path.of(args[2]), Path.of(args[3]));
         } else {
             net(Path.of(args[1]));
         }
@@ -51,6 +56,23 @@ public final class JournalChild {
             out.println("done");
             out.flush();
             Thread.sleep(60_000); // the parent kills before; never stops the journal
+        }
+    }
+
+    private static void partial(String capture, Path dir, Path trace) throws IOException, InterruptedException {
+        CaptureReplay.Request request = JournalFixtures.request(capture);
+        try (AtomicOutput out = new AtomicOutput(trace);
+             JournalWriter writer = JournalWriter.open(JournalOptions.to(dir),
+                     new JournalSession(capture, "child", 1, request.devices(), java.util.Map.of(), -1, true))) {
+            out.stream().write("{\"traceEvents\":[".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            out.stream().flush();
+            FltrbufFrames frames = new FltrbufFrames(request.capture(), capture);
+            while (frames.next()) {
+                writer.buffer(frames.vendor(), frames.payload());
+            }
+            System.out.println("ready");
+            System.out.flush();
+            Thread.sleep(60_000); // the parent kills before
         }
     }
 

@@ -1,0 +1,62 @@
+package org.flagos.trace.ingest;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+
+/**
+ * The one check every input file passes before it is opened: it must be a regular file. A FIFO
+ * with no writer would block the open forever, and a device such as {@code /dev/zero} never ends;
+ * neither is a capture, an ops file, a name table, device properties or a clock mapping saved on disk.
+ */
+public final class InputFiles {
+    /**
+     * Throws a one-line {@link CaptureFormatException} naming {@code path} unless it is a regular file
+     * (links followed).
+     *
+     * @param what what the file should be, in words ("a capture", "an ops file")
+     */
+    public static void requireRegular(Path path, String what) {
+        BasicFileAttributes attributes;
+        try {
+            attributes = Files.readAttributes(path, BasicFileAttributes.class);
+        } catch (NoSuchFileException e) {
+            throw new CaptureFormatException(path + ": no such file");
+        } catch (IOException e) {
+            throw new CaptureFormatException(path + ": cannot read (" + reason(e) + ")", e);
+        }
+        if (attributes.isDirectory()) {
+            throw new CaptureFormatException(path + ": is a directory, not " + what + " file; give the file itself");
+        }
+        if (!attributes.isRegularFile()) {
+            throw new CaptureFormatException(path + ": not a regular file (a pipe, socket or device), so it cannot be "
+                    + what + " file; save the data to a file on disk and give that file");
+        }
+    }
+
+    /** Why reading failed, in words (never a Java class name). */
+    public static String reason(IOException e) {
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof NoSuchFileException) {
+            return "no such file";
+        }
+        if (e instanceof NotDirectoryException) {
+            return "a path component is not a directory";
+        }
+        if (e instanceof FileSystemException && ((FileSystemException) e).getReason() != null) {
+            return ((FileSystemException) e).getReason().toLowerCase(java.util.Locale.ROOT);
+        }
+        String message = e.getMessage();
+        return message == null || message.isBlank() ? "an input/output error" : message;
+    }
+
+    private InputFiles() {
+    }
+}

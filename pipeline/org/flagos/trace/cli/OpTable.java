@@ -1,0 +1,35 @@
+package org.flagos.trace.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.flagos.trace.report.KeyAveragesRow;
+import org.flagos.trace.report.KeyAveragesTable;
+import org.flagos.trace.report.TableLayout;
+import org.flagos.trace.stages.OpSummary;
+import org.flagos.trace.stages.OpSummaryRow;
+
+/**
+ * The op summary a replay or a live session prints, in the same layout as {@code summary} prints a
+ * trace ({@link KeyAveragesTable}). Its rows are the host ops (a trace's summary also has rows for
+ * runtime calls and device work, as torch's has); device columns are headed "CUDA" as the trace's
+ * {@code cuda_*} categories make {@code summary} head them; the totals are the rows' own.
+ */
+final class OpTable {
+    private OpTable() {
+    }
+
+    static String render(OpSummary summary, TableLayout layout) {
+        List<KeyAveragesRow> rows = new ArrayList<>(summary.rows().size());
+        double cpuTotal = 0;
+        double deviceTotal = 0;
+        boolean device = false;
+        for (OpSummaryRow r : summary.rows()) {
+            rows.add(new KeyAveragesRow(r.name(), false, r.count(), r.selfCpuTimeTotalUs(), r.cpuTimeTotalUs(),
+                    r.selfDeviceTimeTotalUs(), r.deviceTimeTotalUs()));
+            cpuTotal += r.selfCpuTimeTotalUs();
+            deviceTotal += r.selfDeviceTimeTotalUs();
+            device |= r.deviceTimeTotalUs() > 0;
+        }
+        return KeyAveragesTable.render(rows, device, "CUDA", cpuTotal, deviceTotal, layout);
+    }
+}

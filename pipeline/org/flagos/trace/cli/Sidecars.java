@@ -1,0 +1,57 @@
+package org.flagos.trace.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.flagos.trace.ingest.CaptureSidecars;
+
+/** What {@code replay} says about, and refuses to write over, the files beside a capture ({@link CaptureSidecars}). */
+final class Sidecars {
+    private Sidecars() {
+    }
+
+    /**
+     * Refuses an output on any place a replay of {@code capture} reads a sidecar from, present or
+     * not: a trace written there would be read as ops, names, devices or clock by the next replay.
+     */
+    static void refuseAsOutputs(Path capture, Map<String, Path> outputs) {
+        for (Map.Entry<String, Path> out : outputs.entrySet()) {
+            Path written = out.getValue().toAbsolutePath().normalize();
+            for (CaptureSidecars sidecar : CaptureSidecars.values()) {
+                for (Path place : sidecar.places(capture)) {
+                    if (written.equals(place.toAbsolutePath().normalize())) {
+                        throw new UsageException(out.getKey() + " " + out.getValue() + " is where a replay of " + capture
+                                + " reads its " + sidecar.what() + ": refusing to write there; choose another output path");
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * One line on stderr naming the sidecars read beside the capture because no option named them,
+     * or, with no ops at all, why the op table will be empty.
+     */
+    static void tell(CliContext context, Path capture, Path ops, Path names, String deviceProperties) {
+        List<String> used = new ArrayList<>();
+        Path opsFound = ops == null ? CaptureSidecars.OPS.found(capture) : null;
+        add(used, opsFound, CaptureSidecars.OPS);
+        add(used, names == null ? CaptureSidecars.NAMES.found(capture) : null, CaptureSidecars.NAMES);
+        add(used, deviceProperties == null ? CaptureSidecars.DEVICES.found(capture) : null, CaptureSidecars.DEVICES);
+        add(used, CaptureSidecars.CLOCK.found(capture), CaptureSidecars.CLOCK);
+        if (!used.isEmpty()) {
+            context.err().println("flagtrace: read beside the capture: " + String.join(", ", used));
+        }
+        if (ops == null && opsFound == null) {
+            context.err().println("flagtrace: no host ops (no --ops, and no " + CaptureSidecars.OPS.besides(capture).getFileName()
+                    + " beside the capture): the op table stays empty and device records are in no op");
+        }
+    }
+
+    private static void add(List<String> used, Path path, CaptureSidecars sidecar) {
+        if (path != null) {
+            used.add(path.getFileName() + " (" + sidecar.what() + ")");
+        }
+    }
+}
