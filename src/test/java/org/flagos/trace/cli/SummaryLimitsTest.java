@@ -73,6 +73,12 @@ class SummaryLimitsTest {
         String fromJson = cli.stdout();
         assertEquals(0, cli.run("summary", pf.toString()), cli.stderr());
         assertEquals(fromJson, cli.stdout(), "the .pftrace prints the JSON trace's table");
+        Path gz = dir.resolve("t.pftrace.gz");
+        try (OutputStream out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(gz))) {
+            out.write(whole);
+        }
+        assertEquals(0, cli.run("summary", gz.toString()), cli.stderr());
+        assertEquals(fromJson, cli.stdout(), "and gzipped too");
         assertEquals(0, cli.run("report", pf.toString(), "-o", dir.resolve("pf.html").toString()), cli.stderr());
         assertTrue(Files.readString(dir.resolve("pf.html")).contains("<svg id=\"top-kernels\""));
         Path cut = Files.write(dir.resolve("cut.pftrace"), Arrays.copyOf(whole, whole.length - 7));
