@@ -35,6 +35,7 @@ final class ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         OutputPaths.check(Map.of("trace", trace), Map.of("-o", html));
+        OutputPaths.checkWritable(Map.of("-o", html)); // before a long read, not after it
         TraceFile file = TraceFile.read(trace);
         KeyAverages averages = KeyAverages.of(file);
         try (AtomicOutput o = new AtomicOutput(html)) {

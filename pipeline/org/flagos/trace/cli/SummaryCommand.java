@@ -57,6 +57,7 @@ final class SummaryCommand implements Callable<Integer> {
             outputs.put("--json", json);
         }
         OutputPaths.check(Map.of("trace", trace), outputs);
+        OutputPaths.checkWritable(outputs); // before a long read, not after it
         TraceFile file = TraceFile.read(trace);
         KeyAverages averages = KeyAverages.of(file);
         SortKey by = sort != null ? sort : averages.hasDeviceTime() ? SortKey.SELF_DEVICE_TIME_TOTAL : SortKey.CPU_TIME_TOTAL;

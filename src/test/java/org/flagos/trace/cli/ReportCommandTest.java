@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,5 +37,31 @@ class ReportCommandTest {
         assertFalse(Files.exists(html));
         assertEquals(2, cli.run("report", SummaryCommandTest.torchTrace().toString()));
         assertTrue(cli.stderr().contains("-o REPORT.html"));
+    }
+
+    /**
+     * An output that cannot be written is refused before the trace is opened: the trace here is a FIFO
+     * nobody writes to, so opening it first would block for ever (it did, before the outputs were
+     * checked up front).
+     */
+    @Test
+    void anUnwritableOutputIsRefusedBeforeTheTraceIsRead() throws Exception {
+        Path fifo = dir.resolve("trace.json");
+        Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        assertEquals(0, mk.waitFor());
+        Path missing = dir.resolve("no-such-dir");
+        try {
+            for (String[] args : new String[][] {
+                    {"report", fifo.toString(), "-o", missing.resolve("r.html").toString()},
+                    {"summary", fifo.toString(), "--json", missing.resolve("s.json").toString()}}) {
+                int code = Assertions.assertTimeoutPreemptively(Duration.ofSeconds(60), () -> cli.run(args));
+                assertEquals(1, code, cli.stderr());
+                assertTrue(cli.stderr().contains(missing.toString()) && cli.stderr().contains("does not exist"), cli.stderr());
+                assertEquals(1, cli.stderr().strip().split("\n").length, cli.stderr());
+                assertFalse(Files.exists(missing));
+            }
+        } finally {
+            Files.deleteIfExists(fifo);
+        }
     }
 }
