@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -19,6 +23,7 @@ import org.flagos.trace.stages.OpSummaryRow;
 import org.flagos.trace.testing.CatapultViewer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The seven parity assertions as a contract every vendor's trace satisfies, gated by the vendor's
@@ -59,6 +64,19 @@ public abstract class VendorContract {
     }
 
     private Traced traced;
+
+    /** The class's own scratch directory under target/tmp, shared by its tests and removed after the last. */
+    @TempDir
+    private Path scratch;
+
+    /** A new empty directory {@code name} in the class's scratch directory, for a session's trace and capture. */
+    protected final Path scratch(String name) {
+        try {
+            return Files.createDirectory(scratch.resolve(name));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     /** The vendor's declared row. */
     protected abstract Capabilities capabilities();
