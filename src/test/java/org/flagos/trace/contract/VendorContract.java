@@ -21,9 +21,11 @@ import java.util.TreeSet;
 import org.flagos.trace.stages.OpSummary;
 import org.flagos.trace.stages.OpSummaryRow;
 import org.flagos.trace.testing.CatapultViewer;
+import org.flagos.trace.testing.TargetScratch;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The seven parity assertions as a contract every vendor's trace satisfies, gated by the vendor's
@@ -65,14 +67,29 @@ public abstract class VendorContract {
 
     private Traced traced;
 
-    /** The class's own scratch directory under target/tmp, shared by its tests and removed after the last. */
-    @TempDir
-    private Path scratch;
+    /**
+     * The class's own scratch directory under target/ (its tests share the one trace), removed after
+     * the class. Not a {@code @TempDir} field: JUnit gives an instance field a fresh directory per
+     * test even in a per-class lifecycle, and the trace is made once.
+     */
+    private TargetScratch scratch;
+
+    @BeforeAll
+    void makeScratch() {
+        scratch = TargetScratch.of(getClass().getSimpleName());
+    }
+
+    @AfterAll
+    void removeScratch() {
+        if (scratch != null) {
+            scratch.close();
+        }
+    }
 
     /** A new empty directory {@code name} in the class's scratch directory, for a session's trace and capture. */
     protected final Path scratch(String name) {
         try {
-            return Files.createDirectory(scratch.resolve(name));
+            return Files.createDirectory(scratch.dir().resolve(name));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
