@@ -30,7 +30,7 @@ public final class SkipReasons implements TestExecutionListener {
             count(test, why);
         } else {
             // A whole class (or other container) skipped: it never finishes, so say it now.
-            print(test, "the class", why);
+            print(test, container(test), why);
         }
     }
 
@@ -41,7 +41,7 @@ public final class SkipReasons implements TestExecutionListener {
             if (test.isTest()) {
                 count(test, why);
             } else {
-                print(test, "the class", why);
+                print(test, container(test), why);
             }
         }
         Map<String, Integer> reasons = skipped.remove(test.getUniqueId());
@@ -52,6 +52,10 @@ public final class SkipReasons implements TestExecutionListener {
 
     private void count(TestIdentifier test, String why) {
         skipped.computeIfAbsent(classAncestor(test), k -> new LinkedHashMap<>()).merge(why.strip(), 1, Integer::sum);
+    }
+
+    private static String container(TestIdentifier test) {
+        return test.getSource().filter(ClassSource.class::isInstance).isPresent() ? "the class" : test.getDisplayName();
     }
 
     private static void print(TestIdentifier container, String what, String why) {
