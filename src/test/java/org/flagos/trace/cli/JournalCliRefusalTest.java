@@ -16,7 +16,6 @@ import java.util.stream.Stream;
 import org.flagos.trace.testing.Captures;
 import org.flagos.trace.testing.TraceJson;
 import org.junit.jupiter.api.BeforeEach;
-import org.flagos.trace.testing.TargetTempDirs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,7 +29,7 @@ class JournalCliRefusalTest {
     private static final String CAPTURE = "h200-app-tiny2k";
     private final CliRunner cli = new CliRunner();
 
-    @TempDir(factory = TargetTempDirs.class)
+    @TempDir
     Path tmp;
 
     private Path journal;

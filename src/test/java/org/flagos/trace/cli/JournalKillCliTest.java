@@ -15,7 +15,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.flagos.trace.journal.JournalChild;
 import org.flagos.trace.testing.Captures;
-import org.flagos.trace.testing.TargetTempDirs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 class JournalKillCliTest {
     private final CliRunner cli = new CliRunner();
 
-    @TempDir(factory = TargetTempDirs.class)
+    @TempDir
     Path tmp;
 
     @Test

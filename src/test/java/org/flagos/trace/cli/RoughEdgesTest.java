@@ -10,14 +10,13 @@ import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.flagos.trace.testing.Captures;
-import org.flagos.trace.testing.TargetTempDir;
 import org.flagos.trace.testing.TraceJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The rough edges that the CLI answers itself: counts per format, the bundled device names, the launcher's name in hints. */
 class RoughEdgesTest {
-    @TempDir(factory = TargetTempDir.class)
+    @TempDir
     Path dir;
 
     private final CliRunner cli = new CliRunner();

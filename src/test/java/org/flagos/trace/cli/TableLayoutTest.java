@@ -12,7 +12,6 @@ import org.flagos.trace.report.KeyAveragesTable;
 import org.flagos.trace.report.SortKey;
 import org.flagos.trace.report.TraceFile;
 import org.flagos.trace.testing.Captures;
-import org.flagos.trace.testing.TargetTempDir;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * same capture, every line fits a 100-column terminal, and --wide still prints torch's own table.
  */
 class TableLayoutTest {
-    @TempDir(factory = TargetTempDir.class)
+    @TempDir
     Path dir;
 
     private final CliRunner cli = new CliRunner();

@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -105,7 +104,7 @@ public abstract class FakeCuptiShapedContract extends VendorContract {
         tracer = tracer(FakeVendorLibrary.build(fake()).toString());
         assertTrue(tracer.available(), tracer.unavailableReason());
         call("Reset", 0);
-        Path dir = Files.createTempDirectory("flagtrace-" + fake());
+        Path dir = scratch("flagtrace-" + fake());
         Path trace = dir.resolve("trace.json");
         dump = dir.resolve("capture.fltrbuf");
         ProfilerSession session = Profiler.start(tracer, SessionOptions.to(trace).withDumpBuffers(dump));

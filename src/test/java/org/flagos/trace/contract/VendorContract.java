@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -17,6 +21,9 @@ import java.util.TreeSet;
 import org.flagos.trace.stages.OpSummary;
 import org.flagos.trace.stages.OpSummaryRow;
 import org.flagos.trace.testing.CatapultViewer;
+import org.flagos.trace.testing.TargetScratch;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -59,6 +66,34 @@ public abstract class VendorContract {
     }
 
     private Traced traced;
+
+    /**
+     * The class's own scratch directory under target/ (its tests share the one trace), removed after
+     * the class. Not a {@code @TempDir} field: JUnit gives an instance field a fresh directory per
+     * test even in a per-class lifecycle, and the trace is made once.
+     */
+    private TargetScratch scratch;
+
+    @BeforeAll
+    void makeScratch() {
+        scratch = TargetScratch.of(getClass().getSimpleName());
+    }
+
+    @AfterAll
+    void removeScratch() {
+        if (scratch != null) {
+            scratch.close();
+        }
+    }
+
+    /** A new empty directory {@code name} in the class's scratch directory, for a session's trace and capture. */
+    protected final Path scratch(String name) {
+        try {
+            return Files.createDirectory(scratch.dir().resolve(name));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     /** The vendor's declared row. */
     protected abstract Capabilities capabilities();

@@ -21,7 +21,6 @@ import org.flagos.trace.ingest.KernelNameFile;
 import org.flagos.trace.stages.ExternalCorrelationJoin;
 import org.flagos.trace.testing.SyntheticCapture;
 import org.flagos.trace.testing.TraceJson;
-import org.flagos.trace.testing.TargetTempDirs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the direct replay).
  */
 class JournalAccountingTest {
-    @TempDir(factory = TargetTempDirs.class)
+    @TempDir
     Path tmp;
 
     @Test

@@ -19,7 +19,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.flagos.trace.ingest.CaptureFormatException;
 import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.pipeline.ExternalId;
-import org.flagos.trace.testing.TargetTempDirs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 class JournalHostileTest {
     private static final int OPS = 900;
 
-    @TempDir(factory = TargetTempDirs.class)
+    @TempDir
     Path tmp;
 
     /** A journal of {@code OPS} ops op-00000 ...; {@code bad} (may be null) is journaled as op 450. */

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.flagos.trace.testing.TraceJson;
-import org.flagos.trace.testing.TargetTempDirs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * larger than a block's overlap are still journaled, in parts, and replay whole.
  */
 class JournalSizeTest {
-    @TempDir(factory = TargetTempDirs.class)
+    @TempDir
     Path tmp;
 
     @Test

@@ -24,6 +24,13 @@ import org.junit.jupiter.api.io.TempDir;
  * under its {@code Example.java} marker) in a project whose only dependency is the one the README
  * names, compiled and run against the installed jar. Without the CUDA bindings it must print one
  * line and still write a trace with the op in it.
+ *
+ * <p>The jar is installed into a Maven repository of the build's own, {@code target/embedding-m2},
+ * never into the user's {@code ~/.m2}: both Maven runs get {@code -Dmaven.repo.local} pointing there
+ * and a settings file that lists the user's local repository (read only, as a {@code file:} remote,
+ * releases only) before Maven Central, so that what the user's builds already fetched is copied from
+ * there, without the network, and only what is missing is downloaded (into the build's repository).
+ * The repository is kept between runs until {@code mvn clean}.
  */
 class ReadmeEmbeddingTest {
     private static final String MARKER = "<!-- example: Example.java -->";
@@ -36,16 +43,24 @@ class ReadmeEmbeddingTest {
         Path root = Path.of("").toAbsolutePath();
         Path jar = dir.resolve("flagtrace.jar");
         jarOf(root.resolve("target/classes"), jar);
-        run(root, List.of(mvn(), "-B", "-q", "install:install-file", "-Dfile=" + jar, "-DpomFile=" + root.resolve("pom.xml")));
+        Path repository = Files.createDirectories(root.resolve("target/embedding-m2"));
+        Path settings = dir.resolve("settings.xml");
+        Files.writeString(settings, settings(usersRepository()));
+        List<String> maven = List.of(mvn(), "-B", "-q", "-gs", settings.toString(), "-Dmaven.repo.local=" + repository);
+        run(root, concat(maven, "install:install-file", "-Dfile=" + jar, "-DpomFile=" + root.resolve("pom.xml")));
 
         Path project = dir.resolve("uses-flagtrace");
         Files.createDirectories(project.resolve("src/main/java"));
         Files.copy(root.resolve("src/test/embedding/pom.xml"), project.resolve("pom.xml"));
         Files.writeString(project.resolve("src/main/java/Example.java"), example(root.resolve("README.md")));
-        run(project, List.of(mvn(), "-B", "-q", "package", "dependency:build-classpath", "-Dmdep.outputFile=cp.txt"));
+        run(project, concat(maven, "package", "dependency:build-classpath", "-Dmdep.outputFile=cp.txt"));
         String classpath = project.resolve("target/classes") + java.io.File.pathSeparator
                 + Files.readString(project.resolve("cp.txt")).trim();
         assertTrue(!classpath.contains("/org/bytedeco/cuda/"), "the user's class path holds no CUDA bindings: " + classpath);
+        for (String entry : classpath.split(java.io.File.pathSeparator)) {
+            assertTrue(Path.of(entry).toAbsolutePath().startsWith(root.resolve("target")),
+                    "the example runs from the build's own repository: " + entry);
+        }
 
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", classpath, "Example")
                 .directory(project.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
@@ -71,6 +86,44 @@ class ReadmeEmbeddingTest {
         int start = text.indexOf("```java\n", marker) + "```java\n".length();
         int end = text.indexOf("```", start);
         return text.substring(start, end);
+    }
+
+    /** The outer build's local repository: -Dmaven.repo.local (surefire passes it on), else ~/.m2/repository. */
+    private static Path usersRepository() {
+        String configured = System.getProperty("maven.repo.local");
+        return configured != null && !configured.isBlank() ? Path.of(configured)
+                : Path.of(System.getProperty("user.home"), ".m2", "repository");
+    }
+
+    /** Global settings: the user's repository as a read-only, releases-only source ahead of Maven Central. */
+    private static String settings(Path usersRepository) {
+        String url = usersRepository.toAbsolutePath().toUri().toString();
+        String repository = """
+                  <id>users-local-repository</id>
+                  <url>%s</url>
+                  <releases><enabled>true</enabled><checksumPolicy>ignore</checksumPolicy></releases>
+                  <snapshots><enabled>false</enabled></snapshots>
+                """.formatted(url);
+        return """
+                <settings>
+                  <profiles>
+                    <profile>
+                      <id>seed</id>
+                      <repositories><repository>
+                %s      </repository></repositories>
+                      <pluginRepositories><pluginRepository>
+                %s      </pluginRepository></pluginRepositories>
+                    </profile>
+                  </profiles>
+                  <activeProfiles><activeProfile>seed</activeProfile></activeProfiles>
+                </settings>
+                """.formatted(repository, repository);
+    }
+
+    private static List<String> concat(List<String> first, String... more) {
+        List<String> all = new ArrayList<>(first);
+        all.addAll(List.of(more));
+        return all;
     }
 
     private static String mvn() {

@@ -132,8 +132,8 @@ public final class Browser {
         List<String> command = new ArrayList<>(List.of("node", script));
         command.addAll(args);
         try {
-            Path out = Files.createTempFile("flagtrace-viewer", ".out");
-            Path err = Files.createTempFile("flagtrace-viewer", ".err");
+            Path out = Files.createTempFile(outputDir(), "node-", ".out");
+            Path err = Files.createTempFile(outputDir(), "node-", ".err");
             try {
                 ProcessBuilder builder = new ProcessBuilder(command).directory(project().toFile())
                         .redirectOutput(out.toFile()).redirectError(err.toFile());

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -61,7 +60,7 @@ class McptiContractTest extends VendorContract {
         tracer = new McptiTracer(library());
         assertTrue(tracer.available(), tracer.unavailableReason());
         tracer.invoke("fakeReset", 1);
-        live = FakeCuptiRun.record(tracer, Files.createTempDirectory("mcpti-live"));
+        live = FakeCuptiRun.record(tracer, scratch("mcpti-live"));
         for (int i = 0; i < fakeStats.length; i++) {
             fakeStats[i] = tracer.invoke("fakeStat", i);
         }
@@ -192,7 +191,7 @@ class McptiContractTest extends VendorContract {
         trace(); // the main session first: sessions run one at a time
         McptiTracer late = new McptiTracer(library());
         late.invoke("fakeReset", 1);
-        Path dir = Files.createTempDirectory("mcpti-late");
+        Path dir = scratch("mcpti-late");
         Path capture = dir.resolve("late.fltrbuf");
         ProfilerSession session = Profiler.start(late, SessionOptions.to(dir.resolve("late.json")).withDumpBuffers(capture));
         Thread thread = new Thread(() -> {

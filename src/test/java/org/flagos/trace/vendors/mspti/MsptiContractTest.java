@@ -68,7 +68,7 @@ class MsptiContractTest extends VendorContract {
 
     @Override
     protected Traced produceTrace() throws Exception {
-        Path dir = Files.createTempDirectory("flagtrace-mspti");
+        Path dir = scratch("flagtrace-mspti");
         Path trace = dir.resolve("live.json");
         dump = dir.resolve("live.fltrbuf");
         tracer = new MsptiTracer(FakeVendorLibrary.build("fake_mspti").toString(), "4,2");

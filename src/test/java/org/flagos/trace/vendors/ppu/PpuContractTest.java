@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -68,7 +67,7 @@ class PpuContractTest extends VendorContract {
         tracer = new PpuTracer(library());
         assertTrue(tracer.available(), tracer.unavailableReason());
         tracer.invoke("fakeReset", 0);
-        live = FakeCuptiRun.record(tracer, Files.createTempDirectory("ppu-live"));
+        live = FakeCuptiRun.record(tracer, scratch("ppu-live"));
         for (int i = 0; i < fakeStats.length; i++) {
             fakeStats[i] = tracer.invoke("fakeStat", i);
         }
@@ -221,7 +220,7 @@ class PpuContractTest extends VendorContract {
         PpuTracer fallback = new PpuTracer(library());
         fallback.invoke("fakeReset", 0);
         fallback.invoke("fakeRefuseConcurrentKernel", 1);
-        Path dir = Files.createTempDirectory("ppu-fallback");
+        Path dir = scratch("ppu-fallback");
         ProfilerSession session = Profiler.start(fallback, SessionOptions.to(dir.resolve("t.json")));
         Thread thread = new Thread(() -> {
             try (OpScope op = session.op("app::mm")) {

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -84,7 +83,7 @@ class RoctracerContractTest extends VendorContract {
 
     @Override
     protected Traced produceTrace() throws Exception {
-        dir = Files.createTempDirectory("roctracer-contract");
+        dir = scratch("roctracer-contract");
         capture = dir.resolve("roc.fltrbuf");
         Path trace = dir.resolve("roc.json");
         tracer = new RoctracerTracer(FakeVendorLibrary.build("fake_roctracer").toString(), 4096);
