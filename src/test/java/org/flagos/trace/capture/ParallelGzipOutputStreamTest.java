@@ -156,6 +156,65 @@ class ParallelGzipOutputStreamTest {
         return p.waitFor();
     }
 
+    /** Writes every byte to both streams. */
+    private static final class Tee extends OutputStream {
+        private final OutputStream a;
+        private final OutputStream b;
+
+        Tee(OutputStream a, OutputStream b) {
+            this.a = a;
+            this.b = b;
+        }
+
+        @Override
+        public void write(int v) throws IOException {
+            a.write(v);
+            b.write(v);
+        }
+
+        @Override
+        public void write(byte[] bytes, int off, int len) throws IOException {
+            a.write(bytes, off, len);
+            b.write(bytes, off, len);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            a.flush();
+            b.flush();
+        }
+    }
+
+    /** One replay of every bundled capture, in both formats, into a plain file and a .gz at once: the same bytes. */
+    @Test
+    void theGzipOfEveryBundledTraceHoldsExactlyItsPlainBytes() throws Exception {
+        for (String capture : List.of("h200-app", "h200-app-tiny2k", "h200-mt4", "h200-java-parity", "h200-tiny30k")) {
+            for (TraceFormat format : TraceFormat.values()) {
+                String ext = format == TraceFormat.JSON ? ".json" : ".pftrace";
+                Path plain = dir.resolve(capture + ext);
+                Path gz = dir.resolve(capture + ext + ".gz");
+                try (AtomicOutput p = new AtomicOutput(plain); AtomicOutput g = new AtomicOutput(gz)) {
+                    CaptureReplay.run(request(capture), format.stream(new Tee(p.stream(), g.stream())));
+                    p.commit();
+                    g.commit();
+                }
+                byte[] expected = Files.readAllBytes(plain);
+                try (InputStream in = new GZIPInputStream(Files.newInputStream(gz))) {
+                    assertTrue(java.util.Arrays.equals(expected, in.readAllBytes()), capture + ext + ".gz");
+                }
+                assertTrue(Files.size(gz) < expected.length / 2, capture + ext + ": " + Files.size(gz) + " of " + expected.length);
+            }
+        }
+        assertTrue(compressors().isEmpty(), "compressing threads left: " + compressors());
+    }
+
+    private static CaptureReplay.Request request(String name) {
+        return new CaptureReplay.Request(CaptureBytes.load(Captures.capture(name)), name,
+                Files.exists(Captures.ops(name)) ? org.flagos.trace.ingest.OpsJsonlReader.read(Captures.ops(name)) : null,
+                org.flagos.trace.ingest.KernelNameFile.read(Captures.names(name)), org.flagos.trace.cli.TestDevices.h200(), Map.of(),
+                name, CaptureReplay.IN_FILE_ORDER, 1 << 12);
+    }
+
     /** Fails in a worker on its {@code at}th block. */
     private static ParallelGzipOutputStream.Compressor failingAt(int at, Throwable failure) {
         AtomicInteger blocks = new AtomicInteger();
