@@ -183,6 +183,9 @@ final class ParallelGzipOutputStream extends OutputStream {
     /** Hands on the blocks already compressed, in order, without waiting for any or cutting one. */
     @Override
     public void flush() throws IOException {
+        if (closed && broken == null) {
+            return; // everything was written by close
+        }
         check();
         try {
             writeDone(false);
