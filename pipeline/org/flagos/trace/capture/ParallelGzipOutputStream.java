@@ -325,7 +325,13 @@ final class ParallelGzipOutputStream extends OutputStream {
     }
 
     private void work() {
-        Deflater deflater = new Deflater(level, true);
+        Deflater deflater = null;
+        Throwable unusable = null;
+        try {
+            deflater = new Deflater(level, true);
+        } catch (Throwable e) { // out of memory: every block this worker takes fails with it, none waits forever
+            unusable = e;
+        }
         try {
             while (true) {
                 Block block;
@@ -334,16 +340,20 @@ final class ParallelGzipOutputStream extends OutputStream {
                 } catch (InterruptedException e) {
                     return; // stopWorkers
                 }
-                Throwable failed = null;
-                try {
-                    compressor.compress(block, deflater);
-                } catch (Throwable e) { // Errors included: the writing thread must hear of it, never hang
-                    failed = e;
+                Throwable failed = unusable;
+                if (failed == null) {
+                    try {
+                        compressor.compress(block, deflater);
+                    } catch (Throwable e) { // Errors included: the writing thread must hear of it, never hang
+                        failed = e;
+                    }
                 }
                 block.complete(failed);
             }
         } finally {
-            deflater.end();
+            if (deflater != null) {
+                deflater.end();
+            }
         }
     }
 
