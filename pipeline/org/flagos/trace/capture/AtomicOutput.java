@@ -39,7 +39,7 @@ public final class AtomicOutput implements AutoCloseable {
     /**
      * The deflate level of {@code .gz} outputs unless {@code -Dflagtrace.gzip.level=1..9} says
      * otherwise (FLAGTRACE_JAVA_OPTS for the CLI): 1, zlib's fastest. On the 10M-record trace it
-     * deflates about six times faster than the default level 6 for a file about a third larger
+     * deflates four to six times faster than the default level 6 for a file about a third larger
      * (docs/benchmarks.md, "Compressed output").
      */
     static final int GZIP_LEVEL = 1;
