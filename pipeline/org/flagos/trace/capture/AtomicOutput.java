@@ -12,7 +12,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.zip.GZIPOutputStream;
 
 /**
  * An output file that appears whole or not at all: bytes go to a temporary file beside the target,
@@ -20,7 +19,8 @@ import java.util.zip.GZIPOutputStream;
  * The temporary's name carries the writing process's id ({@code .NAME.PID-RANDOM.partial}): a
  * process killed before it could delete its temporary (kill -9, a power cut) leaves one behind, and
  * the next output to the same target deletes every such temporary whose process is gone.
- * A target ending in {@code .gz} is gzip-compressed; the stream carries the target's {@link TraceFormat}. Every failure names the target the user asked
+ * A target ending in {@code .gz} is gzip-compressed, on worker threads ({@link ParallelGzipOutputStream},
+ * stopped by {@link #finish()} or {@link #close()}); the stream carries the target's {@link TraceFormat}. Every failure names the target the user asked
  * for, never the temporary file, and says why in words.
  *
  * <p>The target's directory must exist: none is created. A target that is a character device or a
@@ -36,8 +36,29 @@ public final class AtomicOutput implements AutoCloseable {
     private boolean finished;
     private boolean committed;
 
+    /**
+     * The deflate level of {@code .gz} outputs unless {@code -Dflagtrace.gzip.level=1..9} says
+     * otherwise (FLAGTRACE_JAVA_OPTS for the CLI): 1, zlib's fastest. On the 10M-record trace it
+     * deflates four to six times faster than the default level 6 for a file about a third larger
+     * (docs/benchmarks.md, "Compressed output").
+     */
+    static final int GZIP_LEVEL = 1;
+
+    static int gzipLevel() {
+        String level = System.getProperty("flagtrace.gzip.level");
+        if (level != null && level.strip().matches("[1-9]")) {
+            return Integer.parseInt(level.strip());
+        }
+        return GZIP_LEVEL;
+    }
+
     /** Opens a temporary file beside {@code target}, or {@code target} itself when it {@link #writesStraight}. */
     public AtomicOutput(Path target) throws IOException {
+        this(target, (file, named) -> new ParallelGzipOutputStream(file, named, gzipLevel()));
+    }
+
+    /** As {@link #AtomicOutput(Path)}, with {@code gzip} making the compressed stream of a {@code .gz} target (tests). */
+    AtomicOutput(Path target, java.util.function.BiFunction<OutputStream, Path, OutputStream> gzip) throws IOException {
         this.target = target.toAbsolutePath();
         Path dir = this.target.getParent();
         boolean straight = writesStraight(this.target);
@@ -57,7 +78,7 @@ public final class AtomicOutput implements AutoCloseable {
                     ? Files.newOutputStream(this.target, java.nio.file.StandardOpenOption.WRITE)
                     : Files.newOutputStream(temporary), 1 << 16);
             OutputStream named = new Named(raw, this.target);
-            OutputStream file = target.getFileName().toString().endsWith(".gz") ? new GZIPOutputStream(named, 1 << 16) : named;
+            OutputStream file = target.getFileName().toString().endsWith(".gz") ? gzip.apply(named, this.target) : named;
             this.stream = new TraceFormat.Tagged(file, TraceFormat.of(this.target));
         } catch (IOException e) {
             throw new OutputException(this.target, e);

@@ -79,6 +79,50 @@ class FlagtraceCliTest {
         }
     }
 
+    /**
+     * A .gz output is the plain output compressed (on worker threads, in blocks): for every bundled
+     * capture, the JSON trace decompresses to exactly the bytes the plain file holds, as one gzip
+     * member that Java, gzip and Python read alike. Two runs of a .pftrace differ in a few interned
+     * ids (so did they before the parallel gzip): the same length here, and the exact bytes of one
+     * run through both outputs in ParallelGzipOutputStreamTest.
+     */
+    @Test
+    void gzipOutputsDecompressToExactlyThePlainBytes() throws Exception {
+        for (String capture : List.of("h200-app", "h200-app-tiny2k", "h200-mt4", "h200-java-parity", "h200-tiny30k")) {
+            for (String format : List.of("json", "pftrace")) {
+                Path plain = dir.resolve(capture + "." + format);
+                Path gz = dir.resolve(capture + "." + format + ".gz");
+                for (Path out : List.of(plain, gz)) {
+                    List<String> args = new java.util.ArrayList<>(List.of("replay", Captures.capture(capture).toString(), "-o", out.toString()));
+                    if (Files.exists(Captures.ops(capture))) {
+                        args.addAll(List.of("--ops", Captures.ops(capture).toString()));
+                    }
+                    assertEquals(0, run(args.toArray(new String[0])), stderr());
+                }
+                byte[] expected = Files.readAllBytes(plain);
+                try (InputStream in = new GZIPInputStream(Files.newInputStream(gz))) {
+                    byte[] inflated = in.readAllBytes();
+                    if (format.equals("json")) {
+                        assertTrue(java.util.Arrays.equals(expected, inflated), capture + ".json.gz holds the plain bytes");
+                    } else {
+                        assertEquals(expected.length, inflated.length, capture + ".pftrace.gz holds as many bytes as the plain file");
+                    }
+                }
+                assertTrue(Files.size(gz) < expected.length, capture + "." + format);
+                if (capture.equals("h200-tiny30k")) { // over a block (256 KiB): several blocks joined in one member
+                    assertTrue(expected.length > 4 << 20, "the trace spans many blocks: " + expected.length);
+                    Process p = new ProcessBuilder("python3", "-c", "import gzip,sys; sys.exit(0 if gzip.open(sys.argv[1]).read()"
+                            + " == open(sys.argv[2],'rb').read() else 1)", gz.toString(), plain.toString()).inheritIO().start();
+                    assertEquals(0, p.waitFor(), "Python's gzip reads the same bytes");
+                    assertEquals(0, new ProcessBuilder("gzip", "-t", gz.toString()).inheritIO().start().waitFor(), "gzip -t");
+                }
+            }
+        }
+        try (var s = Files.list(dir)) {
+            assertEquals(20, s.count(), "no temporary files left");
+        }
+    }
+
     @Test
     void aCaptureWithoutItsNameTableKeepsKernelsAndSaysSo() throws IOException {
         Path capture = dir.resolve("alone.fltrbuf");

@@ -1,6 +1,7 @@
 package org.flagos.trace.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,6 +15,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.flagos.trace.testing.TraceJson;
 import org.junit.jupiter.api.Test;
@@ -23,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A new user's Maven project, built from the README alone: the README's example (the code block
  * under its {@code Example.java} marker) in a project whose only dependency is the one the README
  * names, compiled and run against the installed jar. Without the CUDA bindings it must print one
- * line and still write a trace with the op in it.
+ * line and still write a trace with the op in it. The class path it gets is the one the README
+ * states (jars and bytes besides flagtrace's own) and holds none of the CLI's libraries.
  *
  * <p>The jar is installed into a Maven repository of the build's own, {@code target/embedding-m2},
  * never into the user's {@code ~/.m2}: both Maven runs get {@code -Dmaven.repo.local} pointing there
@@ -34,6 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ReadmeEmbeddingTest {
     private static final String MARKER = "<!-- example: Example.java -->";
+    /** The README's figure: "Embedding adds N jars (X MB) besides flagtrace's own". */
+    private static final Pattern FIGURE = Pattern.compile("adds (\\d+) jars \\(([0-9.]+) MB\\) besides flagtrace's own");
 
     @TempDir
     Path dir;
@@ -41,6 +47,7 @@ class ReadmeEmbeddingTest {
     @Test
     void theReadmeExampleBuildsAndRunsWithOnlyTheNamedDependency() throws Exception {
         Path root = Path.of("").toAbsolutePath();
+        Path dir = this.dir.toAbsolutePath(); // Maven runs in other directories
         Path jar = dir.resolve("flagtrace.jar");
         jarOf(root.resolve("target/classes"), jar);
         Path repository = Files.createDirectories(root.resolve("target/embedding-m2"));
@@ -54,13 +61,27 @@ class ReadmeEmbeddingTest {
         Files.copy(root.resolve("src/test/embedding/pom.xml"), project.resolve("pom.xml"));
         Files.writeString(project.resolve("src/main/java/Example.java"), example(root.resolve("README.md")));
         run(project, concat(maven, "package", "dependency:build-classpath", "-Dmdep.outputFile=cp.txt"));
-        String classpath = project.resolve("target/classes") + java.io.File.pathSeparator
-                + Files.readString(project.resolve("cp.txt")).trim();
+        String dependencies = Files.readString(project.resolve("cp.txt")).trim();
+        String classpath = project.resolve("target/classes") + java.io.File.pathSeparator + dependencies;
         assertTrue(!classpath.contains("/org/bytedeco/cuda/"), "the user's class path holds no CUDA bindings: " + classpath);
         for (String entry : classpath.split(java.io.File.pathSeparator)) {
             assertTrue(Path.of(entry).toAbsolutePath().startsWith(root.resolve("target")),
                     "the example runs from the build's own repository: " + entry);
         }
+        for (String cliOnly : List.of("/info/picocli/", "/me/tongfei/", "/org/jline/", "/commons-cli/")) {
+            assertFalse(classpath.contains(cliOnly), "the user's class path holds none of the CLI's libraries (" + cliOnly + "): " + classpath);
+        }
+        List<Path> others = Stream.of(dependencies.split(java.io.File.pathSeparator)).map(Path::of)
+                .filter(p -> !p.getFileName().toString().startsWith("flagtrace-")).toList();
+        long bytes = 0;
+        for (Path p : others) {
+            bytes += Files.size(p);
+        }
+        Matcher figure = FIGURE.matcher(Files.readString(root.resolve("README.md")));
+        assertTrue(figure.find(), "README states what embedding adds: " + FIGURE);
+        String stated = figure.group(1) + " jars (" + figure.group(2) + " MB)";
+        String measured = others.size() + " jars (" + String.format(java.util.Locale.ROOT, "%.1f", bytes / 1e6) + " MB)";
+        assertEquals(stated, measured, "the README's figure is the class path's: " + others);
 
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", classpath, "Example")
                 .directory(project.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
