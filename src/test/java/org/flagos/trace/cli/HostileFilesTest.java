@@ -24,9 +24,8 @@ import org.flagos.trace.ingest.FltrbufFrames;
 import org.flagos.trace.testing.Captures;
 import org.flagos.trace.testing.TargetScratch;
 import org.flagos.trace.testing.TraceJson;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Files that are not what they claim to be, as the issue 14 attack found them: special files as
@@ -36,20 +35,9 @@ import org.junit.jupiter.api.Test;
 class HostileFilesTest {
     private static final String NAME = "h200-app-tiny2k";
 
-    private TargetScratch scratch;
-    private Path dir;
+    @TempDir
+    Path dir; // under target/tmp (junit-platform.properties), removed after each test
     private final CliRunner cli = new CliRunner();
-
-    @BeforeEach
-    void scratch() {
-        scratch = TargetScratch.of("hostile-files");
-        dir = scratch.dir();
-    }
-
-    @AfterEach
-    void clean() {
-        scratch.close();
-    }
 
     /** Runs the CLI, bounded only so that a regression (a read that never ends) fails instead of hanging the build. */
     private int run(String... args) {

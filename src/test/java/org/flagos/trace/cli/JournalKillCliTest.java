@@ -9,7 +9,6 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -32,7 +31,7 @@ class JournalKillCliTest {
     @Test
     void theExportOfAKilledRecordersJournalSaysTheCaptureWasInterrupted() throws Exception {
         Path journal = tmp.resolve("journal");
-        Process child = child("slow", "h200-app-tiny2k", journal.toString());
+        Process child = JournalChild.start("slow", "h200-app-tiny2k", journal.toString());
         killAfter(child, "appended 300");
 
         Path out = tmp.resolve("killed.json");
@@ -45,7 +44,7 @@ class JournalKillCliTest {
     @Test
     void aKilledRecordersPartialTraceIsRemovedByTheNextRunThatWritesThatOutput() throws Exception {
         Path trace = Files.createDirectories(tmp.resolve("out")).resolve("trace.json"); // outputs create no directory
-        Process child = child("partial", "h200-app", tmp.resolve("journal").toString(), trace.toString());
+        Process child = JournalChild.start("partial", "h200-app", tmp.resolve("journal").toString(), trace.toString());
         killAfter(child, "ready");
         assertEquals(1, partials(trace.getParent()).size(), "the kill left the recorder's temporary behind");
 
@@ -78,16 +77,4 @@ class JournalKillCliTest {
         assertEquals(137, child.exitValue(), "killed by SIGKILL");
     }
 
-    private static Process child(String... args) throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-Xmx512m");
-        command.addAll(List.of("--add-exports=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
-                "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED"));
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(JournalChild.class.getName());
-        command.addAll(List.of(args));
-        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-    }
 }

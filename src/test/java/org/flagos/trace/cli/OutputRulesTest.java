@@ -17,9 +17,8 @@ import java.util.stream.Stream;
 import org.flagos.trace.testing.Captures;
 import org.flagos.trace.testing.TargetScratch;
 import org.flagos.trace.testing.TraceJson;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Where a trace may be written (issue 14, "Reliability"): a character device or a FIFO is written
@@ -29,20 +28,9 @@ import org.junit.jupiter.api.Test;
 class OutputRulesTest {
     private static final String CAPTURE = Captures.capture("h200-app-tiny2k").toString();
 
-    private TargetScratch scratch;
-    private Path dir;
+    @TempDir
+    Path dir; // under target/tmp (junit-platform.properties), removed after each test
     private final CliRunner cli = new CliRunner();
-
-    @BeforeEach
-    void scratch() {
-        scratch = TargetScratch.of("outputs");
-        dir = scratch.dir();
-    }
-
-    @AfterEach
-    void clean() {
-        scratch.close();
-    }
 
     private List<Path> files() throws IOException {
         try (Stream<Path> s = Files.list(dir)) {

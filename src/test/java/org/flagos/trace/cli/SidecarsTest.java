@@ -15,9 +15,8 @@ import org.flagos.trace.ingest.DevicePropertiesFile;
 import org.flagos.trace.testing.Captures;
 import org.flagos.trace.testing.TargetScratch;
 import org.flagos.trace.testing.TraceJson;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The files beside a capture (ops, names, device properties, clock: issue 14, "Reliability") are
@@ -26,20 +25,9 @@ import org.junit.jupiter.api.Test;
 class SidecarsTest {
     private static final String NAME = "h200-app-tiny2k";
 
-    private TargetScratch scratch;
-    private Path dir;
+    @TempDir
+    Path dir; // under target/tmp (junit-platform.properties), removed after each test
     private final CliRunner cli = new CliRunner();
-
-    @BeforeEach
-    void scratch() {
-        scratch = TargetScratch.of("sidecars");
-        dir = scratch.dir();
-    }
-
-    @AfterEach
-    void clean() {
-        scratch.close();
-    }
 
     /** The bundled capture with its ops and names beside it, in the scratch directory. */
     private Path captureWithSidecars() throws IOException {

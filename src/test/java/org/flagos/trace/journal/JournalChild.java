@@ -5,6 +5,8 @@ import java.io.PrintStream;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.security.Permission;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.flagos.trace.capture.AtomicOutput;
 import org.flagos.trace.capture.CaptureReplay;
@@ -23,6 +25,24 @@ import org.flagos.trace.testing.Captures;
  * {@code ready}, and waits to be killed.
  */
 public final class JournalChild {
+    /**
+     * Starts this class in a child JVM with the journal's Java 17 flags and {@code args}; its stderr
+     * goes to the test's. Security managers are allowed (the "net" mode installs one).
+     */
+    public static Process start(String... args) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xmx512m");
+        command.add("-Djava.security.manager=allow");
+        command.addAll(List.of("--add-exports=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+                "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED"));
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(JournalChild.class.getName());
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    }
+
     public static void main(String[] args) throws Exception {
         if (args[0].equals("slow")) {
             slow(args[1], Path.of(args[2]));

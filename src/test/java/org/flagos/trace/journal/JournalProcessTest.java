@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -30,7 +29,7 @@ class JournalProcessTest {
     @Test
     void aJournalKilledMidCaptureReplaysEveryEventAppendedBeforeTheKill() throws Exception {
         Path dir = tmp.resolve("journal");
-        Process child = child("slow", CAPTURE, dir.toString());
+        Process child = JournalChild.start("slow", CAPTURE, dir.toString());
         long acknowledged = 0;
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line; (line = lines.readLine()) != null; ) {
@@ -65,7 +64,7 @@ class JournalProcessTest {
 
     @Test
     void theJournalTouchesNoNetworkAndChronicleAnalyticsIsAbsent() throws Exception {
-        Process child = child("net", tmp.resolve("journal").toString());
+        Process child = JournalChild.start("net", tmp.resolve("journal").toString());
         String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(child.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, child.exitValue(), output + new String(child.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
@@ -76,19 +75,6 @@ class JournalProcessTest {
         assertTrue(output.lines().anyMatch("chronicle-threads="::equals), "no Chronicle thread outlives the journal: " + output);
     }
 
-    private static Process child(String... args) throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-Xmx512m");
-        command.add("-Djava.security.manager=allow");
-        command.addAll(List.of("--add-exports=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
-                "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED"));
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(JournalChild.class.getName());
-        command.addAll(List.of(args));
-        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-    }
 
     private static List<String> sortedEvents(JsonNode trace) {
         List<String> events = new ArrayList<>();
