@@ -8,7 +8,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.flagos.trace.pipeline.DeviceClockMapping;
+import org.flagos.trace.model.DeviceClockMapping;
 
 /**
  * The device clock mapping saved beside a capture ({@code NAME.clock.json}):

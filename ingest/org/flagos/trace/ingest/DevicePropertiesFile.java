@@ -12,7 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.flagos.trace.pipeline.DeviceProperties;
+import org.flagos.trace.model.DeviceProperties;
 
 /**
  * Reads device properties: a JSON array of device objects, or any object with a

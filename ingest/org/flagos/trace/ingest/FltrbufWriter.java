@@ -12,8 +12,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Map;
 import java.util.TreeMap;
-import org.flagos.trace.pipeline.BufferTap;
-import org.flagos.trace.pipeline.DeviceClockMapping;
+import org.flagos.trace.model.BufferTap;
+import org.flagos.trace.model.DeviceClockMapping;
 
 /**
  * Writes a {@code .fltrbuf} capture (format v1) as a live tracer completes buffers, and the kernel

@@ -1,6 +1,6 @@
 package org.flagos.trace.ingest;
 
-import org.flagos.trace.pipeline.ExternalId;
+import org.flagos.trace.model.ExternalId;
 
 /**
  * One host op range from an ops file.

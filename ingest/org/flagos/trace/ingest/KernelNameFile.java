@@ -6,7 +6,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import org.flagos.trace.pipeline.KernelNames;
+import org.flagos.trace.model.KernelNames;
 
 /**
  * The kernel-name table saved beside a capture ({@code NAME.names.tsv}): one

@@ -15,7 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
-import org.flagos.trace.pipeline.ExternalId;
+import org.flagos.trace.model.ExternalId;
 
 /**
  * Reads an {@code .ops.jsonl} file: a {@code window_start} line, op lines, a {@code window_end}

@@ -33,13 +33,13 @@ public final class OpsJsonlWriter implements AutoCloseable {
         try (JsonGenerator g = JSON.createGenerator(out)) {
             g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
             g.writeStartObject();
-            org.flagos.trace.pipeline.JsonText.writeStringField(g, "name", op.name());
+            org.flagos.trace.model.JsonText.writeStringField(g, "name", op.name());
             g.writeNumberField("external_id", op.externalId().value());
             if (op.hasThread()) {
                 g.writeNumberField("thread", op.thread());
             }
             if (op.threadName() != null) {
-                org.flagos.trace.pipeline.JsonText.writeStringField(g, "thread_name", op.threadName());
+                org.flagos.trace.model.JsonText.writeStringField(g, "thread_name", op.threadName());
             }
             g.writeNumberField("start", op.startNs());
             g.writeNumberField("end", op.endNs());

@@ -9,9 +9,9 @@ import net.openhft.chronicle.wire.WireIn;
 import net.openhft.chronicle.wire.WireOut;
 import net.openhft.chronicle.wire.WriteMarshallable;
 import org.flagos.trace.ingest.HostOp;
-import org.flagos.trace.pipeline.DeviceClockMapping;
-import org.flagos.trace.pipeline.DeviceProperties;
-import org.flagos.trace.pipeline.ExternalId;
+import org.flagos.trace.model.DeviceClockMapping;
+import org.flagos.trace.model.DeviceProperties;
+import org.flagos.trace.model.ExternalId;
 
 /**
  * The document types of schema v1, each marshalled with Chronicle Wire field by field (no

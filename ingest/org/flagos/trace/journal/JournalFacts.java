@@ -2,8 +2,8 @@ package org.flagos.trace.journal;
 
 import java.util.List;
 import java.util.Map;
-import org.flagos.trace.pipeline.DeviceClockMapping;
-import org.flagos.trace.pipeline.DeviceProperties;
+import org.flagos.trace.model.DeviceClockMapping;
+import org.flagos.trace.model.DeviceProperties;
 
 /**
  * What a scan of a journal found, before any record is decoded.

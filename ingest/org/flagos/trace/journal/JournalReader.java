@@ -20,8 +20,8 @@ import net.openhft.chronicle.wire.SerializationStrategies;
 import net.openhft.chronicle.wire.ValueIn;
 import org.flagos.trace.ingest.CaptureFormatException;
 import org.flagos.trace.ingest.HostOp;
-import org.flagos.trace.pipeline.DeviceClockMapping;
-import org.flagos.trace.pipeline.DeviceProperties;
+import org.flagos.trace.model.DeviceClockMapping;
+import org.flagos.trace.model.DeviceProperties;
 
 /**
  * Reads a journal, read-only (a recorder may still be appending: what was appended after

@@ -2,7 +2,7 @@ package org.flagos.trace.journal;
 
 import java.util.List;
 import java.util.Map;
-import org.flagos.trace.pipeline.DeviceProperties;
+import org.flagos.trace.model.DeviceProperties;
 
 /**
  * What a journal's {@code session} document says about the capture it holds.

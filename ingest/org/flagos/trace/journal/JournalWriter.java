@@ -20,9 +20,9 @@ import net.openhft.chronicle.wire.DocumentContext;
 import net.openhft.chronicle.wire.WriteMarshallable;
 import org.flagos.trace.ingest.CaptureFormatException;
 import org.flagos.trace.ingest.HostOp;
-import org.flagos.trace.pipeline.BufferTap;
-import org.flagos.trace.pipeline.DeviceClockMapping;
-import org.flagos.trace.pipeline.DeviceProperties;
+import org.flagos.trace.model.BufferTap;
+import org.flagos.trace.model.DeviceClockMapping;
+import org.flagos.trace.model.DeviceProperties;
 
 /**
  * Appends a capture to a journal (a Chronicle Queue directory, schema {@link JournalSchema}) as it

@@ -4,9 +4,9 @@ import com.lmax.disruptor.EventTranslatorOneArg;
 import java.util.PriorityQueue;
 import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.ingest.HostOpCursor;
-import org.flagos.trace.pipeline.RecordSink;
-import org.flagos.trace.pipeline.RecordType;
-import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.model.RecordSink;
+import org.flagos.trace.model.RecordType;
+import org.flagos.trace.model.TraceRecord;
 
 /**
  * Interleaves a replay's host ops with its records by time, as a live session publishes them: an

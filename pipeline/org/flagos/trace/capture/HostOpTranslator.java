@@ -2,9 +2,9 @@ package org.flagos.trace.capture;
 
 import com.lmax.disruptor.EventTranslatorTwoArg;
 import org.flagos.trace.ingest.HostOp;
-import org.flagos.trace.pipeline.NameTable;
-import org.flagos.trace.pipeline.RecordType;
-import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.model.NameTable;
+import org.flagos.trace.model.RecordType;
+import org.flagos.trace.model.TraceRecord;
 
 /** Publishes a host op range into a ring slot. */
 final class HostOpTranslator {

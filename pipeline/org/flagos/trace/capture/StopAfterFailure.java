@@ -2,7 +2,7 @@ package org.flagos.trace.capture;
 
 import com.lmax.disruptor.EventHandler;
 import java.util.function.BooleanSupplier;
-import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.model.TraceRecord;
 
 /**
  * Runs a stage until any stage of the capture has failed, then passes slots through untouched. A

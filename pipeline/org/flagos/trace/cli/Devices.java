@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.flagos.trace.ingest.CaptureFormatException;
 import org.flagos.trace.ingest.DevicePropertiesFile;
-import org.flagos.trace.pipeline.DeviceProperties;
+import org.flagos.trace.model.DeviceProperties;
 import org.flagos.trace.stages.TraceHeader;
 
 /** What {@code --device-properties} and {@code --metadata} say, read once for every command that takes them. */

@@ -20,7 +20,7 @@ import org.flagos.trace.ingest.KernelNameFile;
 import org.flagos.trace.journal.JournalOptions;
 import org.flagos.trace.journal.JournalReader;
 import org.flagos.trace.journal.JournalWindow;
-import org.flagos.trace.pipeline.DeviceProperties;
+import org.flagos.trace.model.DeviceProperties;
 import org.flagos.trace.report.TableLayout;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

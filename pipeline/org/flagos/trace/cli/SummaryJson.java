@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.io.OutputStream;
-import org.flagos.trace.pipeline.JsonText;
+import org.flagos.trace.model.JsonText;
 import org.flagos.trace.stages.OpSummary;
 import org.flagos.trace.stages.OpSummaryRow;
 

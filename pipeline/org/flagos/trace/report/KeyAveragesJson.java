@@ -9,7 +9,7 @@ import java.io.OutputStream;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.List;
-import org.flagos.trace.pipeline.JsonText;
+import org.flagos.trace.model.JsonText;
 
 /**
  * Writes the summary as JSON: totals (over every row, as torch's table footer) and the selected

@@ -1,7 +1,7 @@
 package org.flagos.trace.session;
 
 import java.util.function.LongSupplier;
-import org.flagos.trace.pipeline.ClockAlignment;
+import org.flagos.trace.model.ClockAlignment;
 
 /**
  * UNIX-epoch nanoseconds in the vendor's clock domain, cheap enough to read twice per op: a

@@ -1,6 +1,6 @@
 package org.flagos.trace.session;
 
-import org.flagos.trace.pipeline.HostOpMarker;
+import org.flagos.trace.model.HostOpMarker;
 
 /**
  * One host op, open from {@link ProfilerSession#op} until {@link #close()}. While it is open its

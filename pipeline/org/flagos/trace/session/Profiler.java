@@ -1,8 +1,8 @@
 package org.flagos.trace.session;
 
-import org.flagos.trace.pipeline.Accelerator;
-import org.flagos.trace.pipeline.DeviceTracer;
-import org.flagos.trace.pipeline.Diagnostics;
+import org.flagos.trace.model.Accelerator;
+import org.flagos.trace.model.DeviceTracer;
+import org.flagos.trace.model.Diagnostics;
 import org.flagos.trace.vendors.Vendors;
 
 /**

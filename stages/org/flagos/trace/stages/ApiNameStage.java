@@ -3,11 +3,11 @@ package org.flagos.trace.stages;
 import com.lmax.disruptor.EventHandler;
 import java.util.Map;
 import java.util.TreeMap;
-import org.flagos.trace.pipeline.ApiNames;
-import org.flagos.trace.pipeline.EventKind;
-import org.flagos.trace.pipeline.NameTable;
-import org.flagos.trace.pipeline.RecordType;
-import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.model.ApiNames;
+import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.NameTable;
+import org.flagos.trace.model.RecordType;
+import org.flagos.trace.model.TraceRecord;
 
 /**
  * Stage 1: runtime and driver callback id to API name. Names come from the vendor's generated

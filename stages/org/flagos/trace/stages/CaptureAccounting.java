@@ -5,10 +5,10 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.flagos.trace.pipeline.ClockAlignment;
-import org.flagos.trace.pipeline.DecodeStats;
-import org.flagos.trace.pipeline.EventKind;
-import org.flagos.trace.pipeline.JsonText;
+import org.flagos.trace.model.ClockAlignment;
+import org.flagos.trace.model.DecodeStats;
+import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.JsonText;
 
 /**
  * Every count of what happened to the records of one capture: decoded, skipped, undecodable,

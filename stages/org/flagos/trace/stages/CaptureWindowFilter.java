@@ -1,9 +1,9 @@
 package org.flagos.trace.stages;
 
 import com.lmax.disruptor.EventHandler;
-import org.flagos.trace.pipeline.EventKind;
-import org.flagos.trace.pipeline.RecordType;
-import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.RecordType;
+import org.flagos.trace.model.TraceRecord;
 
 /**
  * Stage 3: keeps a record only when it lies wholly inside the capture window

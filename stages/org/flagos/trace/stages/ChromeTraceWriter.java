@@ -8,13 +8,13 @@ import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import org.flagos.trace.pipeline.DeviceProperties;
-import org.flagos.trace.pipeline.JsonText;
-import org.flagos.trace.pipeline.EventKind;
-import org.flagos.trace.pipeline.NameTable;
-import org.flagos.trace.pipeline.RecordField;
-import org.flagos.trace.pipeline.RecordType;
-import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.model.DeviceProperties;
+import org.flagos.trace.model.JsonText;
+import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.NameTable;
+import org.flagos.trace.model.RecordField;
+import org.flagos.trace.model.RecordType;
+import org.flagos.trace.model.TraceRecord;
 
 /**
  * Stage 4, last: streams the torch-compatible Chrome trace with Jackson's generator. Device and API
@@ -106,7 +106,7 @@ public final class ChromeTraceWriter implements TraceWriter, FlowIndex.ArrowSink
         this(out, names, header, accounting, EventKind::category);
     }
 
-    /** @param apiCategory the category of API records per kind, as the vendor names it ({@link org.flagos.trace.pipeline.ApiNames#category}) */
+    /** @param apiCategory the category of API records per kind, as the vendor names it ({@link org.flagos.trace.model.ApiNames#category}) */
     public ChromeTraceWriter(OutputStream out, NameTable names, TraceHeader header, CaptureAccounting accounting,
                              java.util.function.Function<EventKind, String> apiCategory) {
         this.runtimeHead = apiHead(apiCategory.apply(EventKind.RUNTIME));

@@ -40,7 +40,7 @@ final class EventBytes extends AsciiFragment {
         return string(value.asQuotedUTF8()); // cached inside the SerializedString after first use
     }
 
-    /** A string value from its quoted UTF-8 body ({@link org.flagos.trace.pipeline.JsonText#quotedUtf8}). */
+    /** A string value from its quoted UTF-8 body ({@link org.flagos.trace.model.JsonText#quotedUtf8}). */
     EventBytes string(byte[] quoted) {
         ensure(quoted.length + 2);
         bytes[to++] = '"';

@@ -3,8 +3,8 @@ package org.flagos.trace.stages;
 import com.lmax.disruptor.EventHandler;
 import java.util.Arrays;
 import org.agrona.collections.Long2LongHashMap;
-import org.flagos.trace.pipeline.EventKind;
-import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.TraceRecord;
 
 /**
  * Stage 2: gives device and API records the External id of the host op that launched them, by the

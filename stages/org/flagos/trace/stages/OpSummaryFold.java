@@ -2,7 +2,7 @@ package org.flagos.trace.stages;
 
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
-import org.flagos.trace.pipeline.NameTable;
+import org.flagos.trace.model.NameTable;
 
 /**
  * Folds host ops into the summary's per-name rows one at a time, as they settle, holding per

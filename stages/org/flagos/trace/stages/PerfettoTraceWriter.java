@@ -8,11 +8,11 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
-import org.flagos.trace.pipeline.EventKind;
-import org.flagos.trace.pipeline.NameTable;
-import org.flagos.trace.pipeline.RecordField;
-import org.flagos.trace.pipeline.RecordType;
-import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.NameTable;
+import org.flagos.trace.model.RecordField;
+import org.flagos.trace.model.RecordType;
+import org.flagos.trace.model.TraceRecord;
 
 /**
  * Stage 4, last, for a {@code .pftrace} target: streams Perfetto's protobuf trace (a sequence of

@@ -2,7 +2,7 @@ package org.flagos.trace.stages;
 
 import java.util.List;
 import java.util.Map;
-import org.flagos.trace.pipeline.DeviceProperties;
+import org.flagos.trace.model.DeviceProperties;
 
 /**
  * What the trace's top level says besides its events. The capture window (for the {@code Trace}
@@ -32,7 +32,7 @@ public record TraceHeader(
             if (RESERVED_KEYS.contains(key)) {
                 throw new IllegalArgumentException("metadata cannot set the reserved key " + key);
             }
-            if (org.flagos.trace.pipeline.JsonText.hasLoneSurrogate(key)) {
+            if (org.flagos.trace.model.JsonText.hasLoneSurrogate(key)) {
                 // valid in a JSON string value, but strict parsers (Jackson among them) refuse it in a key
                 throw new IllegalArgumentException("metadata key '" + key + "' holds a lone UTF-16 surrogate");
             }

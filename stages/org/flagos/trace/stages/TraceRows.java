@@ -92,7 +92,7 @@ final class TraceRows {
 
     private void label(JsonGenerator g, String name, long pid, long tid, long tsNs, String argName, String value) throws IOException {
         start(g, name, pid, tid, tsNs);
-        org.flagos.trace.pipeline.JsonText.writeStringField(g, argName, value);
+        org.flagos.trace.model.JsonText.writeStringField(g, argName, value);
         g.writeEndObject();
         g.writeEndObject();
     }

@@ -1,7 +1,7 @@
 package org.flagos.trace.stages;
 
 import com.lmax.disruptor.EventHandler;
-import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.model.TraceRecord;
 
 /**
  * The last stage: writes the trace file from vendor-neutral records. {@link ChromeTraceWriter}

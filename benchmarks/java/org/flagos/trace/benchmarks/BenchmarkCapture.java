@@ -10,7 +10,7 @@ import org.flagos.trace.ingest.CaptureBytes;
 import org.flagos.trace.ingest.HostOps;
 import org.flagos.trace.ingest.KernelNameFile;
 import org.flagos.trace.ingest.OpsJsonlReader;
-import org.flagos.trace.pipeline.DeviceProperties;
+import org.flagos.trace.model.DeviceProperties;
 
 /** The real 30,000-launch H200 capture, loaded once into memory for the benchmarks. */
 final class BenchmarkCapture {

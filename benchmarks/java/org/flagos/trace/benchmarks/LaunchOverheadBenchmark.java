@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.flagos.trace.pipeline.DeviceTracer;
+import org.flagos.trace.model.DeviceTracer;
 import org.flagos.trace.session.OpScope;
 import org.flagos.trace.session.Profiler;
 import org.flagos.trace.session.ProfilerSession;

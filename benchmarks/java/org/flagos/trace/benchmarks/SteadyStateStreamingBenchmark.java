@@ -8,9 +8,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.flagos.trace.capture.CapturePipeline;
 import org.flagos.trace.ingest.FltrbufFrames;
-import org.flagos.trace.pipeline.ActivityBufferDecoder;
-import org.flagos.trace.pipeline.DecodeStats;
-import org.flagos.trace.pipeline.NameTable;
+import org.flagos.trace.model.ActivityBufferDecoder;
+import org.flagos.trace.model.DecodeStats;
+import org.flagos.trace.model.NameTable;
 import org.flagos.trace.stages.CaptureWindowFilter;
 import org.flagos.trace.stages.TraceHeader;
 import org.flagos.trace.vendors.Vendors;
@@ -66,9 +66,9 @@ public class SteadyStateStreamingBenchmark {
                 new CaptureWindowFilter(capture.ops.windowStartNs(), capture.ops.windowEndNs()), header,
                 new BenchmarkCapture.CountingSink(), stats, ProducerType.SINGLE, CapturePipeline.DEFAULT_RING_SIZE);
         DecodeStats probe = new DecodeStats();
-        decoder.decode(buffer.duplicate(), new org.flagos.trace.pipeline.RecordSink() {
+        decoder.decode(buffer.duplicate(), new org.flagos.trace.model.RecordSink() {
             @Override
-            public <A> void publish(com.lmax.disruptor.EventTranslatorOneArg<org.flagos.trace.pipeline.TraceRecord, A> t, A a) {
+            public <A> void publish(com.lmax.disruptor.EventTranslatorOneArg<org.flagos.trace.model.TraceRecord, A> t, A a) {
             }
         }, probe);
         if (probe.publishedTotal() != RECORDS) {

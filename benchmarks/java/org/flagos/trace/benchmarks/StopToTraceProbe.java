@@ -3,7 +3,7 @@ package org.flagos.trace.benchmarks;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.bytedeco.cuda.global.cudart;
-import org.flagos.trace.pipeline.DeviceTracer;
+import org.flagos.trace.model.DeviceTracer;
 import org.flagos.trace.session.OpScope;
 import org.flagos.trace.session.Profiler;
 import org.flagos.trace.session.ProfilerSession;

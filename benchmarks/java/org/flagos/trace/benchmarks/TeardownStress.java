@@ -12,14 +12,14 @@ import org.bytedeco.cuda.global.cudart;
 import org.bytedeco.javacpp.Pointer;
 import org.flagos.trace.ingest.CaptureBytes;
 import org.flagos.trace.ingest.FltrbufFrames;
-import org.flagos.trace.pipeline.ActivityBufferDecoder;
-import org.flagos.trace.pipeline.DecodeStats;
-import org.flagos.trace.pipeline.DeviceTracer;
-import org.flagos.trace.pipeline.EventKind;
-import org.flagos.trace.pipeline.NameTable;
-import org.flagos.trace.pipeline.RecordSink;
-import org.flagos.trace.pipeline.RecordType;
-import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.model.ActivityBufferDecoder;
+import org.flagos.trace.model.DecodeStats;
+import org.flagos.trace.model.DeviceTracer;
+import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.NameTable;
+import org.flagos.trace.model.RecordSink;
+import org.flagos.trace.model.RecordType;
+import org.flagos.trace.model.TraceRecord;
 import org.flagos.trace.session.OpScope;
 import org.flagos.trace.session.Profiler;
 import org.flagos.trace.session.ProfilerSession;
@@ -184,7 +184,7 @@ public final class TeardownStress {
 
     private static Check verify(Path dump) {
         FltrbufFrames frames = new FltrbufFrames(CaptureBytes.load(dump), dump.toString());
-        ActivityBufferDecoder decoder = Vendors.decoderFor(1).create(org.flagos.trace.pipeline.KernelNames.NONE, new NameTable(), List.of());
+        ActivityBufferDecoder decoder = Vendors.decoderFor(1).create(org.flagos.trace.model.KernelNames.NONE, new NameTable(), List.of());
         Check check = new Check();
         DecodeStats stats = new DecodeStats();
         while (frames.next()) {

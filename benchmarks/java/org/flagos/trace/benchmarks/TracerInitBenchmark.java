@@ -1,7 +1,7 @@
 package org.flagos.trace.benchmarks;
 
 import java.util.concurrent.TimeUnit;
-import org.flagos.trace.pipeline.DeviceTracer;
+import org.flagos.trace.model.DeviceTracer;
 import org.flagos.trace.session.Profiler;
 import org.flagos.trace.vendors.cupti.CuptiTracer;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -1,7 +1,7 @@
 package org.flagos.trace.vendors.cupti;
 
 
-import org.flagos.trace.pipeline.DeviceProperties;
+import org.flagos.trace.model.DeviceProperties;
 
 /**
  * The three occupancy figures torch/kineto put in a kernel event's args — {@code "blocks per SM"},

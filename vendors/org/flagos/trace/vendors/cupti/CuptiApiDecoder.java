@@ -2,10 +2,10 @@ package org.flagos.trace.vendors.cupti;
 
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
-import org.flagos.trace.pipeline.EventKind;
-import org.flagos.trace.pipeline.RecordField;
-import org.flagos.trace.pipeline.RecordType;
-import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.RecordField;
+import org.flagos.trace.model.RecordType;
+import org.flagos.trace.model.TraceRecord;
 
 /** Flyweight over a {@code CUpti_ActivityAPI} record (kinds RUNTIME and DRIVER), read in place. */
 final class CuptiApiDecoder {

@@ -1,7 +1,7 @@
 package org.flagos.trace.vendors.cupti;
 
-import org.flagos.trace.pipeline.ApiNames;
-import org.flagos.trace.pipeline.EventKind;
+import org.flagos.trace.model.ApiNames;
+import org.flagos.trace.model.EventKind;
 
 /** CUPTI 13.0's runtime and driver callback ids, from the generated tables. */
 final class CuptiApiNames implements ApiNames {

@@ -3,16 +3,16 @@ package org.flagos.trace.vendors.cupti;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
-import org.flagos.trace.pipeline.ActivityBufferDecoder;
-import org.flagos.trace.pipeline.ApiNames;
-import org.flagos.trace.pipeline.DecodeStats;
-import org.flagos.trace.pipeline.DeviceClockMapping;
-import org.flagos.trace.pipeline.DeviceProperties;
-import org.flagos.trace.pipeline.EventKind;
-import org.flagos.trace.pipeline.KernelNames;
-import org.flagos.trace.pipeline.NameTable;
-import org.flagos.trace.pipeline.RecordLimits;
-import org.flagos.trace.pipeline.RecordSink;
+import org.flagos.trace.model.ActivityBufferDecoder;
+import org.flagos.trace.model.ApiNames;
+import org.flagos.trace.model.DecodeStats;
+import org.flagos.trace.model.DeviceClockMapping;
+import org.flagos.trace.model.DeviceProperties;
+import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.KernelNames;
+import org.flagos.trace.model.NameTable;
+import org.flagos.trace.model.RecordLimits;
+import org.flagos.trace.model.RecordSink;
 import org.flagos.trace.vendors.family.LiveKernelNames;
 import org.flagos.trace.vendors.family.KernelNameCache;
 
@@ -82,7 +82,7 @@ public final class CuptiBufferDecoder implements ActivityBufferDecoder {
     }
 
     /** A resolver of live kernel-name pointers that also saves each name into {@code tap}. */
-    public static KernelNames liveKernelNames(org.flagos.trace.pipeline.BufferTap tap) {
+    public static KernelNames liveKernelNames(org.flagos.trace.model.BufferTap tap) {
         return new LiveKernelNames(tap);
     }
 

@@ -2,8 +2,8 @@ package org.flagos.trace.vendors.cupti;
 
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
-import org.flagos.trace.pipeline.RecordType;
-import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.model.RecordType;
+import org.flagos.trace.model.TraceRecord;
 
 /**
  * Flyweight over a {@code CUpti_ActivityExternalCorrelation} record: the only bridge between

@@ -1,8 +1,8 @@
 package org.flagos.trace.vendors.cupti;
 
 import java.util.List;
-import org.flagos.trace.pipeline.DeviceProperties;
-import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.model.DeviceProperties;
+import org.flagos.trace.model.TraceRecord;
 
 /**
  * Fills a kernel record's blocks per SM, warps per SM and estimated achieved occupancy the way

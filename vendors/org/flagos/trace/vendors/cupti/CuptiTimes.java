@@ -1,6 +1,6 @@
 package org.flagos.trace.vendors.cupti;
 
-import org.flagos.trace.pipeline.DeviceClockMapping;
+import org.flagos.trace.model.DeviceClockMapping;
 
 /**
  * The clock of the records being decoded: how a raw record time becomes epoch ns, and the span a

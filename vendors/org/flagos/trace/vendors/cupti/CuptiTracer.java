@@ -15,16 +15,16 @@ import org.bytedeco.javacpp.Loader;
 import org.bytedeco.javacpp.LongPointer;
 import org.bytedeco.javacpp.PointerPointer;
 import org.bytedeco.javacpp.SizeTPointer;
-import org.flagos.trace.pipeline.ApiNames;
-import org.flagos.trace.pipeline.BufferTap;
-import org.flagos.trace.pipeline.CallGate;
-import org.flagos.trace.pipeline.DecodeStats;
-import org.flagos.trace.pipeline.DeviceProperties;
-import org.flagos.trace.pipeline.DeviceTracer;
-import org.flagos.trace.pipeline.Diagnostics;
-import org.flagos.trace.pipeline.ExternalId;
-import org.flagos.trace.pipeline.NameTable;
-import org.flagos.trace.pipeline.RecordSink;
+import org.flagos.trace.model.ApiNames;
+import org.flagos.trace.model.BufferTap;
+import org.flagos.trace.model.CallGate;
+import org.flagos.trace.model.DecodeStats;
+import org.flagos.trace.model.DeviceProperties;
+import org.flagos.trace.model.DeviceTracer;
+import org.flagos.trace.model.Diagnostics;
+import org.flagos.trace.model.ExternalId;
+import org.flagos.trace.model.NameTable;
+import org.flagos.trace.model.RecordSink;
 import org.flagos.trace.vendors.family.LiveKernelNames;
 import org.flagos.trace.vendors.family.CompletedBuffers;
 
@@ -430,7 +430,7 @@ public final class CuptiTracer implements DeviceTracer {
     @Override
     public long timestampNs() {
         if (!available()) {
-            return org.flagos.trace.pipeline.RealtimeClock.nowNs();
+            return org.flagos.trace.model.RealtimeClock.nowNs();
         }
         LongPointer now = timestamp.get(); // native memory: no array copy across JNI, a tighter round trip
         cupti.cuptiGetTimestamp(now);

@@ -1,7 +1,7 @@
 package org.flagos.trace.vendors.family;
 
-import org.flagos.trace.pipeline.ActivityBufferDecoder;
-import org.flagos.trace.pipeline.DeviceClockMapping;
+import org.flagos.trace.model.ActivityBufferDecoder;
+import org.flagos.trace.model.DeviceClockMapping;
 
 /**
  * A decoder of a vendor whose records carry its own device clock: before each buffer it is told

@@ -4,8 +4,8 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.concurrent.atomic.AtomicLong;
 import org.bytedeco.javacpp.BytePointer;
-import org.flagos.trace.pipeline.CallGate;
-import org.flagos.trace.pipeline.DecodeStats;
+import org.flagos.trace.model.CallGate;
+import org.flagos.trace.model.DecodeStats;
 
 /**
  * What every tracer's buffer-completion callback shares. Completions are gated: a buffer completed

@@ -9,19 +9,19 @@ import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.LongPointer;
 import org.flagos.trace.natives.CuptiFamilyLibrary;
 import org.flagos.trace.natives.CuptiFamilyLibrary.Handle;
-import org.flagos.trace.pipeline.BufferTap;
-import org.flagos.trace.pipeline.CallGate;
-import org.flagos.trace.pipeline.DecodeStats;
-import org.flagos.trace.pipeline.DeviceClockMapping;
-import org.flagos.trace.pipeline.DeviceProperties;
-import org.flagos.trace.pipeline.DeviceTracer;
-import org.flagos.trace.pipeline.Diagnostics;
-import org.flagos.trace.pipeline.ExternalId;
-import org.flagos.trace.pipeline.NameTable;
-import org.flagos.trace.pipeline.RealtimeClock;
-import org.flagos.trace.pipeline.RecordSink;
-import org.flagos.trace.pipeline.RecordType;
-import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.model.BufferTap;
+import org.flagos.trace.model.CallGate;
+import org.flagos.trace.model.DecodeStats;
+import org.flagos.trace.model.DeviceClockMapping;
+import org.flagos.trace.model.DeviceProperties;
+import org.flagos.trace.model.DeviceTracer;
+import org.flagos.trace.model.Diagnostics;
+import org.flagos.trace.model.ExternalId;
+import org.flagos.trace.model.NameTable;
+import org.flagos.trace.model.RealtimeClock;
+import org.flagos.trace.model.RecordSink;
+import org.flagos.trace.model.RecordType;
+import org.flagos.trace.model.TraceRecord;
 
 /**
  * The tracer of a CUPTI-shaped vendor library (MUPTI, TOPSPTI, MCPTI, PPU's CUPTI), reached through

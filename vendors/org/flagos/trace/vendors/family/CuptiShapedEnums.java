@@ -1,7 +1,7 @@
 package org.flagos.trace.vendors.family;
 
-import org.flagos.trace.pipeline.CopyKind;
-import org.flagos.trace.pipeline.MemoryKind;
+import org.flagos.trace.model.CopyKind;
+import org.flagos.trace.model.MemoryKind;
 
 /** CUPTI's copy and memory kind numbers (CUPTI's own, and assumed shared by CUPTI-shaped vendors) to the vendor-neutral enums. */
 public final class CuptiShapedEnums {

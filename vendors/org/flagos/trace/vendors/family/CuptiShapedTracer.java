@@ -3,10 +3,10 @@ package org.flagos.trace.vendors.family;
 import org.bytedeco.javacpp.BytePointer;
 import org.flagos.trace.natives.CuptiFamilyLibrary;
 import org.flagos.trace.natives.CuptiFamilyLibrary.Handle;
-import org.flagos.trace.pipeline.ApiNameHandle;
-import org.flagos.trace.pipeline.ApiNames;
-import org.flagos.trace.pipeline.BufferTap;
-import org.flagos.trace.pipeline.NameTable;
+import org.flagos.trace.model.ApiNameHandle;
+import org.flagos.trace.model.ApiNames;
+import org.flagos.trace.model.BufferTap;
+import org.flagos.trace.model.NameTable;
 
 /**
  * A {@link CuptiFamilyTracer} for a {@link CuptiShapedVendor}: its buffers go to a {@link

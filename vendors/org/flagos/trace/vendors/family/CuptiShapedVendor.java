@@ -1,9 +1,9 @@
 package org.flagos.trace.vendors.family;
 
-import org.flagos.trace.pipeline.ApiNames;
-import org.flagos.trace.pipeline.DeviceClockMapping;
-import org.flagos.trace.pipeline.KernelNames;
-import org.flagos.trace.pipeline.NameTable;
+import org.flagos.trace.model.ApiNames;
+import org.flagos.trace.model.DeviceClockMapping;
+import org.flagos.trace.model.KernelNames;
+import org.flagos.trace.model.NameTable;
 
 /**
  * A vendor whose buffers a {@link CuptiShapedDecoder} reads and whose API names come from its own

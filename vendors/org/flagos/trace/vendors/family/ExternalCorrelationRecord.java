@@ -3,8 +3,8 @@ package org.flagos.trace.vendors.family;
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import org.flagos.trace.pipeline.RecordType;
-import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.model.RecordType;
+import org.flagos.trace.model.TraceRecord;
 
 /**
  * Flyweight over a {@code CUpti_ActivityExternalCorrelation}-shaped record (24 bytes): the bridge

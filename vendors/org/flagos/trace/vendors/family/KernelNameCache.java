@@ -1,10 +1,10 @@
 package org.flagos.trace.vendors.family;
 
-import org.flagos.trace.natives.ItaniumDemangler;
-import org.flagos.trace.pipeline.DecodeStats;
-import org.flagos.trace.pipeline.KernelNames;
+import org.flagos.trace.names.ItaniumDemangler;
+import org.flagos.trace.model.DecodeStats;
+import org.flagos.trace.model.KernelNames;
 import org.agrona.collections.Long2LongHashMap;
-import org.flagos.trace.pipeline.NameTable;
+import org.flagos.trace.model.NameTable;
 
 /**
  * Kernel name handle to interned, demangled name id. CUPTI and the CUPTI-shaped libraries hand the

@@ -1,8 +1,8 @@
 package org.flagos.trace.vendors.family;
 
 import org.bytedeco.javacpp.BytePointer;
-import org.flagos.trace.pipeline.BufferTap;
-import org.flagos.trace.pipeline.KernelNames;
+import org.flagos.trace.model.BufferTap;
+import org.flagos.trace.model.KernelNames;
 
 /**
  * Reads a kernel's name where a CUPTI or CUPTI-shaped record points: a NUL-terminated string the

@@ -1,10 +1,10 @@
 package org.flagos.trace.vendors.family;
 
 import java.util.concurrent.ConcurrentHashMap;
-import org.flagos.trace.pipeline.ApiNameHandle;
-import org.flagos.trace.pipeline.ApiNames;
-import org.flagos.trace.pipeline.EventKind;
-import org.flagos.trace.pipeline.KernelNames;
+import org.flagos.trace.model.ApiNameHandle;
+import org.flagos.trace.model.ApiNames;
+import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.KernelNames;
 
 /**
  * API names a CUPTI-shaped vendor resolves itself ({@code GetCallbackName}): there is no table in

@@ -1,8 +1,8 @@
 package org.flagos.trace.vendors.family;
 
 import java.util.function.LongSupplier;
-import org.flagos.trace.pipeline.DeviceClockMapping;
-import org.flagos.trace.pipeline.RealtimeClock;
+import org.flagos.trace.model.DeviceClockMapping;
+import org.flagos.trace.model.RealtimeClock;
 
 /**
  * Maps a vendor's device clock to UNIX-epoch nanoseconds by an affine conversion: a (vendor,

@@ -1,9 +1,9 @@
 package org.flagos.trace.vendors.mcpti;
 
-import org.flagos.trace.pipeline.ApiNameHandle;
-import org.flagos.trace.pipeline.ApiNames;
-import org.flagos.trace.pipeline.EventKind;
-import org.flagos.trace.pipeline.KernelNames;
+import org.flagos.trace.model.ApiNameHandle;
+import org.flagos.trace.model.ApiNames;
+import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.KernelNames;
 
 /**
  * MCPTI's own callback-id namespace (not CUPTI's: the same number names another call). Names are

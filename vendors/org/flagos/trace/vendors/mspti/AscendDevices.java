@@ -1,11 +1,11 @@
 package org.flagos.trace.vendors.mspti;
 
 import java.util.Arrays;
-import org.flagos.trace.pipeline.ApiNameHandle;
-import org.flagos.trace.pipeline.BufferTap;
-import org.flagos.trace.pipeline.Diagnostics;
-import org.flagos.trace.pipeline.KernelNames;
-import org.flagos.trace.pipeline.RecordLimits;
+import org.flagos.trace.model.ApiNameHandle;
+import org.flagos.trace.model.BufferTap;
+import org.flagos.trace.model.Diagnostics;
+import org.flagos.trace.model.KernelNames;
+import org.flagos.trace.model.RecordLimits;
 
 /**
  * Physical Ascend device ids (what MSPTI records carry) to the logical ordinals the process sees,

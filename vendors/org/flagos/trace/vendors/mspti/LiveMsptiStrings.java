@@ -1,8 +1,8 @@
 package org.flagos.trace.vendors.mspti;
 
 import org.bytedeco.javacpp.BytePointer;
-import org.flagos.trace.pipeline.BufferTap;
-import org.flagos.trace.pipeline.KernelNames;
+import org.flagos.trace.model.BufferTap;
+import org.flagos.trace.model.KernelNames;
 
 /**
  * Reads a string where an MSPTI record points: NUL-terminated, owned by MSPTI for the process's life.

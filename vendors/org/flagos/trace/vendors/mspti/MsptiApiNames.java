@@ -1,7 +1,7 @@
 package org.flagos.trace.vendors.mspti;
 
-import org.flagos.trace.pipeline.ApiNames;
-import org.flagos.trace.pipeline.EventKind;
+import org.flagos.trace.model.ApiNames;
+import org.flagos.trace.model.EventKind;
 
 /**
  * MSPTI has no callback-id namespace: every API record carries its own name, which the decoder sets.

@@ -2,9 +2,9 @@ package org.flagos.trace.vendors.mspti;
 
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
-import org.flagos.trace.pipeline.EventKind;
-import org.flagos.trace.pipeline.RecordType;
-import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.RecordType;
+import org.flagos.trace.model.TraceRecord;
 
 /**
  * Flyweight over an {@code msptiActivityApi} record (kinds API, ACL_API, NODE_API and RUNTIME_API

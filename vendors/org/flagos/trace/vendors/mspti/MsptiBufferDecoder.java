@@ -4,15 +4,15 @@ import com.lmax.disruptor.EventHandler;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
-import org.flagos.trace.pipeline.ActivityBufferDecoder;
-import org.flagos.trace.pipeline.ApiNames;
-import org.flagos.trace.pipeline.DecodeStats;
-import org.flagos.trace.pipeline.EventKind;
-import org.flagos.trace.pipeline.KernelNames;
-import org.flagos.trace.pipeline.NameTable;
-import org.flagos.trace.pipeline.RecordLimits;
-import org.flagos.trace.pipeline.RecordSink;
-import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.model.ActivityBufferDecoder;
+import org.flagos.trace.model.ApiNames;
+import org.flagos.trace.model.DecodeStats;
+import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.KernelNames;
+import org.flagos.trace.model.NameTable;
+import org.flagos.trace.model.RecordLimits;
+import org.flagos.trace.model.RecordSink;
+import org.flagos.trace.model.TraceRecord;
 
 /**
  * Walks an MSPTI activity buffer record by record (records back to back, each {@code sizeof} its

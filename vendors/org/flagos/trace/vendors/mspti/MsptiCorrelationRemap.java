@@ -5,12 +5,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.IntFunction;
-import org.flagos.trace.pipeline.CorrelationTable;
-import org.flagos.trace.pipeline.Diagnostics;
-import org.flagos.trace.pipeline.EventKind;
-import org.flagos.trace.pipeline.LongIntHashMap;
-import org.flagos.trace.pipeline.RecordType;
-import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.model.CorrelationTable;
+import org.flagos.trace.model.Diagnostics;
+import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.LongIntHashMap;
+import org.flagos.trace.model.RecordType;
+import org.flagos.trace.model.TraceRecord;
 
 /**
  * MSPTI's vendor stage, between API naming and the external-correlation join: turns MSPTI's

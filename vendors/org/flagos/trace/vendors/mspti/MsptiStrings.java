@@ -1,10 +1,10 @@
 package org.flagos.trace.vendors.mspti;
 
-import org.flagos.trace.natives.ItaniumDemangler;
-import org.flagos.trace.pipeline.DecodeStats;
-import org.flagos.trace.pipeline.KernelNames;
-import org.flagos.trace.pipeline.LongIntHashMap;
-import org.flagos.trace.pipeline.NameTable;
+import org.flagos.trace.names.ItaniumDemangler;
+import org.flagos.trace.model.DecodeStats;
+import org.flagos.trace.model.KernelNames;
+import org.flagos.trace.model.LongIntHashMap;
+import org.flagos.trace.model.NameTable;
 
 /**
  * MSPTI's {@code const char*} fields (API name, kernel name, kernel type) to interned name ids. MSPTI

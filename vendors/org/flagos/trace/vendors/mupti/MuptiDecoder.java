@@ -1,8 +1,8 @@
 package org.flagos.trace.vendors.mupti;
 
-import org.flagos.trace.pipeline.DeviceClockMapping;
-import org.flagos.trace.pipeline.KernelNames;
-import org.flagos.trace.pipeline.NameTable;
+import org.flagos.trace.model.DeviceClockMapping;
+import org.flagos.trace.model.KernelNames;
+import org.flagos.trace.model.NameTable;
 import org.flagos.trace.vendors.family.CuptiShapedDecoder;
 import org.flagos.trace.vendors.family.CuptiShapedLayout;
 import org.flagos.trace.vendors.family.CuptiShapedVendor;

@@ -1,10 +1,10 @@
 package org.flagos.trace.vendors.ppu;
 
 import java.nio.ByteBuffer;
-import org.flagos.trace.pipeline.ApiNames;
-import org.flagos.trace.pipeline.DecodeStats;
-import org.flagos.trace.pipeline.DeviceClockMapping;
-import org.flagos.trace.pipeline.RecordSink;
+import org.flagos.trace.model.ApiNames;
+import org.flagos.trace.model.DecodeStats;
+import org.flagos.trace.model.DeviceClockMapping;
+import org.flagos.trace.model.RecordSink;
 import org.flagos.trace.vendors.cupti.CuptiBufferDecoder;
 import org.flagos.trace.vendors.family.ClockedDecoder;
 

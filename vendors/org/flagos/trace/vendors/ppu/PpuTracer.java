@@ -1,10 +1,10 @@
 package org.flagos.trace.vendors.ppu;
 
 import java.util.List;
-import org.flagos.trace.pipeline.ApiNames;
-import org.flagos.trace.pipeline.BufferTap;
-import org.flagos.trace.pipeline.Diagnostics;
-import org.flagos.trace.pipeline.NameTable;
+import org.flagos.trace.model.ApiNames;
+import org.flagos.trace.model.BufferTap;
+import org.flagos.trace.model.Diagnostics;
+import org.flagos.trace.model.NameTable;
 import org.flagos.trace.vendors.cupti.CuptiBufferDecoder;
 import org.flagos.trace.vendors.family.ClockedDecoder;
 import org.flagos.trace.vendors.family.CuptiFamilyTracer;

@@ -1,9 +1,9 @@
 package org.flagos.trace.vendors.roctracer;
 
-import org.flagos.trace.pipeline.ApiNameHandle;
-import org.flagos.trace.pipeline.ApiNames;
-import org.flagos.trace.pipeline.EventKind;
-import org.flagos.trace.pipeline.KernelNames;
+import org.flagos.trace.model.ApiNameHandle;
+import org.flagos.trace.model.ApiNames;
+import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.KernelNames;
 
 /**
  * HIP API names by {@code hip_api_id_t}, as {@code roctracer_op_string(HIP_API, op, 0)} gives them.

@@ -2,10 +2,10 @@ package org.flagos.trace.vendors.roctracer;
 
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
-import org.flagos.trace.pipeline.EventKind;
-import org.flagos.trace.pipeline.RecordField;
-import org.flagos.trace.pipeline.RecordType;
-import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.RecordField;
+import org.flagos.trace.model.RecordType;
+import org.flagos.trace.model.TraceRecord;
 
 /**
  * Flyweight over a HIP_API {@code activity_record_t} (one HIP call on a host thread), read in place.

@@ -2,14 +2,14 @@ package org.flagos.trace.vendors.roctracer;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import org.flagos.trace.pipeline.ApiNames;
-import org.flagos.trace.pipeline.DecodeStats;
-import org.flagos.trace.pipeline.DeviceClockMapping;
-import org.flagos.trace.pipeline.EventKind;
-import org.flagos.trace.pipeline.KernelNames;
-import org.flagos.trace.pipeline.NameTable;
-import org.flagos.trace.pipeline.RecordLimits;
-import org.flagos.trace.pipeline.RecordSink;
+import org.flagos.trace.model.ApiNames;
+import org.flagos.trace.model.DecodeStats;
+import org.flagos.trace.model.DeviceClockMapping;
+import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.KernelNames;
+import org.flagos.trace.model.NameTable;
+import org.flagos.trace.model.RecordLimits;
+import org.flagos.trace.model.RecordSink;
 import org.flagos.trace.vendors.family.ClockedDecoder;
 import org.flagos.trace.vendors.family.KernelNameCache;
 

@@ -5,9 +5,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.bytedeco.javacpp.BytePointer;
 import org.flagos.trace.natives.RoctracerLibrary;
 import org.flagos.trace.natives.RoctracerLibrary.Handle;
-import org.flagos.trace.pipeline.ApiNameHandle;
-import org.flagos.trace.pipeline.BufferTap;
-import org.flagos.trace.pipeline.KernelNames;
+import org.flagos.trace.model.ApiNameHandle;
+import org.flagos.trace.model.BufferTap;
+import org.flagos.trace.model.KernelNames;
 
 /**
  * Names a live session resolves through the library, each also saved to the session's tap so a

@@ -27,7 +27,7 @@ class VendorBoundaryTest {
 
     @Test
     void theStagesAndTheTraceWriterAreVendorNeutral() {
-        noClasses().that().resideInAnyPackage("org.flagos.trace.stages..", "org.flagos.trace.pipeline..")
+        noClasses().that().resideInAnyPackage("org.flagos.trace.stages..", "org.flagos.trace.model..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.flagos.trace.vendors..", "org.flagos.trace.natives..",
                         "org.flagos.trace.capture..", "org.flagos.trace.cli..")
                 .check(CLASSES);
@@ -60,7 +60,7 @@ class VendorBoundaryTest {
                 .allowEmptyShould(false)
                 .check(CLASSES);
         com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes()
-                .that().implement(org.flagos.trace.pipeline.DeviceTracer.class)
+                .that().implement(org.flagos.trace.model.DeviceTracer.class)
                 .and().doNotHaveSimpleName("UnavailableTracer")
                 .should().resideInAPackage("org.flagos.trace.vendors..")
                 .allowEmptyShould(false)

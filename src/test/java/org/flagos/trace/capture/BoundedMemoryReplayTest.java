@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.flagos.trace.cli.TestDevices;
 import org.flagos.trace.ingest.CaptureBytes;
-import org.flagos.trace.pipeline.EventKind;
+import org.flagos.trace.model.EventKind;
 import org.flagos.trace.testing.BoundedReplayMain;
 import org.flagos.trace.testing.Captures;
 import org.flagos.trace.testing.SyntheticCapture;

@@ -24,7 +24,7 @@ import java.util.stream.Collectors;
 import java.util.zip.CRC32;
 import java.util.zip.GZIPInputStream;
 import org.flagos.trace.ingest.CaptureBytes;
-import org.flagos.trace.pipeline.KernelNames;
+import org.flagos.trace.model.KernelNames;
 import org.flagos.trace.testing.Captures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -23,7 +23,7 @@ import org.flagos.trace.capture.CaptureFailedException;
 import org.flagos.trace.capture.CaptureReplay;
 import org.flagos.trace.ingest.CaptureBytes;
 import org.flagos.trace.ingest.HostOps;
-import org.flagos.trace.pipeline.KernelNames;
+import org.flagos.trace.model.KernelNames;
 import org.flagos.trace.testing.Captures;
 import org.flagos.trace.testing.TraceJson;
 import org.junit.jupiter.api.Test;

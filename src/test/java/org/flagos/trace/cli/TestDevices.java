@@ -3,7 +3,7 @@ package org.flagos.trace.cli;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
-import org.flagos.trace.pipeline.DeviceProperties;
+import org.flagos.trace.model.DeviceProperties;
 
 /** The bundled H200 device properties, for tests. */
 public final class TestDevices {

@@ -19,8 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.flagos.trace.capture.CaptureReplay;
 import org.flagos.trace.ingest.DeviceClockFile;
 import org.flagos.trace.ingest.OpsJsonlWriter;
-import org.flagos.trace.pipeline.DeviceClockMapping;
-import org.flagos.trace.pipeline.EventKind;
+import org.flagos.trace.model.DeviceClockMapping;
+import org.flagos.trace.model.EventKind;
 import org.flagos.trace.session.OpScope;
 import org.flagos.trace.session.Profiler;
 import org.flagos.trace.session.ProfilerSession;
@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The vendor contract and the exact checks of a scripted workload, for a CUPTI-shaped vendor
  * driven through its fake library (src/test/native/fake_NAME.c) by the vendor's own tracer and
- * {@link Profiler#start(org.flagos.trace.pipeline.DeviceTracer, SessionOptions)} with
+ * {@link Profiler#start(org.flagos.trace.model.DeviceTracer, SessionOptions)} with
  * {@code --dump-buffers}. Java threads open nested ops and call the fake's entry points, so
  * push/pop, API records, device records and correlation bindings all originate in the fake; the
  * fake keeps the epoch truth of every record it wrote, on a device clock of another epoch and

@@ -24,8 +24,8 @@ import org.flagos.trace.ingest.DevicePropertiesFile;
 import org.flagos.trace.ingest.HostOps;
 import org.flagos.trace.ingest.IngestFuzzAccess;
 import org.flagos.trace.ingest.KernelNameFile;
-import org.flagos.trace.pipeline.DeviceProperties;
-import org.flagos.trace.pipeline.KernelNames;
+import org.flagos.trace.model.DeviceProperties;
+import org.flagos.trace.model.KernelNames;
 
 /**
  * Fuzz target: a whole replay, as {@code flagtrace replay} runs it, from one input that bundles

@@ -6,13 +6,13 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
 import org.flagos.trace.cli.TestDevices;
-import org.flagos.trace.pipeline.ActivityBufferDecoder;
-import org.flagos.trace.pipeline.DecodeStats;
-import org.flagos.trace.pipeline.DeviceProperties;
-import org.flagos.trace.pipeline.KernelNames;
-import org.flagos.trace.pipeline.NameTable;
-import org.flagos.trace.pipeline.RecordSink;
-import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.model.ActivityBufferDecoder;
+import org.flagos.trace.model.DecodeStats;
+import org.flagos.trace.model.DeviceProperties;
+import org.flagos.trace.model.KernelNames;
+import org.flagos.trace.model.NameTable;
+import org.flagos.trace.model.RecordSink;
+import org.flagos.trace.model.TraceRecord;
 import org.flagos.trace.vendors.Vendors;
 
 /**

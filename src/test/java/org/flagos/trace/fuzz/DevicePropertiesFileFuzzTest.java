@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.flagos.trace.ingest.CaptureFormatException;
 import org.flagos.trace.ingest.DevicePropertiesFile;
-import org.flagos.trace.pipeline.DeviceProperties;
+import org.flagos.trace.model.DeviceProperties;
 
 /**
  * Fuzz target: a device properties file ({@code --device-properties FILE.json}, or

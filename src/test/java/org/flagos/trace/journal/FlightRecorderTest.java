@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.flagos.trace.ingest.HostOp;
-import org.flagos.trace.pipeline.ExternalId;
+import org.flagos.trace.model.ExternalId;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -18,7 +18,7 @@ import java.util.Map;
 import org.flagos.trace.ingest.CaptureBytes;
 import org.flagos.trace.ingest.FltrbufFrames;
 import org.flagos.trace.ingest.HostOp;
-import org.flagos.trace.pipeline.ExternalId;
+import org.flagos.trace.model.ExternalId;
 import org.flagos.trace.testing.Captures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.function.LongSupplier;
-import org.flagos.trace.pipeline.ClockAlignment;
+import org.flagos.trace.model.ClockAlignment;
 import org.junit.jupiter.api.Test;
 
 /**

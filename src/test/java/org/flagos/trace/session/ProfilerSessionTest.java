@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
-import org.flagos.trace.pipeline.DeviceTracer;
+import org.flagos.trace.model.DeviceTracer;
 import org.flagos.trace.stages.OpSummaryRow;
 import org.flagos.trace.testing.TraceJson;
 import org.junit.jupiter.api.Test;

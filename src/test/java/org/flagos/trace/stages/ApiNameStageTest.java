@@ -2,11 +2,11 @@ package org.flagos.trace.stages;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import org.flagos.trace.pipeline.ApiNames;
-import org.flagos.trace.pipeline.EventKind;
-import org.flagos.trace.pipeline.NameTable;
-import org.flagos.trace.pipeline.RecordType;
-import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.model.ApiNames;
+import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.NameTable;
+import org.flagos.trace.model.RecordType;
+import org.flagos.trace.model.TraceRecord;
 import org.junit.jupiter.api.Test;
 
 class ApiNameStageTest {

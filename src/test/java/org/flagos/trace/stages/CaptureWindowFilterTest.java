@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import org.flagos.trace.pipeline.EventKind;
-import org.flagos.trace.pipeline.RecordType;
-import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.RecordType;
+import org.flagos.trace.model.TraceRecord;
 import org.junit.jupiter.api.Test;
 
 class CaptureWindowFilterTest {

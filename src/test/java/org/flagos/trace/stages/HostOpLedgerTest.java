@@ -11,7 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import org.flagos.trace.pipeline.NameTable;
+import org.flagos.trace.model.NameTable;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -14,8 +14,8 @@ import org.flagos.trace.capture.CaptureReplay;
 import org.flagos.trace.ingest.CaptureBytes;
 import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.ingest.HostOps;
-import org.flagos.trace.pipeline.ExternalId;
-import org.flagos.trace.pipeline.KernelNames;
+import org.flagos.trace.model.ExternalId;
+import org.flagos.trace.model.KernelNames;
 import org.flagos.trace.testing.Captures;
 import org.flagos.trace.testing.TraceJson;
 import org.junit.jupiter.api.Test;
@@ -50,7 +50,7 @@ class JsonValidityPropertyTest {
             Map<String, String> metadata = new LinkedHashMap<>();
             for (int i = 0; i < 8; i++) {
                 String key = "key" + i + draw(random);
-                if (org.flagos.trace.pipeline.JsonText.hasLoneSurrogate(key)) {
+                if (org.flagos.trace.model.JsonText.hasLoneSurrogate(key)) {
                     Map<String, String> bad = Map.of(key, "v");
                     org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                             () -> new TraceHeader("t", List.of(), null, bad, "p", 1), "a key strict parsers refuse is refused");

@@ -2,7 +2,7 @@ package org.flagos.trace.stages;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import org.flagos.trace.pipeline.NameTable;
+import org.flagos.trace.model.NameTable;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -16,7 +16,7 @@ import java.util.Map;
 import org.flagos.trace.capture.CaptureReplay;
 import org.flagos.trace.capture.TraceFormat;
 import org.flagos.trace.cli.TestDevices;
-import org.flagos.trace.pipeline.EventKind;
+import org.flagos.trace.model.EventKind;
 import org.flagos.trace.stages.CaptureAccounting;
 import org.flagos.trace.stages.OpSummaryRow;
 

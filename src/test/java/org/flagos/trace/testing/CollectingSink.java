@@ -3,8 +3,8 @@ package org.flagos.trace.testing;
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.util.ArrayList;
 import java.util.List;
-import org.flagos.trace.pipeline.RecordSink;
-import org.flagos.trace.pipeline.TraceRecord;
+import org.flagos.trace.model.RecordSink;
+import org.flagos.trace.model.TraceRecord;
 
 /** A sink that keeps a copy of every published record, for decoder tests without a ring. */
 public final class CollectingSink implements RecordSink {

@@ -3,7 +3,7 @@ package org.flagos.trace.vendors;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Map;
-import org.flagos.trace.pipeline.Accelerator;
+import org.flagos.trace.model.Accelerator;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -17,8 +17,8 @@ import org.bytedeco.javacpp.IntPointer;
 import org.bytedeco.javacpp.Loader;
 import org.bytedeco.javacpp.Pointer;
 import org.bytedeco.javacpp.PointerPointer;
-import org.flagos.trace.pipeline.HostOpMarker;
-import org.flagos.trace.pipeline.Workload;
+import org.flagos.trace.model.HostOpMarker;
+import org.flagos.trace.model.Workload;
 
 /**
  * The parity workload, the shape of the torch baseline's and the shared captures': allocations,

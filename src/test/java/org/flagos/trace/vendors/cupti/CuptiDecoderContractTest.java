@@ -5,9 +5,9 @@ import java.util.List;
 import org.flagos.trace.ingest.CaptureBytes;
 import org.flagos.trace.ingest.FltrbufFrames;
 import org.flagos.trace.ingest.KernelNameFile;
-import org.flagos.trace.pipeline.ActivityBufferDecoder;
-import org.flagos.trace.pipeline.ActivityDecoderContract;
-import org.flagos.trace.pipeline.NameTable;
+import org.flagos.trace.model.ActivityBufferDecoder;
+import org.flagos.trace.model.ActivityDecoderContract;
+import org.flagos.trace.model.NameTable;
 import org.flagos.trace.testing.Captures;
 
 /** The decoder contract on the real h200-app buffer (every record kind the decoder handles). */

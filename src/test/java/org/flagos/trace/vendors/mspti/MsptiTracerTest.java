@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.bytedeco.javacpp.LongPointer;
 import org.flagos.trace.natives.MsptiLibrary;
 import org.flagos.trace.natives.MsptiLibrary.Handle;
-import org.flagos.trace.pipeline.Accelerator;
+import org.flagos.trace.model.Accelerator;
 import org.flagos.trace.vendors.Vendors;
 import org.junit.jupiter.api.Test;
 
@@ -39,7 +39,7 @@ class MsptiTracerTest {
         assertEquals(5, AscendDevices.parse(null).logical(5));
         assertEquals(5, AscendDevices.parse("a,b").logical(5), "malformed: identity");
         java.util.Map<Long, String> saved = new java.util.HashMap<>();
-        devices.save(new org.flagos.trace.pipeline.BufferTap() {
+        devices.save(new org.flagos.trace.model.BufferTap() {
             @Override
             public void buffer(int dumpVendor, java.nio.ByteBuffer validBytes) {
             }

@@ -1,0 +1,63 @@
+package org.flagos.trace.model;
+
+import java.util.List;
+
+/**
+ * The contract every vendor tracer satisfies, and the only vendor surface the rest of flagtrace
+ * sees. A tracer decodes its vendor's activity buffers into vendor-neutral records published into
+ * the ring it is started with.
+ */
+public interface DeviceTracer {
+    /** Short vendor name, e.g. {@code cupti}. */
+    String name();
+
+    /** True when the vendor library loaded and a device is present. */
+    boolean available();
+
+    /** One line saying why the tracer is unavailable; empty when available. */
+    String unavailableReason();
+
+    /** The vendor's callback-id namespace for the API records it publishes. */
+    ApiNames apiNames();
+
+    /**
+     * Arms the session's activity kinds; records flow into {@code sink} until {@link #stop()}.
+     * Names (kernels) are interned into {@code names}; every record is counted in {@code stats};
+     * raw buffers also go to {@code tap} (for {@code --dump-buffers}).
+     */
+    void start(RecordSink sink, NameTable names, DecodeStats stats, BufferTap tap);
+
+    /** Disarms the session's kinds and flushes every pending buffer into the sink. */
+    void stop();
+
+    /**
+     * Pushes the calling thread's innermost host op id as the vendor's external correlation id;
+     * true when pushed (false without a session or while one stops), and only then is
+     * {@link #popCorrelation()} to follow. Never blocks.
+     */
+    boolean pushCorrelation(ExternalId id);
+
+    /** Pops what the calling thread pushed last; does nothing once the session that pushed it stopped. */
+    void popCorrelation();
+
+    /** Number of devices the vendor sees. */
+    int deviceCount();
+
+    /** Properties of each device, for {@code deviceProperties} and occupancy. */
+    List<DeviceProperties> deviceProperties();
+
+    /** Records the vendor reported as dropped (buffer overflow etc.) since the last start. */
+    long droppedByVendor();
+
+    /** The vendor's clock now, as UNIX-epoch nanoseconds (the clock of its records). */
+    long timestampNs();
+
+    /**
+     * Stages this vendor's records need between API naming and the external-correlation join (MSPTI
+     * remaps its correlation ids there), in order; the pipeline wires them in for every capture of
+     * the vendor, live or replayed. None by default.
+     */
+    default java.util.List<com.lmax.disruptor.EventHandler<TraceRecord>> stages() {
+        return java.util.List.of();
+    }
+}

@@ -1,0 +1,45 @@
+package org.flagos.trace.model;
+
+/** What a vendor-neutral activity record describes. */
+public enum EventKind {
+    /** A device kernel execution. */
+    KERNEL("kernel", true),
+    /** A device copy. */
+    MEMCPY("gpu_memcpy", true),
+    /** A device memset. */
+    MEMSET("gpu_memset", true),
+    /** A runtime API call on a host thread (cudaLaunchKernel, ...). */
+    RUNTIME("cuda_runtime", false),
+    /** A driver API call on a host thread (cuLaunchKernel, ...). */
+    DRIVER("cuda_driver", false);
+
+    private static final EventKind[] VALUES = values();
+
+    private final String category;
+    private final boolean device;
+
+    EventKind(String category, boolean device) {
+        this.category = category;
+        this.device = device;
+    }
+
+    /** The Chrome-trace {@code cat} torch writes for this kind. */
+    public String category() {
+        return category;
+    }
+
+    /** True for work that ran on the device; false for host-side API calls. */
+    public boolean isDevice() {
+        return device;
+    }
+
+    /** The kind for {@link #ordinal()}, without allocating. */
+    public static EventKind ofOrdinal(int ordinal) {
+        return VALUES[ordinal];
+    }
+
+    /** Number of kinds. */
+    public static int count() {
+        return VALUES.length;
+    }
+}

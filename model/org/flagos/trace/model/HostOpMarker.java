@@ -1,0 +1,17 @@
+package org.flagos.trace.model;
+
+/**
+ * What a profiled program sees of a session: it marks host ops, nothing else. Workloads written
+ * against it (the built-in GPU workloads under {@code vendors/}) need neither the session nor the
+ * CLI.
+ */
+public interface HostOpMarker {
+    /** Opens a host op on the calling thread; close it, on that thread, in reverse order of opening. */
+    Scope op(String name);
+
+    /** One open host op. */
+    interface Scope extends AutoCloseable {
+        @Override
+        void close();
+    }
+}

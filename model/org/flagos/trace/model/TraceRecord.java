@@ -1,0 +1,228 @@
+package org.flagos.trace.model;
+
+import java.util.Arrays;
+
+/**
+ * One ring slot: a vendor-neutral record, preallocated once and overwritten for every record that
+ * passes through the ring. Producers fill it through static translators; stages read and annotate
+ * it in chain order. Fields are public for allocation-free access on the hot path; only the
+ * producer translator and the stage that owns an annotation write them.
+ *
+ * <p>The two id schemes live in separate fields with separate accessors: {@link #correlation()} (the
+ * vendor's, for flow arrows) and {@link #externalId()} (the host op's, for time attribution).
+ */
+public final class TraceRecord {
+    public RecordType type;
+    public EventKind kind;
+    /** UNIX-epoch nanoseconds. */
+    public long startNs;
+    public long endNs;
+    /** Vendor correlation id, 64 bits as the vendor gave them (unsigned); meaningful only when present. Never an External id. */
+    private long correlation;
+    private boolean hasCorrelation;
+    private long externalId;
+    private boolean hasExternalId;
+    /** Which {@link RecordField}s the vendor reported; the writer leaves the others out. */
+    private int fields;
+
+    public int device;
+    public int context;
+    public int stream;
+    public int processId;
+    /** Host thread id as the vendor reports it (API calls) or as the host op recorded it. */
+    public long threadId;
+    /** Index into the capture's {@link NameTable}: kernel, API or op name; -1 until resolved. */
+    public int nameId;
+    /** Index into the {@link NameTable} of a host op's thread name ({@code main}); -1 when unknown. */
+    public int threadNameId = -1;
+    /** Vendor callback id of an API call. */
+    public int cbid;
+
+    // Kernel
+    public int gridX, gridY, gridZ, blockX, blockY, blockZ;
+    public int registersPerThread;
+    public int staticSharedMemory;
+    public int dynamicSharedMemory;
+    public long queued;
+    /** Vendor handle of the kernel's name (a pointer in the capturing process). */
+    public long nameHandle;
+    public float blocksPerSm = Float.NaN;
+    public float warpsPerSm = Float.NaN;
+    /** Value of {@link #occupancyPercent} when no device properties were available to compute it. */
+    public static final int NO_OCCUPANCY = Integer.MIN_VALUE;
+    /** Estimated achieved occupancy in percent as kineto writes it, or {@link #NO_OCCUPANCY}. */
+    public int occupancyPercent = NO_OCCUPANCY;
+
+    // Memcpy / memset
+    public long bytes;
+    public CopyKind copyKind;
+    public MemoryKind srcKind;
+    public MemoryKind dstKind;
+    public MemoryKind memoryKind;
+    public int memsetValue;
+
+    /** Set by the window filter: downstream stages skip the record. */
+    public boolean outsideWindow;
+    /** Set by the join: held back until its binding arrives, downstream stages skip the slot. */
+    public boolean parked;
+
+    private TraceRecord[] released = new TraceRecord[4];
+    private int releasedCount;
+
+    /** Marks {@code field} as reported by the vendor. */
+    public void present(RecordField field) {
+        fields |= field.bit();
+    }
+
+    /** Marks every field of {@code mask} (bits of {@link RecordField}) as reported. */
+    public void presentAll(int mask) {
+        fields |= mask;
+    }
+
+    /** True when the vendor reported {@code field}. */
+    public boolean has(RecordField field) {
+        return (fields & field.bit()) != 0;
+    }
+
+    /** The host op's id, valid only when {@link #hasExternalId()}. 0 is a valid id. */
+    /** The vendor correlation id's 64 bits (compare and print unsigned); only when {@link #hasCorrelation()}. */
+    public long correlation() {
+        return correlation;
+    }
+
+    public boolean hasCorrelation() {
+        return hasCorrelation;
+    }
+
+    /** Sets the vendor correlation id (any 64 bits). */
+    public void correlation(long id) {
+        correlation = id;
+        hasCorrelation = true;
+    }
+
+    public void clearCorrelation() {
+        correlation = 0;
+        hasCorrelation = false;
+    }
+
+    public long externalId() {
+        return externalId;
+    }
+
+    public boolean hasExternalId() {
+        return hasExternalId;
+    }
+
+    public void externalId(long id) {
+        this.externalId = id;
+        this.hasExternalId = true;
+    }
+
+    public void clearExternalId() {
+        this.externalId = 0;
+        this.hasExternalId = false;
+    }
+
+    public long durationNs() {
+        return endNs - startNs;
+    }
+
+    /** Number of earlier, parked records this slot releases downstream (set by the join). */
+    public int releasedCount() {
+        return releasedCount;
+    }
+
+    public TraceRecord released(int i) {
+        return released[i];
+    }
+
+    /** Attaches a parked record that downstream stages process together with this slot. */
+    public void release(TraceRecord record) {
+        if (releasedCount == released.length) {
+            released = Arrays.copyOf(released, releasedCount * 2);
+        }
+        released[releasedCount++] = record;
+    }
+
+    /** Resets every field; called by producers before filling the slot. */
+    public void clear() {
+        type = null;
+        kind = null;
+        startNs = endNs = 0;
+        correlation = 0;
+        hasCorrelation = false;
+        externalId = 0;
+        hasExternalId = false;
+        fields = 0;
+        device = context = stream = processId = 0;
+        threadId = 0;
+        nameId = -1;
+        threadNameId = -1;
+        cbid = 0;
+        gridX = gridY = gridZ = blockX = blockY = blockZ = 0;
+        registersPerThread = staticSharedMemory = dynamicSharedMemory = 0;
+        queued = 0;
+        nameHandle = 0;
+        blocksPerSm = warpsPerSm = Float.NaN;
+        occupancyPercent = NO_OCCUPANCY;
+        bytes = 0;
+        copyKind = null;
+        srcKind = dstKind = memoryKind = null;
+        memsetValue = 0;
+        outsideWindow = false;
+        parked = false;
+        for (int i = 0; i < releasedCount; i++) {
+            released[i] = null;
+        }
+        releasedCount = 0;
+    }
+
+    /** Copies every record field (not the release list) from {@code other}; used to park a record. */
+    public void copyFrom(TraceRecord other) {
+        type = other.type;
+        kind = other.kind;
+        startNs = other.startNs;
+        endNs = other.endNs;
+        correlation = other.correlation;
+        hasCorrelation = other.hasCorrelation;
+        externalId = other.externalId;
+        hasExternalId = other.hasExternalId;
+        fields = other.fields;
+        device = other.device;
+        context = other.context;
+        stream = other.stream;
+        processId = other.processId;
+        threadId = other.threadId;
+        nameId = other.nameId;
+        threadNameId = other.threadNameId;
+        cbid = other.cbid;
+        gridX = other.gridX;
+        gridY = other.gridY;
+        gridZ = other.gridZ;
+        blockX = other.blockX;
+        blockY = other.blockY;
+        blockZ = other.blockZ;
+        registersPerThread = other.registersPerThread;
+        staticSharedMemory = other.staticSharedMemory;
+        dynamicSharedMemory = other.dynamicSharedMemory;
+        queued = other.queued;
+        nameHandle = other.nameHandle;
+        blocksPerSm = other.blocksPerSm;
+        warpsPerSm = other.warpsPerSm;
+        occupancyPercent = other.occupancyPercent;
+        bytes = other.bytes;
+        copyKind = other.copyKind;
+        srcKind = other.srcKind;
+        dstKind = other.dstKind;
+        memoryKind = other.memoryKind;
+        memsetValue = other.memsetValue;
+        outsideWindow = other.outsideWindow;
+        parked = false;
+    }
+
+    @Override
+    public String toString() {
+        return type + "/" + kind + " corr=" + correlation + (hasExternalId ? " ext=" + externalId : " ext=-")
+                + " [" + startNs + "," + endNs + "] name#" + nameId;
+    }
+}
