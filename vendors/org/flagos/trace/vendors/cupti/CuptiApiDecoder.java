@@ -1,5 +1,6 @@
 package org.flagos.trace.vendors.cupti;
 
+import org.flagos.trace.vendors.activity.RecordBounds;
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.model.EventKind;
@@ -41,7 +42,7 @@ final class CuptiApiDecoder {
     }
 
     CuptiApiDecoder wrap(ByteBuffer buffer, int offset) {
-        CuptiRecordBounds.check(buffer, offset, SIZE, "CUpti_ActivityAPI");
+        RecordBounds.check(buffer, offset, SIZE, "CUpti_ActivityAPI");
         this.buffer = buffer;
         this.offset = offset;
         return this;

@@ -1,5 +1,6 @@
 package org.flagos.trace.vendors.cupti;
 
+import org.flagos.trace.vendors.activity.RecordBounds;
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.model.RecordType;
@@ -29,7 +30,7 @@ final class CuptiExternalCorrelationDecoder {
     private int offset;
 
     CuptiExternalCorrelationDecoder wrap(ByteBuffer buffer, int offset) {
-        CuptiRecordBounds.check(buffer, offset, SIZE, "CUpti_ActivityExternalCorrelation");
+        RecordBounds.check(buffer, offset, SIZE, "CUpti_ActivityExternalCorrelation");
         this.buffer = buffer;
         this.offset = offset;
         return this;

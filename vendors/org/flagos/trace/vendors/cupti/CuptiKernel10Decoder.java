@@ -1,5 +1,6 @@
 package org.flagos.trace.vendors.cupti;
 
+import org.flagos.trace.vendors.activity.RecordBounds;
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.model.EventKind;
@@ -76,7 +77,7 @@ final class CuptiKernel10Decoder {
     }
 
     CuptiKernel10Decoder wrap(ByteBuffer buffer, int offset) {
-        CuptiRecordBounds.check(buffer, offset, size, record);
+        RecordBounds.check(buffer, offset, size, record);
         this.buffer = buffer;
         this.offset = offset;
         return this;

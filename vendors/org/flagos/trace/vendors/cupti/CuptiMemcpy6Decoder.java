@@ -1,5 +1,6 @@
 package org.flagos.trace.vendors.cupti;
 
+import org.flagos.trace.vendors.activity.RecordBounds;
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.model.EventKind;
@@ -54,7 +55,7 @@ final class CuptiMemcpy6Decoder {
     }
 
     CuptiMemcpy6Decoder wrap(ByteBuffer buffer, int offset) {
-        CuptiRecordBounds.check(buffer, offset, size, record);
+        RecordBounds.check(buffer, offset, size, record);
         this.buffer = buffer;
         this.offset = offset;
         return this;

@@ -1,5 +1,6 @@
 package org.flagos.trace.vendors.cupti;
 
+import org.flagos.trace.vendors.activity.RecordBounds;
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.model.EventKind;
@@ -46,7 +47,7 @@ final class CuptiMemset4Decoder {
     }
 
     CuptiMemset4Decoder wrap(ByteBuffer buffer, int offset) {
-        CuptiRecordBounds.check(buffer, offset, SIZE, "CUpti_ActivityMemset4");
+        RecordBounds.check(buffer, offset, SIZE, "CUpti_ActivityMemset4");
         this.buffer = buffer;
         this.offset = offset;
         return this;
