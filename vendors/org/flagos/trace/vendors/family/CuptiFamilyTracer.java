@@ -18,6 +18,7 @@ import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 import org.flagos.trace.vendors.activity.ActivityTracer;
 import org.flagos.trace.vendors.activity.VendorLibrary;
+import org.flagos.trace.vendors.cupti.CuptiExternalCorrelationDecoder;
 
 /**
  * The tracer of a CUPTI-shaped vendor library (MUPTI, TOPSPTI, MCPTI, PPU's CUPTI), reached through
@@ -78,7 +79,7 @@ public abstract class CuptiFamilyTracer extends ActivityTracer<CuptiFamilyTracer
         final VendorClock clock;
         final LongPointer pairs = new LongPointer(PAIRS_PER_TAKE * 2L);
         final Binding binding = new Binding();
-        final ByteBuffer bindingFrame = ByteBuffer.allocate(PAIRS_PER_TAKE * ExternalCorrelationRecord.SIZE)
+        final ByteBuffer bindingFrame = ByteBuffer.allocate(PAIRS_PER_TAKE * CuptiExternalCorrelationDecoder.SIZE)
                 .order(ByteOrder.LITTLE_ENDIAN);
         private DeviceClockMapping mapping;
 
@@ -324,14 +325,14 @@ public abstract class CuptiFamilyTracer extends ActivityTracer<CuptiFamilyTracer
             for (int i = 0; i < n; i++) {
                 s.binding.correlation = s.pairs.get(2L * i);
                 s.binding.externalId = s.pairs.get(2L * i + 1);
-                ExternalCorrelationRecord.write(s.bindingFrame, i * ExternalCorrelationRecord.SIZE, BINDING_RECORD_KIND,
+                CuptiExternalCorrelationDecoder.write(s.bindingFrame, i * CuptiExternalCorrelationDecoder.SIZE, BINDING_RECORD_KIND,
                         profile.externalKind(), s.binding.externalId, s.binding.correlation);
                 s.sink().publish(BINDING, s.binding);
                 s.stats().countBinding();
             }
             if (n > 0) {
                 s.tap().buffer(profile.dumpVendor(), s.bindingFrame.duplicate().position(0)
-                        .limit(n * ExternalCorrelationRecord.SIZE));
+                        .limit(n * CuptiExternalCorrelationDecoder.SIZE));
             }
         } while (n == PAIRS_PER_TAKE);
     }

@@ -53,7 +53,7 @@ public final class PpuTracer extends CuptiFamilyTracer {
 
     @Override
     protected ClockedDecoder decoder(NameTable names, BufferTap tap) {
-        return new PpuDecoder(new CuptiBufferDecoder(CuptiBufferDecoder.liveKernelNames(tap), names, List.of()));
+        return new CuptiBufferDecoder(CuptiBufferDecoder.liveKernelNames(tap), names, List.of());
     }
 
     /** CONCURRENT_KERNEL, or KERNEL when PPU refuses it; never both (they exclude each other on PPU). */

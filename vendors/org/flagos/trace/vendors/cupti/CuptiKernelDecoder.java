@@ -10,12 +10,13 @@ import org.flagos.trace.model.TraceRecord;
 import org.flagos.trace.vendors.family.KernelNameCache;
 
 /**
- * Flyweight over a {@code CUpti_ActivityKernel10} record (kinds KERNEL and CONCURRENT_KERNEL),
- * read in place; also over {@code CUpti_ActivityKernel9}, whose fields read here sit at the same
- * offsets (the layout says which, and so how long a record is). Times go through the buffer's clock. The name is a pointer into the capturing process, resolved through a per-capture
- * cache so each distinct kernel is looked up and demangled once.
+ * Flyweight over a CUPTI kernel record (kinds KERNEL and CONCURRENT_KERNEL), read in place, little-endian:
+ * {@code CUpti_ActivityKernel10}, {@code Kernel9} or {@code Kernel6}, whose fields read here sit at
+ * the same offsets (the layout row says which, and so how long a record is). Times are published as
+ * the decoder's clock accepted them. The name is a pointer into the capturing process, resolved
+ * through a per-capture cache so each distinct kernel is looked up and demangled once.
  */
-final class CuptiKernel10Decoder {
+final class CuptiKernelDecoder {
     private static final int REGISTERS_PER_THREAD = 6;
     private static final int START = 16;
     private static final int END = 24;
@@ -34,12 +35,12 @@ final class CuptiKernel10Decoder {
     private static final int NAME = 104;
     private static final int QUEUED = 120;
 
-    static final EventTranslatorOneArg<TraceRecord, CuptiKernel10Decoder> TRANSLATOR = (slot, sequence, k) -> {
+    static final EventTranslatorOneArg<TraceRecord, CuptiKernelDecoder> TRANSLATOR = (slot, sequence, k) -> {
         slot.clear();
         slot.type = RecordType.ACTIVITY;
         slot.kind = EventKind.KERNEL;
-        slot.startNs = k.start();
-        slot.endNs = k.end();
+        slot.startNs = k.times.startNs();
+        slot.endNs = k.times.endNs();
         slot.device = k.deviceId();
         slot.context = k.contextId();
         slot.stream = k.streamId();
@@ -68,7 +69,7 @@ final class CuptiKernel10Decoder {
     private ByteBuffer buffer;
     private int offset;
 
-    CuptiKernel10Decoder(KernelNameCache names, CuptiKernelMetrics metrics, CuptiRecordLayout layout, CuptiTimes times) {
+    CuptiKernelDecoder(KernelNameCache names, CuptiKernelMetrics metrics, CuptiRecordLayout layout, CuptiTimes times) {
         this.names = names;
         this.metrics = metrics;
         this.times = times;
@@ -76,7 +77,7 @@ final class CuptiKernel10Decoder {
         this.record = layout.kernelRecord;
     }
 
-    CuptiKernel10Decoder wrap(ByteBuffer buffer, int offset) {
+    CuptiKernelDecoder wrap(ByteBuffer buffer, int offset) {
         RecordBounds.check(buffer, offset, size, record);
         this.buffer = buffer;
         this.offset = offset;
@@ -95,13 +96,6 @@ final class CuptiKernel10Decoder {
         return buffer.getLong(offset + END);
     }
 
-    long start() {
-        return times.toEpoch(rawStart());
-    }
-
-    long end() {
-        return times.toEpoch(rawEnd());
-    }
 
     int deviceId() {
         return buffer.getInt(offset + DEVICE_ID);
