@@ -157,6 +157,23 @@ public abstract class ActivityTracer<S extends ActivityTracer.Session> implement
     /** Pops the calling thread's stack into {@code last} (a real out-parameter); the vendor's status. */
     protected abstract int pop(LongPointer last);
 
+    /**
+     * Calls {@code int64_t symbol(int64_t)} in the loaded library: how a workload drives the
+     * library's own entry points (the fake libraries' scripted launches). -1 when the symbol is
+     * absent; unsupported by a tracer that reaches its library other than through flagtrace's shim.
+     */
+    public final long invoke(String symbol, long argument) {
+        if (!available()) {
+            throw new IllegalStateException(unavailableReason());
+        }
+        return invokeSymbol(symbol, argument);
+    }
+
+    /** The vendor side of {@link #invoke}, on a loaded library. */
+    protected long invokeSymbol(String symbol, long argument) {
+        throw new UnsupportedOperationException(name + " has no entry points to invoke by name");
+    }
+
     /** What a trace line at stop adds after the shared counts (starts with ", "); empty by default. */
     protected String stopDetail() {
         return "";

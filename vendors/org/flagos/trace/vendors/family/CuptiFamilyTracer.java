@@ -276,14 +276,8 @@ public abstract class CuptiFamilyTracer extends ActivityTracer<CuptiFamilyTracer
         return now < 0 ? RealtimeClock.nowNs() : now;
     }
 
-    /**
-     * Calls {@code int64_t symbol(int64_t)} in the vendor library: how a workload drives the library's
-     * own entry points. -1 when the symbol is absent.
-     */
-    public long invoke(String symbol, long argument) {
-        if (!available()) {
-            throw new IllegalStateException(unavailableReason());
-        }
+    @Override
+    protected long invokeSymbol(String symbol, long argument) {
         return CuptiFamilyLibrary.ft_family_invoke(handle, symbol, argument);
     }
 

@@ -190,14 +190,8 @@ public final class MsptiTracer extends ActivityTracer<ActivityTracer.Session> {
         return RealtimeClock.nowNs();
     }
 
-    /**
-     * Calls {@code int64_t symbol(int64_t)} in the loaded library: how a workload drives the
-     * library's own entry points (the fake MSPTI's scripted launches). -1 when the symbol is absent.
-     */
-    public long invoke(String symbol, long argument) {
-        if (!available()) {
-            throw new IllegalStateException(unavailableReason());
-        }
+    @Override
+    protected long invokeSymbol(String symbol, long argument) {
         return MsptiLibrary.ftm_invoke(handle, symbol, argument);
     }
 

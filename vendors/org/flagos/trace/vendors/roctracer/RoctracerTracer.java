@@ -197,14 +197,8 @@ public final class RoctracerTracer extends ActivityTracer<RoctracerTracer.RocSes
         return RoctracerLibrary.ft_roc_boottime();
     }
 
-    /**
-     * Calls {@code int64_t symbol(int64_t)} in the library: how a workload drives the library's own
-     * entry points (the fake library's scripted HIP calls). -1 when the symbol is absent.
-     */
-    public long invoke(String symbol, long argument) {
-        if (!available()) {
-            throw new IllegalStateException(unavailableReason());
-        }
+    @Override
+    protected long invokeSymbol(String symbol, long argument) {
         return RoctracerLibrary.ft_roc_invoke(handle, symbol, argument);
     }
 

@@ -3,6 +3,7 @@ package org.flagos.trace.vendors.activity;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
@@ -135,6 +136,13 @@ class ActivityTracerTest {
         assertEquals(1, tracer.loads.get(), "loaded once, however often asked");
         assertTrue(tracer.calls.isEmpty(), "no session on a library that did not load");
         assertFalse(tracer.pushCorrelation(new ExternalId(1)));
+        assertEquals(tracer.loadFailure, assertThrows(IllegalStateException.class, () -> tracer.invoke("fakeLaunch", 0))
+                .getMessage(), "no library to call into");
+    }
+
+    @Test
+    void aTracerWithoutNamedEntryPointsRefusesInvoke() {
+        assertThrows(UnsupportedOperationException.class, () -> new ScriptedTracer(false).invoke("fakeLaunch", 0));
     }
 
     @Test
