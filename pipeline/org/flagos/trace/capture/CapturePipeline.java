@@ -22,6 +22,7 @@ import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.model.ApiNames;
 import org.flagos.trace.model.DecodeStats;
 import org.flagos.trace.model.NameTable;
+import org.flagos.trace.model.RecordCopies;
 import org.flagos.trace.model.RecordSink;
 import org.flagos.trace.model.TraceRecord;
 import org.flagos.trace.stages.ApiNameStage;
@@ -85,6 +86,10 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
     private CapturePipeline(NameTable names, ApiNames apiNames, List<EventHandler<TraceRecord>> vendorStages,
                             CaptureWindowFilter window, TraceHeader header, OutputStream out, DecodeStats decodeStats,
                             ProducerType producers, int ringSize, WaitStrategy waitStrategy) {
+        if (ringSize > RecordCopies.REUSE_DISTANCE) {
+            throw new IllegalArgumentException("ring of " + ringSize + " slots: stages reuse the copies they park after "
+                    + RecordCopies.REUSE_DISTANCE + " slots, so no ring may be larger");
+        }
         this.names = names;
         ApiNameStage apiNameStage = new ApiNameStage(apiNames, names);
         ExternalCorrelationJoin join = new ExternalCorrelationJoin();

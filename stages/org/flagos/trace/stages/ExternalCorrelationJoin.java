@@ -4,6 +4,7 @@ import com.lmax.disruptor.EventHandler;
 import java.util.Arrays;
 import org.agrona.collections.Long2LongHashMap;
 import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 
 /**
@@ -25,6 +26,14 @@ import org.flagos.trace.model.TraceRecord;
  * end of the capture, records still parked are released without an External id and counted per
  * kind as unjoined. A second binding of a correlation to a different id keeps the first and is
  * counted as a conflict.
+ *
+ * <p><b>Stages in front.</b> A stage before the join may park and release records the same way
+ * ({@link TraceRecord#parked}, {@link TraceRecord#release}). A slot parked upstream counts as an
+ * arrival and is not joined; a record released upstream is joined when it reaches the join on its
+ * carrier slot, after the slot's own record: bound, it takes its External id; not yet bound, it is
+ * taken off the carrier and parked here like any other (at the end of the capture it can no longer
+ * be bound and passes unjoined, in place). A record whose correlation serves the join only
+ * ({@link TraceRecord#correlationForJoinOnly()}) loses it once joined or given up on.
  */
 public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> {
     /** Records a parked record may wait for its binding; bindings kept for as many later bindings. */
@@ -50,6 +59,7 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
     private final long[] unjoined = new long[EventKind.count()];
     private long lateJoined;
     private long releasedAtHorizon;
+    private long releasedUpstream;
     private long longestWait;
     private long duplicateBindings;
     private long conflictingBindings;
@@ -69,20 +79,53 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
 
     @Override
     public void onEvent(TraceRecord record, long sequence, boolean endOfBatch) {
+        int upstream = record.releasedCount();
         switch (record.type) {
             case CORRELATION_BINDING:
                 arrive(record);
-                bind(record);
+                if (!record.parked) {
+                    bind(record, record);
+                }
                 break;
             case ACTIVITY:
                 arrive(record);
-                join(record);
+                if (!record.parked && join(record)) {
+                    park(record);
+                    record.parked = true;
+                }
                 break;
             case END_OF_CAPTURE:
                 releaseUnjoined(record);
                 break;
             default:
                 break;
+        }
+        if (upstream > 0) {
+            joinReleasedUpstream(record, upstream);
+        }
+    }
+
+    /** Joins the first {@code count} records on the carrier, those a stage in front released. */
+    private void joinReleasedUpstream(TraceRecord carrier, int count) {
+        boolean end = carrier.type == RecordType.END_OF_CAPTURE;
+        int i = 0;
+        for (int seen = 0; seen < count; seen++) {
+            TraceRecord record = carrier.released(i);
+            if (record.type == RecordType.CORRELATION_BINDING) {
+                bind(record, carrier);
+            } else if (record.type == RecordType.ACTIVITY) {
+                releasedUpstream++;
+                if (join(record)) {
+                    if (!end) {
+                        park(record);
+                        carrier.withdrawRelease(i);
+                        continue;
+                    }
+                    unjoined[record.kind.ordinal()]++; // nothing can bind it any more
+                    forJoinOnly(record);
+                }
+            }
+            i++;
         }
     }
 
@@ -102,7 +145,8 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
         }
     }
 
-    private void bind(TraceRecord binding) {
+    /** Binds, and releases on {@code carrier} whatever waited for this binding. */
+    private void bind(TraceRecord binding, TraceRecord carrier) {
         long correlation = binding.correlation();
         long external = binding.externalId();
         if (!bindings.bind(correlation, external)) {
@@ -114,24 +158,34 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
             return;
         }
         if (parkedLive > 0) {
-            releaseParked(binding, correlation, external);
+            releaseParked(carrier, correlation, external);
         }
     }
 
-    private void join(TraceRecord record) {
+    /** Joins {@code record}; returns true when its binding has not come yet (the caller parks it). */
+    private boolean join(TraceRecord record) {
         if (!record.hasCorrelation()) {
             unjoined[record.kind.ordinal()]++;
-            return;
+            return false;
         }
         long external = bindings.externalId(record.correlation());
         if (external != BindingGenerations.UNBOUND) {
             record.externalId(external);
             joined[record.kind.ordinal()]++;
-            return;
+            forJoinOnly(record);
+            return false;
         }
-        park(record);
+        return true;
     }
 
+    /** Clears a correlation that served the join only, once the join is done with the record. */
+    private static void forJoinOnly(TraceRecord record) {
+        if (record.correlationForJoinOnly()) {
+            record.clearCorrelation();
+        }
+    }
+
+    /** Keeps a copy of {@code record} until its binding comes, the horizon passes or the capture ends. */
     private void park(TraceRecord record) {
         TraceRecord copy = new TraceRecord(); // rare path: only records that beat their binding
         copy.copyFrom(record);
@@ -144,7 +198,6 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
         parkedAt[at] = arrivals;
         parkedNext[at] = parkedHead.put(record.correlation(), sequence);
         parkedLive++;
-        record.parked = true;
     }
 
     private void releaseParked(TraceRecord carrier, long correlation, long external) {
@@ -156,6 +209,7 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
             sequence = parkedNext[at];
             longestWait = Math.max(longestWait, arrivals - parkedAt[at]);
             record.externalId(external);
+            forJoinOnly(record);
             joined[record.kind.ordinal()]++;
             lateJoined++;
             parkedLive--;
@@ -172,6 +226,7 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
             parked[at] = null;
             sequence = parkedNext[at];
             unjoined[record.kind.ordinal()]++;
+            forJoinOnly(record);
             releasedAtHorizon++;
             parkedLive--;
             carrier.release(record);
@@ -185,6 +240,7 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
             if (record != null) {
                 parked[at] = null;
                 unjoined[record.kind.ordinal()]++;
+                forJoinOnly(record);
                 end.release(record);
             }
         }
@@ -259,6 +315,11 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
 
     public long conflictingBindings() {
         return conflictingBindings;
+    }
+
+    /** Records a stage in front of the join released, joined (or parked) here on arrival. */
+    public long releasedUpstream() {
+        return releasedUpstream;
     }
 
     /** Records parked right now, waiting for a binding. */
