@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.atomic.LongAdder;
 import org.flagos.trace.ingest.HostOp;
+import org.flagos.trace.model.AccountedStage;
 import org.flagos.trace.model.ApiNames;
 import org.flagos.trace.model.DecodeStats;
 import org.flagos.trace.model.NameTable;
@@ -94,6 +95,11 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
         ApiNameStage apiNameStage = new ApiNameStage(apiNames, names);
         ExternalCorrelationJoin join = new ExternalCorrelationJoin();
         this.accounting = new CaptureAccounting(decodeStats, apiNameStage, join, window);
+        for (EventHandler<TraceRecord> vendorStage : vendorStages) {
+            if (vendorStage instanceof AccountedStage) {
+                ((AccountedStage) vendorStage).notesTo(accounting::note);
+            }
+        }
         this.writer = TraceFormat.of(out) == TraceFormat.PERFETTO
                 ? new PerfettoTraceWriter(out, names, header, accounting, apiNames::category)
                 : new ChromeTraceWriter(out, names, header, accounting, apiNames::category);

@@ -3,8 +3,10 @@ package org.flagos.trace.vendors.mspti;
 import com.lmax.disruptor.EventHandler;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import org.agrona.collections.Long2LongHashMap;
+import org.flagos.trace.model.AccountedStage;
 import org.flagos.trace.model.Diagnostics;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.RecordCopies;
@@ -45,7 +47,7 @@ import org.flagos.trace.model.TraceRecord;
  * the group had device work; device work that comes after its calls were released may draw its
  * arrow from any of them).
  */
-public final class MsptiCorrelationRemap implements EventHandler<TraceRecord> {
+public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, AccountedStage {
     /** Records arriving here that a parked call waits at most for the rest of its group. */
     public static final int DEFAULT_HORIZON = 1 << 18;
     private static final int NONE = 0;
@@ -83,6 +85,7 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord> {
     private long callsAfterRelease;
     private long deviceWorkAfterRelease;
     private int mostParked;
+    private Consumer<String> notes = MsptiCorrelationRemap::unheard;
 
     /** @param names the capture's name table (API names decide which call of a group wins) */
     public MsptiCorrelationRemap(IntFunction<String> names) {
@@ -98,6 +101,11 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord> {
         this.horizon = horizon;
         this.flowIds = new RecentFlows(horizon, NONE);
         this.groups = new RecentFlows(horizon, NONE);
+    }
+
+    @Override
+    public void notesTo(Consumer<String> notes) {
+        this.notes = notes;
     }
 
     @Override
@@ -230,11 +238,22 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord> {
             }
         }
         oldestParked = nextParked;
+        if (releasedAtHorizon > 0 || exhausted > 0) {
+            notes.accept("mspti correlation remap past its bounds: " + releasedAtHorizon + " API calls released at the horizon of "
+                    + horizon + " records (" + callsAfterRelease + " calls of their groups came later and were coalesced as they"
+                    + " came, " + deviceWorkAfterRelease + " device records came after their calls), " + exhausted
+                    + " records without a flow id (more than 2^32 - 1 correlations), " + flowIds.forgotten()
+                    + " correlations forgotten past the horizon (seen again, they got a new flow id)");
+        }
         Diagnostics.trace("mspti", "correlation remap: " + (nextFlowId - 1) + " flow ids, " + coalesced
                 + " API records coalesced, " + withoutCorrelation + " records without correlation, "
                 + releasedAtHorizon + " released at the horizon, " + callsAfterRelease + " calls after their group's release, "
                 + deviceWorkAfterRelease + " device records after their calls' release, " + flowIds.forgotten()
                 + " correlations forgotten, at most " + mostParked + " calls parked");
+    }
+
+    /** Notes of a stage outside a pipeline (tests) go nowhere; the counters still hold them. */
+    private static void unheard(String line) {
     }
 
     private void releaseOne(TraceRecord carrier, long sequence, int at) {
@@ -300,7 +319,9 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord> {
 
     private long freshFlowId() {
         if (nextFlowId > 0xFFFF_FFFFL) {
-            exhausted++;
+            if (exhausted++ == 0) {
+                Diagnostics.warn("mspti", "more than 2^32 - 1 correlation ids in one capture: the rest draw no arrow");
+            }
             return 0;
         }
         return nextFlowId++;

@@ -235,6 +235,8 @@ class MsptiCorrelationRemapTest {
     @Test
     void pastTheHorizonAGroupIsReleasedAndItsLateCallsAreCoalescedAsTheyCome() {
         MsptiCorrelationRemap stage = new MsptiCorrelationRemap(names::name, 2);
+        List<String> notes = new ArrayList<>();
+        stage.notesTo(notes::add);
         ExternalCorrelationJoin join = new ExternalCorrelationJoin();
         List<TraceRecord> in = List.of(binding(5, 7), api("rtKernelLaunch", 5, 2, 8), device(EventKind.KERNEL, 5),
                 binding(6, 8), api("aclnnOther", 6, 1, 2), api("aclnnAdd", 5, 1, 9));
@@ -251,6 +253,17 @@ class MsptiCorrelationRemapTest {
         assertEquals(7, launch.externalId());
         assertEquals(in.size(), out.size(), "nothing lost, nothing twice");
         assertTrue(stage.mostParked() <= 2, "at most a horizon parked: " + stage.mostParked());
+        assertEquals(1, notes.size(), "the overflow is reported in the capture's notes: " + notes);
+        assertTrue(notes.get(0).contains("1 API calls released at the horizon of 2 records"), notes.get(0));
+    }
+
+    @Test
+    void withinItsBoundsTheRemapAddsNoNote() {
+        MsptiCorrelationRemap stage = new MsptiCorrelationRemap(names::name);
+        List<String> notes = new ArrayList<>();
+        stage.notesTo(notes::add);
+        run(stage, List.of(api("rtKernelLaunch", 5, 2, 8), device(EventKind.KERNEL, 5), binding(5, 1)));
+        assertEquals(List.of(), notes);
     }
 
     @Test
