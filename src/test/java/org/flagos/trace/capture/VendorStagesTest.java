@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.lmax.disruptor.EventHandler;
 import com.lmax.disruptor.dsl.ProducerType;
 import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.flagos.trace.ingest.CaptureBytes;
@@ -15,6 +17,7 @@ import org.flagos.trace.ingest.KernelNameFile;
 import org.flagos.trace.model.ActivityBufferDecoder;
 import org.flagos.trace.model.DecodeStats;
 import org.flagos.trace.model.NameTable;
+import org.flagos.trace.model.RecordCopies;
 import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 import org.flagos.trace.stages.CaptureWindowFilter;
@@ -79,6 +82,56 @@ class VendorStagesTest {
             }
             assertTrue(compared > 1000, "compared " + compared);
             assertEquals(plain.get("flagtrace").get("without_external_id"), remapped.get("flagtrace").get("without_external_id"));
+        } finally {
+            if (before == null) {
+                System.clearProperty("flagtrace.threading");
+            } else {
+                System.setProperty("flagtrace.threading", before);
+            }
+        }
+    }
+
+    /** Parks every API call (the MSPTI remap's way) and releases what it holds on every seventh slot. */
+    private static final class ParkCalls implements EventHandler<TraceRecord> {
+        private final RecordCopies copies = new RecordCopies();
+        private final List<TraceRecord> held = new ArrayList<>();
+        private long slots;
+
+        @Override
+        public void onEvent(TraceRecord record, long sequence, boolean endOfBatch) {
+            if (record.type == RecordType.ACTIVITY && !record.kind.isDevice()) {
+                held.add(copies.copyOf(record, sequence));
+                record.parked = true;
+            }
+            if (++slots % 7 == 0 || record.type == RecordType.END_OF_CAPTURE) {
+                for (TraceRecord copy : held) {
+                    record.release(copy);
+                    copies.released(copy, sequence);
+                }
+                held.clear();
+            }
+        }
+    }
+
+    private static List<String> sorted(JsonNode events) {
+        List<String> out = new ArrayList<>();
+        events.forEach(e -> out.add(e.toString()));
+        Collections.sort(out);
+        return out;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"one-per-stage", "shared"})
+    void callsParkedAndReleasedInFrontOfTheJoinAreJoinedAndWrittenOnce(String threading) throws Exception {
+        String before = System.getProperty("flagtrace.threading");
+        System.setProperty("flagtrace.threading", threading);
+        try {
+            JsonNode plain = replay(List.of());
+            JsonNode parked = replay(List.of(new ParkCalls()));
+            assertEquals(sorted(plain.get("traceEvents")), sorted(parked.get("traceEvents")),
+                    "the same events, External ids included; only their order in the file differs");
+            assertEquals(plain.get("flagtrace").get("without_external_id"), parked.get("flagtrace").get("without_external_id"));
+            assertTrue(parked.get("flagtrace").get("decoded").get("cuda_runtime").asLong() > 1000);
         } finally {
             if (before == null) {
                 System.clearProperty("flagtrace.threading");
