@@ -4,6 +4,7 @@ import com.lmax.disruptor.EventHandler;
 import java.util.Arrays;
 import org.agrona.collections.Long2LongHashMap;
 import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.RecordCopies;
 import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 
@@ -15,6 +16,9 @@ import org.flagos.trace.model.TraceRecord;
  * <p>Buffers arrive in any order, so a kernel can precede its binding. Such a record is parked (a
  * copy is kept and its slot is skipped downstream) and released on the slot of the binding that
  * resolves it, so the join is exact whatever the order within the reorder horizon.
+ *
+ * <p>Parked copies come from {@link RecordCopies}: reused once the ring has turned past the slot they
+ * were released on, so parking allocates only while more records are parked than ever before.
  *
  * <p>What is held is bounded by the horizon ({@link #DEFAULT_HORIZON} records), not by the length
  * of the capture. CUPTI writes a binding into the launching thread's buffer just before the API
@@ -54,6 +58,9 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
     private long nextParked;
     private int parkedLive;
     private long arrivals;
+    private final RecordCopies copies = new RecordCopies();
+    /** The ring sequence of the slot being processed: when a released copy may be reused. */
+    private long sequence;
 
     private final long[] joined = new long[EventKind.count()];
     private final long[] unjoined = new long[EventKind.count()];
@@ -79,6 +86,7 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
 
     @Override
     public void onEvent(TraceRecord record, long sequence, boolean endOfBatch) {
+        this.sequence = sequence;
         int upstream = record.releasedCount();
         switch (record.type) {
             case CORRELATION_BINDING:
@@ -187,8 +195,7 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
 
     /** Keeps a copy of {@code record} until its binding comes, the horizon passes or the capture ends. */
     private void park(TraceRecord record) {
-        TraceRecord copy = new TraceRecord(); // rare path: only records that beat their binding
-        copy.copyFrom(record);
+        TraceRecord copy = copies.copyOf(record, sequence);
         if (nextParked - oldestParked == parked.length) {
             grow();
         }
@@ -214,6 +221,7 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
             lateJoined++;
             parkedLive--;
             carrier.release(record);
+            copies.released(record, sequence);
         }
     }
 
@@ -230,6 +238,7 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
             releasedAtHorizon++;
             parkedLive--;
             carrier.release(record);
+            copies.released(record, sequence);
         }
     }
 
@@ -242,6 +251,7 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
                 unjoined[record.kind.ordinal()]++;
                 forJoinOnly(record);
                 end.release(record);
+                copies.released(record, sequence);
             }
         }
         parkedHead.clear();

@@ -42,13 +42,16 @@ class VendorStagesTest {
     };
 
     private static JsonNode replay(List<EventHandler<TraceRecord>> stages) throws Exception {
-        String name = "h200-app-tiny2k";
+        return replay("h200-app-tiny2k", 1 << 10, stages);
+    }
+
+    private static JsonNode replay(String name, int ringSize, List<EventHandler<TraceRecord>> stages) throws Exception {
         NameTable names = new NameTable();
         ActivityBufferDecoder decoder = Vendors.decoderFor(1).create(KernelNameFile.read(Captures.names(name)), names, List.of());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         DecodeStats stats = new DecodeStats();
         try (CapturePipeline pipeline = new CapturePipeline(names, decoder.apiNames(), stages, CaptureWindowFilter.unbounded(),
-                new TraceHeader("t", List.of(), null, Map.of(), "p", 1), out, stats, ProducerType.SINGLE, 1 << 10)) {
+                new TraceHeader("t", List.of(), null, Map.of(), "p", 1), out, stats, ProducerType.SINGLE, ringSize)) {
             FltrbufFrames frames = new FltrbufFrames(CaptureBytes.load(Captures.capture(name)), name);
             while (frames.next()) {
                 decoder.decode(frames.payload(), pipeline, stats);
@@ -132,6 +135,10 @@ class VendorStagesTest {
                     "the same events, External ids included; only their order in the file differs");
             assertEquals(plain.get("flagtrace").get("without_external_id"), parked.get("flagtrace").get("without_external_id"));
             assertTrue(parked.get("flagtrace").get("decoded").get("cuda_runtime").asLong() > 1000);
+            // Past RecordCopies.REUSE_DISTANCE slots, in the largest ring allowed: the copies are reused.
+            JsonNode longPlain = replay("h200-tiny30k", RecordCopies.REUSE_DISTANCE, List.of());
+            JsonNode longParked = replay("h200-tiny30k", RecordCopies.REUSE_DISTANCE, List.of(new ParkCalls()));
+            assertEquals(sorted(longPlain.get("traceEvents")), sorted(longParked.get("traceEvents")));
         } finally {
             if (before == null) {
                 System.clearProperty("flagtrace.threading");
