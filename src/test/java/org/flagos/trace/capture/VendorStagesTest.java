@@ -1,6 +1,7 @@
 package org.flagos.trace.capture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -25,6 +26,7 @@ import org.flagos.trace.stages.TraceHeader;
 import org.flagos.trace.testing.Captures;
 import org.flagos.trace.testing.TraceJson;
 import org.flagos.trace.vendors.Vendors;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -146,5 +148,16 @@ class VendorStagesTest {
                 System.setProperty("flagtrace.threading", before);
             }
         }
+    }
+
+    @Test
+    void aRingLargerThanTheCopiesReuseDistanceIsRefused() throws Exception {
+        NameTable names = new NameTable();
+        ActivityBufferDecoder decoder = Vendors.decoderFor(1).create(KernelNameFile.read(Captures.names("h200-app")), names, List.of());
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> new CapturePipeline(
+                names, decoder.apiNames(), List.of(),
+                CaptureWindowFilter.unbounded(), new TraceHeader("t", List.of(), null, Map.of(), "p", 1),
+                new ByteArrayOutputStream(), new DecodeStats(), ProducerType.SINGLE, RecordCopies.REUSE_DISTANCE * 2));
+        assertTrue(refused.getMessage().contains("no ring may be larger"), refused.getMessage());
     }
 }
