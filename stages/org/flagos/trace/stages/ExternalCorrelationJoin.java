@@ -1,9 +1,8 @@
 package org.flagos.trace.stages;
 
 import com.lmax.disruptor.EventHandler;
-import java.util.Arrays;
-import org.agrona.collections.Long2LongHashMap;
 import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.ParkedRecords;
 import org.flagos.trace.model.RecordCopies;
 import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
@@ -43,22 +42,11 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
     /** Records a parked record may wait for its binding; bindings kept for as many later bindings. */
     public static final int DEFAULT_HORIZON = 1 << 18;
 
-    private static final long NONE = -1;
-
     private final int horizon;
     private final BindingGenerations bindings;
-
-    /** Newest parking sequence per correlation; each parked record links to the next older one. */
-    private final Long2LongHashMap parkedHead = new Long2LongHashMap(256, 0.65f, NONE, true);
-    /** Parked records in parking order, a ring indexed by parking sequence; null once released. */
-    private TraceRecord[] parked = new TraceRecord[256];
-    private long[] parkedAt = new long[256];
-    private long[] parkedNext = new long[256];
-    private long oldestParked;
-    private long nextParked;
-    private int parkedLive;
+    /** Records waiting for their binding, by correlation, in parking order. */
+    private final ParkedRecords parked = new ParkedRecords();
     private long arrivals;
-    private final RecordCopies copies = new RecordCopies();
     /** The ring sequence of the slot being processed: when a released copy may be reused. */
     private long sequence;
 
@@ -140,16 +128,8 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
     /** Counts one arrival and releases, on its slot, whatever waited past the horizon. */
     private void arrive(TraceRecord carrier) {
         arrivals++;
-        while (oldestParked < nextParked) {
-            int at = ring(oldestParked);
-            TraceRecord oldest = parked[at];
-            if (oldest != null) {
-                if (arrivals - parkedAt[at] <= horizon) {
-                    return;
-                }
-                releaseChain(carrier, oldest.correlation());
-            }
-            oldestParked++;
+        for (TraceRecord oldest; (oldest = parked.overdue(arrivals, horizon)) != null; ) {
+            releaseChain(carrier, oldest.correlation());
         }
     }
 
@@ -165,7 +145,7 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
             }
             return;
         }
-        if (parkedLive > 0) {
+        if (parked.size() > 0) {
             releaseParked(carrier, correlation, external);
         }
     }
@@ -195,90 +175,46 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
 
     /** Keeps a copy of {@code record} until its binding comes, the horizon passes or the capture ends. */
     private void park(TraceRecord record) {
-        TraceRecord copy = copies.copyOf(record, sequence);
-        if (nextParked - oldestParked == parked.length) {
-            grow();
-        }
-        long sequence = nextParked++;
-        int at = ring(sequence);
-        parked[at] = copy;
-        parkedAt[at] = arrivals;
-        parkedNext[at] = parkedHead.put(record.correlation(), sequence);
-        parkedLive++;
+        parked.park(record, record.correlation(), arrivals, sequence);
     }
 
     private void releaseParked(TraceRecord carrier, long correlation, long external) {
-        long sequence = parkedHead.remove(correlation);
-        for (; sequence != NONE; ) {
-            int at = ring(sequence);
-            TraceRecord record = parked[at];
-            parked[at] = null;
-            sequence = parkedNext[at];
-            longestWait = Math.max(longestWait, arrivals - parkedAt[at]);
+        for (long n = parked.takeChain(correlation); n != ParkedRecords.NONE; ) {
+            TraceRecord record = parked.record(n);
+            longestWait = Math.max(longestWait, arrivals - parked.parkedAt(n));
             record.externalId(external);
             forJoinOnly(record);
             joined[record.kind.ordinal()]++;
             lateJoined++;
-            parkedLive--;
-            carrier.release(record);
-            copies.released(record, sequence);
+            long older = parked.older(n);
+            parked.release(n, carrier, sequence);
+            n = older;
         }
     }
 
     /** Releases every record parked under {@code correlation} without an External id. */
     private void releaseChain(TraceRecord carrier, long correlation) {
-        long sequence = parkedHead.remove(correlation);
-        for (; sequence != NONE; ) {
-            int at = ring(sequence);
-            TraceRecord record = parked[at];
-            parked[at] = null;
-            sequence = parkedNext[at];
+        for (long n = parked.takeChain(correlation); n != ParkedRecords.NONE; ) {
+            TraceRecord record = parked.record(n);
             unjoined[record.kind.ordinal()]++;
             forJoinOnly(record);
             releasedAtHorizon++;
-            parkedLive--;
-            carrier.release(record);
-            copies.released(record, sequence);
+            long older = parked.older(n);
+            parked.release(n, carrier, sequence);
+            n = older;
         }
     }
 
     private void releaseUnjoined(TraceRecord end) {
-        for (long s = oldestParked; s < nextParked; s++) {
-            int at = ring(s);
-            TraceRecord record = parked[at];
+        for (long n = parked.oldest(); n < parked.end(); n++) {
+            TraceRecord record = parked.record(n);
             if (record != null) {
-                parked[at] = null;
                 unjoined[record.kind.ordinal()]++;
                 forJoinOnly(record);
-                end.release(record);
-                copies.released(record, sequence);
+                parked.release(n, end, sequence);
             }
         }
-        parkedHead.clear();
-        oldestParked = nextParked;
-        parkedLive = 0;
-    }
-
-    private int ring(long sequence) {
-        return (int) (sequence & (parked.length - 1));
-    }
-
-    /** Doubles the parking ring; it never holds more than the horizon's worth of records. */
-    private void grow() {
-        int n = parked.length;
-        TraceRecord[] records = new TraceRecord[n * 2];
-        long[] at = new long[n * 2];
-        long[] next = new long[n * 2];
-        for (long s = oldestParked; s < nextParked; s++) {
-            int from = (int) (s & (n - 1));
-            int to = (int) (s & (n * 2 - 1));
-            records[to] = parked[from];
-            at[to] = parkedAt[from];
-            next[to] = parkedNext[from];
-        }
-        parked = records;
-        parkedAt = at;
-        parkedNext = next;
+        parked.clear();
     }
 
     /** Records of {@code kind} that received an External id. */
@@ -334,7 +270,7 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
 
     /** Records parked right now, waiting for a binding. */
     public int parkedNow() {
-        return parkedLive;
+        return parked.size();
     }
 
     /** Bindings held right now. */

@@ -5,11 +5,10 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
-import org.agrona.collections.Long2LongHashMap;
 import org.flagos.trace.model.AccountedStage;
 import org.flagos.trace.model.Diagnostics;
 import org.flagos.trace.model.EventKind;
-import org.flagos.trace.model.RecordCopies;
+import org.flagos.trace.model.ParkedRecords;
 import org.flagos.trace.model.TraceRecord;
 
 /**
@@ -51,7 +50,6 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, A
     /** Records arriving here that a parked call waits at most for the rest of its group. */
     public static final int DEFAULT_HORIZON = 1 << 18;
     private static final int NONE = 0;
-    private static final long NO_SEQUENCE = -1;
     private static final int KERNEL_BIT = 1;
     private static final int MEMCPY_BIT = 2;
     private static final int MEMSET_BIT = 4;
@@ -64,17 +62,10 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, A
     private final RecentFlows flowIds;
     /** Per flow id: the device work seen (kinds) and whether its calls were released. */
     private final RecentFlows groups;
-    private final RecordCopies copies = new RecordCopies();
-
-    /** Newest parking sequence per flow id; each parked call links to the next older of its group. */
-    private final Long2LongHashMap newest = new Long2LongHashMap(256, 0.65f, NO_SEQUENCE, true);
-    private TraceRecord[] parked = new TraceRecord[256];
-    private long[] parkedAt = new long[256];
-    private long[] older = new long[256];
-    private long oldestParked;
-    private long nextParked;
-    private int parkedLive;
+    /** Parked calls by flow id, in arrival order. */
+    private final ParkedRecords parked = new ParkedRecords();
     private long arrivals;
+    /** Scratch: one group's parking numbers, newest first, to release them oldest first. */
     private long[] group = new long[16];
 
     private long nextFlowId = 1;
@@ -84,7 +75,6 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, A
     private long releasedAtHorizon;
     private long callsAfterRelease;
     private long deviceWorkAfterRelease;
-    private int mostParked;
     private Consumer<String> notes = MsptiCorrelationRemap::unheard;
 
     /** @param names the capture's name table (API names decide which call of a group wins) */
@@ -134,16 +124,8 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, A
     /** Counts one arrival and releases, on its slot, the groups whose oldest call waited a horizon. */
     private void arrive(TraceRecord carrier, long sequence) {
         arrivals++;
-        while (oldestParked < nextParked) {
-            int at = ring(oldestParked);
-            TraceRecord oldest = parked[at];
-            if (oldest != null) {
-                if (arrivals - parkedAt[at] <= horizon) {
-                    return;
-                }
-                releaseGroup(carrier, sequence, oldest.correlation());
-            }
-            oldestParked++;
+        for (TraceRecord oldest; (oldest = parked.overdue(arrivals, horizon)) != null; ) {
+            releaseGroup(carrier, sequence, oldest.correlation());
         }
     }
 
@@ -189,16 +171,7 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, A
     }
 
     private void park(TraceRecord record, long sequence, long flow) {
-        if (nextParked - oldestParked == parked.length) {
-            grow();
-        }
-        long at = nextParked++;
-        int i = ring(at);
-        parked[i] = copies.copyOf(record, sequence);
-        parkedAt[i] = arrivals;
-        older[i] = newest.put(flow, at);
-        parkedLive++;
-        mostParked = Math.max(mostParked, parkedLive);
+        parked.park(record, flow, arrivals, sequence);
         record.parked = true;
     }
 
@@ -211,14 +184,14 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, A
         int state = groups.get(flow);
         long head = decide(flow, state & WORK_BITS);
         int n = 0;
-        for (long s = head; s != NO_SEQUENCE; s = older[ring(s)]) {
+        for (long s = head; s != ParkedRecords.NONE; s = parked.older(s)) {
             if (n == group.length) {
                 group = Arrays.copyOf(group, n * 2); // rare: a group larger than any before
             }
             group[n++] = s;
         }
         for (int k = n - 1; k >= 0; k--) {
-            releaseOne(carrier, sequence, ring(group[k]));
+            parked.release(group[k], carrier, sequence);
             releasedAtHorizon++;
         }
         groups.put(flow, state | RELEASED_BIT);
@@ -226,18 +199,18 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, A
 
     /** At the end of the capture: every group decided, then every parked call released in arrival order. */
     private void releaseAll(TraceRecord end, long sequence) {
-        for (long s = oldestParked; s < nextParked; s++) {
-            TraceRecord r = parked[ring(s)];
-            if (r != null && newest.containsKey(r.correlation())) {
+        for (long n = parked.oldest(); n < parked.end(); n++) {
+            TraceRecord r = parked.record(n);
+            if (r != null && parked.hasChain(r.correlation())) {
                 decide(r.correlation(), groups.get(r.correlation()) & WORK_BITS);
             }
         }
-        for (long s = oldestParked; s < nextParked; s++) {
-            if (parked[ring(s)] != null) {
-                releaseOne(end, sequence, ring(s));
+        for (long n = parked.oldest(); n < parked.end(); n++) {
+            if (parked.record(n) != null) {
+                parked.release(n, end, sequence);
             }
         }
-        oldestParked = nextParked;
+        parked.clear();
         if (releasedAtHorizon > 0 || exhausted > 0) {
             notes.accept("mspti correlation remap past its bounds: " + releasedAtHorizon + " API calls released at the horizon of "
                     + horizon + " records (" + callsAfterRelease + " calls of their groups came later and were coalesced as they"
@@ -249,19 +222,11 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, A
                 + " API records coalesced, " + withoutCorrelation + " records without correlation, "
                 + releasedAtHorizon + " released at the horizon, " + callsAfterRelease + " calls after their group's release, "
                 + deviceWorkAfterRelease + " device records after their calls' release, " + flowIds.forgotten()
-                + " correlations forgotten, at most " + mostParked + " calls parked");
+                + " correlations forgotten, at most " + parked.most() + " calls parked");
     }
 
     /** Notes of a stage outside a pipeline (tests) go nowhere; the counters still hold them. */
     private static void unheard(String line) {
-    }
-
-    private void releaseOne(TraceRecord carrier, long sequence, int at) {
-        TraceRecord r = parked[at];
-        parked[at] = null;
-        parkedLive--;
-        carrier.release(r);
-        copies.released(r, sequence);
     }
 
     /**
@@ -269,20 +234,20 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, A
      * winner as coalesced; returns the group's newest parking sequence.
      */
     private long decide(long flow, int work) {
-        long head = newest.remove(flow);
-        if (work == NONE || head == NO_SEQUENCE) {
+        long head = parked.takeChain(flow);
+        if (work == NONE || head == ParkedRecords.NONE) {
             return head;
         }
         // Walking newest to oldest, moving to every call at least as good leaves the first to arrive among the best.
         long best = head;
-        for (long s = older[ring(head)]; s != NO_SEQUENCE; s = older[ring(s)]) {
-            if (!better(parked[ring(best)], parked[ring(s)], work)) {
+        for (long s = parked.older(head); s != ParkedRecords.NONE; s = parked.older(s)) {
+            if (!better(parked.record(best), parked.record(s), work)) {
                 best = s;
             }
         }
-        for (long s = head; s != NO_SEQUENCE; s = older[ring(s)]) {
+        for (long s = head; s != ParkedRecords.NONE; s = parked.older(s)) {
             if (s != best) {
-                parked[ring(s)].correlationForJoinOnly(true);
+                parked.record(s).correlationForJoinOnly(true);
                 coalesced++;
             }
         }
@@ -362,28 +327,6 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, A
         return name.contains("memset");
     }
 
-    private int ring(long sequence) {
-        return (int) (sequence & (parked.length - 1));
-    }
-
-    /** Doubles the parking ring; it never holds more than a horizon's worth of calls. */
-    private void grow() {
-        int n = parked.length;
-        TraceRecord[] records = new TraceRecord[n * 2];
-        long[] at = new long[n * 2];
-        long[] next = new long[n * 2];
-        for (long s = oldestParked; s < nextParked; s++) {
-            int from = (int) (s & (n - 1));
-            int to = (int) (s & (n * 2 - 1));
-            records[to] = parked[from];
-            at[to] = parkedAt[from];
-            next[to] = older[from];
-        }
-        parked = records;
-        parkedAt = at;
-        older = next;
-    }
-
     /** Distinct flow ids handed out so far (group ids and the coalesced calls' own ids). */
     public long flowIds() {
         return nextFlowId - 1;
@@ -426,12 +369,12 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, A
 
     /** API records parked right now. */
     public int parkedNow() {
-        return parkedLive;
+        return parked.size();
     }
 
     /** The most API records parked at once. */
     public int mostParked() {
-        return mostParked;
+        return parked.most();
     }
 
     /** The horizon in records arriving here. */

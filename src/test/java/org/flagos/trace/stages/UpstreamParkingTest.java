@@ -2,6 +2,7 @@ package org.flagos.trace.stages;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.RecordCopies;
 import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 import org.junit.jupiter.api.Test;
@@ -243,6 +245,26 @@ class UpstreamParkingTest {
         pass(join, other);
         assertEquals(1, join.releasedAtHorizon(), "two parked slots later the kernel gave up its binding");
         assertEquals(1, other.releasedCount(), "released on the parked slot, which later stages still visit");
+    }
+
+    @Test
+    void aCopyTheJoinReleasedIsReusedOnlyOnceTheRingHasTurned() {
+        ExternalCorrelationJoin join = new ExternalCorrelationJoin();
+        long s = 1_000_000; // a ring sequence far into a capture
+        join.onEvent(activity(EventKind.KERNEL, 1), s, true);
+        TraceRecord bind = binding(1, 10);
+        join.onEvent(bind, s + 1, true);
+        TraceRecord first = bind.released(0);
+        join.onEvent(activity(EventKind.KERNEL, 2), s + 2, true);
+        TraceRecord bind2 = binding(2, 20);
+        join.onEvent(bind2, s + 3, true);
+        assertNotSame(first, bind2.released(0), "the writer may still be reading the first copy");
+        assertEquals(10, first.externalId());
+        join.onEvent(activity(EventKind.KERNEL, 3), s + 1 + RecordCopies.REUSE_DISTANCE, true);
+        TraceRecord bind3 = binding(3, 30);
+        join.onEvent(bind3, s + 2 + RecordCopies.REUSE_DISTANCE, true);
+        assertSame(first, bind3.released(0), "the ring has turned past its slot: the copy is reused");
+        assertEquals(30, first.externalId());
     }
 
     /**
