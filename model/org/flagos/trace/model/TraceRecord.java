@@ -63,8 +63,18 @@ public final class TraceRecord {
 
     /** Set by the window filter: downstream stages skip the record. */
     public boolean outsideWindow;
-    /** Set by the join: held back until its binding arrives, downstream stages skip the slot. */
+    /**
+     * Set by a stage that holds the record back (the join until its binding arrives, a vendor stage
+     * until what it needs has arrived): every later stage skips the slot's own record, and the
+     * holding stage hands a copy on later with {@link #release} on another slot. A parked slot still
+     * counts as a record arriving (the clock of every horizon), and keeps its type.
+     */
     public boolean parked;
+    /**
+     * The correlation is kept only to find the External id: the join clears it once it has joined
+     * (or given up on) the record, so the record starts no flow arrow.
+     */
+    private boolean correlationForJoinOnly;
 
     private TraceRecord[] released = new TraceRecord[4];
     private int releasedCount;
@@ -127,7 +137,17 @@ public final class TraceRecord {
         return endNs - startNs;
     }
 
-    /** Number of earlier, parked records this slot releases downstream (set by the join). */
+    /** Marks the correlation as the join's only: see {@link #correlationForJoinOnly()}. */
+    public void correlationForJoinOnly(boolean joinOnly) {
+        correlationForJoinOnly = joinOnly;
+    }
+
+    /** True when the join must clear the correlation after joining: the record starts no arrow. */
+    public boolean correlationForJoinOnly() {
+        return correlationForJoinOnly;
+    }
+
+    /** Number of earlier, parked records this slot releases downstream (set by the stages that park). */
     public int releasedCount() {
         return releasedCount;
     }
@@ -136,12 +156,22 @@ public final class TraceRecord {
         return released[i];
     }
 
-    /** Attaches a parked record that downstream stages process together with this slot. */
+    /**
+     * Attaches a record held back earlier: every later stage processes it together with this slot,
+     * after the slot's own record, in the order attached. A stage after the one that released it sees
+     * it as arriving now (the join joins it).
+     */
     public void release(TraceRecord record) {
         if (releasedCount == released.length) {
             released = Arrays.copyOf(released, releasedCount * 2);
         }
         released[releasedCount++] = record;
+    }
+
+    /** Detaches released record {@code i} (a later stage holds it back again); the ones after it move up. */
+    public void withdrawRelease(int i) {
+        System.arraycopy(released, i + 1, released, i, releasedCount - i - 1);
+        released[--releasedCount] = null;
     }
 
     /** Resets every field; called by producers before filling the slot. */
@@ -171,13 +201,14 @@ public final class TraceRecord {
         memsetValue = 0;
         outsideWindow = false;
         parked = false;
+        correlationForJoinOnly = false;
         for (int i = 0; i < releasedCount; i++) {
             released[i] = null;
         }
         releasedCount = 0;
     }
 
-    /** Copies every record field (not the release list) from {@code other}; used to park a record. */
+    /** Copies every record field (not the release list, not {@link #parked}) from {@code other}; used to park a record. */
     public void copyFrom(TraceRecord other) {
         type = other.type;
         kind = other.kind;
@@ -217,6 +248,7 @@ public final class TraceRecord {
         memoryKind = other.memoryKind;
         memsetValue = other.memsetValue;
         outsideWindow = other.outsideWindow;
+        correlationForJoinOnly = other.correlationForJoinOnly;
         parked = false;
     }
 

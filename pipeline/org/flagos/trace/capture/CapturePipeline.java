@@ -19,9 +19,11 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.atomic.LongAdder;
 import org.flagos.trace.ingest.HostOp;
+import org.flagos.trace.model.AccountedStage;
 import org.flagos.trace.model.ApiNames;
 import org.flagos.trace.model.DecodeStats;
 import org.flagos.trace.model.NameTable;
+import org.flagos.trace.model.RecordCopies;
 import org.flagos.trace.model.RecordSink;
 import org.flagos.trace.model.TraceRecord;
 import org.flagos.trace.stages.ApiNameStage;
@@ -85,10 +87,19 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
     private CapturePipeline(NameTable names, ApiNames apiNames, List<EventHandler<TraceRecord>> vendorStages,
                             CaptureWindowFilter window, TraceHeader header, OutputStream out, DecodeStats decodeStats,
                             ProducerType producers, int ringSize, WaitStrategy waitStrategy) {
+        if (ringSize > RecordCopies.REUSE_DISTANCE) {
+            throw new IllegalArgumentException("ring of " + ringSize + " slots: stages reuse the copies they park after "
+                    + RecordCopies.REUSE_DISTANCE + " slots, so no ring may be larger");
+        }
         this.names = names;
         ApiNameStage apiNameStage = new ApiNameStage(apiNames, names);
         ExternalCorrelationJoin join = new ExternalCorrelationJoin();
         this.accounting = new CaptureAccounting(decodeStats, apiNameStage, join, window);
+        for (EventHandler<TraceRecord> vendorStage : vendorStages) {
+            if (vendorStage instanceof AccountedStage) {
+                ((AccountedStage) vendorStage).notesTo(accounting::note);
+            }
+        }
         this.writer = TraceFormat.of(out) == TraceFormat.PERFETTO
                 ? new PerfettoTraceWriter(out, names, header, accounting, apiNames::category)
                 : new ChromeTraceWriter(out, names, header, accounting, apiNames::category);

@@ -1,9 +1,10 @@
 package org.flagos.trace.stages;
 
 import com.lmax.disruptor.EventHandler;
-import java.util.Arrays;
-import org.agrona.collections.Long2LongHashMap;
 import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.ParkedRecords;
+import org.flagos.trace.model.RecordCopies;
+import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 
 /**
@@ -15,6 +16,9 @@ import org.flagos.trace.model.TraceRecord;
  * copy is kept and its slot is skipped downstream) and released on the slot of the binding that
  * resolves it, so the join is exact whatever the order within the reorder horizon.
  *
+ * <p>Parked copies come from {@link RecordCopies}: reused once the ring has turned past the slot they
+ * were released on, so parking allocates only while more records are parked than ever before.
+ *
  * <p>What is held is bounded by the horizon ({@link #DEFAULT_HORIZON} records), not by the length
  * of the capture. CUPTI writes a binding into the launching thread's buffer just before the API
  * record it binds, and buffers complete in per-thread order, so a binding trails the records that
@@ -25,31 +29,32 @@ import org.flagos.trace.model.TraceRecord;
  * end of the capture, records still parked are released without an External id and counted per
  * kind as unjoined. A second binding of a correlation to a different id keeps the first and is
  * counted as a conflict.
+ *
+ * <p><b>Stages in front.</b> A stage before the join may park and release records the same way
+ * ({@link TraceRecord#parked}, {@link TraceRecord#release}). A slot parked upstream counts as an
+ * arrival and is not joined; a record released upstream is joined when it reaches the join on its
+ * carrier slot, after the slot's own record: bound, it takes its External id; not yet bound, it is
+ * taken off the carrier and parked here like any other (at the end of the capture it can no longer
+ * be bound and passes unjoined, in place). A record whose correlation serves the join only
+ * ({@link TraceRecord#correlationForJoinOnly()}) loses it once joined or given up on.
  */
 public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> {
     /** Records a parked record may wait for its binding; bindings kept for as many later bindings. */
     public static final int DEFAULT_HORIZON = 1 << 18;
 
-    private static final long NONE = -1;
-
     private final int horizon;
     private final BindingGenerations bindings;
-
-    /** Newest parking sequence per correlation; each parked record links to the next older one. */
-    private final Long2LongHashMap parkedHead = new Long2LongHashMap(256, 0.65f, NONE, true);
-    /** Parked records in parking order, a ring indexed by parking sequence; null once released. */
-    private TraceRecord[] parked = new TraceRecord[256];
-    private long[] parkedAt = new long[256];
-    private long[] parkedNext = new long[256];
-    private long oldestParked;
-    private long nextParked;
-    private int parkedLive;
+    /** Records waiting for their binding, by correlation, in parking order. */
+    private final ParkedRecords parked = new ParkedRecords();
     private long arrivals;
+    /** The ring sequence of the slot being processed: when a released copy may be reused. */
+    private long sequence;
 
     private final long[] joined = new long[EventKind.count()];
     private final long[] unjoined = new long[EventKind.count()];
     private long lateJoined;
     private long releasedAtHorizon;
+    private long releasedUpstream;
     private long longestWait;
     private long duplicateBindings;
     private long conflictingBindings;
@@ -69,14 +74,21 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
 
     @Override
     public void onEvent(TraceRecord record, long sequence, boolean endOfBatch) {
+        this.sequence = sequence;
+        int upstream = record.releasedCount();
         switch (record.type) {
             case CORRELATION_BINDING:
                 arrive(record);
-                bind(record);
+                if (!record.parked) {
+                    bind(record, record);
+                }
                 break;
             case ACTIVITY:
                 arrive(record);
-                join(record);
+                if (!record.parked && join(record)) {
+                    park(record);
+                    record.parked = true;
+                }
                 break;
             case END_OF_CAPTURE:
                 releaseUnjoined(record);
@@ -84,25 +96,45 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
             default:
                 break;
         }
+        if (upstream > 0) {
+            joinReleasedUpstream(record, upstream);
+        }
+    }
+
+    /** Joins the first {@code count} records on the carrier, those a stage in front released. */
+    private void joinReleasedUpstream(TraceRecord carrier, int count) {
+        boolean end = carrier.type == RecordType.END_OF_CAPTURE;
+        int i = 0;
+        for (int seen = 0; seen < count; seen++) {
+            TraceRecord record = carrier.released(i);
+            if (record.type == RecordType.CORRELATION_BINDING) {
+                bind(record, carrier);
+            } else if (record.type == RecordType.ACTIVITY) {
+                releasedUpstream++;
+                if (join(record)) {
+                    if (!end) {
+                        park(record);
+                        carrier.withdrawRelease(i);
+                        continue;
+                    }
+                    unjoined[record.kind.ordinal()]++; // nothing can bind it any more
+                    forJoinOnly(record);
+                }
+            }
+            i++;
+        }
     }
 
     /** Counts one arrival and releases, on its slot, whatever waited past the horizon. */
     private void arrive(TraceRecord carrier) {
         arrivals++;
-        while (oldestParked < nextParked) {
-            int at = ring(oldestParked);
-            TraceRecord oldest = parked[at];
-            if (oldest != null) {
-                if (arrivals - parkedAt[at] <= horizon) {
-                    return;
-                }
-                releaseChain(carrier, oldest.correlation());
-            }
-            oldestParked++;
+        for (TraceRecord oldest; (oldest = parked.overdue(arrivals, horizon)) != null; ) {
+            releaseChain(carrier, oldest.correlation());
         }
     }
 
-    private void bind(TraceRecord binding) {
+    /** Binds, and releases on {@code carrier} whatever waited for this binding. */
+    private void bind(TraceRecord binding, TraceRecord carrier) {
         long correlation = binding.correlation();
         long external = binding.externalId();
         if (!bindings.bind(correlation, external)) {
@@ -113,106 +145,76 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
             }
             return;
         }
-        if (parkedLive > 0) {
-            releaseParked(binding, correlation, external);
+        if (parked.size() > 0) {
+            releaseParked(carrier, correlation, external);
         }
     }
 
-    private void join(TraceRecord record) {
+    /** Joins {@code record}; returns true when its binding has not come yet (the caller parks it). */
+    private boolean join(TraceRecord record) {
         if (!record.hasCorrelation()) {
             unjoined[record.kind.ordinal()]++;
-            return;
+            return false;
         }
         long external = bindings.externalId(record.correlation());
         if (external != BindingGenerations.UNBOUND) {
             record.externalId(external);
             joined[record.kind.ordinal()]++;
-            return;
+            forJoinOnly(record);
+            return false;
         }
-        park(record);
+        return true;
     }
 
-    private void park(TraceRecord record) {
-        TraceRecord copy = new TraceRecord(); // rare path: only records that beat their binding
-        copy.copyFrom(record);
-        if (nextParked - oldestParked == parked.length) {
-            grow();
+    /** Clears a correlation that served the join only, once the join is done with the record. */
+    private static void forJoinOnly(TraceRecord record) {
+        if (record.correlationForJoinOnly()) {
+            record.clearCorrelation();
         }
-        long sequence = nextParked++;
-        int at = ring(sequence);
-        parked[at] = copy;
-        parkedAt[at] = arrivals;
-        parkedNext[at] = parkedHead.put(record.correlation(), sequence);
-        parkedLive++;
-        record.parked = true;
+    }
+
+    /** Keeps a copy of {@code record} until its binding comes, the horizon passes or the capture ends. */
+    private void park(TraceRecord record) {
+        parked.park(record, record.correlation(), arrivals, sequence);
     }
 
     private void releaseParked(TraceRecord carrier, long correlation, long external) {
-        long sequence = parkedHead.remove(correlation);
-        for (; sequence != NONE; ) {
-            int at = ring(sequence);
-            TraceRecord record = parked[at];
-            parked[at] = null;
-            sequence = parkedNext[at];
-            longestWait = Math.max(longestWait, arrivals - parkedAt[at]);
+        for (long n = parked.takeChain(correlation); n != ParkedRecords.NONE; ) {
+            TraceRecord record = parked.record(n);
+            longestWait = Math.max(longestWait, arrivals - parked.parkedAt(n));
             record.externalId(external);
+            forJoinOnly(record);
             joined[record.kind.ordinal()]++;
             lateJoined++;
-            parkedLive--;
-            carrier.release(record);
+            long older = parked.older(n);
+            parked.release(n, carrier, sequence);
+            n = older;
         }
     }
 
     /** Releases every record parked under {@code correlation} without an External id. */
     private void releaseChain(TraceRecord carrier, long correlation) {
-        long sequence = parkedHead.remove(correlation);
-        for (; sequence != NONE; ) {
-            int at = ring(sequence);
-            TraceRecord record = parked[at];
-            parked[at] = null;
-            sequence = parkedNext[at];
+        for (long n = parked.takeChain(correlation); n != ParkedRecords.NONE; ) {
+            TraceRecord record = parked.record(n);
             unjoined[record.kind.ordinal()]++;
+            forJoinOnly(record);
             releasedAtHorizon++;
-            parkedLive--;
-            carrier.release(record);
+            long older = parked.older(n);
+            parked.release(n, carrier, sequence);
+            n = older;
         }
     }
 
     private void releaseUnjoined(TraceRecord end) {
-        for (long s = oldestParked; s < nextParked; s++) {
-            int at = ring(s);
-            TraceRecord record = parked[at];
+        for (long n = parked.oldest(); n < parked.end(); n++) {
+            TraceRecord record = parked.record(n);
             if (record != null) {
-                parked[at] = null;
                 unjoined[record.kind.ordinal()]++;
-                end.release(record);
+                forJoinOnly(record);
+                parked.release(n, end, sequence);
             }
         }
-        parkedHead.clear();
-        oldestParked = nextParked;
-        parkedLive = 0;
-    }
-
-    private int ring(long sequence) {
-        return (int) (sequence & (parked.length - 1));
-    }
-
-    /** Doubles the parking ring; it never holds more than the horizon's worth of records. */
-    private void grow() {
-        int n = parked.length;
-        TraceRecord[] records = new TraceRecord[n * 2];
-        long[] at = new long[n * 2];
-        long[] next = new long[n * 2];
-        for (long s = oldestParked; s < nextParked; s++) {
-            int from = (int) (s & (n - 1));
-            int to = (int) (s & (n * 2 - 1));
-            records[to] = parked[from];
-            at[to] = parkedAt[from];
-            next[to] = parkedNext[from];
-        }
-        parked = records;
-        parkedAt = at;
-        parkedNext = next;
+        parked.clear();
     }
 
     /** Records of {@code kind} that received an External id. */
@@ -261,9 +263,14 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
         return conflictingBindings;
     }
 
+    /** Records a stage in front of the join released, joined (or parked) here on arrival. */
+    public long releasedUpstream() {
+        return releasedUpstream;
+    }
+
     /** Records parked right now, waiting for a binding. */
     public int parkedNow() {
-        return parkedLive;
+        return parked.size();
     }
 
     /** Bindings held right now. */

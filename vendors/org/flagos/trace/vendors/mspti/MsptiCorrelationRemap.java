@@ -1,15 +1,14 @@
 package org.flagos.trace.vendors.mspti;
 
 import com.lmax.disruptor.EventHandler;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.function.Consumer;
 import java.util.function.IntFunction;
-import org.flagos.trace.model.CorrelationTable;
+import org.flagos.trace.model.AccountedStage;
 import org.flagos.trace.model.Diagnostics;
 import org.flagos.trace.model.EventKind;
-import org.flagos.trace.model.LongIntHashMap;
-import org.flagos.trace.model.RecordType;
+import org.flagos.trace.model.ParkedRecords;
 import org.flagos.trace.model.TraceRecord;
 
 /**
@@ -18,86 +17,115 @@ import org.flagos.trace.model.TraceRecord;
  * arrow starts.
  *
  * <p><b>Flow ids.</b> Every nonzero 64-bit MSPTI correlation id gets a nonzero 32-bit flow id, in
- * order of first sight (any record type), unique within the capture; activity records and the
- * CORRELATION_BINDING records that carry MSPTI's external-correlation records are remapped through
- * the same table, so the join still pairs them and External ids stay the host op's ids, untouched.
- * Correlation 0 is {@code MSPTI_INVALID_CORRELATION_ID}: such a record loses its correlation, joins
- * no group and draws no arrow (counted). A replay sees the same records in the same order, so it
- * assigns the same ids.
+ * order of first sight (any record type); activity records and the CORRELATION_BINDING records that
+ * carry MSPTI's external-correlation records are remapped through the same table, so the join
+ * pairs them and External ids stay the host op's ids, untouched. The table remembers the ids of
+ * one horizon of correlations ({@link RecentFlows}); a correlation seen again after it was
+ * forgotten gets a new flow id (counted). Correlation 0 is {@code MSPTI_INVALID_CORRELATION_ID}:
+ * such a record loses its correlation, joins no group and draws no arrow (counted). A replay sees
+ * the same records in the same order, so it assigns the same ids.
  *
  * <p><b>Coalescing.</b> MSPTI reports one launch as several API records sharing the device record's
- * correlation (an ACL call and the runtime call under it). The writer starts an arrow at the first
- * API record of a correlation to reach it, so the choice is made here: in a group that has a device
- * record, the API record that names the device work wins (a name containing {@code launch} for a
- * kernel, {@code memcpy} or {@code copy} for a copy, {@code memset} for a memset), then the earliest
- * start (the outermost call: the one the application made), then the longest, then the first to
- * arrive. The winner keeps the group's flow id; every other API record of the group keeps no
- * correlation (its External id still attributes it), so no second arrow can start. API records of
- * a group without device work keep the group's id (no arrow can start there anyway).
+ * correlation (an ACL call and the runtime call under it). In a group that has a device record, the
+ * API record that names the device work wins (a name containing {@code launch} for a kernel,
+ * {@code memcpy} or {@code copy} for a copy, {@code memset} for a memset), then the earliest start
+ * (the outermost call: the one the application made), then the longest, then the first to arrive.
+ * The winner keeps the group's flow id; every other API record of the group keeps it for the join
+ * only ({@link TraceRecord#correlationForJoinOnly}): the join gives it the op's External id and then
+ * clears it, so no second arrow can start. API records of a group without device work keep the
+ * group's id (no arrow can start there anyway).
  *
- * <p><b>Holding.</b> Records arrive in any order across buffers, so a group is known only at the
- * end of the capture. Device records and bindings pass at once (remapped). API records with a
- * correlation are held, as copies, until END_OF_CAPTURE and released on that slot, where the window
- * filter and the writer see them as they see the join's releases. Park-and-release on a later
- * binding, as the join does, is not open to a stage in front of the join: the join neither skips
- * parked slots nor joins released records. A held slot is therefore parked and re-typed
- * {@link RecordType#HOST_OP} (which the join skips, and which the window filter and the writer skip
- * because it is parked), and the held copies get their External ids here, from the bindings this
- * stage saw (the first binding of a flow id wins, as in the join). At most {@code holdLimit} records
- * are held; past it API records pass uncoalesced (their arrow may start on any of the group's API
- * records), counted, with one warning.
+ * <p><b>Parking.</b> Records arrive in any order across buffers, so a group is known only once its
+ * records have arrived. Device records and bindings pass at once (remapped). An API record with a
+ * correlation is parked the way the join parks ({@link TraceRecord#parked}: later stages skip the
+ * slot, the join counts it as an arrival) and a copy is kept. A group is decided and released when
+ * its oldest call has waited a horizon of records arriving here, or at the end of the capture; its
+ * calls are released in arrival order on the current slot, where the join joins them as it joins
+ * the records it released itself. At most one horizon of calls is parked. A call or device record
+ * of a group arriving after the group was released is counted (the call is coalesced at once when
+ * the group had device work; device work that comes after its calls were released may draw its
+ * arrow from any of them).
  */
-public final class MsptiCorrelationRemap implements EventHandler<TraceRecord> {
-    /** API records held at most, by default (a copy each, until the capture ends). */
-    public static final int DEFAULT_HOLD_LIMIT = 1 << 18;
+public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, AccountedStage {
+    /** Records arriving here that a parked call waits at most for the rest of its group. */
+    public static final int DEFAULT_HORIZON = 1 << 18;
     private static final int NONE = 0;
     private static final int KERNEL_BIT = 1;
     private static final int MEMCPY_BIT = 2;
     private static final int MEMSET_BIT = 4;
+    private static final int WORK_BITS = KERNEL_BIT | MEMCPY_BIT | MEMSET_BIT;
+    /** The group's calls were released at the horizon: later calls cannot join the decision. */
+    private static final int RELEASED_BIT = 8;
 
     private final IntFunction<String> names;
-    private final int holdLimit;
-    private final LongIntHashMap flowIds = new LongIntHashMap(1 << 12, NONE);
-    private final LongIntHashMap deviceWork = new LongIntHashMap(1 << 12, NONE);
-    private final CorrelationTable bindings = new CorrelationTable();
-    private final List<TraceRecord> held = new ArrayList<>();
-    private long nextFlowId = 1;
+    private final int horizon;
+    private final RecentFlows flowIds;
+    /** Per flow id: the device work seen (kinds) and whether its calls were released. */
+    private final RecentFlows groups;
+    /** Parked calls by flow id, in arrival order. */
+    private final ParkedRecords parked = new ParkedRecords();
+    private long arrivals;
+    /** Scratch: one group's parking numbers, newest first, to release them oldest first. */
+    private long[] group = new long[16];
 
+    private long nextFlowId = 1;
     private long withoutCorrelation;
     private long exhausted;
     private long coalesced;
-    private long passedUncoalesced;
-    private long heldJoined;
-    private long heldWithoutExternalId;
+    private long releasedAtHorizon;
+    private long callsAfterRelease;
+    private long deviceWorkAfterRelease;
+    private Consumer<String> notes = MsptiCorrelationRemap::unheard;
 
     /** @param names the capture's name table (API names decide which call of a group wins) */
     public MsptiCorrelationRemap(IntFunction<String> names) {
-        this(names, DEFAULT_HOLD_LIMIT);
+        this(names, DEFAULT_HORIZON);
     }
 
-    public MsptiCorrelationRemap(IntFunction<String> names, int holdLimit) {
+    /** @param horizon records a parked call waits for its group, and correlations remembered per generation */
+    public MsptiCorrelationRemap(IntFunction<String> names, int horizon) {
+        if (horizon < 1) {
+            throw new IllegalArgumentException("horizon " + horizon + " must be at least one record");
+        }
         this.names = names;
-        this.holdLimit = holdLimit;
+        this.horizon = horizon;
+        this.flowIds = new RecentFlows(horizon, NONE);
+        this.groups = new RecentFlows(horizon, NONE);
+    }
+
+    @Override
+    public void notesTo(Consumer<String> notes) {
+        this.notes = notes;
     }
 
     @Override
     public void onEvent(TraceRecord record, long sequence, boolean endOfBatch) {
         switch (record.type) {
             case CORRELATION_BINDING:
+                arrive(record, sequence);
                 bind(record);
                 break;
             case ACTIVITY:
+                arrive(record, sequence);
                 if (record.kind.isDevice()) {
                     device(record);
                 } else {
-                    api(record);
+                    api(record, sequence);
                 }
                 break;
             case END_OF_CAPTURE:
-                release(record);
+                releaseAll(record, sequence);
                 break;
             default:
                 break;
+        }
+    }
+
+    /** Counts one arrival and releases, on its slot, the groups whose oldest call waited a horizon. */
+    private void arrive(TraceRecord carrier, long sequence) {
+        arrivals++;
+        for (TraceRecord oldest; (oldest = parked.overdue(arrivals, horizon)) != null; ) {
+            releaseGroup(carrier, sequence, oldest.correlation());
         }
     }
 
@@ -112,32 +140,118 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord> {
             return;
         }
         binding.correlation(flow);
-        bindings.bind(flow, binding.externalId());
     }
 
     private void device(TraceRecord record) {
         long flow = remap(record);
         if (flow != 0) {
-            deviceWork.put(flow, deviceWork.get(flow) | bit(record.kind));
+            int state = groups.get(flow);
+            if ((state & RELEASED_BIT) != 0 && (state & WORK_BITS) == 0) {
+                deviceWorkAfterRelease++;
+            }
+            groups.put(flow, state | bit(record.kind));
         }
     }
 
-    private void api(TraceRecord record) {
-        if (remap(record) == 0) {
+    private void api(TraceRecord record, long sequence) {
+        long flow = remap(record);
+        if (flow == 0) {
             return;
         }
-        if (held.size() >= holdLimit) {
-            if (passedUncoalesced++ == 0) {
-                Diagnostics.warn("mspti", "more than " + holdLimit + " API records in one capture: the rest pass"
-                        + " uncoalesced (their arrow may start on any API call of a launch)");
+        int state = groups.get(flow);
+        if ((state & RELEASED_BIT) != 0) {
+            callsAfterRelease++;
+            if ((state & WORK_BITS) != 0) {
+                record.correlationForJoinOnly(true); // its group's arrow left with the released calls
+                coalesced++;
             }
             return;
         }
-        TraceRecord copy = new TraceRecord();
-        copy.copyFrom(record);
-        held.add(copy);
+        park(record, sequence, flow);
+    }
+
+    private void park(TraceRecord record, long sequence, long flow) {
+        parked.park(record, flow, arrivals, sequence);
         record.parked = true;
-        record.type = RecordType.HOST_OP; // the join does not look at parked; it skips host ops
+    }
+
+    /** Decides the group of {@code flow} and releases its parked calls, in arrival order, on {@code carrier}. */
+    private void releaseGroup(TraceRecord carrier, long sequence, long flow) {
+        if (releasedAtHorizon == 0) {
+            Diagnostics.warn("mspti", "a launch's API calls waited more than " + horizon + " records for the rest"
+                    + " of their group: released at the horizon; calls of the group arriving later are coalesced as they come");
+        }
+        int state = groups.get(flow);
+        long head = decide(flow, state & WORK_BITS);
+        int n = 0;
+        for (long s = head; s != ParkedRecords.NONE; s = parked.older(s)) {
+            if (n == group.length) {
+                group = Arrays.copyOf(group, n * 2); // rare: a group larger than any before
+            }
+            group[n++] = s;
+        }
+        for (int k = n - 1; k >= 0; k--) {
+            parked.release(group[k], carrier, sequence);
+            releasedAtHorizon++;
+        }
+        groups.put(flow, state | RELEASED_BIT);
+    }
+
+    /** At the end of the capture: every group decided, then every parked call released in arrival order. */
+    private void releaseAll(TraceRecord end, long sequence) {
+        for (long n = parked.oldest(); n < parked.end(); n++) {
+            TraceRecord r = parked.record(n);
+            if (r != null && parked.hasChain(r.correlation())) {
+                decide(r.correlation(), groups.get(r.correlation()) & WORK_BITS);
+            }
+        }
+        for (long n = parked.oldest(); n < parked.end(); n++) {
+            if (parked.record(n) != null) {
+                parked.release(n, end, sequence);
+            }
+        }
+        parked.clear();
+        if (releasedAtHorizon > 0 || exhausted > 0) {
+            notes.accept("mspti correlation remap past its bounds: " + releasedAtHorizon + " API calls released at the horizon of "
+                    + horizon + " records (" + callsAfterRelease + " calls of their groups came later and were coalesced as they"
+                    + " came, " + deviceWorkAfterRelease + " device records came after their calls), " + exhausted
+                    + " records without a flow id (more than 2^32 - 1 correlations), " + flowIds.forgotten()
+                    + " correlations forgotten past the horizon (seen again, they got a new flow id)");
+        }
+        Diagnostics.trace("mspti", "correlation remap: " + (nextFlowId - 1) + " flow ids, " + coalesced
+                + " API records coalesced, " + withoutCorrelation + " records without correlation, "
+                + releasedAtHorizon + " released at the horizon, " + callsAfterRelease + " calls after their group's release, "
+                + deviceWorkAfterRelease + " device records after their calls' release, " + flowIds.forgotten()
+                + " correlations forgotten, at most " + parked.most() + " calls parked");
+    }
+
+    /** Notes of a stage outside a pipeline (tests) go nowhere; the counters still hold them. */
+    private static void unheard(String line) {
+    }
+
+    /**
+     * Unlinks the group of {@code flow} and, when it has device work, marks every call but the
+     * winner as coalesced; returns the group's newest parking sequence.
+     */
+    private long decide(long flow, int work) {
+        long head = parked.takeChain(flow);
+        if (work == NONE || head == ParkedRecords.NONE) {
+            return head;
+        }
+        // Walking newest to oldest, moving to every call at least as good leaves the first to arrive among the best.
+        long best = head;
+        for (long s = parked.older(head); s != ParkedRecords.NONE; s = parked.older(s)) {
+            if (!better(parked.record(best), parked.record(s), work)) {
+                best = s;
+            }
+        }
+        for (long s = head; s != ParkedRecords.NONE; s = parked.older(s)) {
+            if (s != best) {
+                parked.record(s).correlationForJoinOnly(true);
+                coalesced++;
+            }
+        }
+        return head;
     }
 
     /** Replaces the record's MSPTI correlation by its flow id; 0 (and no correlation) when it has none. */
@@ -170,7 +284,9 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord> {
 
     private long freshFlowId() {
         if (nextFlowId > 0xFFFF_FFFFL) {
-            exhausted++;
+            if (exhausted++ == 0) {
+                Diagnostics.warn("mspti", "more than 2^32 - 1 correlation ids in one capture: the rest draw no arrow");
+            }
             return 0;
         }
         return nextFlowId++;
@@ -184,40 +300,6 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord> {
         }
     }
 
-    private void release(TraceRecord end) {
-        LongIntHashMap winner = new LongIntHashMap(Math.max(16, held.size()), -1);
-        for (int i = 0; i < held.size(); i++) {
-            TraceRecord r = held.get(i);
-            int work = deviceWork.get(r.correlation());
-            if (work == NONE) {
-                continue;
-            }
-            int best = winner.get(r.correlation());
-            if (best < 0 || better(r, held.get(best), work)) {
-                winner.put(r.correlation(), i);
-            }
-        }
-        for (int i = 0; i < held.size(); i++) {
-            TraceRecord r = held.get(i);
-            long flow = r.correlation();
-            if (bindings.isBound(flow)) {
-                r.externalId(bindings.externalId(flow));
-                heldJoined++;
-            } else {
-                heldWithoutExternalId++;
-            }
-            if (deviceWork.get(flow) != NONE && winner.get(flow) != i) {
-                r.clearCorrelation(); // coalesced: the group's arrow starts on the winner alone
-                coalesced++;
-            }
-            end.release(r);
-        }
-        held.clear();
-        Diagnostics.trace("mspti", "correlation remap: " + (nextFlowId - 1) + " flow ids, " + coalesced
-                + " API records coalesced, " + withoutCorrelation + " records without correlation, "
-                + passedUncoalesced + " passed uncoalesced, " + heldWithoutExternalId + " held API records without External id");
-    }
-
     /** True when API record {@code a} should carry the arrow of device work {@code work} rather than {@code b}. */
     private boolean better(TraceRecord a, TraceRecord b, int work) {
         boolean an = namesWork(a, work);
@@ -228,7 +310,7 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord> {
         if (a.startNs != b.startNs) {
             return a.startNs < b.startNs;
         }
-        return a.endNs > b.endNs; // equal: the first to arrive stays
+        return a.endNs > b.endNs;
     }
 
     private boolean namesWork(TraceRecord api, int work) {
@@ -260,19 +342,24 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord> {
         return withoutCorrelation;
     }
 
-    /** API records past the hold limit, passed without coalescing. */
-    public long passedUncoalesced() {
-        return passedUncoalesced;
+    /** Calls released because their group's oldest call waited a horizon, before the capture ended. */
+    public long releasedAtHorizon() {
+        return releasedAtHorizon;
     }
 
-    /** Held API records given an External id here. */
-    public long heldJoined() {
-        return heldJoined;
+    /** Calls that arrived after their group was released at the horizon (passed at once). */
+    public long callsAfterRelease() {
+        return callsAfterRelease;
     }
 
-    /** Held API records whose flow id never had a binding. */
-    public long heldWithoutExternalId() {
-        return heldWithoutExternalId;
+    /** Device records that arrived after their group's calls were released without device work. */
+    public long deviceWorkAfterRelease() {
+        return deviceWorkAfterRelease;
+    }
+
+    /** Correlations whose flow id was forgotten past the horizon (seen again, they get a new one). */
+    public long correlationsForgotten() {
+        return flowIds.forgotten();
     }
 
     /** Records whose correlation found no flow id left (more than 2^32 - 1 in one capture). */
@@ -280,8 +367,18 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord> {
         return exhausted;
     }
 
-    /** API records held right now. */
-    public int heldNow() {
-        return held.size();
+    /** API records parked right now. */
+    public int parkedNow() {
+        return parked.size();
+    }
+
+    /** The most API records parked at once. */
+    public int mostParked() {
+        return parked.most();
+    }
+
+    /** The horizon in records arriving here. */
+    public int horizon() {
+        return horizon;
     }
 }

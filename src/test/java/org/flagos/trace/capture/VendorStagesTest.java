@@ -1,12 +1,15 @@
 package org.flagos.trace.capture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.lmax.disruptor.EventHandler;
 import com.lmax.disruptor.dsl.ProducerType;
 import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.flagos.trace.ingest.CaptureBytes;
@@ -15,6 +18,7 @@ import org.flagos.trace.ingest.KernelNameFile;
 import org.flagos.trace.model.ActivityBufferDecoder;
 import org.flagos.trace.model.DecodeStats;
 import org.flagos.trace.model.NameTable;
+import org.flagos.trace.model.RecordCopies;
 import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 import org.flagos.trace.stages.CaptureWindowFilter;
@@ -22,6 +26,7 @@ import org.flagos.trace.stages.TraceHeader;
 import org.flagos.trace.testing.Captures;
 import org.flagos.trace.testing.TraceJson;
 import org.flagos.trace.vendors.Vendors;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -39,13 +44,16 @@ class VendorStagesTest {
     };
 
     private static JsonNode replay(List<EventHandler<TraceRecord>> stages) throws Exception {
-        String name = "h200-app-tiny2k";
+        return replay("h200-app-tiny2k", 1 << 10, stages);
+    }
+
+    private static JsonNode replay(String name, int ringSize, List<EventHandler<TraceRecord>> stages) throws Exception {
         NameTable names = new NameTable();
         ActivityBufferDecoder decoder = Vendors.decoderFor(1).create(KernelNameFile.read(Captures.names(name)), names, List.of());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         DecodeStats stats = new DecodeStats();
         try (CapturePipeline pipeline = new CapturePipeline(names, decoder.apiNames(), stages, CaptureWindowFilter.unbounded(),
-                new TraceHeader("t", List.of(), null, Map.of(), "p", 1), out, stats, ProducerType.SINGLE, 1 << 10)) {
+                new TraceHeader("t", List.of(), null, Map.of(), "p", 1), out, stats, ProducerType.SINGLE, ringSize)) {
             FltrbufFrames frames = new FltrbufFrames(CaptureBytes.load(Captures.capture(name)), name);
             while (frames.next()) {
                 decoder.decode(frames.payload(), pipeline, stats);
@@ -86,5 +94,70 @@ class VendorStagesTest {
                 System.setProperty("flagtrace.threading", before);
             }
         }
+    }
+
+    /** Parks every API call (the MSPTI remap's way) and releases what it holds on every seventh slot. */
+    private static final class ParkCalls implements EventHandler<TraceRecord> {
+        private final RecordCopies copies = new RecordCopies();
+        private final List<TraceRecord> held = new ArrayList<>();
+        private long slots;
+
+        @Override
+        public void onEvent(TraceRecord record, long sequence, boolean endOfBatch) {
+            if (record.type == RecordType.ACTIVITY && !record.kind.isDevice()) {
+                held.add(copies.copyOf(record, sequence));
+                record.parked = true;
+            }
+            if (++slots % 7 == 0 || record.type == RecordType.END_OF_CAPTURE) {
+                for (TraceRecord copy : held) {
+                    record.release(copy);
+                    copies.released(copy, sequence);
+                }
+                held.clear();
+            }
+        }
+    }
+
+    private static List<String> sorted(JsonNode events) {
+        List<String> out = new ArrayList<>();
+        events.forEach(e -> out.add(e.toString()));
+        Collections.sort(out);
+        return out;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"one-per-stage", "shared"})
+    void callsParkedAndReleasedInFrontOfTheJoinAreJoinedAndWrittenOnce(String threading) throws Exception {
+        String before = System.getProperty("flagtrace.threading");
+        System.setProperty("flagtrace.threading", threading);
+        try {
+            JsonNode plain = replay(List.of());
+            JsonNode parked = replay(List.of(new ParkCalls()));
+            assertEquals(sorted(plain.get("traceEvents")), sorted(parked.get("traceEvents")),
+                    "the same events, External ids included; only their order in the file differs");
+            assertEquals(plain.get("flagtrace").get("without_external_id"), parked.get("flagtrace").get("without_external_id"));
+            assertTrue(parked.get("flagtrace").get("decoded").get("cuda_runtime").asLong() > 1000);
+            // Past RecordCopies.REUSE_DISTANCE slots, in the largest ring allowed: the copies are reused.
+            JsonNode longPlain = replay("h200-tiny30k", RecordCopies.REUSE_DISTANCE, List.of());
+            JsonNode longParked = replay("h200-tiny30k", RecordCopies.REUSE_DISTANCE, List.of(new ParkCalls()));
+            assertEquals(sorted(longPlain.get("traceEvents")), sorted(longParked.get("traceEvents")));
+        } finally {
+            if (before == null) {
+                System.clearProperty("flagtrace.threading");
+            } else {
+                System.setProperty("flagtrace.threading", before);
+            }
+        }
+    }
+
+    @Test
+    void aRingLargerThanTheCopiesReuseDistanceIsRefused() throws Exception {
+        NameTable names = new NameTable();
+        ActivityBufferDecoder decoder = Vendors.decoderFor(1).create(KernelNameFile.read(Captures.names("h200-app")), names, List.of());
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> new CapturePipeline(
+                names, decoder.apiNames(), List.of(),
+                CaptureWindowFilter.unbounded(), new TraceHeader("t", List.of(), null, Map.of(), "p", 1),
+                new ByteArrayOutputStream(), new DecodeStats(), ProducerType.SINGLE, RecordCopies.REUSE_DISTANCE * 2));
+        assertTrue(refused.getMessage().contains("no ring may be larger"), refused.getMessage());
     }
 }

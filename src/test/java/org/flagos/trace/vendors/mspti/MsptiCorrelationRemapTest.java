@@ -14,6 +14,7 @@ import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
+import org.flagos.trace.stages.ExternalCorrelationJoin;
 import org.junit.jupiter.api.Test;
 
 /** The MSPTI correlation remap, record by record, with records in hostile orders. */
@@ -54,25 +55,37 @@ class MsptiCorrelationRemapTest {
         return r;
     }
 
-    /** What left the stage: slots not held, then the END slot's releases. */
+    /** What left the stage and the join behind it: slots not parked, then each slot's releases. */
     private static List<TraceRecord> run(MsptiCorrelationRemap stage, List<TraceRecord> in) {
+        return run(stage, new ExternalCorrelationJoin(), in);
+    }
+
+    static List<TraceRecord> run(MsptiCorrelationRemap stage, ExternalCorrelationJoin join, List<TraceRecord> in) {
         List<TraceRecord> out = new ArrayList<>();
+        long sequence = 0;
         for (TraceRecord r : in) {
-            stage.onEvent(r, 0, false);
-            if (!r.parked) {
-                out.add(r);
-            } else {
-                assertEquals(RecordType.HOST_OP, r.type, "a held slot is retyped so the join skips it");
-            }
+            RecordType type = r.type;
+            stage.onEvent(r, sequence, false);
+            assertEquals(type, r.type, "a parked slot keeps its type");
+            join.onEvent(r, sequence++, false);
+            passed(r, out);
         }
         TraceRecord end = new TraceRecord();
         end.clear();
         end.type = RecordType.END_OF_CAPTURE;
-        stage.onEvent(end, 0, true);
-        for (int i = 0; i < end.releasedCount(); i++) {
-            out.add(end.released(i));
-        }
+        stage.onEvent(end, sequence, true);
+        join.onEvent(end, sequence, true);
+        passed(end, out);
         return out;
+    }
+
+    private static void passed(TraceRecord slot, List<TraceRecord> out) {
+        if (!slot.parked && slot.type != RecordType.END_OF_CAPTURE) {
+            out.add(slot);
+        }
+        for (int i = 0; i < slot.releasedCount(); i++) {
+            out.add(slot.released(i));
+        }
     }
 
     private TraceRecord named(List<TraceRecord> out, String name) {
@@ -116,7 +129,8 @@ class MsptiCorrelationRemapTest {
                 }
             }
             assertEquals(1, stage.coalesced());
-            assertEquals(0, stage.heldNow());
+            assertEquals(0, stage.parkedNow());
+            assertEquals(5, out.size(), "every record once " + order);
             orders++;
         }
         assertEquals(120, orders);
@@ -196,17 +210,19 @@ class MsptiCorrelationRemapTest {
         long sharing = out.stream().filter(r -> r.kind == EventKind.RUNTIME && r.correlation() == flow).count();
         assertEquals(1, sharing);
         assertEquals(1, stage.coalesced());
-        assertEquals(2, stage.heldJoined(), "both copies still get the op's External id");
+        assertEquals(2, out.stream().filter(r -> r.kind == EventKind.RUNTIME && r.hasExternalId() && r.externalId() == 3).count(),
+                "both calls still get the op's External id, from the join");
     }
 
     @Test
     void aMissingBindingLeavesTheCallsWithoutExternalIdButKeepsTheArrow() {
-        MsptiCorrelationRemap stage = new MsptiCorrelationRemap(names::name);
-        List<TraceRecord> out = run(stage, List.of(device(EventKind.KERNEL, 11), api("rtKernelLaunch", 11, 1, 2)));
+        ExternalCorrelationJoin join = new ExternalCorrelationJoin();
+        List<TraceRecord> out = run(new MsptiCorrelationRemap(names::name), join,
+                List.of(device(EventKind.KERNEL, 11), api("rtKernelLaunch", 11, 1, 2)));
         TraceRecord launch = named(out, "rtKernelLaunch");
         assertFalse(launch.hasExternalId());
         assertEquals(ofKind(out, EventKind.KERNEL).correlation(), launch.correlation());
-        assertEquals(1, stage.heldWithoutExternalId());
+        assertEquals(1, join.unjoined(EventKind.RUNTIME), "counted by the join, like any record without a binding");
     }
 
     @Test
@@ -217,15 +233,61 @@ class MsptiCorrelationRemapTest {
     }
 
     @Test
-    void pastTheHoldLimitCallsPassUncoalescedAndCounted() {
-        MsptiCorrelationRemap stage = new MsptiCorrelationRemap(names::name, 1);
-        List<TraceRecord> in = List.of(api("aclnnAdd", 5, 1, 9), api("rtKernelLaunch", 5, 2, 8), device(EventKind.KERNEL, 5));
-        List<TraceRecord> out = run(stage, in);
-        assertEquals(1, stage.passedUncoalesced());
-        assertEquals(3, out.size(), "nothing lost");
-        assertFalse(in.get(1).parked, "the second call was not held");
+    void pastTheHorizonAGroupIsReleasedAndItsLateCallsAreCoalescedAsTheyCome() {
+        MsptiCorrelationRemap stage = new MsptiCorrelationRemap(names::name, 2);
+        List<String> notes = new ArrayList<>();
+        stage.notesTo(notes::add);
+        ExternalCorrelationJoin join = new ExternalCorrelationJoin();
+        List<TraceRecord> in = List.of(binding(5, 7), api("rtKernelLaunch", 5, 2, 8), device(EventKind.KERNEL, 5),
+                binding(6, 8), api("aclnnOther", 6, 1, 2), api("aclnnAdd", 5, 1, 9));
+        List<TraceRecord> out = run(stage, join, in);
+        assertTrue(in.get(1).parked);
+        assertEquals(1, stage.releasedAtHorizon(), "the launch waited more than two records");
+        assertEquals(1, stage.callsAfterRelease(), "aclnnAdd came after its group had gone");
+        assertFalse(in.get(5).parked, "a late call is not parked again");
+        TraceRecord launch = named(out, "rtKernelLaunch");
+        TraceRecord add = named(out, "aclnnAdd");
+        assertEquals(ofKind(out, EventKind.KERNEL).correlation(), launch.correlation(), "the arrow stays on the released launch");
+        assertFalse(add.hasCorrelation(), "the late call starts no second arrow");
+        assertEquals(7, add.externalId(), "and still gets its op from the join");
+        assertEquals(7, launch.externalId());
+        assertEquals(in.size(), out.size(), "nothing lost, nothing twice");
+        assertTrue(stage.mostParked() <= 2, "at most a horizon parked: " + stage.mostParked());
+        assertEquals(1, notes.size(), "the overflow is reported in the capture's notes: " + notes);
+        assertTrue(notes.get(0).contains("1 API calls released at the horizon of 2 records"), notes.get(0));
     }
 
+    @Test
+    void withinItsBoundsTheRemapAddsNoNote() {
+        MsptiCorrelationRemap stage = new MsptiCorrelationRemap(names::name);
+        List<String> notes = new ArrayList<>();
+        stage.notesTo(notes::add);
+        run(stage, List.of(api("rtKernelLaunch", 5, 2, 8), device(EventKind.KERNEL, 5), binding(5, 1)));
+        assertEquals(List.of(), notes);
+    }
+
+    @Test
+    void deviceWorkAfterItsCallsWereReleasedIsCounted() {
+        MsptiCorrelationRemap stage = new MsptiCorrelationRemap(names::name, 2);
+        run(stage, List.of(api("rtKernelLaunch", 5, 2, 8), binding(9, 1), binding(10, 1), binding(11, 1),
+                device(EventKind.KERNEL, 5)));
+        assertEquals(1, stage.releasedAtHorizon());
+        assertEquals(1, stage.deviceWorkAfterRelease());
+    }
+
+    @Test
+    void flowIdsOfOneHorizonOfCorrelationsAreRememberedAndTheRestCounted() {
+        MsptiCorrelationRemap stage = new MsptiCorrelationRemap(names::name, 2);
+        List<TraceRecord> in = new ArrayList<>();
+        for (long c = 1; c <= 6; c++) {
+            in.add(device(EventKind.KERNEL, 100 + c));
+        }
+        in.add(device(EventKind.KERNEL, 101));
+        List<TraceRecord> out = run(stage, in);
+        assertEquals(4, stage.correlationsForgotten(), "two generations of two: 101 and 102 go when 105 comes, 103 and 104 when 101 comes back");
+        assertEquals(7, out.get(6).correlation(), "a forgotten correlation seen again gets a new flow id");
+        assertEquals(7, stage.flowIds());
+    }
     private static List<List<Integer>> permutations(List<Integer> items) {
         if (items.isEmpty()) {
             return List.of(List.of());
