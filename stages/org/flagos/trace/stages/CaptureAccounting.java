@@ -17,7 +17,7 @@ import org.flagos.trace.model.JsonText;
  */
 public final class CaptureAccounting {
     private final DecodeStats decode;
-    private final ApiNameStage apiNames;
+    private final NameStage apiNames;
     private final ExternalCorrelationJoin join;
     private final CaptureWindowFilter window;
     /** The most notes kept: a damaged input may ask for one per frame, and notes are held until the end. */
@@ -36,7 +36,7 @@ public final class CaptureAccounting {
     private volatile long opsDrawnBeforeRowKnown;
     private volatile long opsHeldMax;
 
-    public CaptureAccounting(DecodeStats decode, ApiNameStage apiNames, ExternalCorrelationJoin join, CaptureWindowFilter window) {
+    public CaptureAccounting(DecodeStats decode, NameStage apiNames, ExternalCorrelationJoin join, CaptureWindowFilter window) {
         this.decode = decode;
         this.apiNames = apiNames;
         this.join = join;
@@ -160,7 +160,7 @@ public final class CaptureAccounting {
         return window;
     }
 
-    public ApiNameStage apiNames() {
+    public NameStage apiNames() {
         return apiNames;
     }
 

@@ -14,7 +14,6 @@ import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RecordLimits;
 import org.flagos.trace.model.RecordSink;
 import org.flagos.trace.vendors.family.LiveKernelNames;
-import org.flagos.trace.vendors.family.KernelNameCache;
 
 /**
  * Walks a CUPTI activity buffer record by record and publishes what it decodes. The walk is
@@ -31,7 +30,6 @@ public final class CuptiBufferDecoder implements ActivityBufferDecoder {
     private final CuptiRecordLayout layout;
     private final ApiNames apiNames;
     private final CuptiTimes times = new CuptiTimes();
-    private final KernelNameCache names;
     private final CuptiKernel10Decoder kernel;
     private final CuptiMemcpy6Decoder memcpy;
     private final CuptiMemset4Decoder memset = new CuptiMemset4Decoder(times);
@@ -42,7 +40,7 @@ public final class CuptiBufferDecoder implements ActivityBufferDecoder {
      * A decoder of NVIDIA CUPTI 13.0 buffers in epoch ns.
      *
      * @param kernelNames resolves kernel name pointers (the capture's name table, or live memory)
-     * @param table       the capture's interned names
+     * @param table       the capture's interned names (the name stage interns into it, not the decoder)
      * @param devices     device properties for occupancy figures; may be empty
      */
     public CuptiBufferDecoder(KernelNames kernelNames, NameTable table, List<DeviceProperties> devices) {
@@ -59,8 +57,7 @@ public final class CuptiBufferDecoder implements ActivityBufferDecoder {
                               CuptiRecordLayout layout, ApiNames apiNames) {
         this.layout = layout;
         this.apiNames = apiNames;
-        this.names = new KernelNameCache(kernelNames, table);
-        this.kernel = new CuptiKernel10Decoder(names, new CuptiKernelMetrics(devices), layout, times);
+        this.kernel = new CuptiKernel10Decoder(new CuptiRecordNaming(kernelNames, new CuptiKernelMetrics(devices)), layout, times);
         this.memcpy = new CuptiMemcpy6Decoder(layout, times);
     }
 
@@ -107,7 +104,6 @@ public final class CuptiBufferDecoder implements ActivityBufferDecoder {
     @Override
     public void decode(ByteBuffer source, RecordSink sink, DecodeStats stats) {
         ByteBuffer buffer = source.order() == ByteOrder.LITTLE_ENDIAN ? source : source.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-        names.stats(stats);
         int base = buffer.position();
         int limit = buffer.limit();
         int pos = base;
@@ -140,7 +136,6 @@ public final class CuptiBufferDecoder implements ActivityBufferDecoder {
      * itself (MCPTI's scanner). {@code buffer} must be little-endian.
      */
     public void decodeRecord(int kind, ByteBuffer buffer, int pos, RecordSink sink, DecodeStats stats) {
-        names.stats(stats);
         switch (kind) {
             case CuptiActivityKind.KERNEL:
             case CuptiActivityKind.CONCURRENT_KERNEL:

@@ -4,15 +4,16 @@ import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.RecordField;
+import org.flagos.trace.model.RecordNaming;
 import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
-import org.flagos.trace.vendors.family.KernelNameCache;
 
 /**
  * Flyweight over a {@code CUpti_ActivityKernel10} record (kinds KERNEL and CONCURRENT_KERNEL),
  * read in place; also over {@code CUpti_ActivityKernel9}, whose fields read here sit at the same
- * offsets (the layout says which, and so how long a record is). Times go through the buffer's clock. The name is a pointer into the capturing process, resolved through a per-capture
- * cache so each distinct kernel is looked up and demangled once.
+ * offsets (the layout says which, and so how long a record is). Times go through the buffer's clock.
+ * The name is a pointer into the capturing process, copied as a handle: the name stage resolves it
+ * (once per kernel) and fills the occupancy figures, through the decoder's {@link RecordNaming}.
  */
 final class CuptiKernel10Decoder {
     private static final int REGISTERS_PER_THREAD = 6;
@@ -55,21 +56,18 @@ final class CuptiKernel10Decoder {
         slot.queued = k.times.toEpoch(k.queued());
         slot.presentAll(RecordField.CUDA_KERNEL);
         slot.nameHandle = k.nameHandle();
-        slot.nameId = k.names.nameId(slot.nameHandle);
-        k.metrics.fill(slot);
+        slot.naming = k.naming;
     };
 
-    private final KernelNameCache names;
-    private final CuptiKernelMetrics metrics;
+    private final RecordNaming naming;
     private final CuptiTimes times;
     private final int size;
     private final String record;
     private ByteBuffer buffer;
     private int offset;
 
-    CuptiKernel10Decoder(KernelNameCache names, CuptiKernelMetrics metrics, CuptiRecordLayout layout, CuptiTimes times) {
-        this.names = names;
-        this.metrics = metrics;
+    CuptiKernel10Decoder(RecordNaming naming, CuptiRecordLayout layout, CuptiTimes times) {
+        this.naming = naming;
         this.times = times;
         this.size = layout.kernelSize;
         this.record = layout.kernelRecord;

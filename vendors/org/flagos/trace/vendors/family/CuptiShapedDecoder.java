@@ -8,6 +8,7 @@ import org.flagos.trace.model.DeviceClockMapping;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.KernelNames;
 import org.flagos.trace.model.NameTable;
+import org.flagos.trace.model.RecordNaming;
 import org.flagos.trace.model.RecordLimits;
 import org.flagos.trace.model.RecordSink;
 
@@ -21,7 +22,6 @@ import org.flagos.trace.model.RecordSink;
 public final class CuptiShapedDecoder implements ClockedDecoder {
     private final CuptiShapedLayout layout;
     private final ApiNames apiNames;
-    private final KernelNameCache names;
     private final Kernel6Record kernel;
     private final Memcpy4Record memcpy = new Memcpy4Record();
     private final Memset3Record memset = new Memset3Record();
@@ -37,8 +37,7 @@ public final class CuptiShapedDecoder implements ClockedDecoder {
     public CuptiShapedDecoder(CuptiShapedLayout layout, KernelNames kernelNames, NameTable table, ApiNames apiNames) {
         this.layout = layout;
         this.apiNames = apiNames;
-        this.names = new KernelNameCache(kernelNames, table);
-        this.kernel = new Kernel6Record(names);
+        this.kernel = new Kernel6Record(RecordNaming.of(kernelNames));
     }
 
     /**
@@ -72,7 +71,6 @@ public final class CuptiShapedDecoder implements ClockedDecoder {
     @Override
     public void decode(ByteBuffer source, RecordSink sink, DecodeStats stats) {
         ByteBuffer buffer = source.order() == ByteOrder.LITTLE_ENDIAN ? source : source.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-        names.stats(stats);
         int base = buffer.position();
         int limit = buffer.limit();
         int pos = base;

@@ -4,12 +4,14 @@ import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.RecordField;
+import org.flagos.trace.model.RecordNaming;
 import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 
 /**
  * Flyweight over a {@code CUpti_ActivityKernel6}-shaped record (168 bytes, CUPTI 11.1-11.5's kernel
- * record), read in place. Times are published as the decoder mapped them to epoch ns.
+ * record), read in place. Times are published as the decoder mapped them to epoch ns; the name
+ * pointer is copied as a handle, for the name stage.
  */
 final class Kernel6Record {
     static final int SIZE = 168;
@@ -53,18 +55,18 @@ final class Kernel6Record {
         slot.queued = k.queuedNs;
         slot.presentAll(RecordField.CUDA_KERNEL);
         slot.nameHandle = k.nameHandle();
-        slot.nameId = k.names.nameId(slot.nameHandle);
+        slot.naming = k.naming;
     };
 
-    private final KernelNameCache names;
+    private final RecordNaming naming;
     private ByteBuffer buffer;
     private int offset;
     long startNs;
     long endNs;
     long queuedNs;
 
-    Kernel6Record(KernelNameCache names) {
-        this.names = names;
+    Kernel6Record(RecordNaming naming) {
+        this.naming = naming;
     }
 
     Kernel6Record wrap(ByteBuffer buffer, int offset) {
