@@ -86,8 +86,9 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
         this.names = names;
         NameStage apiNameStage = new NameStage(apiNames, names, decodeStats);
         ExternalCorrelationJoin join = new ExternalCorrelationJoin();
-        this.accounting = new CaptureAccounting(decodeStats, apiNameStage, join, window);
-        this.writer = new TraceWalk(TraceFormat.of(out).sink(out, names, header, apiNames::category), names, header, accounting);
+        this.accounting = new CaptureAccounting(decodeStats);
+        this.writer = new TraceWalk(TraceFormat.of(out).sink(out, names, header, apiNames::category), names, header, accounting,
+                apiNameStage, join, window);
         this.disruptor = new Disruptor<>(TraceRecord::new, ringSize, DaemonThreadFactory.INSTANCE, producers, waitStrategy);
         disruptor.setDefaultExceptionHandler(new RecordingExceptionHandler());
         if (StageThreading.current() == StageThreading.ONE_PER_STAGE) {

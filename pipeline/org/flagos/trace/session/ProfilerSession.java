@@ -272,7 +272,7 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
         for (EventKind kind : EventKind.values()) {
             if (kind.isDevice()) {
                 device += counts.decode().published(kind);
-                linked += counts.join().joined(kind);
+                linked += counts.joined(kind);
             }
         }
         if (tracer.available() && nextExternalId.get() > 0 && counts.decode().publishedTotal() == 0) {

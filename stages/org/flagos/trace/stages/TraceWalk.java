@@ -23,6 +23,9 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
     private final TraceSink sink;
     private final TraceHeader header;
     private final CaptureAccounting accounting;
+    private final NameStage naming;
+    private final ExternalCorrelationJoin join;
+    private final CaptureWindowFilter window;
     private final FlowIndex flows;
     private final OpSummaryFold fold;
     private final HostOpLedger ops;
@@ -42,12 +45,20 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
     /** False when the capture has no host ops: nothing then needs the per-op tables. */
     private volatile boolean hostOpsExpected = true;
 
-    /** Walks a capture into {@code sink}; {@code names} is read (op names for the summary), never written. */
-    public TraceWalk(TraceSink sink, NameTable names, TraceHeader header, CaptureAccounting accounting) {
+    /**
+     * Walks a capture into {@code sink}; {@code names} is read (op names for the summary), never
+     * written. The stages before the walk are read once, at the end of the capture, for their counts
+     * ({@link CaptureAccounting#chainCounts}) and the window's bounds; the join also gives the horizon.
+     */
+    public TraceWalk(TraceSink sink, NameTable names, TraceHeader header, CaptureAccounting accounting,
+                     NameStage naming, ExternalCorrelationJoin join, CaptureWindowFilter window) {
         this.sink = sink;
         this.header = header;
         this.accounting = accounting;
-        int horizon = accounting.join().horizon();
+        this.naming = naming;
+        this.join = join;
+        this.window = window;
+        int horizon = join.horizon();
         this.flows = new FlowIndex(horizon);
         this.fold = new OpSummaryFold(names);
         this.ops = new HostOpLedger(fold, horizon, horizon);
@@ -73,6 +84,9 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
     public void onEvent(TraceRecord slot, long sequence, boolean endOfBatch) {
         boolean end = slot.type == RecordType.END_OF_CAPTURE;
         try {
+            if (end) {
+                accounting.chainCounts(naming, join, window); // complete even when the writing failed
+            }
             if (failure != null) {
                 return; // after a failure nothing more is written; the capture is discarded
             }
@@ -187,7 +201,6 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
     }
 
     private void finish(int spanNameId) throws IOException {
-        CaptureWindowFilter window = accounting.window();
         boolean bounded = window.windowStart() != Long.MIN_VALUE && window.windowEnd() != Long.MAX_VALUE;
         startIfNeeded(bounded ? window.windowStart() : 0);
         ops.finish();

@@ -45,10 +45,11 @@ class ChromeJsonSinkTest {
     }, names);
     private final TraceWalk writer = walk(out,
             new TraceHeader("unit", List.of(), BASE, Map.of("note", "N/A", "bandwidth", "8e-05"), "proc", 4242),
-            new CaptureAccounting(new DecodeStats(), apiNames, new ExternalCorrelationJoin(), window));
+            new CaptureAccounting(new DecodeStats()), new ExternalCorrelationJoin());
 
-    private TraceWalk walk(ByteArrayOutputStream into, TraceHeader header, CaptureAccounting accounting) {
-        return new TraceWalk(new ChromeJsonSink(into, names, header), names, header, accounting);
+    private TraceWalk walk(ByteArrayOutputStream into, TraceHeader header, CaptureAccounting accounting,
+                           ExternalCorrelationJoin join) {
+        return new TraceWalk(new ChromeJsonSink(into, names, header), names, header, accounting, apiNames, join, window);
     }
 
     /** One slot through the stages this test has: names, then the walk. */
@@ -257,8 +258,9 @@ class ChromeJsonSinkTest {
     @Test
     void anOpsRowIsWrittenAHorizonAfterItNotAtTheEnd() throws Exception {
         ByteArrayOutputStream streamed = new ByteArrayOutputStream();
-        CaptureAccounting accounting = new CaptureAccounting(new DecodeStats(), apiNames, new ExternalCorrelationJoin(8), window);
-        TraceWalk small = walk(streamed, new TraceHeader("unit", List.of(), BASE, Map.of(), "proc", 4242), accounting);
+        CaptureAccounting accounting = new CaptureAccounting(new DecodeStats());
+        TraceWalk small = walk(streamed, new TraceHeader("unit", List.of(), BASE, Map.of(), "proc", 4242), accounting,
+                new ExternalCorrelationJoin(8));
         TraceRecord op = record(RecordType.HOST_OP, null, 2_000, 9_000);
         op.nameId = names.intern("app::step");
         op.externalId(5);

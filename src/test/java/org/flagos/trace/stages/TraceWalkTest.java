@@ -84,10 +84,10 @@ class TraceWalkTest {
     void aSinkIsHandedTheRecordsArrowsAndSettledOpsInTraceOrder() throws Exception {
         NameTable names = new NameTable();
         names.intern("x");
-        CaptureAccounting accounting = new CaptureAccounting(new DecodeStats(), new NameStage(TraceWalkTestNames.NONE, names),
-                new ExternalCorrelationJoin(), new CaptureWindowFilter(Long.MIN_VALUE, Long.MAX_VALUE));
+        CaptureAccounting accounting = new CaptureAccounting(new DecodeStats());
         LinesSink sink = new LinesSink();
-        TraceWalk walk = new TraceWalk(sink, names, new TraceHeader("t", List.of(), BASE, Map.of(), "p", 77), accounting);
+        TraceWalk walk = new TraceWalk(sink, names, new TraceHeader("t", List.of(), BASE, Map.of(), "p", 77), accounting,
+                new NameStage(TraceWalkTestNames.NONE, names), new ExternalCorrelationJoin(), CaptureWindowFilter.unbounded());
 
         TraceRecord kernel = record(RecordType.ACTIVITY, EventKind.KERNEL, 5, 300);
         kernel.externalId(1);
@@ -130,15 +130,15 @@ class TraceWalkTest {
     void afterASinkFailsNothingMoreIsHandedAndTheEndStillComes() throws Exception {
         NameTable names = new NameTable();
         names.intern("x");
-        CaptureAccounting accounting = new CaptureAccounting(new DecodeStats(), new NameStage(TraceWalkTestNames.NONE, names),
-                new ExternalCorrelationJoin(), new CaptureWindowFilter(Long.MIN_VALUE, Long.MAX_VALUE));
+        CaptureAccounting accounting = new CaptureAccounting(new DecodeStats());
         LinesSink failing = new LinesSink() {
             @Override
             public void deviceSlice(TraceRecord device) {
                 throw new IllegalStateException("disk full");
             }
         };
-        TraceWalk walk = new TraceWalk(failing, names, new TraceHeader("t", List.of(), BASE, Map.of(), "p", 77), accounting);
+        TraceWalk walk = new TraceWalk(failing, names, new TraceHeader("t", List.of(), BASE, Map.of(), "p", 77), accounting,
+                new NameStage(TraceWalkTestNames.NONE, names), new ExternalCorrelationJoin(), CaptureWindowFilter.unbounded());
         walk.onEvent(record(RecordType.ACTIVITY, EventKind.KERNEL, 5, 300), 0, true);
         walk.onEvent(record(RecordType.ACTIVITY, EventKind.RUNTIME, 5, 100), 1, true);
         walk.onEvent(record(RecordType.END_OF_CAPTURE, null, 0, 0), 2, true);
