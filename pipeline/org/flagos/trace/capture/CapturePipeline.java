@@ -47,7 +47,6 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
 
     private final Disruptor<TraceRecord> disruptor;
     private final RingBuffer<TraceRecord> ring;
-    private final NameTable names;
     private final TraceWalk writer;
     private final CaptureAccounting accounting;
     private volatile Throwable stageFailure;
@@ -83,7 +82,6 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
     private CapturePipeline(NameTable names, ApiNames apiNames, List<EventHandler<TraceRecord>> vendorStages,
                             CaptureWindowFilter window, TraceHeader header, OutputStream out, DecodeStats decodeStats,
                             ProducerType producers, int ringSize, WaitStrategy waitStrategy) {
-        this.names = names;
         NameStage apiNameStage = new NameStage(apiNames, names, decodeStats);
         ExternalCorrelationJoin join = new ExternalCorrelationJoin();
         this.accounting = new CaptureAccounting(decodeStats);
