@@ -1,11 +1,8 @@
 package org.flagos.trace.ingest;
 
 import java.io.IOException;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 
@@ -39,22 +36,9 @@ public final class InputFiles {
         }
     }
 
-    /** Why reading failed, in words (never a Java class name). */
+    /** Why reading failed, in words (never a Java class name); see {@link IoFailureWords#reading}. */
     public static String reason(IOException e) {
-        if (e instanceof AccessDeniedException) {
-            return "permission denied";
-        }
-        if (e instanceof NoSuchFileException) {
-            return "no such file";
-        }
-        if (e instanceof NotDirectoryException) {
-            return "a path component is not a directory";
-        }
-        if (e instanceof FileSystemException && ((FileSystemException) e).getReason() != null) {
-            return ((FileSystemException) e).getReason().toLowerCase(java.util.Locale.ROOT);
-        }
-        String message = e.getMessage();
-        return message == null || message.isBlank() ? "an input/output error" : message;
+        return IoFailureWords.reading(e);
     }
 
     private InputFiles() {

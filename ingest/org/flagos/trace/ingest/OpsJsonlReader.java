@@ -68,12 +68,8 @@ public final class OpsJsonlReader {
                         + IdRuns.MAX_RUNS + " runs; later ops were not checked");
             }
             return new OpsJsonlFile(path, window[0], window[1], counts[0], List.copyOf(warnings));
-        } catch (NoSuchFileException e) {
-            throw new CaptureFormatException(path + ": no such file");
-        } catch (java.util.zip.ZipException | java.io.EOFException e) {
-            throw new CaptureFormatException(path + ": not a valid gzip stream (" + e.getMessage() + ")", e);
         } catch (IOException e) {
-            throw new CaptureFormatException(path + ": cannot read (" + InputFiles.reason(e) + ")", e);
+            throw CaptureFormatException.reading(path, e);
         }
     }
 

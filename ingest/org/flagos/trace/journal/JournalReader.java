@@ -42,13 +42,7 @@ public final class JournalReader implements AutoCloseable {
     private final SingleChronicleQueue queue;
     private final long endIndex;
     private final StringBuilder type = new StringBuilder();
-    private final JournalDocuments.Session sessionDoc = new JournalDocuments.Session();
-    private final JournalDocuments.Device deviceDoc = new JournalDocuments.Device();
-    private final JournalDocuments.Clock clockDoc = new JournalDocuments.Clock();
-    private final JournalDocuments.Name nameDoc = new JournalDocuments.Name();
-    private final JournalDocuments.Op opDoc = new JournalDocuments.Op();
-    private final JournalDocuments.Buffer bufferDoc = new JournalDocuments.Buffer();
-    private final JournalDocuments.Stop stopDoc = new JournalDocuments.Stop();
+    private final JournalDocumentSet docs = new JournalDocumentSet();
     private final String filesDamage;
     private JournalFacts facts;
     private long lastGoodIndex = Long.MIN_VALUE;
@@ -131,7 +125,7 @@ public final class JournalReader implements AutoCloseable {
         CRC32 crc = new CRC32();
         byte[] part = new byte[0];
         ExcerptTailer tailer = queue.createTailer();
-        bufferDoc.payload = scratch;
+        docs.buffer.payload = scratch;
         boolean last = false;
         try {
             while (!last) {
@@ -145,65 +139,65 @@ public final class JournalReader implements AutoCloseable {
                     String t = type.toString();
                     switch (t) {
                         case JournalSchema.SESSION:
-                            read(in, sessionDoc);
-                            seq = sessionDoc.seq;
-                            if (sessionDoc.schema > JournalSchema.VERSION || sessionDoc.schema < 1) {
-                                throw new CaptureFormatException(dir + ": journal schema " + sessionDoc.schema
+                            read(in, docs.session);
+                            seq = docs.session.seq;
+                            if (docs.session.schema > JournalSchema.VERSION || docs.session.schema < 1) {
+                                throw new CaptureFormatException(dir + ": journal schema " + docs.session.schema
                                         + " is not one this build reads (1 to " + JournalSchema.VERSION + "); export it with the"
                                         + " flagtrace version that wrote it");
                             }
-                            traceName = sessionDoc.traceName;
-                            source = sessionDoc.source;
-                            startNs = sessionDoc.startNs;
-                            metadata.putAll(sessionDoc.metadata);
+                            traceName = docs.session.traceName;
+                            source = docs.session.source;
+                            startNs = docs.session.startNs;
+                            metadata.putAll(docs.session.metadata);
                             lastNs = Math.max(lastNs, startNs);
                             break;
                         case JournalSchema.DEVICE:
-                            read(in, deviceDoc);
-                            seq = deviceDoc.seq;
-                            devices.put(deviceDoc.device.id(), deviceDoc.device);
+                            read(in, docs.device);
+                            seq = docs.device.seq;
+                            devices.put(docs.device.device.id(), docs.device.device);
                             break;
                         case JournalSchema.CLOCK:
-                            read(in, clockDoc);
-                            seq = clockDoc.seq;
-                            clock = clockDoc.mapping();
+                            read(in, docs.clock);
+                            seq = docs.clock.seq;
+                            clock = docs.clock.mapping();
                             break;
                         case JournalSchema.NAME:
-                            read(in, nameDoc);
-                            seq = nameDoc.seq;
-                            if (nameDoc.name == null) {
+                            read(in, docs.name);
+                            seq = docs.name.seq;
+                            if (docs.name.name == null) {
                                 throw new JournalDocuments.Damage("name document " + seq + " has no name");
                             }
-                            names.put(nameDoc.handle, nameDoc.name);
+                            names.put(docs.name.handle, docs.name.name);
                             break;
                         case JournalSchema.OP:
-                            read(in, opDoc);
-                            seq = opDoc.seq;
-                            String invalid = opDoc.invalid();
+                            read(in, docs.op);
+                            seq = docs.op.seq;
+                            String invalid = docs.op.invalid();
                             if (invalid != null) {
                                 if (invalidOps++ == 0) {
                                     firstInvalidOp = "document " + seq + ": " + invalid;
                                 }
                             } else {
                                 ops++;
-                                lastNs = Math.max(lastNs, opDoc.endNs);
+                                lastNs = Math.max(lastNs, docs.op.endNs);
                             }
                             break;
                         case JournalSchema.BUFFER:
-                            read(in, bufferDoc);
-                            seq = bufferDoc.seq;
+                            read(in, docs.buffer);
+                            seq = docs.buffer.seq;
                             String bad = checkPart(partsOpen);
-                            if (bad == null && scratch.readRemaining() != bufferDoc.partLength) {
-                                bad = "the buffer part holds " + scratch.readRemaining() + " bytes, its header says " + bufferDoc.partLength;
+                            if (bad == null && scratch.readRemaining() != docs.buffer.partLength) {
+                                bad = "the buffer part holds " + scratch.readRemaining() + " bytes, its header says " + docs.buffer.partLength;
                             }
                             if (bad == null) {
-                                if (part.length < bufferDoc.partLength) {
-                                    part = new byte[bufferDoc.partLength]; // bounded by CHUNK_BYTES (checkPart)
+                                if (part.length < docs.buffer.partLength) {
+                                    part = new byte[docs.buffer.partLength]; // bounded by CHUNK_BYTES (checkPart)
                                 }
-                                scratch.read(part, 0, bufferDoc.partLength);
+                                scratch.read(part, 0, docs.buffer.partLength);
                                 crc.reset();
-                                crc.update(part, 0, bufferDoc.partLength);
-                                if ((int) crc.getValue() != bufferDoc.crc) {
+                                crc.update(part, 0, docs.buffer.partLength);
+                                if ((int) crc.getValue() != docs.buffer.crc) {
                                     bad = "the buffer's bytes fail their CRC (corrupted)";
                                 }
                             }
@@ -211,20 +205,20 @@ public final class JournalReader implements AutoCloseable {
                                 damage = "document " + seq + ": " + bad;
                                 break;
                             }
-                            partsOpen = bufferDoc.offset + (long) bufferDoc.partLength;
-                            if (partsOpen == bufferDoc.length) {
+                            partsOpen = docs.buffer.offset + (long) docs.buffer.partLength;
+                            if (partsOpen == docs.buffer.length) {
                                 partsOpen = -1;
                                 buffers++;
-                                vendor = vendor == -1 ? bufferDoc.vendor : vendor;
-                                if (bufferDoc.atNs != JournalSchema.NO_TIME) {
-                                    lastNs = Math.max(lastNs, bufferDoc.atNs);
+                                vendor = vendor == -1 ? docs.buffer.vendor : vendor;
+                                if (docs.buffer.atNs != JournalSchema.NO_TIME) {
+                                    lastNs = Math.max(lastNs, docs.buffer.atNs);
                                 }
                             }
                             break;
                         case JournalSchema.STOP:
-                            read(in, stopDoc);
-                            seq = stopDoc.seq;
-                            stopNs = stopDoc.endNs;
+                            read(in, docs.stop);
+                            seq = docs.stop.seq;
+                            stopNs = docs.stop.endNs;
                             ended = true;
                             break;
                         default:
@@ -251,7 +245,7 @@ public final class JournalReader implements AutoCloseable {
                 }
             }
         } finally {
-            bufferDoc.payload = null;
+            docs.buffer.payload = null;
             scratch.releaseLast();
         }
         if (damage == null && lastGoodIndex < endIndex) {
@@ -259,7 +253,7 @@ public final class JournalReader implements AutoCloseable {
                     + (expected - 1) + " (index " + Long.toHexString(lastGoodIndex) + "): a damaged or cut header";
         }
         if (damage == null && partsOpen >= 0) {
-            damage = "the last vendor buffer is cut short (" + partsOpen + " of " + bufferDoc.length + " bytes journaled)";
+            damage = "the last vendor buffer is cut short (" + partsOpen + " of " + docs.buffer.length + " bytes journaled)";
         }
         if (damage == null && filesDamage != null) {
             damage = "its " + filesDamage;
@@ -317,7 +311,7 @@ public final class JournalReader implements AutoCloseable {
             return facts.damage();
         }
         Bytes<?> scratch = Bytes.allocateElasticOnHeap(JournalSchema.CHUNK_BYTES);
-        bufferDoc.payload = scratch;
+        docs.buffer.payload = scratch;
         byte[] assembly = new byte[0];
         CRC32 crc = new CRC32();
         ExcerptTailer tailer = queue.createTailer();
@@ -335,33 +329,33 @@ public final class JournalReader implements AutoCloseable {
                         if (!withOps) {
                             continue;
                         }
-                        read(in, opDoc);
-                        seq = opDoc.seq;
-                        if (opDoc.invalid() == null) {
-                            visitor.op(opDoc.toHostOp());
+                        read(in, docs.op);
+                        seq = docs.op.seq;
+                        if (docs.op.invalid() == null) {
+                            visitor.op(docs.op.toHostOp());
                         }
                     } else if (JournalSchema.BUFFER.contentEquals(type)) {
-                        read(in, bufferDoc);
-                        seq = bufferDoc.seq;
-                        int part = bufferDoc.partLength;
+                        read(in, docs.buffer);
+                        seq = docs.buffer.seq;
+                        int part = docs.buffer.partLength;
                         if (scratch.readRemaining() != part) {
                             replayDamage = dir + ": document " + seq + ": the buffer part holds " + scratch.readRemaining()
                                     + " bytes, its header says " + part;
                             break;
                         }
-                        if (bufferDoc.offset == 0 && assembly.length < bufferDoc.length) {
-                            assembly = new byte[bufferDoc.length]; // bounded: checkPart refused more than MAX_BUFFER_BYTES
+                        if (docs.buffer.offset == 0 && assembly.length < docs.buffer.length) {
+                            assembly = new byte[docs.buffer.length]; // bounded: checkPart refused more than MAX_BUFFER_BYTES
                         }
-                        scratch.read(assembly, bufferDoc.offset, part);
+                        scratch.read(assembly, docs.buffer.offset, part);
                         crc.reset();
-                        crc.update(assembly, bufferDoc.offset, part);
-                        if ((int) crc.getValue() != bufferDoc.crc) {
+                        crc.update(assembly, docs.buffer.offset, part);
+                        if ((int) crc.getValue() != docs.buffer.crc) {
                             replayDamage = dir + ": document " + seq + ": the buffer's bytes fail their CRC (corrupted since the scan)";
                             break;
                         }
-                        if (bufferDoc.offset + part == bufferDoc.length) {
-                            ByteBuffer bytes = ByteBuffer.wrap(assembly, 0, bufferDoc.length).slice().order(ByteOrder.LITTLE_ENDIAN);
-                            visitor.buffer(bufferDoc.vendor, bufferDoc.layout, bytes);
+                        if (docs.buffer.offset + part == docs.buffer.length) {
+                            ByteBuffer bytes = ByteBuffer.wrap(assembly, 0, docs.buffer.length).slice().order(ByteOrder.LITTLE_ENDIAN);
+                            visitor.buffer(docs.buffer.vendor, docs.buffer.layout, bytes);
                         }
                     }
                 }
@@ -372,7 +366,7 @@ public final class JournalReader implements AutoCloseable {
             }
             replayDamage = dir + ": the document after document " + seq + " cannot be read (" + describe(e) + ")";
         } finally {
-            bufferDoc.payload = null;
+            docs.buffer.payload = null;
             scratch.releaseLast();
         }
         return replayDamage != null ? replayDamage : facts.damage();
@@ -384,7 +378,7 @@ public final class JournalReader implements AutoCloseable {
 
     /** Why this buffer part cannot follow the open one, or null when it fits. */
     private String checkPart(long open) {
-        JournalDocuments.Buffer b = bufferDoc;
+        JournalDocuments.Buffer b = docs.buffer;
         if (b.layout != JournalSchema.LAYOUT_RAW_V1) {
             throw new CaptureFormatException(dir + ": buffer layout " + b.layout + " is not one this build reads ("
                     + JournalSchema.LAYOUT_RAW_V1 + ")");

@@ -45,13 +45,7 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
     private final JournalSession start;
     private final SingleChronicleQueue queue;
     private final ExcerptAppender appender;
-    private final JournalDocuments.Session sessionDoc = new JournalDocuments.Session();
-    private final JournalDocuments.Device deviceDoc = new JournalDocuments.Device();
-    private final JournalDocuments.Clock clockDoc = new JournalDocuments.Clock();
-    private final JournalDocuments.Name nameDoc = new JournalDocuments.Name();
-    private final JournalDocuments.Op opDoc = new JournalDocuments.Op();
-    private final JournalDocuments.Buffer bufferDoc = new JournalDocuments.Buffer();
-    private final JournalDocuments.Stop stopDoc = new JournalDocuments.Stop();
+    private final JournalDocumentSet docs = new JournalDocumentSet();
     private final CRC32 crc = new CRC32();
     private final Map<Long, String> names = new HashMap<>();
     private final TreeMap<Integer, Long> cycleBytes = new TreeMap<>();
@@ -77,8 +71,8 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
                 .build();
         this.appender = queue.createAppender();
         appender.singleThreadedCheckDisabled(true); // callers are serialized by this object's lock
-        bufferDoc.part = new byte[JournalSchema.WRITE_CHUNK_BYTES];
-        sessionDoc.id = System.nanoTime() ^ ProcessHandle.current().pid() << 32;
+        docs.buffer.part = new byte[JournalSchema.WRITE_CHUNK_BYTES];
+        docs.session.id = System.nanoTime() ^ ProcessHandle.current().pid() << 32;
         this.cycle = Integer.MIN_VALUE;
     }
 
@@ -121,13 +115,13 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
         if (stopped) {
             return;
         }
-        opDoc.name = op.name();
-        opDoc.externalId = op.externalId().value();
-        opDoc.thread = op.thread();
-        opDoc.threadName = op.threadName();
-        opDoc.startNs = op.startNs();
-        opDoc.endNs = op.endNs();
-        append(JournalSchema.OP, opDoc, opDoc.seq = seq);
+        docs.op.name = op.name();
+        docs.op.externalId = op.externalId().value();
+        docs.op.thread = op.thread();
+        docs.op.threadName = op.threadName();
+        docs.op.startNs = op.startNs();
+        docs.op.endNs = op.endNs();
+        append(JournalSchema.OP, docs.op, docs.op.seq = seq);
         ops++;
     }
 
@@ -148,17 +142,17 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
         int offset = 0;
         do {
             int part = Math.min(JournalSchema.WRITE_CHUNK_BYTES, length - offset);
-            bytes.get(bufferDoc.part, 0, part);
+            bytes.get(docs.buffer.part, 0, part);
             crc.reset();
-            crc.update(bufferDoc.part, 0, part);
-            bufferDoc.vendor = dumpVendor;
-            bufferDoc.layout = JournalSchema.LAYOUT_RAW_V1;
-            bufferDoc.atNs = atNs;
-            bufferDoc.length = length;
-            bufferDoc.offset = offset;
-            bufferDoc.crc = (int) crc.getValue();
-            bufferDoc.partLength = part;
-            append(JournalSchema.BUFFER, bufferDoc, bufferDoc.seq = seq);
+            crc.update(docs.buffer.part, 0, part);
+            docs.buffer.vendor = dumpVendor;
+            docs.buffer.layout = JournalSchema.LAYOUT_RAW_V1;
+            docs.buffer.atNs = atNs;
+            docs.buffer.length = length;
+            docs.buffer.offset = offset;
+            docs.buffer.crc = (int) crc.getValue();
+            docs.buffer.partLength = part;
+            append(JournalSchema.BUFFER, docs.buffer, docs.buffer.seq = seq);
             offset += part;
         } while (offset < length);
         buffers++;
@@ -186,10 +180,10 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
         if (stopped) {
             return;
         }
-        stopDoc.endNs = endNs;
-        stopDoc.buffers = buffers;
-        stopDoc.ops = ops;
-        append(JournalSchema.STOP, stopDoc, stopDoc.seq = seq);
+        docs.stop.endNs = endNs;
+        docs.stop.buffers = buffers;
+        docs.stop.ops = ops;
+        append(JournalSchema.STOP, docs.stop, docs.stop.seq = seq);
         stopped = true;
     }
 
@@ -233,17 +227,17 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
     }
 
     private void checkpoint(boolean repeat) {
-        sessionDoc.traceName = start.traceName();
-        sessionDoc.source = start.source();
-        sessionDoc.startNs = start.startNs();
-        sessionDoc.pid = start.pid();
-        sessionDoc.repeat = repeat;
-        sessionDoc.metadata.clear();
-        sessionDoc.metadata.putAll(start.metadata());
-        append(JournalSchema.SESSION, sessionDoc, sessionDoc.seq = seq);
+        docs.session.traceName = start.traceName();
+        docs.session.source = start.source();
+        docs.session.startNs = start.startNs();
+        docs.session.pid = start.pid();
+        docs.session.repeat = repeat;
+        docs.session.metadata.clear();
+        docs.session.metadata.putAll(start.metadata());
+        append(JournalSchema.SESSION, docs.session, docs.session.seq = seq);
         for (DeviceProperties device : start.devices()) {
-            deviceDoc.device = device;
-            append(JournalSchema.DEVICE, deviceDoc, deviceDoc.seq = seq);
+            docs.device.device = device;
+            append(JournalSchema.DEVICE, docs.device, docs.device.seq = seq);
         }
         if (clock != null) {
             writeClock();
@@ -254,16 +248,16 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
     }
 
     private void writeName(long handle, String vendorName) {
-        nameDoc.handle = handle;
-        nameDoc.name = vendorName;
-        append(JournalSchema.NAME, nameDoc, nameDoc.seq = seq);
+        docs.name.handle = handle;
+        docs.name.name = vendorName;
+        append(JournalSchema.NAME, docs.name, docs.name.seq = seq);
     }
 
     private void writeClock() {
-        clockDoc.vendorNs = clock.vendorNs();
-        clockDoc.epochNs = clock.epochNs();
-        clockDoc.rate = clock.rate();
-        append(JournalSchema.CLOCK, clockDoc, clockDoc.seq = seq);
+        docs.clock.vendorNs = clock.vendorNs();
+        docs.clock.epochNs = clock.epochNs();
+        docs.clock.rate = clock.rate();
+        append(JournalSchema.CLOCK, docs.clock, docs.clock.seq = seq);
     }
 
     /** Appends one document (whose seq the caller set to {@code docSeq}); a new cycle gets a checkpoint. */

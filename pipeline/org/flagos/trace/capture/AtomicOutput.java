@@ -4,14 +4,12 @@ import java.io.BufferedOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import org.flagos.trace.ingest.IoFailureWords;
 
 /**
  * An output file that appears whole or not at all: bytes go to a temporary file beside the target,
@@ -272,27 +270,7 @@ public final class AtomicOutput implements AutoCloseable {
         if (e instanceof OutputException) {
             return e.getMessage();
         }
-        return e instanceof FileSystemException ? reason((FileSystemException) e) : String.valueOf(e.getMessage());
-    }
-
-    private static String reason(IOException e) {
-        if (e instanceof AccessDeniedException) {
-            return "permission denied";
-        }
-        if (e instanceof NoSuchFileException) {
-            return "no such file or directory";
-        }
-        if (e instanceof NotDirectoryException) {
-            return "a path component is not a directory";
-        }
-        if (e instanceof java.nio.file.FileAlreadyExistsException) {
-            return "a file is in the way of a directory it needs";
-        }
-        if (e instanceof FileSystemException && ((FileSystemException) e).getReason() != null) {
-            return ((FileSystemException) e).getReason();
-        }
-        String message = e.getMessage();
-        return message == null || message.isBlank() ? "an input/output error" : message;
+        return e instanceof FileSystemException ? IoFailureWords.writing((FileSystemException) e) : String.valueOf(e.getMessage());
     }
 
     /** Why writing the user's output failed, naming it (not the temporary). */
@@ -300,7 +278,7 @@ public final class AtomicOutput implements AutoCloseable {
         private static final long serialVersionUID = 1L;
 
         OutputException(Path target, IOException cause) {
-            super("cannot write " + target + ": " + reason(cause) + " (nothing was left there; check the path,"
+            super("cannot write " + target + ": " + IoFailureWords.writing(cause) + " (nothing was left there; check the path,"
                     + " its permissions and free space)", cause);
         }
     }

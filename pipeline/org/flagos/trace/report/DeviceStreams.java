@@ -3,6 +3,7 @@ package org.flagos.trace.report;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.flagos.trace.model.StringIds;
 
 /**
  * How busy each device row (device, stream) of a trace was over the device span, in
@@ -81,7 +82,7 @@ public final class DeviceStreams {
         }
 
         /** The strips; {@code rows} holds each row's key as "pid NUL tid". */
-        DeviceStreams build(Interner rows) {
+        DeviceStreams build(StringIds rows) {
             List<Stream> out = new ArrayList<>();
             for (int r = 0; r < busy.size(); r++) {
                 if (busy.get(r) != null) {

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.flagos.trace.model.StringIds;
 
 /**
  * Computes {@link KeyAverages} and {@link DeviceStreams} from a trace's complete events as they
@@ -43,8 +44,8 @@ final class KeyAveragesBuilder implements Closeable {
 
     private final Path spillDir;
     private final SpillCounter spilled = new SpillCounter();
-    private final Interner names = new Interner(MAX_NAMES, MAX_NAME_CHARS);
-    private final Interner rows = new Interner(MAX_ROWS, 16L << 20);
+    private final StringIds names = new StringIds(MAX_NAMES, MAX_NAME_CHARS);
+    private final StringIds rows = new StringIds(MAX_ROWS, 16L << 20);
     private final RecordSorter host;
     private final RecordSorter device;
     private final OverheadEvents overhead = new OverheadEvents();

@@ -2,7 +2,6 @@ package org.flagos.trace.vendors;
 
 import java.util.List;
 import java.util.Map;
-import java.util.EnumMap;
 import java.util.function.Supplier;
 import org.flagos.trace.model.Accelerator;
 import org.flagos.trace.model.ActivityBufferDecoder;
@@ -29,11 +28,11 @@ import org.flagos.trace.vendors.mcpti.McptiTracer;
 import org.flagos.trace.vendors.ppu.PpuTracer;
 
 /**
- * The one table that knows every vendor: which tracer each accelerator gets, and which decoder
- * reads each vendor's buffers in a capture file ({@code .fltrbuf} vendor ids). Adding a vendor is
- * one file in {@code vendors/} and one line here. Nothing outside {@code vendors/} names a vendor
- * type. Every accelerator is given a tracer deliberately: an accelerator without one gets the
- * unavailable tracer by an explicit line, never by falling through.
+ * The one table that knows every vendor: a list of {@link VendorPlugin}s, each saying which
+ * accelerator's process gets its tracer and which decoder reads its buffers in a capture file
+ * ({@code .fltrbuf} vendor ids). Adding a vendor is its files in {@code vendors/} and one line
+ * here. Nothing outside {@code vendors/} names a vendor type. Every accelerator but NONE is served
+ * by exactly one line (checked when the table loads); NONE gets the unavailable tracer explicitly.
  */
 public final class Vendors {
     /** Builds a decoder for one capture. */
@@ -49,27 +48,44 @@ public final class Vendors {
         }
     }
 
-    private static final Map<Integer, String> DUMP_VENDOR_NAMES = Map.of(
-            1, "CUPTI (NVIDIA)", 2, "MSPTI (Ascend)", 3, "MUPTI (MUSA)", 4, "ROCtracer (AMD/DCU)",
-            5, "TOPSPTI (Enflame GCU)", 6, "MCPTI (MetaX)");
+    /**
+     * Every vendor, one line each. The CUPTI line reaches its tracer through a method of this class
+     * ({@link #cupti()}): its bindings are optional.
+     */
+    private static final List<VendorPlugin> PLUGINS = List.of(
+            new VendorPlugin("cupti", Accelerator.CUDA, 1, "CUPTI (NVIDIA)", Vendors::cupti,
+                    CuptiBufferDecoder::forCapture, false),
+            new VendorPlugin("mspti", Accelerator.ASCEND, MsptiTracer.DUMP_VENDOR, "MSPTI (Ascend)", MsptiTracer::new,
+                    (kernelNames, names, devices, clock) -> new MsptiBufferDecoder(kernelNames, names), false),
+            new VendorPlugin("mupti", Accelerator.MUSA, MuptiTracer.DUMP_VENDOR, "MUPTI (MUSA)", () -> new MuptiTracer(),
+                    (kernelNames, names, devices, clock) -> MuptiDecoder.replay(kernelNames, names, clock), true),
+            new VendorPlugin("roctracer", Accelerator.DCU, RoctracerTracer.DUMP_VENDOR, "ROCtracer (AMD/DCU)",
+                    () -> new RoctracerTracer(),
+                    (kernelNames, names, devices, clock) -> new RoctracerBufferDecoder(kernelNames, names, clock), true),
+            new VendorPlugin("topspti", Accelerator.GCU, TopsptiTracer.DUMP_VENDOR, "TOPSPTI (Enflame GCU)",
+                    () -> new TopsptiTracer(),
+                    (kernelNames, names, devices, clock) -> TopsptiDecoder.replay(kernelNames, names, clock), true),
+            new VendorPlugin("mcpti", Accelerator.METAX, 6, "MCPTI (MetaX)", () -> new McptiTracer(),
+                    McptiBufferDecoder::forCapture, false),
+            new VendorPlugin("ppu", Accelerator.PPU, VendorPlugin.SAVED_AS_ANOTHER, "", () -> new PpuTracer(), null, true));
 
-    private static final Map<Integer, DecoderFactory> DECODERS = Map.of(
-            1, CuptiBufferDecoder::forCapture,
-            MuptiTracer.DUMP_VENDOR, (kernelNames, names, devices, clock) -> MuptiDecoder.replay(kernelNames, names, clock),
-            TopsptiTracer.DUMP_VENDOR, (kernelNames, names, devices, clock) -> TopsptiDecoder.replay(kernelNames, names, clock),
-            4, (kernelNames, names, devices, clock) -> new RoctracerBufferDecoder(kernelNames, names, clock),
-            MsptiTracer.DUMP_VENDOR, (kernelNames, names, devices, clock) -> new MsptiBufferDecoder(kernelNames, names),
-            6, McptiBufferDecoder::forCapture);
+    /** The tracer of a process without an accelerator: the one accelerator no vendor serves. */
+    private static final Supplier<DeviceTracer> NO_ACCELERATOR =
+            () -> new UnavailableTracer("no accelerator selected (FLAGOS_ACCELERATOR unset and no CUDA bindings)");
 
-    private static final Map<Accelerator, Supplier<DeviceTracer>> TRACERS = new EnumMap<>(Map.of(
-            Accelerator.CUDA, Vendors::cupti,
-            Accelerator.METAX, () -> new McptiTracer(),
-            Accelerator.ASCEND, MsptiTracer::new,
-            Accelerator.MUSA, () -> new MuptiTracer(),
-            Accelerator.DCU, () -> new RoctracerTracer(),
-            Accelerator.GCU, () -> new TopsptiTracer(),
-            Accelerator.PPU, () -> new PpuTracer(),
-            Accelerator.NONE, () -> new UnavailableTracer("no accelerator selected (FLAGOS_ACCELERATOR unset and no CUDA bindings)")));
+    static {
+        for (Accelerator a : Accelerator.values()) {
+            long serving = PLUGINS.stream().filter(p -> p.accelerator() == a).count();
+            if (serving != (a == Accelerator.NONE ? 0 : 1)) {
+                throw new ExceptionInInitializerError("accelerator " + a + " is served by " + serving + " vendors");
+            }
+        }
+    }
+
+    /** Every vendor, in the table's order. */
+    public static List<VendorPlugin> plugins() {
+        return PLUGINS;
+    }
 
     /**
      * This process's accelerator: {@code FLAGOS_ACCELERATOR} when set, else CUDA when the CUDA
@@ -90,7 +106,12 @@ public final class Vendors {
 
     /** The tracer for {@code accelerator}: the one line per accelerator that picks it. */
     public static DeviceTracer tracerFor(Accelerator accelerator) {
-        return TRACERS.get(accelerator).get();
+        for (VendorPlugin plugin : PLUGINS) {
+            if (plugin.accelerator() == accelerator) {
+                return plugin.tracer().get();
+            }
+        }
+        return NO_ACCELERATOR.get();
     }
 
     /**
@@ -124,12 +145,23 @@ public final class Vendors {
 
     /** The decoder factory for a {@code .fltrbuf} vendor id, or null when none is built in. */
     public static DecoderFactory decoderFor(int dumpVendor) {
-        return DECODERS.get(dumpVendor);
+        VendorPlugin plugin = savedAs(dumpVendor);
+        return plugin == null ? null : plugin.replay();
     }
 
     /** A human name for a {@code .fltrbuf} vendor id. */
     public static String dumpVendorName(int dumpVendor) {
-        return DUMP_VENDOR_NAMES.getOrDefault(dumpVendor, "unknown vendor " + dumpVendor);
+        VendorPlugin plugin = savedAs(dumpVendor);
+        return plugin == null ? "unknown vendor " + dumpVendor : plugin.dumpName();
+    }
+
+    private static VendorPlugin savedAs(int dumpVendor) {
+        for (VendorPlugin plugin : PLUGINS) {
+            if (plugin.dumpVendor() == dumpVendor && dumpVendor != VendorPlugin.SAVED_AS_ANOTHER) {
+                return plugin;
+            }
+        }
+        return null;
     }
 
     private Vendors() {

@@ -1,5 +1,6 @@
 package org.flagos.trace.vendors.cupti;
 
+import org.flagos.trace.vendors.activity.RecordBounds;
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.model.EventKind;
@@ -7,7 +8,7 @@ import org.flagos.trace.model.RecordField;
 import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 
-/** Flyweight over a {@code CUpti_ActivityAPI} record (kinds RUNTIME and DRIVER), read in place. */
+/** Flyweight over a {@code CUpti_ActivityAPI} record (kinds RUNTIME and DRIVER), read in place, little-endian. */
 final class CuptiApiDecoder {
     static final int SIZE = 40;
     private static final int KIND = 0;
@@ -25,8 +26,8 @@ final class CuptiApiDecoder {
         slot.kind = api.kind() == CuptiActivityKind.DRIVER ? EventKind.DRIVER : EventKind.RUNTIME;
         slot.cbid = api.cbid();
         slot.present(RecordField.CBID);
-        slot.startNs = api.start();
-        slot.endNs = api.end();
+        slot.startNs = api.times.startNs();
+        slot.endNs = api.times.endNs();
         slot.processId = api.processId();
         slot.threadId = api.threadId();
         slot.correlation(api.correlationId());
@@ -41,7 +42,7 @@ final class CuptiApiDecoder {
     }
 
     CuptiApiDecoder wrap(ByteBuffer buffer, int offset) {
-        CuptiRecordBounds.check(buffer, offset, SIZE, "CUpti_ActivityAPI");
+        RecordBounds.check(buffer, offset, SIZE, "CUpti_ActivityAPI");
         this.buffer = buffer;
         this.offset = offset;
         return this;
@@ -63,13 +64,6 @@ final class CuptiApiDecoder {
         return buffer.getLong(offset + END);
     }
 
-    long start() {
-        return times.toEpoch(rawStart());
-    }
-
-    long end() {
-        return times.toEpoch(rawEnd());
-    }
 
     int processId() {
         return buffer.getInt(offset + PROCESS_ID);

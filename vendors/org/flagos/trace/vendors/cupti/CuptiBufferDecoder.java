@@ -3,7 +3,6 @@ package org.flagos.trace.vendors.cupti;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
-import org.flagos.trace.model.ActivityBufferDecoder;
 import org.flagos.trace.model.ApiNames;
 import org.flagos.trace.model.DecodeStats;
 import org.flagos.trace.model.DeviceClockMapping;
@@ -13,27 +12,35 @@ import org.flagos.trace.model.KernelNames;
 import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RecordLimits;
 import org.flagos.trace.model.RecordSink;
+import org.flagos.trace.vendors.family.ClockedDecoder;
 import org.flagos.trace.vendors.family.LiveKernelNames;
+import org.flagos.trace.vendors.family.VendorClock;
 
 /**
- * Walks a CUPTI activity buffer record by record and publishes what it decodes. The walk is
- * bounded by the buffer's valid size (its limit), never by a count of records, and every record is
- * bounds-checked before it is read; a record kind of unknown size or a record cut short ends the
- * walk of that buffer, and the bytes left are counted, never guessed at.
+ * The one decoder of CUPTI-shaped buffers (NVIDIA's CUPTI, PPU, MCPTI's records, MUPTI, TOPSPTI):
+ * walks a buffer record by record and publishes what it decodes. The walk is bounded by the
+ * buffer's valid size (its limit), never by a count of records, and every record is bounds-checked
+ * before it is read; a record kind of unknown size or a record cut short ends the walk of that
+ * buffer, and the bytes left are counted, never guessed at.
  *
- * <p>By default the records are NVIDIA's CUPTI 13.0 records in epoch ns. A CUPTI-compatible vendor
- * library (PPU's, MetaX's MCPTI) may write another {@link CuptiRecordLayout} and keep its own
- * device clock: {@link #clock} then maps every time to epoch ns before it is checked and published,
- * and a record outside the session's plausible span is dropped and counted as invalid.
+ * <p>What differs between vendors is data: the row of {@link CuptiRecordLayout} the buffers follow
+ * (the record versions, so the stride of each kind) and the policy of their times ({@link
+ * CuptiRecordTimes} for CUPTI's epoch ns or a CUPTI-compatible library's clock; {@link
+ * VendorClockTimes} for a vendor's own device clock read as unsigned). {@link #clock} maps every
+ * time to epoch ns before it is checked and published; a record outside the session's plausible
+ * span is dropped and counted as invalid.
  */
-public final class CuptiBufferDecoder implements ActivityBufferDecoder {
+public final class CuptiBufferDecoder implements ClockedDecoder {
+    private final String vendor;
     private final CuptiRecordLayout layout;
+    /** How an unknown kind's size is said: the wording each vendor's problems have always had. */
+    private final String sizeUnknown;
     private final ApiNames apiNames;
-    private final CuptiTimes times = new CuptiTimes();
-    private final CuptiKernel10Decoder kernel;
-    private final CuptiMemcpy6Decoder memcpy;
-    private final CuptiMemset4Decoder memset = new CuptiMemset4Decoder(times);
-    private final CuptiApiDecoder api = new CuptiApiDecoder(times);
+    private final CuptiTimes times;
+    private final CuptiKernelDecoder kernel;
+    private final CuptiMemcpyDecoder memcpy;
+    private final CuptiMemsetDecoder memset;
+    private final CuptiApiDecoder api;
     private final CuptiExternalCorrelationDecoder external = new CuptiExternalCorrelationDecoder();
 
     /**
@@ -48,17 +55,40 @@ public final class CuptiBufferDecoder implements ActivityBufferDecoder {
     }
 
     /**
-     * A decoder of CUPTI-shaped buffers of another layout or API namespace.
+     * A decoder of CUPTI-compatible buffers (CUPTI's times) of another layout or API namespace.
      *
      * @param layout   the record versions the buffers hold
      * @param apiNames the callback-id namespace of the API records
      */
     public CuptiBufferDecoder(KernelNames kernelNames, NameTable table, List<DeviceProperties> devices,
                               CuptiRecordLayout layout, ApiNames apiNames) {
+        this("CUPTI", layout, new CuptiRecordTimes(), " to layout " + layout, kernelNames, table, devices, apiNames);
+    }
+
+    private CuptiBufferDecoder(String vendor, CuptiRecordLayout layout, CuptiTimes times, String sizeUnknown,
+                               KernelNames kernelNames, NameTable table, List<DeviceProperties> devices,
+                               ApiNames apiNames) {
+        this.vendor = vendor;
         this.layout = layout;
+        this.times = times;
+        this.sizeUnknown = sizeUnknown;
         this.apiNames = apiNames;
-        this.kernel = new CuptiKernel10Decoder(new CuptiRecordNaming(kernelNames, new CuptiKernelMetrics(devices)), layout, times);
-        this.memcpy = new CuptiMemcpy6Decoder(layout, times);
+        this.kernel = new CuptiKernelDecoder(new CuptiRecordNaming(kernelNames, new CuptiKernelMetrics(devices)), layout, times);
+        this.memcpy = new CuptiMemcpyDecoder(layout, times);
+        this.memset = new CuptiMemsetDecoder(layout, times);
+        this.api = new CuptiApiDecoder(times);
+    }
+
+    /**
+     * A decoder of a vendor whose CUPTI-shaped records carry its own device clock ({@link
+     * VendorClockTimes}); the tracer sets the clock before each buffer, a replay with {@link
+     * #replayClock}.
+     *
+     * @param vendor the vendor's name in problems reported ({@code MUPTI})
+     */
+    public static CuptiBufferDecoder vendorClock(String vendor, CuptiRecordLayout layout, KernelNames kernelNames,
+                                                 NameTable table, ApiNames apiNames) {
+        return new CuptiBufferDecoder(vendor, layout, new VendorClockTimes(), "", kernelNames, table, List.of(), apiNames);
     }
 
     /**
@@ -87,8 +117,25 @@ public final class CuptiBufferDecoder implements ActivityBufferDecoder {
      * The clock of the buffers decoded next: their times are mapped by {@code mapping}, and a record
      * outside {@code [plausibleFromNs, plausibleToNs]} (epoch ns) is dropped and counted as invalid.
      */
+    @Override
     public void clock(DeviceClockMapping mapping, long plausibleFromNs, long plausibleToNs) {
         times.set(mapping, plausibleFromNs, plausibleToNs);
+    }
+
+    /**
+     * The span a replay believes: from the session's start (the mapping's epoch sample) less the
+     * live slack to a day after it ({@link RecordLimits#MAX_SPAN_NS}: no capture runs longer). A
+     * replay has no later clock sample, so a record the live session dropped for lying past its
+     * last sample plus the slack is dropped here only when it lies past that day; the fake vendors'
+     * far-future records do.
+     */
+    public void replayClock(DeviceClockMapping replayMapping) {
+        if (replayMapping.isIdentity()) {
+            clock(replayMapping, 1, Long.MAX_VALUE);
+        } else {
+            long from = replayMapping.epochNs() - VendorClock.SLACK_NS;
+            clock(replayMapping, from, replayMapping.epochNs() + RecordLimits.MAX_SPAN_NS);
+        }
     }
 
     /** The record versions this decoder reads. */
@@ -109,19 +156,19 @@ public final class CuptiBufferDecoder implements ActivityBufferDecoder {
         int pos = base;
         while (pos < limit) {
             if (limit - pos < Integer.BYTES) {
-                stats.undecodable(limit - pos, "CUPTI buffer ends with " + (limit - pos) + " stray bytes at offset " + (pos - base));
+                stats.undecodable(limit - pos, vendor + " buffer ends with " + (limit - pos) + " stray bytes at offset "
+                        + (pos - base));
                 return;
             }
             int kind = buffer.getInt(pos);
             int size = layout.recordSize(kind);
             if (size < 0) {
-                stats.undecodable(limit - pos, "unknown CUPTI activity kind " + kind + " at offset " + (pos - base)
-                        + ": its size is unknown to layout " + layout + ", rest of buffer ("
-                        + (limit - pos) + " bytes) skipped");
+                stats.undecodable(limit - pos, "unknown " + vendor + " activity kind " + kind + " at offset " + (pos - base)
+                        + ": its size is unknown" + sizeUnknown + ", rest of buffer (" + (limit - pos) + " bytes) skipped");
                 return;
             }
             if (limit - pos < size) {
-                stats.undecodable(limit - pos, "CUPTI record of kind " + kind + " at offset " + (pos - base)
+                stats.undecodable(limit - pos, vendor + " record of kind " + kind + " at offset " + (pos - base)
                         + " needs " + size + " bytes, buffer has " + (limit - pos));
                 return;
             }
@@ -140,29 +187,29 @@ public final class CuptiBufferDecoder implements ActivityBufferDecoder {
             case CuptiActivityKind.KERNEL:
             case CuptiActivityKind.CONCURRENT_KERNEL:
                 kernel.wrap(buffer, pos);
-                if (valid(kernel.rawStart(), kernel.start(), kernel.end(), kernel.deviceId(), "kernel", stats)) {
-                    sink.publish(CuptiKernel10Decoder.TRANSLATOR, kernel);
+                if (times.accept(kernel.rawStart(), kernel.rawEnd(), kernel.deviceId(), "kernel", stats)) {
+                    sink.publish(CuptiKernelDecoder.TRANSLATOR, kernel);
                     stats.countPublished(EventKind.KERNEL);
                 }
                 break;
             case CuptiActivityKind.MEMCPY:
                 memcpy.wrap(buffer, pos);
-                if (valid(memcpy.rawStart(), memcpy.start(), memcpy.end(), memcpy.deviceId(), "memcpy", stats)) {
-                    sink.publish(CuptiMemcpy6Decoder.TRANSLATOR, memcpy);
+                if (times.accept(memcpy.rawStart(), memcpy.rawEnd(), memcpy.deviceId(), "memcpy", stats)) {
+                    sink.publish(CuptiMemcpyDecoder.TRANSLATOR, memcpy);
                     stats.countPublished(EventKind.MEMCPY);
                 }
                 break;
             case CuptiActivityKind.MEMSET:
                 memset.wrap(buffer, pos);
-                if (valid(memset.rawStart(), memset.start(), memset.end(), memset.deviceId(), "memset", stats)) {
-                    sink.publish(CuptiMemset4Decoder.TRANSLATOR, memset);
+                if (times.accept(memset.rawStart(), memset.rawEnd(), memset.deviceId(), "memset", stats)) {
+                    sink.publish(CuptiMemsetDecoder.TRANSLATOR, memset);
                     stats.countPublished(EventKind.MEMSET);
                 }
                 break;
             case CuptiActivityKind.RUNTIME:
             case CuptiActivityKind.DRIVER:
                 api.wrap(buffer, pos);
-                if (valid(api.rawStart(), api.start(), api.end(), 0, "API", stats)) {
+                if (times.accept(api.rawStart(), api.rawEnd(), 0, "API", stats)) {
                     sink.publish(CuptiApiDecoder.TRANSLATOR, api);
                     stats.countPublished(kind == CuptiActivityKind.DRIVER
                             ? EventKind.DRIVER : EventKind.RUNTIME);
@@ -182,26 +229,5 @@ public final class CuptiBufferDecoder implements ActivityBufferDecoder {
             default:
                 stats.countSkipped(kind);
         }
-    }
-
-    private boolean valid(long rawStart, long start, long end, long device, String what, DecodeStats stats) {
-        if (rawStart == 0) {
-            // CUPTI's "timestamp unknown": a forced flush (at stop) returns records of work still in
-            // flight with zero timestamps. Seen on the H200 when launches race a session's stop.
-            stats.incomplete();
-            return false;
-        }
-        String why = RecordLimits.interval(start, end);
-        if (why == null) {
-            why = RecordLimits.device(device);
-        }
-        if (why == null) {
-            why = times.implausible(start, end);
-        }
-        if (why != null) {
-            stats.invalid(what + " record: " + why);
-            return false;
-        }
-        return true;
     }
 }

@@ -1,42 +1,55 @@
 package org.flagos.trace.vendors.cupti;
 
 /**
- * Which versions of CUPTI's versioned activity records a buffer holds: the size of each record
- * kind, so a walk can step from one record to the next. The fields flagtrace reads sit at the same
- * offsets in every version listed here (each version only appends fields), so one set of flyweights
- * reads them all; only the stride differs.
+ * The table of CUPTI record versions a CUPTI-shaped buffer may hold: per row, the size of each
+ * record kind, so a walk can step from one record to the next. The fields flagtrace reads sit at the
+ * same offsets in every version listed here (each version only appends fields), so one flyweight per
+ * record kind reads them all; only the stride differs. The kind numbers are CUPTI's in every row
+ * ({@link CuptiActivityKind}; the vendors that follow CUPTI keep them).
  *
- * <ul>
- *   <li>{@link #CUPTI_13_0}: CUpti_ActivityKernel10 (216 bytes), Memcpy6 (96), Memset4 (88): what
- *       NVIDIA's CUPTI 13.0 writes (API version 130001), the layout of flagtrace's CUDA captures.</li>
- *   <li>{@link #CUPTI_12_1}: CUpti_ActivityKernel9 (208), Memcpy5 (88), Memset4 (88): CUDA 12.1's
- *       current records (offsets measured with gcc on x86_64 against the 12.1 headers).</li>
- * </ul>
- * The unversioned records are the same in both: CUpti_ActivityAPI (40) and
- * CUpti_ActivityExternalCorrelation (24).
+ * <table>
+ *   <caption>rows</caption>
+ *   <tr><th>row</th><th>kernel</th><th>memcpy</th><th>memset</th><th>overhead</th><th>who writes it</th></tr>
+ *   <tr><td>{@link #CUPTI_13_0}</td><td>Kernel10 (216)</td><td>Memcpy6 (96)</td><td>Memset4 (88)</td><td>56</td>
+ *       <td>NVIDIA's CUPTI 13.0 (API version 130001), the layout of flagtrace's CUDA captures; PPU</td></tr>
+ *   <tr><td>{@link #CUPTI_12_1}</td><td>Kernel9 (208)</td><td>Memcpy5 (88)</td><td>Memset4 (88)</td><td>unknown</td>
+ *       <td>CUDA 12.1's current records (offsets measured with gcc on x86_64 against the 12.1 headers); MCPTI</td></tr>
+ *   <tr><td>{@link #CUPTI_11_1}</td><td>Kernel6 (168)</td><td>Memcpy4 (80)</td><td>Memset3 (80)</td><td>unknown</td>
+ *       <td>CUPTI 11.1-11.5's records, as the public headers define them; MUPTI, TOPSPTI (assumed: their headers
+ *       are not public)</td></tr>
+ * </table>
+ * The unversioned records are the same in every row: CUpti_ActivityAPI (40) and
+ * CUpti_ActivityExternalCorrelation (24). A kind a row does not know ends a walk.
  */
 public final class CuptiRecordLayout {
     /** CUPTI 13.0 (API version 130001). */
     public static final CuptiRecordLayout CUPTI_13_0 = new CuptiRecordLayout("CUPTI 13.0 (API version 130001)",
-            "CUpti_ActivityKernel10", 216, "CUpti_ActivityMemcpy6", 96, 56);
+            "CUpti_ActivityKernel10", 216, "CUpti_ActivityMemcpy6", 96, "CUpti_ActivityMemset4", 88, 56);
     /** CUPTI 12.1 (API version 18); Overhead's size is not known to it, so an OVERHEAD record ends a walk. */
     public static final CuptiRecordLayout CUPTI_12_1 = new CuptiRecordLayout("CUPTI 12.1 (API version 18)",
-            "CUpti_ActivityKernel9", 208, "CUpti_ActivityMemcpy5", 88, -1);
+            "CUpti_ActivityKernel9", 208, "CUpti_ActivityMemcpy5", 88, "CUpti_ActivityMemset4", 88, -1);
+    /** CUPTI 11.1's Kernel6, Memcpy4 and Memset3; no Overhead. */
+    public static final CuptiRecordLayout CUPTI_11_1 = new CuptiRecordLayout("CUPTI 11.1 (Kernel6, Memcpy4, Memset3)",
+            "Kernel6 record", 168, "Memcpy4 record", 80, "Memset3 record", 80, -1);
 
     private final String description;
     final String kernelRecord;
     final int kernelSize;
     final String memcpyRecord;
     final int memcpySize;
+    final String memsetRecord;
+    final int memsetSize;
     private final int overheadSize;
 
     private CuptiRecordLayout(String description, String kernelRecord, int kernelSize, String memcpyRecord,
-                              int memcpySize, int overheadSize) {
+                              int memcpySize, String memsetRecord, int memsetSize, int overheadSize) {
         this.description = description;
         this.kernelRecord = kernelRecord;
         this.kernelSize = kernelSize;
         this.memcpyRecord = memcpyRecord;
         this.memcpySize = memcpySize;
+        this.memsetRecord = memsetRecord;
+        this.memsetSize = memsetSize;
         this.overheadSize = overheadSize;
     }
 
@@ -44,7 +57,7 @@ public final class CuptiRecordLayout {
     public int recordSize(int kind) {
         switch (kind) {
             case CuptiActivityKind.MEMCPY: return memcpySize;
-            case CuptiActivityKind.MEMSET: return CuptiMemset4Decoder.SIZE;
+            case CuptiActivityKind.MEMSET: return memsetSize;
             case CuptiActivityKind.KERNEL:
             case CuptiActivityKind.CONCURRENT_KERNEL: return kernelSize;
             case CuptiActivityKind.DRIVER:

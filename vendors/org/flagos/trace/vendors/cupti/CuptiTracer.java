@@ -1,6 +1,5 @@
 package org.flagos.trace.vendors.cupti;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,16 +16,14 @@ import org.bytedeco.javacpp.PointerPointer;
 import org.bytedeco.javacpp.SizeTPointer;
 import org.flagos.trace.model.ApiNames;
 import org.flagos.trace.model.BufferTap;
-import org.flagos.trace.model.CallGate;
 import org.flagos.trace.model.DecodeStats;
 import org.flagos.trace.model.DeviceProperties;
-import org.flagos.trace.model.DeviceTracer;
 import org.flagos.trace.model.Diagnostics;
-import org.flagos.trace.model.ExternalId;
 import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RecordSink;
+import org.flagos.trace.vendors.activity.ActivityTracer;
 import org.flagos.trace.vendors.family.LiveKernelNames;
-import org.flagos.trace.vendors.family.CompletedBuffers;
+
 
 /**
  * NVIDIA's tracer: CUPTI's activity API through JavaCPP.
@@ -39,7 +36,7 @@ import org.flagos.trace.vendors.family.CompletedBuffers;
  * launch-bound loop 22% in the seed's measurement), and on the H200 the kernel/memcpy/memset
  * kinds armed from initialization cost a launch-bound loop 82% (see {@code DEVICE_KINDS_AT_INIT}).
  */
-public final class CuptiTracer implements DeviceTracer {
+public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
     static final int DUMP_VENDOR = 1;
     private static final String COMPONENT = "cupti";
     /**
@@ -84,114 +81,73 @@ public final class CuptiTracer implements DeviceTracer {
     /** Created with the class: the Java equivalent of the seed's load-time static. */
     private static final CuptiTracer INSTANCE = new CuptiTracer();
 
-    private final String unavailable;
-    private final CuptiBufferPool pool;
-    private final BufferRequested requested;
-    private final BufferCompleted completed;
-    private final boolean runtimeArmedAtInit;
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong buffersDelivered = new AtomicLong();
     private final AtomicLong buffersAfterStop = new AtomicLong();
-    /** Completion callbacks decode only while open; stop shuts it and waits for those inside. */
-    private final CompletedBuffers callbacks = new CompletedBuffers("a CUPTI buffer");
-    /** Pushes reach CUPTI only while a session runs. */
-    private final CallGate pushes = new CallGate();
-    /**
-     * Pops always follow their push while CUPTI stays attached (a skipped pop would leave a stale
-     * id on the thread's stack, stamped on its later launches); shut only before detaching.
-     */
-    private final CallGate pops = new CallGate();
-    private final ThreadLocal<LongPointer> popped = ThreadLocal.withInitial(() -> new LongPointer(1));
     private final ThreadLocal<LongPointer> timestamp = ThreadLocal.withInitial(() -> new LongPointer(1));
+    private CuptiBufferPool pool;
+    private BufferRequested requested;
+    private BufferCompleted completed;
+    private boolean runtimeArmedAtInit;
+    private long initNanos;
     /** Created at the first detach: its class loads CUPTI's natives, which may be missing. */
     private CuptiDetach detacher;
     private String lastDetachFailure;
-    private final long initNanos;
-    private volatile Session session;
-    private boolean detached;
+    private volatile boolean detached;
     private List<DeviceProperties> devices;
-
-    /**
-     * One session's destination. CUPTI may run completion callbacks on several threads at once;
-     * the decoder's flyweights, the stats and the tap are one session's, so a buffer is decoded
-     * holding the session's lock (one lock per buffer of ~90,000 records).
-     */
-    private static final class Session implements CompletedBuffers.Receiver {
-        final RecordSink sink;
-        final DecodeStats stats;
-        final BufferTap tap;
-        final CuptiBufferDecoder decoder;
-
-        Session(RecordSink sink, DecodeStats stats, BufferTap tap, CuptiBufferDecoder decoder) {
-            this.sink = sink;
-            this.stats = stats;
-            this.tap = tap;
-            this.decoder = decoder;
-        }
-
-        @Override
-        public void completed(BytePointer buffer, long validSize) {
-            if (validSize <= 0) {
-                return;
-            }
-            ByteBuffer bytes = CompletedBuffers.bytes(buffer, validSize);
-            tap.buffer(DUMP_VENDOR, bytes);
-            decoder.decode(bytes, sink, stats);
-        }
-
-        @Override
-        public DecodeStats stats() {
-            return stats;
-        }
-    }
 
     /** The process's CUPTI tracer, initialized (callbacks registered, device kinds armed) on first use. */
     public static CuptiTracer instance() {
         return INSTANCE;
     }
 
+    /**
+     * Pops are gated: they always follow their push while CUPTI stays attached (a skipped pop would
+     * leave a stale id on the thread's stack, stamped on its later launches), and are shut only
+     * before detaching.
+     */
     private CuptiTracer() {
+        super(COMPONENT, "a CUPTI buffer", true);
+        available(); // now, with the class: registration must precede the process's first CUDA context
+    }
+
+    @Override
+    protected String load() {
         long t0 = System.nanoTime();
-        String reason = null;
-        CuptiBufferPool buffers = null;
-        BufferRequested onRequest = null;
-        BufferCompleted onComplete = null;
+        String reason;
         boolean armRuntime = Boolean.getBoolean("flagtrace.cupti.armRuntimeAtInit");
         try {
-            reason = load();
+            reason = loadLibraries();
             if (reason == null) {
                 warnIfContextExists();
-                buffers = new CuptiBufferPool();
-                onRequest = new BufferRequested();
-                onComplete = new BufferCompleted();
-                check(cupti.cuptiActivityRegisterCallbacks(onRequest, onComplete), "cuptiActivityRegisterCallbacks");
+                pool = new CuptiBufferPool();
+                requested = new BufferRequested();
+                completed = new BufferCompleted();
+                require(cupti.cuptiActivityRegisterCallbacks(requested, completed), "cuptiActivityRegisterCallbacks");
                 if (DEVICE_KINDS_AT_INIT) {
                     for (int kind : DEVICE_KINDS) {
-                        check(cupti.cuptiActivityEnable(kind), "cuptiActivityEnable(" + kind + ")");
+                        require(cupti.cuptiActivityEnable(kind), "cuptiActivityEnable(" + kind + ")");
                     }
                 }
                 if (armRuntime) {
-                    check(cupti.cuptiActivityEnable(CuptiActivityKind.RUNTIME), "cuptiActivityEnable(RUNTIME)");
+                    require(cupti.cuptiActivityEnable(CuptiActivityKind.RUNTIME), "cuptiActivityEnable(RUNTIME)");
                 }
             }
         } catch (Throwable e) { // a missing or broken library must never take the JVM down
             reason = "CUPTI could not be initialized: " + e;
         }
-        this.unavailable = reason;
-        this.pool = buffers;
-        this.requested = onRequest;
-        this.completed = onComplete;
-        this.runtimeArmedAtInit = armRuntime && reason == null;
-        this.initNanos = System.nanoTime() - t0;
+        runtimeArmedAtInit = armRuntime && reason == null;
+        initNanos = System.nanoTime() - t0;
         Diagnostics.trace(COMPONENT, reason == null
                 ? "initialized in " + initNanos / 1_000 + " µs: callbacks registered"
                         + (DEVICE_KINDS_AT_INIT ? ", kernel/memcpy/memset armed" : ", device kinds deferred to sessions")
                         + (armRuntime ? ", RUNTIME armed at init" : "")
                 : "unavailable: " + reason);
+        return reason;
     }
 
     /** Loads cudart and CUPTI (or the library FLAGOS_TRACER_LIBRARY names); null when loaded. */
-    private static String load() {
+    private static String loadLibraries() {
         String override = System.getenv("FLAGOS_TRACER_LIBRARY");
         try {
             if (override != null && !override.isBlank()) {
@@ -234,7 +190,7 @@ public final class CuptiTracer implements DeviceTracer {
         }
     }
 
-    private static void check(int status, String call) {
+    private static void require(int status, String call) {
         if (status != 0) {
             BytePointer text = new BytePointer((BytePointer) null);
             cupti.cuptiGetResultString(status, text);
@@ -250,20 +206,6 @@ public final class CuptiTracer implements DeviceTracer {
         return nl < 0 ? s : s.substring(0, nl);
     }
 
-    @Override
-    public String name() {
-        return "cupti";
-    }
-
-    @Override
-    public boolean available() {
-        return unavailable == null;
-    }
-
-    @Override
-    public String unavailableReason() {
-        return unavailable == null ? "" : unavailable;
-    }
 
     @Override
     public ApiNames apiNames() {
@@ -276,65 +218,60 @@ public final class CuptiTracer implements DeviceTracer {
     }
 
     @Override
-    public synchronized void start(RecordSink sink, NameTable names, DecodeStats stats, BufferTap tap) {
-        if (!available()) {
-            return;
-        }
+    protected Session newSession(RecordSink sink, NameTable names, DecodeStats stats, BufferTap tap) {
         dropped.set(0);
         if (detached) {
-            check(cupti.cuptiActivityRegisterCallbacks(requested, completed), "cuptiActivityRegisterCallbacks (after detach)");
+            require(cupti.cuptiActivityRegisterCallbacks(requested, completed), "cuptiActivityRegisterCallbacks (after detach)");
             detached = false;
         }
-        CuptiBufferDecoder decoder = new CuptiBufferDecoder(new LiveKernelNames(tap), names, deviceProperties());
-        session = new Session(sink, stats, tap, decoder);
-        callbacks.open();
-        pushes.open();
-        pops.open();
-        if (!DEVICE_KINDS_AT_INIT) {
-            for (int kind : DEVICE_KINDS) {
-                check(cupti.cuptiActivityEnable(kind), "cuptiActivityEnable(" + kind + ")");
-            }
-        }
-        if (!runtimeArmedAtInit) {
-            check(cupti.cuptiActivityEnable(CuptiActivityKind.RUNTIME), "cuptiActivityEnable(RUNTIME)");
-        }
-        if (ARM_DRIVER) {
-            check(cupti.cuptiActivityEnable(CuptiActivityKind.DRIVER), "cuptiActivityEnable(DRIVER)");
-        }
-        check(cupti.cuptiActivityEnable(CuptiActivityKind.EXTERNAL_CORRELATION), "cuptiActivityEnable(EXTERNAL_CORRELATION)");
-        if (FLUSH_PERIOD_MS > 0) {
-            check(cupti.cuptiActivityFlushPeriod(FLUSH_PERIOD_MS), "cuptiActivityFlushPeriod(" + FLUSH_PERIOD_MS + ")");
-        }
-        Diagnostics.trace(COMPONENT, "session armed RUNTIME, " + (ARM_DRIVER ? "DRIVER, " : "") + "EXTERNAL_CORRELATION");
+        return new Session(DUMP_VENDOR, new CuptiBufferDecoder(new LiveKernelNames(tap), names, deviceProperties()),
+                sink, stats, tap);
     }
 
     @Override
-    public synchronized void stop() {
-        Session s = session;
-        if (!available() || s == null) {
-            return;
-        }
-        pushes.closeAndDrain();
-        if (!runtimeArmedAtInit) {
-            check(cupti.cuptiActivityDisable(CuptiActivityKind.RUNTIME), "cuptiActivityDisable(RUNTIME)");
-        }
-        if (ARM_DRIVER) {
-            check(cupti.cuptiActivityDisable(CuptiActivityKind.DRIVER), "cuptiActivityDisable(DRIVER)");
-        }
-        check(cupti.cuptiActivityDisable(CuptiActivityKind.EXTERNAL_CORRELATION), "cuptiActivityDisable(EXTERNAL_CORRELATION)");
+    protected boolean arm(Session s) {
         if (!DEVICE_KINDS_AT_INIT) {
             for (int kind : DEVICE_KINDS) {
-                check(cupti.cuptiActivityDisable(kind), "cuptiActivityDisable(" + kind + ")");
+                require(cupti.cuptiActivityEnable(kind), "cuptiActivityEnable(" + kind + ")");
+            }
+        }
+        if (!runtimeArmedAtInit) {
+            require(cupti.cuptiActivityEnable(CuptiActivityKind.RUNTIME), "cuptiActivityEnable(RUNTIME)");
+        }
+        if (ARM_DRIVER) {
+            require(cupti.cuptiActivityEnable(CuptiActivityKind.DRIVER), "cuptiActivityEnable(DRIVER)");
+        }
+        require(cupti.cuptiActivityEnable(CuptiActivityKind.EXTERNAL_CORRELATION), "cuptiActivityEnable(EXTERNAL_CORRELATION)");
+        if (FLUSH_PERIOD_MS > 0) {
+            require(cupti.cuptiActivityFlushPeriod(FLUSH_PERIOD_MS), "cuptiActivityFlushPeriod(" + FLUSH_PERIOD_MS + ")");
+        }
+        Diagnostics.trace(COMPONENT, "session armed RUNTIME, " + (ARM_DRIVER ? "DRIVER, " : "") + "EXTERNAL_CORRELATION");
+        return true;
+    }
+
+    @Override
+    protected void disarm(Session s) {
+        if (!runtimeArmedAtInit) {
+            require(cupti.cuptiActivityDisable(CuptiActivityKind.RUNTIME), "cuptiActivityDisable(RUNTIME)");
+        }
+        if (ARM_DRIVER) {
+            require(cupti.cuptiActivityDisable(CuptiActivityKind.DRIVER), "cuptiActivityDisable(DRIVER)");
+        }
+        require(cupti.cuptiActivityDisable(CuptiActivityKind.EXTERNAL_CORRELATION), "cuptiActivityDisable(EXTERNAL_CORRELATION)");
+        if (!DEVICE_KINDS_AT_INIT) {
+            for (int kind : DEVICE_KINDS) {
+                require(cupti.cuptiActivityDisable(kind), "cuptiActivityDisable(" + kind + ")");
             }
         }
         if (FLUSH_PERIOD_MS > 0) {
-            check(cupti.cuptiActivityFlushPeriod(0), "cuptiActivityFlushPeriod(0)");
+            require(cupti.cuptiActivityFlushPeriod(0), "cuptiActivityFlushPeriod(0)");
         }
         // Blocking: CUPTI hands every buffer holding records to the completion callback.
-        check(cupti.cuptiActivityFlushAll(1 /* CUPTI_ACTIVITY_FLAG_FLUSH_FORCED */), "cuptiActivityFlushAll");
-        // Callbacks inside the gate finish decoding; any later one finds it shut and is counted.
-        callbacks.closeAndDrain();
-        session = null;
+        require(cupti.cuptiActivityFlushAll(1 /* CUPTI_ACTIVITY_FLAG_FLUSH_FORCED */), "cuptiActivityFlushAll");
+    }
+
+    @Override
+    protected void afterDrain(Session s) {
         if (pool.grown() > 0) { // not a loss: the pool allocated more, CUPTI recorded on
             Diagnostics.trace(COMPONENT, "CUPTI requested more buffers than preallocated: " + pool.grown() + " allocated so far");
         }
@@ -342,11 +279,11 @@ public final class CuptiTracer implements DeviceTracer {
             if (detacher == null) {
                 detacher = new CuptiDetach();
             }
-            pops.closeAndDrain(); // no thread of ours may be inside CUPTI when it is detached
+            closePops(); // no thread of ours may be inside CUPTI when it is detached
             String failure = detacher.detach(DETACH_TIMEOUT_MS);
             detached = failure == null;
             if (!detached) {
-                pops.open(); // still attached: pops must reach the stacks again
+                openPops(); // still attached: pops must reach the stacks again
             }
             if (failure != null && !failure.equals(lastDetachFailure)) {
                 Diagnostics.warn(COMPONENT, "CUPTI stays attached after the session (" + failure
@@ -354,9 +291,12 @@ public final class CuptiTracer implements DeviceTracer {
             }
             lastDetachFailure = failure;
         }
-        Diagnostics.trace(COMPONENT, (detached ? "detached; " : "") + "session stopped; buffers delivered so far " + buffersDelivered.get()
-                + ", outside sessions " + callbacks.outsideSession() + " (after a stop " + buffersAfterStop.get()
-                + "), dropped by CUPTI " + dropped.get());
+    }
+
+    @Override
+    protected String stopDetail() {
+        return ", buffers delivered so far " + buffersDelivered.get() + " (after a stop " + buffersAfterStop.get()
+                + "), dropped by CUPTI " + dropped.get() + (detached ? "; detached" : "");
     }
 
     /** Buffers with records that CUPTI delivered after a session had stopped: their records reached no trace. */
@@ -365,29 +305,13 @@ public final class CuptiTracer implements DeviceTracer {
     }
 
     @Override
-    public boolean pushCorrelation(ExternalId id) {
-        if (!pushes.enter()) {
-            return false; // no session, or it is stopping
-        }
-        try {
-            return cupti.cuptiActivityPushExternalCorrelationId(CuptiExternalCorrelationDecoder.CUSTOM0, id.value()) == 0;
-        } finally {
-            pushes.exit();
-        }
+    protected int push(long externalId) {
+        return cupti.cuptiActivityPushExternalCorrelationId(CuptiExternalCorrelationDecoder.CUSTOM0, externalId);
     }
 
     @Override
-    public void popCorrelation() {
-        if (!pops.enter()) {
-            return; // CUPTI was detached since the push, and its stacks went with it
-        }
-        try {
-            // The out-parameter must be a real address: CANN's MSPTI ignored a null one and never
-            // unwound its stack (the seed's issue #425); pass one everywhere.
-            cupti.cuptiActivityPopExternalCorrelationId(CuptiExternalCorrelationDecoder.CUSTOM0, popped.get());
-        } finally {
-            pops.exit();
-        }
+    protected int pop(LongPointer last) {
+        return cupti.cuptiActivityPopExternalCorrelationId(CuptiExternalCorrelationDecoder.CUSTOM0, last);
     }
 
     @Override
@@ -455,7 +379,7 @@ public final class CuptiTracer implements DeviceTracer {
         public void call(CUctx_st context, int streamId, BytePointer buffer, long size, long validSize) {
             try {
                 buffersDelivered.incrementAndGet();
-                if (!callbacks.deliver(session, buffer, validSize) && validSize > 0 && (detached || session == null)) {
+                if (!deliver(buffer, validSize) && validSize > 0 && (detached || session() == null)) {
                     buffersAfterStop.incrementAndGet();
                 }
                 try (SizeTPointer droppedCount = new SizeTPointer(1)) { // callbacks may run concurrently

@@ -2,26 +2,23 @@ package org.flagos.trace.vendors.family;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.LongPointer;
 import org.flagos.trace.natives.CuptiFamilyLibrary;
 import org.flagos.trace.natives.CuptiFamilyLibrary.Handle;
 import org.flagos.trace.model.BufferTap;
-import org.flagos.trace.model.CallGate;
 import org.flagos.trace.model.DecodeStats;
 import org.flagos.trace.model.DeviceClockMapping;
-import org.flagos.trace.model.DeviceProperties;
-import org.flagos.trace.model.DeviceTracer;
 import org.flagos.trace.model.Diagnostics;
-import org.flagos.trace.model.ExternalId;
 import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RealtimeClock;
 import org.flagos.trace.model.RecordSink;
 import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
+import org.flagos.trace.vendors.activity.ActivityTracer;
+import org.flagos.trace.vendors.activity.VendorLibrary;
+import org.flagos.trace.vendors.cupti.CuptiExternalCorrelationDecoder;
 
 /**
  * The tracer of a CUPTI-shaped vendor library (MUPTI, TOPSPTI, MCPTI, PPU's CUPTI), reached through
@@ -39,12 +36,7 @@ import org.flagos.trace.model.TraceRecord;
  *       the process.</li>
  * </ul>
  */
-public abstract class CuptiFamilyTracer implements DeviceTracer {
-    /** The environment variable that points a tracer at a non-default library (as the seed's shims do). */
-    public static final String LIBRARY_ENV = "FLAGOS_TRACER_LIBRARY";
-    /** The system property that does the same, for a JVM that cannot set its environment. */
-    public static final String LIBRARY_PROPERTY = "flagtrace.tracer.library";
-    private static final int BUFFER_BYTES = Integer.getInteger("flagtrace.vendor.bufferMiB", 2) << 20;
+public abstract class CuptiFamilyTracer extends ActivityTracer<CuptiFamilyTracer.FamilySession> {
     private static final int FLUSH_FORCED = 1;
     private static final int PAIRS_PER_TAKE = 4096;
     /**
@@ -72,58 +64,40 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
     }
 
     private final Profile profile;
-    private final String library;
-    private final Handle handle;
-    private final String unavailable;
-    private final CompletedBuffers callbacks;
-    private final CallGate pushes = new CallGate();
-    private final ThreadLocal<LongPointer> popped = ThreadLocal.withInitial(() -> new LongPointer(1));
-    private final AtomicLong pushFailures = new AtomicLong();
-    private final AtomicLong popFailures = new AtomicLong();
-    private final AtomicLong activationFailures = new AtomicLong();
-    private final Sink sink;
+    private final List<String> candidates;
+    private VendorLibrary<Handle> library;
+    private Handle handle;
+    private Sink sink;
     private boolean registered;
-    private volatile Session session;
     private long droppedAtStart;
     private long dropped;
     private int[] enabledKinds = new int[0];
 
-    /** One session's destination; buffers are decoded under its lock (the vendor may complete on several threads). */
-    private final class Session implements CompletedBuffers.Receiver {
-        final RecordSink sink;
-        final DecodeStats stats;
-        final BufferTap tap;
+    /** One session: its clock, resampled per buffer, and the API-enter bindings published before each buffer. */
+    protected final class FamilySession extends Session {
         final ClockedDecoder decoder;
         final VendorClock clock;
         final LongPointer pairs = new LongPointer(PAIRS_PER_TAKE * 2L);
         final Binding binding = new Binding();
-        final ByteBuffer bindingFrame = ByteBuffer.allocate(PAIRS_PER_TAKE * ExternalCorrelationRecord.SIZE)
+        final ByteBuffer bindingFrame = ByteBuffer.allocate(PAIRS_PER_TAKE * CuptiExternalCorrelationDecoder.SIZE)
                 .order(ByteOrder.LITTLE_ENDIAN);
+        private DeviceClockMapping mapping;
 
-        Session(RecordSink sink, DecodeStats stats, BufferTap tap, ClockedDecoder decoder, VendorClock clock) {
-            this.sink = sink;
-            this.stats = stats;
-            this.tap = tap;
+        FamilySession(RecordSink sink, DecodeStats stats, BufferTap tap, ClockedDecoder decoder, VendorClock clock) {
+            super(profile.dumpVendor(), decoder, sink, stats, tap);
             this.decoder = decoder;
             this.clock = clock;
         }
 
         @Override
-        public void completed(BytePointer buffer, long validSize) {
-            DeviceClockMapping mapping = clock.resample();
+        protected void beforeBuffer() {
+            mapping = clock.resample();
             publishBindings(this);
-            if (validSize <= 0) {
-                return;
-            }
-            ByteBuffer bytes = CompletedBuffers.bytes(buffer, validSize);
-            tap.buffer(profile.dumpVendor(), bytes);
-            decoder.clock(mapping, clock.plausibleFromNs(), clock.plausibleToNs());
-            decoder.decode(bytes, sink, stats);
         }
 
         @Override
-        public DecodeStats stats() {
-            return stats;
+        protected void beforeDecode() {
+            decoder.clock(mapping, clock.plausibleFromNs(), clock.plausibleToNs());
         }
     }
 
@@ -145,37 +119,22 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
      * {@value #LIBRARY_ENV}, else the profile's default name.
      */
     protected CuptiFamilyTracer(Profile profile, String library) {
+        super(profile.name(), "a " + profile.name() + " buffer", false);
         this.profile = profile;
-        this.callbacks = new CompletedBuffers("a " + profile.name() + " buffer");
-        this.library = library != null ? library : defaultLibrary(profile);
-        Handle opened = null;
-        String reason = "";
-        Sink created = null;
-        try {
-            BytePointer error = new BytePointer(1024);
-            opened = CuptiFamilyLibrary.ft_family_open(this.library, profile.prefix(), error, 1024);
-            if (opened == null || opened.isNull()) {
-                reason = profile.name() + " library " + this.library + " could not be loaded: "
-                        + error.getString(StandardCharsets.UTF_8);
-                opened = null;
-            } else {
-                created = new Sink();
-            }
-        } catch (LinkageError e) { // JavaCPP or the shim's JNI library missing
-            reason = "flagtrace's native shim could not be loaded (" + e + ")";
-        }
-        this.handle = opened;
-        this.unavailable = reason;
-        this.sink = created;
+        this.candidates = VendorLibrary.candidates(library, List.of(profile.defaultLibrary()));
+        available(); // opened now: a vendor may want its library before the first session
     }
 
-    private static String defaultLibrary(Profile profile) {
-        String property = System.getProperty(LIBRARY_PROPERTY);
-        if (property != null && !property.isBlank()) {
-            return property;
+    @Override
+    protected final String load() {
+        library = VendorLibrary.open(profile.name(), candidates,
+                (path, error, length) -> CuptiFamilyLibrary.ft_family_open(path, profile.prefix(), error, length));
+        handle = library.handle();
+        if (handle == null) {
+            return library.failure();
         }
-        String env = System.getenv(LIBRARY_ENV);
-        return env != null && !env.isBlank() ? env : profile.defaultLibrary();
+        sink = new Sink();
+        return null;
     }
 
     /**
@@ -199,7 +158,8 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
 
     /** The library this tracer opened (or tried to). */
     public String library() {
-        return library;
+        available();
+        return library.path();
     }
 
     /** The profile this tracer was built with. */
@@ -213,38 +173,23 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
     }
 
     @Override
-    public String name() {
-        return profile.name();
-    }
-
-    @Override
-    public boolean available() {
-        return handle != null;
-    }
-
-    @Override
-    public String unavailableReason() {
-        return unavailable;
-    }
-
-    @Override
-    public synchronized void start(RecordSink recordSink, NameTable names, DecodeStats stats, BufferTap tap) {
-        if (!available() || session != null) {
-            return;
-        }
+    protected FamilySession newSession(RecordSink recordSink, NameTable names, DecodeStats stats, BufferTap tap) {
         VendorClock clock = VendorClock.start(this::vendorNow, profile.vendorClockIsEpoch());
-        Session s = new Session(recordSink, stats, tap, decoder(names, tap), clock);
+        FamilySession s = new FamilySession(recordSink, stats, tap, decoder(names, tap), clock);
         beforeArming(tap);
         if (!registered) {
             int status = CuptiFamilyLibrary.ft_family_register(handle, BUFFER_BYTES, sink);
             if (status != 0) { // another subscriber owns the library, or it refused us
                 activationFailed(profile.prefix() + "ActivityRegisterCallbacks returned " + status);
-                return;
+                return null;
             }
             registered = true;
         }
-        session = s;
-        callbacks.open();
+        return s;
+    }
+
+    @Override
+    protected boolean arm(FamilySession s) {
         long before = CuptiFamilyLibrary.ft_family_dropped(handle);
         droppedAtStart = Math.max(0, before);
         int enabled = 0;
@@ -259,10 +204,8 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
         }
         enabledKinds = java.util.Arrays.copyOf(enabledNow, enabled);
         if (enabled == 0) {
-            callbacks.closeAndDrain();
-            session = null;
             activationFailed("no activity kind could be enabled");
-            return;
+            return false;
         }
         if (profile.apiEnterDomain() >= 0) {
             int status = CuptiFamilyLibrary.ft_family_capture_api_enter(handle, profile.apiEnterDomain());
@@ -271,80 +214,46 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
                         + "): device time is captured but not attributed to host ops");
             }
         }
-        pushes.open();
-        Diagnostics.trace(profile.name(), "session armed " + java.util.Arrays.toString(enabledKinds) + " from " + library);
+        Diagnostics.trace(profile.name(), "session armed " + java.util.Arrays.toString(enabledKinds) + " from "
+                + library.path());
+        return true;
     }
 
     @Override
-    public synchronized void stop() {
-        Session s = session;
-        if (!available() || s == null) {
-            return;
-        }
-        pushes.closeAndDrain();
+    protected void disarm(FamilySession s) {
         for (int kind : enabledKinds) { // only what was enabled: a kind the vendor refused stays untouched
-            check(disableKind(kind), "ActivityDisable(" + kind + ")");
+            checkCall(disableKind(kind), "ActivityDisable(" + kind + ")");
         }
-        check(CuptiFamilyLibrary.ft_family_flush_all(handle, FLUSH_FORCED), "ActivityFlushAll");
-        callbacks.closeAndDrain();
+        checkCall(CuptiFamilyLibrary.ft_family_flush_all(handle, FLUSH_FORCED), "ActivityFlushAll");
+    }
+
+    @Override
+    protected void afterDrain(FamilySession s) {
         synchronized (s) {
             publishBindings(s); // pairs captured after the last buffer still bind records parked in the join
-            s.tap.clock(s.clock.resample());
+            s.tap().clock(s.clock.resample());
         }
-        afterFinalFlush(s.decoder, s.tap);
+        afterFinalFlush(s.decoder, s.tap());
         if (profile.apiEnterDomain() >= 0) {
             CuptiFamilyLibrary.ft_family_unsubscribe(handle);
         }
         long after = CuptiFamilyLibrary.ft_family_dropped(handle);
         dropped = after < 0 ? 0 : Math.max(0, after - droppedAtStart);
-        session = null;
-        Diagnostics.trace(profile.name(), "session stopped; buffers outside sessions " + callbacks.outsideSession()
-                + ", dropped by the vendor " + dropped + ", failed pushes " + pushFailures.get() + ", failed pops "
-                + popFailures.get());
     }
 
     @Override
-    public boolean pushCorrelation(ExternalId id) {
-        if (!pushes.enter()) {
-            return false;
-        }
-        try {
-            if (CuptiFamilyLibrary.ft_family_push(handle, profile.externalKind(), id.value()) == 0) {
-                return true;
-            }
-            pushFailures.incrementAndGet();
-            return false;
-        } finally {
-            pushes.exit();
-        }
+    protected String stopDetail() {
+        return ", dropped by the vendor " + dropped;
     }
 
     @Override
-    public void popCorrelation() {
-        // A real out-parameter: CANN's MSPTI refused a null one without unwinding (the seed's #425).
-        if (CuptiFamilyLibrary.ft_family_pop(handle, profile.externalKind(), popped.get()) != 0) {
-            popFailures.incrementAndGet();
-        }
-    }
-
-    /** Pushes the vendor refused since the tracer was built. */
-    public long pushFailures() {
-        return pushFailures.get();
-    }
-
-    /** Pops the vendor refused since the tracer was built. */
-    public long popFailures() {
-        return popFailures.get();
+    protected final int push(long externalId) {
+        return CuptiFamilyLibrary.ft_family_push(handle, profile.externalKind(), externalId);
     }
 
     @Override
-    public int deviceCount() {
-        return available() ? 1 : 0;
-    }
-
-    @Override
-    public List<DeviceProperties> deviceProperties() {
-        return List.of(); // no CUDA occupancy formula applies: those fields are left out
+    protected final int pop(LongPointer last) {
+        return CuptiFamilyLibrary.ft_family_pop(handle, profile.externalKind(), last);
     }
 
     @Override
@@ -354,7 +263,7 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
 
     @Override
     public long timestampNs() {
-        Session s = session;
+        FamilySession s = session();
         long vendor = vendorNow();
         if (s != null) {
             return s.clock.mapping().toEpoch(vendor);
@@ -367,14 +276,8 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
         return now < 0 ? RealtimeClock.nowNs() : now;
     }
 
-    /**
-     * Calls {@code int64_t symbol(int64_t)} in the vendor library: how a workload drives the library's
-     * own entry points. -1 when the symbol is absent.
-     */
-    public long invoke(String symbol, long argument) {
-        if (!available()) {
-            throw new IllegalStateException(unavailable);
-        }
+    @Override
+    protected long invokeSymbol(String symbol, long argument) {
         return CuptiFamilyLibrary.ft_family_invoke(handle, symbol, argument);
     }
 
@@ -394,22 +297,9 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
         return CuptiFamilyLibrary.ft_family_disable(handle, kind);
     }
 
-    private void activationFailed(String why) {
-        activationFailures.incrementAndGet();
-        System.err.println("flagtrace: " + profile.name() + " activity capture could not start (" + why
-                + "); CPU-side profiling continues");
-    }
-
-    /** Sessions that started without device capture because the vendor refused activation. */
-    public long activationFailures() {
-        return activationFailures.get();
-    }
-
-    /** Warns when {@code status} is not success. */
-    protected final void check(int status, String call) {
-        if (status != 0) {
-            Diagnostics.warn(profile.name(), profile.prefix() + call + " returned " + status);
-        }
+    /** Warns when {@code status} of the vendor's {@code call} (without its prefix) is not success. */
+    protected final void checkCall(int status, String call) {
+        check(status, profile.prefix() + call);
     }
 
     /**
@@ -419,7 +309,7 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
      * #BINDING_RECORD_KIND}, the profile's external kind) ahead of the buffer they precede: a
      * replay binds the same records the live session did.
      */
-    private void publishBindings(Session s) {
+    private void publishBindings(FamilySession s) {
         if (profile.apiEnterDomain() < 0) {
             return;
         }
@@ -429,14 +319,14 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
             for (int i = 0; i < n; i++) {
                 s.binding.correlation = s.pairs.get(2L * i);
                 s.binding.externalId = s.pairs.get(2L * i + 1);
-                ExternalCorrelationRecord.write(s.bindingFrame, i * ExternalCorrelationRecord.SIZE, BINDING_RECORD_KIND,
+                CuptiExternalCorrelationDecoder.write(s.bindingFrame, i * CuptiExternalCorrelationDecoder.SIZE, BINDING_RECORD_KIND,
                         profile.externalKind(), s.binding.externalId, s.binding.correlation);
-                s.sink.publish(BINDING, s.binding);
-                s.stats.countBinding();
+                s.sink().publish(BINDING, s.binding);
+                s.stats().countBinding();
             }
             if (n > 0) {
-                s.tap.buffer(profile.dumpVendor(), s.bindingFrame.duplicate().position(0)
-                        .limit(n * ExternalCorrelationRecord.SIZE));
+                s.tap().buffer(profile.dumpVendor(), s.bindingFrame.duplicate().position(0)
+                        .limit(n * CuptiExternalCorrelationDecoder.SIZE));
             }
         } while (n == PAIRS_PER_TAKE);
     }
@@ -445,11 +335,7 @@ public abstract class CuptiFamilyTracer implements DeviceTracer {
     private final class Sink extends CuptiFamilyLibrary.BufferSink {
         @Override
         public void call(BytePointer buffer, long validSize) {
-            try {
-                callbacks.deliver(session, buffer, validSize);
-            } catch (Throwable e) { // never unwind into the vendor's native frame
-                Diagnostics.warn(profile.name(), "a completion callback failed: " + e);
-            }
+            deliverFromNative(buffer, validSize);
         }
     }
 }

@@ -1,5 +1,6 @@
 package org.flagos.trace.vendors.mspti;
 
+import org.flagos.trace.vendors.activity.RecordBounds;
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.model.EventKind;
@@ -41,7 +42,7 @@ final class MsptiApiRecord {
     RecordNaming naming;
 
     MsptiApiRecord wrap(ByteBuffer buffer, int offset) {
-        MsptiRecordBounds.check(buffer, offset, SIZE, "msptiActivityApi");
+        RecordBounds.check(buffer, offset, SIZE, "msptiActivityApi");
         this.buffer = buffer;
         this.offset = offset;
         return this;

@@ -1,5 +1,6 @@
 package org.flagos.trace.vendors.mspti;
 
+import org.flagos.trace.vendors.activity.RecordBounds;
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.model.RecordType;
@@ -27,7 +28,7 @@ final class MsptiExternalCorrelationRecord {
     private int offset;
 
     MsptiExternalCorrelationRecord wrap(ByteBuffer buffer, int offset) {
-        MsptiRecordBounds.check(buffer, offset, SIZE, "msptiActivityExternalCorrelation");
+        RecordBounds.check(buffer, offset, SIZE, "msptiActivityExternalCorrelation");
         this.buffer = buffer;
         this.offset = offset;
         return this;

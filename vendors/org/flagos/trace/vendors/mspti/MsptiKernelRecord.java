@@ -1,5 +1,6 @@
 package org.flagos.trace.vendors.mspti;
 
+import org.flagos.trace.vendors.activity.RecordBounds;
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.model.EventKind;
@@ -42,7 +43,7 @@ final class MsptiKernelRecord {
     int logicalDevice;
 
     MsptiKernelRecord wrap(ByteBuffer buffer, int offset) {
-        MsptiRecordBounds.check(buffer, offset, SIZE, "msptiActivityKernel");
+        RecordBounds.check(buffer, offset, SIZE, "msptiActivityKernel");
         this.buffer = buffer;
         this.offset = offset;
         return this;

@@ -1,5 +1,6 @@
 package org.flagos.trace.vendors.mspti;
 
+import org.flagos.trace.vendors.activity.RecordBounds;
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.model.CopyKind;
@@ -42,7 +43,7 @@ final class MsptiMemcpyRecord {
     int logicalDevice;
 
     MsptiMemcpyRecord wrap(ByteBuffer buffer, int offset) {
-        MsptiRecordBounds.check(buffer, offset, SIZE, "msptiActivityMemcpy");
+        RecordBounds.check(buffer, offset, SIZE, "msptiActivityMemcpy");
         this.buffer = buffer;
         this.offset = offset;
         return this;

@@ -1,5 +1,6 @@
 package org.flagos.trace.vendors.mspti;
 
+import org.flagos.trace.vendors.activity.RecordBounds;
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.model.EventKind;
@@ -40,7 +41,7 @@ final class MsptiMemsetRecord {
     int logicalDevice;
 
     MsptiMemsetRecord wrap(ByteBuffer buffer, int offset) {
-        MsptiRecordBounds.check(buffer, offset, SIZE, "msptiActivityMemset");
+        RecordBounds.check(buffer, offset, SIZE, "msptiActivityMemset");
         this.buffer = buffer;
         this.offset = offset;
         return this;

@@ -1,27 +1,21 @@
 package org.flagos.trace.vendors.mspti;
 
 import com.lmax.disruptor.EventHandler;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.LongPointer;
 import org.flagos.trace.natives.MsptiLibrary;
 import org.flagos.trace.natives.MsptiLibrary.Handle;
 import org.flagos.trace.model.ApiNames;
 import org.flagos.trace.model.BufferTap;
-import org.flagos.trace.model.CallGate;
 import org.flagos.trace.model.DecodeStats;
-import org.flagos.trace.model.DeviceProperties;
-import org.flagos.trace.model.DeviceTracer;
 import org.flagos.trace.model.Diagnostics;
-import org.flagos.trace.model.ExternalId;
 import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RealtimeClock;
 import org.flagos.trace.model.RecordSink;
 import org.flagos.trace.model.TraceRecord;
-import org.flagos.trace.vendors.family.CompletedBuffers;
+import org.flagos.trace.vendors.activity.ActivityTracer;
+import org.flagos.trace.vendors.activity.VendorLibrary;
 
 /**
  * Ascend's tracer: CANN's public MSPTI activity API ({@code libmspti.so}) through flagtrace's shim
@@ -44,15 +38,10 @@ import org.flagos.trace.vendors.family.CompletedBuffers;
  *
  * Timestamps are MSPTI's epoch nanoseconds (CLOCK_REALTIME-based), so no clock mapping is needed.
  */
-public final class MsptiTracer implements DeviceTracer {
+public final class MsptiTracer extends ActivityTracer<ActivityTracer.Session> {
     /** The {@code .fltrbuf} vendor id of MSPTI buffers. */
     public static final int DUMP_VENDOR = 2;
-    /** The environment variable that points a tracer at a non-default library (as the seed's shims do). */
-    public static final String LIBRARY_ENV = "FLAGOS_TRACER_LIBRARY";
-    /** The system property that does the same, for a JVM that cannot set its environment. */
-    public static final String LIBRARY_PROPERTY = "flagtrace.tracer.library";
     private static final String DEFAULT_LIBRARY = "libmspti.so";
-    private static final int BUFFER_BYTES = Integer.getInteger("flagtrace.vendor.bufferMiB", 2) << 20;
     private static final int MSPTI_ERROR_WITHOUT_LD_PRELOAD = 6;
     /** Kinds enabled for a session, in order: device work first, bindings before the calls they bind. */
     private static final int[] SESSION_KINDS = {MsptiActivityKind.KERNEL, MsptiActivityKind.MEMCPY,
@@ -62,51 +51,13 @@ public final class MsptiTracer implements DeviceTracer {
     /** Sampled when this class initializes, before any instance could dlopen the library. */
     private static final boolean PRELOADED = MsptiPreload.preloaded();
 
-    private final String library;
+    private final List<String> candidates;
     private final AscendDevices devices;
-    private final CompletedBuffers callbacks = new CompletedBuffers("an MSPTI buffer");
-    private final CallGate pushes = new CallGate();
-    private final ThreadLocal<LongPointer> popped = ThreadLocal.withInitial(() -> new LongPointer(1));
-    private final AtomicLong pushFailures = new AtomicLong();
-    private final AtomicLong popFailures = new AtomicLong();
-    private boolean opened;
+    private VendorLibrary<Handle> library;
     private Handle handle;
-    private String unavailable = "";
     private Sink sink;
     private boolean legacyApiKind;
-    private volatile Session session;
     private volatile NameTable sessionNames;
-
-    /** One session's destination; buffers are decoded under its lock (MSPTI may complete on several threads). */
-    private static final class Session implements CompletedBuffers.Receiver {
-        final RecordSink sink;
-        final DecodeStats stats;
-        final BufferTap tap;
-        final MsptiBufferDecoder decoder;
-        boolean subscribed;
-
-        Session(RecordSink sink, DecodeStats stats, BufferTap tap, MsptiBufferDecoder decoder) {
-            this.sink = sink;
-            this.stats = stats;
-            this.tap = tap;
-            this.decoder = decoder;
-        }
-
-        @Override
-        public void completed(BytePointer buffer, long validSize) {
-            if (validSize <= 0) {
-                return;
-            }
-            ByteBuffer bytes = CompletedBuffers.bytes(buffer, validSize);
-            tap.buffer(DUMP_VENDOR, bytes);
-            decoder.decode(bytes, sink, stats);
-        }
-
-        @Override
-        public DecodeStats stats() {
-            return stats;
-        }
-    }
 
     /** The tracer of this process: library from the property or environment, devices from {@value AscendDevices#VISIBLE_DEVICES}. */
     public MsptiTracer() {
@@ -119,17 +70,9 @@ public final class MsptiTracer implements DeviceTracer {
      *                       (null: none)
      */
     public MsptiTracer(String library, String visibleDevices) {
-        this.library = library != null ? library : defaultLibrary();
+        super("mspti", "an MSPTI buffer", false);
+        this.candidates = VendorLibrary.candidates(library, List.of(DEFAULT_LIBRARY));
         this.devices = AscendDevices.parse(visibleDevices);
-    }
-
-    private static String defaultLibrary() {
-        String property = System.getProperty(LIBRARY_PROPERTY);
-        if (property != null && !property.isBlank()) {
-            return property;
-        }
-        String env = System.getenv(LIBRARY_ENV);
-        return env != null && !env.isBlank() ? env : DEFAULT_LIBRARY;
     }
 
     /** True when libmspti.so was in the link map at class initialization (preloaded at process start). */
@@ -149,42 +92,19 @@ public final class MsptiTracer implements DeviceTracer {
 
     /** The library this tracer opens (or tried to). */
     public String library() {
-        return library;
+        return library != null ? library.path() : candidates.get(0);
     }
 
-    private synchronized boolean open() {
-        if (!opened) {
-            opened = true;
-            try {
-                BytePointer error = new BytePointer(1024);
-                Handle h = MsptiLibrary.ftm_open(library, error, 1024);
-                if (h == null || h.isNull()) {
-                    unavailable = "mspti library " + library + " could not be loaded: " + error.getString(StandardCharsets.UTF_8);
-                } else {
-                    handle = h;
-                    sink = new Sink();
-                }
-            } catch (LinkageError e) { // JavaCPP or the shim's JNI library missing
-                unavailable = "flagtrace's native shim could not be loaded (" + e + ")";
-            }
+    /** Opened lazily, never at class load: CANN's interposer is not safe to impose on a process that does not profile. */
+    @Override
+    protected String load() {
+        library = VendorLibrary.open("mspti", candidates, MsptiLibrary::ftm_open);
+        handle = library.handle();
+        if (handle == null) {
+            return library.failure();
         }
-        return handle != null;
-    }
-
-    @Override
-    public String name() {
-        return "mspti";
-    }
-
-    @Override
-    public boolean available() {
-        return open();
-    }
-
-    @Override
-    public String unavailableReason() {
-        open();
-        return unavailable;
+        sink = new Sink();
+        return null;
     }
 
     @Override
@@ -199,23 +119,22 @@ public final class MsptiTracer implements DeviceTracer {
     }
 
     @Override
-    public synchronized void start(RecordSink recordSink, NameTable names, DecodeStats stats, BufferTap tap) {
-        if (!open() || session != null) {
-            return;
-        }
+    protected Session newSession(RecordSink recordSink, NameTable names, DecodeStats stats, BufferTap tap) {
         sessionNames = names;
-        Session s = new Session(recordSink, stats, tap,
-                new MsptiBufferDecoder(new LiveMsptiStrings(tap), names, devices));
+        Session s = new Session(DUMP_VENDOR, new MsptiBufferDecoder(new LiveMsptiStrings(tap), names, devices),
+                recordSink, stats, tap);
         devices.save(tap);
         int status = MsptiLibrary.ftm_subscribe(handle);
         if (status != 0) {
             Diagnostics.warn("mspti", "msptiSubscribe returned " + status + " (another MSPTI subscriber owns this"
                     + " process?): profiling continues without device records");
-            return;
+            return null;
         }
-        s.subscribed = true;
-        session = s;
-        callbacks.open();
+        return s;
+    }
+
+    @Override
+    protected boolean arm(Session s) {
         check(MsptiLibrary.ftm_register(handle, BUFFER_BYTES, sink), "msptiActivityRegisterCallbacks");
         for (int kind : SESSION_KINDS) {
             enable(kind);
@@ -224,8 +143,8 @@ public final class MsptiTracer implements DeviceTracer {
             Diagnostics.trace("mspti", "libmspti.so was not preloaded at process start: CANN records no copies or"
                     + " memsets (LD_PRELOAD=$ASCEND_HOME_PATH/lib64/libmspti.so for them)");
         }
-        pushes.open();
-        Diagnostics.trace("mspti", "session armed from " + library);
+        Diagnostics.trace("mspti", "session armed from " + library());
+        return true;
     }
 
     private void enable(int kind) {
@@ -242,13 +161,9 @@ public final class MsptiTracer implements DeviceTracer {
                 + (status == MSPTI_ERROR_WITHOUT_LD_PRELOAD ? " (this kind needs libmspti.so preloaded at process start)" : ""));
     }
 
+    /** Unsubscribes first and flushes after: the order measured on CANN 9.0. */
     @Override
-    public synchronized void stop() {
-        Session s = session;
-        if (s == null) {
-            return;
-        }
-        pushes.closeAndDrain();
+    protected void disarm(Session s) {
         check(MsptiLibrary.ftm_unsubscribe(handle), "msptiUnsubscribe");
         for (int kind : SESSION_KINDS) {
             MsptiLibrary.ftm_disable(handle, kind);
@@ -257,94 +172,34 @@ public final class MsptiTracer implements DeviceTracer {
             MsptiLibrary.ftm_disable(handle, MsptiActivityKind.API);
         }
         check(MsptiLibrary.ftm_flush_all(handle, 1), "msptiActivityFlushAll");
-        callbacks.closeAndDrain();
-        session = null;
-        Diagnostics.trace("mspti", "session stopped; buffers outside sessions " + callbacks.outsideSession()
-                + ", failed pushes " + pushFailures.get() + ", failed pops " + popFailures.get());
     }
 
     @Override
-    public boolean pushCorrelation(ExternalId id) {
-        if (!pushes.enter()) {
-            return false;
-        }
-        try {
-            if (MsptiLibrary.ftm_push(handle, MsptiActivityKind.EXTERNAL_KIND_CUSTOM0, id.value()) == 0) {
-                return true;
-            }
-            pushFailures.incrementAndGet();
-            return false;
-        } finally {
-            pushes.exit();
-        }
+    protected int push(long externalId) {
+        return MsptiLibrary.ftm_push(handle, MsptiActivityKind.EXTERNAL_KIND_CUSTOM0, externalId);
     }
 
     @Override
-    public void popCorrelation() {
-        if (handle == null) {
-            return;
-        }
-        if (MsptiLibrary.ftm_pop(handle, MsptiActivityKind.EXTERNAL_KIND_CUSTOM0, popped.get()) != 0) {
-            popFailures.incrementAndGet();
-        }
+    protected int pop(LongPointer last) {
+        return handle == null ? 0 : MsptiLibrary.ftm_pop(handle, MsptiActivityKind.EXTERNAL_KIND_CUSTOM0, last);
     }
 
-    /** Pushes MSPTI refused since the tracer was built. */
-    public long pushFailures() {
-        return pushFailures.get();
-    }
-
-    /** Pops MSPTI refused since the tracer was built. */
-    public long popFailures() {
-        return popFailures.get();
-    }
-
-    @Override
-    public int deviceCount() {
-        return available() ? 1 : 0;
-    }
-
-    @Override
-    public List<DeviceProperties> deviceProperties() {
-        return List.of(); // no CUDA occupancy formula applies to Ascend: those fields are left out
-    }
-
-    @Override
-    public long droppedByVendor() {
-        return 0; // MSPTI has no count of dropped records
-    }
-
+    /** MSPTI's records are in epoch ns (CLOCK_REALTIME-based): no clock mapping is needed. */
     @Override
     public long timestampNs() {
         return RealtimeClock.nowNs();
     }
 
-    /**
-     * Calls {@code int64_t symbol(int64_t)} in the loaded library: how a workload drives the
-     * library's own entry points (the fake MSPTI's scripted launches). -1 when the symbol is absent.
-     */
-    public long invoke(String symbol, long argument) {
-        if (!available()) {
-            throw new IllegalStateException(unavailable);
-        }
+    @Override
+    protected long invokeSymbol(String symbol, long argument) {
         return MsptiLibrary.ftm_invoke(handle, symbol, argument);
-    }
-
-    private static void check(int status, String call) {
-        if (status != 0) {
-            Diagnostics.warn("mspti", call + " returned " + status);
-        }
     }
 
     /** Receives completed buffers from the shim, on MSPTI's thread. */
     private final class Sink extends MsptiLibrary.BufferSink {
         @Override
         public void call(BytePointer buffer, long validSize) {
-            try {
-                callbacks.deliver(session, buffer, validSize);
-            } catch (Throwable e) { // never unwind into MSPTI's native frame
-                Diagnostics.warn("mspti", "a completion callback failed: " + e);
-            }
+            deliverFromNative(buffer, validSize);
         }
     }
 }

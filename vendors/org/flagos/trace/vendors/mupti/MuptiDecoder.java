@@ -3,8 +3,8 @@ package org.flagos.trace.vendors.mupti;
 import org.flagos.trace.model.DeviceClockMapping;
 import org.flagos.trace.model.KernelNames;
 import org.flagos.trace.model.NameTable;
-import org.flagos.trace.vendors.family.CuptiShapedDecoder;
-import org.flagos.trace.vendors.family.CuptiShapedLayout;
+import org.flagos.trace.vendors.cupti.CuptiBufferDecoder;
+import org.flagos.trace.vendors.cupti.CuptiRecordLayout;
 import org.flagos.trace.vendors.family.CuptiShapedVendor;
 
 /**
@@ -15,13 +15,11 @@ import org.flagos.trace.vendors.family.CuptiShapedVendor;
  */
 public final class MuptiDecoder {
     /** MUPTI's kind numbers and record versions (CUPTI's, assumed), and its API names' labels and domains. */
-    public static final CuptiShapedVendor VENDOR = new CuptiShapedVendor(new CuptiShapedLayout("MUPTI",
-            new int[] {MuptiKinds.KERNEL, MuptiKinds.CONCURRENT_KERNEL}, MuptiKinds.MEMCPY, MuptiKinds.MEMSET,
-            MuptiKinds.RUNTIME, MuptiKinds.DRIVER, MuptiKinds.EXTERNAL_CORRELATION, MuptiKinds.EXTERNAL_CUSTOM0),
+    public static final CuptiShapedVendor VENDOR = new CuptiShapedVendor("MUPTI", CuptiRecordLayout.CUPTI_11_1,
             "musaRuntime", "musaDriver", MuptiKinds.DOMAIN_RUNTIME_API, MuptiKinds.DOMAIN_DRIVER_API);
 
     /** A decoder for a replayed capture: names from its name table, times through its saved clock mapping. */
-    public static CuptiShapedDecoder replay(KernelNames table, NameTable names, DeviceClockMapping clock) {
+    public static CuptiBufferDecoder replay(KernelNames table, NameTable names, DeviceClockMapping clock) {
         return VENDOR.replay(table, names, clock);
     }
 

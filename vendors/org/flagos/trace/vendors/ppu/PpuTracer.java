@@ -11,8 +11,8 @@ import org.flagos.trace.vendors.family.CuptiFamilyTracer;
 
 /**
  * PPU's CUPTI-compatible activity library ({@code libcupti.so} from the PPU SDK, entry points
- * prefixed {@code cupti}; {@value CuptiFamilyTracer#LIBRARY_PROPERTY} or
- * {@value CuptiFamilyTracer#LIBRARY_ENV} points it elsewhere). Its records are CUPTI's and are
+ * prefixed {@code cupti}; {@value org.flagos.trace.vendors.activity.VendorLibrary#LIBRARY_PROPERTY} or
+ * {@value org.flagos.trace.vendors.activity.VendorLibrary#LIBRARY_ENV} points it elsewhere). Its records are CUPTI's and are
  * decoded by CUPTI's decoder; its buffers are saved as CUPTI buffers ({@code .fltrbuf} vendor 1)
  * with the clock mapping beside them, since PPU's device clock differs from the epoch in both
  * origin and rate ({@code VendorClock}'s affine mapping, resampled per buffer).
@@ -53,7 +53,7 @@ public final class PpuTracer extends CuptiFamilyTracer {
 
     @Override
     protected ClockedDecoder decoder(NameTable names, BufferTap tap) {
-        return new PpuDecoder(new CuptiBufferDecoder(CuptiBufferDecoder.liveKernelNames(tap), names, List.of()));
+        return new CuptiBufferDecoder(CuptiBufferDecoder.liveKernelNames(tap), names, List.of());
     }
 
     /** CONCURRENT_KERNEL, or KERNEL when PPU refuses it; never both (they exclude each other on PPU). */

@@ -1,5 +1,6 @@
 package org.flagos.trace.vendors.roctracer;
 
+import org.flagos.trace.vendors.activity.RecordBounds;
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.model.EventKind;
@@ -33,7 +34,7 @@ final class RoctracerApiRecord {
     long endNs;
 
     RoctracerApiRecord wrap(ByteBuffer buffer, int offset) {
-        RoctracerRecord.check(buffer, offset, "HIP_API activity_record_t");
+        RecordBounds.check(buffer, offset, RoctracerRecord.SIZE, "HIP_API activity_record_t");
         this.buffer = buffer;
         this.offset = offset;
         return this;

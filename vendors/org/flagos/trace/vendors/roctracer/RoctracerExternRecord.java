@@ -1,5 +1,6 @@
 package org.flagos.trace.vendors.roctracer;
 
+import org.flagos.trace.vendors.activity.RecordBounds;
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.model.RecordType;
@@ -22,7 +23,7 @@ final class RoctracerExternRecord {
     private int offset;
 
     RoctracerExternRecord wrap(ByteBuffer buffer, int offset) {
-        RoctracerRecord.check(buffer, offset, "EXT_API activity_record_t");
+        RecordBounds.check(buffer, offset, RoctracerRecord.SIZE, "EXT_API activity_record_t");
         this.buffer = buffer;
         this.offset = offset;
         return this;

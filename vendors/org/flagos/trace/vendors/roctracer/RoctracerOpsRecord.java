@@ -1,5 +1,6 @@
 package org.flagos.trace.vendors.roctracer;
 
+import org.flagos.trace.vendors.activity.RecordBounds;
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.model.CopyKind;
@@ -51,7 +52,7 @@ final class RoctracerOpsRecord {
     }
 
     RoctracerOpsRecord wrap(ByteBuffer buffer, int offset) {
-        RoctracerRecord.check(buffer, offset, "HIP_OPS activity_record_t");
+        RecordBounds.check(buffer, offset, RoctracerRecord.SIZE, "HIP_OPS activity_record_t");
         this.buffer = buffer;
         this.offset = offset;
         return this;

@@ -1,7 +1,5 @@
 package org.flagos.trace.vendors.roctracer;
 
-import java.nio.ByteBuffer;
-
 /**
  * ROCtracer's {@code activity_record_t} ({@code inc/ext/prof_protocol.h}): 64 bytes with the same
  * offsets in every public release on LP64 (roc-2.x through rocm-6.2), walked at a fixed stride, and
@@ -59,14 +57,6 @@ final class RoctracerRecord {
      */
     static int skipKey(int domain, int op) {
         return domain * 1000 + Math.floorMod(op, 1000);
-    }
-
-    /** The one bounds check every flyweight's {@code wrap} performs. */
-    static void check(ByteBuffer buffer, int offset, String record) {
-        if (offset < 0 || offset > buffer.limit() - SIZE) {
-            throw new IndexOutOfBoundsException(record + " of " + SIZE + " bytes at offset " + offset
-                    + " runs past the buffer's valid size " + buffer.limit());
-        }
     }
 
     private RoctracerRecord() {

@@ -21,7 +21,7 @@ import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 import org.flagos.trace.testing.CollectingSink;
 import org.flagos.trace.testing.FakeSampleBuffer;
-import org.flagos.trace.vendors.family.CuptiShapedDecoder;
+import org.flagos.trace.vendors.cupti.CuptiBufferDecoder;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,7 +54,7 @@ class MuptiDecoderContractTest extends ActivityDecoderContract {
     void everyFieldIsReadAtItsCuptiOffset() {
         NameTable names = new NameTable();
         KernelNames kernels = handle -> "_Z4reluPfi";
-        CuptiShapedDecoder decoder = MuptiDecoder.replay(kernels, names, DeviceClockMapping.IDENTITY);
+        CuptiBufferDecoder decoder = MuptiDecoder.replay(kernels, names, DeviceClockMapping.IDENTITY);
         DecodeStats stats = new DecodeStats();
         CollectingSink sink = CollectingSink.named(decoder.apiNames(), names, stats);
         decoder.decode(sample(), sink, stats);
@@ -117,7 +117,7 @@ class MuptiDecoderContractTest extends ActivityDecoderContract {
         ByteBuffer b = sample();
         long vendorStart = b.getLong(24 + 8); // the first API record's start
         DeviceClockMapping mapping = new DeviceClockMapping(vendorStart, 1_700_000_000_000_000_000L, 0.9999);
-        CuptiShapedDecoder decoder = MuptiDecoder.replay(KernelNames.NONE, new NameTable(), mapping);
+        CuptiBufferDecoder decoder = MuptiDecoder.replay(KernelNames.NONE, new NameTable(), mapping);
         CollectingSink sink = new CollectingSink();
         DecodeStats stats = new DecodeStats();
         decoder.decode(sample(), sink, stats);
@@ -137,7 +137,7 @@ class MuptiDecoderContractTest extends ActivityDecoderContract {
     @Test
     void apiNamesComeFromTheCapturesNameTableUnderApiNameHandles() {
         Map<Long, String> table = Map.of(ApiNameHandle.of(2, 211), "musaLaunchKernel");
-        CuptiShapedDecoder decoder = MuptiDecoder.replay(table::get, new NameTable(), DeviceClockMapping.IDENTITY);
+        CuptiBufferDecoder decoder = MuptiDecoder.replay(table::get, new NameTable(), DeviceClockMapping.IDENTITY);
         assertEquals("musaLaunchKernel", decoder.apiNames().name(EventKind.RUNTIME, 211));
         assertEquals(null, decoder.apiNames().name(EventKind.RUNTIME, 212));
         assertEquals(null, decoder.apiNames().name(EventKind.DRIVER, 211), "driver ids are another domain");

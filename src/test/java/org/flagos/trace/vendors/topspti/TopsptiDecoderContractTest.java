@@ -15,7 +15,7 @@ import org.flagos.trace.model.RecordType;
 import org.flagos.trace.testing.CollectingSink;
 import org.flagos.trace.testing.FakeSampleBuffer;
 import org.flagos.trace.vendors.family.CuptiFamilyTracer;
-import org.flagos.trace.vendors.family.ExternalCorrelationRecord;
+import org.flagos.trace.vendors.cupti.CuptiExternalCorrelationDecoder;
 import org.junit.jupiter.api.Test;
 
 /** TOPSPTI's decoder against a buffer the fake TOPSPTI's record writers produced, and the contract. */
@@ -53,9 +53,9 @@ class TopsptiDecoderContractTest extends ActivityDecoderContract {
 
     @Test
     void theBindingFramesATracerSavesAreReadBack() {
-        ByteBuffer frame = ByteBuffer.allocate(2 * ExternalCorrelationRecord.SIZE).order(ByteOrder.LITTLE_ENDIAN);
-        ExternalCorrelationRecord.write(frame, 0, CuptiFamilyTracer.BINDING_RECORD_KIND, 3, 0, 17);
-        ExternalCorrelationRecord.write(frame, ExternalCorrelationRecord.SIZE, CuptiFamilyTracer.BINDING_RECORD_KIND, 3, 42, 18);
+        ByteBuffer frame = ByteBuffer.allocate(2 * CuptiExternalCorrelationDecoder.SIZE).order(ByteOrder.LITTLE_ENDIAN);
+        CuptiExternalCorrelationDecoder.write(frame, 0, CuptiFamilyTracer.BINDING_RECORD_KIND, 3, 0, 17);
+        CuptiExternalCorrelationDecoder.write(frame, CuptiExternalCorrelationDecoder.SIZE, CuptiFamilyTracer.BINDING_RECORD_KIND, 3, 42, 18);
         CollectingSink sink = new CollectingSink();
         DecodeStats stats = new DecodeStats();
         decoder().decode(frame, sink, stats);

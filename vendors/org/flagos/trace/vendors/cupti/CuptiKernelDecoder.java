@@ -1,5 +1,6 @@
 package org.flagos.trace.vendors.cupti;
 
+import org.flagos.trace.vendors.activity.RecordBounds;
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.model.EventKind;
@@ -9,13 +10,14 @@ import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 
 /**
- * Flyweight over a {@code CUpti_ActivityKernel10} record (kinds KERNEL and CONCURRENT_KERNEL),
- * read in place; also over {@code CUpti_ActivityKernel9}, whose fields read here sit at the same
- * offsets (the layout says which, and so how long a record is). Times go through the buffer's clock.
- * The name is a pointer into the capturing process, copied as a handle: the name stage resolves it
- * (once per kernel) and fills the occupancy figures, through the decoder's {@link RecordNaming}.
+ * Flyweight over a CUPTI kernel record (kinds KERNEL and CONCURRENT_KERNEL), read in place, little-endian:
+ * {@code CUpti_ActivityKernel10}, {@code Kernel9} or {@code Kernel6}, whose fields read here sit at
+ * the same offsets (the layout row says which, and so how long a record is). Times are published as
+ * the decoder's clock accepted them. The name is a pointer into the capturing process, copied as a
+ * handle: the name stage resolves it (once per kernel) and fills the occupancy figures, through the
+ * decoder's {@link RecordNaming}.
  */
-final class CuptiKernel10Decoder {
+final class CuptiKernelDecoder {
     private static final int REGISTERS_PER_THREAD = 6;
     private static final int START = 16;
     private static final int END = 24;
@@ -34,12 +36,12 @@ final class CuptiKernel10Decoder {
     private static final int NAME = 104;
     private static final int QUEUED = 120;
 
-    static final EventTranslatorOneArg<TraceRecord, CuptiKernel10Decoder> TRANSLATOR = (slot, sequence, k) -> {
+    static final EventTranslatorOneArg<TraceRecord, CuptiKernelDecoder> TRANSLATOR = (slot, sequence, k) -> {
         slot.clear();
         slot.type = RecordType.ACTIVITY;
         slot.kind = EventKind.KERNEL;
-        slot.startNs = k.start();
-        slot.endNs = k.end();
+        slot.startNs = k.times.startNs();
+        slot.endNs = k.times.endNs();
         slot.device = k.deviceId();
         slot.context = k.contextId();
         slot.stream = k.streamId();
@@ -66,15 +68,15 @@ final class CuptiKernel10Decoder {
     private ByteBuffer buffer;
     private int offset;
 
-    CuptiKernel10Decoder(RecordNaming naming, CuptiRecordLayout layout, CuptiTimes times) {
+    CuptiKernelDecoder(RecordNaming naming, CuptiRecordLayout layout, CuptiTimes times) {
         this.naming = naming;
         this.times = times;
         this.size = layout.kernelSize;
         this.record = layout.kernelRecord;
     }
 
-    CuptiKernel10Decoder wrap(ByteBuffer buffer, int offset) {
-        CuptiRecordBounds.check(buffer, offset, size, record);
+    CuptiKernelDecoder wrap(ByteBuffer buffer, int offset) {
+        RecordBounds.check(buffer, offset, size, record);
         this.buffer = buffer;
         this.offset = offset;
         return this;
@@ -92,13 +94,6 @@ final class CuptiKernel10Decoder {
         return buffer.getLong(offset + END);
     }
 
-    long start() {
-        return times.toEpoch(rawStart());
-    }
-
-    long end() {
-        return times.toEpoch(rawEnd());
-    }
 
     int deviceId() {
         return buffer.getInt(offset + DEVICE_ID);

@@ -1,5 +1,6 @@
 package org.flagos.trace.vendors.cupti;
 
+import org.flagos.trace.vendors.activity.RecordBounds;
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.model.EventKind;
@@ -9,10 +10,11 @@ import org.flagos.trace.model.TraceRecord;
 import org.flagos.trace.vendors.family.CuptiShapedEnums;
 
 /**
- * Flyweight over a {@code CUpti_ActivityMemcpy6} record, read in place; also over Memcpy5, whose
- * fields read here sit at the same offsets. Times go through the buffer's clock.
+ * Flyweight over a CUPTI memcpy record, read in place, little-endian: {@code CUpti_ActivityMemcpy6},
+ * {@code Memcpy5} or {@code Memcpy4}, whose fields read here sit at the same offsets (the layout row
+ * says which). Times are published as the decoder's clock accepted them.
  */
-final class CuptiMemcpy6Decoder {
+final class CuptiMemcpyDecoder {
     private static final int COPY_KIND = 4;
     private static final int SRC_KIND = 5;
     private static final int DST_KIND = 6;
@@ -24,12 +26,12 @@ final class CuptiMemcpy6Decoder {
     private static final int STREAM_ID = 40;
     private static final int CORRELATION_ID = 44;
 
-    static final EventTranslatorOneArg<TraceRecord, CuptiMemcpy6Decoder> TRANSLATOR = (slot, sequence, copy) -> {
+    static final EventTranslatorOneArg<TraceRecord, CuptiMemcpyDecoder> TRANSLATOR = (slot, sequence, copy) -> {
         slot.clear();
         slot.type = RecordType.ACTIVITY;
         slot.kind = EventKind.MEMCPY;
-        slot.startNs = copy.start();
-        slot.endNs = copy.end();
+        slot.startNs = copy.times.startNs();
+        slot.endNs = copy.times.endNs();
         slot.device = copy.deviceId();
         slot.context = copy.contextId();
         slot.stream = copy.streamId();
@@ -47,14 +49,14 @@ final class CuptiMemcpy6Decoder {
     private ByteBuffer buffer;
     private int offset;
 
-    CuptiMemcpy6Decoder(CuptiRecordLayout layout, CuptiTimes times) {
+    CuptiMemcpyDecoder(CuptiRecordLayout layout, CuptiTimes times) {
         this.times = times;
         this.size = layout.memcpySize;
         this.record = layout.memcpyRecord;
     }
 
-    CuptiMemcpy6Decoder wrap(ByteBuffer buffer, int offset) {
-        CuptiRecordBounds.check(buffer, offset, size, record);
+    CuptiMemcpyDecoder wrap(ByteBuffer buffer, int offset) {
+        RecordBounds.check(buffer, offset, size, record);
         this.buffer = buffer;
         this.offset = offset;
         return this;
@@ -84,13 +86,6 @@ final class CuptiMemcpy6Decoder {
         return buffer.getLong(offset + END);
     }
 
-    long start() {
-        return times.toEpoch(rawStart());
-    }
-
-    long end() {
-        return times.toEpoch(rawEnd());
-    }
 
     int deviceId() {
         return buffer.getInt(offset + DEVICE_ID);

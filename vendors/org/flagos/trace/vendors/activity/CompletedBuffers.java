@@ -1,4 +1,4 @@
-package org.flagos.trace.vendors.family;
+package org.flagos.trace.vendors.activity;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

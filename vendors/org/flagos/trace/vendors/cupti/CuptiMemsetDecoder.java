@@ -1,5 +1,6 @@
 package org.flagos.trace.vendors.cupti;
 
+import org.flagos.trace.vendors.activity.RecordBounds;
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.model.EventKind;
@@ -8,9 +9,11 @@ import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 import org.flagos.trace.vendors.family.CuptiShapedEnums;
 
-/** Flyweight over a {@code CUpti_ActivityMemset4} record, read in place. */
-final class CuptiMemset4Decoder {
-    static final int SIZE = 88;
+/**
+ * Flyweight over a CUPTI memset record, read in place, little-endian: {@code CUpti_ActivityMemset4}
+ * or {@code Memset3}, whose fields read here sit at the same offsets (the layout row says which).
+ */
+final class CuptiMemsetDecoder {
     private static final int VALUE = 4;
     private static final int BYTES = 8;
     private static final int START = 16;
@@ -21,12 +24,12 @@ final class CuptiMemset4Decoder {
     private static final int CORRELATION_ID = 44;
     private static final int MEMORY_KIND = 50;
 
-    static final EventTranslatorOneArg<TraceRecord, CuptiMemset4Decoder> TRANSLATOR = (slot, sequence, set) -> {
+    static final EventTranslatorOneArg<TraceRecord, CuptiMemsetDecoder> TRANSLATOR = (slot, sequence, set) -> {
         slot.clear();
         slot.type = RecordType.ACTIVITY;
         slot.kind = EventKind.MEMSET;
-        slot.startNs = set.start();
-        slot.endNs = set.end();
+        slot.startNs = set.times.startNs();
+        slot.endNs = set.times.endNs();
         slot.device = set.deviceId();
         slot.context = set.contextId();
         slot.stream = set.streamId();
@@ -38,15 +41,19 @@ final class CuptiMemset4Decoder {
     };
 
     private final CuptiTimes times;
+    private final int size;
+    private final String record;
     private ByteBuffer buffer;
     private int offset;
 
-    CuptiMemset4Decoder(CuptiTimes times) {
+    CuptiMemsetDecoder(CuptiRecordLayout layout, CuptiTimes times) {
         this.times = times;
+        this.size = layout.memsetSize;
+        this.record = layout.memsetRecord;
     }
 
-    CuptiMemset4Decoder wrap(ByteBuffer buffer, int offset) {
-        CuptiRecordBounds.check(buffer, offset, SIZE, "CUpti_ActivityMemset4");
+    CuptiMemsetDecoder wrap(ByteBuffer buffer, int offset) {
+        RecordBounds.check(buffer, offset, size, record);
         this.buffer = buffer;
         this.offset = offset;
         return this;
@@ -68,13 +75,6 @@ final class CuptiMemset4Decoder {
         return buffer.getLong(offset + END);
     }
 
-    long start() {
-        return times.toEpoch(rawStart());
-    }
-
-    long end() {
-        return times.toEpoch(rawEnd());
-    }
 
     int deviceId() {
         return buffer.getInt(offset + DEVICE_ID);
