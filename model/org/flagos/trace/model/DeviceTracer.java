@@ -22,7 +22,8 @@ public interface DeviceTracer {
 
     /**
      * Arms the session's activity kinds; records flow into {@code sink} until {@link #stop()}.
-     * Names (kernels) are interned into {@code names}; every record is counted in {@code stats};
+     * Records carry name handles; the pipeline's name stage resolves them and interns into {@code
+     * names} (a tracer may read it, as MSPTI's correlation remap does); every record is counted in {@code stats};
      * raw buffers also go to {@code tap} (for {@code --dump-buffers}).
      */
     void start(RecordSink sink, NameTable names, DecodeStats stats, BufferTap tap);

@@ -35,6 +35,10 @@ public final class TraceRecord {
     public int nameId;
     /** Index into the {@link NameTable} of a host op's thread name ({@code main}); -1 when unknown. */
     public int threadNameId = -1;
+    /** A host op's name as the program gave it, interned by the name stage. */
+    public String opName;
+    /** A host op's thread name as the program gave it, or null; interned by the name stage. */
+    public String opThreadName;
     /** Vendor callback id of an API call. */
     public int cbid;
 
@@ -44,8 +48,13 @@ public final class TraceRecord {
     public int staticSharedMemory;
     public int dynamicSharedMemory;
     public long queued;
-    /** Vendor handle of the kernel's name (a pointer in the capturing process). */
+    /**
+     * Vendor handle of the record's name (a kernel's name pointer in the capturing process; an API
+     * record's name pointer for vendors whose records carry one), resolved by the name stage.
+     */
     public long nameHandle;
+    /** How the vendor that published this record resolves its handles; null for records that need none. */
+    public RecordNaming naming;
     public float blocksPerSm = Float.NaN;
     public float warpsPerSm = Float.NaN;
     /** Value of {@link #occupancyPercent} when no device properties were available to compute it. */
@@ -188,11 +197,14 @@ public final class TraceRecord {
         threadId = 0;
         nameId = -1;
         threadNameId = -1;
+        opName = null;
+        opThreadName = null;
         cbid = 0;
         gridX = gridY = gridZ = blockX = blockY = blockZ = 0;
         registersPerThread = staticSharedMemory = dynamicSharedMemory = 0;
         queued = 0;
         nameHandle = 0;
+        naming = null;
         blocksPerSm = warpsPerSm = Float.NaN;
         occupancyPercent = NO_OCCUPANCY;
         bytes = 0;
@@ -226,6 +238,8 @@ public final class TraceRecord {
         threadId = other.threadId;
         nameId = other.nameId;
         threadNameId = other.threadNameId;
+        opName = other.opName;
+        opThreadName = other.opThreadName;
         cbid = other.cbid;
         gridX = other.gridX;
         gridY = other.gridY;
@@ -238,6 +252,7 @@ public final class TraceRecord {
         dynamicSharedMemory = other.dynamicSharedMemory;
         queued = other.queued;
         nameHandle = other.nameHandle;
+        naming = other.naming;
         blocksPerSm = other.blocksPerSm;
         warpsPerSm = other.warpsPerSm;
         occupancyPercent = other.occupancyPercent;

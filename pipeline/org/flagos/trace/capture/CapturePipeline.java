@@ -26,21 +26,19 @@ import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RecordCopies;
 import org.flagos.trace.model.RecordSink;
 import org.flagos.trace.model.TraceRecord;
-import org.flagos.trace.stages.ApiNameStage;
 import org.flagos.trace.stages.CaptureAccounting;
 import org.flagos.trace.stages.CaptureWindowFilter;
-import org.flagos.trace.stages.ChromeTraceWriter;
 import org.flagos.trace.stages.ExternalCorrelationJoin;
+import org.flagos.trace.stages.NameStage;
 import org.flagos.trace.stages.OpSummary;
-import org.flagos.trace.stages.PerfettoTraceWriter;
 import org.flagos.trace.stages.TraceHeader;
-import org.flagos.trace.stages.TraceWriter;
+import org.flagos.trace.stages.TraceWalk;
 
 /**
- * The ring and its chain of stages, wired in one place: API names, then the vendor's own stages
+ * The ring and its chain of stages, wired in one place: names, then the vendor's own stages
  * (MSPTI's correlation remap; none for most vendors), then the external-correlation join, then the
- * capture window, then the trace writer (JSON, or Perfetto's protobuf when the stream was opened for a
- * {@code .pftrace} file: {@link TraceFormat}). See {@link StageThreading} for how the
+ * capture window, then the trace walk into the format's sink (JSON, or Perfetto's protobuf when the
+ * stream was opened for a {@code .pftrace} file: {@link TraceFormat}). See {@link StageThreading} for how the
  * stages map to threads. Producers (a replay, a live tracer's buffer
  * callback, host ops) publish into it; {@link #finish()} publishes the end of the capture and
  * waits until the trace is complete.
@@ -51,8 +49,7 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
 
     private final Disruptor<TraceRecord> disruptor;
     private final RingBuffer<TraceRecord> ring;
-    private final NameTable names;
-    private final TraceWriter writer;
+    private final TraceWalk writer;
     private final CaptureAccounting accounting;
     private volatile Throwable stageFailure;
     private volatile boolean stopped;
@@ -91,18 +88,16 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
             throw new IllegalArgumentException("ring of " + ringSize + " slots: stages reuse the copies they park after "
                     + RecordCopies.REUSE_DISTANCE + " slots, so no ring may be larger");
         }
-        this.names = names;
-        ApiNameStage apiNameStage = new ApiNameStage(apiNames, names);
+        NameStage apiNameStage = new NameStage(apiNames, names, decodeStats);
         ExternalCorrelationJoin join = new ExternalCorrelationJoin();
-        this.accounting = new CaptureAccounting(decodeStats, apiNameStage, join, window);
+        this.accounting = new CaptureAccounting(decodeStats);
         for (EventHandler<TraceRecord> vendorStage : vendorStages) {
             if (vendorStage instanceof AccountedStage) {
                 ((AccountedStage) vendorStage).notesTo(accounting::note);
             }
         }
-        this.writer = TraceFormat.of(out) == TraceFormat.PERFETTO
-                ? new PerfettoTraceWriter(out, names, header, accounting, apiNames::category)
-                : new ChromeTraceWriter(out, names, header, accounting, apiNames::category);
+        this.writer = new TraceWalk(TraceFormat.of(out).sink(out, names, header, apiNames::category), names, header, accounting,
+                apiNameStage, join, window);
         this.disruptor = new Disruptor<>(TraceRecord::new, ringSize, DaemonThreadFactory.INSTANCE, producers, waitStrategy);
         disruptor.setDefaultExceptionHandler(new RecordingExceptionHandler());
         if (StageThreading.current() == StageThreading.ONE_PER_STAGE) {
@@ -122,7 +117,7 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
 
     /** The light stages in chain order, for one shared thread. */
     @SuppressWarnings("unchecked")
-    private EventHandler<TraceRecord>[] light(ApiNameStage names, List<EventHandler<TraceRecord>> vendorStages,
+    private EventHandler<TraceRecord>[] light(NameStage names, List<EventHandler<TraceRecord>> vendorStages,
                                                      ExternalCorrelationJoin join, CaptureWindowFilter window) {
         List<EventHandler<TraceRecord>> chain = new java.util.ArrayList<>();
         chain.add(names);
@@ -177,7 +172,7 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
         if (!spilledOps.isEmpty()) {
             drainSpilled();
         }
-        if (!spilledOps.isEmpty() || !ring.tryPublishEvent(HostOpTranslator.HOST_OP, op, names)) {
+        if (!spilledOps.isEmpty() || !ring.tryPublishEvent(HostOpTranslator.HOST_OP, op)) {
             opsSpilled.increment();
             spilledOps.addLast(op);
         }
@@ -185,9 +180,9 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
 
     /** Publishes one host op, waiting for a slot like a vendor record: for a replay's single producer. */
     public void publishWaiting(HostOp op) {
-        if (!ring.tryPublishEvent(HostOpTranslator.HOST_OP, op, names)) {
+        if (!ring.tryPublishEvent(HostOpTranslator.HOST_OP, op)) {
             producerWaits.increment();
-            ring.publishEvent(HostOpTranslator.HOST_OP, op, names);
+            ring.publishEvent(HostOpTranslator.HOST_OP, op);
         }
     }
 
@@ -198,7 +193,7 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
         }
         try {
             for (HostOp op; (op = spilledOps.pollFirst()) != null; ) {
-                if (!ring.tryPublishEvent(HostOpTranslator.HOST_OP, op, names)) {
+                if (!ring.tryPublishEvent(HostOpTranslator.HOST_OP, op)) {
                     spilledOps.addFirst(op);
                     return;
                 }
@@ -216,7 +211,7 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
         draining.lock();
         try {
             for (HostOp op; (op = spilledOps.pollFirst()) != null; ) {
-                ring.publishEvent(HostOpTranslator.HOST_OP, op, names);
+                ring.publishEvent(HostOpTranslator.HOST_OP, op);
             }
         } finally {
             draining.unlock();
@@ -235,7 +230,7 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
         return writer.summary();
     }
 
-    /** Declares that no host op will be published (a replay without an ops file); see {@link ChromeTraceWriter#expectNoHostOps}. */
+    /** Declares that no host op will be published (a replay without an ops file); see {@link TraceWalk#expectNoHostOps}. */
     public void expectNoHostOps() {
         writer.expectNoHostOps();
     }

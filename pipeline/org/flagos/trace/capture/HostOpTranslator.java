@@ -1,20 +1,19 @@
 package org.flagos.trace.capture;
 
-import com.lmax.disruptor.EventTranslatorTwoArg;
+import com.lmax.disruptor.EventTranslatorOneArg;
 import org.flagos.trace.ingest.HostOp;
-import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 
-/** Publishes a host op range into a ring slot. */
+/** Publishes a host op range into a ring slot: a plain copy; the name stage interns its names. */
 final class HostOpTranslator {
-    static final EventTranslatorTwoArg<TraceRecord, HostOp, NameTable> HOST_OP = (slot, sequence, op, names) -> {
+    static final EventTranslatorOneArg<TraceRecord, HostOp> HOST_OP = (slot, sequence, op) -> {
         slot.clear();
         slot.type = RecordType.HOST_OP;
-        slot.nameId = names.intern(op.name());
+        slot.opName = op.name();
+        slot.opThreadName = op.threadName();
         slot.externalId(op.externalId().value());
         slot.threadId = op.thread();
-        slot.threadNameId = op.threadName() == null ? -1 : names.intern(op.threadName());
         slot.startNs = op.startNs();
         slot.endNs = op.endNs();
     };

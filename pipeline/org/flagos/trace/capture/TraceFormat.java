@@ -4,6 +4,13 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
+import java.util.function.Function;
+import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.NameTable;
+import org.flagos.trace.stages.ChromeJsonSink;
+import org.flagos.trace.stages.PerfettoProtoSink;
+import org.flagos.trace.stages.TraceHeader;
+import org.flagos.trace.stages.TraceSink;
 
 /**
  * The format of a trace file, chosen by its name: {@code .pftrace} (or {@code .pftrace.gz}) is
@@ -12,10 +19,28 @@ import java.nio.file.Path;
  * session) gets the format the file name asks for without saying it again.
  */
 public enum TraceFormat {
-    /** torch-compatible Chrome trace JSON ({@link org.flagos.trace.stages.ChromeTraceWriter}). */
-    JSON,
-    /** Perfetto's TracePacket protobuf stream ({@link org.flagos.trace.stages.PerfettoTraceWriter}). */
-    PERFETTO;
+    /** torch-compatible Chrome trace JSON ({@link ChromeJsonSink}). */
+    JSON {
+        @Override
+        public TraceSink sink(OutputStream out, NameTable names, TraceHeader header, Function<EventKind, String> apiCategory) {
+            return new ChromeJsonSink(out, names, header, apiCategory);
+        }
+    },
+    /** Perfetto's TracePacket protobuf stream ({@link PerfettoProtoSink}). */
+    PERFETTO {
+        @Override
+        public TraceSink sink(OutputStream out, NameTable names, TraceHeader header, Function<EventKind, String> apiCategory) {
+            return new PerfettoProtoSink(out, names, header, apiCategory);
+        }
+    };
+
+    /**
+     * The encoder of this format over {@code out}, for the trace walk.
+     *
+     * @param apiCategory the category of API records per kind, as the vendor names it
+     */
+    public abstract TraceSink sink(OutputStream out, NameTable names, TraceHeader header,
+                                   Function<EventKind, String> apiCategory);
 
     /** The format a file of this name holds. */
     public static TraceFormat of(Path file) {

@@ -11,7 +11,7 @@ import java.util.Map;
 
 /**
  * flagtrace's own {@code .pftrace} (Perfetto's protobuf {@code Trace}: a sequence of length-prefixed
- * {@code TracePacket}s, as {@code PerfettoTraceWriter} writes it) as summary input, read packet by
+ * {@code TracePacket}s, as {@code PerfettoProtoSink} writes it) as summary input, read packet by
  * packet: interned names and categories, track descriptors (host threads, and device streams as
  * {@code stream S} under {@code GPU D}), and slices whose begin and end become one complete event
  * for {@link TraceFile.Reader}, with the same pid, tid, name, category, times (ns) and External

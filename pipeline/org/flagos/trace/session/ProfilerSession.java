@@ -195,11 +195,16 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
             alignHostClock();
             pipeline.accounting().vendorDropped(tracer.droppedByVendor());
             long aligned = System.nanoTime();
-            if (journal != null) {
-                journal.stop(endNs); // the records are real whether or not the trace is kept: so is the journal
-                journal.close();
+            try {
+                summary = pipeline.finish();
+            } finally {
+                // After the pipeline: the name stage reads kernel names (and the tap saves them) as
+                // it goes. The records are real whether or not the trace is kept: so is the journal.
+                if (journal != null) {
+                    journal.stop(endNs);
+                    journal.close();
+                }
             }
-            summary = pipeline.finish();
             Diagnostics.trace("session", "closing: tracer stop (flush, decode) " + (stopped - t0) / 1_000 + " µs, clock re-check "
                     + (aligned - stopped) / 1_000 + " µs, trace completed " + (System.nanoTime() - aligned) / 1_000 + " µs");
             warnIfNothingLinked();
@@ -267,7 +272,7 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
         for (EventKind kind : EventKind.values()) {
             if (kind.isDevice()) {
                 device += counts.decode().published(kind);
-                linked += counts.join().joined(kind);
+                linked += counts.joined(kind);
             }
         }
         if (tracer.available() && nextExternalId.get() > 0 && counts.decode().publishedTotal() == 0) {

@@ -17,9 +17,21 @@ import org.flagos.trace.model.JsonText;
  */
 public final class CaptureAccounting {
     private final DecodeStats decode;
-    private final ApiNameStage apiNames;
-    private final ExternalCorrelationJoin join;
-    private final CaptureWindowFilter window;
+    // The stages' own counts, handed over by the trace walk when the capture ends (chainCounts):
+    // every stage has seen every record by then. Zero before.
+    private final long[] droppedOutsideWindow = new long[EventKind.count()];
+    private final long[] joined = new long[EventKind.count()];
+    private final long[] unjoined = new long[EventKind.count()];
+    private volatile long droppedHostOps;
+    private volatile long lateJoined;
+    private volatile long releasedAtHorizon;
+    private volatile long longestWait;
+    private volatile long duplicateBindings;
+    private volatile long conflictingBindings;
+    private volatile int horizon;
+    private volatile long apiNamesResolved;
+    private volatile long apiNamesGeneric;
+    private volatile Map<String, Long> unknownCbids = Map.of();
     /** The most notes kept: a damaged input may ask for one per frame, and notes are held until the end. */
     public static final int MAX_NOTES = 100;
     private final List<String> notes = new ArrayList<>();
@@ -36,11 +48,32 @@ public final class CaptureAccounting {
     private volatile long opsDrawnBeforeRowKnown;
     private volatile long opsHeldMax;
 
-    public CaptureAccounting(DecodeStats decode, ApiNameStage apiNames, ExternalCorrelationJoin join, CaptureWindowFilter window) {
+    /** The counts of one capture, the decoder's counted into {@code decode} as it goes. */
+    public CaptureAccounting(DecodeStats decode) {
         this.decode = decode;
-        this.apiNames = apiNames;
-        this.join = join;
-        this.window = window;
+    }
+
+    /**
+     * Takes the final counts of the name stage, the join and the window, once every record has
+     * passed them (the trace walk calls this at the end of the capture); no stage is held.
+     */
+    void chainCounts(NameStage names, ExternalCorrelationJoin join, CaptureWindowFilter window) {
+        for (int k = 0; k < EventKind.count(); k++) {
+            EventKind kind = EventKind.ofOrdinal(k);
+            droppedOutsideWindow[k] = window.dropped(kind);
+            joined[k] = join.joined(kind);
+            unjoined[k] = join.unjoined(kind);
+        }
+        droppedHostOps = window.droppedHostOps();
+        lateJoined = join.lateJoined();
+        releasedAtHorizon = join.releasedAtHorizon();
+        longestWait = join.longestWait();
+        duplicateBindings = join.duplicateBindings();
+        conflictingBindings = join.conflictingBindings();
+        horizon = join.horizon();
+        apiNamesResolved = names.resolved();
+        apiNamesGeneric = names.generic();
+        unknownCbids = new java.util.TreeMap<>(names.unknownCbids());
     }
 
     /** Records the vendor itself reported dropping (its buffers overflowed); live sessions only. */
@@ -152,16 +185,62 @@ public final class CaptureAccounting {
         return decode;
     }
 
-    public ExternalCorrelationJoin join() {
-        return join;
+    /** Records of {@code kind} dropped outside the capture window. */
+    public long droppedOutsideWindow(EventKind kind) {
+        return droppedOutsideWindow[kind.ordinal()];
     }
 
-    public CaptureWindowFilter window() {
-        return window;
+    /** Host ops dropped outside the capture window. */
+    public long droppedHostOps() {
+        return droppedHostOps;
     }
 
-    public ApiNameStage apiNames() {
-        return apiNames;
+    /** Records of {@code kind} that got an External id. */
+    public long joined(EventKind kind) {
+        return joined[kind.ordinal()];
+    }
+
+    /** Records of {@code kind} without an External id. */
+    public long unjoined(EventKind kind) {
+        return unjoined[kind.ordinal()];
+    }
+
+    /** Records joined after they arrived (parked until their binding came). */
+    public long lateJoined() {
+        return lateJoined;
+    }
+
+    /** Parked records released without a binding at the reorder horizon. */
+    public long releasedAtHorizon() {
+        return releasedAtHorizon;
+    }
+
+    /** The most records a parked record waited for its binding. */
+    public long longestWait() {
+        return longestWait;
+    }
+
+    public long duplicateBindings() {
+        return duplicateBindings;
+    }
+
+    public long conflictingBindings() {
+        return conflictingBindings;
+    }
+
+    /** The join's reorder horizon, in records. */
+    public int horizon() {
+        return horizon;
+    }
+
+    /** API records named from the vendor's callback-id table. */
+    public long apiNamesResolved() {
+        return apiNamesResolved;
+    }
+
+    /** API records that kept the generic label. */
+    public long apiNamesGeneric() {
+        return apiNamesGeneric;
     }
 
     void write(JsonGenerator g) throws IOException {
@@ -185,30 +264,30 @@ public final class CaptureAccounting {
         g.writeObjectFieldStart("dropped_outside_window");
         for (int k = 0; k < EventKind.count(); k++) {
             EventKind kind = EventKind.ofOrdinal(k);
-            g.writeNumberField(kind.category(), window.dropped(kind));
+            g.writeNumberField(kind.category(), droppedOutsideWindow(kind));
         }
-        g.writeNumberField("cpu_op", window.droppedHostOps());
+        g.writeNumberField("cpu_op", droppedHostOps);
         g.writeEndObject();
         g.writeObjectFieldStart("without_external_id");
         for (int k = 0; k < EventKind.count(); k++) {
             EventKind kind = EventKind.ofOrdinal(k);
-            g.writeNumberField(kind.category(), join.unjoined(kind));
+            g.writeNumberField(kind.category(), unjoined(kind));
         }
         g.writeEndObject();
-        g.writeNumberField("joined_after_arrival", join.lateJoined());
-        g.writeNumberField("duplicate_bindings", join.duplicateBindings());
-        g.writeNumberField("conflicting_bindings", join.conflictingBindings());
+        g.writeNumberField("joined_after_arrival", lateJoined);
+        g.writeNumberField("duplicate_bindings", duplicateBindings);
+        g.writeNumberField("conflicting_bindings", conflictingBindings);
         g.writeObjectFieldStart("reorder_horizon");
-        g.writeNumberField("records", join.horizon());
-        g.writeNumberField("released_without_binding", join.releasedAtHorizon());
+        g.writeNumberField("records", horizon);
+        g.writeNumberField("released_without_binding", releasedAtHorizon);
         g.writeNumberField("flow_ends_given_up", flowEndsGivenUp);
         g.writeNumberField("ops_settled_at_capacity", opsSettledAtCapacity);
         g.writeNumberField("ops_nested_approximately", opsNestedApproximately);
         g.writeNumberField("ops_drawn_before_row_known", opsDrawnBeforeRowKnown);
         g.writeEndObject();
         g.writeNumberField("device_records_without_op", deviceRecordsWithoutOp);
-        g.writeNumberField("api_names_from_table", apiNames.resolved());
-        g.writeNumberField("api_names_generic", apiNames.generic());
+        g.writeNumberField("api_names_from_table", apiNamesResolved);
+        g.writeNumberField("api_names_generic", apiNamesGeneric);
         g.writeNumberField("vendor_dropped", vendorDropped);
         g.writeObjectFieldStart("ring_full");
         g.writeNumberField("producer_waits", ringFullWaits);
@@ -248,14 +327,14 @@ public final class CaptureAccounting {
         StringBuilder dropped = new StringBuilder("dropped outside the capture window:");
         for (int k = 0; k < EventKind.count(); k++) {
             EventKind kind = EventKind.ofOrdinal(k);
-            dropped.append(' ').append(kind.category()).append('=').append(window.dropped(kind));
+            dropped.append(' ').append(kind.category()).append('=').append(droppedOutsideWindow(kind));
         }
-        dropped.append(" cpu_op=").append(window.droppedHostOps());
+        dropped.append(" cpu_op=").append(droppedHostOps);
         out.add(dropped.toString());
         StringBuilder unjoined = new StringBuilder("without External id (launched outside any op):");
         for (int k = 0; k < EventKind.count(); k++) {
             EventKind kind = EventKind.ofOrdinal(k);
-            unjoined.append(' ').append(kind.category()).append('=').append(join.unjoined(kind));
+            unjoined.append(' ').append(kind.category()).append('=').append(unjoined(kind));
         }
         out.add(unjoined.toString());
         if (decode.unnamedKernels() > 0) {
@@ -273,12 +352,12 @@ public final class CaptureAccounting {
             out.add("invalid records: " + decode.invalidRecords() + ", undecodable bytes: " + decode.undecodableBytes()
                     + " (" + decode.problems() + ")");
         }
-        if (join.conflictingBindings() > 0 || join.duplicateBindings() > 0) {
-            out.add("correlation bindings: duplicate=" + join.duplicateBindings() + " conflicting=" + join.conflictingBindings()
+        if (conflictingBindings > 0 || duplicateBindings > 0) {
+            out.add("correlation bindings: duplicate=" + duplicateBindings + " conflicting=" + conflictingBindings
                     + " (first binding kept)");
         }
-        if (join.releasedAtHorizon() > 0 || flowEndsGivenUp > 0) {
-            out.add("reorder horizon " + join.horizon() + " records: released_without_binding=" + join.releasedAtHorizon()
+        if (releasedAtHorizon > 0 || flowEndsGivenUp > 0) {
+            out.add("reorder horizon " + horizon + " records: released_without_binding=" + releasedAtHorizon
                     + " (written without an External id, counted above) flow_ends_given_up=" + flowEndsGivenUp
                     + " (unpaired ends, mostly API calls that launched nothing: no arrow)");
         }
@@ -288,8 +367,8 @@ public final class CaptureAccounting {
                     + " (self CPU and device total of their parents approximate) drawn_before_row_known="
                     + opsDrawnBeforeRowKnown + " (on their own thread id's row)");
         }
-        if (apiNames.generic() > 0) {
-            out.add("API records with no name in the cbid table (kept generic label): " + apiNames.unknownCbids());
+        if (apiNamesGeneric > 0) {
+            out.add("API records with no name in the cbid table (kept generic label): " + unknownCbids);
         }
         if (vendorDropped > 0) {
             out.add("the vendor dropped " + vendorDropped + " records (its activity buffers overflowed): they are in no trace");

@@ -4,8 +4,8 @@ import org.agrona.collections.Long2LongHashMap;
 
 /**
  * Pairs the two ends of each flow arrow by vendor correlation id: the API call (the {@code s}
- * half) and the first device record it launched (the {@code f} half). An arrow is handed to the
- * writer the moment its second end arrives, and only then, so every arrow in the trace is paired;
+ * half) and the first device record it launched (the {@code f} half). An arrow is returned to the
+ * walk the moment its second end arrives, and only then, so every arrow in the trace is paired;
  * the entry is then freed. An end that waits longer than the horizon (counted in ends stored
  * after it) is given up and counted: most are API calls that launched nothing (a synchronize, a
  * malloc), which never make an arrow anyway. So the index holds at most a horizon's worth of
@@ -16,12 +16,6 @@ final class FlowIndex {
     private static final byte FREE = 0;
     private static final byte HOST = 1;
     private static final byte DEVICE = 2;
-
-    /** Receives one complete arrow. */
-    interface ArrowSink {
-        void arrow(long correlation, long hostTs, long hostPid, long hostTid, long deviceTs, int devicePid, int deviceTid)
-                throws java.io.IOException;
-    }
 
     private final int horizon;
     /** Correlation to the store sequence of its waiting end; ends live in a ring by that sequence. */
@@ -34,41 +28,54 @@ final class FlowIndex {
     private long oldest;
     private long next;
     private long givenUp;
+    /** The arrow the last call completed; one object, refilled (no allocation per arrow). */
+    private final FlowArrow arrow = new FlowArrow();
 
     FlowIndex(int horizon) {
         this.horizon = horizon;
     }
 
-    void host(long corr, long hostTs, long hostPid, long hostTid, ArrowSink sink) throws java.io.IOException {
+    /**
+     * The API call's end: the completed arrow when its device end was waiting (valid until the next
+     * call), else null.
+     */
+    FlowArrow host(long corr, long hostTs, long hostPid, long hostTid) {
         long s = index.get(corr);
         if (s == NONE) {
             store(corr, HOST, hostTs, hostPid, hostTid);
-            return;
+            return null;
         }
         int i = slot(s);
-        if (end[i] == DEVICE) {
-            index.remove(corr);
-            end[i] = FREE;
-            sink.arrow(corr, hostTs, hostPid, hostTid, ts[i], (int) pid[i], (int) tid[i]);
+        if (end[i] != DEVICE) {
+            return null;
         }
+        index.remove(corr);
+        end[i] = FREE;
+        return arrow.set(corr, hostTs, hostPid, hostTid, ts[i], (int) pid[i], (int) tid[i]);
     }
 
-    void device(long corr, long deviceTs, int devicePid, int deviceTid, ArrowSink sink) throws java.io.IOException {
+    /**
+     * A device record's end: the completed arrow when its launch was waiting (valid until the next
+     * call), else null.
+     */
+    FlowArrow device(long corr, long deviceTs, int devicePid, int deviceTid) {
         long s = index.get(corr);
         if (s == NONE) {
             store(corr, DEVICE, deviceTs, devicePid, deviceTid);
-            return;
+            return null;
         }
         int i = slot(s);
         if (end[i] == HOST) {
             index.remove(corr);
             end[i] = FREE;
-            sink.arrow(corr, ts[i], pid[i], tid[i], deviceTs, devicePid, deviceTid);
-        } else if (deviceTs < ts[i]) {
+            return arrow.set(corr, ts[i], pid[i], tid[i], deviceTs, devicePid, deviceTid);
+        }
+        if (deviceTs < ts[i]) {
             ts[i] = deviceTs; // several device records, no launch yet: the arrow ends at the first
             pid[i] = devicePid;
             tid[i] = deviceTid;
         }
+        return null;
     }
 
     /** Ends given up unpaired at the horizon. */

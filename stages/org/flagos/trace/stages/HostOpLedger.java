@@ -1,15 +1,14 @@
 package org.flagos.trace.stages;
 
-import java.io.IOException;
 import java.util.Arrays;
 import org.agrona.collections.Long2LongHashMap;
 
 /**
- * The host ops a trace writer holds until they settle, and the device time and API thread that
+ * The host ops the trace walk holds until they settle, and the device time and API thread that
  * records bring for them. An op settles once nothing can still refer to it: a horizon of records
  * (those the join counts: activity and bindings) has arrived after it, so the device and API records
  * that name its External id, parked ones included, have been written. Settling folds it into the
- * summary ({@link OpSummaryFold}, in post-order per thread) and then writes its {@code cpu_op} row,
+ * summary ({@link OpSummaryFold}, in post-order per thread) and then hands its {@code cpu_op} row out,
  * in start order among the ops waiting; {@code Ev Idx} is the rank in which rows are written. A
  * capture shorter than the horizon settles everything at its end, as the writer always did: every
  * row in start order, numbered by it.
@@ -22,11 +21,6 @@ import org.agrona.collections.Long2LongHashMap;
  * when it becomes known ({@link #drawnBeforeRowKnown()}).
  */
 final class HostOpLedger {
-    /** Writes one settled op's row. */
-    interface RowSink {
-        void cpuOp(HostOpLedger ops, int slot, long evIdx) throws IOException;
-    }
-
     private static final long NONE = -1;
 
     private final int horizon;
@@ -171,29 +165,24 @@ final class HostOpLedger {
         }
     }
 
-    /** Folds and writes the ops whose horizon has passed. */
-    void settle(RowSink sink) throws IOException {
+    /**
+     * Folds the ops whose horizon has passed; {@link #nextRow()} then hands the rows that are due,
+     * in start order.
+     */
+    void settle() {
         while (byEnd.size > 0 && now - arrivedAt[byEnd.peek()] > horizon) {
             fold(byEnd.poll());
         }
-        writeFolded(sink);
-        while (live > capacity) {
-            if (byEnd.size > 0) {
-                if (recordsExpected) {
-                    settledAtCapacity++;
-                }
-                fold(byEnd.poll());
-            }
-            writeFolded(sink);
-        }
     }
 
-    /** The end of the capture: everything settles, then what no op claimed is counted. */
-    void finish(RowSink sink) throws IOException {
+    /**
+     * The end of the capture: everything settles (drain {@link #nextRow()} after it), and what no
+     * op claimed is counted.
+     */
+    void finish() {
         while (byEnd.size > 0) {
             fold(byEnd.poll());
         }
-        writeFolded(sink);
         for (long q = earlyOldest; q < earlyNext; q++) {
             int e = earlySlot(q);
             if (earlyLive[e]) {
@@ -205,15 +194,31 @@ final class HostOpLedger {
         earlyOldest = earlyNext;
     }
 
-    private void writeFolded(RowSink sink) throws IOException {
-        while (byStart.size > 0 && folded[byStart.peek()]) {
-            int s = byStart.poll();
-            if (!layout.knows(thread[s])) {
-                fallbackWritten.put(thread[s], fallbackWritten.get(thread[s]) + 1);
+    /**
+     * The slot of the next op row to write, or -1 when none is due: the earliest-starting op once it
+     * is folded; while more ops are held than {@link #capacity}, the op that ends first is folded
+     * early to make room. The slot's fields stay valid until the next {@link #op}; its {@code Ev Idx}
+     * is {@link #written()} less one.
+     */
+    int nextRow() {
+        while (true) {
+            if (byStart.size > 0 && folded[byStart.peek()]) {
+                int s = byStart.poll();
+                if (!layout.knows(thread[s])) {
+                    fallbackWritten.put(thread[s], fallbackWritten.get(thread[s]) + 1);
+                }
+                written++;
+                freeSlots[freeCount++] = s;
+                live--;
+                return s;
             }
-            sink.cpuOp(this, s, written++);
-            freeSlots[freeCount++] = s;
-            live--;
+            if (live <= capacity || byEnd.size == 0) {
+                return -1;
+            }
+            if (recordsExpected) {
+                settledAtCapacity++;
+            }
+            fold(byEnd.poll());
         }
     }
 

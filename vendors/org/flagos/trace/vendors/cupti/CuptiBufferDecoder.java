@@ -13,7 +13,6 @@ import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RecordLimits;
 import org.flagos.trace.model.RecordSink;
 import org.flagos.trace.vendors.family.ClockedDecoder;
-import org.flagos.trace.vendors.family.KernelNameCache;
 import org.flagos.trace.vendors.family.LiveKernelNames;
 import org.flagos.trace.vendors.family.VendorClock;
 
@@ -38,7 +37,6 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
     private final String sizeUnknown;
     private final ApiNames apiNames;
     private final CuptiTimes times;
-    private final KernelNameCache names;
     private final CuptiKernelDecoder kernel;
     private final CuptiMemcpyDecoder memcpy;
     private final CuptiMemsetDecoder memset;
@@ -49,7 +47,7 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
      * A decoder of NVIDIA CUPTI 13.0 buffers in epoch ns.
      *
      * @param kernelNames resolves kernel name pointers (the capture's name table, or live memory)
-     * @param table       the capture's interned names
+     * @param table       the capture's interned names (the name stage interns into it, not the decoder)
      * @param devices     device properties for occupancy figures; may be empty
      */
     public CuptiBufferDecoder(KernelNames kernelNames, NameTable table, List<DeviceProperties> devices) {
@@ -75,8 +73,7 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
         this.times = times;
         this.sizeUnknown = sizeUnknown;
         this.apiNames = apiNames;
-        this.names = new KernelNameCache(kernelNames, table);
-        this.kernel = new CuptiKernelDecoder(names, new CuptiKernelMetrics(devices), layout, times);
+        this.kernel = new CuptiKernelDecoder(new CuptiRecordNaming(kernelNames, new CuptiKernelMetrics(devices)), layout, times);
         this.memcpy = new CuptiMemcpyDecoder(layout, times);
         this.memset = new CuptiMemsetDecoder(layout, times);
         this.api = new CuptiApiDecoder(times);
@@ -154,7 +151,6 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
     @Override
     public void decode(ByteBuffer source, RecordSink sink, DecodeStats stats) {
         ByteBuffer buffer = source.order() == ByteOrder.LITTLE_ENDIAN ? source : source.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-        names.stats(stats);
         int base = buffer.position();
         int limit = buffer.limit();
         int pos = base;
@@ -187,7 +183,6 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
      * itself (MCPTI's scanner). {@code buffer} must be little-endian.
      */
     public void decodeRecord(int kind, ByteBuffer buffer, int pos, RecordSink sink, DecodeStats stats) {
-        names.stats(stats);
         switch (kind) {
             case CuptiActivityKind.KERNEL:
             case CuptiActivityKind.CONCURRENT_KERNEL:

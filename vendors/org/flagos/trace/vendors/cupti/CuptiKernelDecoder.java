@@ -5,16 +5,17 @@ import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.RecordField;
+import org.flagos.trace.model.RecordNaming;
 import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
-import org.flagos.trace.vendors.family.KernelNameCache;
 
 /**
  * Flyweight over a CUPTI kernel record (kinds KERNEL and CONCURRENT_KERNEL), read in place, little-endian:
  * {@code CUpti_ActivityKernel10}, {@code Kernel9} or {@code Kernel6}, whose fields read here sit at
  * the same offsets (the layout row says which, and so how long a record is). Times are published as
- * the decoder's clock accepted them. The name is a pointer into the capturing process, resolved
- * through a per-capture cache so each distinct kernel is looked up and demangled once.
+ * the decoder's clock accepted them. The name is a pointer into the capturing process, copied as a
+ * handle: the name stage resolves it (once per kernel) and fills the occupancy figures, through the
+ * decoder's {@link RecordNaming}.
  */
 final class CuptiKernelDecoder {
     private static final int REGISTERS_PER_THREAD = 6;
@@ -57,21 +58,18 @@ final class CuptiKernelDecoder {
         slot.queued = k.times.toEpoch(k.queued());
         slot.presentAll(RecordField.CUDA_KERNEL);
         slot.nameHandle = k.nameHandle();
-        slot.nameId = k.names.nameId(slot.nameHandle);
-        k.metrics.fill(slot);
+        slot.naming = k.naming;
     };
 
-    private final KernelNameCache names;
-    private final CuptiKernelMetrics metrics;
+    private final RecordNaming naming;
     private final CuptiTimes times;
     private final int size;
     private final String record;
     private ByteBuffer buffer;
     private int offset;
 
-    CuptiKernelDecoder(KernelNameCache names, CuptiKernelMetrics metrics, CuptiRecordLayout layout, CuptiTimes times) {
-        this.names = names;
-        this.metrics = metrics;
+    CuptiKernelDecoder(RecordNaming naming, CuptiRecordLayout layout, CuptiTimes times) {
+        this.naming = naming;
         this.times = times;
         this.size = layout.kernelSize;
         this.record = layout.kernelRecord;

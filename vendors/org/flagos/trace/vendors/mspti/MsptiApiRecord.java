@@ -4,14 +4,15 @@ import org.flagos.trace.vendors.activity.RecordBounds;
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.RecordNaming;
 import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 
 /**
  * Flyweight over an {@code msptiActivityApi} record (kinds API, ACL_API, NODE_API and RUNTIME_API
  * share it), read in place. Packed: the 8-byte {@code start} sits at offset 4, unaligned. The record
- * has no callback id; it carries a pointer to the API's name, which the decoder resolves into
- * {@link #nameId} before publishing.
+ * has no callback id; it carries a pointer to the API's name, copied as the slot's name handle for
+ * the name stage.
  */
 final class MsptiApiRecord {
     static final int SIZE = 48;
@@ -31,19 +32,19 @@ final class MsptiApiRecord {
         slot.processId = api.processId();
         slot.threadId = Integer.toUnsignedLong(api.threadId());
         slot.correlation(api.correlationId());
-        slot.nameId = api.nameId; // the vendor named it; ApiNameStage keeps it (no cbid: RecordField.CBID stays unmarked)
+        slot.nameHandle = api.namePointer(); // the vendor names it (no cbid: RecordField.CBID stays unmarked)
+        slot.naming = api.naming;
     };
 
     private ByteBuffer buffer;
     private int offset;
-    /** The interned API name, or -1 when the record names none. */
-    int nameId = -1;
+    /** How the name stage resolves the name pointer; set by the decoder. */
+    RecordNaming naming;
 
     MsptiApiRecord wrap(ByteBuffer buffer, int offset) {
         RecordBounds.check(buffer, offset, SIZE, "msptiActivityApi");
         this.buffer = buffer;
         this.offset = offset;
-        this.nameId = -1;
         return this;
     }
 

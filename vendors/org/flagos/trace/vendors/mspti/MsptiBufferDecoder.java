@@ -46,8 +46,10 @@ public final class MsptiBufferDecoder implements ActivityBufferDecoder {
     }
 
     MsptiBufferDecoder(KernelNames strings, NameTable table, AscendDevices devices) {
-        this.strings = new MsptiStrings(strings, table);
+        this.strings = new MsptiStrings(strings);
         this.table = table;
+        kernel.naming = this.strings;
+        api.naming = this.strings;
         this.devices = devices;
     }
 
@@ -65,7 +67,6 @@ public final class MsptiBufferDecoder implements ActivityBufferDecoder {
     @Override
     public void decode(ByteBuffer source, RecordSink sink, DecodeStats stats) {
         ByteBuffer buffer = source.order() == ByteOrder.LITTLE_ENDIAN ? source : source.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-        strings.stats(stats);
         int base = buffer.position();
         int limit = buffer.limit();
         int pos = base;
@@ -97,7 +98,6 @@ public final class MsptiBufferDecoder implements ActivityBufferDecoder {
                 kernel.wrap(buffer, pos);
                 if (valid(kernel.start(), kernel.end(), kernel.deviceId(), "kernel", stats)) {
                     kernel.logicalDevice = devices.logical(kernel.deviceId());
-                    kernel.nameId = strings.kernel(kernel.namePointer());
                     strings.kernelType(kernel.typePointer());
                     sink.publish(MsptiKernelRecord.TRANSLATOR, kernel);
                     stats.countPublished(EventKind.KERNEL);
@@ -125,7 +125,6 @@ public final class MsptiBufferDecoder implements ActivityBufferDecoder {
             case MsptiActivityKind.RUNTIME_API:
                 api.wrap(buffer, pos);
                 if (valid(api.start(), api.end(), 0, "API", stats)) {
-                    api.nameId = strings.api(api.namePointer());
                     sink.publish(MsptiApiRecord.TRANSLATOR, api);
                     stats.countPublished(EventKind.RUNTIME);
                 }

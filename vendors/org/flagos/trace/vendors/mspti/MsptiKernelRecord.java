@@ -4,6 +4,7 @@ import org.flagos.trace.vendors.activity.RecordBounds;
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.RecordNaming;
 import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 
@@ -32,13 +33,13 @@ final class MsptiKernelRecord {
         slot.stream = k.streamId();
         slot.correlation(k.correlationId());
         slot.nameHandle = k.namePointer();
-        slot.nameId = k.nameId;
+        slot.naming = k.naming;
     };
 
     private ByteBuffer buffer;
     private int offset;
-    /** Resolved by the decoder before publishing. */
-    int nameId;
+    /** How the name stage resolves the name pointer; set by the decoder. */
+    RecordNaming naming;
     int logicalDevice;
 
     MsptiKernelRecord wrap(ByteBuffer buffer, int offset) {

@@ -1,71 +1,35 @@
 package org.flagos.trace.vendors.mspti;
 
-import org.flagos.trace.names.ItaniumDemangler;
-import org.flagos.trace.model.DecodeStats;
 import org.flagos.trace.model.KernelNames;
 import org.flagos.trace.model.LongIntHashMap;
-import org.flagos.trace.model.NameTable;
+import org.flagos.trace.model.RecordNaming;
 
 /**
- * MSPTI's {@code const char*} fields (API name, kernel name, kernel type) to interned name ids. MSPTI
- * hands the same pointer for every record of one name, so each string is read once. Live, the
- * source reads the C string during the buffer callback (and saves it to the capture's name table);
- * in a replay it is that table.
+ * MSPTI's {@code const char*} fields (API name, kernel name, kernel type), read through the
+ * capture's strings: live, the C string MSPTI keeps for the process's life (each also saved to the
+ * capture's name table); in a replay, that table. The name stage asks for kernel and API names, once
+ * per pointer; the decoder reads each kernel type once, so a live capture's name table covers it.
  */
-final class MsptiStrings {
+final class MsptiStrings implements RecordNaming {
     private static final int NONE = -1;
 
     private final KernelNames source;
-    private final NameTable table;
-    private final LongIntHashMap kernels = new LongIntHashMap(256, NONE);
-    private final LongIntHashMap apis = new LongIntHashMap(256, NONE);
     private final LongIntHashMap types = new LongIntHashMap(64, NONE);
-    private DecodeStats stats;
 
-    MsptiStrings(KernelNames source, NameTable table) {
+    MsptiStrings(KernelNames source) {
         this.source = source;
-        this.table = table;
     }
 
-    void stats(DecodeStats stats) {
-        this.stats = stats;
+    /** The kernel's (possibly mangled) name, or null for an unknown or null pointer. */
+    @Override
+    public String kernelName(long pointer) {
+        return pointer == 0 ? null : source.lookup(pointer);
     }
 
-    /** The kernel name's id; an unknown pointer keeps a visible placeholder and is counted. */
-    int kernel(long pointer) {
-        int id = kernels.get(pointer);
-        if (id != NONE) {
-            return id;
-        }
-        String name = pointer == 0 ? null : source.lookup(pointer);
-        if (name == null) {
-            name = "<unresolved kernel 0x" + Long.toHexString(pointer) + ">";
-            if (stats != null) {
-                stats.unnamedKernel();
-            }
-        } else {
-            name = ItaniumDemangler.demangle(name);
-        }
-        id = table.intern(name);
-        kernels.put(pointer, id);
-        return id;
-    }
-
-    /** The API name's id, or -1 when the record names none (the generic label then applies). */
-    int api(long pointer) {
-        if (pointer == 0) {
-            return NONE;
-        }
-        int id = apis.get(pointer);
-        if (id != NONE) {
-            return id;
-        }
-        String name = source.lookup(pointer);
-        id = name == null || name.isEmpty() ? NONE : table.intern(name);
-        if (id != NONE) {
-            apis.put(pointer, id);
-        }
-        return id;
+    /** The API's name, or null for an unknown or null pointer (the generic label then applies). */
+    @Override
+    public String apiName(long pointer) {
+        return pointer == 0 ? null : source.lookup(pointer);
     }
 
     /**

@@ -8,10 +8,10 @@ import org.flagos.trace.model.DeviceClockMapping;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.KernelNames;
 import org.flagos.trace.model.NameTable;
+import org.flagos.trace.model.RecordNaming;
 import org.flagos.trace.model.RecordLimits;
 import org.flagos.trace.model.RecordSink;
 import org.flagos.trace.vendors.family.ClockedDecoder;
-import org.flagos.trace.vendors.family.KernelNameCache;
 
 /**
  * Walks a ROCtracer pool buffer ({@code [begin, end)} of the buffer callback) at the fixed 64-byte
@@ -33,9 +33,8 @@ import org.flagos.trace.vendors.family.KernelNameCache;
  * invalid.
  */
 public final class RoctracerBufferDecoder implements ClockedDecoder {
-    private final KernelNameCache kernelNames;
     private final RoctracerApiNames apiNames;
-    private final RoctracerOpsRecord ops = new RoctracerOpsRecord();
+    private final RoctracerOpsRecord ops;
     private final RoctracerApiRecord api = new RoctracerApiRecord();
     private final RoctracerExternRecord extern = new RoctracerExternRecord();
     private DeviceClockMapping mapping;
@@ -52,10 +51,10 @@ public final class RoctracerBufferDecoder implements ClockedDecoder {
      * @param mapping ROCtracer's clock to epoch ns (a live session's, or the one saved beside a dump)
      */
     public RoctracerBufferDecoder(KernelNames names, NameTable table, DeviceClockMapping mapping) {
-        // Cached by handle: a live handle is the shim's process-lifetime copy of the name, a replayed one
-        // the same value read back from the capture, so caching by handle is exact in both. A null name
-        // (handle 0) is never looked up.
-        this.kernelNames = new KernelNameCache(handle -> handle == 0 ? null : names.lookup(handle), table);
+        // The name stage caches by handle: a live handle is the shim's process-lifetime copy of the name,
+        // a replayed one the same value read back from the capture, so caching by handle is exact in
+        // both. A null name (handle 0) is never looked up.
+        this.ops = new RoctracerOpsRecord(RecordNaming.of(handle -> handle == 0 ? null : names.lookup(handle)));
         this.apiNames = new RoctracerApiNames(names);
         this.mapping = mapping;
     }
@@ -74,7 +73,6 @@ public final class RoctracerBufferDecoder implements ClockedDecoder {
 
     @Override
     public void decode(ByteBuffer source, RecordSink sink, DecodeStats stats) {
-        kernelNames.stats(stats);
         ByteBuffer buffer = source.order() == ByteOrder.LITTLE_ENDIAN ? source : source.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         int base = buffer.position();
         int limit = buffer.limit();
@@ -147,9 +145,6 @@ public final class RoctracerBufferDecoder implements ClockedDecoder {
         }
         ops.startNs = mappedStart;
         ops.endNs = mappedEnd;
-        if (kind == EventKind.KERNEL) {
-            ops.nameId = kernelNames.nameId(ops.kernelName());
-        }
         sink.publish(RoctracerOpsRecord.TRANSLATOR, ops);
         stats.countPublished(kind);
     }

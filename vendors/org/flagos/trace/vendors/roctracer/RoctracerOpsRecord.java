@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import org.flagos.trace.model.CopyKind;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.RecordField;
+import org.flagos.trace.model.RecordNaming;
 import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 
@@ -28,7 +29,7 @@ final class RoctracerOpsRecord {
         slot.correlation(ops.correlationId());
         if (slot.kind == EventKind.KERNEL) {
             slot.nameHandle = ops.kernelName();
-            slot.nameId = ops.nameId;
+            slot.naming = ops.naming;
         } else {
             slot.bytes = ops.bytes();
             slot.present(RecordField.BYTES);
@@ -43,14 +44,17 @@ final class RoctracerOpsRecord {
     /** Epoch ns, set by the decoder after mapping the vendor clock. */
     long startNs;
     long endNs;
-    /** The kernel's interned name, set by the decoder. */
-    int nameId = -1;
+    /** How the name stage resolves the kernel-name handle. */
+    private final RecordNaming naming;
+
+    RoctracerOpsRecord(RecordNaming naming) {
+        this.naming = naming;
+    }
 
     RoctracerOpsRecord wrap(ByteBuffer buffer, int offset) {
         RecordBounds.check(buffer, offset, RoctracerRecord.SIZE, "HIP_OPS activity_record_t");
         this.buffer = buffer;
         this.offset = offset;
-        this.nameId = -1;
         return this;
     }
 

@@ -263,7 +263,7 @@ public abstract class FakeCuptiShapedContract extends VendorContract {
         assertEquals(3, liveAccounting.decode().invalidRecords(), liveAccounting.decode().problems());
         assertEquals(3, replay.accounting().decode().invalidRecords(), replay.accounting().decode().problems());
         for (EventKind kind : EventKind.values()) {
-            assertEquals(0, liveAccounting.window().dropped(kind), "nothing of the workload lies outside the window: " + kind);
+            assertEquals(0, liveAccounting.droppedOutsideWindow(kind), "nothing of the workload lies outside the window: " + kind);
         }
         assertEquals(0, liveAccounting.decode().undecodableBytes());
         assertEquals(0, tracer.pushFailures());

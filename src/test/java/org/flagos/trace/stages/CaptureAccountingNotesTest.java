@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class CaptureAccountingNotesTest {
     @Test
     void pastTheLimitOnlyTheNumberOfNotesIsKept() {
-        CaptureAccounting accounting = new CaptureAccounting(null, null, null, null); // notes need none of these
+        CaptureAccounting accounting = new CaptureAccounting(null); // notes need no decoder counts
         for (int i = 0; i < 1000; i++) {
             accounting.note("note " + i);
         }

@@ -36,7 +36,7 @@ class JsonLiteralTest {
         try (JsonGenerator g = new JsonFactory().createGenerator(out)) {
             g.writeStartObject();
             g.writeFieldName("v");
-            ChromeTraceWriter.writeMetadataValue(g, value);
+            ChromeJsonSink.writeMetadataValue(g, value);
             g.writeEndObject();
         }
         JsonNode parsed = TraceJson.MAPPER.readTree(out.toByteArray());

@@ -62,9 +62,9 @@ public final class BoundedReplayMain {
                 .append(" collections=").append(COLLECTIONS.get())
                 .append(" max_heap_mib=").append(Runtime.getRuntime().maxMemory() >> 20)
                 .append(" bindings=").append(a.decode().bindings())
-                .append(" joined_after_arrival=").append(a.join().lateJoined())
-                .append(" longest_wait=").append(a.join().longestWait())
-                .append(" released_without_binding=").append(a.join().releasedAtHorizon())
+                .append(" joined_after_arrival=").append(a.lateJoined())
+                .append(" longest_wait=").append(a.longestWait())
+                .append(" released_without_binding=").append(a.releasedAtHorizon())
                 .append(" flow_ends_given_up=").append(a.flowEndsGivenUp())
                 .append(" truncated=").append(result.truncated())
                 .append(" host_ops=").append(a.hostOps())
@@ -85,7 +85,7 @@ public final class BoundedReplayMain {
         }
         for (EventKind kind : EventKind.values()) {
             line.append(" decoded_").append(kind.category()).append('=').append(a.decode().published(kind));
-            line.append(" unjoined_").append(kind.category()).append('=').append(a.join().unjoined(kind));
+            line.append(" unjoined_").append(kind.category()).append('=').append(a.unjoined(kind));
         }
         System.out.println(line);
     }

@@ -37,8 +37,8 @@ class CuptiTruthTest {
     void everyRecordMatchesCuptisOwnDecoding(String capture) {
         NameTable names = new NameTable();
         CuptiBufferDecoder decoder = new CuptiBufferDecoder(KernelNameFile.read(Captures.names(capture)), names, List.of());
-        CollectingSink sink = new CollectingSink();
         DecodeStats stats = new DecodeStats();
+        CollectingSink sink = CollectingSink.named(decoder.apiNames(), names, stats);
         ByteBuffer bytes = CaptureBytes.load(Captures.capture(capture));
         FltrbufFrames frames = new FltrbufFrames(bytes, capture);
         while (frames.next()) {

@@ -228,8 +228,8 @@ class MsptiContractTest extends VendorContract {
             }
         }
         assertTrue(at("kernel", early + 3_000).isEmpty());
-        assertEquals(1, session.accounting().window().dropped(EventKind.KERNEL));
-        assertEquals(1, session.accounting().window().dropped(EventKind.RUNTIME));
+        assertEquals(1, session.accounting().droppedOutsideWindow(EventKind.KERNEL));
+        assertEquals(1, session.accounting().droppedOutsideWindow(EventKind.RUNTIME));
     }
 
     @Test

@@ -44,7 +44,7 @@ class MsptiDecoderContractTest extends ActivityDecoderContract {
     }
 
     private List<TraceRecord> decodeAll(NameTable names, KernelNames strings, DecodeStats stats) {
-        CollectingSink sink = new CollectingSink();
+        CollectingSink sink = CollectingSink.named(MsptiApiNames.INSTANCE, names, stats);
         new MsptiBufferDecoder(strings, names, AscendDevices.parse("4,2"))
                 .decode(ByteBuffer.wrap(realBuffer()).order(ByteOrder.LITTLE_ENDIAN), sink, stats);
         return sink.records;
@@ -97,7 +97,9 @@ class MsptiDecoderContractTest extends ActivityDecoderContract {
                 assertFalse(r.has(RecordField.CBID), "MSPTI API records have no callback id");
                 assertEquals(ProcessHandle.current().pid(), r.processId);
                 assertTrue(r.threadId > 0);
-                assertTrue(r.nameId < 0, "no name table: the pointer resolves to nothing");
+                assertTrue(r.nameHandle != 0, "the name pointer travels to the name stage");
+                assertEquals(MsptiApiNames.INSTANCE.genericLabel(EventKind.RUNTIME), names.name(r.nameId),
+                        "no name table: the pointer resolves to nothing, the generic label stays");
             }
         }
     }

@@ -55,8 +55,8 @@ class MuptiDecoderContractTest extends ActivityDecoderContract {
         NameTable names = new NameTable();
         KernelNames kernels = handle -> "_Z4reluPfi";
         CuptiBufferDecoder decoder = MuptiDecoder.replay(kernels, names, DeviceClockMapping.IDENTITY);
-        CollectingSink sink = new CollectingSink();
         DecodeStats stats = new DecodeStats();
+        CollectingSink sink = CollectingSink.named(decoder.apiNames(), names, stats);
         decoder.decode(sample(), sink, stats);
         List<TraceRecord> r = sink.records;
         assertEquals(12, r.size()); // 3 x (external, API, kernel) + driver API + memcpy + memset

@@ -288,12 +288,12 @@ class RoctracerContractTest extends VendorContract {
             long correlation = e.path("args").path("correlation").asLong(-1);
             assertTrue(correlation != backdated && correlation != implausible, "out-of-session work in the trace: " + e);
         }
-        assertEquals(1, accounting.window().dropped(EventKind.KERNEL), "the kernel in flight before the session");
-        assertEquals(1, accounting.window().dropped(EventKind.RUNTIME), "and its HIP call");
+        assertEquals(1, accounting.droppedOutsideWindow(EventKind.KERNEL), "the kernel in flight before the session");
+        assertEquals(1, accounting.droppedOutsideWindow(EventKind.RUNTIME), "and its HIP call");
         assertEquals(2, accounting.decode().invalidRecords(), "the implausible kernel and call: " + accounting.decode().problems());
         assertEquals(Map.of(2002, (long) THREADS * ITERATIONS), accounting.decode().skippedByVendorKind(), "barriers");
         assertEquals(THREADS * ITERATIONS * 5, accounting.decode().bindings());
-        assertTrue(accounting.join().lateJoined() > 0, "device records reached the join before their bindings");
+        assertTrue(accounting.lateJoined() > 0, "device records reached the join before their bindings");
         assertEquals(0, accounting.decode().unnamedKernels());
         assertEquals(0, tracer.pushFailures());
         assertEquals(0, tracer.popFailures());

@@ -5,25 +5,22 @@ import java.io.OutputStream;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RecordField;
-import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 
 /**
- * Stage 4, last, for a {@code .pftrace} target: streams Perfetto's protobuf trace (a sequence of
- * {@code TracePacket}s, docs/formats.md). The same slices, arguments and flow arrows as
- * {@link ChromeTraceWriter}'s JSON, read from the same vendor-neutral records: each device and API
- * record becomes a slice (a begin and an end event) on its track as it arrives; a host op, whose
- * row follows the thread its API calls ran on, once it settles ({@link HostOpLedger}), as the JSON
- * writer does. A flow joins a launch to its device work: both slices carry the vendor correlation
- * id as flow id. Names, categories and argument keys are interned, each sent once.
+ * Perfetto's protobuf trace for a {@code .pftrace} target (a sequence of {@code TracePacket}s,
+ * docs/formats.md): the same slices and arguments as {@link ChromeJsonSink}'s JSON, from what
+ * {@link TraceWalk} hands over. Each device record, API call and settled host op becomes a slice (a
+ * begin and an end event) on its track. A flow joins a launch to its device work: both slices carry
+ * the vendor correlation id as flow id, so a completed arrow needs no packet of its own. Names,
+ * categories and argument keys are interned, each sent once.
  */
-public final class PerfettoTraceWriter implements TraceWriter, FlowIndex.ArrowSink, HostOpLedger.RowSink {
+public final class PerfettoProtoSink implements TraceSink {
     // Field numbers of Perfetto's trace protos (protos/perfetto/trace/...), as documented there.
     private static final int TRACE_PACKET = 1;
     private static final int PACKET_TIMESTAMP = 8;
@@ -68,8 +65,6 @@ public final class PerfettoTraceWriter implements TraceWriter, FlowIndex.ArrowSi
 
     /** The one packet sequence this writer produces. */
     private static final int SEQUENCE = 1;
-    /** Host rows of a capture that never names its process, as in the JSON trace. */
-    private static final long UNKNOWN_HOST_PID = 1_000_000;
     /** Packets are handed to the stream in batches of about this many bytes. */
     private static final int FLUSH_BYTES = 1 << 15;
     private static final byte[] EMPTY_ARRAY = {'[', ']'};
@@ -82,109 +77,40 @@ public final class PerfettoTraceWriter implements TraceWriter, FlowIndex.ArrowSi
     private final OutputStream out;
     private final NameTable names;
     private final TraceHeader header;
-    private final CaptureAccounting accounting;
     private final String runtimeCategory;
     private final String driverCategory;
     private final ProtoBuffer buf = new ProtoBuffer();
     private final BitSet namesSent = new BitSet();
     private final Map<String, Long> categoryIids = new HashMap<>();
     private final Map<String, Long> annotationIids = new HashMap<>();
-    private final FlowIndex flows;
-    private final OpSummaryFold fold;
-    private final HostOpLedger ops;
     /** Host threads: pid to (tid to track uuid). */
     private final Long2ObjectHashMap<Long2LongHashMap> threadTracks = new Long2ObjectHashMap<>();
     private final Long2LongHashMap processTracks = new Long2LongHashMap(-1);
     private final Long2LongHashMap streamTracks = new Long2LongHashMap(-1);
     private final Long2LongHashMap deviceTracks = new Long2LongHashMap(-1);
     private final Long2ObjectHashMap<String> threadNames = new Long2ObjectHashMap<>();
-    private final CountDownLatch finished = new CountDownLatch(1);
 
     private long nextUuid = 1;
-    private boolean started;
-    private long hostPid = -1;
-    private long slices;
-    private long spans;
-    private long arrows;
-    private volatile OpSummary summary;
-    private volatile Throwable failure;
-    private volatile boolean hostOpsExpected = true;
 
     /**
      * @param apiCategory the category of API records per kind, as the vendor names it
      */
-    public PerfettoTraceWriter(OutputStream out, NameTable names, TraceHeader header, CaptureAccounting accounting,
-                               java.util.function.Function<EventKind, String> apiCategory) {
+    public PerfettoProtoSink(OutputStream out, NameTable names, TraceHeader header,
+                             java.util.function.Function<EventKind, String> apiCategory) {
         this.out = out;
         this.names = names;
         this.header = header;
-        this.accounting = accounting;
         this.runtimeCategory = apiCategory.apply(EventKind.RUNTIME);
         this.driverCategory = apiCategory.apply(EventKind.DRIVER);
-        this.flows = new FlowIndex(accounting.join().horizon());
-        this.fold = new OpSummaryFold(names);
-        this.ops = new HostOpLedger(fold, accounting.join().horizon(), accounting.join().horizon());
     }
 
     @Override
-    public void expectNoHostOps() {
-        hostOpsExpected = false;
+    public void endOfBatch() throws IOException {
+        flush();
     }
 
-    @Override
-    public void expectNoDeviceRecords() {
-        ops.expectNoRecords();
-    }
-
-    @Override
-    public void onEvent(TraceRecord slot, long sequence, boolean endOfBatch) {
-        boolean end = slot.type == RecordType.END_OF_CAPTURE;
-        try {
-            if (failure != null) {
-                return; // after a failure nothing more is written; the capture is discarded
-            }
-            if (!slot.parked) {
-                write(slot);
-            }
-            for (int i = 0; i < slot.releasedCount(); i++) {
-                write(slot.released(i));
-            }
-            if (slot.type == RecordType.ACTIVITY || slot.type == RecordType.CORRELATION_BINDING) {
-                ops.record(); // the join's clock: parked records come back within a horizon of these
-            }
-            if (started && !end) {
-                ops.settle(this);
-            }
-            if (end) {
-                finish();
-            } else if (endOfBatch || buf.size() > FLUSH_BYTES) {
-                flush();
-            }
-        } catch (Throwable e) { // Errors included (out of memory): the capture must end, never hang
-            if (failure == null) {
-                failure = e;
-            }
-        } finally {
-            if (end) {
-                finished.countDown();
-            }
-        }
-    }
-
-    private void write(TraceRecord r) throws IOException {
-        if (r.outsideWindow) {
-            return;
-        }
-        if (r.type == RecordType.ACTIVITY) {
-            if (r.kind.isDevice()) {
-                writeDevice(r);
-            } else {
-                writeApi(r);
-            }
-        } else if (r.type == RecordType.HOST_OP) {
-            startIfNeeded();
-            ops.op(r.nameId, r.externalId(), r.threadId, r.startNs, r.endNs, r.threadNameId);
-        }
+    /** Hands the packets to the stream once about {@link #FLUSH_BYTES} have gathered. */
+    private void flushIfFull() throws IOException {
         if (buf.size() > FLUSH_BYTES) {
             flush();
         }
@@ -198,10 +124,8 @@ public final class PerfettoTraceWriter implements TraceWriter, FlowIndex.ArrowSi
         }
     }
 
-    private void writeApi(TraceRecord r) throws IOException {
-        if (hostPid == -1) {
-            hostPid = r.processId;
-        }
+    @Override
+    public void apiSlice(TraceRecord r) throws IOException {
         long track = threadTrack(r.processId, r.threadId);
         String category = r.kind == EventKind.DRIVER ? driverCategory : runtimeCategory;
         beginPacket(r.startNs, r.nameId, category);
@@ -209,9 +133,6 @@ public final class PerfettoTraceWriter implements TraceWriter, FlowIndex.ArrowSi
         sliceBegin(track, r.nameId, category);
         if (r.hasExternalId()) {
             intArg(EXTERNAL_ID, r.externalId());
-            if (hostOpsExpected) {
-                ops.api(r.externalId(), r.threadId);
-            }
         }
         if (r.has(RecordField.CBID)) {
             intArg(CBID, r.cbid);
@@ -223,27 +144,19 @@ public final class PerfettoTraceWriter implements TraceWriter, FlowIndex.ArrowSi
         buf.end();
         buf.end();
         sliceEnd(track, r.endNs);
-        if (r.hasCorrelation()) {
-            flows.host(r.correlation(), r.startNs, r.processId, r.threadId, this);
-        }
+        flushIfFull();
     }
 
-    private void writeDevice(TraceRecord r) throws IOException {
+    @Override
+    public void deviceSlice(TraceRecord r) throws IOException {
         long track = streamTrack(r.device, r.stream);
         int nameId = r.nameId;
-        if (nameId < 0) {
-            nameId = names.intern(ChromeTraceWriter.transferName(r));
-            r.nameId = nameId;
-        }
         String category = r.kind.category();
         beginPacket(r.startNs, nameId, category);
         buf.begin(PACKET_TRACK_EVENT);
         sliceBegin(track, nameId, category);
         if (r.hasExternalId()) {
             intArg(EXTERNAL_ID, r.externalId());
-            if (hostOpsExpected) {
-                ops.device(r.externalId(), r.durationNs());
-            }
         }
         if (r.has(RecordField.QUEUED)) {
             intArg("queued", r.queued);
@@ -272,9 +185,7 @@ public final class PerfettoTraceWriter implements TraceWriter, FlowIndex.ArrowSi
         buf.end();
         buf.end();
         sliceEnd(track, r.endNs);
-        if (r.hasCorrelation()) {
-            flows.device(r.correlation(), r.startNs, r.device, r.stream, this);
-        }
+        flushIfFull();
     }
 
     private void kernelArgs(TraceRecord r) {
@@ -348,7 +259,6 @@ public final class PerfettoTraceWriter implements TraceWriter, FlowIndex.ArrowSi
         buf.uint64(EVENT_TRACK_UUID, track);
         buf.end();
         buf.end();
-        slices++;
     }
 
     /** An annotation's key: interned in a packet of its own before the first use, then by iid. */
@@ -397,11 +307,8 @@ public final class PerfettoTraceWriter implements TraceWriter, FlowIndex.ArrowSi
     }
 
     /** The first packet: clears the sequence's incremental state and interns every argument key. */
-    private void startIfNeeded() {
-        if (started) {
-            return;
-        }
-        started = true;
+    @Override
+    public void header(long baseNs) {
         buf.begin(TRACE_PACKET);
         buf.uint64(PACKET_SEQUENCE_ID, SEQUENCE);
         buf.uint64(PACKET_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED | SEQ_NEEDS_INCREMENTAL_STATE);
@@ -423,7 +330,6 @@ public final class PerfettoTraceWriter implements TraceWriter, FlowIndex.ArrowSi
     };
 
     private long threadTrack(long pid, long tid) {
-        startIfNeeded();
         Long2LongHashMap tids = threadTracks.get(pid);
         if (tids == null) {
             tids = new Long2LongHashMap(-1);
@@ -495,7 +401,6 @@ public final class PerfettoTraceWriter implements TraceWriter, FlowIndex.ArrowSi
      * Perfetto for real processes (pid 0 is the kernel's idle task; pid 1 may well be the host).
      */
     private long streamTrack(int device, int stream) {
-        startIfNeeded();
         long key = ((long) device << 32) | (stream & 0xFFFF_FFFFL);
         long uuid = streamTracks.get(key);
         if (uuid == -1) {
@@ -529,68 +434,55 @@ public final class PerfettoTraceWriter implements TraceWriter, FlowIndex.ArrowSi
         return v == (int) v;
     }
 
-    private void finish() throws IOException {
-        startIfNeeded();
-        ops.finish(this);
-        String crossing = fold.crossingNote();
-        if (crossing != null) {
-            accounting.note(crossing);
-        }
-        if (windowBounded()) {
-            writeCaptureSpan(accounting.window().windowStart(), accounting.window().windowEnd());
+    /** torch's capture span, when the capture has a window; the packets are handed to the stream. */
+    @Override
+    public long footer(TraceFooter end) throws IOException {
+        long spans = 0;
+        if (end.windowBounded()) {
+            writeCaptureSpan(end.windowStartNs(), end.windowEndNs(), end.spanNameId());
+            spans++;
         }
         flush();
-        accounting.hostOps(ops.written());
-        accounting.opsSettling(ops.unclaimedDeviceRecords(), ops.settledAtCapacity(), fold.approximate(),
-                ops.drawnBeforeRowKnown(), ops.maxHeld());
-        accounting.flowEndsGivenUp(flows.givenUp());
-        summary = fold.summary();
+        return spans;
     }
 
     /**
-     * A settled host op ({@link HostOpLedger}): a slice on the row of the thread its API calls ran
-     * on, with the JSON's cpu_op args; the row is named as the program knows its thread.
+     * A settled host op: a slice on the row of the thread its API calls ran on, with the JSON's
+     * cpu_op args; the row is named as the program knows its thread.
      */
     @Override
-    public void cpuOp(HostOpLedger settled, int i, long evIdx) throws IOException {
-        if (hostPid == -1) { // no API record yet: the rows of this capture's ops stay on one pid from now on
-            hostPid = header.processId() != -1 ? header.processId() : UNKNOWN_HOST_PID;
+    public void hostOpSlice(HostOpRow op) throws IOException {
+        long track = threadTrack(op.pid, op.tid);
+        if (op.threadNameId >= 0 && !threadNames.containsKey(op.tid)) {
+            String name = names.name(op.threadNameId);
+            threadNames.put(op.tid, name);
+            threadDescriptor(track, op.pid, op.tid, name); // the same track, now named as the program knows it
         }
-        long tid = settled.row(i);
-        long track = threadTrack(hostPid, tid);
-        if (settled.threadNameId[i] >= 0 && !threadNames.containsKey(tid)) {
-            String name = names.name(settled.threadNameId[i]);
-            threadNames.put(tid, name);
-            threadDescriptor(track, hostPid, tid, name); // the same track, now named as the program knows it
-        }
-        int nameId = settled.nameId[i];
-        beginPacket(settled.start[i], nameId, "cpu_op");
+        int nameId = op.nameId;
+        beginPacket(op.startNs, nameId, "cpu_op");
         buf.begin(PACKET_TRACK_EVENT);
         sliceBegin(track, nameId, "cpu_op");
-        intArg(EXTERNAL_ID, settled.externalId[i]);
+        intArg(EXTERNAL_ID, op.externalId);
         intArg("Record function id", 0);
-        intArg("Ev Idx", evIdx);
+        intArg("Ev Idx", op.evIdx);
         // flagtrace ops record no tensor inputs: the fields torch writes are present and empty
         jsonArg("Input Dims", EMPTY_ARRAY);
         jsonArg("Input Strides", EMPTY_ARRAY);
         jsonArg("Input type", EMPTY_ARRAY);
         jsonArg("Concrete Inputs", EMPTY_ARRAY);
-        if (settled.thread[i] >= 0) {
-            intArg("thread", settled.thread[i]);
+        if (op.thread >= 0) {
+            intArg("thread", op.thread);
         }
         buf.end();
         buf.end();
-        sliceEnd(track, settled.end[i]);
-        if (buf.size() > FLUSH_BYTES) {
-            flush();
-        }
+        sliceEnd(track, op.endNs);
+        flushIfFull();
     }
 
     /** torch's span of the profiled region ({@link CaptureSpan}): one slice on a track of its own. */
-    private void writeCaptureSpan(long startNs, long endNs) {
+    private void writeCaptureSpan(long startNs, long endNs, int nameId) {
         long track = nextUuid++;
         namedTrack(track, -1, "Spans");
-        int nameId = names.intern("PyTorch Profiler (0)");
         beginPacket(startNs, nameId, "Trace");
         buf.begin(PACKET_TRACK_EVENT);
         sliceBegin(track, nameId, "Trace");
@@ -598,48 +490,15 @@ public final class PerfettoTraceWriter implements TraceWriter, FlowIndex.ArrowSi
         buf.end();
         buf.end();
         sliceEnd(track, endNs);
-        spans++;
     }
 
-    private boolean windowBounded() {
-        return accounting.window().windowStart() != Long.MIN_VALUE && accounting.window().windowEnd() != Long.MAX_VALUE;
+    /** Both slices already carry the arrow's flow id: nothing more to encode, no event of its own. */
+    @Override
+    public void flow(FlowArrow arrow) {
     }
 
     @Override
-    public void awaitFinished() throws InterruptedException {
-        finished.await();
-    }
-
-    @Override
-    public OpSummary summary() {
-        return summary;
-    }
-
-    @Override
-    public Throwable failure() {
-        return failure;
-    }
-
-    /** Slices of device work, API calls and host ops written (each one begin and one end packet). */
-    @Override
-    public long events() {
-        return slices - spans;
-    }
-
-    /** Every slice the file holds: {@link #events()} plus torch's capture span. */
-    @Override
-    public long traceEvents() {
-        return slices;
-    }
-
-    /** Counts an arrow whose two ends were both written: both slices already carry its flow id. */
-    @Override
-    public void arrow(long correlation, long hostTs, long hostPid, long hostTid, long deviceTs, int devicePid, int deviceTid) {
-        arrows++;
-    }
-
-    /** Launch-to-device arrows whose two ends were both written (the JSON trace's flow count). */
-    public long arrows() {
-        return arrows;
+    public int eventsPerFlow() {
+        return 0;
     }
 }

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import org.flagos.trace.model.DeviceProperties;
 import org.flagos.trace.model.JsonText;
 import org.flagos.trace.model.EventKind;
@@ -17,17 +16,14 @@ import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 
 /**
- * Stage 4, last: streams the torch-compatible Chrome trace with Jackson's generator. Device and API
- * records are written as they arrive, a flow arrow as soon as both its ends have, a host op once it
- * settles ({@link HostOpLedger}: a horizon of records after it, on the row of the thread its API
- * calls ran on); row labels and the capture span are written when the capture ends, followed by the
- * accounting block. Reads only vendor-neutral records.
+ * The torch-compatible Chrome trace JSON, streamed with Jackson's generator: each event the walk
+ * hands over ({@link TraceWalk}) is assembled from Jackson-escaped fragments and written as one raw
+ * value, ts/dur in µs with three decimals from the base time; row labels, the capture span and the
+ * accounting block close the document. Reads only vendor-neutral records.
  */
-public final class ChromeTraceWriter implements TraceWriter, FlowIndex.ArrowSink, HostOpLedger.RowSink {
+public final class ChromeJsonSink implements TraceSink {
     private static final JsonFactory JSON = new JsonFactory();
 
-    /** Host rows of a capture that never names its process: kept clear of device pids (0..n). */
-    private static final long UNKNOWN_HOST_PID = 1_000_000;
     /** Jackson's default output buffer size (BufferRecycler's write-encoding buffer). */
     private static final int JACKSON_OUTPUT_BUFFER = 8000;
 
@@ -78,125 +74,35 @@ public final class ChromeTraceWriter implements TraceWriter, FlowIndex.ArrowSink
     private final OutputStream out;
     private final NameTable names;
     private final TraceHeader header;
-    private final CaptureAccounting accounting;
     private final EventBytes event = new EventBytes();
     private final FixedDecimal sixDecimals = new FixedDecimal();
-    private final FlowIndex flows;
-    private final OpSummaryFold fold;
-    private final HostOpLedger ops;
     private final TraceRows rows = new TraceRows();
     private final CaptureSpan span = new CaptureSpan();
     private byte[][] nameCache = new byte[256][];
-    private final CountDownLatch finished = new CountDownLatch(1);
 
     private JsonGenerator g;
     private long base;
-    private long hostPid = -1;
-    private long events;
-    /** Row labels and the capture span's events: in {@code traceEvents}, not in {@link #events()}. */
-    private long markers;
-    private volatile OpSummary summary;
-    private volatile Throwable failure;
-    /** False when the capture has no host ops: nothing then needs the per-op tables. */
-    private volatile boolean hostOpsExpected = true;
     private final byte[] runtimeHead;
     private final byte[] driverHead;
 
-    public ChromeTraceWriter(OutputStream out, NameTable names, TraceHeader header, CaptureAccounting accounting) {
-        this(out, names, header, accounting, EventKind::category);
+    /** JSON into {@code out}, API records under CUDA's categories. */
+    public ChromeJsonSink(OutputStream out, NameTable names, TraceHeader header) {
+        this(out, names, header, EventKind::category);
     }
 
     /** @param apiCategory the category of API records per kind, as the vendor names it ({@link org.flagos.trace.model.ApiNames#category}) */
-    public ChromeTraceWriter(OutputStream out, NameTable names, TraceHeader header, CaptureAccounting accounting,
-                             java.util.function.Function<EventKind, String> apiCategory) {
+    public ChromeJsonSink(OutputStream out, NameTable names, TraceHeader header,
+                          java.util.function.Function<EventKind, String> apiCategory) {
         this.runtimeHead = apiHead(apiCategory.apply(EventKind.RUNTIME));
         this.driverHead = apiHead(apiCategory.apply(EventKind.DRIVER));
         this.out = out;
         this.names = names;
         this.header = header;
-        this.accounting = accounting;
-        this.flows = new FlowIndex(accounting.join().horizon());
-        this.fold = new OpSummaryFold(names);
-        this.ops = new HostOpLedger(fold, accounting.join().horizon(), accounting.join().horizon());
-    }
-
-    /**
-     * Declares that this capture has no host ops (a replay without an ops file): device time per
-     * op and API threads per op, kept for the summary and the op rows, are then not collected.
-     */
-    @Override
-    public void expectNoHostOps() {
-        hostOpsExpected = false;
-    }
-
-    /**
-     * Declares that no device or API record will come (a session without a tracer): ops settled
-     * because the writer holds its most lose no device time and are not counted as settled early.
-     */
-    @Override
-    public void expectNoDeviceRecords() {
-        ops.expectNoRecords();
     }
 
     @Override
-    public void onEvent(TraceRecord slot, long sequence, boolean endOfBatch) {
-        boolean end = slot.type == RecordType.END_OF_CAPTURE;
-        try {
-            if (failure != null) {
-                return; // after a failure nothing more is written; the capture is discarded
-            }
-            if (!slot.parked) {
-                write(slot);
-            }
-            for (int i = 0; i < slot.releasedCount(); i++) {
-                write(slot.released(i));
-            }
-            if (slot.type == RecordType.ACTIVITY || slot.type == RecordType.CORRELATION_BINDING) {
-                ops.record(); // the join's clock: parked records come back within a horizon of these
-            }
-            if (g != null && !end) {
-                ops.settle(this);
-            }
-            if (end) {
-                finish();
-            } else if (endOfBatch && g != null) {
-                g.flush();
-                out.flush();
-            }
-        } catch (Throwable e) { // Errors included (out of memory): the capture must end, never hang
-            if (failure == null) {
-                failure = e;
-            }
-        } finally {
-            if (end) {
-                finished.countDown();
-            }
-        }
-    }
-
-    private void write(TraceRecord r) throws IOException {
-        if (r.outsideWindow) {
-            return;
-        }
-        if (r.type == RecordType.ACTIVITY) {
-            startIfNeeded(r.startNs);
-            if (r.kind.isDevice()) {
-                writeDevice(r);
-            } else {
-                writeApi(r);
-            }
-            events++;
-        } else if (r.type == RecordType.HOST_OP) {
-            startIfNeeded(r.startNs);
-            ops.op(r.nameId, r.externalId(), r.threadId, r.startNs, r.endNs, r.threadNameId);
-        }
-    }
-
-    private void startIfNeeded(long firstNs) throws IOException {
-        if (g != null) {
-            return;
-        }
-        base = header.baseTimeNs() != null ? header.baseTimeNs() : Math.floorDiv(firstNs, 1_000_000_000L) * 1_000_000_000L;
+    public void header(long baseNs) throws IOException {
+        base = baseNs;
         g = JSON.createGenerator(out, JsonEncoding.UTF8);
         g.disable(JsonGenerator.Feature.FLUSH_PASSED_TO_STREAM);
         g.writeStartObject();
@@ -241,10 +147,8 @@ public final class ChromeTraceWriter implements TraceWriter, FlowIndex.ArrowSink
         p.writeJson(g);
     }
 
-    private void writeApi(TraceRecord r) throws IOException {
-        if (hostPid == -1) {
-            hostPid = r.processId;
-        }
+    @Override
+    public void apiSlice(TraceRecord r) throws IOException {
         rows.hostThread(r.threadId);
         EventBytes e = event.reset()
                 .raw(r.kind == EventKind.DRIVER ? driverHead : runtimeHead).string(name(r.nameId))
@@ -254,9 +158,6 @@ public final class ChromeTraceWriter implements TraceWriter, FlowIndex.ArrowSink
         boolean first = true;
         if (r.hasExternalId()) {
             e.raw(EXTERNAL_ID_).number(r.externalId());
-            if (hostOpsExpected) {
-                rememberApiThread(r.externalId(), r.threadId);
-            }
             first = false;
         }
         if (r.has(RecordField.CBID)) {
@@ -267,28 +168,18 @@ public final class ChromeTraceWriter implements TraceWriter, FlowIndex.ArrowSink
             e.raw(first ? FIRST_CORRELATION_ : CORRELATION_).unsigned(r.correlation());
         }
         emit(e.raw(END_ARGS_AND_EVENT));
-        if (r.hasCorrelation()) {
-            flows.host(r.correlation(), r.startNs, r.processId, r.threadId, this);
-        }
     }
 
-    private void writeDevice(TraceRecord r) throws IOException {
+    @Override
+    public void deviceSlice(TraceRecord r) throws IOException {
         rows.deviceStream(r.device, r.stream);
-        int nameId = r.nameId;
-        if (nameId < 0) {
-            nameId = names.intern(transferName(r));
-            r.nameId = nameId;
-        }
         EventBytes e = event.reset()
-                .raw(DEVICE_HEAD[r.kind.ordinal()]).string(name(nameId))
+                .raw(DEVICE_HEAD[r.kind.ordinal()]).string(name(r.nameId))
                 .raw(PID_).number(r.device).raw(TID_).number(r.stream)
                 .raw(TS_).micros(r.startNs - base).raw(DUR_).micros(r.endNs - r.startNs)
                 .raw(ARGS_);
         if (r.hasExternalId()) {
             e.raw(EXTERNAL_ID_).number(r.externalId()).raw(COMMA);
-            if (hostOpsExpected) {
-                addDeviceTime(r.externalId(), r.durationNs());
-            }
         }
         if (r.has(RecordField.QUEUED)) {
             e.raw(QUEUED_).number(r.queued).raw(COMMA);
@@ -318,19 +209,6 @@ public final class ChromeTraceWriter implements TraceWriter, FlowIndex.ArrowSink
             }
         }
         emit(e.raw(END_ARGS_AND_EVENT));
-        if (r.hasCorrelation()) {
-            flows.device(r.correlation(), r.startNs, r.device, r.stream, this);
-        }
-    }
-
-    /** torch's name for a copy or memset; a vendor without memory kinds gets the shorter form. */
-    static String transferName(TraceRecord r) {
-        if (r.kind == EventKind.MEMCPY) {
-            String direction = r.copyKind == null ? "" : " " + r.copyKind.label();
-            return r.srcKind == null || r.dstKind == null ? "Memcpy" + direction
-                    : "Memcpy" + direction + " (" + r.srcKind.label() + " -> " + r.dstKind.label() + ")";
-        }
-        return r.memoryKind == null ? "Memset" : "Memset (" + r.memoryKind.label() + ")";
     }
 
     private void writeKernelArgs(EventBytes e, TraceRecord r) {
@@ -384,120 +262,62 @@ public final class ChromeTraceWriter implements TraceWriter, FlowIndex.ArrowSink
         return s;
     }
 
-    private void addDeviceTime(long externalId, long ns) {
-        ops.device(externalId, ns);
+    @Override
+    public void flow(FlowArrow a) throws IOException {
+        emit(event.reset().raw(FLOW_S_HEAD).unsigned(a.correlation()).raw(PID_).number(a.hostPid())
+                .raw(TID_).number(a.hostTid()).raw(TS_).micros(a.hostTs() - base).raw(FLOW_S_TAIL));
+        emit(event.reset().raw(FLOW_F_HEAD).unsigned(a.correlation()).raw(PID_).number(a.devicePid())
+                .raw(TID_).number(a.deviceTid()).raw(TS_).micros(a.deviceTs() - base).raw(FLOW_F_TAIL));
     }
 
-    private void rememberApiThread(long externalId, long thread) {
-        ops.api(externalId, thread);
-    }
-
-    private void finish() throws IOException {
-        startIfNeeded(windowBounded() ? accounting.window().windowStart() : 0);
-        ops.finish(this);
-        String crossing = fold.crossingNote();
-        if (crossing != null) {
-            accounting.note(crossing);
-        }
-        long pid = hostPid();
-        long labelTs = (windowBounded() ? accounting.window().windowStart() : base) - base;
-        markers = rows.writeLabels(g, pid, header.processName(), labelTs);
-        if (windowBounded()) {
-            span.write(g, accounting.window().windowStart(), accounting.window().windowEnd(), base);
-            markers += CaptureSpan.EVENTS;
-        }
-        g.writeEndArray();
-        g.writeObjectFieldStart("flagtrace");
-        g.writeNumberField("events", events + ops.written());
-        accounting.hostOps(ops.written());
-        accounting.opsSettling(ops.unclaimedDeviceRecords(), ops.settledAtCapacity(), fold.approximate(),
-                ops.drawnBeforeRowKnown(), ops.maxHeld());
-        accounting.flowEndsGivenUp(flows.givenUp());
-        accounting.write(g);
-        g.writeEndObject();
-        g.writeEndObject();
-        g.flush();
-        g.close();
-        summary = fold.summary();
+    /** The {@code s} and the {@code f} half. */
+    @Override
+    public int eventsPerFlow() {
+        return 2;
     }
 
     @Override
-    public void arrow(long correlation, long hostTs, long hostPid, long hostTid, long deviceTs, int devicePid, int deviceTid)
-            throws IOException {
-        emit(event.reset().raw(FLOW_S_HEAD).unsigned(correlation).raw(PID_).number(hostPid).raw(TID_).number(hostTid)
-                .raw(TS_).micros(hostTs - base).raw(FLOW_S_TAIL));
-        emit(event.reset().raw(FLOW_F_HEAD).unsigned(correlation).raw(PID_).number(devicePid).raw(TID_).number(deviceTid)
-                .raw(TS_).micros(deviceTs - base).raw(FLOW_F_TAIL));
-        events += 2;
-    }
-
-    /**
-     * Host ops go on the row of the thread their API calls ran on, so an op and the launches inside
-     * it line up. An ops file may name threads differently from the vendor (OS tid versus pthread
-     * id), so the mapping is learned through the External ids both sides carry.
-     */
-    @Override
-    public void cpuOp(HostOpLedger settled, int i, long evIdx) throws IOException {
-        long tid = settled.row(i);
-        rows.hostThread(tid);
-        if (settled.threadNameId[i] >= 0) {
-            rows.hostThreadName(tid, names.name(settled.threadNameId[i]));
+    public void hostOpSlice(HostOpRow op) throws IOException {
+        rows.hostThread(op.tid);
+        if (op.threadNameId >= 0) {
+            rows.hostThreadName(op.tid, names.name(op.threadNameId));
         }
-        if (hostPid == -1) { // no API record yet: the rows of this capture's ops stay on one pid from now on
-            hostPid = hostPid();
-        }
-        EventBytes e = event.reset().raw(CPU_OP_HEAD).string(name(settled.nameId[i]))
-                .raw(PID_).number(hostPid).raw(TID_).number(tid)
-                .raw(TS_).micros(settled.start[i] - base).raw(DUR_).micros(settled.end[i] - settled.start[i])
-                .raw(ARGS_).raw(EXTERNAL_ID_).number(settled.externalId[i])
-                .raw(CPU_OP_ARGS_).number(evIdx)
+        EventBytes e = event.reset().raw(CPU_OP_HEAD).string(name(op.nameId))
+                .raw(PID_).number(op.pid).raw(TID_).number(op.tid)
+                .raw(TS_).micros(op.startNs - base).raw(DUR_).micros(op.endNs - op.startNs)
+                .raw(ARGS_).raw(EXTERNAL_ID_).number(op.externalId)
+                .raw(CPU_OP_ARGS_).number(op.evIdx)
                 // flagtrace ops record no tensor inputs: the shape fields torch writes are present and empty.
                 .raw(CPU_OP_EMPTY_INPUTS);
-        if (settled.thread[i] >= 0) {
-            e.raw(THREAD_).number(settled.thread[i]);
+        if (op.thread >= 0) {
+            e.raw(THREAD_).number(op.thread);
         }
         emit(e.raw(END_ARGS_AND_EVENT));
     }
 
-    /** The pid of the host rows: the first API record's, else the header's, else one clear of devices. */
-    private long hostPid() {
-        return hostPid != -1 ? hostPid : header.processId() != -1 ? header.processId() : UNKNOWN_HOST_PID;
-    }
-
-    private boolean windowBounded() {
-        return accounting.window().windowStart() != Long.MIN_VALUE && accounting.window().windowEnd() != Long.MAX_VALUE;
-    }
-
-    /** Waits until the end-of-capture record was written (or writing failed). */
     @Override
-    public void awaitFinished() throws InterruptedException {
-        finished.await();
+    public void endOfBatch() throws IOException {
+        g.flush();
+        out.flush();
     }
 
-    /** The op summary, available once the capture finished. */
+    /** Row labels, torch's capture span, the {@code flagtrace} accounting block; closes the document. */
     @Override
-    public OpSummary summary() {
-        return summary;
-    }
-
-    /** The first failure while writing, or null. */
-    @Override
-    public Throwable failure() {
-        return failure;
-    }
-
-    /** Trace events written (device, API, host ops, flow halves). */
-    @Override
-    public long events() {
-        return events + ops.written();
-    }
-
-    /**
-     * Every element of the trace's {@code traceEvents} array once the capture finished: {@link
-     * #events()} plus the row labels and the capture span's markers.
-     */
-    @Override
-    public long traceEvents() {
-        return events() + markers;
+    public long footer(TraceFooter end) throws IOException {
+        long labelTs = (end.windowBounded() ? end.windowStartNs() : base) - base;
+        long markers = rows.writeLabels(g, end.hostPid(), header.processName(), labelTs);
+        if (end.windowBounded()) {
+            span.write(g, end.windowStartNs(), end.windowEndNs(), base);
+            markers += CaptureSpan.EVENTS;
+        }
+        g.writeEndArray();
+        g.writeObjectFieldStart("flagtrace");
+        g.writeNumberField("events", end.events());
+        end.accounting().write(g);
+        g.writeEndObject();
+        g.writeEndObject();
+        g.flush();
+        g.close();
+        return markers;
     }
 }

@@ -23,13 +23,16 @@ import org.flagos.trace.model.TraceRecord;
 import org.flagos.trace.testing.TraceJson;
 import org.junit.jupiter.api.Test;
 
-/** The trace writer alone, fed hand-made records in the order a ring would deliver them. */
-class ChromeTraceWriterTest {
+/**
+ * The name stage, the trace walk and the JSON sink alone, fed hand-made records in the order a ring
+ * would deliver them.
+ */
+class ChromeJsonSinkTest {
     private static final long BASE = 1_795_982_694_000_000_000L;
     private final NameTable names = new NameTable();
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final CaptureWindowFilter window = new CaptureWindowFilter(BASE + 1_000, BASE + 1_000_000);
-    private final ApiNameStage apiNames = new ApiNameStage(new ApiNames() {
+    private final NameStage apiNames = new NameStage(new ApiNames() {
         @Override
         public String name(EventKind kind, int cbid) {
             return "cudaLaunchKernel";
@@ -40,9 +43,20 @@ class ChromeTraceWriterTest {
             return "cudaRuntime";
         }
     }, names);
-    private final ChromeTraceWriter writer = new ChromeTraceWriter(out, names,
+    private final TraceWalk writer = walk(out,
             new TraceHeader("unit", List.of(), BASE, Map.of("note", "N/A", "bandwidth", "8e-05"), "proc", 4242),
-            new CaptureAccounting(new DecodeStats(), apiNames, new ExternalCorrelationJoin(), window));
+            new CaptureAccounting(new DecodeStats()), new ExternalCorrelationJoin());
+
+    private TraceWalk walk(ByteArrayOutputStream into, TraceHeader header, CaptureAccounting accounting,
+                           ExternalCorrelationJoin join) {
+        return new TraceWalk(new ChromeJsonSink(into, names, header), names, header, accounting, apiNames, join, window);
+    }
+
+    /** One slot through the stages this test has: names, then the walk. */
+    private void deliver(TraceWalk walk, TraceRecord r, long sequence) {
+        apiNames.onEvent(r, sequence, true);
+        walk.onEvent(r, sequence, true);
+    }
     private final List<TraceRecord> records = new ArrayList<>();
 
     private TraceRecord record(RecordType type, EventKind kind, long start, long end) {
@@ -60,7 +74,7 @@ class ChromeTraceWriterTest {
         record(RecordType.END_OF_CAPTURE, null, 0, 0);
         long sequence = 0;
         for (TraceRecord r : records) {
-            writer.onEvent(r, sequence++, true);
+            deliver(writer, r, sequence++);
         }
         writer.awaitFinished();
         assertEquals(null, writer.failure());
@@ -244,9 +258,9 @@ class ChromeTraceWriterTest {
     @Test
     void anOpsRowIsWrittenAHorizonAfterItNotAtTheEnd() throws Exception {
         ByteArrayOutputStream streamed = new ByteArrayOutputStream();
-        CaptureAccounting accounting = new CaptureAccounting(new DecodeStats(), apiNames, new ExternalCorrelationJoin(8), window);
-        ChromeTraceWriter small = new ChromeTraceWriter(streamed, names,
-                new TraceHeader("unit", List.of(), BASE, Map.of(), "proc", 4242), accounting);
+        CaptureAccounting accounting = new CaptureAccounting(new DecodeStats());
+        TraceWalk small = walk(streamed, new TraceHeader("unit", List.of(), BASE, Map.of(), "proc", 4242), accounting,
+                new ExternalCorrelationJoin(8));
         TraceRecord op = record(RecordType.HOST_OP, null, 2_000, 9_000);
         op.nameId = names.intern("app::step");
         op.externalId(5);
@@ -260,7 +274,7 @@ class ChromeTraceWriterTest {
         record(RecordType.END_OF_CAPTURE, null, 0, 0);
         long sequence = 0;
         for (TraceRecord r : records) {
-            small.onEvent(r, sequence++, true);
+            deliver(small, r, sequence++);
         }
         small.awaitFinished();
         assertEquals(null, small.failure());

@@ -1,0 +1,149 @@
+package org.flagos.trace.stages;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.flagos.trace.model.DecodeStats;
+import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.NameTable;
+import org.flagos.trace.model.RecordType;
+import org.flagos.trace.model.TraceRecord;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The walk alone, with a third format: a sink that only writes down what it is handed. Whatever a
+ * format needs (which records, op rows on the API thread's row, arrows once both ends are out,
+ * counts) comes from the walk.
+ */
+class TraceWalkTest {
+    private static final long BASE = 1_795_982_694_000_000_000L;
+
+    /** A format of one line per call. */
+    private static class LinesSink implements TraceSink {
+        final List<String> lines = new ArrayList<>();
+
+        @Override
+        public void header(long baseNs) {
+            lines.add("header " + (baseNs - BASE));
+        }
+
+        @Override
+        public void apiSlice(TraceRecord api) {
+            lines.add("api " + api.correlation());
+        }
+
+        @Override
+        public void deviceSlice(TraceRecord device) {
+            lines.add("device " + device.correlation());
+        }
+
+        @Override
+        public void hostOpSlice(HostOpRow op) {
+            lines.add("op " + op.externalId + " pid " + op.pid + " tid " + op.tid + " idx " + op.evIdx);
+        }
+
+        @Override
+        public void flow(FlowArrow arrow) {
+            lines.add("flow " + arrow.correlation() + " " + (arrow.hostTs() - BASE) + "->" + (arrow.deviceTs() - BASE));
+        }
+
+        @Override
+        public int eventsPerFlow() {
+            return 1;
+        }
+
+        @Override
+        public void endOfBatch() {
+        }
+
+        @Override
+        public long footer(TraceFooter end) {
+            lines.add("footer events " + end.events() + " span " + end.windowBounded());
+            return 0;
+        }
+    }
+
+    private static TraceRecord record(RecordType type, EventKind kind, long correlation, long start) {
+        TraceRecord r = new TraceRecord();
+        r.clear();
+        r.type = type;
+        r.kind = kind;
+        r.startNs = BASE + start;
+        r.endNs = BASE + start + 10;
+        if (correlation > 0) {
+            r.correlation(correlation);
+        }
+        r.nameId = 0;
+        return r;
+    }
+
+    @Test
+    void aSinkIsHandedTheRecordsArrowsAndSettledOpsInTraceOrder() throws Exception {
+        NameTable names = new NameTable();
+        names.intern("x");
+        CaptureAccounting accounting = new CaptureAccounting(new DecodeStats());
+        LinesSink sink = new LinesSink();
+        TraceWalk walk = new TraceWalk(sink, names, new TraceHeader("t", List.of(), BASE, Map.of(), "p", 77), accounting,
+                new NameStage(TraceWalkTestNames.NONE, names), new ExternalCorrelationJoin(), CaptureWindowFilter.unbounded());
+
+        TraceRecord kernel = record(RecordType.ACTIVITY, EventKind.KERNEL, 5, 300);
+        kernel.externalId(1);
+        TraceRecord launch = record(RecordType.ACTIVITY, EventKind.RUNTIME, 5, 100);
+        launch.externalId(1);
+        launch.processId = 42;
+        launch.threadId = 9;
+        TraceRecord parked = record(RecordType.ACTIVITY, EventKind.RUNTIME, 6, 150);
+        parked.parked = true;
+        TraceRecord releaser = record(RecordType.CORRELATION_BINDING, null, 0, 0);
+        TraceRecord released = record(RecordType.ACTIVITY, EventKind.RUNTIME, 6, 150);
+        releaser.release(released);
+        TraceRecord outside = record(RecordType.ACTIVITY, EventKind.KERNEL, 7, 400);
+        outside.outsideWindow = true;
+        TraceRecord op = record(RecordType.HOST_OP, null, 0, 50);
+        op.externalId(1);
+        op.threadId = 3;
+        TraceRecord end = record(RecordType.END_OF_CAPTURE, null, 0, 0);
+
+        long sequence = 0;
+        for (TraceRecord r : List.of(kernel, launch, parked, releaser, outside, op, end)) {
+            walk.onEvent(r, sequence++, true);
+        }
+        walk.awaitFinished();
+        assertNull(walk.failure());
+        assertEquals(List.of(
+                "header 0",
+                "device 5",
+                "api 5",
+                "flow 5 100->300",
+                "api 6",
+                "op 1 pid 42 tid 9 idx 0",
+                "footer events 5 span false"), sink.lines,
+                "a parked slot is handed once, where it is released; an op on the row of its launch's thread");
+        assertEquals(5, walk.events(), "3 records, 1 op, 1 flow of one event in this format");
+        assertEquals(1, accounting.hostOps());
+    }
+
+    @Test
+    void afterASinkFailsNothingMoreIsHandedAndTheEndStillComes() throws Exception {
+        NameTable names = new NameTable();
+        names.intern("x");
+        CaptureAccounting accounting = new CaptureAccounting(new DecodeStats());
+        LinesSink failing = new LinesSink() {
+            @Override
+            public void deviceSlice(TraceRecord device) {
+                throw new IllegalStateException("disk full");
+            }
+        };
+        TraceWalk walk = new TraceWalk(failing, names, new TraceHeader("t", List.of(), BASE, Map.of(), "p", 77), accounting,
+                new NameStage(TraceWalkTestNames.NONE, names), new ExternalCorrelationJoin(), CaptureWindowFilter.unbounded());
+        walk.onEvent(record(RecordType.ACTIVITY, EventKind.KERNEL, 5, 300), 0, true);
+        walk.onEvent(record(RecordType.ACTIVITY, EventKind.RUNTIME, 5, 100), 1, true);
+        walk.onEvent(record(RecordType.END_OF_CAPTURE, null, 0, 0), 2, true);
+        walk.awaitFinished();
+        assertEquals("disk full", walk.failure().getMessage());
+        assertEquals(List.of("header 0"), failing.lines);
+    }
+}

@@ -1,0 +1,24 @@
+package org.flagos.trace.stages;
+
+/**
+ * A settled host op as {@link TraceWalk} hands it to a {@link TraceSink}: its row (the host pid
+ * and the thread its API calls ran on), times and torch's {@code cpu_op} args. One object, refilled
+ * for every op: a sink reads it during the call only.
+ */
+public final class HostOpRow {
+    /** The op's name in the capture's name table. */
+    public int nameId;
+    /** The row's process: the first API record's pid, else the header's, else one clear of devices. */
+    public long pid;
+    /** The row's thread: the thread the op's API calls ran on, once known, else the op's own. */
+    public long tid;
+    /** The program's name of the op's thread in the name table, or -1. */
+    public int threadNameId;
+    public long startNs;
+    public long endNs;
+    public long externalId;
+    /** The op's own thread id ({@code args.thread}), or -1 when the op recorded none. */
+    public long thread;
+    /** torch's {@code Ev Idx}: the rank in which op rows are written. */
+    public long evIdx;
+}

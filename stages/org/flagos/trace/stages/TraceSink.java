@@ -1,0 +1,47 @@
+package org.flagos.trace.stages;
+
+import java.io.IOException;
+import org.flagos.trace.model.TraceRecord;
+
+/**
+ * One trace format: encodes what {@link TraceWalk} hands it, in the order the walk hands it, and
+ * nothing else. The walk owns everything every format shares (which records are written, when a
+ * host op settles and on which row, when a flow arrow is complete, the summary, the accounting); a
+ * sink owns only its bytes and the state its encoding needs (interned strings, tracks, row labels).
+ * Names are read from the capture's {@link org.flagos.trace.model.NameTable}, never written.
+ */
+public interface TraceSink {
+    /**
+     * The start of the document, before anything else: called once, at the first record written
+     * (or at the end of a capture with none).
+     *
+     * @param baseNs the trace's base time, epoch ns: a format with relative times counts from it
+     */
+    void header(long baseNs) throws IOException;
+
+    /** An API call (named, windowed, joined): one slice on its host thread's row. */
+    void apiSlice(TraceRecord api) throws IOException;
+
+    /** A device record (kernel, copy, set; named, windowed, joined): one slice on its stream's row. */
+    void deviceSlice(TraceRecord device) throws IOException;
+
+    /** A settled host op: one slice on the row its API calls ran on. */
+    void hostOpSlice(HostOpRow op) throws IOException;
+
+    /** A flow arrow whose two slices were both handed over already. */
+    void flow(FlowArrow arrow) throws IOException;
+
+    /** Events {@link #flow} adds to the trace's event count (JSON: its two halves). */
+    int eventsPerFlow();
+
+    /** The ring had no more records for now: hand what is buffered to the stream. */
+    void endOfBatch() throws IOException;
+
+    /**
+     * The end of the document: row labels, the capture span, the accounting, whatever the format
+     * has of them; the stream is complete afterwards.
+     *
+     * @return the events the footer added to the trace (labels, span markers)
+     */
+    long footer(TraceFooter end) throws IOException;
+}

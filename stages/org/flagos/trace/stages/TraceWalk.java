@@ -1,0 +1,250 @@
+package org.flagos.trace.stages;
+
+import com.lmax.disruptor.EventHandler;
+import java.io.IOException;
+import java.util.concurrent.CountDownLatch;
+import org.flagos.trace.model.NameTable;
+import org.flagos.trace.model.RecordType;
+import org.flagos.trace.model.TraceRecord;
+
+/**
+ * The last stage: walks the named, joined, windowed records once and hands a {@link TraceSink}
+ * what to encode. Everything every output format shares happens here and only here: the parked
+ * and released slots of the join, the window's verdict, the join's clock that settles host ops
+ * ({@link HostOpLedger}: a horizon of records after an op, on the row of the thread its API calls
+ * ran on), pairing flow ends ({@link FlowIndex}), the op summary ({@link OpSummaryFold}), the
+ * capture span and the final accounting, and the failure latch: after a failure nothing more is
+ * handed to the sink, and the end of the capture still releases whoever waits for it.
+ */
+public final class TraceWalk implements EventHandler<TraceRecord> {
+    /** Host rows of a capture that never names its process: kept clear of device pids (0..n). */
+    private static final long UNKNOWN_HOST_PID = 1_000_000;
+
+    private final TraceSink sink;
+    private final TraceHeader header;
+    private final CaptureAccounting accounting;
+    private final NameStage naming;
+    private final ExternalCorrelationJoin join;
+    private final CaptureWindowFilter window;
+    private final FlowIndex flows;
+    private final OpSummaryFold fold;
+    private final HostOpLedger ops;
+    private final HostOpRow row = new HostOpRow();
+    private final CountDownLatch finished = new CountDownLatch(1);
+
+    private boolean started;
+    private long base;
+    private long hostPid = -1;
+    /** Device and API records handed to the sink. */
+    private long records;
+    private long arrows;
+    /** Row labels and the capture span's events: in the trace, not in {@link #events()}. */
+    private long markers;
+    private volatile OpSummary summary;
+    private volatile Throwable failure;
+    /** False when the capture has no host ops: nothing then needs the per-op tables. */
+    private volatile boolean hostOpsExpected = true;
+
+    /**
+     * Walks a capture into {@code sink}; {@code names} is read (op names for the summary), never
+     * written. The stages before the walk are read once, at the end of the capture, for their counts
+     * ({@link CaptureAccounting#chainCounts}) and the window's bounds; the join also gives the horizon.
+     */
+    public TraceWalk(TraceSink sink, NameTable names, TraceHeader header, CaptureAccounting accounting,
+                     NameStage naming, ExternalCorrelationJoin join, CaptureWindowFilter window) {
+        this.sink = sink;
+        this.header = header;
+        this.accounting = accounting;
+        this.naming = naming;
+        this.join = join;
+        this.window = window;
+        int horizon = join.horizon();
+        this.flows = new FlowIndex(horizon);
+        this.fold = new OpSummaryFold(names);
+        this.ops = new HostOpLedger(fold, horizon, horizon);
+    }
+
+    /**
+     * Declares that this capture has no host ops (a replay without an ops file): device time per
+     * op and API threads per op, kept for the summary and the op rows, are then not collected.
+     */
+    public void expectNoHostOps() {
+        hostOpsExpected = false;
+    }
+
+    /**
+     * Declares that no device or API record will come (a session without a tracer): ops settled
+     * because the walk holds its most lose no device time and are not counted as settled early.
+     */
+    public void expectNoDeviceRecords() {
+        ops.expectNoRecords();
+    }
+
+    @Override
+    public void onEvent(TraceRecord slot, long sequence, boolean endOfBatch) {
+        boolean end = slot.type == RecordType.END_OF_CAPTURE;
+        try {
+            if (end) {
+                accounting.chainCounts(naming, join, window); // complete even when the writing failed
+            }
+            if (failure != null) {
+                return; // after a failure nothing more is written; the capture is discarded
+            }
+            if (!slot.parked) {
+                walk(slot);
+            }
+            for (int i = 0; i < slot.releasedCount(); i++) {
+                walk(slot.released(i));
+            }
+            if (slot.type == RecordType.ACTIVITY || slot.type == RecordType.CORRELATION_BINDING) {
+                ops.record(); // the join's clock: parked records come back within a horizon of these
+            }
+            if (end) {
+                finish(slot.nameId);
+            } else if (started) {
+                ops.settle();
+                writeSettledOps();
+                if (endOfBatch) {
+                    sink.endOfBatch();
+                }
+            }
+        } catch (Throwable e) { // Errors included (out of memory): the capture must end, never hang
+            if (failure == null) {
+                failure = e;
+            }
+        } finally {
+            if (end) {
+                finished.countDown();
+            }
+        }
+    }
+
+    private void walk(TraceRecord r) throws IOException {
+        if (r.outsideWindow) {
+            return;
+        }
+        if (r.type == RecordType.ACTIVITY) {
+            startIfNeeded(r.startNs);
+            if (r.kind.isDevice()) {
+                device(r);
+            } else {
+                api(r);
+            }
+            records++;
+        } else if (r.type == RecordType.HOST_OP) {
+            startIfNeeded(r.startNs);
+            ops.op(r.nameId, r.externalId(), r.threadId, r.startNs, r.endNs, r.threadNameId);
+        }
+    }
+
+    private void startIfNeeded(long firstNs) throws IOException {
+        if (started) {
+            return;
+        }
+        started = true;
+        base = header.baseTimeNs() != null ? header.baseTimeNs() : Math.floorDiv(firstNs, 1_000_000_000L) * 1_000_000_000L;
+        sink.header(base);
+    }
+
+    private void api(TraceRecord r) throws IOException {
+        if (hostPid == -1) {
+            hostPid = r.processId;
+        }
+        if (r.hasExternalId() && hostOpsExpected) {
+            ops.api(r.externalId(), r.threadId);
+        }
+        sink.apiSlice(r);
+        if (r.hasCorrelation()) {
+            flow(flows.host(r.correlation(), r.startNs, r.processId, r.threadId));
+        }
+    }
+
+    private void device(TraceRecord r) throws IOException {
+        if (r.hasExternalId() && hostOpsExpected) {
+            ops.device(r.externalId(), r.durationNs());
+        }
+        sink.deviceSlice(r);
+        if (r.hasCorrelation()) {
+            flow(flows.device(r.correlation(), r.startNs, r.device, r.stream));
+        }
+    }
+
+    private void flow(FlowArrow arrow) throws IOException {
+        if (arrow != null) {
+            sink.flow(arrow);
+            arrows++;
+        }
+    }
+
+    /**
+     * Hands over the op rows that are due. An op goes on the row of the thread its API calls ran
+     * on, so an op and the launches inside it line up: an ops file may name threads differently
+     * from the vendor (OS tid versus pthread id), so the ledger learns the mapping through the
+     * External ids both sides carry.
+     */
+    private void writeSettledOps() throws IOException {
+        for (int s; (s = ops.nextRow()) >= 0; ) {
+            if (hostPid == -1) { // no API record yet: the rows of this capture's ops stay on one pid from now on
+                hostPid = hostPid();
+            }
+            row.nameId = ops.nameId[s];
+            row.pid = hostPid;
+            row.tid = ops.row(s);
+            row.threadNameId = ops.threadNameId[s];
+            row.startNs = ops.start[s];
+            row.endNs = ops.end[s];
+            row.externalId = ops.externalId[s];
+            row.thread = ops.thread[s];
+            row.evIdx = ops.written() - 1;
+            sink.hostOpSlice(row);
+        }
+    }
+
+    private void finish(int spanNameId) throws IOException {
+        boolean bounded = window.windowStart() != Long.MIN_VALUE && window.windowEnd() != Long.MAX_VALUE;
+        startIfNeeded(bounded ? window.windowStart() : 0);
+        ops.finish();
+        writeSettledOps();
+        String crossing = fold.crossingNote();
+        if (crossing != null) {
+            accounting.note(crossing);
+        }
+        accounting.hostOps(ops.written());
+        accounting.opsSettling(ops.unclaimedDeviceRecords(), ops.settledAtCapacity(), fold.approximate(),
+                ops.drawnBeforeRowKnown(), ops.maxHeld());
+        accounting.flowEndsGivenUp(flows.givenUp());
+        markers = sink.footer(new TraceFooter(hostPid(), bounded, window.windowStart(), window.windowEnd(), spanNameId,
+                events(), accounting));
+        summary = fold.summary();
+    }
+
+    /** The pid of the host rows: the first API record's, else the header's, else one clear of devices. */
+    private long hostPid() {
+        return hostPid != -1 ? hostPid : header.processId() != -1 ? header.processId() : UNKNOWN_HOST_PID;
+    }
+
+    /** Waits until the end-of-capture record was walked (or walking failed). */
+    public void awaitFinished() throws InterruptedException {
+        finished.await();
+    }
+
+    /** The op summary, available once the capture finished. */
+    public OpSummary summary() {
+        return summary;
+    }
+
+    /** The first failure while walking or encoding, or null. */
+    public Throwable failure() {
+        return failure;
+    }
+
+    /** Trace events written: records, host op rows and, in a format that draws them as events, flow halves. */
+    public long events() {
+        return records + ops.written() + arrows * sink.eventsPerFlow();
+    }
+
+    /** Every event the trace holds once the capture finished: {@link #events()} plus row labels and span markers. */
+    public long traceEvents() {
+        return events() + markers;
+    }
+}
