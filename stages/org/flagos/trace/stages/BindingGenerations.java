@@ -1,7 +1,5 @@
 package org.flagos.trace.stages;
 
-import org.agrona.collections.Long2LongHashMap;
-
 /**
  * The join's vendor correlation id to External id bindings, kept for a bounded number of
  * bindings: two generations of at most {@code generation} bindings each. When the young one is
@@ -16,15 +14,15 @@ final class BindingGenerations {
     static final long UNBOUND = Long.MIN_VALUE;
 
     private final int generation;
-    private Long2LongHashMap young;
-    private Long2LongHashMap old;
+    private NearbyKeyMap young;
+    private NearbyKeyMap old;
     private long forgotten;
 
     BindingGenerations(int generation) {
         this.generation = generation;
         int initial = Math.min(generation, 1 << 12);
-        this.young = new Long2LongHashMap(initial, 0.65f, UNBOUND, true);
-        this.old = new Long2LongHashMap(initial, 0.65f, UNBOUND, true);
+        this.young = new NearbyKeyMap(initial, UNBOUND);
+        this.old = new NearbyKeyMap(initial, UNBOUND);
     }
 
     /** The External id bound to {@code correlation}, or {@link #UNBOUND}. */
@@ -40,7 +38,7 @@ final class BindingGenerations {
         }
         if (young.size() >= generation) {
             forgotten += old.size();
-            Long2LongHashMap cleared = old;
+            NearbyKeyMap cleared = old;
             cleared.clear();
             old = young;
             young = cleared;

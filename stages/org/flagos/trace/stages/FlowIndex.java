@@ -1,7 +1,5 @@
 package org.flagos.trace.stages;
 
-import org.agrona.collections.Long2LongHashMap;
-
 /**
  * Pairs the two ends of each flow arrow by vendor correlation id: the API call (the {@code s}
  * half) and the first device record it launched (the {@code f} half). An arrow is returned to the
@@ -19,7 +17,7 @@ final class FlowIndex {
 
     private final int horizon;
     /** Correlation to the store sequence of its waiting end; ends live in a ring by that sequence. */
-    private final Long2LongHashMap index = new Long2LongHashMap(1 << 12, 0.65f, NONE, true);
+    private final NearbyKeyMap index = new NearbyKeyMap(1 << 12, NONE); // nearby ids, nearby slots: NearbyKeyMap
     private long[] correlation = new long[1 << 12];
     private long[] ts = new long[1 << 12];
     private long[] pid = new long[1 << 12];

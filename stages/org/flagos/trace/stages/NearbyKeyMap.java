@@ -1,0 +1,131 @@
+package org.flagos.trace.stages;
+
+import java.util.Arrays;
+import org.agrona.collections.Long2LongHashMap;
+
+/**
+ * A long-to-long map for keys that arrive nearly in sequence, as vendor correlation ids do: a
+ * direct-mapped window (a key's low bits are its slot, no probing) in front of a hash map that takes
+ * the keys whose slot is already held by another key. The window holds at least twice as many slots
+ * as keys, so keys within that distance of each other never collide, and a stage walking the ids in
+ * order touches the window's memory in order.
+ *
+ * <p>Why not Agrona's {@code Long2LongHashMap} alone: it scatters consecutive keys about 2 KiB apart,
+ * so every lookup in a table of a horizon's worth of ids (8 MiB) missed the cache and the TLB. Its
+ * {@code get} was 30% of all CPU samples of a 10M-record replay (JFR; 81% of the join's thread),
+ * the join's binding lookups nearly all of that (docs/benchmarks.md, "Where the time goes"). Nor
+ * linear probing from the low bits: consecutive keys fill long unbroken runs, and one colliding key
+ * then probes the whole run (tried: the 10M-record replay's join went from 1.6 s to 34 s of CPU).
+ * Keys without locality (ids in the high bits, say) end up in the hash map: no worse than before.
+ */
+final class NearbyKeyMap {
+    private static final int MAX_SLOTS = 1 << 28;
+
+    private final long missing;
+    /** Key at {@code 2i}, value at {@code 2i + 1}; a slot is empty when its value is {@link #missing}. */
+    private long[] window;
+    private int mask;
+    private int inWindow;
+    private final Long2LongHashMap overflow;
+
+    /**
+     * @param initialCapacity keys held before the window first grows
+     * @param missing         the value {@link #get} returns for an absent key; never stored
+     */
+    NearbyKeyMap(int initialCapacity, long missing) {
+        this.missing = missing;
+        this.overflow = new Long2LongHashMap(16, 0.65f, missing, true);
+        allocate(Math.min(MAX_SLOTS, Integer.highestOneBit(Math.max(8, initialCapacity * 2 - 1)) << 1));
+    }
+
+    private void allocate(int slots) {
+        window = new long[slots * 2];
+        if (missing != 0) {
+            Arrays.fill(window, missing); // keys too: harmless, values are what mark a slot empty
+        }
+        mask = slots - 1;
+        inWindow = 0;
+    }
+
+    long get(long key) {
+        int i = (int) key & mask;
+        long value = window[2 * i + 1];
+        if (value != missing && window[2 * i] == key) {
+            return value;
+        }
+        return overflow.isEmpty() ? missing : overflow.get(key);
+    }
+
+    /** Stores {@code value} (never {@code missing}) for {@code key}; returns the previous value or {@code missing}. */
+    long put(long key, long value) {
+        if (value == missing) {
+            throw new IllegalArgumentException("the missing value cannot be stored");
+        }
+        int i = (int) key & mask;
+        long held = window[2 * i + 1];
+        if (held != missing && window[2 * i] == key) {
+            window[2 * i + 1] = value;
+            return held;
+        }
+        if (!overflow.isEmpty() && overflow.containsKey(key)) {
+            return overflow.put(key, value);
+        }
+        if (held == missing) {
+            window[2 * i] = key;
+            window[2 * i + 1] = value;
+            inWindow++;
+        } else {
+            overflow.put(key, value);
+        }
+        if (size() > (mask + 1) / 2 && mask + 1 < MAX_SLOTS) {
+            grow();
+        }
+        return missing;
+    }
+
+    /** Removes {@code key}; returns its value or {@code missing}. */
+    long remove(long key) {
+        int i = (int) key & mask;
+        long value = window[2 * i + 1];
+        if (value != missing && window[2 * i] == key) {
+            window[2 * i + 1] = missing;
+            inWindow--;
+            return value;
+        }
+        return overflow.isEmpty() ? missing : overflow.remove(key);
+    }
+
+    /** Empties the map, keeping its tables (a steady state allocates nothing). */
+    void clear() {
+        if (inWindow > 0) {
+            Arrays.fill(window, missing);
+            inWindow = 0;
+        }
+        overflow.clear();
+    }
+
+    int size() {
+        return inWindow + overflow.size();
+    }
+
+    private void grow() {
+        long[] old = window;
+        long[] spilled = new long[overflow.size() * 2];
+        int n = 0;
+        for (Long2LongHashMap.EntryIterator it = overflow.entrySet().iterator(); it.hasNext(); ) {
+            it.next();
+            spilled[n++] = it.getLongKey();
+            spilled[n++] = it.getLongValue();
+        }
+        overflow.clear();
+        allocate(old.length); // twice the slots: old.length is 2 * slots
+        for (int i = 0; i < old.length; i += 2) {
+            if (old[i + 1] != missing) {
+                put(old[i], old[i + 1]);
+            }
+        }
+        for (int i = 0; i < n; i += 2) {
+            put(spilled[i], spilled[i + 1]);
+        }
+    }
+}
