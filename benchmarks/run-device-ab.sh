@@ -42,7 +42,7 @@ for side in before after; do
 done
 
 if [ "$part" = cold ] || [ "$part" = all ]; then
-java "${jopts[@]}" -cp "$root/.device/after/flagtrace-benchmarks.jar:$root/.device/after/flagtrace.jar:$root/.device/lib/*" \
+java "${jopts[@]}" -cp "$root/.device/after/flagtrace-benchmarks.jar:$root/.device/after/flagtrace.jar:$root/src/test/resources:$root/.device/lib/*" \
   org.flagos.trace.testing.SyntheticCapture "$scratch/s10m.fltrbuf" 10000000 | tee "$OUT/capture.txt"
 
 cold="$OUT/cold.txt"; echo "# side format round wall_s max_rss_kib exit" > "$cold"
@@ -65,7 +65,7 @@ fi
 
 for r in $(seq 1 2); do
   for side in before after; do
-    cp=".device/$side/flagtrace-benchmarks.jar:.device/$side/flagtrace.jar:.device/lib/*"
+    cp=".device/$side/flagtrace-benchmarks.jar:.device/$side/flagtrace.jar:src/test/resources:.device/lib/*"
     if [ "$part" = replay ] || [ "$part" = all ]; then
     java "${jopts[@]}" -cp "$cp" org.openjdk.jmh.Main ReplayThroughputBenchmark -f 1 -wi 3 -i 5 -w 2 -r 2 \
       > "$OUT/replay-$side-$r.txt" 2>&1 || echo "replay $side $r failed" >> "$OUT/replay-$side-$r.txt"
