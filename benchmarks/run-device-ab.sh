@@ -63,18 +63,21 @@ for r in $(seq 1 "$rounds"); do
 done
 fi
 
-for r in $(seq 1 2); do
+for r in $(seq 1 "${JMH_ROUNDS:-2}"); do
   for side in before after; do
     cp=".device/$side/flagtrace-benchmarks.jar:.device/$side/flagtrace.jar:src/test/resources:.device/lib/*"
     if [ "$part" = replay ] || [ "$part" = all ]; then
     java "${jopts[@]}" -cp "$cp" org.openjdk.jmh.Main ReplayThroughputBenchmark -f 1 -wi 3 -i 5 -w 2 -r 2 \
-      > "$OUT/replay-$side-$r.txt" 2>&1 || echo "replay $side $r failed" >> "$OUT/replay-$side-$r.txt"
-    grep -E "^Replay|events" "$OUT/replay-$side-$r.txt" | tail -3
+      > "$scratch/replay.txt" 2>&1 || echo "replay $side $r failed" >> "$scratch/replay.txt"
+    # JMH's whole log is long: its result table (and any failure) comes back
+    { echo "# $side round $r"; grep -E "^Benchmark|^ReplayThroughput|failed|Exception" "$scratch/replay.txt" || tail -20 "$scratch/replay.txt"; } \
+      | tee -a "$OUT/replay.txt"
     fi
     if [ "$part" = launch ] || [ "$part" = all ]; then
     java "${jopts[@]}" -cp "$cp" org.openjdk.jmh.Main LaunchOverheadBenchmark -p mode=plain,session,sessionDeferred -f 1 \
-      > "$OUT/launch-$side-$r.txt" 2>&1 || echo "launch $side $r failed" >> "$OUT/launch-$side-$r.txt"
-    grep -E "^LaunchOverhead" "$OUT/launch-$side-$r.txt" | tail -3
+      > "$scratch/launch.txt" 2>&1 || echo "launch $side $r failed" >> "$scratch/launch.txt"
+    { echo "# $side round $r"; grep -E "^Benchmark|^LaunchOverhead|failed|Exception" "$scratch/launch.txt" || tail -20 "$scratch/launch.txt"; } \
+      | tee -a "$OUT/launch.txt"
     fi
   done
 done
