@@ -16,6 +16,7 @@
 #include <mutex>
 #include <string>
 #include <vector>
+#include "flagtrace_shim.h"
 
 typedef void (*ft_buffer_requested_fn)(uint8_t** buffer, size_t* size, size_t* maxNumRecords);
 typedef void (*ft_buffer_completed_fn)(void* context, uint32_t streamId, uint8_t* buffer, size_t size, size_t validSize);
@@ -122,9 +123,8 @@ static void ft_api_enter(void* userdata, int domain, uint32_t cbid, const void* 
  * or one of the required entry points is missing.
  */
 static ft_family* ft_family_open(const char* path, const char* prefix, char* error, int errorLength) {
-    void* handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    void* handle = ft_shim_open(path, error, errorLength);
     if (handle == NULL) {
-        snprintf(error, (size_t) errorLength, "%s", dlerror());
         return NULL;
     }
     ft_family* f = new ft_family();
@@ -147,9 +147,7 @@ static ft_family* ft_family_open(const char* path, const char* prefix, char* err
             : f->enable == NULL ? "ActivityEnable"
             : f->disable == NULL ? "ActivityDisable"
             : f->flushAll == NULL ? "ActivityFlushAll" : NULL;
-    if (missing != NULL) {
-        snprintf(error, (size_t) errorLength, "%s has no %s%s", path, prefix, missing);
-        dlclose(handle);
+    if (ft_shim_refuse(handle, path, prefix, missing, error, errorLength)) {
         delete f;
         return NULL;
     }
@@ -293,18 +291,17 @@ static const char* ft_family_activity_api_name(ft_family* f, int kind, int id) {
  * points (the fake vendor libraries' scripted launches); -1 with nothing called when it is absent.
  */
 static int64_t ft_family_invoke(ft_family* f, const char* symbol, int64_t argument) {
-    int64_t (*entry)(int64_t) = (int64_t (*)(int64_t)) dlsym(f->handle, symbol);
-    return entry == NULL ? -1 : entry(argument);
+    return ft_shim_invoke(f->handle, symbol, argument);
 }
 
 /** Buffers handed to the vendor and not yet completed. */
 static int64_t ft_family_buffers_in_flight(ft_family* f) {
-    return (int64_t) __atomic_load_n(&f->buffersInFlight, __ATOMIC_RELAXED);
+    return ft_shim_count(&f->buffersInFlight);
 }
 
 /** Buffers the vendor asked for that could not be allocated. */
 static int64_t ft_family_allocation_failures(ft_family* f) {
-    return (int64_t) __atomic_load_n(&f->allocationFailures, __ATOMIC_RELAXED);
+    return ft_shim_count(&f->allocationFailures);
 }
 
 /**
@@ -312,11 +309,7 @@ static int64_t ft_family_allocation_failures(ft_family* f) {
  * pointers for the life of the process.
  */
 static void ft_family_detach(ft_family* f) {
-    std::lock_guard<std::mutex> guard(ft_active_lock);
-    f->sink = NULL;
-    if (ft_active == f) {
-        ft_active = NULL;
-    }
+    ft_shim_detach(f, ft_active, ft_active_lock);
 }
 
 #endif

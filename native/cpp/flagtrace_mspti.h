@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <mutex>
+#include "flagtrace_shim.h"
 
 typedef void (*ftm_requested_fn)(uint8_t** buffer, size_t* size, size_t* maxNumRecords);
 typedef void (*ftm_completed_fn)(uint8_t* buffer, size_t size, size_t validSize);
@@ -85,9 +86,8 @@ static void ftm_ignore(void* userdata, int domain, uint32_t cbid, const void* cb
  * entry points; null with the reason in {@code error} when it or a required entry point is missing.
  */
 static ftm_library* ftm_open(const char* path, char* error, int errorLength) {
-    void* handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    void* handle = ft_shim_open(path, error, errorLength);
     if (handle == NULL) {
-        snprintf(error, (size_t) errorLength, "%s", dlerror());
         return NULL;
     }
     ftm_library* m = new ftm_library();
@@ -108,9 +108,7 @@ static ftm_library* ftm_open(const char* path, char* error, int errorLength) {
             : m->flushAll == NULL ? "msptiActivityFlushAll"
             : m->push == NULL ? "msptiActivityPushExternalCorrelationId"
             : m->pop == NULL ? "msptiActivityPopExternalCorrelationId" : NULL;
-    if (missing != NULL) {
-        snprintf(error, (size_t) errorLength, "%s has no %s", path, missing);
-        dlclose(handle);
+    if (ft_shim_refuse(handle, path, "", missing, error, errorLength)) {
         delete m;
         return NULL;
     }
@@ -173,18 +171,17 @@ static int ftm_pop(ftm_library* m, int kind, int64_t* last) {
  * points (the fake MSPTI's scripted launches); -1 with nothing called when it is absent.
  */
 static int64_t ftm_invoke(ftm_library* m, const char* symbol, int64_t argument) {
-    int64_t (*entry)(int64_t) = (int64_t (*)(int64_t)) dlsym(m->handle, symbol);
-    return entry == NULL ? -1 : entry(argument);
+    return ft_shim_invoke(m->handle, symbol, argument);
 }
 
 /** Buffers handed to MSPTI and not yet completed. */
 static int64_t ftm_buffers_in_flight(ftm_library* m) {
-    return (int64_t) __atomic_load_n(&m->buffersInFlight, __ATOMIC_RELAXED);
+    return ft_shim_count(&m->buffersInFlight);
 }
 
 /** Buffers MSPTI asked for that could not be allocated. */
 static int64_t ftm_allocation_failures(ftm_library* m) {
-    return (int64_t) __atomic_load_n(&m->allocationFailures, __ATOMIC_RELAXED);
+    return ft_shim_count(&m->allocationFailures);
 }
 
 /**
@@ -192,11 +189,7 @@ static int64_t ftm_allocation_failures(ftm_library* m) {
  * pointers for the life of the process.
  */
 static void ftm_detach(ftm_library* m) {
-    std::lock_guard<std::mutex> guard(ftm_active_lock);
-    m->sink = NULL;
-    if (ftm_active == m) {
-        ftm_active = NULL;
-    }
+    ft_shim_detach(m, ftm_active, ftm_active_lock);
 }
 
 #endif

@@ -25,6 +25,7 @@
 #include <string>
 #include <unordered_set>
 #include <vector>
+#include "flagtrace_shim.h"
 
 // roctracer_properties_t (roctracer.h, identical in the 4.0 and 4.1 APIs): 48 bytes on LP64.
 struct ft_roc_properties {
@@ -88,9 +89,8 @@ static void* ft_roc_sym(void* handle, const char* name) {
  * point is missing.
  */
 static ft_roc* ft_roc_open(const char* path, char* error, int errorLength) {
-    void* handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    void* handle = ft_shim_open(path, error, errorLength);
     if (handle == NULL) {
-        snprintf(error, (size_t) errorLength, "%s", dlerror());
         return NULL;
     }
     ft_roc* r = new ft_roc();
@@ -115,9 +115,7 @@ static ft_roc* ft_roc_open(const char* path, char* error, int errorLength) {
             : r->pop == NULL ? "roctracer_activity_pop_external_correlation_id"
             : r->op_string == NULL ? "roctracer_op_string"
             : r->get_timestamp == NULL ? "roctracer_get_timestamp" : NULL;
-    if (missing != NULL) {
-        snprintf(error, (size_t) errorLength, "%s has no %s", path, missing);
-        dlclose(handle);
+    if (ft_shim_refuse(handle, path, "", missing, error, errorLength)) {
         delete r;
         return NULL;
     }
@@ -271,12 +269,12 @@ static int64_t ft_roc_boottime() {
 
 /** Buffers roctracer completed since the library was opened. */
 static int64_t ft_roc_buffers(ft_roc* r) {
-    return (int64_t) __atomic_load_n(&r->buffers, __ATOMIC_RELAXED);
+    return ft_shim_count(&r->buffers);
 }
 
 /** Dispatch records whose kernel_name was null. */
 static int64_t ft_roc_unread_names(ft_roc* r) {
-    return (int64_t) __atomic_load_n(&r->unreadNames, __ATOMIC_RELAXED);
+    return ft_shim_count(&r->unreadNames);
 }
 
 /** Distinct kernel names interned so far. */
@@ -290,8 +288,7 @@ static int64_t ft_roc_interned_names(ft_roc* r) {
  * points (the fake library's scripted HIP calls); -1 with nothing called when it is absent.
  */
 static int64_t ft_roc_invoke(ft_roc* r, const char* symbol, int64_t argument) {
-    int64_t (*entry)(int64_t) = (int64_t (*)(int64_t)) dlsym(r->handle, symbol);
-    return entry == NULL ? -1 : entry(argument);
+    return ft_shim_invoke(r->handle, symbol, argument);
 }
 
 #endif

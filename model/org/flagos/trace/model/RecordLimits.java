@@ -32,6 +32,22 @@ public final class RecordLimits {
                 : "device id " + Long.toUnsignedString(device & 0xFFFF_FFFFL) + " is not below " + MAX_DEVICES;
     }
 
+    /**
+     * True when {@code [startNs, endNs]} is a plausible interval and {@code device} a device id; else
+     * the record is counted in {@code stats} as invalid ("WHAT record: why") and false comes back.
+     */
+    public static boolean admit(long startNs, long endNs, long device, String what, DecodeStats stats) {
+        String why = interval(startNs, endNs);
+        if (why == null) {
+            why = device(device);
+        }
+        if (why != null) {
+            stats.invalid(what + " record: " + why);
+            return false;
+        }
+        return true;
+    }
+
     private RecordLimits() {
     }
 }

@@ -26,19 +26,13 @@ public final class JsonLiteral {
         if (text.charAt(i) == '0') {
             i++;
         } else if (isDigit1to9(text.charAt(i))) {
-            while (i < n && isDigit(text.charAt(i))) {
-                i++;
-            }
+            i = digitsEnd(text, i);
         } else {
             return false;
         }
         if (i < n && text.charAt(i) == '.') {
-            i++;
-            int digits = i;
-            while (i < n && isDigit(text.charAt(i))) {
-                i++;
-            }
-            if (i == digits) {
+            i = nonEmptyDigitsEnd(text, i + 1);
+            if (i < 0) {
                 return false;
             }
         }
@@ -47,11 +41,8 @@ public final class JsonLiteral {
             if (i < n && (text.charAt(i) == '+' || text.charAt(i) == '-')) {
                 i++;
             }
-            int digits = i;
-            while (i < n && isDigit(text.charAt(i))) {
-                i++;
-            }
-            if (i == digits) {
+            i = nonEmptyDigitsEnd(text, i);
+            if (i < 0) {
                 return false;
             }
         }
@@ -68,6 +59,21 @@ public final class JsonLiteral {
             }
         }
         return true;
+    }
+
+    /** The index after the run of digits that starts at {@code i} (i itself when there is none). */
+    private static int digitsEnd(CharSequence text, int i) {
+        int n = text.length();
+        while (i < n && isDigit(text.charAt(i))) {
+            i++;
+        }
+        return i;
+    }
+
+    /** The index after the run of digits that starts at {@code i}, or -1 when there is none. */
+    private static int nonEmptyDigitsEnd(CharSequence text, int i) {
+        int end = digitsEnd(text, i);
+        return end == i ? -1 : end;
     }
 
     private static boolean isDigit(char c) {

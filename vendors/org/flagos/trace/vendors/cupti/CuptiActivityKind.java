@@ -1,19 +1,35 @@
 package org.flagos.trace.vendors.cupti;
 
 /**
- * CUPTI 13.0 activity kinds this decoder knows the record size of (CUPTI API version 130001).
- * Records in a buffer are packed back to back at these sizes (all multiples of 8), so a kind whose
- * size is unknown ends the walk of its buffer.
+ * CUPTI's activity kinds ({@code CUpti_ActivityKind}), external-correlation kind and callback
+ * domains, and the CUPTI 13.0 record sizes this decoder knows (CUPTI API version 130001). Records in
+ * a buffer are packed back to back at these sizes (all multiples of 8), so a kind whose size is
+ * unknown ends the walk of its buffer. The CUPTI-shaped vendors whose headers are not public (MCPTI,
+ * MUPTI, TOPSPTI) and PPU's CUPTI-compatible library are assumed to use these same numbers: they
+ * name them here rather than restating them.
  */
-final class CuptiActivityKind {
-    static final int MEMCPY = 1;
-    static final int MEMSET = 2;
-    static final int KERNEL = 3;
-    static final int DRIVER = 4;
-    static final int RUNTIME = 5;
-    static final int CONCURRENT_KERNEL = 10;
+public final class CuptiActivityKind {
+    /** {@code CUPTI_ACTIVITY_KIND_MEMCPY}. */
+    public static final int MEMCPY = 1;
+    /** {@code CUPTI_ACTIVITY_KIND_MEMSET}. */
+    public static final int MEMSET = 2;
+    /** {@code CUPTI_ACTIVITY_KIND_KERNEL} (serialized kernels). */
+    public static final int KERNEL = 3;
+    /** {@code CUPTI_ACTIVITY_KIND_DRIVER}. */
+    public static final int DRIVER = 4;
+    /** {@code CUPTI_ACTIVITY_KIND_RUNTIME}. */
+    public static final int RUNTIME = 5;
+    /** {@code CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL}. */
+    public static final int CONCURRENT_KERNEL = 10;
     static final int OVERHEAD = 17;
-    static final int EXTERNAL_CORRELATION = 39;
+    /** {@code CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION}. */
+    public static final int EXTERNAL_CORRELATION = 39;
+    /** {@code CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0}, the external kind op ids are pushed as. */
+    public static final int EXTERNAL_CUSTOM0 = 3;
+    /** {@code CUPTI_CB_DOMAIN_DRIVER_API}. */
+    public static final int DOMAIN_DRIVER_API = 1;
+    /** {@code CUPTI_CB_DOMAIN_RUNTIME_API}. */
+    public static final int DOMAIN_RUNTIME_API = 2;
 
     static final int API_VERSION = 130001;
 

@@ -36,14 +36,6 @@ final class VendorClockTimes extends CuptiTimes {
                     + startNs + " not in [" + plausibleFrom + ", " + plausibleTo + "])");
             return false;
         }
-        String why = RecordLimits.interval(startNs, endNs);
-        if (why == null) {
-            why = RecordLimits.device(device);
-        }
-        if (why != null) {
-            stats.invalid(what + " record: " + why);
-            return false;
-        }
-        return true;
+        return RecordLimits.admit(startNs, endNs, device, what, stats);
     }
 }

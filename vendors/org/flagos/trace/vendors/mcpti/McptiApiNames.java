@@ -4,6 +4,7 @@ import org.flagos.trace.model.ApiNameHandle;
 import org.flagos.trace.model.ApiNames;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.KernelNames;
+import org.flagos.trace.vendors.cupti.CuptiActivityKind;
 
 /**
  * MCPTI's own callback-id namespace (not CUPTI's: the same number names another call). Names are
@@ -21,7 +22,7 @@ public final class McptiApiNames implements ApiNames {
 
     /** The handle a name of {@code kind}'s {@code cbid} is saved under. */
     static long handle(EventKind kind, int cbid) {
-        return ApiNameHandle.of(kind == EventKind.DRIVER ? McptiKinds.DRIVER : McptiKinds.RUNTIME, cbid);
+        return ApiNameHandle.of(kind == EventKind.DRIVER ? CuptiActivityKind.DRIVER : CuptiActivityKind.RUNTIME, cbid);
     }
 
     @Override

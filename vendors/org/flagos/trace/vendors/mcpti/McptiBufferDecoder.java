@@ -13,6 +13,7 @@ import org.flagos.trace.model.LongIntHashMap;
 import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RecordLimits;
 import org.flagos.trace.model.RecordSink;
+import org.flagos.trace.vendors.cupti.CuptiActivityKind;
 import org.flagos.trace.vendors.cupti.CuptiBufferDecoder;
 import org.flagos.trace.vendors.cupti.CuptiRecordLayout;
 import org.flagos.trace.vendors.family.ClockedDecoder;
@@ -136,22 +137,22 @@ public final class McptiBufferDecoder implements ClockedDecoder {
     }
 
     private static boolean writtenByMcpti(int kind) {
-        return kind == McptiKinds.MEMCPY || kind == McptiKinds.MEMSET || kind == McptiKinds.KERNEL
-                || kind == McptiKinds.CONCURRENT_KERNEL || kind == McptiKinds.DRIVER || kind == McptiKinds.RUNTIME
-                || kind == McptiKinds.EXTERNAL_CORRELATION;
+        return kind == CuptiActivityKind.MEMCPY || kind == CuptiActivityKind.MEMSET || kind == CuptiActivityKind.KERNEL
+                || kind == CuptiActivityKind.CONCURRENT_KERNEL || kind == CuptiActivityKind.DRIVER || kind == CuptiActivityKind.RUNTIME
+                || kind == CuptiActivityKind.EXTERNAL_CORRELATION;
     }
 
     /** Offset of a record's start time, or -1 for a kind without times. */
     private static int startOffset(int kind) {
         return switch (kind) {
-            case McptiKinds.DRIVER, McptiKinds.RUNTIME -> 8;
-            case McptiKinds.EXTERNAL_CORRELATION -> -1;
+            case CuptiActivityKind.DRIVER, CuptiActivityKind.RUNTIME -> 8;
+            case CuptiActivityKind.EXTERNAL_CORRELATION -> -1;
             default -> 16;
         };
     }
 
     private static boolean wellFormed(int kind, ByteBuffer buffer, int pos) {
-        if (kind == McptiKinds.EXTERNAL_CORRELATION) {
+        if (kind == CuptiActivityKind.EXTERNAL_CORRELATION) {
             int externalKind = buffer.getInt(pos + 4);
             return externalKind >= 0 && externalKind <= McptiKinds.LAST_EXTERNAL_KIND;
         }
@@ -171,10 +172,10 @@ public final class McptiBufferDecoder implements ClockedDecoder {
 
     /** Remembers each API cbid's first sight, and which ones the names did not resolve. */
     private void noteCbid(int kind, ByteBuffer buffer, int pos) {
-        if (kind != McptiKinds.RUNTIME && kind != McptiKinds.DRIVER) {
+        if (kind != CuptiActivityKind.RUNTIME && kind != CuptiActivityKind.DRIVER) {
             return;
         }
-        EventKind eventKind = kind == McptiKinds.DRIVER ? EventKind.DRIVER : EventKind.RUNTIME;
+        EventKind eventKind = kind == CuptiActivityKind.DRIVER ? EventKind.DRIVER : EventKind.RUNTIME;
         int cbid = buffer.getInt(pos + 4);
         long handle = McptiApiNames.handle(eventKind, cbid);
         if (seenCbids.get(handle) != 0 || seenCbids.size() >= MAX_TRACKED_CBIDS) {

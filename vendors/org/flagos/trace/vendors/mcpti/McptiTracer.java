@@ -11,6 +11,7 @@ import org.flagos.trace.model.ApiNames;
 import org.flagos.trace.model.BufferTap;
 import org.flagos.trace.model.Diagnostics;
 import org.flagos.trace.model.NameTable;
+import org.flagos.trace.vendors.cupti.CuptiActivityKind;
 import org.flagos.trace.vendors.cupti.CuptiBufferDecoder;
 import org.flagos.trace.vendors.family.ClockedDecoder;
 import org.flagos.trace.vendors.family.CuptiFamilyTracer;
@@ -50,9 +51,9 @@ import org.flagos.trace.vendors.family.CuptiFamilyTracer;
 public final class McptiTracer extends CuptiFamilyTracer {
     /** MCPTI's profile: CUDA's kinds (KERNEL replaced by CONCURRENT_KERNEL, as the seed armed it). */
     public static final Profile PROFILE = new Profile("mcpti", "mcpti", "libmcpti.so", McptiKinds.DUMP_VENDOR,
-            new int[] {McptiKinds.CONCURRENT_KERNEL, McptiKinds.MEMCPY, McptiKinds.MEMSET, McptiKinds.RUNTIME,
-                    McptiKinds.EXTERNAL_CORRELATION},
-            McptiKinds.CUSTOM0, -1, true);
+            new int[] {CuptiActivityKind.CONCURRENT_KERNEL, CuptiActivityKind.MEMCPY, CuptiActivityKind.MEMSET,
+                    CuptiActivityKind.RUNTIME, CuptiActivityKind.EXTERNAL_CORRELATION},
+            CuptiActivityKind.EXTERNAL_CUSTOM0, -1, true);
     /** How many ids past the last named one the namespace enumeration looks before it stops. */
     static final int NAMESPACE_GAP = 1024;
     /** The most ids the enumeration tries. */
@@ -110,9 +111,9 @@ public final class McptiTracer extends CuptiFamilyTracer {
     private void resolveNamespace() {
         int lastNamed = 0;
         for (int id = 0; id < NAMESPACE_LIMIT && id - lastNamed <= NAMESPACE_GAP; id++) {
-            String name = resolve(McptiKinds.RUNTIME, id);
+            String name = resolve(CuptiActivityKind.RUNTIME, id);
             if (name != null) {
-                names.put(ApiNameHandle.of(McptiKinds.RUNTIME, id), name);
+                names.put(ApiNameHandle.of(CuptiActivityKind.RUNTIME, id), name);
                 lastNamed = id;
             }
         }

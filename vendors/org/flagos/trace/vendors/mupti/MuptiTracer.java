@@ -1,5 +1,6 @@
 package org.flagos.trace.vendors.mupti;
 
+import org.flagos.trace.vendors.cupti.CuptiActivityKind;
 import org.flagos.trace.vendors.family.CuptiShapedTracer;
 
 /**
@@ -13,9 +14,9 @@ public final class MuptiTracer extends CuptiShapedTracer {
     public static final int DUMP_VENDOR = 3;
     /** MUPTI's profile: CUPTI's kind numbers (assumed), CUSTOM0 pushes, no API-enter binding, its own clock. */
     public static final Profile PROFILE = new Profile("mupti", "mupti", "libmupti.so", DUMP_VENDOR,
-            new int[] {MuptiKinds.CONCURRENT_KERNEL, MuptiKinds.MEMCPY, MuptiKinds.MEMSET, MuptiKinds.RUNTIME,
-                MuptiKinds.EXTERNAL_CORRELATION},
-            MuptiKinds.EXTERNAL_CUSTOM0, -1, false);
+            new int[] {CuptiActivityKind.CONCURRENT_KERNEL, CuptiActivityKind.MEMCPY, CuptiActivityKind.MEMSET,
+                CuptiActivityKind.RUNTIME, CuptiActivityKind.EXTERNAL_CORRELATION},
+            CuptiActivityKind.EXTERNAL_CUSTOM0, -1, false);
 
     /** The library named by the override property or variable, else {@code libmupti.so}. */
     public MuptiTracer() {

@@ -1,5 +1,14 @@
 package org.flagos.trace.vendors.ppu;
 
+import static org.flagos.trace.vendors.cupti.CuptiActivityKind.CONCURRENT_KERNEL;
+import static org.flagos.trace.vendors.cupti.CuptiActivityKind.DRIVER;
+import static org.flagos.trace.vendors.cupti.CuptiActivityKind.EXTERNAL_CORRELATION;
+import static org.flagos.trace.vendors.cupti.CuptiActivityKind.EXTERNAL_CUSTOM0;
+import static org.flagos.trace.vendors.cupti.CuptiActivityKind.KERNEL;
+import static org.flagos.trace.vendors.cupti.CuptiActivityKind.MEMCPY;
+import static org.flagos.trace.vendors.cupti.CuptiActivityKind.MEMSET;
+import static org.flagos.trace.vendors.cupti.CuptiActivityKind.RUNTIME;
+
 import java.util.List;
 import org.flagos.trace.model.ApiNames;
 import org.flagos.trace.model.BufferTap;
@@ -21,18 +30,9 @@ import org.flagos.trace.vendors.family.CuptiFamilyTracer;
  * and only if PPU refuses it, KERNEL; never both.
  */
 public final class PpuTracer extends CuptiFamilyTracer {
-    static final int MEMCPY = 1;
-    static final int MEMSET = 2;
-    static final int KERNEL = 3;
-    static final int DRIVER = 4;
-    static final int RUNTIME = 5;
-    static final int CONCURRENT_KERNEL = 10;
-    static final int EXTERNAL_CORRELATION = 39;
-    static final int CUSTOM0 = 3;
-
     /** PPU's profile: CUPTI's kinds and external-correlation kind; its own device clock. */
     public static final Profile PROFILE = new Profile("ppu", "cupti", "libcupti.so", 1,
-            new int[] {CONCURRENT_KERNEL, MEMCPY, MEMSET, RUNTIME, DRIVER, EXTERNAL_CORRELATION}, CUSTOM0, -1, false);
+            new int[] {CONCURRENT_KERNEL, MEMCPY, MEMSET, RUNTIME, DRIVER, EXTERNAL_CORRELATION}, EXTERNAL_CUSTOM0, -1, false);
 
     private volatile int kernelKind = -1;
 

@@ -3,6 +3,7 @@ package org.flagos.trace.vendors.topspti;
 import org.flagos.trace.model.DeviceClockMapping;
 import org.flagos.trace.model.KernelNames;
 import org.flagos.trace.model.NameTable;
+import org.flagos.trace.vendors.cupti.CuptiActivityKind;
 import org.flagos.trace.vendors.cupti.CuptiBufferDecoder;
 import org.flagos.trace.vendors.cupti.CuptiRecordLayout;
 import org.flagos.trace.vendors.family.CuptiShapedVendor;
@@ -15,7 +16,7 @@ import org.flagos.trace.vendors.family.CuptiShapedVendor;
 public final class TopsptiDecoder {
     /** TOPSPTI's kind numbers and record versions (CUPTI's, assumed), and its API names' labels and domains. */
     public static final CuptiShapedVendor VENDOR = new CuptiShapedVendor("TOPSPTI", CuptiRecordLayout.CUPTI_11_1,
-            "topsRuntime", "topsDriver", TopsptiKinds.DOMAIN_RUNTIME_API, TopsptiKinds.DOMAIN_DRIVER_API);
+            "topsRuntime", "topsDriver", CuptiActivityKind.DOMAIN_RUNTIME_API, CuptiActivityKind.DOMAIN_DRIVER_API);
 
     /** A decoder for a replayed capture: names from its name table, times through its saved clock mapping. */
     public static CuptiBufferDecoder replay(KernelNames table, NameTable names, DeviceClockMapping clock) {

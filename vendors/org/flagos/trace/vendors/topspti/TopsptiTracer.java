@@ -1,5 +1,7 @@
 package org.flagos.trace.vendors.topspti;
 
+import org.flagos.trace.vendors.cupti.CuptiActivityKind;
+import org.flagos.trace.vendors.family.CuptiFamilyTracer;
 import org.flagos.trace.vendors.family.CuptiShapedTracer;
 
 /**
@@ -13,11 +15,16 @@ import org.flagos.trace.vendors.family.CuptiShapedTracer;
 public final class TopsptiTracer extends CuptiShapedTracer {
     /** The {@code .fltrbuf} vendor id of TOPSPTI buffers. */
     public static final int DUMP_VENDOR = 5;
-    /** TOPSPTI's profile: CUPTI's kind numbers (assumed), bindings at runtime API enter, its own clock. */
+    /**
+     * TOPSPTI's profile: CUPTI's kind numbers (assumed), bindings at runtime API enter, its own clock.
+     * TOPSPTI has no external-correlation records: kind 39 in a TOPSPTI capture is flagtrace's own
+     * frame of API-enter bindings ({@link CuptiFamilyTracer#BINDING_RECORD_KIND}), written under
+     * CUPTI's CUSTOM0 external kind.
+     */
     public static final Profile PROFILE = new Profile("topspti", "topspti", "libtopspti.so", DUMP_VENDOR,
-            new int[] {TopsptiKinds.CONCURRENT_KERNEL, TopsptiKinds.MEMCPY, TopsptiKinds.MEMSET, TopsptiKinds.RUNTIME,
-                TopsptiKinds.DRIVER},
-            TopsptiKinds.BINDINGS_EXTERNAL_KIND, TopsptiKinds.DOMAIN_RUNTIME_API, false);
+            new int[] {CuptiActivityKind.CONCURRENT_KERNEL, CuptiActivityKind.MEMCPY, CuptiActivityKind.MEMSET,
+                CuptiActivityKind.RUNTIME, CuptiActivityKind.DRIVER},
+            CuptiActivityKind.EXTERNAL_CUSTOM0, CuptiActivityKind.DOMAIN_RUNTIME_API, false);
 
     /** The library named by the override property or variable, else {@code libtopspti.so}. */
     public TopsptiTracer() {

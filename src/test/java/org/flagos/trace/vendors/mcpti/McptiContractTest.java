@@ -25,6 +25,7 @@ import org.flagos.trace.testing.FakeCuptiRun.Live;
 import org.flagos.trace.testing.FakeCuptiRun.Truth;
 import org.flagos.trace.testing.FakeVendorLibrary;
 import org.flagos.trace.testing.TraceJson;
+import org.flagos.trace.vendors.cupti.CuptiActivityKind;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -99,7 +100,7 @@ class McptiContractTest extends VendorContract {
         int expectedDevice = 0;
         int expectedApi = 0;
         for (Truth t : run.truth()) {
-            String cat = t.kind() == McptiKinds.RUNTIME ? "privateuse1_runtime" : DEVICE_CATEGORY.get(t.kind());
+            String cat = t.kind() == CuptiActivityKind.RUNTIME ? "privateuse1_runtime" : DEVICE_CATEGORY.get(t.kind());
             assertNotNull(cat, "kind " + t.kind());
             JsonNode e = byCategory.get(cat).get(t.correlation());
             if ((t.flags() & 1) != 0) {
@@ -111,13 +112,13 @@ class McptiContractTest extends VendorContract {
             assertEquals(t.end() - t.start(), FakeCuptiRun.durationNs(e), "duration of " + t);
             assertTrue(t.hasExternal(), "every call of the workload runs inside an op");
             assertEquals(t.external(), e.get("args").get("External id").asLong(), "External id of " + t);
-            if (t.kind() == McptiKinds.RUNTIME) {
+            if (t.kind() == CuptiActivityKind.RUNTIME) {
                 expectedApi++;
                 assertEquals(RUNTIME_NAMES.get(t.id()), e.get("name").asText(), "MCPTI's own name for cbid " + t.id());
                 assertEquals(t.id(), e.get("args").get("cbid").asLong());
             } else {
                 expectedDevice++;
-                if (t.kind() == McptiKinds.CONCURRENT_KERNEL) {
+                if (t.kind() == CuptiActivityKind.CONCURRENT_KERNEL) {
                     assertEquals(ItaniumDemangler.demangle(KERNELS[(int) t.id()]), e.get("name").asText());
                     assertEquals("[" + (8 + t.id()) + ", 2, 1]", e.get("args").get("grid").toString().replace(",", ", "));
                 } else {
@@ -182,7 +183,7 @@ class McptiContractTest extends VendorContract {
         assertEquals(FakeCuptiRun.events(run.trace()), FakeCuptiRun.events(replayed.trace()));
         assertEquals(run.accounting().decode().undecodableBytes(), replayed.result().accounting().decode().undecodableBytes());
         KernelNameFile names = KernelNameFile.read(KernelNameFile.besides(run.capture()));
-        assertEquals("mcLaunchKernel", names.lookup(ApiNameHandle.of(McptiKinds.RUNTIME, 57)), "API names saved for replays");
+        assertEquals("mcLaunchKernel", names.lookup(ApiNameHandle.of(CuptiActivityKind.RUNTIME, 57)), "API names saved for replays");
     }
 
     /** An id outside the namespace resolved at start: generic live, named after the final flush, named by the replay. */

@@ -15,6 +15,7 @@ import org.flagos.trace.model.KernelNames;
 import org.flagos.trace.model.NameTable;
 import org.flagos.trace.testing.CollectingSink;
 import org.flagos.trace.testing.FakeBuffers;
+import org.flagos.trace.vendors.cupti.CuptiActivityKind;
 import org.flagos.trace.vendors.cupti.CuptiBufferDecoder;
 import org.junit.jupiter.api.Test;
 
@@ -23,8 +24,8 @@ import org.junit.jupiter.api.Test;
  * scanner's own rules: resynchronization over malformed bytes, the "timing unavailable" skip.
  */
 class McptiDecoderContractTest extends ActivityDecoderContract {
-    private static final int[] KINDS = {McptiKinds.CONCURRENT_KERNEL, McptiKinds.MEMCPY, McptiKinds.MEMSET,
-            McptiKinds.RUNTIME, McptiKinds.EXTERNAL_CORRELATION};
+    private static final int[] KINDS = {CuptiActivityKind.CONCURRENT_KERNEL, CuptiActivityKind.MEMCPY, CuptiActivityKind.MEMSET,
+            CuptiActivityKind.RUNTIME, CuptiActivityKind.EXTERNAL_CORRELATION};
     private static byte[] clean;
 
     private static McptiBufferDecoder scanner() {
@@ -66,7 +67,7 @@ class McptiDecoderContractTest extends ActivityDecoderContract {
         ByteBuffer b = ByteBuffer.allocate(real.length + 16 + 40).order(ByteOrder.LITTLE_ENDIAN);
         b.put(real, 0, after);
         b.putInt(0x7A7A7A7A).putInt(0x7A7A7A7A).putLong(0x7A7A7A7A7A7A7A7AL);
-        b.putInt(McptiKinds.RUNTIME).putInt(57).putLong(5).putLong(3).putLong(0).putLong(0); // end before start
+        b.putInt(CuptiActivityKind.RUNTIME).putInt(57).putLong(5).putLong(3).putLong(0).putLong(0); // end before start
         b.put(real, after, real.length - after).flip();
         McptiBufferDecoder scanner = scanner();
         DecodeStats stats = new DecodeStats();
@@ -86,7 +87,7 @@ class McptiDecoderContractTest extends ActivityDecoderContract {
     private static int afterFirstExternalCorrelation(byte[] real) {
         ByteBuffer b = FakeBuffers.wrap(real);
         int pos = 0;
-        while (b.getInt(pos) != McptiKinds.EXTERNAL_CORRELATION) {
+        while (b.getInt(pos) != CuptiActivityKind.EXTERNAL_CORRELATION) {
             pos += McptiBufferDecoder.LAYOUT.recordSize(b.getInt(pos));
         }
         return pos + 24;
@@ -101,7 +102,7 @@ class McptiDecoderContractTest extends ActivityDecoderContract {
         while (pos < real.length) {
             int kind = b.getInt(pos);
             int size = McptiBufferDecoder.LAYOUT.recordSize(kind);
-            if (kind == McptiKinds.MEMSET || kind == McptiKinds.CONCURRENT_KERNEL) {
+            if (kind == CuptiActivityKind.MEMSET || kind == CuptiActivityKind.CONCURRENT_KERNEL) {
                 b.putLong(pos + 16, 0).putLong(pos + 24, 0);
                 zeroed++;
             }

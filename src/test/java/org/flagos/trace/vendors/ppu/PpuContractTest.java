@@ -29,6 +29,7 @@ import org.flagos.trace.testing.FakeCuptiRun.Live;
 import org.flagos.trace.testing.FakeCuptiRun.Truth;
 import org.flagos.trace.testing.FakeVendorLibrary;
 import org.flagos.trace.testing.TraceJson;
+import org.flagos.trace.vendors.cupti.CuptiActivityKind;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -207,7 +208,7 @@ class PpuContractTest extends VendorContract {
     @Test
     void concurrentKernelIsEnabledAloneAndEverythingIsDisabledAtStop() {
         live();
-        assertEquals(PpuTracer.CONCURRENT_KERNEL, tracer.kernelKind());
+        assertEquals(CuptiActivityKind.CONCURRENT_KERNEL, tracer.kernelKind());
         assertEquals(0, fakeStats[0], "KERNEL never enabled beside CONCURRENT_KERNEL");
         assertEquals(0, fakeStats[3], "every kind enabled was disabled at stop");
         assertEquals(0, fakeStats[2], "no pop refused");
@@ -230,7 +231,7 @@ class PpuContractTest extends VendorContract {
         thread.start();
         thread.join();
         session.close();
-        assertEquals(PpuTracer.KERNEL, fallback.kernelKind());
+        assertEquals(CuptiActivityKind.KERNEL, fallback.kernelKind());
         assertEquals(0, fallback.invoke("fakeStat", 0), "never both kernel kinds");
         assertEquals(0, fallback.invoke("fakeStat", 3), "KERNEL disabled at stop");
         List<Truth> truth = FakeCuptiRun.truth(fallback);

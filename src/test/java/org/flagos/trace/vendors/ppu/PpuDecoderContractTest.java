@@ -16,6 +16,7 @@ import org.flagos.trace.model.TraceRecord;
 import org.flagos.trace.testing.CollectingSink;
 import org.flagos.trace.testing.FakeBuffers;
 import org.flagos.trace.vendors.Vendors;
+import org.flagos.trace.vendors.cupti.CuptiActivityKind;
 import org.flagos.trace.vendors.cupti.CuptiBufferDecoder;
 import org.junit.jupiter.api.Test;
 
@@ -25,8 +26,8 @@ import org.junit.jupiter.api.Test;
  * records walked by valid size, times mapped from the device clock, implausible ones counted.
  */
 class PpuDecoderContractTest extends ActivityDecoderContract {
-    private static final int[] KINDS = {PpuTracer.CONCURRENT_KERNEL, PpuTracer.MEMCPY, PpuTracer.MEMSET, PpuTracer.RUNTIME,
-            PpuTracer.DRIVER, PpuTracer.EXTERNAL_CORRELATION};
+    private static final int[] KINDS = {CuptiActivityKind.CONCURRENT_KERNEL, CuptiActivityKind.MEMCPY, CuptiActivityKind.MEMSET, CuptiActivityKind.RUNTIME,
+            CuptiActivityKind.DRIVER, CuptiActivityKind.EXTERNAL_CORRELATION};
     /** PPU's clock: 20 epoch ns per 21 device ns, device 0 at 2023-11-14. */
     private static final DeviceClockMapping CLOCK = new DeviceClockMapping(0, 1_700_000_000_000_000_000L, 20.0 / 21.0);
     private static byte[] real;
