@@ -152,7 +152,7 @@ public final class ChromeJsonSink implements TraceSink {
         rows.hostThread(r.threadId);
         EventBytes e = event.reset()
                 .raw(r.kind == EventKind.DRIVER ? driverHead : runtimeHead).string(name(r.nameId))
-                .raw(PID_).number(r.processId).raw(TID_).number(r.threadId)
+                .raw(PID_).repeated(r.processId).raw(TID_).repeated(r.threadId)
                 .raw(TS_).micros(r.startNs - base).raw(DUR_).micros(r.endNs - r.startNs)
                 .raw(ARGS_);
         boolean first = true;
@@ -175,7 +175,7 @@ public final class ChromeJsonSink implements TraceSink {
         rows.deviceStream(r.device, r.stream);
         EventBytes e = event.reset()
                 .raw(DEVICE_HEAD[r.kind.ordinal()]).string(name(r.nameId))
-                .raw(PID_).number(r.device).raw(TID_).number(r.stream)
+                .raw(PID_).repeated(r.device).raw(TID_).repeated(r.stream)
                 .raw(TS_).micros(r.startNs - base).raw(DUR_).micros(r.endNs - r.startNs)
                 .raw(ARGS_);
         if (r.hasExternalId()) {
@@ -184,11 +184,11 @@ public final class ChromeJsonSink implements TraceSink {
         if (r.has(RecordField.QUEUED)) {
             e.raw(QUEUED_).number(r.queued).raw(COMMA);
         }
-        e.raw(DEVICE_).number(r.device);
+        e.raw(DEVICE_).repeated(r.device);
         if (r.has(RecordField.CONTEXT)) {
             e.raw(CONTEXT_).number(r.context);
         }
-        e.raw(STREAM_).number(r.stream);
+        e.raw(STREAM_).repeated(r.stream);
         if (r.hasCorrelation()) {
             e.raw(CORRELATION_).unsigned(r.correlation());
         }
@@ -264,10 +264,10 @@ public final class ChromeJsonSink implements TraceSink {
 
     @Override
     public void flow(FlowArrow a) throws IOException {
-        emit(event.reset().raw(FLOW_S_HEAD).unsigned(a.correlation()).raw(PID_).number(a.hostPid())
-                .raw(TID_).number(a.hostTid()).raw(TS_).micros(a.hostTs() - base).raw(FLOW_S_TAIL));
-        emit(event.reset().raw(FLOW_F_HEAD).unsigned(a.correlation()).raw(PID_).number(a.devicePid())
-                .raw(TID_).number(a.deviceTid()).raw(TS_).micros(a.deviceTs() - base).raw(FLOW_F_TAIL));
+        emit(event.reset().raw(FLOW_S_HEAD).unsigned(a.correlation()).raw(PID_).repeated(a.hostPid())
+                .raw(TID_).repeated(a.hostTid()).raw(TS_).micros(a.hostTs() - base).raw(FLOW_S_TAIL));
+        emit(event.reset().raw(FLOW_F_HEAD).unsigned(a.correlation()).raw(PID_).repeated(a.devicePid())
+                .raw(TID_).repeated(a.deviceTid()).raw(TS_).micros(a.deviceTs() - base).raw(FLOW_F_TAIL));
     }
 
     /** The {@code s} and the {@code f} half. */
@@ -283,7 +283,7 @@ public final class ChromeJsonSink implements TraceSink {
             rows.hostThreadName(op.tid, names.name(op.threadNameId));
         }
         EventBytes e = event.reset().raw(CPU_OP_HEAD).string(name(op.nameId))
-                .raw(PID_).number(op.pid).raw(TID_).number(op.tid)
+                .raw(PID_).repeated(op.pid).raw(TID_).repeated(op.tid)
                 .raw(TS_).micros(op.startNs - base).raw(DUR_).micros(op.endNs - op.startNs)
                 .raw(ARGS_).raw(EXTERNAL_ID_).number(op.externalId)
                 .raw(CPU_OP_ARGS_).number(op.evIdx)

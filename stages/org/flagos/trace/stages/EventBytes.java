@@ -13,6 +13,13 @@ import java.util.Arrays;
  * hot path (measured, docs/benchmarks.md).
  */
 final class EventBytes extends AsciiFragment {
+    private static final int REPEATED_BITS = 6;
+    private static final int MAX_DIGITS = 20; // Long.MIN_VALUE: a sign and 19 digits
+
+    private final long[] repeatedValue = new long[1 << REPEATED_BITS];
+    private final byte[] repeatedLength = new byte[1 << REPEATED_BITS]; // 0: empty
+    private final byte[] repeatedDigits = new byte[MAX_DIGITS << REPEATED_BITS];
+
     EventBytes() {
         super(1024);
     }
@@ -63,6 +70,30 @@ final class EventBytes extends AsciiFragment {
     EventBytes number(long value) {
         ensure(20);
         to = NumberOutput.outputLong(value, bytes, to); // Jackson's own digit writer: thousands at a time
+        return this;
+    }
+
+    /**
+     * Digits of a value that repeats from event to event (pid, tid, device, stream: one of a few
+     * rows, TraceRows), copied from a small direct-mapped cache instead of written again. Digits
+     * were about a fifth of the writer's CPU samples in a cold 10M-record replay (JFR, Jackson's
+     * {@code NumberOutput} 6-12% of all samples, docs/benchmarks.md "Where the time goes"); a host
+     * thread id is 10 or more digits, past Jackson's int fast path. With this cache, a cold replay of
+     * a 3M-record capture with ops went from 10.2% to 2.9% of its samples in {@code number} (JFR,
+     * this method 1.0%). A miss overwrites the slot in place: nothing is allocated.
+     */
+    EventBytes repeated(long value) {
+        int slot = (int) ((value * 0x9E3779B97F4A7C15L) >>> (64 - REPEATED_BITS));
+        int at = slot * MAX_DIGITS;
+        int n = repeatedLength[slot];
+        if (n == 0 || repeatedValue[slot] != value) {
+            n = NumberOutput.outputLong(value, repeatedDigits, at) - at;
+            repeatedValue[slot] = value;
+            repeatedLength[slot] = (byte) n;
+        }
+        ensure(n);
+        System.arraycopy(repeatedDigits, at, bytes, to, n);
+        to += n;
         return this;
     }
 

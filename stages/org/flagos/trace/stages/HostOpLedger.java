@@ -43,7 +43,13 @@ final class HostOpLedger {
     private int used;
     private int live;
     private int maxLive;
-    private final Long2LongHashMap slotOf = new Long2LongHashMap(1024, 0.65f, NONE, true);
+    /**
+     * Op slot by External id. Ops arrive with nearly consecutive External ids, so a direct-mapped
+     * window ({@link NearbyKeyMap}) keeps the lookups of the device and API records that follow in
+     * cache; Agrona's map scattered them (the join's bindings had the same pattern: 30% of a 10M
+     * replay's CPU samples in {@code Long2LongHashMap.get}, docs/benchmarks.md "Where the time goes").
+     */
+    private final NearbyKeyMap slotOf = new NearbyKeyMap(1024, NONE);
     private final SlotHeap byStart = new SlotHeap() {
         @Override
         boolean before(int a, int b) {
@@ -61,7 +67,7 @@ final class HostOpLedger {
     };
 
     /** Device and API records whose op has not come yet, by External id, in arrival order. */
-    private final Long2LongHashMap earlyOf = new Long2LongHashMap(1024, 0.65f, NONE, true);
+    private final NearbyKeyMap earlyOf = new NearbyKeyMap(1024, NONE); // nearly consecutive ids too, see slotOf
     private long[] earlyExternal = new long[256];
     private long[] earlyDevice = new long[256];
     private long[] earlyRecords = new long[256];
