@@ -3,7 +3,8 @@
 # turn so that both see the same machine:
 #   1. cold CLI, as a user runs it on 2 cores (taskset -c 0,1) at -Xmx256m: ./flagtrace replay of a
 #      10M-record capture (SyntheticCapture: the real 30k-launch H200 capture repeated) to .json,
-#      .pftrace and .json.gz; wall time and peak RSS from /usr/bin/time -v       -> $OUT/cold.txt
+#      .pftrace, .json.gz and JSON into /dev/null (no disk); wall time and peak RSS from
+#      /usr/bin/time -v                                                          -> $OUT/cold.txt
 #   2. JMH ReplayThroughputBenchmark (warm, one fork per side, all cores)          -> $OUT/replay-*.txt
 #   3. JMH LaunchOverheadBenchmark, modes plain, session, sessionDeferred (a fork each)   -> $OUT/launch-*.txt
 # Expects, prepared elsewhere (docs/running-on-h200.md):
@@ -47,11 +48,11 @@ java "${jopts[@]}" -cp "$root/.device/after/flagtrace-benchmarks.jar:$root/.devi
 
 cold="$OUT/cold.txt"; echo "# side format round wall_s max_rss_kib exit" > "$cold"
 for r in $(seq 1 "$rounds"); do
-  for fmt in json pftrace json.gz; do
+  for fmt in json pftrace json.gz null; do
     for side in before after; do
       set +e
       FLAGTRACE_JAVA_OPTS=-Xmx256m taskset -c 0,1 /usr/bin/time -v "$root/.device/$side/flagtrace" replay "$scratch/s10m.fltrbuf" \
-        -o "$scratch/t.$fmt" > /dev/null 2> "$scratch/time.txt"
+        -o "$([ "$fmt" = null ] && echo /dev/null || echo "$scratch/t.$fmt")" > /dev/null 2> "$scratch/time.txt"
       rc=$?; set -e
       wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$scratch/time.txt")
       rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$scratch/time.txt")

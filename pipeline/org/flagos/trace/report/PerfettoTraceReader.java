@@ -231,7 +231,9 @@ final class PerfettoTraceReader {
             if (name.startsWith("stream ") && p != null && p.label.startsWith("GPU ")) {
                 t.pid = p.label.substring(4);
                 t.tid = name.substring(7);
-            } else {
+            } else if (t.tid.isEmpty()) {
+                // A host thread without 32-bit ids: its first name is its id. The track is named
+                // again when the thread's own name arrives ("main"); its slices stay one thread.
                 t.pid = p != null ? p.pid : "";
                 t.tid = name;
             }

@@ -257,20 +257,67 @@ class HostileInputTest {
         CaptureReplay.run(request(), OutputStream.nullOutputStream()); // warm up class loading
         Thread.sleep(100);
         int before = Thread.activeCount();
+        // Kernel names are resolved on the name stage's thread: a failing name table is a stage failure.
         KernelNames failing = handle -> {
-            throw new IllegalStateException("a producer fails midway");
+            throw new IllegalStateException("the name stage fails midway");
         };
         CaptureReplay.Request base = request();
-        CaptureReplay.Request producerFails = new CaptureReplay.Request(base.capture(), base.source(), null, failing,
+        CaptureReplay.Request namingFails = new CaptureReplay.Request(base.capture(), base.source(), null, failing,
+                List.of(), Map.of(), "t", UnaryOperator.identity(), 1 << 10);
+        // The producer reads the ops as it publishes: ops that fail after a few fail the producer.
+        CaptureReplay.Request producerFails = new CaptureReplay.Request(base.capture(), base.source(), new FailingOps(), base.kernelNames(),
                 List.of(), Map.of(), "t", UnaryOperator.identity(), 1 << 10);
         for (int i = 0; i < 20; i++) {
             assertThrows(CaptureFailedException.class, () -> CaptureReplay.run(request(), new FailingOutput(new IOException("disk full"))));
-            assertThrows(IllegalStateException.class, () -> CaptureReplay.run(producerFails, OutputStream.nullOutputStream()));
+            CaptureFailedException named = assertThrows(CaptureFailedException.class,
+                    () -> CaptureReplay.run(namingFails, OutputStream.nullOutputStream()));
+            assertTrue(named.getMessage().contains("the name stage fails midway"), named.getMessage());
+            IllegalStateException produced = assertThrows(IllegalStateException.class,
+                    () -> CaptureReplay.run(producerFails, OutputStream.nullOutputStream()));
+            assertTrue(produced.getMessage().contains("a producer fails midway"), produced.getMessage());
         }
         long deadline = System.nanoTime() + 5_000_000_000L;
         while (Thread.activeCount() > before && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
         assertTrue(Thread.activeCount() <= before, "threads before " + before + ", after " + Thread.activeCount());
+    }
+
+    /** Host ops that fail on the producer's thread after three ops. */
+    private static final class FailingOps implements org.flagos.trace.ingest.HostOpSource {
+        @Override
+        public long windowStartNs() {
+            return 0;
+        }
+
+        @Override
+        public long windowEndNs() {
+            return Long.MAX_VALUE;
+        }
+
+        @Override
+        public List<String> warnings() {
+            return List.of();
+        }
+
+        @Override
+        public org.flagos.trace.ingest.HostOpCursor cursor() {
+            return new org.flagos.trace.ingest.HostOpCursor() {
+                private int given;
+
+                @Override
+                public org.flagos.trace.ingest.HostOp next() {
+                    if (given++ == 3) {
+                        throw new IllegalStateException("a producer fails midway");
+                    }
+                    return new org.flagos.trace.ingest.HostOp("op", new org.flagos.trace.model.ExternalId(given), 1, given * 1_000L,
+                            given * 1_000L + 10);
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+        }
     }
 }
