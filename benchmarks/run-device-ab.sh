@@ -35,7 +35,7 @@ jopts=(-Dorg.bytedeco.javacpp.cachedir="$root/.device/javacpp-cache" -XX:ErrorFi
 
 # Each side's launcher finds its jar and the dependencies where the launcher expects them; the
 # launcher records its class-data archive on the first run, as a user's first run does (untimed here).
-for side in before after; do
+for side in ${SIDES:-before after}; do
   d="$root/.device/$side"
   mkdir -p "$d/target"; ln -sfn "$root/.device/lib" "$d/target/lib"; touch "$root/.device/lib/.complete"
   cp "$d/flagtrace.jar" "$d/target/flagtrace.jar"
@@ -49,7 +49,7 @@ java "${jopts[@]}" -cp "$root/.device/after/flagtrace-benchmarks.jar:$root/.devi
 cold="$OUT/cold.txt"; echo "# side format round wall_s max_rss_kib exit" > "$cold"
 for r in $(seq 1 "$rounds"); do
   for fmt in json pftrace json.gz null; do
-    for side in before after; do
+    for side in ${SIDES:-before after}; do
       set +e
       FLAGTRACE_JAVA_OPTS=-Xmx256m taskset -c 0,1 /usr/bin/time -v "$root/.device/$side/flagtrace" replay "$scratch/s10m.fltrbuf" \
         -o "$([ "$fmt" = null ] && echo /dev/null || echo "$scratch/t.$fmt")" > /dev/null 2> "$scratch/time.txt"
@@ -65,7 +65,7 @@ done
 fi
 
 for r in $(seq 1 "${JMH_ROUNDS:-2}"); do
-  for side in before after; do
+  for side in ${SIDES:-before after}; do
     cp=".device/$side/flagtrace-benchmarks.jar:.device/$side/flagtrace.jar:src/test/resources:.device/lib/*"
     if [ "$part" = replay ] || [ "$part" = all ]; then
     java "${jopts[@]}" -cp "$cp" org.openjdk.jmh.Main ReplayThroughputBenchmark -f 1 -wi 3 -i 5 -w 2 -r 2 \
