@@ -150,14 +150,6 @@ public final class MsptiBufferDecoder implements ActivityBufferDecoder {
             stats.incomplete(); // MSPTI: both 0 means the timestamps could not be collected
             return false;
         }
-        String why = RecordLimits.interval(start, end);
-        if (why == null) {
-            why = RecordLimits.device(device);
-        }
-        if (why != null) {
-            stats.invalid(what + " record: " + why);
-            return false;
-        }
-        return true;
+        return RecordLimits.admit(start, end, device, what, stats);
     }
 }
