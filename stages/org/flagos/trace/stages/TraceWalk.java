@@ -142,7 +142,12 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
             return;
         }
         started = true;
-        base = header.baseTimeNs() != null ? header.baseTimeNs() : Math.floorDiv(firstNs, 1_000_000_000L) * 1_000_000_000L;
+        // The base is a whole second at or before everything drawn, the capture span included: a
+        // window opened in the second before the first record would otherwise get a negative ts, which
+        // Perfetto's JSON reader (v20.1) mis-parses by the fraction's sign (-154392.982 read as
+        // -154391.018 µs on a re-recorded H200 capture).
+        long earliest = window.windowStart() != Long.MIN_VALUE ? Math.min(firstNs, window.windowStart()) : firstNs;
+        base = header.baseTimeNs() != null ? header.baseTimeNs() : Math.floorDiv(earliest, 1_000_000_000L) * 1_000_000_000L;
         sink.header(base);
     }
 

@@ -25,14 +25,12 @@ class PerfettoSummaryTest {
     Path dir;
 
     /**
-     * Every bundled capture, and a re-recording of the parity workload whose main thread's vendor id
-     * (2793404096) does not fit Perfetto's 32-bit tid: its track is named, then renamed "main" when
-     * the thread's name arrives, and its ops must still nest with its calls.
+     * Every bundled capture. In h200-java-parity-wide-tid the main thread's vendor id (2793404096)
+     * does not fit Perfetto's 32-bit tid: its track is named, then renamed "main" when the thread's
+     * name arrives, and its ops must still nest with its calls.
      */
     static List<String> captures() {
-        List<String> all = new java.util.ArrayList<>(Captures.EVERY);
-        all.add("h200-java-parity-wide-tid");
-        return all;
+        return Captures.EVERY;
     }
 
     Path replay(String name, TraceFormat format, String suffix) throws Exception {
