@@ -39,6 +39,10 @@ public final class NameStage implements EventHandler<TraceRecord> {
     /** The name torch gives the span of the profiled region. */
     static final String CAPTURE_SPAN = "PyTorch Profiler (0)";
     private static final int UNRESOLVED = -1;
+    /** Distinct unnamed callback ids kept by id in {@link #unknownCbids()}; the rest count as {@link #OTHER_CBIDS}. */
+    static final int UNKNOWN_CBIDS_KEPT = 1024;
+    /** The histogram key of the unnamed callback ids beyond the ones kept. */
+    static final String OTHER_CBIDS = "other";
 
     private static final int MEMORY_KINDS = MemoryKind.values().length + 1;
     private static final int COPY_KINDS = CopyKind.values().length + 1;
@@ -55,7 +59,13 @@ public final class NameStage implements EventHandler<TraceRecord> {
     private LongIntHashMap apiIds;
     private final int[][] idByCbid = new int[EventKind.count()][];
     private final int[] genericId = new int[EventKind.count()];
-    private final Map<String, Long> unknownCbids = new TreeMap<>();
+    /**
+     * Records per unnamed callback id, keyed by kind ordinal (high half) and cbid (low half). A cbid
+     * is read from the record, so a hostile capture could name four billion of them: past
+     * {@link #UNKNOWN_CBIDS_KEPT} distinct ids the rest are counted together.
+     */
+    private final org.agrona.collections.Long2LongHashMap unknownCounts = new org.agrona.collections.Long2LongHashMap(0);
+    private long unknownBeyondKept;
     private long resolved;
     private long generic;
     private long vendorNamed;
@@ -210,7 +220,13 @@ public final class NameStage implements EventHandler<TraceRecord> {
     private int hit(EventKind kind, int cbid, int id) {
         if (id == genericId[kind.ordinal()]) {
             generic++;
-            unknownCbids.merge(kind.name().toLowerCase() + ":" + cbid, 1L, Long::sum);
+            long key = ((long) kind.ordinal() << 32) | (cbid & 0xffffffffL);
+            long count = unknownCounts.get(key);
+            if (count != 0 || unknownCounts.size() < UNKNOWN_CBIDS_KEPT) {
+                unknownCounts.put(key, count + 1);
+            } else {
+                unknownBeyondKept++;
+            }
         } else {
             resolved++;
         }
@@ -232,8 +248,18 @@ public final class NameStage implements EventHandler<TraceRecord> {
         return generic;
     }
 
-    /** Histogram of the callback ids the table did not name ({@code runtime:999} to count). */
+    /**
+     * Histogram of the callback ids the table did not name ({@code runtime:999} to count), made on
+     * each call; at most {@link #UNKNOWN_CBIDS_KEPT} ids by name, the records of any others under
+     * {@code other}.
+     */
     public Map<String, Long> unknownCbids() {
-        return unknownCbids;
+        Map<String, Long> byName = new TreeMap<>();
+        unknownCounts.forEachLong((key, count) -> byName.put(
+                EventKind.ofOrdinal((int) (key >>> 32)).name().toLowerCase() + ":" + (int) key, count));
+        if (unknownBeyondKept > 0) {
+            byName.put(OTHER_CBIDS, unknownBeyondKept);
+        }
+        return byName;
     }
 }

@@ -58,6 +58,29 @@ class NameStageTest {
     }
 
     @Test
+    void unnamedCallbackIdsReadFromRecordsAreKeptByIdOnlyUpToTheBoundTheRestCountedTogether() {
+        NameStage stage = new NameStage(TABLE, new NameTable());
+        int distinct = NameStage.UNKNOWN_CBIDS_KEPT + 500;
+        long seq = 0;
+        for (int i = 0; i < distinct; i++) {
+            int cbid = 100_000 + i; // past every table: a hostile capture's ids
+            stage.onEvent(api(EventKind.RUNTIME, cbid), seq++, true);
+            if (i % 2 == 0) {
+                stage.onEvent(api(EventKind.RUNTIME, cbid), seq++, true);
+            }
+        }
+        stage.onEvent(api(EventKind.RUNTIME, -7), seq++, true);
+        java.util.Map<String, Long> histogram = stage.unknownCbids();
+        assertEquals(NameStage.UNKNOWN_CBIDS_KEPT + 1, histogram.size(), "the ids kept and one 'other'");
+        assertEquals(2L, histogram.get("runtime:100000"), "a kept id counts every record of it");
+        assertEquals(stage.generic(), histogram.values().stream().mapToLong(Long::longValue).sum(),
+                "no unnamed record is lost from the histogram");
+        assertEquals(null, histogram.get("runtime:-7"), "an id first seen past the bound is not kept");
+        long beyond = 500 + 250 + 1; // ids 1024..1523 (those at even i twice) and -7
+        assertEquals(beyond, histogram.get(NameStage.OTHER_CBIDS));
+    }
+
+    @Test
     void aDeviceRecordNamedBeforeTheStageKeepsItsName() {
         NameStage stage = new NameStage(TABLE, new NameTable());
         TraceRecord kernel = api(EventKind.KERNEL, 211);
