@@ -21,6 +21,7 @@ public final class OpStack {
     private final String[] frames;
     private final byte[] json;
     private final String framesJson;
+    private final byte[] joinedUtf8;
 
     private OpStack(String[] frames) {
         this.frames = frames;
@@ -29,7 +30,9 @@ public final class OpStack {
             list.append(i > 0 ? ",\"" : "\"").append(new String(JsonText.quotedUtf8(frames[i]), StandardCharsets.UTF_8)).append('"');
         }
         this.framesJson = list.append(']').toString();
-        this.json = ("\"" + new String(JsonText.quotedUtf8(String.join(";", frames)), StandardCharsets.UTF_8) + "\"")
+        String joined = String.join(";", frames);
+        this.joinedUtf8 = joined.getBytes(StandardCharsets.UTF_8);
+        this.json = ("\"" + new String(JsonText.quotedUtf8(joined), StandardCharsets.UTF_8) + "\"")
                 .getBytes(StandardCharsets.UTF_8);
     }
 
@@ -84,6 +87,11 @@ public final class OpStack {
     /** The frames as a JSON array of strings, as an ops file and the journal hold them. */
     public String framesJson() {
         return framesJson;
+    }
+
+    /** {@link #joined()} as UTF-8, made once. The array is the stack's own: read it, never change it. */
+    public byte[] joinedUtf8() {
+        return joinedUtf8;
     }
 
     /** The frames joined by {@code ;}, innermost first. */

@@ -500,7 +500,7 @@ public final class PerfettoProtoSink implements TraceSink {
         if (op.stack != null) {
             buf.begin(EVENT_DEBUG_ANNOTATIONS);
             buf.string(ANNOTATION_NAME, OpStack.KEY);
-            buf.string(ANNOTATION_STRING, op.stack.joined());
+            buf.bytes(ANNOTATION_STRING, op.stack.joinedUtf8()); // encoded once per stack, not per trace written
             buf.end();
         }
         if (op.thread >= 0) {
