@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
 import org.flagos.trace.model.ExternalId;
+import org.flagos.trace.model.OpArgs;
+import org.flagos.trace.model.OpStack;
 
 /**
  * Reads an {@code .ops.jsonl} file: a {@code window_start} line, op lines, a {@code window_end}
@@ -248,6 +250,8 @@ public final class OpsJsonlReader {
                 long thread = HostOp.NO_THREAD;
                 long start = -1;
                 long end = -1;
+                OpArgs args = null;
+                OpStack stack = null;
                 boolean window = false;
                 while (parser.nextToken() == JsonToken.FIELD_NAME) {
                     String field = parser.currentName();
@@ -259,6 +263,20 @@ public final class OpsJsonlReader {
                         case "thread": thread = parser.getLongValue(); break;
                         case "start": start = parser.getLongValue(); break;
                         case "end": end = parser.getLongValue(); break;
+                        case "args":
+                            try {
+                                args = OpDetailJson.readArgs(parser);
+                            } catch (IllegalArgumentException e) {
+                                throw changed();
+                            }
+                            break;
+                        case "stack":
+                            try {
+                                stack = OpDetailJson.readStack(parser);
+                            } catch (IllegalArgumentException e) {
+                                throw changed();
+                            }
+                            break;
                         case "window_start":
                         case "window_end": window = true; break;
                         default:
@@ -273,7 +291,7 @@ public final class OpsJsonlReader {
                 if (name == null || externalId < 0 || start < 0 || end < start) {
                     throw changed();
                 }
-                return new HostOp(name, new ExternalId(externalId), thread, start, end, threadName);
+                return new HostOp(name, new ExternalId(externalId), thread, start, end, threadName, args, stack);
             }
 
             private CaptureFormatException changed() {
@@ -309,6 +327,18 @@ public final class OpsJsonlReader {
                     case "thread_name": line.threadName = text(p, value, field, source, number); break;
                     case "start": line.start = integer(p, value, field, source, number); break;
                     case "end": line.end = integer(p, value, field, source, number); break;
+                    case "args":
+                    case "stack":
+                        try {
+                            if (field.equals("args")) {
+                                line.args = OpDetailJson.readArgs(p);
+                            } else {
+                                line.stack = OpDetailJson.readStack(p);
+                            }
+                        } catch (IllegalArgumentException e) {
+                            throw bad(source, number, e.getMessage());
+                        }
+                        break;
                     case "name":
                         if (value != JsonToken.VALUE_STRING) {
                             throw bad(source, number, "\"name\" must be a string");
@@ -355,6 +385,8 @@ public final class OpsJsonlReader {
         Long start;
         Long end;
         String name;
+        OpArgs args;
+        OpStack stack;
 
         HostOp op(String source, int number) {
             if (name == null || externalId == null || start == null || end == null) {
@@ -373,7 +405,7 @@ public final class OpsJsonlReader {
                 throw bad(source, number, "thread must be non-negative");
             }
             return new HostOp(name, new ExternalId(externalId), thread == null ? HostOp.NO_THREAD : thread, start, end,
-                    threadName);
+                    threadName, args, stack);
         }
     }
 

@@ -43,6 +43,14 @@ public final class OpsJsonlWriter implements AutoCloseable {
             }
             g.writeNumberField("start", op.startNs());
             g.writeNumberField("end", op.endNs());
+            if (op.args() != null) {
+                g.writeFieldName("args");
+                g.writeRawValue(op.args().toJson());
+            }
+            if (op.stack() != null) {
+                g.writeFieldName("stack");
+                g.writeRawValue(op.stack().framesJson());
+            }
             g.writeEndObject();
         }
         out.write('\n');

@@ -12,6 +12,9 @@ import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.model.DeviceClockMapping;
 import org.flagos.trace.model.DeviceProperties;
 import org.flagos.trace.model.ExternalId;
+import org.flagos.trace.model.OpArgs;
+import org.flagos.trace.model.OpStack;
+import org.flagos.trace.ingest.OpDetailJson;
 
 /**
  * The document types of schema v1, each marshalled with Chronicle Wire field by field (no
@@ -147,11 +150,23 @@ final class JournalDocuments {
         String threadName;
         long startNs;
         long endNs;
+        /** The op's args as JSON ({@link OpArgs#toJson()}), or null: none. Absent from documents of builds before args. */
+        String args;
+        /** The op's stack as a JSON array of frames, or null: none. */
+        String stack;
+        private OpArgs parsedArgs;
+        private OpStack parsedStack;
 
         @Override
         public void writeMarshallable(WireOut w) {
             w.write("seq").int64(seq).write("name").text(name).write("externalId").int64(externalId)
                     .write("thread").int64(thread).write("threadName").text(threadName).write("startNs").int64(startNs).write("endNs").int64(endNs);
+            if (args != null) {
+                w.write("args").text(args);
+            }
+            if (stack != null) {
+                w.write("stack").text(stack);
+            }
             w.write("check").int64(~seq);
         }
 
@@ -164,6 +179,14 @@ final class JournalDocuments {
             threadName = w.read("threadName").text();
             startNs = w.read("startNs").int64();
             endNs = w.read("endNs").int64();
+            args = null;
+            stack = null;
+            parsedArgs = null;
+            parsedStack = null;
+            // Optional: absent from an op without them and from builds before them; a field that is not
+            // there reads as null, and the reader stays where it was (JournalArgsTest).
+            args = w.read("args").text();
+            stack = w.read("stack").text();
             check(w, seq);
         }
 
@@ -184,12 +207,18 @@ final class JournalDocuments {
             if (endNs < startNs) {
                 return "op '" + name + "' ends " + (startNs - endNs) + " ns before it starts";
             }
+            try {
+                parsedArgs = OpDetailJson.argsOf(args);
+                parsedStack = OpDetailJson.stackOf(stack);
+            } catch (IllegalArgumentException e) {
+                return "op '" + name + "': " + e.getMessage();
+            }
             return null;
         }
 
         /** The op; call only when {@link #invalid()} is null. */
         HostOp toHostOp() {
-            return new HostOp(name, new ExternalId(externalId), thread, startNs, endNs, threadName);
+            return new HostOp(name, new ExternalId(externalId), thread, startNs, endNs, threadName, parsedArgs, parsedStack);
         }
     }
 

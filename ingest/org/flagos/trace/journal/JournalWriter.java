@@ -121,6 +121,8 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
         docs.op.threadName = op.threadName();
         docs.op.startNs = op.startNs();
         docs.op.endNs = op.endNs();
+        docs.op.args = op.args() == null ? null : op.args().toJson();
+        docs.op.stack = op.stack() == null ? null : op.stack().framesJson();
         append(JournalSchema.OP, docs.op, docs.op.seq = seq);
         ops++;
     }

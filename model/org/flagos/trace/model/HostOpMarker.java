@@ -9,6 +9,14 @@ public interface HostOpMarker {
     /** Opens a host op on the calling thread; close it, on that thread, in reverse order of opening. */
     Scope op(String name);
 
+    /**
+     * Opens a host op that carries {@code args} (null: none) on the calling thread. A marker that
+     * keeps no args opens a plain op.
+     */
+    default Scope op(String name, OpArgs args) {
+        return op(name);
+    }
+
     /** One open host op. */
     interface Scope extends AutoCloseable {
         @Override

@@ -39,6 +39,10 @@ public final class TraceRecord {
     public String opName;
     /** A host op's thread name as the program gave it, or null; interned by the name stage. */
     public String opThreadName;
+    /** A host op's args ({@code Input Dims}, ...), or null: immutable, shared, never copied. */
+    public OpArgs opArgs;
+    /** The call stack that opened a host op, or null. */
+    public OpStack opStack;
     /** Vendor callback id of an API call. */
     public int cbid;
 
@@ -199,6 +203,8 @@ public final class TraceRecord {
         threadNameId = -1;
         opName = null;
         opThreadName = null;
+        opArgs = null;
+        opStack = null;
         cbid = 0;
         gridX = gridY = gridZ = blockX = blockY = blockZ = 0;
         registersPerThread = staticSharedMemory = dynamicSharedMemory = 0;
@@ -240,6 +246,8 @@ public final class TraceRecord {
         threadNameId = other.threadNameId;
         opName = other.opName;
         opThreadName = other.opThreadName;
+        opArgs = other.opArgs;
+        opStack = other.opStack;
         cbid = other.cbid;
         gridX = other.gridX;
         gridY = other.gridY;

@@ -12,6 +12,8 @@ final class HostOpTranslator {
         slot.type = RecordType.HOST_OP;
         slot.opName = op.name();
         slot.opThreadName = op.threadName();
+        slot.opArgs = op.args();
+        slot.opStack = op.stack();
         slot.externalId(op.externalId().value());
         slot.threadId = op.thread();
         slot.startNs = op.startNs();

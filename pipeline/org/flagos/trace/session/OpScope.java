@@ -1,6 +1,8 @@
 package org.flagos.trace.session;
 
 import org.flagos.trace.model.HostOpMarker;
+import org.flagos.trace.model.OpArgs;
+import org.flagos.trace.model.OpStack;
 
 /**
  * One host op, open from {@link ProfilerSession#op} until {@link #close()}. While it is open its
@@ -16,9 +18,18 @@ public final class OpScope implements HostOpMarker.Scope {
     private final long thread;
     private final long startNs;
     private final boolean pushed;
+    private final OpArgs args;
+    private final OpStack stack;
     private boolean closed;
 
     OpScope(ProfilerSession session, String name, long externalId, long thread, long startNs, boolean pushed) {
+        this(session, name, externalId, thread, startNs, pushed, null, null);
+    }
+
+    OpScope(ProfilerSession session, String name, long externalId, long thread, long startNs, boolean pushed, OpArgs args,
+            OpStack stack) {
+        this.args = args;
+        this.stack = stack;
         this.session = session;
         this.name = name;
         this.externalId = externalId;
@@ -39,6 +50,16 @@ public final class OpScope implements HostOpMarker.Scope {
 
     public String name() {
         return name;
+    }
+
+    /** The op's args, or null. */
+    public OpArgs args() {
+        return args;
+    }
+
+    /** The call stack that opened the op, or null when the session records none. */
+    public OpStack stack() {
+        return stack;
     }
 
     long thread() {

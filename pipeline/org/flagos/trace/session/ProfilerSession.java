@@ -29,6 +29,8 @@ import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.ExternalId;
 import org.flagos.trace.model.HostOpMarker;
 import org.flagos.trace.model.NameTable;
+import org.flagos.trace.model.OpArgs;
+import org.flagos.trace.model.OpStack;
 import org.flagos.trace.stages.CaptureAccounting;
 import org.flagos.trace.stages.CaptureWindowFilter;
 import org.flagos.trace.stages.OpSummary;
@@ -126,15 +128,27 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
      */
     @Override
     public OpScope op(String name) {
+        return op(name, null);
+    }
+
+    /**
+     * Opens a host op with args ({@code Input Dims} and the like, built once: {@link OpArgs#builder()})
+     * that its {@code cpu_op} carries. The args are immutable and were checked and encoded when built:
+     * passing the same object to every op of a kind costs a reference. Null: no args.
+     */
+    @Override
+    public OpScope op(String name, OpArgs args) {
         if (closed) {
             return OpScope.inert(name);
         }
+        // Before the clock: the walk is the op's caller's cost, not the op's time.
+        OpStack stack = options.stackDepth() == 0 ? null : OpStacks.capture(options.stackDepth());
         long id = nextExternalId.getAndIncrement();
         // The op's times bracket its id's stay on the vendor's stack: start read before the push,
         // end after the pop, so no call it launched can fall outside it.
         long start = clock.now();
         boolean pushed = tracer.pushCorrelation(new ExternalId(id));
-        OpScope op = new OpScope(this, name, id, Thread.currentThread().getId(), start, pushed);
+        OpScope op = new OpScope(this, name, id, Thread.currentThread().getId(), start, pushed, args, stack);
         openOps.get().push(op);
         return op;
     }
@@ -152,7 +166,7 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
         long end = clock.now();
         if (!closed) {
             HostOp line = new HostOp(op.name(), new ExternalId(op.externalId()), op.thread(), op.startNs(), end,
-                    Thread.currentThread().getName()); // close runs on the op's own thread
+                    Thread.currentThread().getName(), op.args(), op.stack()); // close runs on the op's own thread
             pipeline.publish(line);
             if (journal != null) {
                 journal.op(line);

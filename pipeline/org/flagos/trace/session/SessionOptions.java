@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import org.flagos.trace.journal.JournalOptions;
 import org.flagos.trace.model.DeviceProperties;
+import org.flagos.trace.model.OpStack;
 
 /**
  * Where a session writes and what it adds.
@@ -18,9 +19,22 @@ import org.flagos.trace.model.DeviceProperties;
  * @param journal     when non-null, buffers, names, ops and the session's start and stop are also
  *                    journaled there as they arrive (a Chronicle Queue; with a retention bound, a
  *                    flight recorder), for {@code flagtrace replay DIR} at any time, even after a kill
+ * @param stackDepth  frames of the Java stack each op records when it opens (torch's {@code with_stack});
+ *                    0: none
  */
 public record SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties> devices, Map<String, String> metadata,
-                             JournalOptions journal) {
+                             JournalOptions journal, int stackDepth) {
+    public SessionOptions {
+        if (stackDepth < 0 || stackDepth > OpStack.MAX_FRAMES) {
+            throw new IllegalArgumentException("stackDepth must be 0 (no stacks) to " + OpStack.MAX_FRAMES + ", not " + stackDepth);
+        }
+    }
+
+    public SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties> devices, Map<String, String> metadata,
+                          JournalOptions journal) {
+        this(trace, dumpBuffers, devices, metadata, journal, 0);
+    }
+
     public SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties> devices, Map<String, String> metadata) {
         this(trace, dumpBuffers, devices, metadata, null);
     }
@@ -31,7 +45,7 @@ public record SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties
     }
 
     public SessionOptions withDumpBuffers(Path dump) {
-        return new SessionOptions(trace, dump, devices, metadata, journal);
+        return new SessionOptions(trace, dump, devices, metadata, journal, stackDepth);
     }
 
     /** Journals the session into the new or empty directory {@code dir}, keeping everything. */
@@ -41,6 +55,16 @@ public record SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties
 
     /** Journals the session as {@code options} say (a flight recorder when they bound retention). */
     public SessionOptions withJournal(JournalOptions options) {
-        return new SessionOptions(trace, dumpBuffers, devices, metadata, options);
+        return new SessionOptions(trace, dumpBuffers, devices, metadata, options, stackDepth);
+    }
+
+    /**
+     * Records the Java stack that opens each op, its innermost {@code depth} frames (at most
+     * {@link OpStack#MAX_FRAMES}), as torch's {@code with_stack=True} records the Python stack: the
+     * trace's {@code cpu_op} carries it as {@code "Call stack"}. Each op then walks its stack when it
+     * opens (docs/benchmarks.md gives the cost).
+     */
+    public SessionOptions withStack(int depth) {
+        return new SessionOptions(trace, dumpBuffers, devices, metadata, journal, depth);
     }
 }

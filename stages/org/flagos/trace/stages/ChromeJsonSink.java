@@ -10,6 +10,8 @@ import java.util.Map;
 import org.flagos.trace.model.DeviceProperties;
 import org.flagos.trace.model.JsonText;
 import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.OpArgs;
+import org.flagos.trace.model.OpStack;
 import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RecordField;
 import org.flagos.trace.model.RecordType;
@@ -59,6 +61,13 @@ public final class ChromeJsonSink implements TraceSink {
     private static final byte[] CPU_OP_ARGS_ = EventBytes.ascii(",\"Record function id\":0,\"Ev Idx\":");
     private static final byte[] CPU_OP_EMPTY_INPUTS =
             EventBytes.ascii(",\"Input Dims\":[],\"Input Strides\":[],\"Input type\":[],\"Concrete Inputs\":[]");
+    /** torch's input keys, in {@link OpArgs#TORCH_INPUT_KEYS}' order: the same bytes as {@link #CPU_OP_EMPTY_INPUTS}' keys. */
+    private static final byte[][] CPU_OP_INPUT_KEYS = {
+        EventBytes.ascii(",\"Input Dims\":"), EventBytes.ascii(",\"Input Strides\":"),
+        EventBytes.ascii(",\"Input type\":"), EventBytes.ascii(",\"Concrete Inputs\":"),
+    };
+    private static final byte[] EMPTY_LIST = EventBytes.ascii("[]");
+    private static final byte[] CALL_STACK_ = EventBytes.ascii(",\"" + OpStack.KEY + "\":");
     private static final byte[] THREAD_ = EventBytes.ascii(",\"thread\":");
     private static final byte[] FLOW_S_HEAD = EventBytes.ascii("{\"ph\":\"s\",\"id\":");
     private static final byte[] FLOW_F_HEAD = EventBytes.ascii("{\"ph\":\"f\",\"id\":");
@@ -286,9 +295,20 @@ public final class ChromeJsonSink implements TraceSink {
                 .raw(PID_).repeated(op.pid).raw(TID_).repeated(op.tid)
                 .raw(TS_).micros(op.startNs - base).raw(DUR_).micros(op.endNs - op.startNs)
                 .raw(ARGS_).raw(EXTERNAL_ID_).number(op.externalId)
-                .raw(CPU_OP_ARGS_).number(op.evIdx)
-                // flagtrace ops record no tensor inputs: the shape fields torch writes are present and empty.
-                .raw(CPU_OP_EMPTY_INPUTS);
+                .raw(CPU_OP_ARGS_).number(op.evIdx);
+        if (op.args == null) {
+            // an op without args records no tensor inputs: the shape fields torch writes are present and empty.
+            e.raw(CPU_OP_EMPTY_INPUTS);
+        } else {
+            for (int k = 0; k < CPU_OP_INPUT_KEYS.length; k++) {
+                byte[] value = op.args.torchInputJson(k);
+                e.raw(CPU_OP_INPUT_KEYS[k]).raw(value == null ? EMPTY_LIST : value);
+            }
+            e.raw(op.args.extraMembersJson());
+        }
+        if (op.stack != null) {
+            e.raw(CALL_STACK_).raw(op.stack.json());
+        }
         if (op.thread >= 0) {
             e.raw(THREAD_).number(op.thread);
         }

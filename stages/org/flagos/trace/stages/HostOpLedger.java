@@ -2,6 +2,8 @@ package org.flagos.trace.stages;
 
 import java.util.Arrays;
 import org.agrona.collections.Long2LongHashMap;
+import org.flagos.trace.model.OpArgs;
+import org.flagos.trace.model.OpStack;
 
 /**
  * The host ops the trace walk holds until they settle, and the device time and API thread that
@@ -34,6 +36,9 @@ final class HostOpLedger {
     long[] thread = new long[256];
     long[] start = new long[256];
     long[] end = new long[256];
+    OpArgs[] args = new OpArgs[256];
+    OpStack[] stacks = new OpStack[256];
+    private int lastOp;
     private long[] deviceNs = new long[256];
     private long[] apiThread = new long[256];
     private long[] arrivedAt = new long[256];
@@ -103,6 +108,7 @@ final class HostOpLedger {
     /** A host op arrived. */
     void op(int name, long external, long opThread, long startNs, long endNs, int threadName) {
         int s = allocate();
+        lastOp = s;
         nameId[s] = name;
         threadNameId[s] = threadName;
         externalId[s] = external;
@@ -125,6 +131,12 @@ final class HostOpLedger {
         byEnd.add(s);
         live++;
         maxLive = Math.max(maxLive, live);
+    }
+
+    /** The args and stack of the op that {@link #op} just took (null: none). */
+    void detail(OpArgs opArgs, OpStack stack) {
+        args[lastOp] = opArgs;
+        stacks[lastOp] = stack;
     }
 
     /** A device record of {@code ns} with this External id was written. */
@@ -279,6 +291,8 @@ final class HostOpLedger {
             thread = Arrays.copyOf(thread, n);
             start = Arrays.copyOf(start, n);
             end = Arrays.copyOf(end, n);
+            args = Arrays.copyOf(args, n);
+            stacks = Arrays.copyOf(stacks, n);
             deviceNs = Arrays.copyOf(deviceNs, n);
             apiThread = Arrays.copyOf(apiThread, n);
             arrivedAt = Arrays.copyOf(arrivedAt, n);

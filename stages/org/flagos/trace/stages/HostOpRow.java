@@ -21,4 +21,8 @@ public final class HostOpRow {
     public long thread;
     /** torch's {@code Ev Idx}: the rank in which op rows are written. */
     public long evIdx;
+    /** The op's args, or null when it has none. */
+    public org.flagos.trace.model.OpArgs args;
+    /** The call stack that opened the op, or null. */
+    public org.flagos.trace.model.OpStack stack;
 }

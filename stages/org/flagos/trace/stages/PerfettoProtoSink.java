@@ -7,6 +7,8 @@ import java.util.HashMap;
 import java.util.Map;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
+import org.flagos.trace.model.OpArgs;
+import org.flagos.trace.model.OpStack;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RecordField;
@@ -61,7 +63,9 @@ public final class PerfettoProtoSink implements TraceSink {
     private static final int ANNOTATION_UINT = 3;
     private static final int ANNOTATION_INT = 4;
     private static final int ANNOTATION_DOUBLE = 5;
+    private static final int ANNOTATION_STRING = 6;
     private static final int ANNOTATION_JSON = 9;
+    private static final int ANNOTATION_NAME = 10;
 
     /** The one packet sequence this writer produces. */
     private static final int SEQUENCE = 1;
@@ -299,6 +303,22 @@ public final class PerfettoProtoSink implements TraceSink {
         buf.end();
     }
 
+    /**
+     * An op's own arg. Its key goes by name, not interned: the keys a program gives are not known when
+     * the first packet interns flagtrace's own, and interning them later would change no viewer's view.
+     */
+    private void userArg(OpArgs args, int i) {
+        buf.begin(EVENT_DEBUG_ANNOTATIONS);
+        buf.string(ANNOTATION_NAME, args.key(i));
+        switch (args.kind(i)) {
+            case INTEGER: buf.int64(ANNOTATION_INT, args.integer(i)); break;
+            case DOUBLE: buf.float64(ANNOTATION_DOUBLE, args.real(i)); break;
+            case STRING: buf.string(ANNOTATION_STRING, args.string(i)); break;
+            default: buf.bytes(ANNOTATION_JSON, args.json(i)); break;
+        }
+        buf.end();
+    }
+
     private void tripleArg(String key, long x, long y, long z) {
         buf.begin(EVENT_DEBUG_ANNOTATIONS);
         buf.uint64(ANNOTATION_NAME_IID, annotationKey(key));
@@ -465,11 +485,24 @@ public final class PerfettoProtoSink implements TraceSink {
         intArg(EXTERNAL_ID, op.externalId);
         intArg("Record function id", 0);
         intArg("Ev Idx", op.evIdx);
-        // flagtrace ops record no tensor inputs: the fields torch writes are present and empty
-        jsonArg("Input Dims", EMPTY_ARRAY);
-        jsonArg("Input Strides", EMPTY_ARRAY);
-        jsonArg("Input type", EMPTY_ARRAY);
-        jsonArg("Concrete Inputs", EMPTY_ARRAY);
+        // an op without args records no tensor inputs: the fields torch writes are present and empty
+        for (int k = 0; k < OpArgs.TORCH_INPUT_KEYS.size(); k++) {
+            byte[] value = op.args == null ? null : op.args.torchInputJson(k);
+            jsonArg(OpArgs.TORCH_INPUT_KEYS.get(k), value == null ? EMPTY_ARRAY : value);
+        }
+        if (op.args != null) {
+            for (int i = 0; i < op.args.size(); i++) {
+                if (!op.args.isTorchInput(i)) {
+                    userArg(op.args, i);
+                }
+            }
+        }
+        if (op.stack != null) {
+            buf.begin(EVENT_DEBUG_ANNOTATIONS);
+            buf.string(ANNOTATION_NAME, OpStack.KEY);
+            buf.bytes(ANNOTATION_STRING, op.stack.joinedUtf8()); // encoded once per stack, not per trace written
+            buf.end();
+        }
         if (op.thread >= 0) {
             intArg("thread", op.thread);
         }

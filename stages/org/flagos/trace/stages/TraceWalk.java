@@ -134,6 +134,7 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         } else if (r.type == RecordType.HOST_OP) {
             startIfNeeded(r.startNs);
             ops.op(r.nameId, r.externalId(), r.threadId, r.startNs, r.endNs, r.threadNameId);
+            ops.detail(r.opArgs, r.opStack);
         }
     }
 
@@ -201,6 +202,10 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
             row.externalId = ops.externalId[s];
             row.thread = ops.thread[s];
             row.evIdx = ops.written() - 1;
+            row.args = ops.args[s];
+            row.stack = ops.stacks[s];
+            ops.args[s] = null; // the slot is free now: hold no op's args past its row
+            ops.stacks[s] = null;
             sink.hostOpSlice(row);
         }
     }

@@ -10,6 +10,9 @@ import org.flagos.trace.ingest.CaptureFormatException;
 import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.ingest.HostOps;
 import org.flagos.trace.ingest.IngestFuzzAccess;
+import org.flagos.trace.ingest.OpDetailJson;
+import org.flagos.trace.model.OpArgs;
+import org.flagos.trace.model.OpStack;
 
 /**
  * Fuzz target: an {@code .ops.jsonl} file's bytes through the ops reader, decoded as UTF-8 the
@@ -33,6 +36,11 @@ class OpsJsonlReaderFuzzTest {
         for (HostOp op : ops.ops()) {
             check(op.name() != null && op.endNs() >= op.startNs() && op.externalId().value() >= 0
                     && (op.thread() >= 0 || op.thread() == HostOp.NO_THREAD), "accepted a bad op " + op);
+            // accepted args and stacks are within their bounds and read back from their own text unchanged
+            check(op.args() == null || op.args().size() <= OpArgs.MAX_ARGS
+                    && OpDetailJson.argsOf(op.args().toJson()).equals(op.args()), "args do not round-trip: " + op.args());
+            check(op.stack() == null || op.stack().depth() <= OpStack.MAX_FRAMES
+                    && OpDetailJson.stackOf(op.stack().framesJson()).equals(op.stack()), "stack does not round-trip: " + op.stack());
         }
     }
 
