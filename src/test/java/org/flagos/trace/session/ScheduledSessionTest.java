@@ -157,6 +157,29 @@ class ScheduledSessionTest {
         assertEquals(enables, tracer.invoke("fakeStat", 7), "every Enable undone");
     }
 
+    /**
+     * torch 2.11 on the H200 ran the same schedule over the same loop (one op and one kernel a step;
+     * benchmarks/device/torch_step_schedule.py): the same number of files, the same steps in each.
+     */
+    @Test
+    void sameFilesAndStepsAsTorchForTheSameSchedule() throws Exception {
+        Path reference = Path.of("src/test/resources/torch-reference/step-schedule");
+        List<List<String>> torch = new ArrayList<>();
+        try (Stream<Path> files = Files.list(reference)) {
+            for (Path p : (Iterable<Path>) files.sorted()::iterator) {
+                assertTrue(p.getFileName().toString().matches("vm_509\\.\\d{19}\\.pt\\.trace\\.json"), "torch's name: " + p);
+                JsonNode trace = TraceJson.MAPPER.readTree(p.toFile());
+                torch.add(names(trace, "user_annotation").stream().filter(n -> n.startsWith("ProfilerStep#")).toList());
+            }
+        }
+        assertEquals(List.of(List.of("ProfilerStep#3", "ProfilerStep#4"), List.of("ProfilerStep#7", "ProfilerStep#8")), torch);
+        StepSchedule schedule = StepSchedule.builder().skipFirst(1).waitSteps(1).warmup(1).active(2).repeat(2).build();
+        try (ScheduledSession session = Profiler.start(tracer, ScheduleOptions.in(dir, schedule))) {
+            run(session, 12);
+        }
+        assertEquals(torch, traces(".pt.trace.json").stream().map(ScheduledSessionTest::steps).toList());
+    }
+
     @Test
     void repeatZeroRunsCyclesUntilTheSessionCloses() throws Exception {
         StepSchedule schedule = StepSchedule.builder().waitSteps(1).warmup(1).active(1).build();
