@@ -6,8 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.flagos.trace.capture.FailureWords;
@@ -41,7 +41,8 @@ import org.flagos.trace.model.HostOpMarker;
  * active step without warmup), so its start-up cost falls outside the recorded steps; what it
  * delivers before the first active step is dropped (counted as outside the window). At the
  * cycle's last active step's end the window closes and the tracer is disarmed; the trace is then
- * completed and handed over on the session's trace-ready thread while the program goes on. During
+ * completed and handed over on the session's trace-ready thread while the program goes on (with
+ * {@value #BACKLOG} completed cycles already waiting for it, {@link #step()} waits). During
  * skipped and waiting steps no activity kind is armed and {@link #op} records nothing and calls
  * nothing. Closing the session in the middle of a cycle hands over what was recorded (torch's
  * behaviour); closing it during warmup discards the armed cycle.
@@ -56,19 +57,22 @@ import org.flagos.trace.model.HostOpMarker;
 public final class ScheduledSession implements AutoCloseable, HostOpMarker {
     /** torch's step op name, {@code PROFILER_STEP_NAME + "#" + N}. */
     public static final String STEP_OP_PREFIX = "ProfilerStep#";
+    /** Completed cycles that may wait for the trace-ready thread before {@link #step()} waits too. */
+    static final int BACKLOG = 2;
 
     private final DeviceTracer tracer;
     private final ScheduleOptions options;
     private final ExecutorService ready;
     private final List<String> failures = new ArrayList<>();
-    private long step;
-    private StepAction action;
+    // Written under the session's lock, read without it (a handler may read them while step() waits for it).
+    private volatile long step;
+    private volatile StepAction action;
     /** The armed cycle (warmup or recording), or null. */
     private ProfilerSession armed;
     /** The armed cycle while it records: what {@link #op} opens ops on. */
     private volatile ProfilerSession recording;
     private long firstRecordedStep;
-    private int cycles;
+    private volatile int cycles;
     private OpScope stepOp;
     private boolean closed;
     private volatile Thread readyThread;
@@ -76,12 +80,21 @@ public final class ScheduledSession implements AutoCloseable, HostOpMarker {
     private ScheduledSession(DeviceTracer tracer, ScheduleOptions options) {
         this.tracer = tracer;
         this.options = options;
-        // One thread, created with the first completed cycle, ended by close(): handlers run in cycle order.
-        this.ready = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
+        // One thread, created with the first completed cycle, ended by close(): handlers run in cycle
+        // order. Each cycle waiting for it holds its pipeline (a ring of 65,536 slots): past
+        // BACKLOG of them, step() waits for the oldest, as torch's step() always does.
+        this.ready = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(BACKLOG), r -> {
             Thread t = new Thread(r, "flagtrace-trace-ready");
             t.setDaemon(true); // a session never closed must not keep the JVM alive
             readyThread = t;
             return t;
+        }, (task, executor) -> {
+            try {
+                executor.getQueue().put(task); // only step() and close() submit, before shutdown
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.util.concurrent.RejectedExecutionException("interrupted while waiting for the trace-ready thread", e);
+            }
         });
     }
 
@@ -150,17 +163,17 @@ public final class ScheduledSession implements AutoCloseable, HostOpMarker {
     }
 
     /** The number of the current step (0 until the first {@link #step()}). */
-    public synchronized long currentStep() {
+    public long currentStep() {
         return step;
     }
 
     /** What the current step does. */
-    public synchronized StepAction currentAction() {
+    public StepAction currentAction() {
         return action;
     }
 
     /** Cycles recorded so far (handed over, being handed over, or discarded when a cycle failed). */
-    public synchronized int cycles() {
+    public int cycles() {
         return cycles;
     }
 
@@ -285,6 +298,9 @@ public final class ScheduledSession implements AutoCloseable, HostOpMarker {
     }
 
     private void record() {
+        if (armed == null) {
+            return; // arming failed at an earlier step (said then): this cycle records nothing
+        }
         armed.record();
         firstRecordedStep = step;
         recording = armed;
@@ -309,6 +325,9 @@ public final class ScheduledSession implements AutoCloseable, HostOpMarker {
         ProfilerSession cycle = armed;
         recording = null;
         armed = null;
+        if (cycle == null) {
+            return; // arming failed at an earlier step (said then)
+        }
         int number = cycles++;
         long first = firstRecordedStep;
         long last = step - 1; // the step that just ended (or the current one at close)

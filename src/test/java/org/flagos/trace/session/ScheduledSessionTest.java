@@ -303,6 +303,43 @@ class ScheduledSessionTest {
         assertCycle(TraceJson.MAPPER.readTree(dir.resolve("cycle-1.pt.trace.json").toFile()), 2, 3);
     }
 
+    @Test
+    void stepWaitsOnceTheBacklogOfCompletedCyclesIsFull() throws Exception {
+        StepSchedule schedule = StepSchedule.builder().active(1).build(); // every step a cycle
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        TraceReadyHandler handler = trace -> {
+            release.await();
+            trace.moveTo(dir.resolve("cycle-" + trace.cycle() + trace.suffix()));
+        };
+        PrintStream saved = System.err;
+        System.setErr(new PrintStream(OutputStreamNull.INSTANCE)); // the warmup-0 warning
+        java.util.concurrent.atomic.AtomicReference<ScheduledSession> started = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread loop = new Thread(() -> { // the thread that starts the session drives its steps
+            try (ScheduledSession session = Profiler.start(tracer, ScheduleOptions.in(dir, schedule).onTraceReady(handler))) {
+                started.set(session);
+                run(session, 6);
+            }
+        }, "stepping");
+        try {
+            loop.start();
+            // cycle 0 is in the handler, cycles 1 and 2 wait for it; handing over cycle 3 (step 4 begins) waits
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
+            while (!(started.get() != null && started.get().currentStep() == 4 && loop.getState() == Thread.State.WAITING)
+                    && loop.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals(4, started.get().currentStep());
+            assertEquals(Thread.State.WAITING, loop.getState());
+        } finally {
+            release.countDown();
+            loop.join();
+            System.setErr(saved);
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(7, files.count(), "steps 0-5 and step 6 that close ended");
+        }
+    }
+
     /** Discards what is written. */
     private static final class OutputStreamNull extends java.io.OutputStream {
         static final OutputStreamNull INSTANCE = new OutputStreamNull();
