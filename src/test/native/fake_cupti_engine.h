@@ -53,6 +53,8 @@ static atomic_int fk_in_callback;
 static atomic_uint fk_next_correlation = 1;
 static atomic_long fk_refused_pops;
 static atomic_long fk_dropped;
+static atomic_long fk_enable_calls; /* successful Enable / Disable calls since the last reset */
+static atomic_long fk_disable_calls;
 static fk_buffer fk_current[FK_SLOTS];
 static int fk_slots_used;
 static fk_buffer fk_pending[FK_PENDING];
@@ -115,6 +117,7 @@ static int fk_enable(int kind) {
         return FK_ERROR_INVALID_PARAMETER;
     }
     __atomic_fetch_or(&fk_enabled, 1ULL << kind, __ATOMIC_RELEASE);
+    atomic_fetch_add(&fk_enable_calls, 1);
     return FK_SUCCESS;
 }
 
@@ -123,6 +126,7 @@ static int fk_disable(int kind) {
         return FK_ERROR_INVALID_PARAMETER;
     }
     __atomic_fetch_and(&fk_enabled, ~(1ULL << kind), __ATOMIC_RELEASE);
+    atomic_fetch_add(&fk_disable_calls, 1);
     return FK_SUCCESS;
 }
 
@@ -255,6 +259,8 @@ static void fk_reset(void) {
     atomic_store(&fk_next_correlation, 1);
     atomic_store(&fk_refused_pops, 0);
     atomic_store(&fk_dropped, 0);
+    atomic_store(&fk_enable_calls, 0);
+    atomic_store(&fk_disable_calls, 0);
     pthread_mutex_unlock(&fk_lock);
 }
 

@@ -217,7 +217,8 @@ int64_t fakeLateApiCall(int64_t unused) {
 }
 
 /* fakeStat(0): resolver calls made while a buffer callback ran; 1: resolver calls; 2: malformed
- * bytes written; 3: records written with start == end == 0; 4: refused pops. */
+ * bytes written; 3: records written with start == end == 0; 4: refused pops; 5: the kinds enabled
+ * now (a bit per kind); 6 and 7: successful Enable and Disable calls since the last reset. */
 int64_t fakeStat(int64_t which) {
     switch (which) {
         case 0: return atomic_load(&name_calls_in_callback);
@@ -225,6 +226,9 @@ int64_t fakeStat(int64_t which) {
         case 2: return atomic_load(&malformed_bytes);
         case 3: return atomic_load(&zero_timing_records);
         case 4: return atomic_load(&fk_refused_pops);
+        case 5: return (int64_t) __atomic_load_n(&fk_enabled, __ATOMIC_ACQUIRE);
+        case 6: return atomic_load(&fk_enable_calls);
+        case 7: return atomic_load(&fk_disable_calls);
         default: return -1;
     }
 }

@@ -71,6 +71,19 @@ public final class Profiler {
         return ProfilerSession.open(tracer, options);
     }
 
+    /**
+     * Starts a session driven by {@code session.step()} whose schedule says which steps are recorded,
+     * one trace per cycle ({@link ScheduledSession}); only one session may be active at a time.
+     */
+    public static ScheduledSession start(ScheduleOptions options) {
+        return ScheduledSession.open(init(), options);
+    }
+
+    /** As {@link #start(ScheduleOptions)}, on {@code tracer}. */
+    public static ScheduledSession start(DeviceTracer tracer, ScheduleOptions options) {
+        return ScheduledSession.open(tracer, options);
+    }
+
     private Profiler() {
     }
 }

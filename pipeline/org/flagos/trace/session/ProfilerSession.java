@@ -60,8 +60,23 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
     private final List<DeviceProperties> devices;
     private volatile boolean closed;
     private OpSummary summary;
+    /** False for one cycle of a {@link ScheduledSession}, which holds the process's slot itself. */
+    private final boolean ownsSlot;
+    private long endNs;
+    private long stopTookNs;
+    private long alignTookNs;
 
     private ProfilerSession(DeviceTracer tracer, SessionOptions options) throws IOException {
+        this(tracer, options, true);
+    }
+
+    /**
+     * {@code ownsSlot} false: one cycle of a step schedule, armed from its first warmup step. Its
+     * window opens only at {@link #record()}, so what the tracer delivers while warming up is
+     * dropped (and counted) as torch's does.
+     */
+    private ProfilerSession(DeviceTracer tracer, SessionOptions options, boolean ownsSlot) throws IOException {
+        this.ownsSlot = ownsSlot;
         this.tracer = tracer;
         this.options = options;
         this.clock = new HostClock(tracer::timestampNs);
@@ -80,7 +95,7 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
         this.journal = options.journal() == null ? null : JournalWriter.open(options.journal(),
                 new JournalSession(options.trace().getFileName().toString(), processName(), startNs, devices, options.metadata(),
                         ProcessHandle.current().pid(), true));
-        this.window = new CaptureWindowFilter(startNs, Long.MAX_VALUE);
+        this.window = new CaptureWindowFilter(ownsSlot ? startNs : Long.MAX_VALUE, Long.MAX_VALUE);
         TraceHeader header = new TraceHeader(options.trace().getFileName().toString(), devices, null,
                 options.metadata(), processName(), ProcessHandle.current().pid());
         this.pipeline = new CapturePipeline(names, tracer.apiNames(), tracer.stages(), window, header, trace.stream(), stats,
@@ -108,9 +123,7 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
     }
 
     static ProfilerSession open(DeviceTracer tracer, SessionOptions options) {
-        if (!ACTIVE.compareAndSet(false, true)) {
-            throw new IllegalStateException("a profiler session is already active in this process");
-        }
+        claimSlot();
         try {
             return new ProfilerSession(tracer, options);
         } catch (IOException | RuntimeException e) {
@@ -120,6 +133,39 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
             }
             throw (RuntimeException) e;
         }
+    }
+
+    /** Takes the process's one session slot, or says that a session holds it. */
+    static void claimSlot() {
+        if (!ACTIVE.compareAndSet(false, true)) {
+            throw new IllegalStateException("a profiler session is already active in this process");
+        }
+    }
+
+    static void releaseSlot() {
+        ACTIVE.set(false);
+    }
+
+    /** One cycle of a step schedule: arms the tracer now; records nothing before {@link #record()}. */
+    static ProfilerSession cycle(DeviceTracer tracer, SessionOptions options) throws IOException {
+        return new ProfilerSession(tracer, options, false);
+    }
+
+    /** Opens the window of a cycle now; returns its start. */
+    long record() {
+        long now = clock.now();
+        window.windowStart(now);
+        return now;
+    }
+
+    /** Where the trace is committed. */
+    Path traceTarget() {
+        return options.trace();
+    }
+
+    /** Whether {@code op} is the innermost open op of the calling thread. */
+    boolean innermost(OpScope op) {
+        return openOps.get().peek() == op;
     }
 
     /**
@@ -199,15 +245,38 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
         if (closed) {
             return;
         }
+        stopTracer();
+        complete(keep);
+    }
+
+    /**
+     * The first half of closing: the window closes, the tracer is disarmed and flushed into the ring.
+     * After it the tracer is free for another session while {@link #complete} writes this one.
+     */
+    synchronized void stopTracer() {
         closed = true;
+        boolean stopped = false;
         try {
-            long endNs = clock.now();
+            endNs = clock.now();
             window.windowEnd(endNs);
             long t0 = System.nanoTime();
             tracer.stop();
-            long stopped = System.nanoTime();
+            long t1 = System.nanoTime();
             alignHostClock();
             pipeline.accounting().vendorDropped(tracer.droppedByVendor());
+            stopTookNs = t1 - t0;
+            alignTookNs = System.nanoTime() - t1;
+            stopped = true;
+        } finally {
+            if (!stopped) {
+                release();
+            }
+        }
+    }
+
+    /** The second half of closing, once {@link #stopTracer()} returned: the trace completed and committed (or discarded). */
+    void complete(boolean keep) {
+        try {
             long aligned = System.nanoTime();
             try {
                 summary = pipeline.finish();
@@ -219,8 +288,8 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
                     journal.close();
                 }
             }
-            Diagnostics.trace("session", "closing: tracer stop (flush, decode) " + (stopped - t0) / 1_000 + " µs, clock re-check "
-                    + (aligned - stopped) / 1_000 + " µs, trace completed " + (System.nanoTime() - aligned) / 1_000 + " µs");
+            Diagnostics.trace("session", "closing: tracer stop (flush, decode) " + stopTookNs / 1_000 + " µs, clock re-check "
+                    + alignTookNs / 1_000 + " µs, trace completed " + (System.nanoTime() - aligned) / 1_000 + " µs");
             warnIfNothingLinked();
             if (keep) {
                 trace.commit();
@@ -245,15 +314,21 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
         } catch (IOException e) {
             throw new CaptureFailedException("writing the trace failed: " + org.flagos.trace.capture.FailureWords.of(e), e);
         } finally {
-            pipeline.close();
-            trace.close();
-            if (journal != null) {
-                try {
-                    journal.close();
-                } catch (IOException e) {
-                    Diagnostics.warn("session", "closing the journal failed: " + e.getMessage());
-                }
+            release();
+        }
+    }
+
+    private void release() {
+        pipeline.close();
+        trace.close();
+        if (journal != null) {
+            try {
+                journal.close();
+            } catch (IOException e) {
+                Diagnostics.warn("session", "closing the journal failed: " + e.getMessage());
             }
+        }
+        if (ownsSlot) {
             ACTIVE.set(false);
         }
     }

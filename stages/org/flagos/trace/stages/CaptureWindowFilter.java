@@ -28,6 +28,14 @@ public final class CaptureWindowFilter implements EventHandler<TraceRecord> {
         return new CaptureWindowFilter(Long.MIN_VALUE, Long.MAX_VALUE);
     }
 
+    /**
+     * Opens the window of a live session that was armed before it (a step schedule's warmup): records
+     * processed after this see the bound; everything before it is dropped and counted.
+     */
+    public void windowStart(long startNs) {
+        this.windowStart = startNs;
+    }
+
     /** Closes the window of a live session; records processed after this see the final bound. */
     public void windowEnd(long endNs) {
         this.windowEnd = endNs;
