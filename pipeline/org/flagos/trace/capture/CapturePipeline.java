@@ -123,7 +123,7 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
      * producer waits for a batch.
      */
     private static int batchSize(int ringSize) {
-        return Math.max(1, Math.min(ringSize, Integer.getInteger("flagtrace.batch", ringSize / 16)));
+        return Math.max(1, ringSize / 16);
     }
 
     /** The light stages in chain order, for one shared thread. */

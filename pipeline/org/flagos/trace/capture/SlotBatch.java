@@ -11,16 +11,22 @@ import org.flagos.trace.model.TraceRecord;
  * one). Only for a ring with one producer thread (a replay): claimed slots are invisible to the
  * stages until published, so every record of the capture must come through here, in order.
  *
- * <p>Why: a replay decodes faster than the writer writes, so the ring is full most of the time. One
- * claim per record then took Disruptor's slow path on nearly every record (a fenced store of the
- * cursor and a read of the stages' sequences, cache lines the other core holds), and parked the
- * producer for Disruptor's shortest sleep each time one slot was still missing: about one park per
- * hundred records. A batch waits until a whole batch of slots is free, and sleeps longer while it
- * waits, since the rest of the ring keeps the stages busy meanwhile.
+ * <p>Why: a replay decodes faster than the writer writes, so the ring is full most of the time and
+ * a producer claiming one slot per record runs in lock step with the writer: every claim takes
+ * Disruptor's slow path (a fenced store of the cursor and a read of the stages' sequences, cache
+ * lines the other core holds), and every slot is filled just after the writer let go of it, its
+ * cache lines still in the writer's core. A batch claims once per sixteenth of the ring and fills
+ * slots the writer left a while ago. Profiles of the cold 10M-record replay (async-profiler, one
+ * each; benchmarks/results/2026-12-01-vm/replay-batch.txt): the claim and publish frames were 7% of
+ * the producer's samples and {@code TraceRecord.clear} (the first write to a slot) 11%; with
+ * batches 2% and 4%.
  */
 final class SlotBatch {
-    /** How long the producer sleeps between looks at a full ring. */
-    static final long PARK_NS = Long.getLong("flagtrace.parkNs", 100_000L);
+    /**
+     * How long the producer sleeps between looks at a full ring: short against the work the rest of
+     * the ring holds for the stages (15/16 of a ring of 16,384 is about 10 ms of the writer's work).
+     */
+    private static final long PARK_NS = 100_000L;
 
     private final RingBuffer<TraceRecord> ring;
     private final int size;
