@@ -59,6 +59,8 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
     private final ReentrantLock draining = new ReentrantLock();
     private final LongAdder opsSpilled = new LongAdder();
     private final LongAdder producerWaits = new LongAdder();
+    /** A replay's one producer publishes through here, a batch of slots at a time; null for several producers. */
+    private final SlotBatch batch;
 
     public CapturePipeline(NameTable names, ApiNames apiNames, CaptureWindowFilter window, TraceHeader header,
                            OutputStream out, DecodeStats decodeStats, ProducerType producers, int ringSize) {
@@ -113,6 +115,15 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
                     .then(writer);
         }
         this.ring = disruptor.start();
+        this.batch = producers == ProducerType.SINGLE ? new SlotBatch(ring, batchSize(ringSize)) : null;
+    }
+
+    /**
+     * A sixteenth of the ring: the stages still have the rest of it to work through while the
+     * producer waits for a batch.
+     */
+    private static int batchSize(int ringSize) {
+        return Math.max(1, ringSize / 16);
     }
 
     /** The light stages in chain order, for one shared thread. */
@@ -153,6 +164,10 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
      */
     @Override
     public <A> void publish(EventTranslatorOneArg<TraceRecord, A> translator, A source) {
+        if (batch != null) {
+            batch.publish(translator, source);
+            return;
+        }
         if (!ring.tryPublishEvent(translator, source)) {
             producerWaits.increment();
             ring.publishEvent(translator, source);
@@ -166,9 +181,14 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
      * Publishes one host op range without ever blocking the calling (user) thread: when the ring is
      * full the op is kept aside, in order, and published as soon as a later publish finds room (at
      * the latest before the end of the capture), so it still arrives near its records: the writer
-     * settles an op a horizon of records after it arrives.
+     * settles an op a horizon of records after it arrives. A pipeline of one producer (a replay)
+     * has no other thread to wait for: the op waits for a slot like its records.
      */
     public void publish(HostOp op) {
+        if (batch != null) {
+            batch.publish(HostOpTranslator.HOST_OP, op);
+            return;
+        }
         if (!spilledOps.isEmpty()) {
             drainSpilled();
         }
@@ -180,6 +200,10 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
 
     /** Publishes one host op, waiting for a slot like a vendor record: for a replay's single producer. */
     public void publishWaiting(HostOp op) {
+        if (batch != null) {
+            batch.publish(HostOpTranslator.HOST_OP, op);
+            return;
+        }
         if (!ring.tryPublishEvent(HostOpTranslator.HOST_OP, op)) {
             producerWaits.increment();
             ring.publishEvent(HostOpTranslator.HOST_OP, op);
@@ -216,8 +240,16 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
         } finally {
             draining.unlock();
         }
+        if (batch != null) {
+            producerWaits.add(batch.waits());
+        }
         accounting.ringFull(producerWaits.sum(), opsSpilled.sum());
-        ring.publishEvent(HostOpTranslator.END_OF_CAPTURE);
+        if (batch != null) {
+            batch.publish(HostOpTranslator.END_OF_CAPTURE, null);
+            batch.flush();
+        } else {
+            ring.publishEvent(HostOpTranslator.END_OF_CAPTURE, null);
+        }
         writer.awaitFinished();
         disruptor.shutdown();
         stopped = true;

@@ -20,7 +20,7 @@ final class HostOpTranslator {
         slot.endNs = op.endNs();
     };
 
-    static final com.lmax.disruptor.EventTranslator<TraceRecord> END_OF_CAPTURE = (slot, sequence) -> {
+    static final EventTranslatorOneArg<TraceRecord, Void> END_OF_CAPTURE = (slot, sequence, nothing) -> {
         slot.clear();
         slot.type = RecordType.END_OF_CAPTURE;
     };

@@ -22,7 +22,12 @@ final class NearbyKeyMap {
     private static final int MAX_SLOTS = 1 << 28;
 
     private final long missing;
-    /** Key at {@code 2i}, value at {@code 2i + 1}; a slot is empty when its value is {@link #missing}. */
+    /**
+     * Key at {@code 2i}, value at {@code 2i + 1} stored as {@code value ^ missing}, so that a slot is
+     * empty when it holds 0: a new window needs no filling beyond the JVM's zeroing (filling it with
+     * {@code missing} was a third of the join thread's samples in a warm replay of the 30k capture,
+     * where the maps grow afresh each replay).
+     */
     private long[] window;
     private int mask;
     private int inWindow;
@@ -40,18 +45,15 @@ final class NearbyKeyMap {
 
     private void allocate(int slots) {
         window = new long[slots * 2];
-        if (missing != 0) {
-            Arrays.fill(window, missing); // keys too: harmless, values are what mark a slot empty
-        }
         mask = slots - 1;
         inWindow = 0;
     }
 
     long get(long key) {
         int i = (int) key & mask;
-        long value = window[2 * i + 1];
-        if (value != missing && window[2 * i] == key) {
-            return value;
+        long stored = window[2 * i + 1];
+        if (stored != 0 && window[2 * i] == key) {
+            return stored ^ missing;
         }
         return overflow.isEmpty() ? missing : overflow.get(key);
     }
@@ -63,16 +65,16 @@ final class NearbyKeyMap {
         }
         int i = (int) key & mask;
         long held = window[2 * i + 1];
-        if (held != missing && window[2 * i] == key) {
-            window[2 * i + 1] = value;
-            return held;
+        if (held != 0 && window[2 * i] == key) {
+            window[2 * i + 1] = value ^ missing;
+            return held ^ missing;
         }
         if (!overflow.isEmpty() && overflow.containsKey(key)) {
             return overflow.put(key, value);
         }
-        if (held == missing) {
+        if (held == 0) {
             window[2 * i] = key;
-            window[2 * i + 1] = value;
+            window[2 * i + 1] = value ^ missing;
             inWindow++;
         } else {
             overflow.put(key, value);
@@ -86,11 +88,11 @@ final class NearbyKeyMap {
     /** Removes {@code key}; returns its value or {@code missing}. */
     long remove(long key) {
         int i = (int) key & mask;
-        long value = window[2 * i + 1];
-        if (value != missing && window[2 * i] == key) {
-            window[2 * i + 1] = missing;
+        long stored = window[2 * i + 1];
+        if (stored != 0 && window[2 * i] == key) {
+            window[2 * i + 1] = 0;
             inWindow--;
-            return value;
+            return stored ^ missing;
         }
         return overflow.isEmpty() ? missing : overflow.remove(key);
     }
@@ -98,7 +100,7 @@ final class NearbyKeyMap {
     /** Empties the map, keeping its tables (a steady state allocates nothing). */
     void clear() {
         if (inWindow > 0) {
-            Arrays.fill(window, missing);
+            Arrays.fill(window, 0);
             inWindow = 0;
         }
         overflow.clear();
@@ -120,8 +122,8 @@ final class NearbyKeyMap {
         overflow.clear();
         allocate(old.length); // twice the slots: old.length is 2 * slots
         for (int i = 0; i < old.length; i += 2) {
-            if (old[i + 1] != missing) {
-                put(old[i], old[i + 1]);
+            if (old[i + 1] != 0) {
+                put(old[i], old[i + 1] ^ missing);
             }
         }
         for (int i = 0; i < n; i += 2) {
