@@ -1,27 +1,58 @@
 package org.flagos.trace.stages;
 
-import com.fasterxml.jackson.core.io.NumberOutput;
 import com.fasterxml.jackson.core.io.SerializedString;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * One trace event (or one number of it) assembled as JSON text and handed to Jackson as a single
- * raw value. The event's fixed parts are ASCII constants; every string comes quoted and escaped by Jackson itself
- * ({@link SerializedString#asQuotedUTF8()}); numbers are digits. This keeps the per-event cost to
- * one generator call: field-by-field generator calls cost about twice as much per event on the
- * hot path (measured, docs/benchmarks.md).
+ * Trace events assembled as JSON text, one after another in one large buffer that the sink hands to
+ * its stream whole ({@link ChromeJsonSink}). The event's fixed parts are ASCII constants; every
+ * string comes quoted and escaped by Jackson itself ({@link SerializedString#asQuotedUTF8()},
+ * {@link org.flagos.trace.model.JsonText#quotedUtf8}); numbers are digits. {@link #reset()} starts
+ * the buffer afresh with one event (the first of a document goes to Jackson as one raw value, and
+ * tests read single numbers that way); {@link #next()} starts the next event after the ones already
+ * gathered, behind a comma.
+ *
+ * <p>Digits are written by a loop of three-digit groups, not by a chain of magnitude tests: a
+ * magnitude tested for the first time deep into a replay (timestamps pass 10^9 µs after 17 minutes)
+ * made the compiled walk deoptimise and compile again (JFR: Jackson's {@code NumberOutput.outputInt}
+ * had 4 "unstable_if" traps in a cold 10M-record replay, each costing a new compilation of the walk's
+ * 60 KB method).
  */
 final class EventBytes extends AsciiFragment {
+    /** The room every number asks for: a sign, 19 digits, a point and three decimals, with slack. */
+    private static final int NUMBER_ROOM = 24;
     private static final int REPEATED_BITS = 6;
     private static final int MAX_DIGITS = 20; // Long.MIN_VALUE: a sign and 19 digits
+    /** "000" to "999". */
+    private static final byte[] TRIPLES = new byte[3000];
+    /** 10^n for n = 0..18. */
+    private static final long[] POWERS = new long[19];
+
+    static {
+        for (int i = 0; i < 1000; i++) {
+            TRIPLES[3 * i] = (byte) ('0' + i / 100);
+            TRIPLES[3 * i + 1] = (byte) ('0' + i / 10 % 10);
+            TRIPLES[3 * i + 2] = (byte) ('0' + i % 10);
+        }
+        POWERS[0] = 1;
+        for (int i = 1; i < POWERS.length; i++) {
+            POWERS[i] = POWERS[i - 1] * 10;
+        }
+    }
 
     private final long[] repeatedValue = new long[1 << REPEATED_BITS];
     private final byte[] repeatedLength = new byte[1 << REPEATED_BITS]; // 0: empty
     private final byte[] repeatedDigits = new byte[MAX_DIGITS << REPEATED_BITS];
 
+    /** A buffer for single events (tests). */
     EventBytes() {
-        super(1024);
+        this(1024);
+    }
+
+    /** A buffer of {@code capacity} bytes, grown only for an event larger than what is left. */
+    EventBytes(int capacity) {
+        super(capacity);
     }
 
     /** ASCII bytes of a constant fragment. */
@@ -29,10 +60,29 @@ final class EventBytes extends AsciiFragment {
         return text.getBytes(StandardCharsets.US_ASCII);
     }
 
+    /** Empties the buffer and starts an event at its start. */
     EventBytes reset() {
         from = 0;
         to = 0;
         return this;
+    }
+
+    /** Starts an event after those gathered, behind a comma (the events are an array's elements). */
+    EventBytes next() {
+        ensure(1);
+        from = to;
+        bytes[to++] = ',';
+        return this;
+    }
+
+    /** Bytes gathered since the last {@link #reset()}. */
+    int size() {
+        return to;
+    }
+
+    /** The buffer: its first {@link #size()} bytes are the events gathered. */
+    byte[] buffer() {
+        return bytes;
     }
 
     EventBytes raw(byte[] fragment) {
@@ -68,8 +118,17 @@ final class EventBytes extends AsciiFragment {
     }
 
     EventBytes number(long value) {
-        ensure(20);
-        to = NumberOutput.outputLong(value, bytes, to); // Jackson's own digit writer: thousands at a time
+        ensure(NUMBER_ROOM);
+        if (value < 0) {
+            bytes[to++] = '-';
+            if (value == Long.MIN_VALUE) {
+                to = digits(Long.divideUnsigned(value, 10), bytes, to); // 922337203685477580, then the last 8
+                bytes[to++] = '8';
+                return this;
+            }
+            value = -value;
+        }
+        to = digits(value, bytes, to);
         return this;
     }
 
@@ -78,16 +137,16 @@ final class EventBytes extends AsciiFragment {
      * rows, TraceRows), copied from a small direct-mapped cache instead of written again. Digits
      * were about a fifth of the writer's CPU samples in a cold 10M-record replay (JFR, Jackson's
      * {@code NumberOutput} 6-12% of all samples, docs/benchmarks.md "Where the time goes"); a host
-     * thread id is 10 or more digits, past Jackson's int fast path. With this cache, a cold replay of
-     * a 3M-record capture with ops went from 10.2% to 2.9% of its samples in {@code number} (JFR,
-     * this method 1.0%). A miss overwrites the slot in place: nothing is allocated.
+     * thread id is 10 or more digits. With this cache, a cold replay of a 3M-record capture with ops
+     * went from 10.2% to 2.9% of its samples in {@code number} (JFR, this method 1.0%). A miss
+     * overwrites the slot in place: nothing is allocated.
      */
     EventBytes repeated(long value) {
         int slot = (int) ((value * 0x9E3779B97F4A7C15L) >>> (64 - REPEATED_BITS));
         int at = slot * MAX_DIGITS;
         int n = repeatedLength[slot];
         if (n == 0 || repeatedValue[slot] != value) {
-            n = NumberOutput.outputLong(value, repeatedDigits, at) - at;
+            n = missed(value, at);
             repeatedValue[slot] = value;
             repeatedLength[slot] = (byte) n;
         }
@@ -97,32 +156,44 @@ final class EventBytes extends AsciiFragment {
         return this;
     }
 
+    private int missed(long value, int at) {
+        int start = to;
+        ensure(NUMBER_ROOM);
+        number(value);
+        int n = to - start;
+        System.arraycopy(bytes, start, repeatedDigits, at, n);
+        to = start;
+        return n;
+    }
+
     /** {@code value}'s 64 bits as an unsigned integer (vendor correlation ids are u64). */
     EventBytes unsigned(long value) {
+        ensure(NUMBER_ROOM);
         if (value >= 0) {
-            return number(value);
+            to = digits(value, bytes, to);
+            return this;
         }
-        ensure(20);
-        long high = Long.divideUnsigned(value, 10);
-        to = NumberOutput.outputLong(high, bytes, to);
-        bytes[to++] = (byte) ('0' + Long.remainderUnsigned(value, 10));
+        long high = (value >>> 1) / 5; // the unsigned value divided by 10
+        to = digits(high, bytes, to);
+        bytes[to++] = (byte) ('0' + (value - high * 10));
         return this;
     }
 
     /** Nanoseconds as microseconds with exactly three decimals, truncated, never rounded. */
     EventBytes micros(long nanos) {
-        ensure(24);
+        ensure(NUMBER_ROOM);
         if (nanos < 0) {
             bytes[to++] = '-';
             nanos = -nanos; // Long.MIN_VALUE stays negative: read as unsigned below, it is its magnitude
         }
-        long whole = Long.divideUnsigned(nanos, 1000);
-        int frac = (int) Long.remainderUnsigned(nanos, 1000);
-        to = NumberOutput.outputLong(whole, bytes, to);
-        bytes[to++] = '.';
-        bytes[to++] = (byte) ('0' + frac / 100);
-        bytes[to++] = (byte) ('0' + frac / 10 % 10);
-        bytes[to++] = (byte) ('0' + frac % 10);
+        long whole = nanos >= 0 ? nanos / 1000 : Long.divideUnsigned(nanos, 1000);
+        int frac = (int) (nanos - whole * 1000) * 3;
+        int at = digits(whole, bytes, to);
+        bytes[at] = '.';
+        bytes[at + 1] = TRIPLES[frac];
+        bytes[at + 2] = TRIPLES[frac + 1];
+        bytes[at + 3] = TRIPLES[frac + 2];
+        to = at + 4;
         return this;
     }
 
@@ -134,9 +205,44 @@ final class EventBytes extends AsciiFragment {
         return number(Double.toString(value));
     }
 
+    /**
+     * The decimal digits of {@code value} (not negative) at {@code at}; returns the position after
+     * them. Right to left, three at a time; the leading one to three digits last.
+     */
+    private static int digits(long value, byte[] b, int at) {
+        int n = 1;
+        while (n < POWERS.length && value >= POWERS[n]) {
+            n++;
+        }
+        int end = at + n;
+        int p = end;
+        while (value >= 1000) {
+            long q = value / 1000;
+            int t = (int) (value - q * 1000) * 3;
+            b[p - 3] = TRIPLES[t];
+            b[p - 2] = TRIPLES[t + 1];
+            b[p - 1] = TRIPLES[t + 2];
+            p -= 3;
+            value = q;
+        }
+        int t = (int) value * 3;
+        b[p - 1] = TRIPLES[t + 2];
+        if (value >= 10) {
+            b[p - 2] = TRIPLES[t + 1];
+            if (value >= 100) {
+                b[p - 3] = TRIPLES[t];
+            }
+        }
+        return end;
+    }
+
     private void ensure(int more) {
         if (to + more > bytes.length) {
-            bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, to + more));
+            grow(more);
         }
+    }
+
+    private void grow(int more) {
+        bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, to + more));
     }
 }
