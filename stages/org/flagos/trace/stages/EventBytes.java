@@ -1,5 +1,6 @@
 package org.flagos.trace.stages;
 
+import com.fasterxml.jackson.core.io.NumberOutput;
 import com.fasterxml.jackson.core.io.SerializedString;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -12,34 +13,10 @@ import java.util.Arrays;
  * the buffer afresh with one event (the first of a document goes to Jackson as one raw value, and
  * tests read single numbers that way); {@link #next()} starts the next event after the ones already
  * gathered, behind a comma.
- *
- * <p>Digits are written by a loop of three-digit groups, not by a chain of magnitude tests: a
- * magnitude tested for the first time deep into a replay (timestamps pass 10^9 µs after 17 minutes)
- * made the compiled walk deoptimise and compile again (JFR: Jackson's {@code NumberOutput.outputInt}
- * had 4 "unstable_if" traps in a cold 10M-record replay, each costing a new compilation of the walk's
- * 60 KB method).
  */
 final class EventBytes extends AsciiFragment {
-    /** The room every number asks for: a sign, 19 digits, a point and three decimals, with slack. */
-    private static final int NUMBER_ROOM = 24;
     private static final int REPEATED_BITS = 6;
     private static final int MAX_DIGITS = 20; // Long.MIN_VALUE: a sign and 19 digits
-    /** "000" to "999". */
-    private static final byte[] TRIPLES = new byte[3000];
-    /** 10^n for n = 0..18. */
-    private static final long[] POWERS = new long[19];
-
-    static {
-        for (int i = 0; i < 1000; i++) {
-            TRIPLES[3 * i] = (byte) ('0' + i / 100);
-            TRIPLES[3 * i + 1] = (byte) ('0' + i / 10 % 10);
-            TRIPLES[3 * i + 2] = (byte) ('0' + i % 10);
-        }
-        POWERS[0] = 1;
-        for (int i = 1; i < POWERS.length; i++) {
-            POWERS[i] = POWERS[i - 1] * 10;
-        }
-    }
 
     private final long[] repeatedValue = new long[1 << REPEATED_BITS];
     private final byte[] repeatedLength = new byte[1 << REPEATED_BITS]; // 0: empty
@@ -118,17 +95,8 @@ final class EventBytes extends AsciiFragment {
     }
 
     EventBytes number(long value) {
-        ensure(NUMBER_ROOM);
-        if (value < 0) {
-            bytes[to++] = '-';
-            if (value == Long.MIN_VALUE) {
-                to = digits(Long.divideUnsigned(value, 10), bytes, to); // 922337203685477580, then the last 8
-                bytes[to++] = '8';
-                return this;
-            }
-            value = -value;
-        }
-        to = digits(value, bytes, to);
+        ensure(20);
+        to = NumberOutput.outputLong(value, bytes, to); // Jackson's own digit writer: thousands at a time
         return this;
     }
 
@@ -137,16 +105,16 @@ final class EventBytes extends AsciiFragment {
      * rows, TraceRows), copied from a small direct-mapped cache instead of written again. Digits
      * were about a fifth of the writer's CPU samples in a cold 10M-record replay (JFR, Jackson's
      * {@code NumberOutput} 6-12% of all samples, docs/benchmarks.md "Where the time goes"); a host
-     * thread id is 10 or more digits. With this cache, a cold replay of a 3M-record capture with ops
-     * went from 10.2% to 2.9% of its samples in {@code number} (JFR, this method 1.0%). A miss
-     * overwrites the slot in place: nothing is allocated.
+     * thread id is 10 or more digits, past Jackson's int fast path. With this cache, a cold replay of
+     * a 3M-record capture with ops went from 10.2% to 2.9% of its samples in {@code number} (JFR,
+     * this method 1.0%). A miss overwrites the slot in place: nothing is allocated.
      */
     EventBytes repeated(long value) {
         int slot = (int) ((value * 0x9E3779B97F4A7C15L) >>> (64 - REPEATED_BITS));
         int at = slot * MAX_DIGITS;
         int n = repeatedLength[slot];
         if (n == 0 || repeatedValue[slot] != value) {
-            n = missed(value, at);
+            n = NumberOutput.outputLong(value, repeatedDigits, at) - at;
             repeatedValue[slot] = value;
             repeatedLength[slot] = (byte) n;
         }
@@ -156,44 +124,32 @@ final class EventBytes extends AsciiFragment {
         return this;
     }
 
-    private int missed(long value, int at) {
-        int start = to;
-        ensure(NUMBER_ROOM);
-        number(value);
-        int n = to - start;
-        System.arraycopy(bytes, start, repeatedDigits, at, n);
-        to = start;
-        return n;
-    }
-
     /** {@code value}'s 64 bits as an unsigned integer (vendor correlation ids are u64). */
     EventBytes unsigned(long value) {
-        ensure(NUMBER_ROOM);
         if (value >= 0) {
-            to = digits(value, bytes, to);
-            return this;
+            return number(value);
         }
-        long high = (value >>> 1) / 5; // the unsigned value divided by 10
-        to = digits(high, bytes, to);
-        bytes[to++] = (byte) ('0' + (value - high * 10));
+        ensure(20);
+        long high = Long.divideUnsigned(value, 10);
+        to = NumberOutput.outputLong(high, bytes, to);
+        bytes[to++] = (byte) ('0' + Long.remainderUnsigned(value, 10));
         return this;
     }
 
     /** Nanoseconds as microseconds with exactly three decimals, truncated, never rounded. */
     EventBytes micros(long nanos) {
-        ensure(NUMBER_ROOM);
+        ensure(24);
         if (nanos < 0) {
             bytes[to++] = '-';
             nanos = -nanos; // Long.MIN_VALUE stays negative: read as unsigned below, it is its magnitude
         }
-        long whole = nanos >= 0 ? nanos / 1000 : Long.divideUnsigned(nanos, 1000);
-        int frac = (int) (nanos - whole * 1000) * 3;
-        int at = digits(whole, bytes, to);
-        bytes[at] = '.';
-        bytes[at + 1] = TRIPLES[frac];
-        bytes[at + 2] = TRIPLES[frac + 1];
-        bytes[at + 3] = TRIPLES[frac + 2];
-        to = at + 4;
+        long whole = Long.divideUnsigned(nanos, 1000);
+        int frac = (int) Long.remainderUnsigned(nanos, 1000);
+        to = NumberOutput.outputLong(whole, bytes, to);
+        bytes[to++] = '.';
+        bytes[to++] = (byte) ('0' + frac / 100);
+        bytes[to++] = (byte) ('0' + frac / 10 % 10);
+        bytes[to++] = (byte) ('0' + frac % 10);
         return this;
     }
 
@@ -203,37 +159,6 @@ final class EventBytes extends AsciiFragment {
             throw new IllegalArgumentException("not a JSON number: " + value);
         }
         return number(Double.toString(value));
-    }
-
-    /**
-     * The decimal digits of {@code value} (not negative) at {@code at}; returns the position after
-     * them. Right to left, three at a time; the leading one to three digits last.
-     */
-    private static int digits(long value, byte[] b, int at) {
-        int n = 1;
-        while (n < POWERS.length && value >= POWERS[n]) {
-            n++;
-        }
-        int end = at + n;
-        int p = end;
-        while (value >= 1000) {
-            long q = value / 1000;
-            int t = (int) (value - q * 1000) * 3;
-            b[p - 3] = TRIPLES[t];
-            b[p - 2] = TRIPLES[t + 1];
-            b[p - 1] = TRIPLES[t + 2];
-            p -= 3;
-            value = q;
-        }
-        int t = (int) value * 3;
-        b[p - 1] = TRIPLES[t + 2];
-        if (value >= 10) {
-            b[p - 2] = TRIPLES[t + 1];
-            if (value >= 100) {
-                b[p - 3] = TRIPLES[t];
-            }
-        }
-        return end;
     }
 
     private void ensure(int more) {
