@@ -129,9 +129,6 @@ final class ParallelGzipOutputStream extends OutputStream {
     private final BlockingQueue<Block> work;
     private final Thread[] workers;
     private Block current;
-    /** The writing thread's own, made when it first compresses a block itself ({@link #helpUntilDone}). */
-    private Deflater ownDeflater;
-    private Throwable ownDeflaterFailure;
     private long crc;
     private long total;
     /**
@@ -231,10 +228,6 @@ final class ParallelGzipOutputStream extends OutputStream {
             }
         } finally {
             stopWorkers();
-            if (ownDeflater != null) {
-                ownDeflater.end();
-                ownDeflater = null;
-            }
             try {
                 out.close();
             } catch (IOException e) {
@@ -306,7 +299,6 @@ final class ParallelGzipOutputStream extends OutputStream {
 
     private void writeOldest() throws IOException {
         Block block = pending.poll();
-        helpUntilDone(block);
         Throwable failure;
         try {
             failure = block.await();
@@ -329,44 +321,6 @@ final class ParallelGzipOutputStream extends OutputStream {
         crc = (times(zerosOperator, crc) ^ block.crc) & 0xffffffffL;
         total += block.inLength;
         free.add(block);
-    }
-
-    /**
-     * Compresses blocks no worker has taken yet on the writing thread itself, the oldest first,
-     * until {@code oldest} is done or none is left waiting, instead of waiting idle. On two cores the
-     * workers share them with the capture's own threads, and the writer waited for them: in a cold
-     * 10M-record replay to {@code .json.gz} at a load average of 20, 1,708 of its 8,071 blocks, 25 s
-     * in all (JFR, {@code jdk.JavaMonitorWait} on a block); the block it just filled is also still in
-     * its core's cache. Which thread deflates a block changes none of its bytes.
-     */
-    private void helpUntilDone(Block oldest) {
-        while (!oldest.isDone()) {
-            Block queued = work.poll();
-            if (queued == null) {
-                return; // every queued block is with a worker: wait for the oldest
-            }
-            if (ownDeflater == null && ownDeflaterFailure == null) {
-                try {
-                    ownDeflater = new Deflater(level, true);
-                } catch (Throwable e) { // out of memory: the block fails with it, as in a worker
-                    ownDeflaterFailure = e;
-                }
-            }
-            compressOne(queued, ownDeflater, ownDeflaterFailure);
-        }
-    }
-
-    /** Compresses {@code block} and marks it done, with the failure if any: the writer hears of it, never hangs. */
-    private void compressOne(Block block, Deflater deflater, Throwable unusable) {
-        Throwable failed = unusable;
-        if (failed == null) {
-            try {
-                compressor.compress(block, deflater);
-            } catch (Throwable e) { // Errors included
-                failed = e;
-            }
-        }
-        block.complete(failed);
     }
 
     private void startWorkers() {
@@ -397,7 +351,15 @@ final class ParallelGzipOutputStream extends OutputStream {
                 } catch (InterruptedException e) {
                     return; // stopWorkers
                 }
-                compressOne(block, deflater, unusable);
+                Throwable failed = unusable;
+                if (failed == null) {
+                    try {
+                        compressor.compress(block, deflater);
+                    } catch (Throwable e) { // Errors included: the writing thread must hear of it, never hang
+                        failed = e;
+                    }
+                }
+                block.complete(failed);
             }
         } finally {
             if (deflater != null) {
