@@ -16,10 +16,11 @@ import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 
 /**
- * The torch-compatible Chrome trace JSON, streamed with Jackson's generator: each event the walk
- * hands over ({@link TraceWalk}) is assembled from Jackson-escaped fragments and written as one raw
- * value, ts/dur in µs with three decimals from the base time; row labels, the capture span and the
- * accounting block close the document. Reads only vendor-neutral records.
+ * The torch-compatible Chrome trace JSON: Jackson's generator writes the document's structure (header,
+ * row labels, the capture span and the accounting block that close it); each event the walk hands
+ * over ({@link TraceWalk}) is assembled from Jackson-escaped fragments, ts/dur in µs with three
+ * decimals from the base time, and gathered with the events before it into one large write
+ * ({@link #emit}). Reads only vendor-neutral records.
  */
 public final class ChromeJsonSink implements TraceSink {
     private static final JsonFactory JSON = new JsonFactory();
