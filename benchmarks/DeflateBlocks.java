@@ -1,5 +1,6 @@
 import java.nio.file.*; import java.util.zip.*;
-public class Defl {
+/** Deflate at level 1 in blocks of 256 KiB and 1 MiB, with and without the previous 32 KiB as dictionary; CRC32 and arraycopy rates; thread CPU time. java benchmarks/DeflateBlocks.java TRACE_SAMPLE */
+public class DeflateBlocks {
   public static void main(String[] a) throws Exception {
     byte[] data = Files.readAllBytes(Path.of(a[0]));
     int[] blocks = {1<<18, 1<<20};

@@ -1,5 +1,6 @@
 import com.fasterxml.jackson.core.io.NumberOutput;
-public class Dig {
+/** Digits of trace-like numbers: a three-digit-group loop, an int fast path, Jackson's NumberOutput, a leading-zeros count; thread CPU time. java -cp JACKSON_CORE_JAR benchmarks/DigitWriters.java */
+public class DigitWriters {
   static final byte[] T = new byte[3000]; static final long[] P = new long[19]; static final int[] PI = new int[10];
   static { for (int i=0;i<1000;i++){T[3*i]=(byte)('0'+i/100);T[3*i+1]=(byte)('0'+i/10%10);T[3*i+2]=(byte)('0'+i%10);} P[0]=1; for(int i=1;i<19;i++)P[i]=P[i-1]*10; PI[0]=1; for(int i=1;i<10;i++)PI[i]=PI[i-1]*10;}
   static int loop(long value, byte[] b, int at) {
