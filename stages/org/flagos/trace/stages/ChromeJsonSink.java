@@ -18,16 +18,23 @@ import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 
 /**
- * The torch-compatible Chrome trace JSON, streamed with Jackson's generator: each event the walk
- * hands over ({@link TraceWalk}) is assembled from Jackson-escaped fragments and written as one raw
- * value, ts/dur in µs with three decimals from the base time; row labels, the capture span and the
- * accounting block close the document. Reads only vendor-neutral records.
+ * The torch-compatible Chrome trace JSON: Jackson's generator writes the document's structure (header,
+ * row labels, the capture span and the accounting block that close it); each event the walk hands
+ * over ({@link TraceWalk}) is assembled from Jackson-escaped fragments, ts/dur in µs with three
+ * decimals from the base time, and gathered with the events before it into one large write
+ * ({@link #emit}). Reads only vendor-neutral records.
  */
 public final class ChromeJsonSink implements TraceSink {
     private static final JsonFactory JSON = new JsonFactory();
 
-    /** Jackson's default output buffer size (BufferRecycler's write-encoding buffer). */
-    private static final int JACKSON_OUTPUT_BUFFER = 8000;
+    /**
+     * Events gathered before they are handed to the stream, in one write: the stream below takes a
+     * write this large without copying it into a buffer of its own ({@code AtomicOutput}'s 64 KiB
+     * one), and a {@code .gz} stream cuts its blocks of the same size.
+     */
+    static final int HAND_ON_AT = 1 << 18;
+    /** Room left after {@link #HAND_ON_AT} for the event that crosses it (a longer one grows the buffer once). */
+    private static final int EVENT_ROOM = 1 << 14;
 
     private static final byte[] CPU_OP_HEAD = EventBytes.ascii("{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":");
     private static final byte[][] DEVICE_HEAD = new byte[EventKind.count()][];
@@ -83,13 +90,15 @@ public final class ChromeJsonSink implements TraceSink {
     private final OutputStream out;
     private final NameTable names;
     private final TraceHeader header;
-    private final EventBytes event = new EventBytes();
+    private final EventBytes event = new EventBytes(HAND_ON_AT + EVENT_ROOM);
     private final FixedDecimal sixDecimals = new FixedDecimal();
     private final TraceRows rows = new TraceRows();
     private final CaptureSpan span = new CaptureSpan();
     private byte[][] nameCache = new byte[256][];
 
     private JsonGenerator g;
+    /** True once the first event went through Jackson: the rest are gathered in {@link #event}, behind commas. */
+    private boolean gathering;
     private long base;
     private final byte[] runtimeHead;
     private final byte[] driverHead;
@@ -159,7 +168,7 @@ public final class ChromeJsonSink implements TraceSink {
     @Override
     public void apiSlice(TraceRecord r) throws IOException {
         rows.hostThread(r.threadId);
-        EventBytes e = event.reset()
+        EventBytes e = begin()
                 .raw(r.kind == EventKind.DRIVER ? driverHead : runtimeHead).string(name(r.nameId))
                 .raw(PID_).repeated(r.processId).raw(TID_).repeated(r.threadId)
                 .raw(TS_).micros(r.startNs - base).raw(DUR_).micros(r.endNs - r.startNs)
@@ -182,7 +191,7 @@ public final class ChromeJsonSink implements TraceSink {
     @Override
     public void deviceSlice(TraceRecord r) throws IOException {
         rows.deviceStream(r.device, r.stream);
-        EventBytes e = event.reset()
+        EventBytes e = begin()
                 .raw(DEVICE_HEAD[r.kind.ordinal()]).string(name(r.nameId))
                 .raw(PID_).repeated(r.device).raw(TID_).repeated(r.stream)
                 .raw(TS_).micros(r.startNs - base).raw(DUR_).micros(r.endNs - r.startNs)
@@ -248,15 +257,39 @@ public final class ChromeJsonSink implements TraceSink {
         e.number(sixDecimals.format(value));
     }
 
+    /** Starts an event: after the first, behind the events gathered and a comma. */
+    private EventBytes begin() {
+        return gathering ? event.next() : event.reset();
+    }
+
     /**
-     * Hands one assembled event to Jackson. When the event would not fit in Jackson's output buffer,
-     * the buffer is written out first, so Jackson copies the event instead of allocating for it.
+     * Ends an event. The first goes to Jackson as one raw value, so that Jackson's array knows it
+     * holds an element and writes a comma before whatever the footer adds; the others are gathered
+     * and handed to the stream about {@link #HAND_ON_AT} bytes at a time, in one write. Copying each
+     * event into Jackson's 8,000-byte buffer and that into the output's 64 KiB buffer cost two copies
+     * of the whole document and a context check per event (docs/benchmarks.md, "Where the time goes").
      */
     private void emit(EventBytes e) throws IOException {
-        if (g.getOutputBuffered() + e.length() + 1 > JACKSON_OUTPUT_BUFFER) {
-            g.flush(); // FLUSH_PASSED_TO_STREAM is off: this writes Jackson's buffer, no syscall flush
+        if (!gathering) {
+            first(e);
+        } else if (e.size() >= HAND_ON_AT) {
+            handOn();
         }
+    }
+
+    private void first(EventBytes e) throws IOException {
         g.writeRawValue(e);
+        g.flush(); // FLUSH_PASSED_TO_STREAM is off: this writes Jackson's buffer, no syscall flush
+        e.reset();
+        gathering = true;
+    }
+
+    /** Writes the gathered events to the stream. */
+    private void handOn() throws IOException {
+        if (event.size() > 0) {
+            out.write(event.buffer(), 0, event.size());
+            event.reset();
+        }
     }
 
     private byte[] name(int id) {
@@ -273,9 +306,9 @@ public final class ChromeJsonSink implements TraceSink {
 
     @Override
     public void flow(FlowArrow a) throws IOException {
-        emit(event.reset().raw(FLOW_S_HEAD).unsigned(a.correlation()).raw(PID_).repeated(a.hostPid())
+        emit(begin().raw(FLOW_S_HEAD).unsigned(a.correlation()).raw(PID_).repeated(a.hostPid())
                 .raw(TID_).repeated(a.hostTid()).raw(TS_).micros(a.hostTs() - base).raw(FLOW_S_TAIL));
-        emit(event.reset().raw(FLOW_F_HEAD).unsigned(a.correlation()).raw(PID_).repeated(a.devicePid())
+        emit(begin().raw(FLOW_F_HEAD).unsigned(a.correlation()).raw(PID_).repeated(a.devicePid())
                 .raw(TID_).repeated(a.deviceTid()).raw(TS_).micros(a.deviceTs() - base).raw(FLOW_F_TAIL));
     }
 
@@ -291,7 +324,7 @@ public final class ChromeJsonSink implements TraceSink {
         if (op.threadNameId >= 0) {
             rows.hostThreadName(op.tid, names.name(op.threadNameId));
         }
-        EventBytes e = event.reset().raw(CPU_OP_HEAD).string(name(op.nameId))
+        EventBytes e = begin().raw(CPU_OP_HEAD).string(name(op.nameId))
                 .raw(PID_).repeated(op.pid).raw(TID_).repeated(op.tid)
                 .raw(TS_).micros(op.startNs - base).raw(DUR_).micros(op.endNs - op.startNs)
                 .raw(ARGS_).raw(EXTERNAL_ID_).number(op.externalId)
@@ -318,12 +351,15 @@ public final class ChromeJsonSink implements TraceSink {
     @Override
     public void endOfBatch() throws IOException {
         g.flush();
+        handOn();
         out.flush();
     }
 
     /** Row labels, torch's capture span, the {@code flagtrace} accounting block; closes the document. */
     @Override
     public long footer(TraceFooter end) throws IOException {
+        g.flush();
+        handOn(); // Jackson's buffer holds nothing of the events: it goes on after them
         long labelTs = (end.windowBounded() ? end.windowStartNs() : base) - base;
         long markers = rows.writeLabels(g, end.hostPid(), header.processName(), labelTs);
         if (end.windowBounded()) {

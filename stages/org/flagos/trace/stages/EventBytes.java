@@ -6,11 +6,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * One trace event (or one number of it) assembled as JSON text and handed to Jackson as a single
- * raw value. The event's fixed parts are ASCII constants; every string comes quoted and escaped by Jackson itself
- * ({@link SerializedString#asQuotedUTF8()}); numbers are digits. This keeps the per-event cost to
- * one generator call: field-by-field generator calls cost about twice as much per event on the
- * hot path (measured, docs/benchmarks.md).
+ * Trace events assembled as JSON text, one after another in one large buffer that the sink hands to
+ * its stream whole ({@link ChromeJsonSink}). The event's fixed parts are ASCII constants; every
+ * string comes quoted and escaped by Jackson itself ({@link SerializedString#asQuotedUTF8()},
+ * {@link org.flagos.trace.model.JsonText#quotedUtf8}); numbers are digits. {@link #reset()} starts
+ * the buffer afresh with one event (the first of a document goes to Jackson as one raw value, and
+ * tests read single numbers that way); {@link #next()} starts the next event after the ones already
+ * gathered, behind a comma.
  */
 final class EventBytes extends AsciiFragment {
     private static final int REPEATED_BITS = 6;
@@ -20,8 +22,14 @@ final class EventBytes extends AsciiFragment {
     private final byte[] repeatedLength = new byte[1 << REPEATED_BITS]; // 0: empty
     private final byte[] repeatedDigits = new byte[MAX_DIGITS << REPEATED_BITS];
 
+    /** A buffer for single events (tests). */
     EventBytes() {
-        super(1024);
+        this(1024);
+    }
+
+    /** A buffer of {@code capacity} bytes, grown only for an event larger than what is left. */
+    EventBytes(int capacity) {
+        super(capacity);
     }
 
     /** ASCII bytes of a constant fragment. */
@@ -29,10 +37,29 @@ final class EventBytes extends AsciiFragment {
         return text.getBytes(StandardCharsets.US_ASCII);
     }
 
+    /** Empties the buffer and starts an event at its start. */
     EventBytes reset() {
         from = 0;
         to = 0;
         return this;
+    }
+
+    /** Starts an event after those gathered, behind a comma (the events are an array's elements). */
+    EventBytes next() {
+        ensure(1);
+        from = to;
+        bytes[to++] = ',';
+        return this;
+    }
+
+    /** Bytes gathered since the last {@link #reset()}. */
+    int size() {
+        return to;
+    }
+
+    /** The buffer: its first {@link #size()} bytes are the events gathered. */
+    byte[] buffer() {
+        return bytes;
     }
 
     EventBytes raw(byte[] fragment) {
@@ -136,7 +163,11 @@ final class EventBytes extends AsciiFragment {
 
     private void ensure(int more) {
         if (to + more > bytes.length) {
-            bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, to + more));
+            grow(more);
         }
+    }
+
+    private void grow(int more) {
+        bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, to + more));
     }
 }

@@ -46,4 +46,35 @@ class MicrosFormatTest {
         }
         assertEquals(Long.toString(Long.MIN_VALUE), new EventBytes().reset().number(Long.MIN_VALUE).toString());
     }
+
+    @Test
+    void everyMagnitudeAndItsNeighbours() {
+        for (long p = 1; p > 0; p = p > Long.MAX_VALUE / 10 ? -1 : p * 10) { // 10^0 .. 10^18
+            for (long v : new long[] {p - 1, p, p + 1, -p + 1, -p, -p - 1}) {
+                assertEquals(Long.toString(v), new EventBytes().reset().number(v).toString());
+                assertEquals(java.math.BigDecimal.valueOf(v, 3).toPlainString(), micros(v), Long.toString(v));
+                assertEquals(Long.toUnsignedString(v), new EventBytes().reset().unsigned(v).toString());
+                assertEquals(Long.toString(v), new EventBytes().reset().repeated(v).repeated(v).toString().substring(
+                        Long.toString(v).length()), "the cached digits");
+            }
+        }
+        for (long v : new long[] {Long.MAX_VALUE, Long.MIN_VALUE, -1, 0}) {
+            assertEquals(Long.toString(v), new EventBytes().reset().number(v).toString());
+            assertEquals(Long.toUnsignedString(v), new EventBytes().reset().unsigned(v).toString());
+            assertEquals(Long.toString(v), new EventBytes().reset().repeated(v).toString());
+        }
+        assertEquals("-9223372036854775.808", micros(Long.MIN_VALUE));
+    }
+
+    @Test
+    void eventsGatherBehindCommasAndTheBufferGrowsForALongOne() {
+        EventBytes e = new EventBytes(16);
+        e.reset().number(1);
+        e.next().number(22);
+        byte[] longName = "x".repeat(100).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        e.next().string(longName);
+        String all = new String(e.buffer(), 0, e.size(), java.nio.charset.StandardCharsets.US_ASCII);
+        assertEquals("1,22,\"" + "x".repeat(100) + "\"", all);
+        assertEquals(",\"" + "x".repeat(100) + "\"", e.toString(), "the last event, behind its comma");
+    }
 }
