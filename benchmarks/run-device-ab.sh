@@ -46,7 +46,7 @@ if [ "$part" = cold ] || [ "$part" = all ]; then
 java "${jopts[@]}" -cp "$root/.device/after/flagtrace-benchmarks.jar:$root/.device/after/flagtrace.jar:$root/src/test/resources:$root/.device/lib/*" \
   org.flagos.trace.testing.SyntheticCapture "$scratch/s10m.fltrbuf" 10000000 | tee "$OUT/capture.txt"
 
-cold="$OUT/cold.txt"; echo "# side format round wall_s max_rss_kib exit" > "$cold"
+cold="$OUT/cold.txt"; echo "# side format round wall_s max_rss_kib exit cpu_s(user+sys)" > "$cold"
 for r in $(seq 1 "$rounds"); do
   for fmt in json pftrace json.gz null; do
     for side in ${SIDES:-before after}; do
@@ -56,7 +56,8 @@ for r in $(seq 1 "$rounds"); do
       rc=$?; set -e
       wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$scratch/time.txt")
       rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$scratch/time.txt")
-      echo "$side $fmt $r $wall $rss $rc" | tee -a "$cold"
+      cpu=$(awk -F': ' '/User time \(seconds\)|System time \(seconds\)/ {s+=$2} END {print s}' "$scratch/time.txt")
+      echo "$side $fmt $r $wall $rss $rc $cpu" | tee -a "$cold"
       [ "$rc" = 0 ] || tail -3 "$scratch/time.txt" >> "$cold"
       rm -f "$scratch/t.$fmt"
     done
