@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * them, byte for byte. Agitators: the buffers reversed, every record shuffled, a binding missing, a
  * device buffer delivered twice.
  */
-class SyncGraphOverheadTest {
+public class SyncGraphOverheadTest {
     private static final String CAPTURE = "h200-app";
     /** Inside app::mm; the trace's base is 1795982694 s, so T0 is at 1166400.000 µs. */
     private static final long T0 = 1_795_982_695_166_400_000L;
@@ -92,7 +92,12 @@ class SyncGraphOverheadTest {
         return TraceJson.replay(CAPTURE, order);
     }
 
-    private static Replayed inOrder() {
+    /** h200-app's buffers and the two constructed ones, in file order: what every other format is checked on too. */
+    public static UnaryOperator<List<CaptureReplay.Frame>> addedBuffers() {
+        return with(host(true).frame(), device().frame());
+    }
+
+    static Replayed inOrder() {
         return replay(with(host(true).frame(), device().frame()));
     }
 
