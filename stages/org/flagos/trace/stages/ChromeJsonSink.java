@@ -73,7 +73,7 @@ public final class ChromeJsonSink implements TraceSink {
     private static final byte[] DEVICE_NEXT_ = EventBytes.ascii(",\"device\":");
     /** torch's row of the profiler's own overhead: pid -1, tid 0. */
     private static final byte[] OVERHEAD_ROW = EventBytes.ascii(",\"pid\":-1,\"tid\":0");
-    private static final byte[] EMPTY_ARGS_AND_EVENT = EventBytes.ascii(",\"args\":{}}");
+    private static final byte[] END_EVENT = EventBytes.ascii("}");
     private static final byte[] FLOW_F_TAIL = EventBytes.ascii(",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"bp\":\"e\"}");
 
     static {
@@ -229,11 +229,14 @@ public final class ChromeJsonSink implements TraceSink {
         emit(e.raw(END_ARGS_AND_EVENT));
     }
 
-    /** A synchronization on its stream's row, with kineto's {@code cuda_sync} args in kineto's order. */
+    /**
+     * A synchronization on its stream's row (one that concerns no stream on torch's device row,
+     * {@link TraceRows#DEVICE_ROW}), with kineto's {@code cuda_sync} args in kineto's order.
+     */
     private void syncSlice(TraceRecord r) throws IOException {
         EventBytes e = event.reset()
                 .raw(DEVICE_HEAD[r.kind.ordinal()]).string(name(r.nameId))
-                .raw(PID_).repeated(r.device).raw(TID_).repeated(r.stream)
+                .raw(PID_).repeated(r.device).raw(TID_).repeated(r.stream == -1 ? TraceRows.DEVICE_ROW : r.stream)
                 .raw(TS_).micros(r.startNs - base).raw(DUR_).micros(r.endNs - r.startNs)
                 .raw(ARGS_);
         if (r.hasExternalId()) {
@@ -254,12 +257,12 @@ public final class ChromeJsonSink implements TraceSink {
         emit(e.raw(END_ARGS_AND_EVENT));
     }
 
-    /** The profiler's own time, on torch's overhead row (pid -1, tid 0), without args. */
+    /** The profiler's own time, on torch's overhead row (pid -1, tid 0), without args (as torch writes it). */
     @Override
     public void overheadSlice(TraceRecord r) throws IOException {
         emit(event.reset().raw(DEVICE_HEAD[r.kind.ordinal()]).string(name(r.nameId)).raw(OVERHEAD_ROW)
                 .raw(TS_).micros(r.startNs - base).raw(DUR_).micros(r.endNs - r.startNs)
-                .raw(EMPTY_ARGS_AND_EVENT));
+                .raw(END_EVENT));
     }
 
     private void writeKernelArgs(EventBytes e, TraceRecord r) {

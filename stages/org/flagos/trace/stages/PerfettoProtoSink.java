@@ -514,7 +514,7 @@ public final class PerfettoProtoSink implements TraceSink {
             }
             uuid = nextUuid++;
             streamTracks.put(key, uuid);
-            namedTrack(uuid, parent, "stream " + stream);
+            namedTrack(uuid, parent, stream == -1 ? "Device " + device : "stream " + stream); // as the JSON's row
         }
         return uuid;
     }

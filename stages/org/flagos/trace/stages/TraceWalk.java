@@ -183,7 +183,8 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         }
         sink.deviceSlice(r);
         if (r.hasCorrelation()) {
-            flow(flows.device(r.correlation(), r.startNs, r.device, r.stream, r.has(RecordField.GRAPH) ? r.graphNodeId & Long.MAX_VALUE : -1));
+            int row = r.kind == EventKind.SYNC && r.stream == -1 ? TraceRows.DEVICE_ROW : r.stream; // where the sink draws it
+            flow(flows.device(r.correlation(), r.startNs, r.device, row, r.has(RecordField.GRAPH) ? r.graphNodeId & Long.MAX_VALUE : -1));
         }
     }
 
