@@ -11,7 +11,11 @@ public enum EventKind {
     /** A runtime API call on a host thread (cudaLaunchKernel, ...). */
     RUNTIME("cuda_runtime", false),
     /** A driver API call on a host thread (cuLaunchKernel, ...). */
-    DRIVER("cuda_driver", false);
+    DRIVER("cuda_driver", false),
+    /** A synchronization the host waited on (stream, event, context, stream-wait-event), on its stream's row. */
+    SYNC("cuda_sync", true),
+    /** Time the vendor's profiling library spent on itself (buffer requests, flushes, instrumentation). */
+    OVERHEAD("overhead", false);
 
     private static final EventKind[] VALUES = values();
 
@@ -31,6 +35,14 @@ public enum EventKind {
     /** True for work that ran on the device; false for host-side API calls. */
     public boolean isDevice() {
         return device;
+    }
+
+    /**
+     * True for the kinds every trace's accounting lists even at zero (the first five); a later kind
+     * is listed only when a record of it was decoded, so traces without one read as they always did.
+     */
+    public boolean listedWhenZero() {
+        return ordinal() <= DRIVER.ordinal();
     }
 
     /** The kind for {@link #ordinal()}, without allocating. */

@@ -24,7 +24,9 @@ public enum RecordField {
     /** Bytes a copy or memset moved. */
     BYTES,
     /** A memset's fill value. */
-    MEMSET_VALUE;
+    MEMSET_VALUE,
+    /** The graph and graph node a kernel, copy or set was launched from ({@code graphId}, {@code graphNodeId}). */
+    GRAPH;
 
     private final int bit = 1 << ordinal();
 

@@ -74,6 +74,18 @@ public final class TraceRecord {
     public MemoryKind memoryKind;
     public int memsetValue;
 
+    // Graph launches, synchronization, vendor overhead
+    /** The graph a device record was launched from, when {@link RecordField#GRAPH} is present. */
+    public long graphId;
+    /** The graph node a device record ran, when {@link RecordField#GRAPH} is present. */
+    public long graphNodeId;
+    /** What a {@link EventKind#SYNC} record waited for. */
+    public SyncKind syncKind;
+    /** The vendor's id of the event a {@link EventKind#SYNC} record concerns (when {@link SyncKind#onEvent}). */
+    public long syncEventId;
+    /** A record's name as the vendor's decoder gave it (a constant string, interned by the name stage), or null. */
+    public String label;
+
     /** Set by the window filter: downstream stages skip the record. */
     public boolean outsideWindow;
     /**
@@ -217,6 +229,9 @@ public final class TraceRecord {
         copyKind = null;
         srcKind = dstKind = memoryKind = null;
         memsetValue = 0;
+        graphId = graphNodeId = syncEventId = 0;
+        syncKind = null;
+        label = null;
         outsideWindow = false;
         parked = false;
         correlationForJoinOnly = false;
@@ -270,6 +285,11 @@ public final class TraceRecord {
         dstKind = other.dstKind;
         memoryKind = other.memoryKind;
         memsetValue = other.memsetValue;
+        graphId = other.graphId;
+        graphNodeId = other.graphNodeId;
+        syncKind = other.syncKind;
+        syncEventId = other.syncEventId;
+        label = other.label;
         outsideWindow = other.outsideWindow;
         correlationForJoinOnly = other.correlationForJoinOnly;
         parked = false;

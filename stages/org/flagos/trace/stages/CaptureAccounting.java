@@ -47,6 +47,8 @@ public final class CaptureAccounting {
     private volatile long opsNestedApproximately;
     private volatile long opsDrawnBeforeRowKnown;
     private volatile long opsHeldMax;
+    private volatile long overheadRecords;
+    private volatile long overheadNs;
 
     /** The counts of one capture, the decoder's counted into {@code decode} as it goes. */
     public CaptureAccounting(DecodeStats decode) {
@@ -106,6 +108,22 @@ public final class CaptureAccounting {
 
     public long opsSpilled() {
         return opsSpilled;
+    }
+
+    /** The vendor's own overhead records drawn in the trace and their summed time: what the profiler cost. */
+    void profilerOverhead(long records, long ns) {
+        this.overheadRecords = records;
+        this.overheadNs = ns;
+    }
+
+    /** Overhead records drawn (the vendor's own time: buffer requests, flushes, instrumentation). */
+    public long profilerOverheadRecords() {
+        return overheadRecords;
+    }
+
+    /** Their summed duration, ns. */
+    public long profilerOverheadNs() {
+        return overheadNs;
     }
 
     /** Adds a line about the input; past {@link #MAX_NOTES} lines only their number is kept. */
@@ -247,7 +265,9 @@ public final class CaptureAccounting {
         g.writeObjectFieldStart("decoded");
         for (int k = 0; k < EventKind.count(); k++) {
             EventKind kind = EventKind.ofOrdinal(k);
-            g.writeNumberField(kind.category(), decode.published(kind));
+            if (kind.listedWhenZero() || decode.published(kind) > 0) {
+                g.writeNumberField(kind.category(), decode.published(kind));
+            }
         }
         g.writeNumberField("correlation_bindings", decode.bindings());
         g.writeNumberField("host_ops", hostOps);
@@ -261,17 +281,27 @@ public final class CaptureAccounting {
         g.writeNumberField("undecodable_bytes", decode.undecodableBytes());
         g.writeNumberField("unnamed_kernels", decode.unnamedKernels());
         g.writeNumberField("incomplete_records", decode.incompleteRecords());
+        if (overheadRecords > 0) {
+            g.writeObjectFieldStart("profiler_overhead");
+            g.writeNumberField("records", overheadRecords);
+            g.writeNumberField("ns", overheadNs);
+            g.writeEndObject();
+        }
         g.writeObjectFieldStart("dropped_outside_window");
         for (int k = 0; k < EventKind.count(); k++) {
             EventKind kind = EventKind.ofOrdinal(k);
-            g.writeNumberField(kind.category(), droppedOutsideWindow(kind));
+            if (kind.listedWhenZero() || decode.published(kind) > 0) {
+                g.writeNumberField(kind.category(), droppedOutsideWindow(kind));
+            }
         }
         g.writeNumberField("cpu_op", droppedHostOps);
         g.writeEndObject();
         g.writeObjectFieldStart("without_external_id");
         for (int k = 0; k < EventKind.count(); k++) {
             EventKind kind = EventKind.ofOrdinal(k);
-            g.writeNumberField(kind.category(), unjoined(kind));
+            if (kind.listedWhenZero() || decode.published(kind) > 0) {
+                g.writeNumberField(kind.category(), unjoined(kind));
+            }
         }
         g.writeEndObject();
         g.writeNumberField("joined_after_arrival", lateJoined);
@@ -320,6 +350,9 @@ public final class CaptureAccounting {
         StringBuilder decoded = new StringBuilder("decoded:");
         for (int k = 0; k < EventKind.count(); k++) {
             EventKind kind = EventKind.ofOrdinal(k);
+            if (!kind.listedWhenZero() && decode.published(kind) == 0) {
+                continue;
+            }
             decoded.append(' ').append(kind.category()).append('=').append(decode.published(kind));
         }
         decoded.append(" bindings=").append(decode.bindings()).append(" host_ops=").append(hostOps);
@@ -327,6 +360,9 @@ public final class CaptureAccounting {
         StringBuilder dropped = new StringBuilder("dropped outside the capture window:");
         for (int k = 0; k < EventKind.count(); k++) {
             EventKind kind = EventKind.ofOrdinal(k);
+            if (!kind.listedWhenZero() && decode.published(kind) == 0) {
+                continue;
+            }
             dropped.append(' ').append(kind.category()).append('=').append(droppedOutsideWindow(kind));
         }
         dropped.append(" cpu_op=").append(droppedHostOps);
@@ -334,9 +370,16 @@ public final class CaptureAccounting {
         StringBuilder unjoined = new StringBuilder("without External id (launched outside any op):");
         for (int k = 0; k < EventKind.count(); k++) {
             EventKind kind = EventKind.ofOrdinal(k);
+            if (!kind.listedWhenZero() && decode.published(kind) == 0) {
+                continue;
+            }
             unjoined.append(' ').append(kind.category()).append('=').append(unjoined(kind));
         }
         out.add(unjoined.toString());
+        if (overheadRecords > 0) {
+            out.add("profiler overhead (the vendor's own time, drawn as category overhead): " + overheadRecords
+                    + " records, " + String.format(java.util.Locale.ROOT, "%.3f", overheadNs / 1e6) + " ms");
+        }
         if (decode.unnamedKernels() > 0) {
             out.add("kernels without a name: " + decode.unnamedKernels() + " distinct, kept as <unresolved kernel 0x...>;"
                     + " the capture has no kernel name table (NAME.names.tsv beside it, or --names)");

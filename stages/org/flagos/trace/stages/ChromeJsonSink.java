@@ -79,6 +79,17 @@ public final class ChromeJsonSink implements TraceSink {
     private static final byte[] FLOW_S_HEAD = EventBytes.ascii("{\"ph\":\"s\",\"id\":");
     private static final byte[] FLOW_F_HEAD = EventBytes.ascii("{\"ph\":\"f\",\"id\":");
     private static final byte[] FLOW_S_TAIL = EventBytes.ascii(",\"cat\":\"ac2g\",\"name\":\"ac2g\"}");
+    private static final byte[] GRAPH_ID_ = EventBytes.ascii(",\"graph id\":");
+    private static final byte[] GRAPH_NODE_ID_ = EventBytes.ascii(",\"graph node id\":");
+    private static final byte[] SYNC_KIND_ = EventBytes.ascii("\"cuda_sync_kind\":");
+    /** kineto's event-sync args when the event's record is unknown (it needs CUDA_EVENT records, not captured). */
+    private static final byte[] SYNC_WAIT_UNKNOWN_ = EventBytes.ascii(
+            ",\"wait_on_stream\":-1,\"wait_on_cuda_event_record_corr_id\":-1,\"wait_on_cuda_event_id\":");
+    private static final byte[] STREAM_FIRST_ = EventBytes.ascii(",\"stream\":");
+    private static final byte[] DEVICE_NEXT_ = EventBytes.ascii(",\"device\":");
+    /** torch's row of the profiler's own overhead: pid -1, tid 0. */
+    private static final byte[] OVERHEAD_ROW = EventBytes.ascii(",\"pid\":-1,\"tid\":0");
+    private static final byte[] END_EVENT = EventBytes.ascii("}");
     private static final byte[] FLOW_F_TAIL = EventBytes.ascii(",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"bp\":\"e\"}");
 
     static {
@@ -191,6 +202,10 @@ public final class ChromeJsonSink implements TraceSink {
     @Override
     public void deviceSlice(TraceRecord r) throws IOException {
         rows.deviceStream(r.device, r.stream);
+        if (r.kind == EventKind.SYNC) {
+            syncSlice(r);
+            return;
+        }
         EventBytes e = begin()
                 .raw(DEVICE_HEAD[r.kind.ordinal()]).string(name(r.nameId))
                 .raw(PID_).repeated(r.device).raw(TID_).repeated(r.stream)
@@ -226,7 +241,46 @@ public final class ChromeJsonSink implements TraceSink {
                 e.raw(VALUE_).number(r.memsetValue);
             }
         }
+        if (r.has(RecordField.GRAPH)) {
+            e.raw(GRAPH_ID_).number(r.graphId).raw(GRAPH_NODE_ID_).unsigned(r.graphNodeId);
+        }
         emit(e.raw(END_ARGS_AND_EVENT));
+    }
+
+    /**
+     * A synchronization on its stream's row (one that concerns no stream on torch's device row,
+     * {@link TraceRows#DEVICE_ROW}), with kineto's {@code cuda_sync} args in kineto's order.
+     */
+    private void syncSlice(TraceRecord r) throws IOException {
+        EventBytes e = begin()
+                .raw(DEVICE_HEAD[r.kind.ordinal()]).string(name(r.nameId))
+                .raw(PID_).repeated(r.device).raw(TID_).repeated(r.stream == -1 ? TraceRows.DEVICE_ROW : r.stream)
+                .raw(TS_).micros(r.startNs - base).raw(DUR_).micros(r.endNs - r.startNs)
+                .raw(ARGS_);
+        if (r.hasExternalId()) {
+            e.raw(EXTERNAL_ID_).number(r.externalId()).raw(COMMA);
+        }
+        e.raw(SYNC_KIND_).string(name(r.nameId));
+        if (r.syncKind != null && r.syncKind.onEvent()) {
+            e.raw(SYNC_WAIT_UNKNOWN_).number(r.syncEventId);
+        }
+        e.raw(STREAM_FIRST_).repeated(r.stream);
+        if (r.hasCorrelation()) {
+            e.raw(CORRELATION_).unsigned(r.correlation());
+        }
+        e.raw(DEVICE_NEXT_).repeated(r.device);
+        if (r.has(RecordField.CONTEXT)) {
+            e.raw(CONTEXT_).number(r.context);
+        }
+        emit(e.raw(END_ARGS_AND_EVENT));
+    }
+
+    /** The profiler's own time, on torch's overhead row (pid -1, tid 0), without args (as torch writes it). */
+    @Override
+    public void overheadSlice(TraceRecord r) throws IOException {
+        emit(begin().raw(DEVICE_HEAD[r.kind.ordinal()]).string(name(r.nameId)).raw(OVERHEAD_ROW)
+                .raw(TS_).micros(r.startNs - base).raw(DUR_).micros(r.endNs - r.startNs)
+                .raw(END_EVENT));
     }
 
     private void writeKernelArgs(EventBytes e, TraceRecord r) {
@@ -306,9 +360,9 @@ public final class ChromeJsonSink implements TraceSink {
 
     @Override
     public void flow(FlowArrow a) throws IOException {
-        emit(begin().raw(FLOW_S_HEAD).unsigned(a.correlation()).raw(PID_).repeated(a.hostPid())
+        emit(begin().raw(FLOW_S_HEAD).unsigned(a.id()).raw(PID_).repeated(a.hostPid())
                 .raw(TID_).repeated(a.hostTid()).raw(TS_).micros(a.hostTs() - base).raw(FLOW_S_TAIL));
-        emit(begin().raw(FLOW_F_HEAD).unsigned(a.correlation()).raw(PID_).repeated(a.devicePid())
+        emit(begin().raw(FLOW_F_HEAD).unsigned(a.id()).raw(PID_).repeated(a.devicePid())
                 .raw(TID_).repeated(a.deviceTid()).raw(TS_).micros(a.deviceTs() - base).raw(FLOW_F_TAIL));
     }
 

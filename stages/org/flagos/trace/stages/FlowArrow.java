@@ -5,6 +5,7 @@ package org.flagos.trace.stages;
  * {@link TraceSink} encodes it. Refilled for every arrow: a sink reads it during the call only.
  */
 public final class FlowArrow {
+    private long id;
     private long correlation;
     private long hostTs;
     private long hostPid;
@@ -13,7 +14,8 @@ public final class FlowArrow {
     private int devicePid;
     private int deviceTid;
 
-    FlowArrow set(long correlation, long hostTs, long hostPid, long hostTid, long deviceTs, int devicePid, int deviceTid) {
+    FlowArrow set(long id, long correlation, long hostTs, long hostPid, long hostTid, long deviceTs, int devicePid, int deviceTid) {
+        this.id = id;
         this.correlation = correlation;
         this.hostTs = hostTs;
         this.hostPid = hostPid;
@@ -22,6 +24,14 @@ public final class FlowArrow {
         this.devicePid = devicePid;
         this.deviceTid = deviceTid;
         return this;
+    }
+
+    /**
+     * The arrow's id, unique in the trace: the correlation, except for a graph launch's second and
+     * later arrows ({@link FlowIndex}).
+     */
+    public long id() {
+        return id;
     }
 
     /** The vendor correlation id both ends carry (64 bits, unsigned). */

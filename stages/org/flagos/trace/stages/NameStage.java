@@ -13,6 +13,7 @@ import org.flagos.trace.model.MemoryKind;
 import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RecordNaming;
 import org.flagos.trace.model.RecordType;
+import org.flagos.trace.model.SyncKind;
 import org.flagos.trace.model.TraceRecord;
 import org.flagos.trace.names.ItaniumDemangler;
 
@@ -93,7 +94,11 @@ public final class NameStage implements EventHandler<TraceRecord> {
     @Override
     public void onEvent(TraceRecord record, long sequence, boolean endOfBatch) {
         if (record.type == RecordType.ACTIVITY) {
-            if (!record.kind.isDevice()) {
+            if (record.kind == EventKind.SYNC) {
+                record.nameId = names.intern(record.syncKind == null ? SyncKind.UNKNOWN.label() : record.syncKind.label());
+            } else if (record.kind == EventKind.OVERHEAD) {
+                record.nameId = names.intern(record.label == null ? "Unknown" : record.label);
+            } else if (!record.kind.isDevice()) {
                 if (record.nameId < 0 && record.nameHandle != 0 && record.naming != null) {
                     record.nameId = apiNameId(record);
                 }

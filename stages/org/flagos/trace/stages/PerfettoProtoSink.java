@@ -95,6 +95,8 @@ public final class PerfettoProtoSink implements TraceSink {
     private final Long2ObjectHashMap<String> threadNames = new Long2ObjectHashMap<>();
 
     private long nextUuid = 1;
+    /** The profiler-overhead track, made at the first overhead slice; -1 until then. */
+    private long overheadTrack = -1;
 
     /**
      * @param apiCategory the category of API records per kind, as the vendor names it
@@ -153,7 +155,14 @@ public final class PerfettoProtoSink implements TraceSink {
 
     @Override
     public void deviceSlice(TraceRecord r) throws IOException {
+        if (r.kind == EventKind.SYNC || r.has(RecordField.GRAPH)) {
+            internKeys(LATER_KEYS); // before the slice's packet opens: keys first seen in traces that have these records
+        }
         long track = streamTrack(r.device, r.stream);
+        if (r.kind == EventKind.SYNC) {
+            syncSlice(track, r);
+            return;
+        }
         int nameId = r.nameId;
         String category = r.kind.category();
         beginPacket(r.startNs, nameId, category);
@@ -172,7 +181,9 @@ public final class PerfettoProtoSink implements TraceSink {
         intArg("stream", r.stream);
         if (r.hasCorrelation()) {
             uintArg(CORRELATION, r.correlation());
-            buf.uint64(EVENT_TERMINATING_FLOW_IDS, r.correlation());
+            // a graph launch's records chain one flow (launch, first record, next, ...): terminating it at
+            // the first would leave the others ending a flow that has ended
+            buf.uint64(r.has(RecordField.GRAPH) ? EVENT_FLOW_IDS : EVENT_TERMINATING_FLOW_IDS, r.correlation());
         }
         if (r.kind == EventKind.KERNEL) {
             kernelArgs(r);
@@ -186,10 +197,94 @@ public final class PerfettoProtoSink implements TraceSink {
                 intArg("value", r.memsetValue);
             }
         }
+        if (r.has(RecordField.GRAPH)) {
+            intArg("graph id", r.graphId);
+            uintArg("graph node id", r.graphNodeId);
+        }
         buf.end();
         buf.end();
         sliceEnd(track, r.endNs);
         flushIfFull();
+    }
+
+    /** A synchronization on its stream's track, with the JSON's {@code cuda_sync} args. */
+    private void syncSlice(long track, TraceRecord r) throws IOException {
+        String category = r.kind.category();
+        beginPacket(r.startNs, r.nameId, category);
+        buf.begin(PACKET_TRACK_EVENT);
+        sliceBegin(track, r.nameId, category);
+        if (r.hasExternalId()) {
+            intArg(EXTERNAL_ID, r.externalId());
+        }
+        stringArg("cuda_sync_kind", names.name(r.nameId));
+        if (r.syncKind != null && r.syncKind.onEvent()) {
+            intArg("wait_on_stream", -1);
+            intArg("wait_on_cuda_event_record_corr_id", -1);
+            intArg("wait_on_cuda_event_id", r.syncEventId);
+        }
+        intArg("stream", r.stream);
+        if (r.hasCorrelation()) {
+            uintArg(CORRELATION, r.correlation());
+            buf.uint64(EVENT_TERMINATING_FLOW_IDS, r.correlation());
+        }
+        intArg("device", r.device);
+        if (r.has(RecordField.CONTEXT)) {
+            intArg("context", r.context);
+        }
+        buf.end();
+        buf.end();
+        sliceEnd(track, r.endNs);
+        flushIfFull();
+    }
+
+    /** The profiler's own time, on a track of its own ({@code profiler overhead}), without args. */
+    @Override
+    public void overheadSlice(TraceRecord r) throws IOException {
+        if (overheadTrack == -1) {
+            overheadTrack = nextUuid++;
+            namedTrack(overheadTrack, -1, "profiler overhead");
+        }
+        String category = r.kind.category();
+        beginPacket(r.startNs, r.nameId, category);
+        buf.begin(PACKET_TRACK_EVENT);
+        sliceBegin(overheadTrack, r.nameId, category);
+        buf.end();
+        buf.end();
+        sliceEnd(overheadTrack, r.endNs);
+        flushIfFull();
+    }
+
+    /**
+     * Interns, in a packet of their own, those of {@code keys} not interned yet: keys only some
+     * traces use are sent when first needed, so a trace without them is the bytes it always was.
+     */
+    private void internKeys(String[] keys) {
+        boolean open = false;
+        for (String key : keys) {
+            if (!annotationIids.containsKey(key)) {
+                if (!open) {
+                    buf.begin(TRACE_PACKET);
+                    buf.uint64(PACKET_SEQUENCE_ID, SEQUENCE);
+                    buf.uint64(PACKET_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
+                    buf.begin(PACKET_INTERNED_DATA);
+                    open = true;
+                }
+                long iid = annotationIids.size() + 1L;
+                annotationIids.put(key, iid);
+                interned(INTERNED_ANNOTATION_NAMES, iid, key);
+            }
+        }
+        if (open) {
+            buf.end();
+            buf.end();
+        }
+    }
+
+    private void stringArg(String key, String value) {
+        buf.begin(EVENT_DEBUG_ANNOTATIONS);
+        buf.uint64(ANNOTATION_NAME_IID, annotationKey(key));
+        buf.string(ANNOTATION_STRING, value);
+        buf.end();
     }
 
     private void kernelArgs(TraceRecord r) {
@@ -349,6 +444,12 @@ public final class PerfettoProtoSink implements TraceSink {
         "Input type", "Concrete Inputs", "thread", "Op count",
     };
 
+    /** Argument keys interned at their first use ({@link #internKeys}): graph ids and synchronization args. */
+    private static final String[] LATER_KEYS = {
+        "graph id", "graph node id", "cuda_sync_kind", "wait_on_stream", "wait_on_cuda_event_record_corr_id",
+        "wait_on_cuda_event_id",
+    };
+
     private long threadTrack(long pid, long tid) {
         Long2LongHashMap tids = threadTracks.get(pid);
         if (tids == null) {
@@ -432,7 +533,7 @@ public final class PerfettoProtoSink implements TraceSink {
             }
             uuid = nextUuid++;
             streamTracks.put(key, uuid);
-            namedTrack(uuid, parent, "stream " + stream);
+            namedTrack(uuid, parent, stream == -1 ? "Device " + device : "stream " + stream); // as the JSON's row
         }
         return uuid;
     }

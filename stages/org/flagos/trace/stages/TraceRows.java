@@ -34,6 +34,12 @@ final class TraceRows {
         threadNames.putIfAbsent(thread, name);
     }
 
+    /**
+     * torch's row of a device's work that concerns no stream (a context or event synchronization,
+     * stream -1): tid 1, named {@code Device N}, sorted first.
+     */
+    static final int DEVICE_ROW = 1;
+
     void deviceStream(int device, int stream) {
         long key = ((long) device << 32) | (stream & 0xFFFF_FFFFL);
         if (key == lastStreamKey) {
@@ -66,6 +72,12 @@ final class TraceRows {
         for (long key : sortedKeys(streams)) {
             int device = (int) (key >>> 32);
             int stream = (int) key;
+            if (stream == -1) {
+                label(g, "thread_name", device, DEVICE_ROW, tsOffsetNs, "name", "Device " + device);
+                sortIndex(g, "thread_sort_index", device, DEVICE_ROW, tsOffsetNs, -1);
+                written += 2;
+                continue;
+            }
             label(g, "thread_name", device, stream, tsOffsetNs, "name", "stream " + stream + " ");
             sortIndex(g, "thread_sort_index", device, stream, tsOffsetNs, stream);
             written += 2;

@@ -44,4 +44,10 @@ public interface TraceSink {
      * @return the events the footer added to the trace (labels, span markers)
      */
     long footer(TraceFooter end) throws IOException;
+
+    /**
+     * What the vendor's profiling library spent on itself (named, windowed): one slice on the
+     * profiler-overhead row, where torch draws it.
+     */
+    void overheadSlice(TraceRecord overhead) throws IOException;
 }

@@ -3,7 +3,9 @@ package org.flagos.trace.stages;
 import com.lmax.disruptor.EventHandler;
 import java.io.IOException;
 import java.util.concurrent.CountDownLatch;
+import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.NameTable;
+import org.flagos.trace.model.RecordField;
 import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 
@@ -38,6 +40,9 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
     /** Device and API records handed to the sink. */
     private long records;
     private long arrows;
+    /** The vendor's own overhead drawn, and its time: the profiler's cost, for the accounting. */
+    private long overheadRecords;
+    private long overheadNs;
     /** Row labels and the capture span's events: in the trace, not in {@link #events()}. */
     private long markers;
     private volatile OpSummary summary;
@@ -125,7 +130,11 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         }
         if (r.type == RecordType.ACTIVITY) {
             startIfNeeded(r.startNs);
-            if (r.kind.isDevice()) {
+            if (r.kind == EventKind.OVERHEAD) {
+                sink.overheadSlice(r);
+                overheadRecords++;
+                overheadNs += r.durationNs();
+            } else if (r.kind.isDevice()) {
                 device(r);
             } else {
                 api(r);
@@ -162,16 +171,21 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         sink.apiSlice(r);
         if (r.hasCorrelation()) {
             flow(flows.host(r.correlation(), r.startNs, r.processId, r.threadId));
+            for (FlowArrow more; (more = flows.nextArrow()) != null; ) { // a graph launch's records that came before it
+                flow(more);
+            }
         }
     }
 
     private void device(TraceRecord r) throws IOException {
-        if (r.hasExternalId() && hostOpsExpected) {
+        // a synchronization is the host waiting, not device work: it keeps its op's id, not its device time
+        if (r.hasExternalId() && hostOpsExpected && r.kind != EventKind.SYNC) {
             ops.device(r.externalId(), r.durationNs());
         }
         sink.deviceSlice(r);
         if (r.hasCorrelation()) {
-            flow(flows.device(r.correlation(), r.startNs, r.device, r.stream));
+            int row = r.kind == EventKind.SYNC && r.stream == -1 ? TraceRows.DEVICE_ROW : r.stream; // where the sink draws it
+            flow(flows.device(r.correlation(), r.startNs, r.device, row, r.has(RecordField.GRAPH) ? r.graphNodeId & Long.MAX_VALUE : -1));
         }
     }
 
@@ -223,6 +237,7 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         accounting.opsSettling(ops.unclaimedDeviceRecords(), ops.settledAtCapacity(), fold.approximate(),
                 ops.drawnBeforeRowKnown(), ops.maxHeld());
         accounting.flowEndsGivenUp(flows.givenUp());
+        accounting.profilerOverhead(overheadRecords, overheadNs);
         markers = sink.footer(new TraceFooter(hostPid(), bounded, window.windowStart(), window.windowEnd(), spanNameId,
                 events(), accounting));
         summary = fold.summary();

@@ -21,7 +21,10 @@ public final class CuptiActivityKind {
     public static final int RUNTIME = 5;
     /** {@code CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL}. */
     public static final int CONCURRENT_KERNEL = 10;
-    static final int OVERHEAD = 17;
+    /** {@code CUPTI_ACTIVITY_KIND_OVERHEAD}: CUPTI's own time. */
+    public static final int OVERHEAD = 17;
+    /** {@code CUPTI_ACTIVITY_KIND_SYNCHRONIZATION}: stream, event and context synchronizations. */
+    public static final int SYNCHRONIZATION = 38;
     /** {@code CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION}. */
     public static final int EXTERNAL_CORRELATION = 39;
     /** {@code CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0}, the external kind op ids are pushed as. */

@@ -42,6 +42,9 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
     private final CuptiMemsetDecoder memset;
     private final CuptiApiDecoder api;
     private final CuptiExternalCorrelationDecoder external = new CuptiExternalCorrelationDecoder();
+    private final CuptiSynchronizationDecoder sync;
+    private final CuptiOverheadDecoder overhead;
+    private final CuptiContextDevices contextDevices = new CuptiContextDevices();
 
     /**
      * A decoder of NVIDIA CUPTI 13.0 buffers in epoch ns.
@@ -77,6 +80,8 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
         this.memcpy = new CuptiMemcpyDecoder(layout, times);
         this.memset = new CuptiMemsetDecoder(layout, times);
         this.api = new CuptiApiDecoder(times);
+        this.sync = new CuptiSynchronizationDecoder(layout, times);
+        this.overhead = new CuptiOverheadDecoder(layout, times);
     }
 
     /**
@@ -188,6 +193,7 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
             case CuptiActivityKind.CONCURRENT_KERNEL:
                 kernel.wrap(buffer, pos);
                 if (times.accept(kernel.rawStart(), kernel.rawEnd(), kernel.deviceId(), "kernel", stats)) {
+                    contextDevices.note(kernel.contextId(), kernel.deviceId());
                     sink.publish(CuptiKernelDecoder.TRANSLATOR, kernel);
                     stats.countPublished(EventKind.KERNEL);
                 }
@@ -195,6 +201,7 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
             case CuptiActivityKind.MEMCPY:
                 memcpy.wrap(buffer, pos);
                 if (times.accept(memcpy.rawStart(), memcpy.rawEnd(), memcpy.deviceId(), "memcpy", stats)) {
+                    contextDevices.note(memcpy.contextId(), memcpy.deviceId());
                     sink.publish(CuptiMemcpyDecoder.TRANSLATOR, memcpy);
                     stats.countPublished(EventKind.MEMCPY);
                 }
@@ -202,6 +209,7 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
             case CuptiActivityKind.MEMSET:
                 memset.wrap(buffer, pos);
                 if (times.accept(memset.rawStart(), memset.rawEnd(), memset.deviceId(), "memset", stats)) {
+                    contextDevices.note(memset.contextId(), memset.deviceId());
                     sink.publish(CuptiMemsetDecoder.TRANSLATOR, memset);
                     stats.countPublished(EventKind.MEMSET);
                 }
@@ -224,6 +232,21 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
                 } else {
                     sink.publish(CuptiExternalCorrelationDecoder.TRANSLATOR, external);
                     stats.countBinding();
+                }
+                break;
+            case CuptiActivityKind.SYNCHRONIZATION:
+                sync.wrap(buffer, pos);
+                sync.device = contextDevices.device(sync.contextId());
+                if (times.accept(sync.rawStart(), sync.rawEnd(), sync.device, "synchronization", stats)) {
+                    sink.publish(CuptiSynchronizationDecoder.TRANSLATOR, sync);
+                    stats.countPublished(EventKind.SYNC);
+                }
+                break;
+            case CuptiActivityKind.OVERHEAD:
+                overhead.wrap(buffer, pos);
+                if (times.accept(overhead.rawStart(), overhead.rawEnd(), 0, "overhead", stats)) {
+                    sink.publish(CuptiOverheadDecoder.TRANSLATOR, overhead);
+                    stats.countPublished(EventKind.OVERHEAD);
                 }
                 break;
             default:

@@ -35,6 +35,8 @@ final class CuptiKernelDecoder {
     private static final int CORRELATION_ID = 92;
     private static final int NAME = 104;
     private static final int QUEUED = 120;
+    private static final int GRAPH_NODE_ID = 144;
+    private static final int GRAPH_ID = 156;
 
     static final EventTranslatorOneArg<TraceRecord, CuptiKernelDecoder> TRANSLATOR = (slot, sequence, k) -> {
         slot.clear();
@@ -59,12 +61,16 @@ final class CuptiKernelDecoder {
         slot.presentAll(RecordField.CUDA_KERNEL);
         slot.nameHandle = k.nameHandle();
         slot.naming = k.naming;
+        if (k.graphIds) {
+            CuptiGraphIds.publish(slot, k.buffer, k.offset + GRAPH_NODE_ID, k.offset + GRAPH_ID);
+        }
     };
 
     private final RecordNaming naming;
     private final CuptiTimes times;
     private final int size;
     private final String record;
+    private final boolean graphIds;
     private ByteBuffer buffer;
     private int offset;
 
@@ -73,6 +79,7 @@ final class CuptiKernelDecoder {
         this.times = times;
         this.size = layout.kernelSize;
         this.record = layout.kernelRecord;
+        this.graphIds = layout.graphIds;
     }
 
     CuptiKernelDecoder wrap(ByteBuffer buffer, int offset) {

@@ -25,6 +25,8 @@ final class CuptiMemcpyDecoder {
     private static final int CONTEXT_ID = 36;
     private static final int STREAM_ID = 40;
     private static final int CORRELATION_ID = 44;
+    private static final int GRAPH_NODE_ID = 64;
+    private static final int GRAPH_ID = 72;
 
     static final EventTranslatorOneArg<TraceRecord, CuptiMemcpyDecoder> TRANSLATOR = (slot, sequence, copy) -> {
         slot.clear();
@@ -41,11 +43,15 @@ final class CuptiMemcpyDecoder {
         slot.copyKind = CuptiShapedEnums.copyKind(copy.copyKind());
         slot.srcKind = CuptiShapedEnums.memoryKind(copy.srcKind());
         slot.dstKind = CuptiShapedEnums.memoryKind(copy.dstKind());
+        if (copy.graphIds) {
+            CuptiGraphIds.publish(slot, copy.buffer, copy.offset + GRAPH_NODE_ID, copy.offset + GRAPH_ID);
+        }
     };
 
     private final CuptiTimes times;
     private final int size;
     private final String record;
+    private final boolean graphIds;
     private ByteBuffer buffer;
     private int offset;
 
@@ -53,6 +59,7 @@ final class CuptiMemcpyDecoder {
         this.times = times;
         this.size = layout.memcpySize;
         this.record = layout.memcpyRecord;
+        this.graphIds = layout.graphIds;
     }
 
     CuptiMemcpyDecoder wrap(ByteBuffer buffer, int offset) {

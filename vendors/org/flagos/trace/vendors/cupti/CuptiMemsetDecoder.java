@@ -23,6 +23,8 @@ final class CuptiMemsetDecoder {
     private static final int STREAM_ID = 40;
     private static final int CORRELATION_ID = 44;
     private static final int MEMORY_KIND = 50;
+    private static final int GRAPH_NODE_ID = 64;
+    private static final int GRAPH_ID = 72;
 
     static final EventTranslatorOneArg<TraceRecord, CuptiMemsetDecoder> TRANSLATOR = (slot, sequence, set) -> {
         slot.clear();
@@ -38,11 +40,15 @@ final class CuptiMemsetDecoder {
         slot.memsetValue = set.value();
         slot.presentAll(RecordField.CONTEXT.bit() | RecordField.BYTES.bit() | RecordField.MEMSET_VALUE.bit());
         slot.memoryKind = CuptiShapedEnums.memoryKind(set.memoryKind());
+        if (set.graphIds) {
+            CuptiGraphIds.publish(slot, set.buffer, set.offset + GRAPH_NODE_ID, set.offset + GRAPH_ID);
+        }
     };
 
     private final CuptiTimes times;
     private final int size;
     private final String record;
+    private final boolean graphIds;
     private ByteBuffer buffer;
     private int offset;
 
@@ -50,6 +56,7 @@ final class CuptiMemsetDecoder {
         this.times = times;
         this.size = layout.memsetSize;
         this.record = layout.memsetRecord;
+        this.graphIds = layout.graphIds;
     }
 
     CuptiMemsetDecoder wrap(ByteBuffer buffer, int offset) {

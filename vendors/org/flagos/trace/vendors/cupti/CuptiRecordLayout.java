@@ -18,19 +18,27 @@ package org.flagos.trace.vendors.cupti;
  *       <td>CUPTI 11.1-11.5's records, as the public headers define them; MUPTI, TOPSPTI (assumed: their headers
  *       are not public)</td></tr>
  * </table>
+ * Synchronization records: {@code CUpti_ActivitySynchronization2} (56) in 13.0,
+ * {@code CUpti_ActivitySynchronization} (40) before (the fields read are at the same offsets). Graph
+ * ids ({@code graphNodeId} at 144 and {@code graphId} at 156 in a kernel; at 64 and 72 in a copy or
+ * a set) are read in the 13.0 and 12.1 rows, whose headers are known; not in 11.1's, assumed for
+ * vendors whose headers are not public.
  * The unversioned records are the same in every row: CUpti_ActivityAPI (40) and
  * CUpti_ActivityExternalCorrelation (24). A kind a row does not know ends a walk.
  */
 public final class CuptiRecordLayout {
     /** CUPTI 13.0 (API version 130001). */
     public static final CuptiRecordLayout CUPTI_13_0 = new CuptiRecordLayout("CUPTI 13.0 (API version 130001)",
-            "CUpti_ActivityKernel10", 216, "CUpti_ActivityMemcpy6", 96, "CUpti_ActivityMemset4", 88, 56);
+            "CUpti_ActivityKernel10", 216, "CUpti_ActivityMemcpy6", 96, "CUpti_ActivityMemset4", 88, 56)
+            .with("CUpti_ActivitySynchronization2", 56, true);
     /** CUPTI 12.1 (API version 18); Overhead's size is not known to it, so an OVERHEAD record ends a walk. */
     public static final CuptiRecordLayout CUPTI_12_1 = new CuptiRecordLayout("CUPTI 12.1 (API version 18)",
-            "CUpti_ActivityKernel9", 208, "CUpti_ActivityMemcpy5", 88, "CUpti_ActivityMemset4", 88, -1);
+            "CUpti_ActivityKernel9", 208, "CUpti_ActivityMemcpy5", 88, "CUpti_ActivityMemset4", 88, -1)
+            .with("CUpti_ActivitySynchronization", 40, true);
     /** CUPTI 11.1's Kernel6, Memcpy4 and Memset3; no Overhead. */
     public static final CuptiRecordLayout CUPTI_11_1 = new CuptiRecordLayout("CUPTI 11.1 (Kernel6, Memcpy4, Memset3)",
-            "Kernel6 record", 168, "Memcpy4 record", 80, "Memset3 record", 80, -1);
+            "Kernel6 record", 168, "Memcpy4 record", 80, "Memset3 record", 80, -1)
+            .with("Synchronization record", 40, false);
 
     private final String description;
     final String kernelRecord;
@@ -40,6 +48,11 @@ public final class CuptiRecordLayout {
     final String memsetRecord;
     final int memsetSize;
     private final int overheadSize;
+    /** The synchronization record's name and size (-1: unknown, a SYNCHRONIZATION record ends a walk). */
+    String syncRecord = "synchronization record";
+    int syncSize = -1;
+    /** True when the kernel, memcpy and memset records carry graphNodeId and graphId where CUPTI 12-13 put them. */
+    boolean graphIds;
 
     private CuptiRecordLayout(String description, String kernelRecord, int kernelSize, String memcpyRecord,
                               int memcpySize, String memsetRecord, int memsetSize, int overheadSize) {
@@ -53,6 +66,14 @@ public final class CuptiRecordLayout {
         this.overheadSize = overheadSize;
     }
 
+    /** This row with its synchronization record and whether its device records carry graph ids. */
+    private CuptiRecordLayout with(String syncRecord, int syncSize, boolean graphIds) {
+        this.syncRecord = syncRecord;
+        this.syncSize = syncSize;
+        this.graphIds = graphIds;
+        return this;
+    }
+
     /** Record size in bytes for CUPTI activity kind {@code kind}, or -1 when this layout does not know it. */
     public int recordSize(int kind) {
         switch (kind) {
@@ -62,8 +83,9 @@ public final class CuptiRecordLayout {
             case CuptiActivityKind.CONCURRENT_KERNEL: return kernelSize;
             case CuptiActivityKind.DRIVER:
             case CuptiActivityKind.RUNTIME: return CuptiApiDecoder.SIZE;
-            case CuptiActivityKind.OVERHEAD: return overheadSize; // skipped, see docs/vendors/cupti.md
+            case CuptiActivityKind.OVERHEAD: return overheadSize;
             case CuptiActivityKind.EXTERNAL_CORRELATION: return CuptiExternalCorrelationDecoder.SIZE;
+            case CuptiActivityKind.SYNCHRONIZATION: return syncSize;
             default: return -1;
         }
     }

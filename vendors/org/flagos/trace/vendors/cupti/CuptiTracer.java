@@ -46,6 +46,16 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
      */
     private static final boolean ARM_DRIVER = Boolean.getBoolean("flagtrace.cupti.driver");
     /**
+     * SYNCHRONIZATION (torch's {@code cuda_sync}) and OVERHEAD (CUPTI's own time, torch's
+     * {@code overhead}) are armed per session with the rest, as kineto arms them; {@code
+     * -Dflagtrace.cupti.syncAndOverhead=false} leaves them off. Neither adds a record per launch: a
+     * synchronization record comes per synchronizing call, an overhead record per buffer CUPTI asks
+     * for or flushes (and per lazily loaded function).
+     */
+    private static final boolean ARM_SYNC_AND_OVERHEAD =
+            !"false".equals(System.getProperty("flagtrace.cupti.syncAndOverhead"));
+    private static final int[] SYNC_AND_OVERHEAD_KINDS = {CuptiActivityKind.SYNCHRONIZATION, CuptiActivityKind.OVERHEAD};
+    /**
      * Kernel, memcpy and memset kinds are armed per session by default, like the rest. Measured on
      * the H200 (docs/benchmarks.md, 3 forks x 8 s): a 4-byte cudaMemsetAsync loop ran at 1.520 µs per
      * launch plain, 1.578 µs with only the callbacks registered, and 2.763 µs (+82%) with these kinds
@@ -242,10 +252,16 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
             require(cupti.cuptiActivityEnable(CuptiActivityKind.DRIVER), "cuptiActivityEnable(DRIVER)");
         }
         require(cupti.cuptiActivityEnable(CuptiActivityKind.EXTERNAL_CORRELATION), "cuptiActivityEnable(EXTERNAL_CORRELATION)");
+        if (ARM_SYNC_AND_OVERHEAD) {
+            for (int kind : SYNC_AND_OVERHEAD_KINDS) {
+                require(cupti.cuptiActivityEnable(kind), "cuptiActivityEnable(" + kind + ")");
+            }
+        }
         if (FLUSH_PERIOD_MS > 0) {
             require(cupti.cuptiActivityFlushPeriod(FLUSH_PERIOD_MS), "cuptiActivityFlushPeriod(" + FLUSH_PERIOD_MS + ")");
         }
-        Diagnostics.trace(COMPONENT, "session armed RUNTIME, " + (ARM_DRIVER ? "DRIVER, " : "") + "EXTERNAL_CORRELATION");
+        Diagnostics.trace(COMPONENT, "session armed RUNTIME, " + (ARM_DRIVER ? "DRIVER, " : "") + "EXTERNAL_CORRELATION"
+                + (ARM_SYNC_AND_OVERHEAD ? ", SYNCHRONIZATION, OVERHEAD" : ""));
         return true;
     }
 
@@ -258,6 +274,11 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
             require(cupti.cuptiActivityDisable(CuptiActivityKind.DRIVER), "cuptiActivityDisable(DRIVER)");
         }
         require(cupti.cuptiActivityDisable(CuptiActivityKind.EXTERNAL_CORRELATION), "cuptiActivityDisable(EXTERNAL_CORRELATION)");
+        if (ARM_SYNC_AND_OVERHEAD) {
+            for (int kind : SYNC_AND_OVERHEAD_KINDS) {
+                require(cupti.cuptiActivityDisable(kind), "cuptiActivityDisable(" + kind + ")");
+            }
+        }
         if (!DEVICE_KINDS_AT_INIT) {
             for (int kind : DEVICE_KINDS) {
                 require(cupti.cuptiActivityDisable(kind), "cuptiActivityDisable(" + kind + ")");

@@ -44,7 +44,19 @@ public abstract class VendorContract {
     private static final Set<String> DEVICE_CATEGORIES = Set.of("kernel", "gpu_memcpy", "gpu_memset");
     /** Every category a flagtrace trace may hold. */
     private static final Set<String> KNOWN_CATEGORIES = Set.of("cpu_op", "kernel", "gpu_memcpy", "gpu_memset", "ac2g",
-            "Trace", "cuda_runtime", "cuda_driver", "privateuse1_runtime", "privateuse1_driver");
+            "Trace", "cuda_runtime", "cuda_driver", "privateuse1_runtime", "privateuse1_driver", "cuda_sync", "overhead");
+    /** What a flow arrow may end on: device work, or the synchronization a synchronizing call asked for. */
+    private static final Set<String> FLOW_END_CATEGORIES = Set.of("kernel", "gpu_memcpy", "gpu_memset", "cuda_sync");
+    /** Kinds a vendor may declare beyond the seven assertions' rows ({@link #declaredKinds}). */
+    protected static final String SYNC = "cuda_sync";
+    protected static final String OVERHEAD = "overhead";
+    protected static final String GRAPH_IDS = "graph ids";
+    /** kineto's args of every cuda_sync event, and of an event synchronization's in addition. */
+    private static final Set<String> SYNC_ARGS = Set.of("cuda_sync_kind", "stream", "correlation", "device", "context");
+    private static final Set<String> EVENT_SYNC_ARGS = Set.of("wait_on_stream", "wait_on_cuda_event_record_corr_id",
+            "wait_on_cuda_event_id");
+    /** Newer kineto's graph args, on kernels, copies and sets launched from a CUDA graph. */
+    private static final Set<String> GRAPH_ARGS = Set.of("graph id", "graph node id");
 
     /** A trace to check: its parsed JSON and the summary flagtrace computed beside it. */
     public record Traced(JsonNode trace, OpSummary summary) {
@@ -103,6 +115,15 @@ public abstract class VendorContract {
 
     /** An op whose launches the workload knows produce device work ({@code app::mm} and the like). */
     protected abstract String opWithDeviceWork();
+
+    /**
+     * The kinds beyond the seven rows this vendor's trace has ({@link #SYNC}, {@link #OVERHEAD},
+     * {@link #GRAPH_IDS}); none unless a vendor says otherwise, and a kind not declared must be
+     * absent from its trace.
+     */
+    protected Set<String> declaredKinds() {
+        return Set.of();
+    }
 
     protected final Traced trace() {
         if (traced == null) {
@@ -172,11 +193,12 @@ public abstract class VendorContract {
         for (Map.Entry<Long, JsonNode> s : starts.entrySet()) {
             JsonNode f = finishes.get(s.getKey());
             assertEquals("e", f.path("bp").asText(), "f halves bind to the enclosing slice");
-            String sCat = xCategoryAt.get(at(s.getValue(), Long.toUnsignedString(s.getKey())));
-            String fCat = xCategoryAt.get(at(f, Long.toUnsignedString(s.getKey())));
+            String correlation = flowCorrelation(s.getKey(), s.getValue(), xCategoryAt);
+            String sCat = xCategoryAt.get(at(s.getValue(), correlation));
+            String fCat = xCategoryAt.get(at(f, correlation));
             assertNotNull(sCat, "s half on no slice with its correlation: " + s.getValue());
             assertTrue(isApi(sCat), "s half sits on an API call: " + sCat);
-            assertTrue(DEVICE_CATEGORIES.contains(fCat), "f half sits on device work: " + fCat);
+            assertTrue(FLOW_END_CATEGORIES.contains(fCat), "f half sits on device work or a synchronization: " + fCat);
         }
         if (capabilities().flows()) {
             assertFalse(starts.isEmpty(), "no flow arrows");
@@ -187,12 +209,21 @@ public abstract class VendorContract {
                 }
             }
             long devicesWithLaunch = trace().events().stream()
-                    .filter(e -> DEVICE_CATEGORIES.contains(e.path("cat").asText()))
+                    .filter(e -> FLOW_END_CATEGORIES.contains(e.path("cat").asText()))
                     .filter(e -> launched.contains(e.path("args").path("correlation").asText("-")))
                     .count();
             assertEquals(devicesWithLaunch, finishes.size(), "one arrow per device record whose launch is in the trace");
             assertTrue(devicesWithLaunch > 0);
         }
+    }
+
+    /**
+     * The correlation an arrow's id stands for: the id itself, or for a graph record's arrow its low
+     * 32 bits (FlowIndex: correlation + (node + 1) * 2^32).
+     */
+    private static String flowCorrelation(long id, JsonNode s, Map<String, String> xCategoryAt) {
+        String whole = Long.toUnsignedString(id);
+        return xCategoryAt.containsKey(at(s, whole)) ? whole : Long.toString(id & 0xFFFF_FFFFL);
     }
 
     private static String at(JsonNode e, String correlation) {
@@ -220,8 +251,10 @@ public abstract class VendorContract {
         kernelWant.removeAll(Set.of("blocks per SM", "warps per SM", "est. achieved occupancy %")); // need device properties
         if (c.kernels()) {
             assertTrue(ours.get("kernel").containsAll(kernelWant), "kernel args " + ours.get("kernel") + " lack some of " + kernelWant);
-            assertTrue(Capabilities.TORCH_KERNEL_FIELDS.containsAll(ours.get("kernel")), "kernel args outside torch's: " + ours.get("kernel"));
-            Set<String> undeclared = new TreeSet<>(ours.get("kernel"));
+            Set<String> kernelArgs = new TreeSet<>(ours.get("kernel"));
+            kernelArgs.removeAll(GRAPH_ARGS); // gated below
+            assertTrue(Capabilities.TORCH_KERNEL_FIELDS.containsAll(kernelArgs), "kernel args outside torch's: " + kernelArgs);
+            Set<String> undeclared = new TreeSet<>(kernelArgs);
             undeclared.removeAll(c.kernelFields());
             assertTrue(undeclared.isEmpty(), "kernel args the vendor does not report, invented: " + undeclared);
         }
@@ -233,6 +266,7 @@ public abstract class VendorContract {
                 Set<String> extra = new TreeSet<>(ours.get(cat));
                 extra.removeAll(c.transferFields());
                 extra.remove("value");
+                extra.removeAll(GRAPH_ARGS); // gated below
                 assertTrue(extra.isEmpty(), cat + " args not declared: " + extra);
             }
         }
@@ -330,6 +364,52 @@ public abstract class VendorContract {
             checked++;
         }
         assertTrue(checked > 0);
+    }
+
+    // Gates of the kinds beyond the seven rows: declared, they are there in torch's shape; not, absent.
+    @Test
+    void synchronizationsAreTorchsCudaSyncEventsWhenDeclared() {
+        List<JsonNode> syncs = trace().category(SYNC);
+        assertEquals(declaredKinds().contains(SYNC), !syncs.isEmpty(), "cuda_sync events exactly when declared");
+        for (JsonNode e : syncs) { // floor: whatever synchronizations there are
+            Set<String> args = new TreeSet<>();
+            e.get("args").fieldNames().forEachRemaining(args::add);
+            assertTrue(args.containsAll(SYNC_ARGS), "kineto's cuda_sync args: " + e);
+            String kind = e.get("args").get("cuda_sync_kind").asText();
+            assertEquals(kind, e.get("name").asText(), "named by its kind");
+            assertEquals(kind.equals("Event Sync") || kind.equals("Stream Wait Event"), args.containsAll(EVENT_SYNC_ARGS),
+                    "the event args on event synchronizations only: " + e);
+            long stream = e.get("args").get("stream").asLong();
+            assertEquals(stream == -1 ? 1 : stream, e.get("tid").asLong(), "on its stream's row, or torch's device row: " + e);
+        }
+    }
+
+    @Test
+    void overheadIsOnTorchsOverheadRowWhenDeclared() {
+        List<JsonNode> overhead = trace().category(OVERHEAD);
+        assertEquals(declaredKinds().contains(OVERHEAD), !overhead.isEmpty(), "overhead events exactly when declared");
+        for (JsonNode e : overhead) {
+            assertEquals(-1, e.get("pid").asLong(), e.toString());
+            assertEquals(0, e.get("tid").asLong(), e.toString());
+            assertFalse(e.get("name").asText().isEmpty());
+        }
+        JsonNode counted = trace().trace().path("flagtrace").path("profiler_overhead");
+        assertEquals(overhead.size(), counted.path("records").asLong(0), "the accounting counts what the trace draws");
+    }
+
+    @Test
+    void graphIdsAreOnDeviceWorkWhenDeclared() {
+        long withGraph = 0;
+        for (JsonNode e : trace().events()) {
+            JsonNode args = e.path("args");
+            boolean id = args.has("graph id");
+            assertEquals(id, args.has("graph node id"), "graph id and node id together: " + e);
+            if (id) {
+                assertTrue(DEVICE_CATEGORIES.contains(e.path("cat").asText()), "graph ids on device work only: " + e);
+                withGraph++;
+            }
+        }
+        assertEquals(declaredKinds().contains(GRAPH_IDS), withGraph > 0, "graph ids exactly when declared");
     }
 
     // 8: what a user sees

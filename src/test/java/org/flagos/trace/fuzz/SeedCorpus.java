@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.flagos.trace.testing.CuptiRecords;
 
 /**
  * Writes the fuzz targets' seed corpora from the bundled real H200 captures (each seed under
@@ -24,7 +25,7 @@ public final class SeedCorpus {
     private static final byte[] MAGIC = "FLTRBUF1".getBytes(StandardCharsets.US_ASCII);
     /** CUPTI 13.0 record sizes by activity kind, as CuptiActivityKind knows them. */
     private static final Map<Integer, Integer> RECORD_SIZES = Map.of(
-            1, 96, 2, 88, 3, 216, 10, 216, 4, 40, 5, 40, 17, 56, 39, 24);
+            1, 96, 2, 88, 3, 216, 10, 216, 4, 40, 5, 40, 17, 56, 38, 56, 39, 24);
     static final int MAX_SEED = 100 * 1024;
 
     public static void main(String[] args) throws IOException {
@@ -57,6 +58,18 @@ public final class SeedCorpus {
         firstOfKind.putIfAbsent(17, withKind(new byte[56], 17));
         for (Map.Entry<Integer, byte[]> e : firstOfKind.entrySet()) {
             write(decode.resolve("record-kind" + e.getKey() + ".bin"), e.getValue());
+        }
+        // Kinds no bundled capture holds, constructed at CUPTI 13.0's offsets (CuptiRecords): a
+        // synchronization of each type, an overhead record of each kind torch names, a graph launch.
+        write(decode.resolve("record-kind38.bin"), new CuptiRecords().sync(3, T0, T0 + 80_000, 77, 1, 7, -1).bytes());
+        write(decode.resolve("constructed-sync-overhead-graph.bin"), constructed().bytes());
+        Path vendors = dir("VendorDecodersFuzzTest", "decode");
+        for (int clock = 0; clock < 2; clock++) {
+            byte[] buffer = constructed().bytes();
+            byte[] input = new byte[buffer.length + 2];
+            input[1] = (byte) clock;
+            System.arraycopy(buffer, 0, input, 2, buffer.length);
+            write(vendors.resolve("vendor1-clock" + clock + "-constructed-sync-overhead-graph.bin"), input);
         }
 
         // Frame reader: whole small captures, the first frames of a larger one, a cut one, tiny frames.
@@ -122,6 +135,24 @@ public final class SeedCorpus {
 
     private static byte[] names(String capture) throws IOException {
         return Files.readAllBytes(CAPTURES.resolve(capture + ".names.tsv"));
+    }
+
+    private static final long T0 = 1_795_982_695_166_400_000L;
+
+    /** Synchronizations of every type, overhead records of every named kind, a graph's three kernels. */
+    private static CuptiRecords constructed() {
+        CuptiRecords r = new CuptiRecords();
+        for (int type = 0; type <= 5; type++) {
+            r.sync(type, T0 + type * 1_000L, T0 + type * 1_000L + 500, 100 + type, 1, type % 2 == 0 ? 7 : -1, type);
+        }
+        int[] kinds = {0, 1, 1 << 16, 2 << 16, 3 << 16, 4 << 16, 5 << 16, 6 << 16, 7 << 16, 8 << 16};
+        for (int k : kinds) {
+            r.overhead(k, T0 + 10_000, T0 + 11_000, 535, 77);
+        }
+        for (int node = 0; node < 3; node++) {
+            r.kernel(T0 + 20_000 + node * 1_000L, T0 + 20_500 + node * 1_000L, 0, 1, 7, 200, 0x5622d22bc6e0L, 5, 11 + node);
+        }
+        return r;
     }
 
     /** The payloads of a capture's frames. */

@@ -36,7 +36,7 @@ class ParityTest {
 
     /** Categories torch writes that flagtrace does not, each with its reason (docs/parity.md). */
     private static final Set<String> CATEGORY_GAPS = Set.of(
-            "overhead", // CUPTI's self-reported profiling overhead; OVERHEAD records are skipped and counted
+            "overhead", // CUPTI's own overhead: drawn when a capture has OVERHEAD records; the bundled ones have none
             "null");    // torch's M events carry no cat; checked separately as ph "M"
     /** cpu_op args torch writes only for autograd-recorded ops; flagtrace ops are not autograd ops. */
     private static final Set<String> CPU_OP_ARG_GAPS = Set.of("Sequence number", "Fwd thread id");

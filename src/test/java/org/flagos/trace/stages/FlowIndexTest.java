@@ -13,7 +13,7 @@ class FlowIndexTest {
     /** Keeps what a completed arrow says (the index refills one object). */
     private void keep(FlowArrow a) {
         if (a != null) {
-            arrows.add(new long[] {a.correlation(), a.hostTs(), a.deviceTs()});
+            arrows.add(new long[] {a.correlation(), a.hostTs(), a.deviceTs(), a.id()});
         }
     }
 
@@ -47,5 +47,44 @@ class FlowIndexTest {
         assertEquals(1, arrows.size());
         assertEquals(40, arrows.get(0)[2], "the arrow ends at the first device record");
         assertEquals(0, flows.waiting());
+    }
+
+    @Test
+    void everyRecordOfAGraphLaunchGetsAnArrowFromTheLaunchWhateverComesFirst() {
+        FlowIndex flows = new FlowIndex(64);
+        keep(flows.device(9, 40, 0, 7, 11)); // two graph records before their launch
+        keep(flows.device(9, 50, 0, 7, 12));
+        keep(flows.host(9, 10, 1, 2));
+        for (FlowArrow more; (more = flows.nextArrow()) != null; ) {
+            keep(more);
+        }
+        keep(flows.device(9, 60, 0, 7, 13)); // and one after it
+        assertEquals(3, arrows.size());
+        List<Long> ids = new ArrayList<>();
+        for (long[] a : arrows) {
+            assertEquals(9, a[0]);
+            assertEquals(10, a[1], "every arrow starts at the launch");
+            ids.add(a[3]);
+        }
+        assertEquals(List.of(FlowIndex.graphArrowId(9, 12), FlowIndex.graphArrowId(9, 11), FlowIndex.graphArrowId(9, 13)), ids);
+        assertEquals(9 + (12L << 32), FlowIndex.graphArrowId(9, 11), "correlation + (node + 1) * 2^32");
+        for (long c = 100; c < 200; c++) { // the kept launch leaves at the horizon, paired already
+            keep(flows.host(c, c, 1, 2));
+            keep(flows.device(c, c + 1, 0, 7));
+        }
+        assertEquals(0, flows.givenUp(), "a graph launch that paired is not given up");
+    }
+
+    @Test
+    void aGraphRecordWhoseLaunchIsMissingIsGivenUpOnce() {
+        FlowIndex flows = new FlowIndex(4);
+        keep(flows.device(9, 40, 0, 7, 11));
+        keep(flows.device(9, 50, 0, 7, 12));
+        for (long c = 100; c < 110; c++) {
+            keep(flows.host(c, c, 1, 2));
+        }
+        keep(flows.host(9, 10, 1, 2));
+        assertEquals(0, arrows.stream().filter(a -> a[0] == 9 && a[3] != 9).count(), "no arrow to a record given up");
+        assertTrue(flows.givenUp() >= 2, "both graph records counted: " + flows.givenUp());
     }
 }

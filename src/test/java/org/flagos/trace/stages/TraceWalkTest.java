@@ -64,6 +64,11 @@ class TraceWalkTest {
             lines.add("footer events " + end.events() + " span " + end.windowBounded());
             return 0;
         }
+
+        @Override
+        public void overheadSlice(TraceRecord overhead) {
+            lines.add("overhead " + (overhead.startNs - BASE));
+        }
     }
 
     private static TraceRecord record(RecordType type, EventKind kind, long correlation, long start) {

@@ -133,24 +133,34 @@ public final class CatapultViewer {
         }
         Map<Long, Integer> starts = flowPhases(trace, "s");
         Map<Long, Integer> ends = flowPhases(trace, "f");
-        Set<Long> correlations = deviceCorrelations(trace);
-        assertEquals(device, correlations.size(), what + ": device events carry distinct correlations");
-        for (long c : correlations) {
-            assertEquals(1, starts.getOrDefault(c, 0), what + ": one flow start for device correlation " + c);
-            assertEquals(1, ends.getOrDefault(c, 0), what + ": one flow end for device correlation " + c);
+        Map<Long, Long> correlations = deviceFlowIds(trace);
+        assertEquals(device, correlations.size(), what + ": device events carry distinct flow ids");
+        for (long c : correlations.keySet()) {
+            assertEquals(1, starts.getOrDefault(c, 0), what + ": one flow start for device flow id " + c);
+            assertEquals(1, ends.getOrDefault(c, 0), what + ": one flow end for device flow id " + c);
         }
-        assertEquals(correlations, starts.keySet(), what + ": flow starts only for device work");
-        assertEquals(correlations, ends.keySet(), what + ": flow ends only for device work");
-        assertEquals(device, imported.get("flows").asInt(), what + ": flows = device events");
+        // a synchronizing call's arrow ends on its cuda_sync event (not device work)
+        Set<Long> expected = new TreeSet<>(correlations.keySet());
+        for (long c : syncCorrelations(trace)) {
+            if (starts.containsKey(c)) {
+                expected.add(c);
+                correlations.putIfAbsent(c, c);
+            }
+        }
+        int syncArrows = expected.size() - device;
+        assertEquals(expected, starts.keySet(), what + ": flow starts only for device work and synchronizations");
+        assertEquals(expected, ends.keySet(), what + ": flow ends only for device work and synchronizations");
+        assertEquals(device + syncArrows, imported.get("flows").asInt(), what + ": flows = device events + synchronizations");
         assertEquals(device, imported.get("flowsApiToDevice").asInt(), what + ": flows from a runtime call to device work");
         Set<Long> ambiguous = ambiguousDeviceStarts(trace);
         int misbound = 0;
         for (JsonNode flow : imported.get("flowEnds")) {
             long id = flow.get(0).asLong();
-            assertEquals(id, flow.get(1).asLong(-1), what + ": arrow " + id + " starts on the runtime call of its launch");
-            if (flow.get(2).asLong(-1) != id) {
+            long correlation = correlations.getOrDefault(id, id);
+            assertEquals(correlation, flow.get(1).asLong(-1), what + ": arrow " + id + " starts on the runtime call of its launch");
+            if (flow.get(2).asLong(-1) != correlation) {
                 misbound++;
-                assertTrue(ambiguous.contains(id), what + ": arrow " + id + " ends on the device event of correlation "
+                assertTrue(ambiguous.contains(correlation), what + ": arrow " + id + " ends on the device event of correlation "
                         + flow.get(2) + " though its own start is unambiguous; device slices not at one arrow: "
                         + imported.get("oddDeviceSlices"));
             }
@@ -173,10 +183,27 @@ public final class CatapultViewer {
         return ids;
     }
 
-    static Set<Long> deviceCorrelations(JsonNode trace) {
-        Set<Long> out = new TreeSet<>();
+    /**
+     * Each device event's flow id and its correlation: the correlation, or for a graph launch's
+     * records correlation + (node + 1) * 2^32 (FlowIndex), node the low 20 bits of its graph node id.
+     */
+    static Map<Long, Long> deviceFlowIds(JsonNode trace) {
+        Map<Long, Long> out = new TreeMap<>();
         for (JsonNode e : trace.get("traceEvents")) {
             if ("X".equals(e.path("ph").asText()) && DEVICE.contains(e.path("cat").asText())) {
+                long correlation = e.path("args").path("correlation").asLong(-1);
+                JsonNode node = e.path("args").path("graph node id");
+                long id = node.isMissingNode() ? correlation : correlation + (((node.asLong() & 0xFFFFF) + 1) << 32);
+                out.put(id, correlation);
+            }
+        }
+        return out;
+    }
+
+    static Set<Long> syncCorrelations(JsonNode trace) {
+        Set<Long> out = new TreeSet<>();
+        for (JsonNode e : trace.get("traceEvents")) {
+            if ("X".equals(e.path("ph").asText()) && "cuda_sync".equals(e.path("cat").asText())) {
                 out.add(e.path("args").path("correlation").asLong(-1));
             }
         }

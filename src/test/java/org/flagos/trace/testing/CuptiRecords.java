@@ -1,0 +1,89 @@
+package org.flagos.trace.testing;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import org.flagos.trace.capture.CaptureReplay;
+
+/**
+ * CUPTI 13.0 records written field by field at the offsets of {@code cupti-13.0-layouts.json}
+ * (kernels, API calls, bindings, overhead) and of {@code CUpti_ActivitySynchronization2} (kind 4,
+ * type 4, start 8, end 16, correlationId 24, contextId 28, streamId 32, cudaEventId 36,
+ * cudaEventSyncId 40, returnValue 48; 56 bytes), into one buffer: a frame a replay can take.
+ */
+public final class CuptiRecords {
+    public static final int KERNEL_SIZE = 216;
+    public static final int SYNC_SIZE = 56;
+    public static final int OVERHEAD_SIZE = 56;
+    /** CUPTI's "not applicable" stream or event id of a synchronization record. */
+    public static final int INVALID = -1;
+
+    private final List<byte[]> records = new ArrayList<>();
+
+    /** A CONCURRENT_KERNEL record ({@code CUpti_ActivityKernel10}), launched from graph {@code graphId} (0: none). */
+    public CuptiRecords kernel(long start, long end, int device, int context, int stream, int correlation, long nameHandle,
+                               int graphId, long graphNodeId) {
+        ByteBuffer b = record(KERNEL_SIZE, 10);
+        b.putShort(6, (short) 16);
+        b.putLong(16, start).putLong(24, end).putInt(40, device).putInt(44, context).putInt(48, stream);
+        b.putInt(52, 4).putInt(56, 1).putInt(60, 1).putInt(64, 128).putInt(68, 1).putInt(72, 1);
+        b.putInt(92, correlation).putLong(104, nameHandle);
+        b.putLong(144, graphNodeId).putInt(156, graphId);
+        return this;
+    }
+
+    /** A RUNTIME record ({@code CUpti_ActivityAPI}). */
+    public CuptiRecords runtime(int cbid, long start, long end, int pid, int tid, int correlation) {
+        ByteBuffer b = record(40, 5);
+        b.putInt(4, cbid).putLong(8, start).putLong(16, end).putInt(24, pid).putInt(28, tid).putInt(32, correlation);
+        return this;
+    }
+
+    /** A CUSTOM0 binding ({@code CUpti_ActivityExternalCorrelation}): {@code correlation} to External id {@code external}. */
+    public CuptiRecords binding(int correlation, long external) {
+        ByteBuffer b = record(24, 39);
+        b.putInt(4, 3).putLong(8, external).putInt(16, correlation);
+        return this;
+    }
+
+    /** A SYNCHRONIZATION record of CUPTI type {@code type} (1 event, 2 stream wait event, 3 stream, 4 context). */
+    public CuptiRecords sync(int type, long start, long end, int correlation, int context, int stream, int eventId) {
+        ByteBuffer b = record(SYNC_SIZE, 38);
+        b.putInt(4, type).putLong(8, start).putLong(16, end).putInt(24, correlation).putInt(28, context)
+                .putInt(32, stream).putInt(36, eventId).putLong(40, eventId == INVALID ? -1L : 1000L + eventId);
+        return this;
+    }
+
+    /** An OVERHEAD record ({@code CUpti_ActivityOverhead3}) of {@code overheadKind}, on thread {@code tid} of {@code pid}. */
+    public CuptiRecords overhead(int overheadKind, long start, long end, int pid, int tid) {
+        ByteBuffer b = record(OVERHEAD_SIZE, 17);
+        b.putInt(4, overheadKind).putInt(8, 2 /* CUPTI_ACTIVITY_OBJECT_THREAD */).putInt(12, pid).putInt(16, tid);
+        b.putLong(24, start).putLong(32, end);
+        return this;
+    }
+
+    private ByteBuffer record(int size, int kind) {
+        byte[] bytes = new byte[size];
+        records.add(bytes);
+        return ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(0, kind);
+    }
+
+    /** The records back to back, as CUPTI packs them. */
+    public byte[] bytes() {
+        int n = 0;
+        for (byte[] r : records) {
+            n += r.length;
+        }
+        ByteBuffer out = ByteBuffer.allocate(n);
+        for (byte[] r : records) {
+            out.put(r);
+        }
+        return out.array();
+    }
+
+    /** The records as one CUPTI frame of a replay. */
+    public CaptureReplay.Frame frame() {
+        return new CaptureReplay.Frame(1, ByteBuffer.wrap(bytes()).order(ByteOrder.LITTLE_ENDIAN));
+    }
+}
