@@ -11,7 +11,12 @@ public enum EventKind {
     /** A runtime API call on a host thread (cudaLaunchKernel, ...). */
     RUNTIME("cuda_runtime", false),
     /** A driver API call on a host thread (cuLaunchKernel, ...). */
-    DRIVER("cuda_driver", false);
+    DRIVER("cuda_driver", false),
+    /**
+     * A device-memory allocation or release (CUPTI MEMORY2): an instant, drawn as torch's
+     * {@code [memory]} event on the host thread that asked for it.
+     */
+    MEMORY("cpu_instant_event", false);
 
     private static final EventKind[] VALUES = values();
 
@@ -36,6 +41,19 @@ public enum EventKind {
     /** The kind for {@link #ordinal()}, without allocating. */
     public static EventKind ofOrdinal(int ordinal) {
         return VALUES[ordinal];
+    }
+
+    /**
+     * True for the kinds every capture's accounting lists, zero or not (the seed's five); a kind
+     * added since is listed only when the capture has some, so captures without it keep their bytes.
+     */
+    public boolean listedWhenNone() {
+        return ordinal() <= DRIVER.ordinal();
+    }
+
+    /** True for an instant record (a point in time, no duration), drawn by neither device nor API slice. */
+    public boolean isInstant() {
+        return this == MEMORY;
     }
 
     /** Number of kinds. */

@@ -70,6 +70,12 @@ public final class TraceRecord {
     public MemoryKind memoryKind;
     public int memsetValue;
 
+    // Device memory (allocation or release): bytes, memoryKind, device, stream as above
+    /** The address allocated or released. */
+    public long address;
+    /** True for a release, false for an allocation. */
+    public boolean memoryRelease;
+
     /** Set by the window filter: downstream stages skip the record. */
     public boolean outsideWindow;
     /**
@@ -211,6 +217,8 @@ public final class TraceRecord {
         copyKind = null;
         srcKind = dstKind = memoryKind = null;
         memsetValue = 0;
+        address = 0;
+        memoryRelease = false;
         outsideWindow = false;
         parked = false;
         correlationForJoinOnly = false;
@@ -262,6 +270,8 @@ public final class TraceRecord {
         dstKind = other.dstKind;
         memoryKind = other.memoryKind;
         memsetValue = other.memsetValue;
+        address = other.address;
+        memoryRelease = other.memoryRelease;
         outsideWindow = other.outsideWindow;
         correlationForJoinOnly = other.correlationForJoinOnly;
         parked = false;

@@ -42,6 +42,10 @@ public final class CaptureAccounting {
     private volatile ClockAlignment hostClock;
     private volatile long hostOps;
     private volatile long flowEndsGivenUp;
+    private volatile long memoryDrawn;
+    private volatile long memoryWithoutThread;
+    private volatile long memoryUnseenReleases;
+    private volatile long memoryHeldMax;
     private volatile long deviceRecordsWithoutOp;
     private volatile long opsSettledAtCapacity;
     private volatile long opsNestedApproximately;
@@ -134,6 +138,28 @@ public final class CaptureAccounting {
     /** Host ops written into the trace. */
     public long hostOps() {
         return hostOps;
+    }
+
+    void memory(long drawn, long withoutThread, long unseenReleases, long heldMax) {
+        this.memoryDrawn = drawn;
+        this.memoryWithoutThread = withoutThread;
+        this.memoryUnseenReleases = unseenReleases;
+        this.memoryHeldMax = heldMax;
+    }
+
+    /** Device-memory events drawn ({@code [memory]}). */
+    public long memoryDrawn() {
+        return memoryDrawn;
+    }
+
+    /** Memory events drawn on thread 0: their runtime call was not seen within the horizon. */
+    public long memoryWithoutThread() {
+        return memoryWithoutThread;
+    }
+
+    /** Releases that would have taken a device's total below zero: allocated before the capture. */
+    public long memoryUnseenReleases() {
+        return memoryUnseenReleases;
     }
 
     void flowEndsGivenUp(long count) {
@@ -247,7 +273,9 @@ public final class CaptureAccounting {
         g.writeObjectFieldStart("decoded");
         for (int k = 0; k < EventKind.count(); k++) {
             EventKind kind = EventKind.ofOrdinal(k);
-            g.writeNumberField(kind.category(), decode.published(kind));
+            if (kind.listedWhenNone() || decode.published(kind) != 0) {
+                g.writeNumberField(kind.category(), decode.published(kind));
+            }
         }
         g.writeNumberField("correlation_bindings", decode.bindings());
         g.writeNumberField("host_ops", hostOps);
@@ -264,14 +292,18 @@ public final class CaptureAccounting {
         g.writeObjectFieldStart("dropped_outside_window");
         for (int k = 0; k < EventKind.count(); k++) {
             EventKind kind = EventKind.ofOrdinal(k);
-            g.writeNumberField(kind.category(), droppedOutsideWindow(kind));
+            if (kind.listedWhenNone() || droppedOutsideWindow(kind) != 0) {
+                g.writeNumberField(kind.category(), droppedOutsideWindow(kind));
+            }
         }
         g.writeNumberField("cpu_op", droppedHostOps);
         g.writeEndObject();
         g.writeObjectFieldStart("without_external_id");
         for (int k = 0; k < EventKind.count(); k++) {
             EventKind kind = EventKind.ofOrdinal(k);
-            g.writeNumberField(kind.category(), unjoined(kind));
+            if (kind.listedWhenNone() || unjoined(kind) != 0) {
+                g.writeNumberField(kind.category(), unjoined(kind));
+            }
         }
         g.writeEndObject();
         g.writeNumberField("joined_after_arrival", lateJoined);
@@ -293,6 +325,14 @@ public final class CaptureAccounting {
         g.writeNumberField("producer_waits", ringFullWaits);
         g.writeNumberField("ops_kept_aside", opsSpilled);
         g.writeEndObject();
+        if (memoryDrawn > 0) {
+            g.writeObjectFieldStart("memory");
+            g.writeNumberField("events", memoryDrawn);
+            g.writeNumberField("without_thread", memoryWithoutThread);
+            g.writeNumberField("releases_of_unseen_allocations", memoryUnseenReleases);
+            g.writeNumberField("most_held", memoryHeldMax);
+            g.writeEndObject();
+        }
         ClockAlignment clock = hostClock;
         if (clock != null) {
             g.writeObjectFieldStart("host_clock");
@@ -320,23 +360,33 @@ public final class CaptureAccounting {
         StringBuilder decoded = new StringBuilder("decoded:");
         for (int k = 0; k < EventKind.count(); k++) {
             EventKind kind = EventKind.ofOrdinal(k);
-            decoded.append(' ').append(kind.category()).append('=').append(decode.published(kind));
+            if (kind.listedWhenNone() || decode.published(kind) != 0) {
+                decoded.append(' ').append(kind.category()).append('=').append(decode.published(kind));
+            }
         }
         decoded.append(" bindings=").append(decode.bindings()).append(" host_ops=").append(hostOps);
         out.add(decoded.toString());
         StringBuilder dropped = new StringBuilder("dropped outside the capture window:");
         for (int k = 0; k < EventKind.count(); k++) {
             EventKind kind = EventKind.ofOrdinal(k);
-            dropped.append(' ').append(kind.category()).append('=').append(droppedOutsideWindow(kind));
+            if (kind.listedWhenNone() || droppedOutsideWindow(kind) != 0) {
+                dropped.append(' ').append(kind.category()).append('=').append(droppedOutsideWindow(kind));
+            }
         }
         dropped.append(" cpu_op=").append(droppedHostOps);
         out.add(dropped.toString());
         StringBuilder unjoined = new StringBuilder("without External id (launched outside any op):");
         for (int k = 0; k < EventKind.count(); k++) {
             EventKind kind = EventKind.ofOrdinal(k);
-            unjoined.append(' ').append(kind.category()).append('=').append(unjoined(kind));
+            if (kind.listedWhenNone() || unjoined(kind) != 0) {
+                unjoined.append(' ').append(kind.category()).append('=').append(unjoined(kind));
+            }
         }
         out.add(unjoined.toString());
+        if (memoryDrawn > 0) {
+            out.add("device memory events: " + memoryDrawn + " (" + memoryWithoutThread + " on thread 0: no runtime call seen;"
+                    + " " + memoryUnseenReleases + " releases of memory allocated before the capture)");
+        }
         if (decode.unnamedKernels() > 0) {
             out.add("kernels without a name: " + decode.unnamedKernels() + " distinct, kept as <unresolved kernel 0x...>;"
                     + " the capture has no kernel name table (NAME.names.tsv beside it, or --names)");

@@ -83,6 +83,9 @@ public final class NameStage implements EventHandler<TraceRecord> {
     @Override
     public void onEvent(TraceRecord record, long sequence, boolean endOfBatch) {
         if (record.type == RecordType.ACTIVITY) {
+            if (record.kind.isInstant()) {
+                return; // drawn under its kind's fixed name ([memory])
+            }
             if (!record.kind.isDevice()) {
                 if (record.nameId < 0 && record.nameHandle != 0 && record.naming != null) {
                     record.nameId = apiNameId(record);

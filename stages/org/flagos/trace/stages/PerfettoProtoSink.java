@@ -57,6 +57,8 @@ public final class PerfettoProtoSink implements TraceSink {
     private static final int EVENT_TERMINATING_FLOW_IDS = 42;
     private static final int TYPE_SLICE_BEGIN = 1;
     private static final int TYPE_SLICE_END = 2;
+    private static final int TYPE_INSTANT = 3;
+    private static final int EVENT_NAME = 23;
     private static final int ANNOTATION_NAME_IID = 1;
     private static final int ANNOTATION_UINT = 3;
     private static final int ANNOTATION_INT = 4;
@@ -490,6 +492,54 @@ public final class PerfettoProtoSink implements TraceSink {
         buf.end();
         buf.end();
         sliceEnd(track, endNs);
+    }
+
+    /** The args of torch's {@code [memory]} instant; interned at the first one, so traces without any keep their bytes. */
+    private static final String[] MEMORY_KEYS = {
+        "Device Type", "Device Id", "Addr", "Bytes", "Total Allocated", "Total Reserved",
+    };
+
+    /** torch's {@code [memory]} instant on its host thread's track, with the JSON's six args. */
+    @Override
+    public void memoryInstant(MemoryRow m) throws IOException {
+        internKeys(MEMORY_KEYS);
+        long track = threadTrack(m.pid, m.tid);
+        String category = "cpu_instant_event";
+        beginPacket(m.tsNs, -1, category);
+        buf.begin(PACKET_TRACK_EVENT);
+        buf.uint64(EVENT_TYPE, TYPE_INSTANT);
+        buf.uint64(EVENT_TRACK_UUID, track);
+        buf.uint64(EVENT_CATEGORY_IIDS, categoryIids.get(category));
+        buf.string(EVENT_NAME, "[memory]");
+        intArg("Device Type", m.deviceType);
+        intArg("Device Id", m.deviceId);
+        uintArg("Addr", m.address);
+        intArg("Bytes", m.bytes);
+        intArg("Total Allocated", m.totalAllocated);
+        intArg("Total Reserved", m.totalReserved);
+        buf.end();
+        buf.end();
+        flushIfFull();
+    }
+
+    /** Interns the keys not sent yet, in a packet of their own. */
+    private void internKeys(String[] keys) {
+        if (annotationIids.containsKey(keys[keys.length - 1])) {
+            return;
+        }
+        buf.begin(TRACE_PACKET);
+        buf.uint64(PACKET_SEQUENCE_ID, SEQUENCE);
+        buf.uint64(PACKET_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
+        buf.begin(PACKET_INTERNED_DATA);
+        for (String key : keys) {
+            if (!annotationIids.containsKey(key)) {
+                long iid = annotationIids.size() + 1L;
+                annotationIids.put(key, iid);
+                interned(INTERNED_ANNOTATION_NAMES, iid, key);
+            }
+        }
+        buf.end();
+        buf.end();
     }
 
     /** Both slices already carry the arrow's flow id: nothing more to encode, no event of its own. */

@@ -24,6 +24,8 @@ public final class CuptiActivityKind {
     static final int OVERHEAD = 17;
     /** {@code CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION}. */
     public static final int EXTERNAL_CORRELATION = 39;
+    /** {@code CUPTI_ACTIVITY_KIND_MEMORY2}: one record per device-memory allocation or release. */
+    public static final int MEMORY2 = 49;
     /** {@code CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0}, the external kind op ids are pushed as. */
     public static final int EXTERNAL_CUSTOM0 = 3;
     /** {@code CUPTI_CB_DOMAIN_DRIVER_API}. */

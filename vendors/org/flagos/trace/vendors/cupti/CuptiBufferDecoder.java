@@ -42,6 +42,7 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
     private final CuptiMemsetDecoder memset;
     private final CuptiApiDecoder api;
     private final CuptiExternalCorrelationDecoder external = new CuptiExternalCorrelationDecoder();
+    private final CuptiMemoryDecoder memory;
 
     /**
      * A decoder of NVIDIA CUPTI 13.0 buffers in epoch ns.
@@ -77,6 +78,7 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
         this.memcpy = new CuptiMemcpyDecoder(layout, times);
         this.memset = new CuptiMemsetDecoder(layout, times);
         this.api = new CuptiApiDecoder(times);
+        this.memory = new CuptiMemoryDecoder(layout, times);
     }
 
     /**
@@ -226,8 +228,26 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
                     stats.countBinding();
                 }
                 break;
+            case CuptiActivityKind.MEMORY2:
+                decodeMemory(buffer, pos, sink, stats);
+                break;
             default:
                 stats.countSkipped(kind);
+        }
+    }
+
+    private void decodeMemory(ByteBuffer buffer, int pos, RecordSink sink, DecodeStats stats) {
+        if (layout.memorySize < 0) {
+            stats.countSkipped(CuptiActivityKind.MEMORY2); // a scanning vendor's walk sized it; this row cannot read it
+            return;
+        }
+        memory.wrap(buffer, pos);
+        String why = memory.invalid();
+        if (why != null) {
+            stats.invalid(why);
+        } else if (times.accept(memory.rawTimestamp(), memory.rawTimestamp(), memory.deviceId(), "memory", stats)) {
+            sink.publish(CuptiMemoryDecoder.TRANSLATOR, memory);
+            stats.countPublished(EventKind.MEMORY);
         }
     }
 }

@@ -20,11 +20,16 @@ package org.flagos.trace.vendors.cupti;
  * </table>
  * The unversioned records are the same in every row: CUpti_ActivityAPI (40) and
  * CUpti_ActivityExternalCorrelation (24). A kind a row does not know ends a walk.
+ *
+ * <p>Kinds added since the seed are set per row after it is built ({@link #memory}): a row that
+ * does not set one does not know it. MEMORY2 is {@code CUpti_ActivityMemory4} (128 bytes) in
+ * CUPTI 13.0 only (gcc's offsetof against CUDA 13.0's {@code cupti_activity.h}, API version 130001).
  */
 public final class CuptiRecordLayout {
     /** CUPTI 13.0 (API version 130001). */
     public static final CuptiRecordLayout CUPTI_13_0 = new CuptiRecordLayout("CUPTI 13.0 (API version 130001)",
-            "CUpti_ActivityKernel10", 216, "CUpti_ActivityMemcpy6", 96, "CUpti_ActivityMemset4", 88, 56);
+            "CUpti_ActivityKernel10", 216, "CUpti_ActivityMemcpy6", 96, "CUpti_ActivityMemset4", 88, 56)
+            .memory("CUpti_ActivityMemory4", 128);
     /** CUPTI 12.1 (API version 18); Overhead's size is not known to it, so an OVERHEAD record ends a walk. */
     public static final CuptiRecordLayout CUPTI_12_1 = new CuptiRecordLayout("CUPTI 12.1 (API version 18)",
             "CUpti_ActivityKernel9", 208, "CUpti_ActivityMemcpy5", 88, "CUpti_ActivityMemset4", 88, -1);
@@ -40,6 +45,8 @@ public final class CuptiRecordLayout {
     final String memsetRecord;
     final int memsetSize;
     private final int overheadSize;
+    String memoryRecord = "memory record";
+    int memorySize = -1;
 
     private CuptiRecordLayout(String description, String kernelRecord, int kernelSize, String memcpyRecord,
                               int memcpySize, String memsetRecord, int memsetSize, int overheadSize) {
@@ -53,6 +60,13 @@ public final class CuptiRecordLayout {
         this.overheadSize = overheadSize;
     }
 
+    /** Sets this row's MEMORY2 record: its name in problems and its size. */
+    private CuptiRecordLayout memory(String record, int size) {
+        this.memoryRecord = record;
+        this.memorySize = size;
+        return this;
+    }
+
     /** Record size in bytes for CUPTI activity kind {@code kind}, or -1 when this layout does not know it. */
     public int recordSize(int kind) {
         switch (kind) {
@@ -64,6 +78,7 @@ public final class CuptiRecordLayout {
             case CuptiActivityKind.RUNTIME: return CuptiApiDecoder.SIZE;
             case CuptiActivityKind.OVERHEAD: return overheadSize; // skipped, see docs/vendors/cupti.md
             case CuptiActivityKind.EXTERNAL_CORRELATION: return CuptiExternalCorrelationDecoder.SIZE;
+            case CuptiActivityKind.MEMORY2: return memorySize;
             default: return -1;
         }
     }
