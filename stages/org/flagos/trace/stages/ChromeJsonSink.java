@@ -67,12 +67,13 @@ public final class ChromeJsonSink implements TraceSink {
 
     private static final byte[] MEMORY_HEAD =
             EventBytes.ascii("{\"ph\":\"i\",\"cat\":\"cpu_instant_event\",\"s\":\"t\",\"name\":\"[memory]\"");
-    private static final byte[] MEMORY_ARGS_ = EventBytes.ascii(",\"args\":{\"Device Type\":");
-    private static final byte[] DEVICE_ID_ = EventBytes.ascii(",\"Device Id\":");
-    private static final byte[] ADDR_ = EventBytes.ascii(",\"Addr\":");
-    private static final byte[] MEMORY_BYTES_ = EventBytes.ascii(",\"Bytes\":");
+    private static final byte[] MEMORY_ARGS_ = EventBytes.ascii(",\"args\":{\"Total Reserved\":");
     private static final byte[] TOTAL_ALLOCATED_ = EventBytes.ascii(",\"Total Allocated\":");
-    private static final byte[] TOTAL_RESERVED_ = EventBytes.ascii(",\"Total Reserved\":");
+    private static final byte[] MEMORY_BYTES_ = EventBytes.ascii(",\"Bytes\":");
+    private static final byte[] DEVICE_ID_ = EventBytes.ascii(",\"Device Id\":");
+    private static final byte[] DEVICE_TYPE_ = EventBytes.ascii(",\"Device Type\":");
+    private static final byte[] ADDR_ = EventBytes.ascii(",\"Addr\":");
+    private static final byte[] MEMORY_TAIL_ = EventBytes.ascii(",\"finished\":false,\"Ev Idx\":");
 
     static {
         for (int k = 0; k < EventKind.count(); k++) {
@@ -304,15 +305,20 @@ public final class ChromeJsonSink implements TraceSink {
         emit(e.raw(END_ARGS_AND_EVENT));
     }
 
-    /** torch's {@code [memory]} instant, with its six args in torch's order. */
+    /**
+     * torch's {@code [memory]} instant, with torch 2.11's args in its order (seen in a torch 2.11
+     * trace on the H200): {@code finished} is always false there, {@code Ev Idx} numbers op rows and
+     * memory events together.
+     */
     @Override
     public void memoryInstant(MemoryRow m) throws IOException {
         rows.hostThread(m.tid);
         emit(event.reset().raw(MEMORY_HEAD).raw(PID_).repeated(m.pid).raw(TID_).repeated(m.tid)
                 .raw(TS_).micros(m.tsNs - base)
-                .raw(MEMORY_ARGS_).number(m.deviceType).raw(DEVICE_ID_).number(m.deviceId)
-                .raw(ADDR_).unsigned(m.address).raw(MEMORY_BYTES_).number(m.bytes)
-                .raw(TOTAL_ALLOCATED_).number(m.totalAllocated).raw(TOTAL_RESERVED_).number(m.totalReserved)
+                .raw(MEMORY_ARGS_).number(m.totalReserved).raw(TOTAL_ALLOCATED_).number(m.totalAllocated)
+                .raw(MEMORY_BYTES_).number(m.bytes).raw(DEVICE_ID_).number(m.deviceId)
+                .raw(DEVICE_TYPE_).number(m.deviceType).raw(ADDR_).unsigned(m.address)
+                .raw(MEMORY_TAIL_).number(m.evIdx)
                 .raw(END_ARGS_AND_EVENT));
     }
 

@@ -25,4 +25,6 @@ public final class MemoryRow {
     public long totalAllocated;
     /** What is reserved on this device: with no caching allocator in between, what is allocated. */
     public long totalReserved;
+    /** torch's {@code Ev Idx}: one numbering with the op rows', in the order rows are written. */
+    public long evIdx;
 }

@@ -66,8 +66,12 @@ final class MemoryRows {
     private long unseenReleases;
     private long drawn;
 
-    MemoryRows(TraceSink sink) {
+    private final java.util.function.LongSupplier opRowsWritten;
+
+    /** @param opRowsWritten the op rows written so far: {@code Ev Idx} numbers op rows and memory events together */
+    MemoryRows(TraceSink sink, java.util.function.LongSupplier opRowsWritten) {
         this.sink = sink;
+        this.opRowsWritten = opRowsWritten;
     }
 
     /** A memory record reaching the walk: ready when its call's thread is known, else waiting for the call. */
@@ -279,6 +283,7 @@ final class MemoryRows {
         row.bytes = release ? -size : size;
         row.totalAllocated = after;
         row.totalReserved = after;
+        row.evIdx = opRowsWritten.getAsLong() + drawn;
         drawn++;
         sink.memoryInstant(row);
     }

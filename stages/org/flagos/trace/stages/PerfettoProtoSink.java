@@ -60,6 +60,7 @@ public final class PerfettoProtoSink implements TraceSink {
     private static final int TYPE_INSTANT = 3;
     private static final int EVENT_NAME = 23;
     private static final int ANNOTATION_NAME_IID = 1;
+    private static final int ANNOTATION_BOOL = 2;
     private static final int ANNOTATION_UINT = 3;
     private static final int ANNOTATION_INT = 4;
     private static final int ANNOTATION_DOUBLE = 5;
@@ -279,6 +280,13 @@ public final class PerfettoProtoSink implements TraceSink {
         buf.end();
     }
 
+    private void boolArg(String key, boolean value) {
+        buf.begin(EVENT_DEBUG_ANNOTATIONS);
+        buf.uint64(ANNOTATION_NAME_IID, annotationKey(key));
+        buf.uint64(ANNOTATION_BOOL, value ? 1 : 0);
+        buf.end();
+    }
+
     private void uintArg(String key, long value) {
         buf.begin(EVENT_DEBUG_ANNOTATIONS);
         buf.uint64(ANNOTATION_NAME_IID, annotationKey(key));
@@ -494,12 +502,12 @@ public final class PerfettoProtoSink implements TraceSink {
         sliceEnd(track, endNs);
     }
 
-    /** The args of torch's {@code [memory]} instant; interned at the first one, so traces without any keep their bytes. */
+    /** The args of torch's {@code [memory]} instant (its "Ev Idx" is interned already); interned at the first one, so traces without any keep their bytes. */
     private static final String[] MEMORY_KEYS = {
-        "Device Type", "Device Id", "Addr", "Bytes", "Total Allocated", "Total Reserved",
+        "Total Reserved", "Total Allocated", "Bytes", "Device Id", "Device Type", "Addr", "finished",
     };
 
-    /** torch's {@code [memory]} instant on its host thread's track, with the JSON's six args. */
+    /** torch's {@code [memory]} instant on its host thread's track, with the JSON's eight args. */
     @Override
     public void memoryInstant(MemoryRow m) throws IOException {
         internKeys(MEMORY_KEYS);
@@ -511,12 +519,14 @@ public final class PerfettoProtoSink implements TraceSink {
         buf.uint64(EVENT_TRACK_UUID, track);
         buf.uint64(EVENT_CATEGORY_IIDS, categoryIids.get(category));
         buf.string(EVENT_NAME, "[memory]");
-        intArg("Device Type", m.deviceType);
-        intArg("Device Id", m.deviceId);
-        uintArg("Addr", m.address);
-        intArg("Bytes", m.bytes);
-        intArg("Total Allocated", m.totalAllocated);
         intArg("Total Reserved", m.totalReserved);
+        intArg("Total Allocated", m.totalAllocated);
+        intArg("Bytes", m.bytes);
+        intArg("Device Id", m.deviceId);
+        intArg("Device Type", m.deviceType);
+        uintArg("Addr", m.address);
+        boolArg("finished", false);
+        intArg("Ev Idx", m.evIdx);
         buf.end();
         buf.end();
         flushIfFull();

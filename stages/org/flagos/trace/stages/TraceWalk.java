@@ -63,7 +63,7 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         this.flows = new FlowIndex(horizon);
         this.fold = new OpSummaryFold(names);
         this.ops = new HostOpLedger(fold, horizon, horizon);
-        this.memory = new MemoryRows(sink);
+        this.memory = new MemoryRows(sink, ops::written);
     }
 
     /**
@@ -209,7 +209,7 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
             row.endNs = ops.end[s];
             row.externalId = ops.externalId[s];
             row.thread = ops.thread[s];
-            row.evIdx = ops.written() - 1;
+            row.evIdx = ops.written() - 1 + memory.drawn(); // one numbering with the memory events (0 without)
             sink.hostOpSlice(row);
         }
     }

@@ -45,9 +45,9 @@ public abstract class VendorContract {
     /** Every category a flagtrace trace may hold. */
     private static final Set<String> KNOWN_CATEGORIES = Set.of("cpu_op", "kernel", "gpu_memcpy", "gpu_memset", "ac2g",
             "Trace", "cuda_runtime", "cuda_driver", "privateuse1_runtime", "privateuse1_driver", "cpu_instant_event");
-    /** torch's {@code [memory]} args, in torch's order. */
-    private static final List<String> MEMORY_ARGS =
-            List.of("Device Type", "Device Id", "Addr", "Bytes", "Total Allocated", "Total Reserved");
+    /** torch 2.11's {@code [memory]} args, in its order. */
+    private static final List<String> MEMORY_ARGS = List.of("Total Reserved", "Total Allocated", "Bytes", "Device Id",
+            "Device Type", "Addr", "finished", "Ev Idx");
 
     /** A trace to check: its parsed JSON and the summary flagtrace computed beside it. */
     public record Traced(JsonNode trace, OpSummary summary) {

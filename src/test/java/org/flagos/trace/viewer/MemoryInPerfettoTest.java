@@ -62,8 +62,8 @@ class MemoryInPerfettoTest {
         for (String format : List.of(".json", ".pftrace")) {
             assertEquals(loaded.get("h200-app.plain" + format).get("slices").asLong() + 11,
                     loaded.get("h200-app.memory" + format).get("slices").asLong(), format + ": one slice per memory instant");
-            assertEquals(loaded.get("h200-app.plain" + format).get("args").asLong() + 11 * 6,
-                    loaded.get("h200-app.memory" + format).get("args").asLong(), format + ": six args per memory instant");
+            assertEquals(loaded.get("h200-app.plain" + format).get("args").asLong() + 11 * 8,
+                    loaded.get("h200-app.memory" + format).get("args").asLong(), format + ": eight args per memory instant");
         }
     }
 }
