@@ -112,4 +112,26 @@ class CuptiMemoryRecordsTest {
         assertEquals(0, t.trace().get("flagtrace").get("memory").get("without_thread").asLong());
         assertEquals(0, t.trace().get("flagtrace").get("memory").get("releases_of_unseen_allocations").asLong());
     }
+
+    @Test
+    void nvtxRecordsAreSkippedAndCountedNotTheEndOfTheWalk() throws IOException {
+        byte[] memory = buffer();
+        ByteBuffer b = ByteBuffer.allocate(56 + 40 + memory.length).order(ByteOrder.LITTLE_ENDIAN);
+        b.putInt(0, CuptiActivityKind.MARKER).putInt(56, CuptiActivityKind.MARKER_DATA);
+        b.position(96);
+        b.put(memory).flip();
+        List<EventKind> kinds = new ArrayList<>();
+        DecodeStats stats = new DecodeStats();
+        new CuptiBufferDecoder(KernelNames.NONE, new NameTable(), List.of()).decode(b, new RecordSink() {
+            @Override
+            public <A> void publish(EventTranslatorOneArg<TraceRecord, A> translator, A source) {
+                TraceRecord r = new TraceRecord();
+                translator.translateTo(r, 0, source);
+                kinds.add(r.kind);
+            }
+        }, stats);
+        assertEquals(0, stats.undecodableBytes());
+        assertEquals(10, kinds.stream().filter(k -> k == EventKind.MEMORY).count(), "the records after the marks decode");
+        assertEquals(Map.of(CuptiActivityKind.MARKER, 1L, CuptiActivityKind.MARKER_DATA, 1L), stats.skippedByVendorKind());
+    }
 }
