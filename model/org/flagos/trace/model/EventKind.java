@@ -15,7 +15,12 @@ public enum EventKind {
     /** A synchronization the host waited on (stream, event, context, stream-wait-event), on its stream's row. */
     SYNC("cuda_sync", true),
     /** Time the vendor's profiling library spent on itself (buffer requests, flushes, instrumentation). */
-    OVERHEAD("overhead", false);
+    OVERHEAD("overhead", false),
+    /**
+     * A device-memory allocation or release (CUPTI MEMORY2): an instant, drawn as torch's
+     * {@code [memory]} event on the host thread that asked for it.
+     */
+    MEMORY("cpu_instant_event", false);
 
     private static final EventKind[] VALUES = values();
 
@@ -48,6 +53,11 @@ public enum EventKind {
     /** The kind for {@link #ordinal()}, without allocating. */
     public static EventKind ofOrdinal(int ordinal) {
         return VALUES[ordinal];
+    }
+
+    /** True for an instant record (a point in time, no duration), drawn by neither device nor API slice. */
+    public boolean isInstant() {
+        return this == MEMORY;
     }
 
     /** Number of kinds. */

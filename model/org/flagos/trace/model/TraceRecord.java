@@ -85,6 +85,11 @@ public final class TraceRecord {
     public long syncEventId;
     /** A record's name as the vendor's decoder gave it (a constant string, interned by the name stage), or null. */
     public String label;
+    // Device memory (allocation or release): bytes, memoryKind, device, stream as above
+    /** The address allocated or released. */
+    public long address;
+    /** True for a release, false for an allocation. */
+    public boolean memoryRelease;
 
     /** Set by the window filter: downstream stages skip the record. */
     public boolean outsideWindow;
@@ -232,6 +237,8 @@ public final class TraceRecord {
         graphId = graphNodeId = syncEventId = 0;
         syncKind = null;
         label = null;
+        address = 0;
+        memoryRelease = false;
         outsideWindow = false;
         parked = false;
         correlationForJoinOnly = false;
@@ -290,6 +297,8 @@ public final class TraceRecord {
         syncKind = other.syncKind;
         syncEventId = other.syncEventId;
         label = other.label;
+        address = other.address;
+        memoryRelease = other.memoryRelease;
         outsideWindow = other.outsideWindow;
         correlationForJoinOnly = other.correlationForJoinOnly;
         parked = false;

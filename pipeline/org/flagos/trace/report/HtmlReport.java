@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -61,6 +62,10 @@ public final class HtmlReport {
         bars(h, "device-per-op", ops, false);
         h.raw("<h2>Device streams over time</h2>\n");
         streams(h, trace.streams());
+        if (trace.memory().events() > 0) { // a section only where the trace has memory events: other reports keep their bytes
+            h.raw("<h2>Device memory over time</h2>\n");
+            memory(h, trace.memory());
+        }
         h.raw("<h2>Op table</h2>\n");
         table(h, averages);
         h.raw("</body></html>\n");
@@ -157,6 +162,63 @@ public final class HtmlReport {
             y += rowH;
         }
         h.raw("</svg>\n");
+    }
+
+    /** Per device, the total allocated over time as a step line, when the trace has {@code [memory]} events. */
+    private static void memory(Html h, MemoryTimeline memory) {
+        long lo = Long.MAX_VALUE;
+        long hi = Long.MIN_VALUE;
+        for (MemoryTimeline.Series s : memory.devices().values()) {
+            for (int i = 0; i < s.size; i++) {
+                lo = Math.min(lo, s.ts[i]);
+                hi = Math.max(hi, s.ts[i]);
+            }
+        }
+        int width = 700;
+        int label = 240;
+        int rowH = 90;
+        double span = Math.max(1, hi - lo);
+        h.raw("<p class=\"muted\">").text(memory.events() + " memory events over " + KeyAveragesTable.time(span / 1000.0)
+                + "; each line is the total allocated after each event, from 0 to the device's peak.").raw("</p>\n");
+        h.raw("<svg id=\"memory\" width=\"" + (label + width + 130) + "\" height=\"" + (memory.devices().size() * rowH + 4) + "\">\n");
+        int y = 2;
+        for (Map.Entry<String, MemoryTimeline.Series> e : memory.devices().entrySet()) {
+            MemoryTimeline.Series s = e.getValue();
+            Integer[] order = new Integer[s.size];
+            for (int i = 0; i < s.size; i++) {
+                order[i] = i;
+            }
+            Arrays.sort(order, Comparator.comparingLong(i -> s.ts[i]));
+            double peak = Math.max(1, s.peak);
+            int base = y + rowH - 10;
+            StringBuilder points = new StringBuilder();
+            double lastY = base;
+            points.append(label).append(',').append(base);
+            for (int i : order) {
+                double x = label + width * ((s.ts[i] - lo) / span);
+                double yy = base - (rowH - 20) * (s.total[i] / peak);
+                points.append(' ').append(KeyAveragesTable.fixed(x, 1)).append(',').append(KeyAveragesTable.fixed(lastY, 1));
+                points.append(' ').append(KeyAveragesTable.fixed(x, 1)).append(',').append(KeyAveragesTable.fixed(yy, 1));
+                lastY = yy;
+            }
+            points.append(' ').append(label + width).append(',').append(KeyAveragesTable.fixed(lastY, 1));
+            h.raw("<g><text x=\"" + (label - 6) + "\" y=\"" + (y + rowH / 2) + "\" text-anchor=\"end\">").text(e.getKey()).raw("</text>");
+            h.raw("<line x1=\"" + label + "\" y1=\"" + base + "\" x2=\"" + (label + width) + "\" y2=\"" + base + "\" stroke=\"#999\"/>");
+            h.raw("<polyline fill=\"none\" stroke=\"#2c7fb8\" points=\"").raw(points.toString()).raw("\"/>");
+            h.raw("<text x=\"" + (label + width + 6) + "\" y=\"" + (y + 14) + "\">").text("peak " + bytes(s.peak)).raw("</text></g>\n");
+            y += rowH;
+        }
+        h.raw("</svg>\n");
+    }
+
+    private static String bytes(long b) {
+        if (b >= 1L << 30) {
+            return KeyAveragesTable.fixed(b / (double) (1L << 30), 2) + " GiB";
+        }
+        if (b >= 1L << 20) {
+            return KeyAveragesTable.fixed(b / (double) (1L << 20), 2) + " MiB";
+        }
+        return b >= 1L << 10 ? KeyAveragesTable.fixed(b / 1024.0, 2) + " KiB" : b + " B";
     }
 
     private static void table(Html h, KeyAverages averages) {

@@ -54,6 +54,7 @@ public final class TraceFile {
     private final long otherEvents;
     private final long invalidEvents;
     private final long originNs;
+    private final MemoryTimeline memory;
 
     private TraceFile(Reader r, KeyAverages averages, DeviceStreams streams, long spilledBytes) {
         this.averages = averages;
@@ -67,6 +68,7 @@ public final class TraceFile {
         this.otherEvents = r.other;
         this.invalidEvents = r.invalid;
         this.originNs = r.origin();
+        this.memory = r.memory;
     }
 
     /** Reads and summarises {@code path}, spilling to the system's temporary directory when needed. */
@@ -204,6 +206,11 @@ public final class TraceFile {
         return originNs;
     }
 
+    /** The trace's {@code [memory]} events: each device's total allocated over time (empty when it has none). */
+    MemoryTimeline memory() {
+        return memory;
+    }
+
     /** Complete events without a usable name, ts or dur (negative or non-numeric): left out. */
     public long invalidEvents() {
         return invalidEvents;
@@ -224,6 +231,11 @@ public final class TraceFile {
         long invalid;
         long spanStart = Long.MAX_VALUE;
         long firstStart = Long.MAX_VALUE;
+        final MemoryTimeline memory = new MemoryTimeline();
+        /** The memory args of the event being read (torch's {@code [memory]}); reset per event. */
+        long argTotalAllocated;
+        long argDeviceType;
+        long argDeviceId;
 
         Reader(KeyAveragesBuilder builder, long maxEvents, Path path) {
             this.builder = builder;
@@ -325,6 +337,9 @@ public final class TraceFile {
             String ts = null;
             String dur = null;
             long external = KeyAveragesBuilder.NO_LINK;
+            argTotalAllocated = Long.MIN_VALUE;
+            argDeviceType = Long.MIN_VALUE;
+            argDeviceId = Long.MIN_VALUE;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String field = p.currentName();
                 JsonToken v = p.nextToken();
@@ -346,10 +361,29 @@ public final class TraceFile {
                     default: p.skipChildren();
                 }
             }
+            if ("i".equals(ph) && "[memory]".equals(name)) {
+                memory(ts);
+                return;
+            }
             if (!"X".equals(ph)) {
                 return;
             }
             event(cat, name, pid, tid, ts, dur, external);
+        }
+
+        /** A {@code [memory]} instant: its device's total at {@code ts}; one without a usable total or time is left out. */
+        private void memory(String ts) {
+            if (argTotalAllocated == Long.MIN_VALUE || argTotalAllocated < 0) {
+                return;
+            }
+            long at;
+            try {
+                at = Micros.toNanos(ts);
+            } catch (RuntimeException e) {
+                return;
+            }
+            String device = argDeviceType == 0 ? "CPU" : argDeviceId == Long.MIN_VALUE ? "device" : "device " + argDeviceId;
+            memory.add(device, at, argTotalAllocated);
         }
 
         /** One complete event, its times as the trace's decimal microseconds. */
@@ -435,6 +469,19 @@ public final class TraceFile {
                         external = p.getLongValue();
                     } catch (IOException e) { // beyond a long: no usable link
                         external = KeyAveragesBuilder.NO_LINK;
+                    }
+                } else if (v == JsonToken.VALUE_NUMBER_INT && (field.equals("Total Allocated")
+                        || field.equals("Device Type") || field.equals("Device Id"))) {
+                    long value;
+                    try {
+                        value = p.getLongValue();
+                    } catch (IOException e) { // beyond a long: not a usable figure
+                        value = Long.MIN_VALUE;
+                    }
+                    switch (field) {
+                        case "Total Allocated": argTotalAllocated = value; break;
+                        case "Device Type": argDeviceType = value; break;
+                        default: argDeviceId = value;
                     }
                 } else {
                     p.skipChildren();

@@ -42,6 +42,10 @@ public final class CaptureAccounting {
     private volatile ClockAlignment hostClock;
     private volatile long hostOps;
     private volatile long flowEndsGivenUp;
+    private volatile long memoryDrawn;
+    private volatile long memoryWithoutThread;
+    private volatile long memoryUnseenReleases;
+    private volatile long memoryHeldMax;
     private volatile long deviceRecordsWithoutOp;
     private volatile long opsSettledAtCapacity;
     private volatile long opsNestedApproximately;
@@ -152,6 +156,28 @@ public final class CaptureAccounting {
     /** Host ops written into the trace. */
     public long hostOps() {
         return hostOps;
+    }
+
+    void memory(long drawn, long withoutThread, long unseenReleases, long heldMax) {
+        this.memoryDrawn = drawn;
+        this.memoryWithoutThread = withoutThread;
+        this.memoryUnseenReleases = unseenReleases;
+        this.memoryHeldMax = heldMax;
+    }
+
+    /** Device-memory events drawn ({@code [memory]}). */
+    public long memoryDrawn() {
+        return memoryDrawn;
+    }
+
+    /** Memory events drawn on thread 0: their runtime call was not seen within the horizon. */
+    public long memoryWithoutThread() {
+        return memoryWithoutThread;
+    }
+
+    /** Releases that would have taken a device's total below zero: allocated before the capture. */
+    public long memoryUnseenReleases() {
+        return memoryUnseenReleases;
     }
 
     void flowEndsGivenUp(long count) {
@@ -323,6 +349,14 @@ public final class CaptureAccounting {
         g.writeNumberField("producer_waits", ringFullWaits);
         g.writeNumberField("ops_kept_aside", opsSpilled);
         g.writeEndObject();
+        if (memoryDrawn > 0) {
+            g.writeObjectFieldStart("memory");
+            g.writeNumberField("events", memoryDrawn);
+            g.writeNumberField("without_thread", memoryWithoutThread);
+            g.writeNumberField("releases_of_unseen_allocations", memoryUnseenReleases);
+            g.writeNumberField("most_held", memoryHeldMax);
+            g.writeEndObject();
+        }
         ClockAlignment clock = hostClock;
         if (clock != null) {
             g.writeObjectFieldStart("host_clock");
@@ -379,6 +413,10 @@ public final class CaptureAccounting {
         if (overheadRecords > 0) {
             out.add("profiler overhead (the vendor's own time, drawn as category overhead): " + overheadRecords
                     + " records, " + String.format(java.util.Locale.ROOT, "%.3f", overheadNs / 1e6) + " ms");
+        }
+        if (memoryDrawn > 0) {
+            out.add("device memory events: " + memoryDrawn + " (" + memoryWithoutThread + " on thread 0: no runtime call seen;"
+                    + " " + memoryUnseenReleases + " releases of memory allocated before the capture)");
         }
         if (decode.unnamedKernels() > 0) {
             out.add("kernels without a name: " + decode.unnamedKernels() + " distinct, kept as <unresolved kernel 0x...>;"

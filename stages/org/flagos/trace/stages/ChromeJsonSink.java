@@ -92,6 +92,16 @@ public final class ChromeJsonSink implements TraceSink {
     private static final byte[] END_EVENT = EventBytes.ascii("}");
     private static final byte[] FLOW_F_TAIL = EventBytes.ascii(",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"bp\":\"e\"}");
 
+    private static final byte[] MEMORY_HEAD =
+            EventBytes.ascii("{\"ph\":\"i\",\"cat\":\"cpu_instant_event\",\"s\":\"t\",\"name\":\"[memory]\"");
+    private static final byte[] MEMORY_ARGS_ = EventBytes.ascii(",\"args\":{\"Total Reserved\":");
+    private static final byte[] TOTAL_ALLOCATED_ = EventBytes.ascii(",\"Total Allocated\":");
+    private static final byte[] MEMORY_BYTES_ = EventBytes.ascii(",\"Bytes\":");
+    private static final byte[] DEVICE_ID_ = EventBytes.ascii(",\"Device Id\":");
+    private static final byte[] DEVICE_TYPE_ = EventBytes.ascii(",\"Device Type\":");
+    private static final byte[] ADDR_ = EventBytes.ascii(",\"Addr\":");
+    private static final byte[] MEMORY_TAIL_ = EventBytes.ascii(",\"finished\":false,\"Ev Idx\":");
+
     static {
         for (int k = 0; k < EventKind.count(); k++) {
             DEVICE_HEAD[k] = EventBytes.ascii("{\"ph\":\"X\",\"cat\":\"" + EventKind.ofOrdinal(k).category() + "\",\"name\":");
@@ -400,6 +410,23 @@ public final class ChromeJsonSink implements TraceSink {
             e.raw(THREAD_).number(op.thread);
         }
         emit(e.raw(END_ARGS_AND_EVENT));
+    }
+
+    /**
+     * torch's {@code [memory]} instant, with torch 2.11's args in its order (seen in a torch 2.11
+     * trace on the H200): {@code finished} is always false there, {@code Ev Idx} numbers op rows and
+     * memory events together.
+     */
+    @Override
+    public void memoryInstant(MemoryRow m) throws IOException {
+        rows.hostThread(m.tid);
+        emit(event.reset().raw(MEMORY_HEAD).raw(PID_).repeated(m.pid).raw(TID_).repeated(m.tid)
+                .raw(TS_).micros(m.tsNs - base)
+                .raw(MEMORY_ARGS_).number(m.totalReserved).raw(TOTAL_ALLOCATED_).number(m.totalAllocated)
+                .raw(MEMORY_BYTES_).number(m.bytes).raw(DEVICE_ID_).number(m.deviceId)
+                .raw(DEVICE_TYPE_).number(m.deviceType).raw(ADDR_).unsigned(m.address)
+                .raw(MEMORY_TAIL_).number(m.evIdx)
+                .raw(END_ARGS_AND_EVENT));
     }
 
     @Override

@@ -172,6 +172,27 @@ final class FlowIndex {
         return first;
     }
 
+    /**
+     * The slot of the API call {@code corr} while it waits here unpaired (a malloc, which launches
+     * nothing, waits a horizon), else -1; read its thread with {@link #pidAt} and {@link #tidAt}.
+     */
+    int waitingHost(long corr) {
+        long s = index.get(corr);
+        if (s == NONE) {
+            return -1;
+        }
+        int i = slot(s);
+        return end[i] == HOST ? i : -1;
+    }
+
+    long pidAt(int slot) {
+        return pid[slot];
+    }
+
+    long tidAt(int slot) {
+        return tid[slot];
+    }
+
     /** Ends given up unpaired at the horizon. */
     long givenUp() {
         return givenUp;

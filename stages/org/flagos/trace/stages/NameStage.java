@@ -94,6 +94,9 @@ public final class NameStage implements EventHandler<TraceRecord> {
     @Override
     public void onEvent(TraceRecord record, long sequence, boolean endOfBatch) {
         if (record.type == RecordType.ACTIVITY) {
+            if (record.kind.isInstant()) {
+                return; // drawn under its kind's fixed name ([memory])
+            }
             if (record.kind == EventKind.SYNC) {
                 record.nameId = names.intern(record.syncKind == null ? SyncKind.UNKNOWN.label() : record.syncKind.label());
             } else if (record.kind == EventKind.OVERHEAD) {

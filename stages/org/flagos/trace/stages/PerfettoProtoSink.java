@@ -59,7 +59,10 @@ public final class PerfettoProtoSink implements TraceSink {
     private static final int EVENT_TERMINATING_FLOW_IDS = 42;
     private static final int TYPE_SLICE_BEGIN = 1;
     private static final int TYPE_SLICE_END = 2;
+    private static final int TYPE_INSTANT = 3;
+    private static final int EVENT_NAME = 23;
     private static final int ANNOTATION_NAME_IID = 1;
+    private static final int ANNOTATION_BOOL = 2;
     private static final int ANNOTATION_UINT = 3;
     private static final int ANNOTATION_INT = 4;
     private static final int ANNOTATION_DOUBLE = 5;
@@ -376,6 +379,13 @@ public final class PerfettoProtoSink implements TraceSink {
         buf.end();
     }
 
+    private void boolArg(String key, boolean value) {
+        buf.begin(EVENT_DEBUG_ANNOTATIONS);
+        buf.uint64(ANNOTATION_NAME_IID, annotationKey(key));
+        buf.uint64(ANNOTATION_BOOL, value ? 1 : 0);
+        buf.end();
+    }
+
     private void uintArg(String key, long value) {
         buf.begin(EVENT_DEBUG_ANNOTATIONS);
         buf.uint64(ANNOTATION_NAME_IID, annotationKey(key));
@@ -624,6 +634,36 @@ public final class PerfettoProtoSink implements TraceSink {
         buf.end();
         buf.end();
         sliceEnd(track, endNs);
+    }
+
+    /** The args of torch's {@code [memory]} instant (its "Ev Idx" is interned already); interned at the first one, so traces without any keep their bytes. */
+    private static final String[] MEMORY_KEYS = {
+        "Total Reserved", "Total Allocated", "Bytes", "Device Id", "Device Type", "Addr", "finished",
+    };
+
+    /** torch's {@code [memory]} instant on its host thread's track, with the JSON's eight args. */
+    @Override
+    public void memoryInstant(MemoryRow m) throws IOException {
+        internKeys(MEMORY_KEYS);
+        long track = threadTrack(m.pid, m.tid);
+        String category = "cpu_instant_event";
+        beginPacket(m.tsNs, -1, category);
+        buf.begin(PACKET_TRACK_EVENT);
+        buf.uint64(EVENT_TYPE, TYPE_INSTANT);
+        buf.uint64(EVENT_TRACK_UUID, track);
+        buf.uint64(EVENT_CATEGORY_IIDS, categoryIids.get(category));
+        buf.string(EVENT_NAME, "[memory]");
+        intArg("Total Reserved", m.totalReserved);
+        intArg("Total Allocated", m.totalAllocated);
+        intArg("Bytes", m.bytes);
+        intArg("Device Id", m.deviceId);
+        intArg("Device Type", m.deviceType);
+        uintArg("Addr", m.address);
+        boolArg("finished", false);
+        intArg("Ev Idx", m.evIdx);
+        buf.end();
+        buf.end();
+        flushIfFull();
     }
 
     /** Both slices already carry the arrow's flow id: nothing more to encode, no event of its own. */

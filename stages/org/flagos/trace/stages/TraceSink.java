@@ -28,6 +28,9 @@ public interface TraceSink {
     /** A settled host op: one slice on the row its API calls ran on. */
     void hostOpSlice(HostOpRow op) throws IOException;
 
+    /** A device-memory allocation or release: torch's {@code [memory]} instant on a host thread. */
+    void memoryInstant(MemoryRow memory) throws IOException;
+
     /** A flow arrow whose two slices were both handed over already. */
     void flow(FlowArrow arrow) throws IOException;
 

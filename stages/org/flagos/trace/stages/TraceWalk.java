@@ -32,6 +32,7 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
     private final OpSummaryFold fold;
     private final HostOpLedger ops;
     private final HostOpRow row = new HostOpRow();
+    private final MemoryRows memory;
     private final CountDownLatch finished = new CountDownLatch(1);
 
     private boolean started;
@@ -67,6 +68,7 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         this.flows = new FlowIndex(horizon);
         this.fold = new OpSummaryFold(names);
         this.ops = new HostOpLedger(fold, horizon, horizon);
+        this.memory = new MemoryRows(sink, ops::written);
     }
 
     /**
@@ -103,6 +105,9 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
             }
             if (slot.type == RecordType.ACTIVITY || slot.type == RecordType.CORRELATION_BINDING) {
                 ops.record(); // the join's clock: parked records come back within a horizon of these
+                if (memory.held() > 0) {
+                    memory.arrival();
+                }
             }
             if (end) {
                 finish(slot.nameId);
@@ -136,6 +141,9 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
                 overheadNs += r.durationNs();
             } else if (r.kind.isDevice()) {
                 device(r);
+            } else if (r.kind.isInstant()) {
+                memory.record(r, flows); // drawn now or once its runtime call is walked (records counts it then)
+                return;
             } else {
                 api(r);
             }
@@ -169,6 +177,7 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
             ops.api(r.externalId(), r.threadId);
         }
         sink.apiSlice(r);
+        memory.api(r);
         if (r.hasCorrelation()) {
             flow(flows.host(r.correlation(), r.startNs, r.processId, r.threadId));
             for (FlowArrow more; (more = flows.nextArrow()) != null; ) { // a graph launch's records that came before it
@@ -215,7 +224,7 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
             row.endNs = ops.end[s];
             row.externalId = ops.externalId[s];
             row.thread = ops.thread[s];
-            row.evIdx = ops.written() - 1;
+            row.evIdx = ops.written() - 1 + memory.drawn(); // one numbering with the memory events (0 without)
             row.args = ops.args[s];
             row.stack = ops.stacks[s];
             ops.args[s] = null; // the slot is free now: hold no op's args past its row
@@ -229,6 +238,10 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         startIfNeeded(bounded ? window.windowStart() : 0);
         ops.finish();
         writeSettledOps();
+        memory.finish();
+        if (memory.drawn() > 0) {
+            accounting.memory(memory.drawn(), memory.withoutThread(), memory.unseenReleases(), memory.maxHeld());
+        }
         String crossing = fold.crossingNote();
         if (crossing != null) {
             accounting.note(crossing);
@@ -265,7 +278,7 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
 
     /** Trace events written: records, host op rows and, in a format that draws them as events, flow halves. */
     public long events() {
-        return records + ops.written() + arrows * sink.eventsPerFlow();
+        return records + memory.drawn() + ops.written() + arrows * sink.eventsPerFlow();
     }
 
     /** Every event the trace holds once the capture finished: {@link #events()} plus row labels and span markers. */

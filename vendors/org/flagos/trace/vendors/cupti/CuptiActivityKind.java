@@ -27,6 +27,12 @@ public final class CuptiActivityKind {
     public static final int SYNCHRONIZATION = 38;
     /** {@code CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION}. */
     public static final int EXTERNAL_CORRELATION = 39;
+    /** {@code CUPTI_ACTIVITY_KIND_MARKER}: NVTX marks and range ends ({@code CUpti_ActivityMarker2}). */
+    public static final int MARKER = 12;
+    /** {@code CUPTI_ACTIVITY_KIND_MARKER_DATA}: NVTX payloads and colours ({@code CUpti_ActivityMarkerData2}). */
+    public static final int MARKER_DATA = 13;
+    /** {@code CUPTI_ACTIVITY_KIND_MEMORY2}: one record per device-memory allocation or release. */
+    public static final int MEMORY2 = 49;
     /** {@code CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0}, the external kind op ids are pushed as. */
     public static final int EXTERNAL_CUSTOM0 = 3;
     /** {@code CUPTI_CB_DOMAIN_DRIVER_API}. */

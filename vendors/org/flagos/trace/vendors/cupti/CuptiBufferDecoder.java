@@ -45,6 +45,7 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
     private final CuptiSynchronizationDecoder sync;
     private final CuptiOverheadDecoder overhead;
     private final CuptiContextDevices contextDevices = new CuptiContextDevices();
+    private final CuptiMemoryDecoder memory;
 
     /**
      * A decoder of NVIDIA CUPTI 13.0 buffers in epoch ns.
@@ -82,6 +83,7 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
         this.api = new CuptiApiDecoder(times);
         this.sync = new CuptiSynchronizationDecoder(layout, times);
         this.overhead = new CuptiOverheadDecoder(layout, times);
+        this.memory = new CuptiMemoryDecoder(layout, times);
     }
 
     /**
@@ -249,8 +251,26 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
                     stats.countPublished(EventKind.OVERHEAD);
                 }
                 break;
+            case CuptiActivityKind.MEMORY2:
+                decodeMemory(buffer, pos, sink, stats);
+                break;
             default:
                 stats.countSkipped(kind);
+        }
+    }
+
+    private void decodeMemory(ByteBuffer buffer, int pos, RecordSink sink, DecodeStats stats) {
+        if (layout.memorySize < 0) {
+            stats.countSkipped(CuptiActivityKind.MEMORY2); // a scanning vendor's walk sized it; this row cannot read it
+            return;
+        }
+        memory.wrap(buffer, pos);
+        String why = memory.invalid();
+        if (why != null) {
+            stats.invalid(why);
+        } else if (times.accept(memory.rawTimestamp(), memory.rawTimestamp(), memory.deviceId(), "memory", stats)) {
+            sink.publish(CuptiMemoryDecoder.TRANSLATOR, memory);
+            stats.countPublished(EventKind.MEMORY);
         }
     }
 }

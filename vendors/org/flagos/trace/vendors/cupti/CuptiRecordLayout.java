@@ -25,12 +25,20 @@ package org.flagos.trace.vendors.cupti;
  * vendors whose headers are not public.
  * The unversioned records are the same in every row: CUpti_ActivityAPI (40) and
  * CUpti_ActivityExternalCorrelation (24). A kind a row does not know ends a walk.
+ *
+ * <p>Kinds added since the seed are set per row after it is built ({@link #memory}): a row that
+ * does not set one does not know it. MEMORY2 is {@code CUpti_ActivityMemory4} (128 bytes) in
+ * CUPTI 13.0 only (gcc's offsetof against CUDA 13.0's {@code cupti_activity.h}, API version 130001);
+ * so are MARKER ({@code CUpti_ActivityMarker2}, 56) and MARKER_DATA ({@code CUpti_ActivityMarkerData2},
+ * 40), skipped and counted until NVTX ranges are drawn.
  */
 public final class CuptiRecordLayout {
     /** CUPTI 13.0 (API version 130001). */
     public static final CuptiRecordLayout CUPTI_13_0 = new CuptiRecordLayout("CUPTI 13.0 (API version 130001)",
             "CUpti_ActivityKernel10", 216, "CUpti_ActivityMemcpy6", 96, "CUpti_ActivityMemset4", 88, 56)
-            .with("CUpti_ActivitySynchronization2", 56, true);
+            .with("CUpti_ActivitySynchronization2", 56, true)
+            .memory("CUpti_ActivityMemory4", 128)
+            .markers(56, 40);
     /** CUPTI 12.1 (API version 18); Overhead's size is not known to it, so an OVERHEAD record ends a walk. */
     public static final CuptiRecordLayout CUPTI_12_1 = new CuptiRecordLayout("CUPTI 12.1 (API version 18)",
             "CUpti_ActivityKernel9", 208, "CUpti_ActivityMemcpy5", 88, "CUpti_ActivityMemset4", 88, -1)
@@ -53,6 +61,10 @@ public final class CuptiRecordLayout {
     int syncSize = -1;
     /** True when the kernel, memcpy and memset records carry graphNodeId and graphId where CUPTI 12-13 put them. */
     boolean graphIds;
+    String memoryRecord = "memory record";
+    int memorySize = -1;
+    private int markerSize = -1;
+    private int markerDataSize = -1;
 
     private CuptiRecordLayout(String description, String kernelRecord, int kernelSize, String memcpyRecord,
                               int memcpySize, String memsetRecord, int memsetSize, int overheadSize) {
@@ -74,6 +86,23 @@ public final class CuptiRecordLayout {
         return this;
     }
 
+    /** Sets this row's MEMORY2 record: its name in problems and its size. */
+    private CuptiRecordLayout memory(String record, int size) {
+        this.memoryRecord = record;
+        this.memorySize = size;
+        return this;
+    }
+
+    /**
+     * Sets this row's NVTX record sizes ({@code CUpti_ActivityMarker2}, {@code CUpti_ActivityMarkerData2}):
+     * not decoded yet, they are skipped and counted instead of ending the walk.
+     */
+    private CuptiRecordLayout markers(int marker, int markerData) {
+        this.markerSize = marker;
+        this.markerDataSize = markerData;
+        return this;
+    }
+
     /** Record size in bytes for CUPTI activity kind {@code kind}, or -1 when this layout does not know it. */
     public int recordSize(int kind) {
         switch (kind) {
@@ -86,6 +115,9 @@ public final class CuptiRecordLayout {
             case CuptiActivityKind.OVERHEAD: return overheadSize;
             case CuptiActivityKind.EXTERNAL_CORRELATION: return CuptiExternalCorrelationDecoder.SIZE;
             case CuptiActivityKind.SYNCHRONIZATION: return syncSize;
+            case CuptiActivityKind.MEMORY2: return memorySize;
+            case CuptiActivityKind.MARKER: return markerSize; // skipped (counted): NVTX is not drawn yet
+            case CuptiActivityKind.MARKER_DATA: return markerDataSize;
             default: return -1;
         }
     }

@@ -56,6 +56,12 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
             !"false".equals(System.getProperty("flagtrace.cupti.syncAndOverhead"));
     private static final int[] SYNC_AND_OVERHEAD_KINDS = {CuptiActivityKind.SYNCHRONIZATION, CuptiActivityKind.OVERHEAD};
     /**
+     * MEMORY2 records (device-memory allocations and releases, torch's {@code [memory]} events) are
+     * armed per session unless {@code -Dflagtrace.cupti.memory=false}: CUPTI writes one only when
+     * memory is allocated or released, never on a launch.
+     */
+    private static final boolean ARM_MEMORY = !"false".equals(System.getProperty("flagtrace.cupti.memory"));
+    /**
      * Kernel, memcpy and memset kinds are armed per session by default, like the rest. Measured on
      * the H200 (docs/benchmarks.md, 3 forks x 8 s): a 4-byte cudaMemsetAsync loop ran at 1.520 µs per
      * launch plain, 1.578 µs with only the callbacks registered, and 2.763 µs (+82%) with these kinds
@@ -257,11 +263,15 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
                 require(cupti.cuptiActivityEnable(kind), "cuptiActivityEnable(" + kind + ")");
             }
         }
+        if (ARM_MEMORY) {
+            require(cupti.cuptiActivityEnable(CuptiActivityKind.MEMORY2), "cuptiActivityEnable(MEMORY2)");
+        }
         if (FLUSH_PERIOD_MS > 0) {
             require(cupti.cuptiActivityFlushPeriod(FLUSH_PERIOD_MS), "cuptiActivityFlushPeriod(" + FLUSH_PERIOD_MS + ")");
         }
         Diagnostics.trace(COMPONENT, "session armed RUNTIME, " + (ARM_DRIVER ? "DRIVER, " : "") + "EXTERNAL_CORRELATION"
-                + (ARM_SYNC_AND_OVERHEAD ? ", SYNCHRONIZATION, OVERHEAD" : ""));
+                + (ARM_SYNC_AND_OVERHEAD ? ", SYNCHRONIZATION, OVERHEAD" : "")
+                + (ARM_MEMORY ? ", MEMORY2" : ""));
         return true;
     }
 
@@ -278,6 +288,9 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
             for (int kind : SYNC_AND_OVERHEAD_KINDS) {
                 require(cupti.cuptiActivityDisable(kind), "cuptiActivityDisable(" + kind + ")");
             }
+        }
+        if (ARM_MEMORY) {
+            require(cupti.cuptiActivityDisable(CuptiActivityKind.MEMORY2), "cuptiActivityDisable(MEMORY2)");
         }
         if (!DEVICE_KINDS_AT_INIT) {
             for (int kind : DEVICE_KINDS) {

@@ -44,7 +44,7 @@ public abstract class VendorContract {
     private static final Set<String> DEVICE_CATEGORIES = Set.of("kernel", "gpu_memcpy", "gpu_memset");
     /** Every category a flagtrace trace may hold. */
     private static final Set<String> KNOWN_CATEGORIES = Set.of("cpu_op", "kernel", "gpu_memcpy", "gpu_memset", "ac2g",
-            "Trace", "cuda_runtime", "cuda_driver", "privateuse1_runtime", "privateuse1_driver", "cuda_sync", "overhead");
+            "Trace", "cuda_runtime", "cuda_driver", "privateuse1_runtime", "privateuse1_driver", "cuda_sync", "overhead", "cpu_instant_event");
     /** What a flow arrow may end on: device work, or the synchronization a synchronizing call asked for. */
     private static final Set<String> FLOW_END_CATEGORIES = Set.of("kernel", "gpu_memcpy", "gpu_memset", "cuda_sync");
     /** Kinds a vendor may declare beyond the seven assertions' rows ({@link #declaredKinds}). */
@@ -57,6 +57,9 @@ public abstract class VendorContract {
             "wait_on_cuda_event_id");
     /** Newer kineto's graph args, on kernels, copies and sets launched from a CUDA graph. */
     private static final Set<String> GRAPH_ARGS = Set.of("graph id", "graph node id");
+    /** torch 2.11's {@code [memory]} args, in its order. */
+    private static final List<String> MEMORY_ARGS = List.of("Total Reserved", "Total Allocated", "Bytes", "Device Id",
+            "Device Type", "Addr", "finished", "Ev Idx");
 
     /** A trace to check: its parsed JSON and the summary flagtrace computed beside it. */
     public record Traced(JsonNode trace, OpSummary summary) {
@@ -112,6 +115,14 @@ public abstract class VendorContract {
 
     /** Produces the trace once per test class. */
     protected abstract Traced produceTrace() throws Exception;
+
+    /**
+     * Whether the vendor's trace holds device-memory events (CUPTI's MEMORY2); false unless a
+     * vendor's test declares it, and only for a trace whose workload allocates while traced.
+     */
+    protected boolean declaresDeviceMemory() {
+        return false;
+    }
 
     /** An op whose launches the workload knows produce device work ({@code app::mm} and the like). */
     protected abstract String opWithDeviceWork();
@@ -419,5 +430,30 @@ public abstract class VendorContract {
         JsonNode imported = CatapultViewer.importOne(trace().trace(), "vendor-" + capabilities().vendor());
         CatapultViewer.Arrows arrows = CatapultViewer.assertOpensCleanly(trace().trace(), imported, capabilities().flows(), what);
         System.out.println(what + ": " + arrows);
+    }
+
+    // 9: device memory, gated by declaresDeviceMemory
+    @Test
+    void deviceMemoryEventsAreTorchsInstantsInsideTheWindow() {
+        JsonNode span = trace().category("Trace").get(0);
+        BigDecimal lo = span.get("ts").decimalValue();
+        BigDecimal hi = lo.add(span.get("dur").decimalValue());
+        List<JsonNode> memory = trace().category("cpu_instant_event");
+        // Floor: whatever memory events there are, torch's shape, in the window, totals never negative.
+        for (JsonNode m : memory) {
+            assertEquals("[memory]", m.path("name").asText());
+            assertEquals("i", m.path("ph").asText());
+            List<String> keys = new ArrayList<>();
+            m.path("args").fieldNames().forEachRemaining(keys::add);
+            assertEquals(MEMORY_ARGS, keys);
+            BigDecimal ts = m.get("ts").decimalValue();
+            assertTrue(ts.compareTo(lo) >= 0 && ts.compareTo(hi) <= 0, "outside the window: " + m);
+            assertTrue(m.get("args").get("Total Allocated").asLong() >= 0, m.toString());
+        }
+        if (declaresDeviceMemory()) {
+            assertFalse(memory.isEmpty(), capabilities().vendor() + " declares device memory");
+        } else {
+            assertTrue(memory.isEmpty(), capabilities().vendor() + " declares no device memory, yet its trace has " + memory.size());
+        }
     }
 }

@@ -46,6 +46,11 @@ class TraceWalkTest {
         }
 
         @Override
+        public void memoryInstant(MemoryRow m) {
+            lines.add("memory " + m.tid + " " + (m.tsNs - BASE) + " " + m.bytes + " total " + m.totalAllocated);
+        }
+
+        @Override
         public void flow(FlowArrow arrow) {
             lines.add("flow " + arrow.correlation() + " " + (arrow.hostTs() - BASE) + "->" + (arrow.deviceTs() - BASE));
         }
