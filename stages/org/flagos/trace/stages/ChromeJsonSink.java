@@ -420,7 +420,7 @@ public final class ChromeJsonSink implements TraceSink {
     @Override
     public void memoryInstant(MemoryRow m) throws IOException {
         rows.hostThread(m.tid);
-        emit(event.reset().raw(MEMORY_HEAD).raw(PID_).repeated(m.pid).raw(TID_).repeated(m.tid)
+        emit(begin().raw(MEMORY_HEAD).raw(PID_).repeated(m.pid).raw(TID_).repeated(m.tid)
                 .raw(TS_).micros(m.tsNs - base)
                 .raw(MEMORY_ARGS_).number(m.totalReserved).raw(TOTAL_ALLOCATED_).number(m.totalAllocated)
                 .raw(MEMORY_BYTES_).number(m.bytes).raw(DEVICE_ID_).number(m.deviceId)
