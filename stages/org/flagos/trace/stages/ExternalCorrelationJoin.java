@@ -153,7 +153,9 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
     /** Joins {@code record}; returns true when its binding has not come yet (the caller parks it). */
     private boolean join(TraceRecord record) {
         if (!record.hasCorrelation()) {
-            unjoined[record.kind.ordinal()]++;
+            if (record.kind != EventKind.OVERHEAD) { // the vendor's own time: no call launched it, no op owns it
+                unjoined[record.kind.ordinal()]++;
+            }
             return false;
         }
         long external = bindings.externalId(record.correlation());

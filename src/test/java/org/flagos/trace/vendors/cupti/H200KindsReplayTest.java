@@ -6,9 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,16 +25,14 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * The real H200 capture of every kind (captures/h200-kinds/) against CUPTI's own decoding of the
- * same records (its truth file): every synchronization, overhead record and graph record the
- * capture holds inside its window is in the trace with the values CUPTI gave. The NVTX and memory
- * records of that capture (MARKER, MARKER_DATA, MEMORY2) are not decoded on this branch: they are
- * taken out of the buffers first (sizes from the capture's offsetof table), as a record of unknown
- * size would end a buffer's walk.
+ * same records (its truth file): every synchronization, overhead record, graph record and device
+ * memory record the capture holds inside its window is in the trace with the values CUPTI gave.
+ * The capture is replayed whole: its NVTX records (MARKER, MARKER_DATA), not drawn yet, are skipped
+ * and counted, and every byte of its buffers is walked.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class H200KindsReplayTest {
     private static final String NAME = "h200-kinds/h200-kinds";
-    private static final Map<Integer, Integer> NOT_DECODED_HERE = Map.of(12, 56, 13, 40, 49, 128);
     private static final String[] SYNC_NAMES = {"Unknown Sync", "Event Sync", "Stream Wait Event", "Stream Sync", "Context Sync"};
 
     private TraceJson.Replayed trace;
@@ -49,7 +44,7 @@ class H200KindsReplayTest {
     void replay() throws IOException {
         CaptureReplay.Request request = new CaptureReplay.Request(CaptureBytes.load(Captures.capture(NAME)), NAME,
                 OpsJsonlReader.read(Captures.ops(NAME)), KernelNameFile.read(Captures.names(NAME)), TestDevices.h200(),
-                Map.of(), NAME, withoutOtherKinds(), 1 << 12);
+                Map.of(), NAME, UnaryOperator.identity(), 1 << 12);
         trace = TraceJson.replay(request);
         for (String line : Files.readAllLines(Captures.truth(NAME))) {
             truth.add(TraceJson.MAPPER.readTree(line));
@@ -62,32 +57,6 @@ class H200KindsReplayTest {
                 windowEnd = n.get("window_end").asLong();
             }
         }
-    }
-
-    private static UnaryOperator<List<CaptureReplay.Frame>> withoutOtherKinds() {
-        return frames -> {
-            List<CaptureReplay.Frame> out = new ArrayList<>();
-            for (CaptureReplay.Frame f : frames) {
-                ByteBuffer b = f.payload().duplicate().order(ByteOrder.LITTLE_ENDIAN);
-                ByteBuffer kept = ByteBuffer.allocate(b.remaining()).order(ByteOrder.LITTLE_ENDIAN);
-                for (int pos = b.position(); pos < b.limit(); ) {
-                    int kind = b.getInt(pos);
-                    int size = NOT_DECODED_HERE.getOrDefault(kind, CuptiActivityKind.recordSize(kind));
-                    if (size <= 0) {
-                        throw new UncheckedIOException(new IOException("kind " + kind + " of unknown size"));
-                    }
-                    if (!NOT_DECODED_HERE.containsKey(kind)) {
-                        ByteBuffer one = b.duplicate();
-                        one.position(pos).limit(pos + size);
-                        kept.put(one);
-                    }
-                    pos += size;
-                }
-                kept.flip();
-                out.add(new CaptureReplay.Frame(f.vendor(), kept));
-            }
-            return out;
-        };
     }
 
     private List<JsonNode> truthInWindow(String kind) {
@@ -181,5 +150,59 @@ class H200KindsReplayTest {
         assertEquals(graphRecords, device.size());
         assertTrue(graphRecords > 0);
         halves.forEach((id, sum) -> assertEquals(3, sum, "arrow " + id + " paired"));
+    }
+
+    @Test
+    void everyBufferIsWalkedWholeAndOnlyTheNvtxRecordsAreSkipped() {
+        JsonNode accounting = trace.trace().get("flagtrace");
+        assertEquals(0, accounting.get("undecodable_bytes").asLong());
+        assertEquals(0, accounting.get("invalid_records").asLong());
+        JsonNode skipped = accounting.get("skipped_vendor_kinds");
+        assertEquals(List.of("12", "13"), iterable(skipped.fieldNames()), "MARKER and MARKER_DATA only");
+        long markers = truth.stream().filter(t -> t.get("kind").asText().startsWith("marker")).count();
+        assertEquals(markers, skipped.get("12").asLong() + skipped.get("13").asLong());
+    }
+
+    @Test
+    void everyDeviceMemoryRecordIsATorchMemoryEventWithCuptisAddressBytesAndARunningTotal() {
+        List<JsonNode> records = new ArrayList<>();
+        for (JsonNode t : truth) {
+            if ("memory2".equals(t.get("kind").asText())) {
+                records.add(t);
+            }
+        }
+        records.sort(java.util.Comparator.comparingLong(t -> t.get("timestamp").asLong()));
+        List<JsonNode> events = new ArrayList<>();
+        for (JsonNode e : trace.category("cpu_instant_event")) {
+            if ("[memory]".equals(e.get("name").asText())) {
+                events.add(e);
+            }
+        }
+        assertTrue(records.size() > 0);
+        assertEquals(records.size(), events.size(), "one [memory] event per MEMORY2 record");
+        Map<String, JsonNode> byAddressAndSign = new HashMap<>();
+        for (JsonNode e : events) {
+            byAddressAndSign.put(e.get("args").get("Addr").asText() + "/" + Long.signum(e.get("args").get("Bytes").asLong()), e);
+        }
+        Map<Long, Long> total = new HashMap<>();
+        for (JsonNode t : records) {
+            boolean release = t.get("memoryOperationType").asInt() == 2;
+            long bytes = release ? -t.get("bytes").asLong() : t.get("bytes").asLong();
+            JsonNode e = byAddressAndSign.get(t.get("address").asText() + "/" + Long.signum(bytes));
+            assertNotNull(e, "memory record " + t);
+            boolean device = t.get("memoryKind").asInt() == 3; // CUPTI_ACTIVITY_MEMORY_KIND_DEVICE
+            long deviceId = device ? t.get("device").asLong() : -1;
+            assertEquals(bytes, e.get("args").get("Bytes").asLong(), "torch's sign: a release is negative");
+            assertEquals(deviceId, e.get("args").get("Device Id").asLong());
+            assertEquals(device ? 1 : 0, e.get("args").get("Device Type").asInt(), "CUDA, or pinned host memory as CPU");
+            long after = total.merge(deviceId, bytes, Long::sum);
+            assertEquals(after, e.get("args").get("Total Allocated").asLong(), "the running total of its device after " + t);
+        }
+    }
+
+    private static List<String> iterable(java.util.Iterator<String> names) {
+        List<String> out = new ArrayList<>();
+        names.forEachRemaining(out::add);
+        return out;
     }
 }
