@@ -6,9 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,13 +53,16 @@ class StepScheduleDocsTest {
                 source.toString());
         assertEquals(0, rc, diagnostics.toString(StandardCharsets.UTF_8));
         Path log = dir.resolve("log");
-        PrintStream saved = System.err;
-        System.setErr(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)); // "no device activity"
-        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, getClass().getClassLoader())) {
-            loader.loadClass("StepExample").getMethod("main", String[].class).invoke(null, (Object) new String[] {log.toString()});
-        } finally {
-            System.setErr(saved);
+        // In a JVM of its own: the example's Profiler.start selects this process's tracer once and says
+        // so on stderr once, which ProfilerSessionTest checks in the test JVM.
+        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", classes + java.io.File.pathSeparator + System.getProperty("java.class.path"), "StepExample", log.toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("example.out").toFile()).start();
+        if (!child.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)) {
+            child.destroyForcibly().waitFor();
+            throw new AssertionError("the example did not finish in 120 s");
         }
+        assertEquals(0, child.exitValue(), Files.readString(dir.resolve("example.out")));
         List<List<String>> steps = new ArrayList<>();
         try (Stream<Path> files = Files.list(log)) {
             for (Path p : (Iterable<Path>) files.sorted()::iterator) {
