@@ -146,7 +146,12 @@ class BoundedMemoryReplayTest {
         System.out.printf("10M-record replay with %d ops at -Xmx256m: %.1f s wall (child JVM), %s%n",
                 repetitions * source.opsPerRepetition() + 1, (System.nanoTime() - t0) / 1e9, line);
         Map<String, Long> many = figures(line);
-        assertTrue(many.get("peak_heap_mib") <= 256, line);
+        // What is held, not what G1 spreads over: with 3.3M ops the replay allocates about 4 GB, and G1
+        // grows eden into the whole 256 MiB, so the sum of the pools' peaks (an upper bound) reads
+        // 251 MiB on 80ad015 and 267-272 after op args joined HostOp, against 83-112 MiB left after
+        // the fullest collection in the same runs. A ledger that kept every op (3.3M, 36 B each in its
+        // columns alone) would hold 120 MiB more than that.
+        assertTrue(many.get("live_after_gc_mib") <= 160, line);
 
         long r = repetitions;
         assertEquals(source.opsPerRepetition() + 1, single.get("host_ops"), "every op of one repetition written");
