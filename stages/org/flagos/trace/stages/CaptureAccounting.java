@@ -291,7 +291,7 @@ public final class CaptureAccounting {
         g.writeObjectFieldStart("decoded");
         for (int k = 0; k < EventKind.count(); k++) {
             EventKind kind = EventKind.ofOrdinal(k);
-            if (kind.listedWhenZero() || decode.published(kind) > 0) {
+            if (listed(kind)) {
                 g.writeNumberField(kind.category(), decode.published(kind));
             }
         }
@@ -316,7 +316,7 @@ public final class CaptureAccounting {
         g.writeObjectFieldStart("dropped_outside_window");
         for (int k = 0; k < EventKind.count(); k++) {
             EventKind kind = EventKind.ofOrdinal(k);
-            if (kind.listedWhenZero() || decode.published(kind) > 0) {
+            if (listed(kind)) {
                 g.writeNumberField(kind.category(), droppedOutsideWindow(kind));
             }
         }
@@ -325,7 +325,7 @@ public final class CaptureAccounting {
         g.writeObjectFieldStart("without_external_id");
         for (int k = 0; k < EventKind.count(); k++) {
             EventKind kind = EventKind.ofOrdinal(k);
-            if (kind.listedWhenZero() || decode.published(kind) > 0) {
+            if (listed(kind)) {
                 g.writeNumberField(kind.category(), unjoined(kind));
             }
         }
@@ -384,7 +384,7 @@ public final class CaptureAccounting {
         StringBuilder decoded = new StringBuilder("decoded:");
         for (int k = 0; k < EventKind.count(); k++) {
             EventKind kind = EventKind.ofOrdinal(k);
-            if (!kind.listedWhenZero() && decode.published(kind) == 0) {
+            if (!listed(kind)) {
                 continue;
             }
             decoded.append(' ').append(kind.category()).append('=').append(decode.published(kind));
@@ -394,7 +394,7 @@ public final class CaptureAccounting {
         StringBuilder dropped = new StringBuilder("dropped outside the capture window:");
         for (int k = 0; k < EventKind.count(); k++) {
             EventKind kind = EventKind.ofOrdinal(k);
-            if (!kind.listedWhenZero() && decode.published(kind) == 0) {
+            if (!listed(kind)) {
                 continue;
             }
             dropped.append(' ').append(kind.category()).append('=').append(droppedOutsideWindow(kind));
@@ -404,7 +404,7 @@ public final class CaptureAccounting {
         StringBuilder unjoined = new StringBuilder("without External id (launched outside any op):");
         for (int k = 0; k < EventKind.count(); k++) {
             EventKind kind = EventKind.ofOrdinal(k);
-            if (!kind.listedWhenZero() && decode.published(kind) == 0) {
+            if (!listed(kind)) {
                 continue;
             }
             unjoined.append(' ').append(kind.category()).append('=').append(unjoined(kind));
@@ -467,5 +467,10 @@ public final class CaptureAccounting {
         }
         out.addAll(notes());
         return out;
+    }
+
+    /** A kind's row in each accounting block: always for the seed's kinds, for a later one once a record of it was decoded. */
+    private boolean listed(EventKind kind) {
+        return kind.listedWhenZero() || decode.published(kind) > 0;
     }
 }

@@ -54,13 +54,17 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
      */
     private static final boolean ARM_SYNC_AND_OVERHEAD =
             !"false".equals(System.getProperty("flagtrace.cupti.syncAndOverhead"));
-    private static final int[] SYNC_AND_OVERHEAD_KINDS = {CuptiActivityKind.SYNCHRONIZATION, CuptiActivityKind.OVERHEAD};
     /**
      * MEMORY2 records (device-memory allocations and releases, torch's {@code [memory]} events) are
      * armed per session unless {@code -Dflagtrace.cupti.memory=false}: CUPTI writes one only when
      * memory is allocated or released, never on a launch.
      */
     private static final boolean ARM_MEMORY = !"false".equals(System.getProperty("flagtrace.cupti.memory"));
+    /** The kinds beyond the seed's that a session arms and disarms, as the two properties above leave them. */
+    private static final int[] SESSION_EXTRA_KINDS = java.util.stream.IntStream.concat(
+            ARM_SYNC_AND_OVERHEAD ? java.util.stream.IntStream.of(CuptiActivityKind.SYNCHRONIZATION, CuptiActivityKind.OVERHEAD)
+                    : java.util.stream.IntStream.empty(),
+            ARM_MEMORY ? java.util.stream.IntStream.of(CuptiActivityKind.MEMORY2) : java.util.stream.IntStream.empty()).toArray();
     /**
      * Kernel, memcpy and memset kinds are armed per session by default, like the rest. Measured on
      * the H200 (docs/benchmarks.md, 3 forks x 8 s): a 4-byte cudaMemsetAsync loop ran at 1.520 µs per
@@ -258,13 +262,8 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
             require(cupti.cuptiActivityEnable(CuptiActivityKind.DRIVER), "cuptiActivityEnable(DRIVER)");
         }
         require(cupti.cuptiActivityEnable(CuptiActivityKind.EXTERNAL_CORRELATION), "cuptiActivityEnable(EXTERNAL_CORRELATION)");
-        if (ARM_SYNC_AND_OVERHEAD) {
-            for (int kind : SYNC_AND_OVERHEAD_KINDS) {
-                require(cupti.cuptiActivityEnable(kind), "cuptiActivityEnable(" + kind + ")");
-            }
-        }
-        if (ARM_MEMORY) {
-            require(cupti.cuptiActivityEnable(CuptiActivityKind.MEMORY2), "cuptiActivityEnable(MEMORY2)");
+        for (int kind : SESSION_EXTRA_KINDS) {
+            require(cupti.cuptiActivityEnable(kind), "cuptiActivityEnable(" + kind + ")");
         }
         if (FLUSH_PERIOD_MS > 0) {
             require(cupti.cuptiActivityFlushPeriod(FLUSH_PERIOD_MS), "cuptiActivityFlushPeriod(" + FLUSH_PERIOD_MS + ")");
@@ -284,13 +283,8 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
             require(cupti.cuptiActivityDisable(CuptiActivityKind.DRIVER), "cuptiActivityDisable(DRIVER)");
         }
         require(cupti.cuptiActivityDisable(CuptiActivityKind.EXTERNAL_CORRELATION), "cuptiActivityDisable(EXTERNAL_CORRELATION)");
-        if (ARM_SYNC_AND_OVERHEAD) {
-            for (int kind : SYNC_AND_OVERHEAD_KINDS) {
-                require(cupti.cuptiActivityDisable(kind), "cuptiActivityDisable(" + kind + ")");
-            }
-        }
-        if (ARM_MEMORY) {
-            require(cupti.cuptiActivityDisable(CuptiActivityKind.MEMORY2), "cuptiActivityDisable(MEMORY2)");
+        for (int kind : SESSION_EXTRA_KINDS) {
+            require(cupti.cuptiActivityDisable(kind), "cuptiActivityDisable(" + kind + ")");
         }
         if (!DEVICE_KINDS_AT_INIT) {
             for (int kind : DEVICE_KINDS) {
