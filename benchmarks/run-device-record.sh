@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Proof run ON the NVIDIA machine, from the repository root: records the parity workload in a JVM
+# Proof run ON the NVIDIA machine, from the repository root: records a built-in workload (WORKLOAD,
+# default parity; kinds for the record kinds added since the seed) in a JVM
 # under the live CUPTI tracer (trace, summary, buffer dump), then replays the dump offline.
 # Expects .device/jre and .device/lib/* (docs/running-on-h200.md); writes $OUT/$name.tgz.
 # Exits nonzero when the record or the replay fails (their output is still tarred into $OUT).
@@ -12,10 +13,11 @@ compgen -G ".device/lib/*.jar" > /dev/null || { echo "run-device-record.sh: no j
 export LD_LIBRARY_PATH="/usr/local/cuda-13.0/targets/x86_64-linux/lib:/usr/local/nvidia/lib64:${LD_LIBRARY_PATH:-}"
 export FLAGOS_TRACE=1
 opts=(-Dorg.bytedeco.javacpp.cachedir="$PWD/.device/javacpp-cache" -cp "$PWD/.device/lib/*")
-name=${CAPTURE_NAME:-h200-java-parity}
+workload=${WORKLOAD:-parity}
+name=${CAPTURE_NAME:-h200-java-$workload}
 mkdir -p "$OUT/capture"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$OUT/capture/gpu.txt" 2>&1
-"$java" "${opts[@]}" ${FLAGTRACE_JAVA_OPTS:-} org.flagos.trace.cli.FlagtraceCli record --workload parity \
+"$java" "${opts[@]}" ${FLAGTRACE_JAVA_OPTS:-} org.flagos.trace.cli.FlagtraceCli record --workload "$workload" \
     -o "$OUT/capture/$name.live.json" --summary "$OUT/capture/$name.live-summary.json" \
     --dump-buffers "$OUT/capture/$name.fltrbuf" > "$OUT/capture/record.txt" 2>&1
 record=$?

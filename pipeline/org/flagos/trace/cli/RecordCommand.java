@@ -27,7 +27,7 @@ import picocli.CommandLine.Option;
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {ExitCodes.OK_LINE, ExitCodes.FAILED_LINE, ExitCodes.USAGE_LINE})
 final class RecordCommand implements Callable<Integer> {
-    @Option(names = "--workload", required = true, paramLabel = "NAME", description = "the workload to run: parity")
+    @Option(names = "--workload", required = true, paramLabel = "NAME", description = "the workload to run: parity (the torch baseline's shape) or kinds (syncs, a CUDA graph, allocations, op args)")
     String workload;
 
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "TRACE.json|TRACE.pftrace",

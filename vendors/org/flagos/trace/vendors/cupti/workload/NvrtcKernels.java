@@ -14,12 +14,13 @@ import org.bytedeco.javacpp.PointerPointer;
 import org.bytedeco.javacpp.SizeTPointer;
 
 /**
- * The workload's own kernels, compiled at run time by NVRTC to a cubin for the device and loaded
+ * A workload's own kernels, compiled at run time by NVRTC to a cubin for the device and loaded
  * with the runtime's library API, so they launch through {@code cudaLaunchKernel} like any CUDA C++
  * kernel. They are C++ (not extern "C") so CUPTI reports mangled names, as it does for torch's.
  */
 final class NvrtcKernels {
-    static final String SOURCE = String.join("\n",
+    /** The parity workload's kernels. */
+    static final String PARITY_SOURCE = String.join("\n",
             "__global__ void relu(float* x, int n) {",
             "  int i = blockIdx.x * blockDim.x + threadIdx.x;",
             "  if (i < n) x[i] = x[i] > 0.f ? x[i] : 0.f;",
@@ -36,14 +37,33 @@ final class NvrtcKernels {
             "}",
             "");
 
-    final CUkern_st relu = new CUkern_st();
-    final CUkern_st tiny = new CUkern_st();
-    final CUkern_st bitonic = new CUkern_st();
+    /** The kinds workload's kernels: those of benchmarks/device/kinds-capture/kinds_capture.cu. */
+    static final String KINDS_SOURCE = String.join("\n",
+            "__global__ void fill(float* x, float v, int n) {",
+            "  int i = blockIdx.x * blockDim.x + threadIdx.x;",
+            "  if (i < n) x[i] = v;",
+            "}",
+            "__global__ void axpy(float* y, const float* x, float a, int n) {",
+            "  int i = blockIdx.x * blockDim.x + threadIdx.x;",
+            "  if (i < n) y[i] += a * x[i];",
+            "}",
+            "__global__ void scale(float* x, float a, int n) {",
+            "  int i = blockIdx.x * blockDim.x + threadIdx.x;",
+            "  if (i < n) x[i] *= a;",
+            "}",
+            "__global__ void spin(long long cycles, float* sink) {",
+            "  long long t0 = clock64();",
+            "  while (clock64() - t0 < cycles) {}",
+            "  if (threadIdx.x == 0 && sink) sink[blockIdx.x] = (float) (t0 & 1);",
+            "}",
+            "");
+
     private final CUlib_st library = new CUlib_st();
 
-    NvrtcKernels(int computeMajor, int computeMinor) {
+    /** Compiles {@code source} for the device of compute capability {@code major.minor} and loads it. */
+    NvrtcKernels(int computeMajor, int computeMinor, String source) {
         _nvrtcProgram program = new _nvrtcProgram();
-        checkNvrtc(nvrtc.nvrtcCreateProgram(program, new BytePointer(SOURCE), new BytePointer("flagtrace_workload.cu"),
+        checkNvrtc(nvrtc.nvrtcCreateProgram(program, new BytePointer(source), new BytePointer("flagtrace_workload.cu"),
                 0, (PointerPointer) null, (PointerPointer) null), "nvrtcCreateProgram");
         String arch = "--gpu-architecture=sm_" + computeMajor + computeMinor;
         int status = nvrtc.nvrtcCompileProgram(program, 1, new PointerPointer<BytePointer>(arch));
@@ -60,8 +80,12 @@ final class NvrtcKernels {
         checkNvrtc(nvrtc.nvrtcGetCUBIN(program, cubin), "nvrtcGetCUBIN");
         check(cudart.cudaLibraryLoadData(library, cubin, (IntPointer) null, (PointerPointer) null, 0,
                 (IntPointer) null, (PointerPointer) null, 0), "cudaLibraryLoadData");
-        check(cudart.cudaLibraryGetKernel(relu, library, "_Z4reluPfi"), "cudaLibraryGetKernel(relu)");
-        check(cudart.cudaLibraryGetKernel(tiny, library, "_Z4tinyPf"), "cudaLibraryGetKernel(tiny)");
-        check(cudart.cudaLibraryGetKernel(bitonic, library, "_Z7bitonicPfii"), "cudaLibraryGetKernel(bitonic)");
+    }
+
+    /** The kernel of that mangled name in the loaded library. */
+    CUkern_st kernel(String mangledName) {
+        CUkern_st kernel = new CUkern_st();
+        check(cudart.cudaLibraryGetKernel(kernel, library, mangledName), "cudaLibraryGetKernel(" + mangledName + ")");
+        return kernel;
     }
 }

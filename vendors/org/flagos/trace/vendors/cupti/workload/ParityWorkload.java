@@ -2,21 +2,20 @@ package org.flagos.trace.vendors.cupti.workload;
 
 import static org.flagos.trace.vendors.cupti.workload.Cuda.check;
 import static org.flagos.trace.vendors.cupti.workload.Cuda.checkBlas;
+import static org.flagos.trace.vendors.cupti.workload.Cuda.launch;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.bytedeco.cuda.cublas.cublasContext;
+import org.bytedeco.cuda.cudart.CUkern_st;
 import org.bytedeco.cuda.cudart.CUstream_st;
 import org.bytedeco.cuda.cudart.cudaDeviceProp;
-import org.bytedeco.cuda.cudart.dim3;
 import org.bytedeco.cuda.global.cublas;
 import org.bytedeco.cuda.global.cudart;
 import org.bytedeco.javacpp.FloatPointer;
-import org.bytedeco.javacpp.IntPointer;
 import org.bytedeco.javacpp.Loader;
 import org.bytedeco.javacpp.Pointer;
-import org.bytedeco.javacpp.PointerPointer;
 import org.flagos.trace.model.HostOpMarker;
 import org.flagos.trace.model.Workload;
 
@@ -47,7 +46,9 @@ public final class ParityWorkload implements Workload {
         check(cudart.cudaSetDevice(0), "cudaSetDevice");
         cudaDeviceProp props = new cudaDeviceProp();
         check(cudart.cudaGetDeviceProperties(props, 0), "cudaGetDeviceProperties");
-        NvrtcKernels kernels = new NvrtcKernels(props.major(), props.minor());
+        NvrtcKernels library = new NvrtcKernels(props.major(), props.minor(), NvrtcKernels.PARITY_SOURCE);
+        Kernels kernels = new Kernels(library.kernel("_Z4reluPfi"), library.kernel("_Z4tinyPf"),
+                library.kernel("_Z7bitonicPfii"));
         long matrixBytes = (long) N * N * Float.BYTES;
 
         FloatPointer a = new FloatPointer((Pointer) null);
@@ -79,7 +80,7 @@ public final class ParityWorkload implements Workload {
                             one, a, N, b, N, zero, c, N), "cublasSgemm");
                 }
                 try (HostOpMarker.Scope relu = session.op("app::relu")) {
-                    launch(kernels.relu, (N * N + 255) / 256, 256, null, c, N * N);
+                    launch(kernels.relu(), (N * N + 255) / 256, 256, null, c, N * N);
                 }
             }
         }
@@ -87,7 +88,7 @@ public final class ParityWorkload implements Workload {
             check(cudart.cudaMemcpy(sorted, c, (long) SORT * Float.BYTES, 3 /* cudaMemcpyDeviceToDevice */), "cudaMemcpy");
             for (int k = 2; k <= SORT; k <<= 1) {
                 for (int j = k >> 1; j > 0; j >>= 1) {
-                    launch(kernels.bitonic, SORT / 256, 256, null, sorted, j, k);
+                    launch(kernels.bitonic(), SORT / 256, 256, null, sorted, j, k);
                 }
             }
         }
@@ -104,7 +105,7 @@ public final class ParityWorkload implements Workload {
         }
         for (int i = 0; i < 100; i++) {
             try (HostOpMarker.Scope op = session.op("app::tiny")) {
-                launch(kernels.tiny, 1, 1, null, big);
+                launch(kernels.tiny(), 1, 1, null, big);
             }
         }
         runWorkers(session, kernels, 2, 20);
@@ -116,8 +117,12 @@ public final class ParityWorkload implements Workload {
         cublas.cublasDestroy_v2(blas);
     }
 
+    /** The parity workload's kernels, looked up in the order the workload always looked them up. */
+    private record Kernels(CUkern_st relu, CUkern_st tiny, CUkern_st bitonic) {
+    }
+
     /** Two threads, each on its own stream, each running nested ops. */
-    private static void runWorkers(HostOpMarker session, NvrtcKernels kernels, int threads, int steps) throws InterruptedException {
+    private static void runWorkers(HostOpMarker session, Kernels kernels, int threads, int steps) throws InterruptedException {
         List<Thread> workers = new ArrayList<>();
         List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
         for (int t = 0; t < threads; t++) {
@@ -131,7 +136,7 @@ public final class ParityWorkload implements Workload {
                     for (int i = 0; i < steps; i++) {
                         try (HostOpMarker.Scope step = session.op("app::worker_step")) {
                             try (HostOpMarker.Scope relu = session.op("app::worker_relu")) {
-                                launch(kernels.relu, 64, 256, stream, buffer, 1 << 14);
+                                launch(kernels.relu(), 64, 256, stream, buffer, 1 << 14);
                             }
                             try (HostOpMarker.Scope zero = session.op("app::worker_memset")) {
                                 check(cudart.cudaMemsetAsync(buffer, 0, 1 << 16, stream), "cudaMemsetAsync");
@@ -154,25 +159,6 @@ public final class ParityWorkload implements Workload {
         if (!failures.isEmpty()) {
             throw new IllegalStateException("worker failed: " + failures.get(0), failures.get(0));
         }
-    }
-
-    /** Launches through cudaLaunchKernel; args are device pointers and ints. */
-    static void launch(Pointer kernel, int grid, int block, CUstream_st stream, Object... args) {
-        PointerPointer<Pointer> argv = new PointerPointer<>(args.length);
-        List<Pointer> keep = new ArrayList<>(args.length);
-        for (int i = 0; i < args.length; i++) {
-            Pointer holder;
-            if (args[i] instanceof Pointer) {
-                holder = new PointerPointer<Pointer>(1).put(0, (Pointer) args[i]);
-            } else {
-                holder = new IntPointer(1).put((Integer) args[i]);
-            }
-            keep.add(holder);
-            argv.put(i, holder);
-        }
-        check(cudart.cudaLaunchKernel(kernel, new dim3(grid, 1, 1), new dim3(block, 1, 1), argv, 0, stream),
-                "cudaLaunchKernel");
-        keep.clear();
     }
 
     private static FloatPointer random(int n, long seed) {

@@ -1,0 +1,235 @@
+package org.flagos.trace.vendors.cupti.workload;
+
+import static org.flagos.trace.vendors.cupti.workload.Cuda.check;
+import static org.flagos.trace.vendors.cupti.workload.Cuda.launch;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.bytedeco.cuda.cudart.CUevent_st;
+import org.bytedeco.cuda.cudart.CUgraphExec_st;
+import org.bytedeco.cuda.cudart.CUgraph_st;
+import org.bytedeco.cuda.cudart.CUkern_st;
+import org.bytedeco.cuda.cudart.CUstream_st;
+import org.bytedeco.cuda.cudart.cudaDeviceProp;
+import org.bytedeco.cuda.global.cudart;
+import org.bytedeco.javacpp.FloatPointer;
+import org.bytedeco.javacpp.Pointer;
+import org.flagos.trace.model.HostOpMarker;
+import org.flagos.trace.model.OpArgs;
+import org.flagos.trace.model.Workload;
+
+/**
+ * The kinds workload: the work of {@code benchmarks/device/kinds-capture/kinds_capture.cu} (and of
+ * its torch twin, {@code torch_kinds.py}) from Java, so the record kinds added since the seed are
+ * captured live through flagtrace's own tracer: every synchronization CUDA reports (stream, event,
+ * stream-wait-event, event query, device and context), a CUDA graph captured from a stream and
+ * launched three times, {@code cudaMalloc}/{@code cudaFree} and their stream-ordered forms, and ops
+ * carrying torch-style arguments. NVTX ranges are not made here: CUDA 13's NVTX is a header-only
+ * C library with no Java binding in the CUDA presets; the C++ capture covers them.
+ */
+public final class KindsWorkload implements Workload {
+    private static final int N = 1 << 20; // floats: 4 MiB buffers
+    private static final long BYTES = (long) N * Float.BYTES;
+    private static final long SPIN_CYCLES = 400_000; // ~0.2 ms at ~2 GHz: long enough that a sync waits
+    private static final int BLOCKS = (N + 255) / 256;
+
+    @Override
+    public String name() {
+        return "kinds";
+    }
+
+    @Override
+    public String description() {
+        return "every synchronization, a CUDA graph launched 3 times, device allocations, ops with args";
+    }
+
+    @Override
+    public void run(HostOpMarker session) throws Exception {
+        CUstream_st s1 = new CUstream_st();
+        CUstream_st s2 = new CUstream_st();
+        CUstream_st sg = new CUstream_st();
+        CUevent_st ev1 = new CUevent_st();
+        CUevent_st ev2 = new CUevent_st();
+        Kernels k;
+        try (HostOpMarker.Scope op = session.op("kinds::init")) { // context creation and lazy loading land here
+            check(cudart.cudaSetDevice(0), "cudaSetDevice");
+            check(cudart.cudaFree(null), "cudaFree");
+            cudaDeviceProp props = new cudaDeviceProp();
+            check(cudart.cudaGetDeviceProperties(props, 0), "cudaGetDeviceProperties");
+            NvrtcKernels library = new NvrtcKernels(props.major(), props.minor(), NvrtcKernels.KINDS_SOURCE);
+            k = new Kernels(library.kernel("_Z4fillPffi"), library.kernel("_Z4axpyPfPKffi"),
+                    library.kernel("_Z5scalePffi"), library.kernel("_Z4spinxPf"));
+            check(cudart.cudaStreamCreateWithFlags(s1, cudart.cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+            check(cudart.cudaStreamCreateWithFlags(s2, cudart.cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+            check(cudart.cudaStreamCreateWithFlags(sg, cudart.cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+            check(cudart.cudaEventCreate(ev1), "cudaEventCreate");
+            check(cudart.cudaEventCreateWithFlags(ev2, cudart.cudaEventDisableTiming), "cudaEventCreateWithFlags");
+        }
+        FloatPointer a = new FloatPointer((Pointer) null);
+        FloatPointer b = new FloatPointer((Pointer) null);
+        FloatPointer c = new FloatPointer((Pointer) null);
+        FloatPointer small = new FloatPointer((Pointer) null);
+        FloatPointer pinned = new FloatPointer((Pointer) null);
+        try (HostOpMarker.Scope op = session.op("kinds::alloc")) {
+            check(cudart.cudaMalloc(a, BYTES), "cudaMalloc");
+            check(cudart.cudaMalloc(b, BYTES), "cudaMalloc");
+            check(cudart.cudaMalloc(c, BYTES), "cudaMalloc");
+            check(cudart.cudaMalloc(small, 256), "cudaMalloc");
+            check(cudart.cudaMallocHost(pinned, BYTES), "cudaMallocHost");
+        }
+        FloatPointer pageable = new FloatPointer(N);
+        baseline(session, k, s1, a, b, c, small, pinned, pageable);
+        syncs(session, k, s1, s2, ev1, ev2, c, small);
+        graph(session, k, sg, a, b, c, small);
+        memory(session, k, s1);
+        try (HostOpMarker.Scope op = session.op("kinds::peer_copy")) { // one GPU: a copy of the device to itself
+            check(cudart.cudaMemcpyPeer(b, 0, a, 0, BYTES), "cudaMemcpyPeer");
+            check(cudart.cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+        }
+        try (HostOpMarker.Scope op = session.op("kinds::teardown")) {
+            for (Pointer p : new Pointer[] {a, b, c, small}) {
+                check(cudart.cudaFree(p), "cudaFree");
+            }
+            check(cudart.cudaFreeHost(pinned), "cudaFreeHost");
+            check(cudart.cudaEventDestroy(ev1), "cudaEventDestroy");
+            check(cudart.cudaEventDestroy(ev2), "cudaEventDestroy");
+            for (CUstream_st s : new CUstream_st[] {s1, s2, sg}) {
+                check(cudart.cudaStreamDestroy(s), "cudaStreamDestroy");
+            }
+        }
+        check(cudart.cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    }
+
+    private static void baseline(HostOpMarker session, Kernels k, CUstream_st s1, FloatPointer a, FloatPointer b,
+                                 FloatPointer c, FloatPointer small, FloatPointer pinned, FloatPointer pageable) {
+        OpArgs vector = OpArgs.builder().inputDims(new long[] {N}).inputTypes("float").build();
+        try (HostOpMarker.Scope op = session.op("kinds::baseline")) {
+            try (HostOpMarker.Scope x = session.op("kinds::copy_h2d", vector)) {
+                check(cudart.cudaMemcpy(a, pageable, BYTES, cudart.cudaMemcpyHostToDevice), "cudaMemcpy");
+                check(cudart.cudaMemcpyAsync(b, pinned, BYTES, cudart.cudaMemcpyHostToDevice, s1), "cudaMemcpyAsync");
+            }
+            try (HostOpMarker.Scope x = session.op("kinds::fill", OpArgs.builder().inputDims(new long[] {N}, new long[0])
+                    .inputTypes("float", "Scalar").concreteInputs("", "2.0").build())) {
+                launch(k.fill(), BLOCKS, 256, null, c, 2.0f, N);
+            }
+            try (HostOpMarker.Scope x = session.op("kinds::axpy", OpArgs.builder().inputDims(new long[] {N}, new long[] {N})
+                    .inputTypes("float", "float").add("alpha", 0.5).build())) {
+                launch(k.axpy(), BLOCKS, 256, null, c, a, 0.5f, N);
+            }
+            try (HostOpMarker.Scope x = session.op("kinds::zeros", OpArgs.builder().add("bytes", 256).build())) {
+                check(cudart.cudaMemsetAsync(small, 0, 256, s1), "cudaMemsetAsync");
+            }
+            try (HostOpMarker.Scope x = session.op("kinds::copy_d2h", vector)) {
+                check(cudart.cudaMemcpyAsync(pinned, c, BYTES, cudart.cudaMemcpyDeviceToHost, null), "cudaMemcpyAsync");
+                check(cudart.cudaMemcpy(pageable, c, 4096, cudart.cudaMemcpyDeviceToHost), "cudaMemcpy");
+            }
+        }
+    }
+
+    private static void syncs(HostOpMarker session, Kernels k, CUstream_st s1, CUstream_st s2, CUevent_st ev1,
+                              CUevent_st ev2, FloatPointer c, FloatPointer small) {
+        try (HostOpMarker.Scope op = session.op("kinds::sync")) {
+            try (HostOpMarker.Scope x = session.op("kinds::stream_sync")) {
+                launch(k.spin(), 1, 32, s1, SPIN_CYCLES, small);
+                check(cudart.cudaStreamSynchronize(s1), "cudaStreamSynchronize");
+            }
+            try (HostOpMarker.Scope x = session.op("kinds::event_sync")) {
+                launch(k.spin(), 1, 32, s1, SPIN_CYCLES, small);
+                check(cudart.cudaEventRecord(ev1, s1), "cudaEventRecord");
+                check(cudart.cudaEventSynchronize(ev1), "cudaEventSynchronize");
+            }
+            try (HostOpMarker.Scope x = session.op("kinds::stream_wait_event")) {
+                launch(k.spin(), 1, 32, s1, SPIN_CYCLES, small);
+                check(cudart.cudaEventRecord(ev2, s1), "cudaEventRecord");
+                check(cudart.cudaStreamWaitEvent(s2, ev2, 0), "cudaStreamWaitEvent");
+                launch(k.scale(), BLOCKS, 256, s2, c, 0.5f, N);
+                check(cudart.cudaStreamSynchronize(s2), "cudaStreamSynchronize");
+            }
+            try (HostOpMarker.Scope x = session.op("kinds::event_query")) {
+                launch(k.spin(), 1, 32, s1, SPIN_CYCLES, small);
+                check(cudart.cudaEventRecord(ev1, s1), "cudaEventRecord");
+                int status;
+                while ((status = cudart.cudaEventQuery(ev1)) == cudart.cudaErrorNotReady) {
+                    Thread.onSpinWait();
+                }
+                check(status, "cudaEventQuery");
+            }
+            try (HostOpMarker.Scope x = session.op("kinds::device_sync")) {
+                launch(k.spin(), 1, 32, s2, SPIN_CYCLES, small);
+                check(cudart.cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+            }
+            try (HostOpMarker.Scope x = session.op("kinds::context_sync")) {
+                launch(k.spin(), 1, 32, s1, SPIN_CYCLES, small);
+                check(cudart.cuCtxSynchronize(), "cuCtxSynchronize");
+            }
+        }
+    }
+
+    private static void graph(HostOpMarker session, Kernels k, CUstream_st sg, FloatPointer a, FloatPointer b,
+                              FloatPointer c, FloatPointer small) {
+        try (HostOpMarker.Scope op = session.op("kinds::graph")) {
+            CUgraph_st graph = new CUgraph_st();
+            CUgraphExec_st exec = new CUgraphExec_st();
+            try (HostOpMarker.Scope x = session.op("kinds::graph_capture")) {
+                // Captured, not run: CUPTI reports the API calls; the device work comes at launch.
+                check(cudart.cudaStreamBeginCapture(sg, cudart.cudaStreamCaptureModeGlobal), "cudaStreamBeginCapture");
+                launch(k.fill(), BLOCKS, 256, sg, a, 1.0f, N);
+                launch(k.axpy(), BLOCKS, 256, sg, b, a, 2.0f, N);
+                check(cudart.cudaMemcpyAsync(c, b, BYTES, cudart.cudaMemcpyDeviceToDevice, sg), "cudaMemcpyAsync");
+                check(cudart.cudaMemsetAsync(small, 0, 256, sg), "cudaMemsetAsync");
+                launch(k.scale(), BLOCKS, 256, sg, c, 0.25f, N);
+                check(cudart.cudaStreamEndCapture(sg, graph), "cudaStreamEndCapture");
+            }
+            try (HostOpMarker.Scope x = session.op("kinds::graph_instantiate")) {
+                check(cudart.cudaGraphInstantiate(exec, graph, 0L), "cudaGraphInstantiate");
+            }
+            try (HostOpMarker.Scope x = session.op("kinds::graph_replay")) {
+                for (int i = 0; i < 3; i++) {
+                    try (HostOpMarker.Scope launchOp = session.op("kinds::graph_launch")) {
+                        check(cudart.cudaGraphLaunch(exec, sg), "cudaGraphLaunch");
+                    }
+                }
+                check(cudart.cudaStreamSynchronize(sg), "cudaStreamSynchronize");
+            }
+            check(cudart.cudaGraphExecDestroy(exec), "cudaGraphExecDestroy");
+            check(cudart.cudaGraphDestroy(graph), "cudaGraphDestroy");
+        }
+    }
+
+    private static void memory(HostOpMarker session, Kernels k, CUstream_st s1) {
+        try (HostOpMarker.Scope op = session.op("kinds::memory")) {
+            long[] sizes = {1L << 10, 64L << 10, 1L << 20, 16L << 20, 96L << 20};
+            List<Pointer> blocks = new ArrayList<>();
+            try (HostOpMarker.Scope x = session.op("kinds::malloc", OpArgs.builder().add("sizes", sizes).build())) {
+                for (long size : sizes) {
+                    Pointer p = new Pointer((Pointer) null);
+                    check(cudart.cudaMalloc(p, size), "cudaMalloc");
+                    blocks.add(p);
+                }
+            }
+            try (HostOpMarker.Scope x = session.op("kinds::free")) {
+                for (Pointer p : blocks) {
+                    check(cudart.cudaFree(p), "cudaFree");
+                }
+            }
+            long[] asyncSizes = {4L << 10, 2L << 20, 32L << 20};
+            try (HostOpMarker.Scope x = session.op("kinds::malloc_async", OpArgs.builder().add("sizes", asyncSizes).build())) {
+                List<Pointer> async = new ArrayList<>();
+                for (long size : asyncSizes) {
+                    Pointer p = new Pointer((Pointer) null);
+                    check(cudart.cudaMallocAsync(p, size, s1), "cudaMallocAsync");
+                    async.add(p);
+                }
+                launch(k.fill(), BLOCKS, 256, s1, new FloatPointer(async.get(1)), 5.0f, (int) ((2L << 20) / Float.BYTES));
+                for (Pointer p : async) {
+                    check(cudart.cudaFreeAsync(p, s1), "cudaFreeAsync");
+                }
+                check(cudart.cudaStreamSynchronize(s1), "cudaStreamSynchronize");
+            }
+        }
+    }
+
+    /** The kernels of {@link NvrtcKernels#KINDS_SOURCE}. */
+    private record Kernels(CUkern_st fill, CUkern_st axpy, CUkern_st scale, CUkern_st spin) {
+    }
+}
