@@ -9,6 +9,7 @@
 #      first in even ones) so that a drift of the machine does not favour one side   -> $OUT/pairs.jsonl
 #   3. StopToTraceProbe in STOP_JVMS fresh JVMs, 100,000 ops (500,001 events), two sessions each:
 #      the first is the JVM's first session                                            -> $OUT/stop.jsonl
+#      then one more with FLAGOS_TRACE=1: the close's parts (not in stop.jsonl)         -> $OUT/closing.txt
 #   4. benchmarks/device/floor/pairs.py: per-pair increments and residues, medians with
 #      distribution-free intervals, the targets met or not                             -> $OUT/summary.txt
 # Everything else (stderr, progress) goes to $OUT/log.txt. Settings (environment): PAIRS=16,
@@ -90,6 +91,12 @@ for k in $(seq 1 "$stop_jvms"); do
     | json_only | awk -v k="$k" '{ sub(/^\{/, "{\"jvm\":" k ",\"session\":" (n++) ","); print; fflush() }' \
     | tee -a "$OUT/stop.jsonl" || echo "jvm $k: StopToTraceProbe failed" | tee -a "$log"
 done
+
+# One more fresh JVM with FLAGOS_TRACE=1, not counted above (its diagnostics cost time): what each
+# close is made of (tracer stop, clock re-check, trace completion).
+FLAGOS_TRACE=1 timeout 120 "$java" "${jopts[@]}" org.flagos.trace.benchmarks.StopToTraceProbe 100000 2 "$scratch/stop" \
+  > "$OUT/closing.txt" 2>&1 || echo "diagnosed StopToTraceProbe failed" | tee -a "$log"
+grep 'closing:' "$OUT/closing.txt" || true
 
 echo "== 4. summary" | tee -a "$log"
 python3 benchmarks/device/floor/pairs.py "$OUT/pairs.jsonl" "$OUT/stop.jsonl" | tee "$OUT/summary.txt"
