@@ -1,0 +1,191 @@
+// The floor that flagtrace's live cost is measured against: what raw CUPTI adds to a launch-bound
+// loop, written in plain C++ so that nothing but CUPTI itself is in the way.
+//
+// One process runs the sequence a flagtrace JVM runs (benchmarks/java/.../FloorPairProbe.java):
+//   1. register the buffer callbacks before the first CUDA context (flagtrace's Profiler.init());
+//   2. plain:  batches of 4-byte cudaMemsetAsync on the default stream, each batch then synchronized;
+//   3. armed:  the kinds a flagtrace session arms (CONCURRENT_KERNEL, MEMCPY, MEMSET, RUNTIME,
+//              EXTERNAL_CORRELATION, SYNCHRONIZATION, OVERHEAD, MEMORY2), one external id pushed
+//              around each batch as a flagtrace op does, 2 MiB buffers from a preallocated pool,
+//              every delivered record walked with cuptiActivityGetNextRecord;
+//   4. after:  every kind disabled and CUPTI flushed, as a session stop does; the same loop again.
+// Prints one JSON line: µs per launch (median of the timed batches) for each phase, and what CUPTI
+// delivered. Usage: launch_floor [batches=40] [launches=10000] [warmup=5] [pair=0]
+#include <cuda_runtime.h>
+#include <cupti.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr size_t kBufferBytes = 2u << 20;             // flagtrace's default CUPTI buffer
+constexpr size_t kPreallocated = (64u << 20) / kBufferBytes;  // flagtrace keeps 64 MiB ready
+
+std::mutex pool_lock;
+std::vector<uint8_t*> free_buffers;
+std::atomic<uint64_t> records{0};
+std::atomic<uint64_t> buffers_delivered{0};
+std::atomic<uint64_t> buffers_grown{0};
+std::atomic<uint64_t> dropped{0};
+std::atomic<uint64_t> memset_records{0};
+
+void die(const char* what, const char* detail) {
+  std::fprintf(stderr, "launch_floor: %s failed: %s\n", what, detail);
+  std::exit(1);
+}
+
+void check_cuda(cudaError_t status, const char* what) {
+  if (status != cudaSuccess) die(what, cudaGetErrorString(status));
+}
+
+void check_cupti(CUptiResult status, const char* what) {
+  if (status != CUPTI_SUCCESS) {
+    const char* text = "unknown CUPTI error";
+    cuptiGetResultString(status, &text);
+    die(what, text);
+  }
+}
+
+uint8_t* new_buffer() {
+  // CUPTI wants 8-byte alignment; the size is a multiple of the alignment as aligned_alloc requires.
+  auto* b = static_cast<uint8_t*>(std::aligned_alloc(64, kBufferBytes));
+  if (b == nullptr) die("aligned_alloc", "out of memory");
+  return b;
+}
+
+void CUPTIAPI on_request(uint8_t** buffer, size_t* size, size_t* max_records) {
+  uint8_t* b = nullptr;
+  {
+    std::lock_guard<std::mutex> hold(pool_lock);
+    if (!free_buffers.empty()) {
+      b = free_buffers.back();
+      free_buffers.pop_back();
+    }
+  }
+  if (b == nullptr) {  // every buffer in flight: grow rather than let CUPTI drop records
+    b = new_buffer();
+    buffers_grown.fetch_add(1, std::memory_order_relaxed);
+  }
+  *buffer = b;
+  *size = kBufferBytes;
+  *max_records = 0;
+}
+
+void CUPTIAPI on_complete(CUcontext ctx, uint32_t stream, uint8_t* buffer, size_t /*size*/, size_t valid) {
+  uint64_t n = 0, sets = 0;
+  CUpti_Activity* record = nullptr;
+  while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
+    ++n;
+    if (record->kind == CUPTI_ACTIVITY_KIND_MEMSET) ++sets;
+  }
+  size_t lost = 0;
+  if (cuptiActivityGetNumDroppedRecords(ctx, stream, &lost) == CUPTI_SUCCESS) {
+    dropped.fetch_add(lost, std::memory_order_relaxed);
+  }
+  records.fetch_add(n, std::memory_order_relaxed);
+  memset_records.fetch_add(sets, std::memory_order_relaxed);
+  buffers_delivered.fetch_add(1, std::memory_order_relaxed);
+  std::lock_guard<std::mutex> hold(pool_lock);
+  free_buffers.push_back(buffer);
+}
+
+const CUpti_ActivityKind kSessionKinds[] = {
+    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,   CUPTI_ACTIVITY_KIND_MEMSET,
+    CUPTI_ACTIVITY_KIND_RUNTIME,           CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
+    CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,   CUPTI_ACTIVITY_KIND_OVERHEAD, CUPTI_ACTIVITY_KIND_MEMORY2,
+};
+
+struct Loop {
+  void* device = nullptr;
+  int launches = 0;
+  uint64_t next_external_id = 1;
+
+  // One batch: `launches` memsets, then a synchronize; with `push`, inside one external id.
+  double batch_us_per_launch(bool push) {
+    auto t0 = std::chrono::steady_clock::now();
+    if (push) check_cupti(cuptiActivityPushExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0,
+                                                                 next_external_id++), "push external id");
+    int failed = 0;
+    for (int i = 0; i < launches; ++i) failed |= cudaMemsetAsync(device, i & 0xff, 4);
+    cudaError_t synced = cudaDeviceSynchronize();
+    if (push) {
+      uint64_t last = 0;
+      check_cupti(cuptiActivityPopExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &last),
+                  "pop external id");
+    }
+    auto t1 = std::chrono::steady_clock::now();
+    if (failed != 0) die("cudaMemsetAsync", "a launch in the batch failed");
+    check_cuda(synced, "cudaDeviceSynchronize");
+    return std::chrono::duration<double, std::micro>(t1 - t0).count() / launches;
+  }
+
+  // `warmup` untimed batches, then the median of `batches` timed ones (min and max beside it),
+  // appended to `json`: the line is printed only once every phase has run.
+  void phase(std::string& json, const char* name, bool push, int warmup, int batches) {
+    for (int i = 0; i < warmup; ++i) batch_us_per_launch(push);
+    std::vector<double> t;
+    for (int i = 0; i < batches; ++i) t.push_back(batch_us_per_launch(push));
+    std::sort(t.begin(), t.end());
+    size_t n = t.size();
+    double median = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+    char field[160];
+    std::snprintf(field, sizeof field, "\"%s\":%.4f,\"%s_min\":%.4f,\"%s_max\":%.4f,", name, median, name, t.front(),
+                  name, t.back());
+    json += field;
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int batches = argc > 1 ? std::atoi(argv[1]) : 40;
+  int launches = argc > 2 ? std::atoi(argv[2]) : 10000;
+  int warmup = argc > 3 ? std::atoi(argv[3]) : 5;
+  int pair = argc > 4 ? std::atoi(argv[4]) : 0;
+  if (batches < 1 || launches < 1 || warmup < 0) {
+    std::fprintf(stderr, "usage: launch_floor [batches>=1] [launches>=1] [warmup>=0] [pair]\n");
+    return 2;
+  }
+  for (size_t i = 0; i < kPreallocated; ++i) free_buffers.push_back(new_buffer());
+  // Before the first CUDA call, as flagtrace's initialization does.
+  check_cupti(cuptiActivityRegisterCallbacks(on_request, on_complete), "cuptiActivityRegisterCallbacks");
+
+  Loop loop;
+  loop.launches = launches;
+  check_cuda(cudaSetDevice(0), "cudaSetDevice");
+  check_cuda(cudaMalloc(&loop.device, 4), "cudaMalloc");
+  for (int i = 0; i < 16; ++i) check_cuda(cudaMemsetAsync(loop.device, i, 4), "first cudaMemsetAsync");
+  check_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+
+  std::string json;
+  loop.phase(json, "plain", false, warmup, batches);
+
+  for (CUpti_ActivityKind kind : kSessionKinds) check_cupti(cuptiActivityEnable(kind), "cuptiActivityEnable");
+  loop.phase(json, "armed", true, warmup, batches);
+  for (CUpti_ActivityKind kind : kSessionKinds) check_cupti(cuptiActivityDisable(kind), "cuptiActivityDisable");
+  auto f0 = std::chrono::steady_clock::now();
+  check_cupti(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll");
+  double flush_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - f0).count();
+  uint64_t delivered_at_stop = records.load();
+
+  loop.phase(json, "after", false, warmup, batches);
+  std::printf("{\"side\":\"c\",\"pair\":%d,\"batches\":%d,\"launches\":%d,%s", pair, batches, launches, json.c_str());
+  std::printf("\"flush_s\":%.6f,\"records\":%llu,\"memset_records\":%llu,\"records_after_stop\":%llu,"
+              "\"buffers\":%llu,\"buffers_grown\":%llu,\"dropped\":%llu}\n",
+              flush_s, static_cast<unsigned long long>(delivered_at_stop),
+              static_cast<unsigned long long>(memset_records.load()),
+              static_cast<unsigned long long>(records.load() - delivered_at_stop),
+              static_cast<unsigned long long>(buffers_delivered.load()),
+              static_cast<unsigned long long>(buffers_grown.load()), static_cast<unsigned long long>(dropped.load()));
+  std::fflush(stdout);
+  check_cuda(cudaFree(loop.device), "cudaFree");
+  return 0;
+}
