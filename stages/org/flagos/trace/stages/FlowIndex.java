@@ -37,9 +37,13 @@ final class FlowIndex {
     private long[] pid = new long[1 << 12];
     private long[] tid = new long[1 << 12];
     private byte[] end = new byte[1 << 12];
-    /** Graph ends only: the graph node of a waiting graph record; the previous waiting graph end of the same correlation. */
-    private long[] node = new long[1 << 12];
-    private long[] previous = new long[1 << 12];
+    /**
+     * Graph ends only: the graph node of a waiting graph record; the previous waiting graph end of the
+     * same correlation. Read only at a {@link #GRAPH_DEVICE} end, which writes both: made at the first
+     * graph record, so that a capture without graphs grows and fills five columns, not seven.
+     */
+    private long[] node;
+    private long[] previous;
     /** The graph ends a launch completes at once, handed out one by one ({@link #nextArrow}). */
     private long pendingFrom = NONE;
     private long pendingCorrelation;
@@ -98,7 +102,9 @@ final class FlowIndex {
         long s = index.get(corr);
         if (s == NONE) {
             store(corr, graph ? GRAPH_DEVICE : DEVICE, deviceTs, devicePid, deviceTid);
-            node[slot(next - 1)] = graphNode;
+            if (graph) {
+                graphEnd(graphNode, NONE);
+            }
             return null;
         }
         int i = slot(s);
@@ -109,8 +115,7 @@ final class FlowIndex {
         if (graph && end[i] == GRAPH_DEVICE) {
             long head = s;
             store(corr, GRAPH_DEVICE, deviceTs, devicePid, deviceTid);
-            node[slot(next - 1)] = graphNode;
-            previous[slot(next - 1)] = head;
+            graphEnd(graphNode, head);
             return null;
         }
         if (end[i] == HOST_FANNED || end[i] == GRAPH_DEVICE) {
@@ -223,12 +228,21 @@ final class FlowIndex {
         int i = slot(next);
         correlation[i] = corr;
         end[i] = side;
-        node[i] = NONE;
-        previous[i] = NONE;
         ts[i] = t;
         pid[i] = p;
         tid[i] = th;
         index.put(corr, next++);
+    }
+
+    /** The graph node and the previous graph end of the same correlation, for the end just stored. */
+    private void graphEnd(long graphNode, long previousEnd) {
+        if (node == null) {
+            node = new long[ts.length];
+            previous = new long[ts.length];
+        }
+        int i = slot(next - 1);
+        node[i] = graphNode;
+        previous[i] = previousEnd;
     }
 
     private int slot(long sequence) {
@@ -242,8 +256,8 @@ final class FlowIndex {
         long[] p = new long[n * 2];
         long[] th = new long[n * 2];
         byte[] e = new byte[n * 2];
-        long[] no = new long[n * 2];
-        long[] pr = new long[n * 2];
+        long[] no = node == null ? null : new long[n * 2];
+        long[] pr = node == null ? null : new long[n * 2];
         for (long s = oldest; s < next; s++) {
             int from = (int) (s & (n - 1));
             int to = (int) (s & (n * 2 - 1));
@@ -252,8 +266,10 @@ final class FlowIndex {
             p[to] = pid[from];
             th[to] = tid[from];
             e[to] = end[from];
-            no[to] = node[from];
-            pr[to] = previous[from];
+            if (no != null) {
+                no[to] = node[from];
+                pr[to] = previous[from];
+            }
         }
         node = no;
         previous = pr;
