@@ -138,15 +138,16 @@ final class MarkerRanges {
     }
 
     /**
-     * The External id of the range that enclosed the call with this correlation, or {@link
-     * BindingGenerations#UNBOUND}; a device record it finds is counted as attributed.
+     * The External id of the range that claimed the call with this correlation (the call itself, or
+     * the device work it launched), or {@link BindingGenerations#UNBOUND}.
      */
-    long rangeOfDevice(long correlation) {
-        long external = calls.externalId(correlation);
-        if (external != BindingGenerations.UNBOUND) {
-            deviceRecordsAttributed++;
-        }
-        return external;
+    long rangeOf(long correlation) {
+        return callsAttributed == 0 ? BindingGenerations.UNBOUND : calls.externalId(correlation); // most captures: no lookup
+    }
+
+    /** A device record's time went to a range. */
+    void deviceRecordAttributed() {
+        deviceRecordsAttributed++;
     }
 
     /** The end of the capture: ranges still open are counted, not drawn. */

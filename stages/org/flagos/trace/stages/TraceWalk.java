@@ -215,8 +215,8 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         }
         if (r.hasExternalId() && hostOpsExpected) {
             ops.api(r.externalId(), r.threadId);
-        } else if (!r.hasExternalId()) {
-            ranges.call(r); // outside every op: an open annotation range on its thread claims its device work
+        } else if (!r.hasExternalId() && r.hasCorrelation()) {
+            inRange(r);
         }
         sink.apiSlice(r);
         memory.api(r);
@@ -230,19 +230,34 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
 
     private void device(TraceRecord r) throws IOException {
         // a synchronization is the host waiting, not device work: it keeps its op's id, not its device time
-        if (r.hasExternalId() && hostOpsExpected && r.kind != EventKind.SYNC) {
+        if (!r.hasExternalId() && r.hasCorrelation() && inRange(r) && r.kind != EventKind.SYNC) {
+            ranges.deviceRecordAttributed();
+            ops.device(r.externalId(), r.durationNs()); // launched inside an annotation range, outside every op
+        } else if (r.hasExternalId() && hostOpsExpected && r.kind != EventKind.SYNC) {
             ops.device(r.externalId(), r.durationNs());
-        } else if (!r.hasExternalId() && r.hasCorrelation() && r.kind != EventKind.SYNC) {
-            long range = ranges.rangeOfDevice(r.correlation());
-            if (range != BindingGenerations.UNBOUND) {
-                ops.device(range, r.durationNs()); // launched inside an annotation range, outside every op
-            }
         }
         sink.deviceSlice(r);
         if (r.hasCorrelation()) {
             int row = r.kind == EventKind.SYNC && r.stream == -1 ? TraceRows.DEVICE_ROW : r.stream; // where the sink draws it
             flow(flows.device(r.correlation(), r.startNs, r.device, row, r.has(RecordField.GRAPH) ? r.graphNodeId & Long.MAX_VALUE : -1));
         }
+    }
+
+    /**
+     * A record outside every op whose call an annotation range claimed (an unparked call is claimed
+     * now; a parked one was when its slot arrived) takes the range's External id, as torch gives a
+     * launch the id of the innermost range around it: true when it did.
+     */
+    private boolean inRange(TraceRecord r) {
+        if (!r.kind.isDevice()) {
+            ranges.call(r);
+        }
+        long range = ranges.rangeOf(r.correlation());
+        if (range == BindingGenerations.UNBOUND) {
+            return false;
+        }
+        r.externalId(range);
+        return true;
     }
 
     private void flow(FlowArrow arrow) throws IOException {

@@ -218,7 +218,7 @@ class H200NvtxRangesTest {
         }
         Set<Long> calls = new HashSet<>();
         for (JsonNode t : truth) {
-            if ("runtime".equals(t.get("kind").asText()) && t.get("thread").asLong() == noOp.thread()
+            if (Set.of("runtime", "driver").contains(t.get("kind").asText()) && t.get("thread").asLong() == noOp.thread()
                     && t.get("start").asLong() >= noOp.start() && t.get("start").asLong() <= noOp.end()) {
                 assertFalse(bound.contains(t.get("correlation").asLong()), "no op encloses " + t);
                 calls.add(t.get("correlation").asLong());
@@ -248,6 +248,15 @@ class H200NvtxRangesTest {
         assertEquals(opNs / 1000.0, trace.result().summary().row("kinds::nvtx").selfDeviceTimeTotalUs(), 0.0005);
         JsonNode a = trace.trace().get("flagtrace").get("annotations");
         assertEquals(1, a.get("device_records_in_ranges").asLong());
+        // as torch links a launch to the innermost range around it: the call and its kernel carry the range's id
+        Set<String> linked = new HashSet<>();
+        for (JsonNode e : trace.events()) {
+            if (e.path("args").path("External id").asLong(-1) == RANGE_IDS + noOp.id() && !"user_annotation".equals(e.get("cat").asText())) {
+                assertTrue(calls.contains(e.get("args").get("correlation").asLong()), e.toString());
+                linked.add(e.get("cat").asText());
+            }
+        }
+        assertTrue(linked.containsAll(Set.of("cuda_runtime", "kernel")), "linked: " + linked);
     }
 
     private Range byName(String name) {
