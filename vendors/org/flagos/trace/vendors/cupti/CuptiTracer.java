@@ -171,6 +171,8 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
                 ? "initialized in " + initNanos / 1_000 + " µs: callbacks registered"
                         + (DEVICE_KINDS_AT_INIT ? ", kernel/memcpy/memset armed" : ", device kinds deferred to sessions")
                         + (armRuntime ? ", RUNTIME armed at init" : "")
+                        + (ARM_NVTX && System.getenv("NVTX_INJECTION64_PATH") == null
+                                ? "; NVTX_INJECTION64_PATH is not set, so NVTX ranges will not reach CUPTI" : "")
                 : "unavailable: " + reason);
         return reason;
     }
