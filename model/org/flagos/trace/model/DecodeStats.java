@@ -16,6 +16,7 @@ public final class DecodeStats {
     private long invalidRecords;
     private long unnamedKernels;
     private long incompleteRecords;
+    private long annotationAttributes;
     private final StringBuilder problems = new StringBuilder();
     private int problemCount;
 
@@ -48,6 +49,19 @@ public final class DecodeStats {
     /** Records handed over without timestamps because their work had not finished. */
     public long incompleteRecords() {
         return incompleteRecords;
+    }
+
+    /**
+     * An annotation's attributes record (CUPTI's MARKER_DATA: colour, category, payload), read and
+     * checked but not drawn: the trace has no field for them. Not a drop.
+     */
+    public void annotationAttributes() {
+        annotationAttributes++;
+    }
+
+    /** Annotation attribute records read and not drawn. */
+    public long annotationAttributesRead() {
+        return annotationAttributes;
     }
 
     /** A kernel whose name the capture cannot resolve; it is kept under a placeholder name. */

@@ -20,7 +20,13 @@ public enum EventKind {
      * A device-memory allocation or release (CUPTI MEMORY2): an instant, drawn as torch's
      * {@code [memory]} event on the host thread that asked for it.
      */
-    MEMORY("cpu_instant_event", false);
+    MEMORY("cpu_instant_event", false),
+    /**
+     * A program's annotation (NVTX through the vendor): a range's start or end, or a mark
+     * ({@link MarkerPhase}). The trace walk pairs a range's two ends into one host range, drawn as
+     * torch's {@code user_annotation} on its thread; a mark is an instant there.
+     */
+    MARKER("user_annotation", false);
 
     private static final EventKind[] VALUES = values();
 

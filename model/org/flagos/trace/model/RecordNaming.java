@@ -17,6 +17,14 @@ public interface RecordNaming {
     }
 
     /**
+     * The text behind an annotation's name or domain handle (an NVTX message CUPTI points to), or
+     * null when unknown; never demangled.
+     */
+    default String markerName(long handle) {
+        return null;
+    }
+
+    /**
      * Fills what the vendor derives from a kernel record and its device (CUDA's blocks per SM, warps
      * per SM and achieved occupancy); nothing by default, and the trace then leaves them out.
      */

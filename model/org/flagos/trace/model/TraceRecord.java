@@ -90,6 +90,15 @@ public final class TraceRecord {
     public long address;
     /** True for a release, false for an allocation. */
     public boolean memoryRelease;
+    // Annotation marker (EventKind.MARKER): threadId, processId; the name as nameHandle with naming
+    /** Which point of an annotation this is. */
+    public MarkerPhase markerPhase;
+    /** The vendor's id of the annotation: a range's start and end share it. */
+    public long markerId;
+    /** The vendor's handle of the annotation's domain name (0: the default domain), resolved like {@link #nameHandle}. */
+    public long domainHandle;
+    /** The domain's name in the capture's name table, or -1 (the default domain). */
+    public int domainNameId = -1;
 
     /** Set by the window filter: downstream stages skip the record. */
     public boolean outsideWindow;
@@ -239,6 +248,10 @@ public final class TraceRecord {
         label = null;
         address = 0;
         memoryRelease = false;
+        markerPhase = null;
+        markerId = 0;
+        domainHandle = 0;
+        domainNameId = -1;
         outsideWindow = false;
         parked = false;
         correlationForJoinOnly = false;
@@ -299,6 +312,10 @@ public final class TraceRecord {
         label = other.label;
         address = other.address;
         memoryRelease = other.memoryRelease;
+        markerPhase = other.markerPhase;
+        markerId = other.markerId;
+        domainHandle = other.domainHandle;
+        domainNameId = other.domainNameId;
         outsideWindow = other.outsideWindow;
         correlationForJoinOnly = other.correlationForJoinOnly;
         parked = false;

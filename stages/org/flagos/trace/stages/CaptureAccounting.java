@@ -52,6 +52,7 @@ public final class CaptureAccounting {
     private volatile long opsDrawnBeforeRowKnown;
     private volatile long opsHeldMax;
     private volatile long overheadRecords;
+    private volatile long[] annotations;
     private volatile long overheadNs;
 
     /** The counts of one capture, the decoder's counted into {@code decode} as it goes. */
@@ -164,6 +165,26 @@ public final class CaptureAccounting {
         this.memoryUnseenReleases = unseenReleases;
         this.memoryHeldMax = heldMax;
     }
+
+    /**
+     * Annotation ranges and marks drawn, and what could not be paired or was attributed: set only
+     * when the capture had some, so traces without any keep their bytes.
+     */
+    void annotations(long ranges, long marks, long endsWithoutStart, long duplicateStarts, long neverClosed,
+                     long openAtCapacity, long callsAttributed, long deviceRecordsAttributed) {
+        this.annotations = new long[] {ranges, marks, endsWithoutStart, duplicateStarts, neverClosed, openAtCapacity,
+            callsAttributed, deviceRecordsAttributed};
+    }
+
+    /** The annotation counts in {@link #ANNOTATION_KEYS}' order, or null when the capture had none. */
+    public long[] annotations() {
+        long[] a = annotations;
+        return a == null ? null : a.clone();
+    }
+
+    /** The keys of the accounting's {@code annotations} block. */
+    public static final List<String> ANNOTATION_KEYS = List.of("ranges", "marks", "ends_without_start",
+            "duplicate_starts", "never_closed", "open_at_capacity", "calls_in_ranges", "device_records_in_ranges");
 
     /** Device-memory events drawn ({@code [memory]}). */
     public long memoryDrawn() {
@@ -357,6 +378,15 @@ public final class CaptureAccounting {
             g.writeNumberField("most_held", memoryHeldMax);
             g.writeEndObject();
         }
+        long[] a = annotations;
+        if (a != null || decode.annotationAttributesRead() > 0) {
+            g.writeObjectFieldStart("annotations");
+            for (int i = 0; a != null && i < a.length; i++) {
+                g.writeNumberField(ANNOTATION_KEYS.get(i), a[i]);
+            }
+            g.writeNumberField("attribute_records_read", decode.annotationAttributesRead());
+            g.writeEndObject();
+        }
         ClockAlignment clock = hostClock;
         if (clock != null) {
             g.writeObjectFieldStart("host_clock");
@@ -458,6 +488,12 @@ public final class CaptureAccounting {
             // Producer waits alone are ordinary back-pressure (a replay outruns the writer); they stay in the JSON.
             out.add("ring full: " + opsSpilled + " host ops were kept aside and published at the end (none lost);"
                     + " the producer waited " + ringFullWaits + " times for a slot");
+        }
+        long[] a = annotations;
+        if (a != null) {
+            out.add("annotation ranges (NVTX): " + a[0] + " ranges, " + a[1] + " marks; unpaired: ends_without_start=" + a[2]
+                    + " duplicate_starts=" + a[3] + " never_closed=" + a[4] + " open_at_capacity=" + a[5]
+                    + "; outside every op, " + a[6] + " calls and " + a[7] + " device records counted for their range");
         }
         ClockAlignment clock = hostClock;
         if (clock != null) {

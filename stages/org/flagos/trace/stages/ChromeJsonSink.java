@@ -37,6 +37,11 @@ public final class ChromeJsonSink implements TraceSink {
     private static final int EVENT_ROOM = 1 << 14;
 
     private static final byte[] CPU_OP_HEAD = EventBytes.ascii("{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":");
+    private static final byte[] USER_ANNOTATION_HEAD = EventBytes.ascii("{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":");
+    /** Chrome's thread-scoped instant in torch's instant category (its {@code [memory]} events' shape). */
+    private static final byte[] MARK_HEAD = EventBytes.ascii("{\"ph\":\"i\",\"cat\":\"cpu_instant_event\",\"s\":\"t\",\"name\":");
+    private static final byte[] DOMAIN_ = EventBytes.ascii(",\"domain\":");
+    private static final byte[] FIRST_DOMAIN_ = EventBytes.ascii(",\"args\":{\"domain\":");
     private static final byte[][] DEVICE_HEAD = new byte[EventKind.count()][];
     private static final byte[] PID_ = EventBytes.ascii(",\"pid\":");
     private static final byte[] TID_ = EventBytes.ascii(",\"tid\":");
@@ -384,6 +389,10 @@ public final class ChromeJsonSink implements TraceSink {
 
     @Override
     public void hostOpSlice(HostOpRow op) throws IOException {
+        if (op.annotation) {
+            annotationSlice(op);
+            return;
+        }
         rows.hostThread(op.tid);
         if (op.threadNameId >= 0) {
             rows.hostThreadName(op.tid, names.name(op.threadNameId));
@@ -410,6 +419,40 @@ public final class ChromeJsonSink implements TraceSink {
             e.raw(THREAD_).number(op.thread);
         }
         emit(e.raw(END_ARGS_AND_EVENT));
+    }
+
+    /**
+     * An annotation range as torch writes a {@code record_function} range ({@code user_annotation}:
+     * External id, Record function id, Ev Idx), and its NVTX domain when not the default one.
+     */
+    private void annotationSlice(HostOpRow op) throws IOException {
+        rows.hostThread(op.tid);
+        EventBytes e = begin().raw(USER_ANNOTATION_HEAD).string(name(op.nameId))
+                .raw(PID_).repeated(op.pid).raw(TID_).repeated(op.tid)
+                .raw(TS_).micros(op.startNs - base).raw(DUR_).micros(op.endNs - op.startNs)
+                .raw(ARGS_).raw(EXTERNAL_ID_).number(op.externalId)
+                .raw(CPU_OP_ARGS_).number(op.evIdx);
+        if (op.domainNameId >= 0) {
+            e.raw(DOMAIN_).string(name(op.domainNameId));
+        }
+        emit(e.raw(END_ARGS_AND_EVENT));
+    }
+
+    /**
+     * An annotation mark: Chrome's thread-scoped instant ({@code "s":"t"}) in torch's instant
+     * category, the shape torch gives its {@code [memory]} instants; args only for a domain.
+     */
+    @Override
+    public void markInstant(MarkRow m) throws IOException {
+        rows.hostThread(m.tid);
+        EventBytes e = begin().raw(MARK_HEAD).string(name(m.nameId))
+                .raw(PID_).repeated(m.pid).raw(TID_).repeated(m.tid).raw(TS_).micros(m.tsNs - base);
+        if (m.domainNameId >= 0) {
+            e.raw(FIRST_DOMAIN_).string(name(m.domainNameId)).raw(END_ARGS_AND_EVENT);
+        } else {
+            e.raw(END_EVENT);
+        }
+        emit(e);
     }
 
     /**

@@ -153,7 +153,8 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
     /** Joins {@code record}; returns true when its binding has not come yet (the caller parks it). */
     private boolean join(TraceRecord record) {
         if (!record.hasCorrelation()) {
-            if (record.kind != EventKind.OVERHEAD) { // the vendor's own time: no call launched it, no op owns it
+            // the vendor's own time, and annotation markers: no call launched them, no op owns them
+            if (record.kind != EventKind.OVERHEAD && record.kind != EventKind.MARKER) {
                 unjoined[record.kind.ordinal()]++;
             }
             return false;

@@ -38,6 +38,9 @@ final class HostOpLedger {
     long[] end = new long[256];
     OpArgs[] args = new OpArgs[256];
     OpStack[] stacks = new OpStack[256];
+    /** True for an annotation range ({@link MarkerRanges}), drawn as {@code user_annotation}; its domain's name id or -1. */
+    boolean[] annotation = new boolean[256];
+    int[] domainId = new int[256];
     private int lastOp;
     private long[] deviceNs = new long[256];
     private long[] apiThread = new long[256];
@@ -119,6 +122,8 @@ final class HostOpLedger {
         apiThread[s] = NONE;
         arrivedAt[s] = now;
         folded[s] = false;
+        annotation[s] = false;
+        domainId[s] = -1;
         long early = earlyOf.remove(external);
         if (early != NONE) {
             int e = earlySlot(early);
@@ -137,6 +142,15 @@ final class HostOpLedger {
     void detail(OpArgs opArgs, OpStack stack) {
         args[lastOp] = opArgs;
         stacks[lastOp] = stack;
+    }
+
+    /**
+     * Marks the op that {@link #op} just took as an annotation range on the vendor's API thread
+     * (its {@code opThread}): it folds with the ops-file thread drawn on that row, so it nests with them.
+     */
+    void annotation(int domainNameId) {
+        annotation[lastOp] = true;
+        domainId[lastOp] = domainNameId;
     }
 
     /** A device record of {@code ns} with this External id was written. */
@@ -222,7 +236,7 @@ final class HostOpLedger {
         while (true) {
             if (byStart.size > 0 && folded[byStart.peek()]) {
                 int s = byStart.poll();
-                if (!layout.knows(thread[s])) {
+                if (!annotation[s] && !layout.knows(thread[s])) {
                     fallbackWritten.put(thread[s], fallbackWritten.get(thread[s]) + 1);
                 }
                 written++;
@@ -241,6 +255,9 @@ final class HostOpLedger {
     }
 
     private void fold(int s) {
+        if (annotation[s]) {
+            thread[s] = layout.opThreadOf(thread[s]); // the row stays the API thread: hostRow maps it back
+        }
         fold.fold(nameId[s], externalId[s], thread[s], start[s], end[s], deviceNs[s]);
         folded[s] = true;
         if (slotOf.get(externalId[s]) == s) {
@@ -293,6 +310,8 @@ final class HostOpLedger {
             end = Arrays.copyOf(end, n);
             args = Arrays.copyOf(args, n);
             stacks = Arrays.copyOf(stacks, n);
+            annotation = Arrays.copyOf(annotation, n);
+            domainId = Arrays.copyOf(domainId, n);
             deviceNs = Arrays.copyOf(deviceNs, n);
             apiThread = Arrays.copyOf(apiThread, n);
             arrivedAt = Arrays.copyOf(arrivedAt, n);

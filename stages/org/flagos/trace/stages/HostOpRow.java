@@ -25,4 +25,11 @@ public final class HostOpRow {
     public org.flagos.trace.model.OpArgs args;
     /** The call stack that opened the op, or null. */
     public org.flagos.trace.model.OpStack stack;
+    /**
+     * True for an annotation range (NVTX), drawn as torch's {@code user_annotation}: External id,
+     * Record function id and Ev Idx only, as torch gives a {@code record_function} range.
+     */
+    public boolean annotation;
+    /** An annotation range's domain name in the name table, or -1 (the default domain, or an op). */
+    public int domainNameId = -1;
 }

@@ -9,6 +9,7 @@ import org.flagos.trace.model.CopyKind;
 import org.flagos.trace.model.DecodeStats;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.LongIntHashMap;
+import org.flagos.trace.model.MarkerPhase;
 import org.flagos.trace.model.MemoryKind;
 import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RecordNaming;
@@ -32,6 +33,9 @@ import org.flagos.trace.names.ItaniumDemangler;
  *       name keeps the vendor's generic label (its numeric cbid still travels as an arg) and is
  *       counted.</li>
  *   <li>Copies and sets: torch's transfer name ({@code Memcpy HtoD (Pageable -> Device)}).</li>
+ *   <li>Annotation markers: the start's (or mark's) message and its domain, through the record's
+ *       {@link RecordNaming#markerName}, once per handle, as given (an end carries none; an
+ *       unknown handle keeps {@code <unresolved marker 0x…>}).</li>
  *   <li>Host ops: the op's and its thread's names as the program gave them.</li>
  *   <li>The end of the capture: torch's capture span name.</li>
  * </ul>
@@ -58,6 +62,7 @@ public final class NameStage implements EventHandler<TraceRecord> {
     private RecordNaming naming;
     private LongIntHashMap kernelIds;
     private LongIntHashMap apiIds;
+    private LongIntHashMap markerIds;
     private final int[][] idByCbid = new int[EventKind.count()][];
     private final int[] genericId = new int[EventKind.count()];
     /**
@@ -97,7 +102,15 @@ public final class NameStage implements EventHandler<TraceRecord> {
             if (record.kind.isInstant()) {
                 return; // drawn under its kind's fixed name ([memory])
             }
-            if (record.kind == EventKind.SYNC) {
+            if (record.kind == EventKind.MARKER) {
+                if (record.naming != null) {
+                    record.nameId = markerNameId(record, record.nameHandle);
+                    record.domainNameId = markerNameId(record, record.domainHandle);
+                }
+                if (record.nameId < 0 && record.markerPhase != MarkerPhase.END) {
+                    record.nameId = names.intern(""); // NVTX allows a range without a message
+                }
+            } else if (record.kind == EventKind.SYNC) {
                 record.nameId = names.intern(record.syncKind == null ? SyncKind.UNKNOWN.label() : record.syncKind.label());
             } else if (record.kind == EventKind.OVERHEAD) {
                 record.nameId = names.intern(record.label == null ? "Unknown" : record.label);
@@ -165,13 +178,31 @@ public final class NameStage implements EventHandler<TraceRecord> {
         return id;
     }
 
+    /** The interned text of an annotation's name or domain handle, or -1 for none (0); looked up once per handle. */
+    private int markerNameId(TraceRecord r, long handle) {
+        if (handle == 0) {
+            return UNRESOLVED;
+        }
+        useNaming(r.naming);
+        int id = markerIds.get(handle);
+        if (id != UNRESOLVED) {
+            return id;
+        }
+        String text = naming.markerName(handle);
+        id = names.intern(text == null ? "<unresolved marker 0x" + Long.toHexString(handle) + ">" : text);
+        markerIds.put(handle, id);
+        return id;
+    }
+
     private void useNaming(RecordNaming of) {
         if (of != naming) {
             LongIntHashMap[] ids = idsByNaming.computeIfAbsent(of,
-                    n -> new LongIntHashMap[] {new LongIntHashMap(256, UNRESOLVED), new LongIntHashMap(256, UNRESOLVED)});
+                    n -> new LongIntHashMap[] {new LongIntHashMap(256, UNRESOLVED), new LongIntHashMap(256, UNRESOLVED),
+                        new LongIntHashMap(16, UNRESOLVED)});
             naming = of;
             kernelIds = ids[0];
             apiIds = ids[1];
+            markerIds = ids[2];
         }
     }
 

@@ -583,6 +583,10 @@ public final class PerfettoProtoSink implements TraceSink {
      */
     @Override
     public void hostOpSlice(HostOpRow op) throws IOException {
+        if (op.annotation) {
+            annotationSlice(op);
+            return;
+        }
         long track = threadTrack(op.pid, op.tid);
         if (op.threadNameId >= 0 && !threadNames.containsKey(op.tid)) {
             String name = names.name(op.threadNameId);
@@ -620,6 +624,52 @@ public final class PerfettoProtoSink implements TraceSink {
         buf.end();
         buf.end();
         sliceEnd(track, op.endNs);
+        flushIfFull();
+    }
+
+    /** The keys only annotation ranges and marks use: interned at the first one, so traces without any keep their bytes. */
+    private static final String[] ANNOTATION_KEYS = {"domain"};
+
+    /** An annotation range: {@code user_annotation} on its thread's track with the JSON's args. */
+    private void annotationSlice(HostOpRow op) throws IOException {
+        if (op.domainNameId >= 0) {
+            internKeys(ANNOTATION_KEYS);
+        }
+        long track = threadTrack(op.pid, op.tid);
+        beginPacket(op.startNs, op.nameId, "user_annotation");
+        buf.begin(PACKET_TRACK_EVENT);
+        sliceBegin(track, op.nameId, "user_annotation");
+        intArg(EXTERNAL_ID, op.externalId);
+        intArg("Record function id", 0);
+        intArg("Ev Idx", op.evIdx);
+        if (op.domainNameId >= 0) {
+            stringArg("domain", names.name(op.domainNameId));
+        }
+        buf.end();
+        buf.end();
+        sliceEnd(track, op.endNs);
+        flushIfFull();
+    }
+
+    /** An annotation mark: an instant on its thread's track, as the JSON's. */
+    @Override
+    public void markInstant(MarkRow m) throws IOException {
+        if (m.domainNameId >= 0) {
+            internKeys(ANNOTATION_KEYS);
+        }
+        long track = threadTrack(m.pid, m.tid);
+        String category = "cpu_instant_event";
+        beginPacket(m.tsNs, m.nameId, category);
+        buf.begin(PACKET_TRACK_EVENT);
+        buf.uint64(EVENT_TYPE, TYPE_INSTANT);
+        buf.uint64(EVENT_TRACK_UUID, track);
+        buf.uint64(EVENT_CATEGORY_IIDS, categoryIids.get(category));
+        buf.uint64(EVENT_NAME_IID, m.nameId + 1L);
+        if (m.domainNameId >= 0) {
+            stringArg("domain", names.name(m.domainNameId));
+        }
+        buf.end();
+        buf.end();
         flushIfFull();
     }
 

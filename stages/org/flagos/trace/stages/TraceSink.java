@@ -25,11 +25,17 @@ public interface TraceSink {
     /** A device record (kernel, copy, set; named, windowed, joined): one slice on its stream's row. */
     void deviceSlice(TraceRecord device) throws IOException;
 
-    /** A settled host op: one slice on the row its API calls ran on. */
+    /**
+     * A settled host op: one slice on the row its API calls ran on; or a closed annotation range
+     * ({@link HostOpRow#annotation}: torch's {@code user_annotation}) on the row of its thread.
+     */
     void hostOpSlice(HostOpRow op) throws IOException;
 
     /** A device-memory allocation or release: torch's {@code [memory]} instant on a host thread. */
     void memoryInstant(MemoryRow memory) throws IOException;
+
+    /** An annotation mark (NVTX's {@code nvtxMark}): an instant on the host thread that made it. */
+    void markInstant(MarkRow mark) throws IOException;
 
     /** A flow arrow whose two slices were both handed over already. */
     void flow(FlowArrow arrow) throws IOException;

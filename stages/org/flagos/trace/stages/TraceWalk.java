@@ -33,6 +33,11 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
     private final HostOpLedger ops;
     private final HostOpRow row = new HostOpRow();
     private final MemoryRows memory;
+    private final MarkerRanges ranges;
+    private final MarkRow mark = new MarkRow();
+    /** Annotation ranges and marks drawn (ranges are op rows too: not counted as host ops). */
+    private long rangesDrawn;
+    private long marksDrawn;
     private final CountDownLatch finished = new CountDownLatch(1);
 
     private boolean started;
@@ -69,6 +74,7 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         this.fold = new OpSummaryFold(names);
         this.ops = new HostOpLedger(fold, horizon, horizon);
         this.memory = new MemoryRows(sink, ops::written);
+        this.ranges = new MarkerRanges(horizon);
     }
 
     /**
@@ -99,6 +105,8 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
             }
             if (!slot.parked) {
                 walk(slot);
+            } else if (slot.type == RecordType.ACTIVITY && (slot.kind == EventKind.RUNTIME || slot.kind == EventKind.DRIVER)) {
+                ranges.call(slot); // a call without a binding yet, arriving: the annotation range open now claims it
             }
             for (int i = 0; i < slot.releasedCount(); i++) {
                 walk(slot.released(i));
@@ -135,6 +143,10 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         }
         if (r.type == RecordType.ACTIVITY) {
             startIfNeeded(r.startNs);
+            if (r.kind == EventKind.MARKER) {
+                marker(r);
+                return;
+            }
             if (r.kind == EventKind.OVERHEAD) {
                 sink.overheadSlice(r);
                 overheadRecords++;
@@ -152,6 +164,34 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
             startIfNeeded(r.startNs);
             ops.op(r.nameId, r.externalId(), r.threadId, r.startNs, r.endNs, r.threadNameId);
             ops.detail(r.opArgs, r.opStack);
+        }
+    }
+
+    /**
+     * An annotation marker: a range's start is held until its end comes; the closed range goes to
+     * the ledger as a host op of its own External id (it settles, nests and sums device time like
+     * one); a mark is drawn now.
+     */
+    private void marker(TraceRecord r) throws IOException {
+        switch (r.markerPhase) {
+            case START:
+                ranges.start(r);
+                break;
+            case END:
+                if (ranges.end(r)) {
+                    ops.op(ranges.closedNameId, MarkerRanges.externalId(r.markerId), ranges.closedThread,
+                            ranges.closedStartNs, Math.max(r.startNs, ranges.closedStartNs), -1);
+                    ops.annotation(ranges.closedDomainId);
+                }
+                break;
+            default:
+                mark.nameId = r.nameId;
+                mark.domainNameId = r.domainNameId;
+                mark.pid = hostPid != -1 ? hostPid : r.processId;
+                mark.tid = r.threadId;
+                mark.tsNs = r.startNs;
+                sink.markInstant(mark);
+                marksDrawn++;
         }
     }
 
@@ -175,6 +215,8 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         }
         if (r.hasExternalId() && hostOpsExpected) {
             ops.api(r.externalId(), r.threadId);
+        } else if (!r.hasExternalId() && r.hasCorrelation()) {
+            inRange(r);
         }
         sink.apiSlice(r);
         memory.api(r);
@@ -188,7 +230,10 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
 
     private void device(TraceRecord r) throws IOException {
         // a synchronization is the host waiting, not device work: it keeps its op's id, not its device time
-        if (r.hasExternalId() && hostOpsExpected && r.kind != EventKind.SYNC) {
+        if (!r.hasExternalId() && r.hasCorrelation() && inRange(r) && r.kind != EventKind.SYNC) {
+            ranges.deviceRecordAttributed();
+            ops.device(r.externalId(), r.durationNs()); // launched inside an annotation range, outside every op
+        } else if (r.hasExternalId() && hostOpsExpected && r.kind != EventKind.SYNC) {
             ops.device(r.externalId(), r.durationNs());
         }
         sink.deviceSlice(r);
@@ -196,6 +241,23 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
             int row = r.kind == EventKind.SYNC && r.stream == -1 ? TraceRows.DEVICE_ROW : r.stream; // where the sink draws it
             flow(flows.device(r.correlation(), r.startNs, r.device, row, r.has(RecordField.GRAPH) ? r.graphNodeId & Long.MAX_VALUE : -1));
         }
+    }
+
+    /**
+     * A record outside every op whose call an annotation range claimed (an unparked call is claimed
+     * now; a parked one was when its slot arrived) takes the range's External id, as torch gives a
+     * launch the id of the innermost range around it: true when it did.
+     */
+    private boolean inRange(TraceRecord r) {
+        if (!r.kind.isDevice()) {
+            ranges.call(r);
+        }
+        long range = ranges.rangeOf(r.correlation());
+        if (range == BindingGenerations.UNBOUND) {
+            return false;
+        }
+        r.externalId(range);
+        return true;
     }
 
     private void flow(FlowArrow arrow) throws IOException {
@@ -227,6 +289,12 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
             row.evIdx = ops.written() - 1 + memory.drawn(); // one numbering with the memory events (0 without)
             row.args = ops.args[s];
             row.stack = ops.stacks[s];
+            row.annotation = ops.annotation[s];
+            row.domainNameId = ops.domainId[s];
+            if (row.annotation) {
+                row.thread = -1; // the vendor's thread is the row; a range has no ops-file thread
+                rangesDrawn++;
+            }
             ops.args[s] = null; // the slot is free now: hold no op's args past its row
             ops.stacks[s] = null;
             sink.hostOpSlice(row);
@@ -236,6 +304,7 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
     private void finish(int spanNameId) throws IOException {
         boolean bounded = window.windowStart() != Long.MIN_VALUE && window.windowEnd() != Long.MAX_VALUE;
         startIfNeeded(bounded ? window.windowStart() : 0);
+        ranges.finish();
         ops.finish();
         writeSettledOps();
         memory.finish();
@@ -246,7 +315,12 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         if (crossing != null) {
             accounting.note(crossing);
         }
-        accounting.hostOps(ops.written());
+        accounting.hostOps(ops.written() - rangesDrawn);
+        if (rangesDrawn > 0 || marksDrawn > 0 || ranges.endsWithoutStart() > 0 || ranges.neverClosed() > 0
+                || ranges.duplicateStarts() > 0 || ranges.openAtCapacity() > 0) {
+            accounting.annotations(rangesDrawn, marksDrawn, ranges.endsWithoutStart(), ranges.duplicateStarts(),
+                    ranges.neverClosed(), ranges.openAtCapacity(), ranges.callsAttributed(), ranges.deviceRecordsAttributed());
+        }
         accounting.opsSettling(ops.unclaimedDeviceRecords(), ops.settledAtCapacity(), fold.approximate(),
                 ops.drawnBeforeRowKnown(), ops.maxHeld());
         accounting.flowEndsGivenUp(flows.givenUp());
@@ -278,7 +352,7 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
 
     /** Trace events written: records, host op rows and, in a format that draws them as events, flow halves. */
     public long events() {
-        return records + memory.drawn() + ops.written() + arrows * sink.eventsPerFlow();
+        return records + memory.drawn() + marksDrawn + ops.written() + arrows * sink.eventsPerFlow();
     }
 
     /** Every event the trace holds once the capture finished: {@link #events()} plus row labels and span markers. */

@@ -46,6 +46,8 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
     private final CuptiOverheadDecoder overhead;
     private final CuptiContextDevices contextDevices = new CuptiContextDevices();
     private final CuptiMemoryDecoder memory;
+    private final CuptiMarkerDecoder marker;
+    private final CuptiMarkerDataDecoder markerData;
 
     /**
      * A decoder of NVIDIA CUPTI 13.0 buffers in epoch ns.
@@ -77,13 +79,16 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
         this.times = times;
         this.sizeUnknown = sizeUnknown;
         this.apiNames = apiNames;
-        this.kernel = new CuptiKernelDecoder(new CuptiRecordNaming(kernelNames, new CuptiKernelMetrics(devices)), layout, times);
+        CuptiRecordNaming naming = new CuptiRecordNaming(kernelNames, new CuptiKernelMetrics(devices));
+        this.kernel = new CuptiKernelDecoder(naming, layout, times);
         this.memcpy = new CuptiMemcpyDecoder(layout, times);
         this.memset = new CuptiMemsetDecoder(layout, times);
         this.api = new CuptiApiDecoder(times);
         this.sync = new CuptiSynchronizationDecoder(layout, times);
         this.overhead = new CuptiOverheadDecoder(layout, times);
         this.memory = new CuptiMemoryDecoder(layout, times);
+        this.marker = new CuptiMarkerDecoder(layout, times, naming);
+        this.markerData = new CuptiMarkerDataDecoder(layout);
     }
 
     /**
@@ -254,8 +259,34 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
             case CuptiActivityKind.MEMORY2:
                 decodeMemory(buffer, pos, sink, stats);
                 break;
+            case CuptiActivityKind.MARKER:
+                decodeMarker(buffer, pos, sink, stats);
+                break;
+            case CuptiActivityKind.MARKER_DATA:
+                if (layout.recordSize(kind) < 0) {
+                    stats.countSkipped(kind); // a scanning vendor's walk sized it; this row cannot read it
+                } else {
+                    markerData.wrap(buffer, pos);
+                    stats.annotationAttributes(); // colour, category, payload: torch's user_annotation has no field for them
+                }
+                break;
             default:
                 stats.countSkipped(kind);
+        }
+    }
+
+    private void decodeMarker(ByteBuffer buffer, int pos, RecordSink sink, DecodeStats stats) {
+        if (layout.recordSize(CuptiActivityKind.MARKER) < 0) {
+            stats.countSkipped(CuptiActivityKind.MARKER); // a scanning vendor's walk sized it; this row cannot read it
+            return;
+        }
+        marker.wrap(buffer, pos);
+        String why = marker.invalid();
+        if (why != null) {
+            stats.invalid(why);
+        } else if (times.accept(marker.rawTimestamp(), marker.rawTimestamp(), 0, "marker", stats)) {
+            sink.publish(CuptiMarkerDecoder.TRANSLATOR, marker);
+            stats.countPublished(EventKind.MARKER);
         }
     }
 

@@ -29,8 +29,8 @@ package org.flagos.trace.vendors.cupti;
  * <p>Kinds added since the seed are set per row after it is built ({@link #memory}): a row that
  * does not set one does not know it. MEMORY2 is {@code CUpti_ActivityMemory4} (128 bytes) in
  * CUPTI 13.0 only (gcc's offsetof against CUDA 13.0's {@code cupti_activity.h}, API version 130001);
- * so are MARKER ({@code CUpti_ActivityMarker2}, 56) and MARKER_DATA ({@code CUpti_ActivityMarkerData2},
- * 40), skipped and counted until NVTX ranges are drawn.
+ * so are MARKER ({@code CUpti_ActivityMarker2}, 56: {@link CuptiMarkerDecoder}) and MARKER_DATA
+ * ({@code CUpti_ActivityMarkerData2}, 40: {@link CuptiMarkerDataDecoder}, read and counted).
  */
 public final class CuptiRecordLayout {
     /** CUPTI 13.0 (API version 130001). */
@@ -94,8 +94,7 @@ public final class CuptiRecordLayout {
     }
 
     /**
-     * Sets this row's NVTX record sizes ({@code CUpti_ActivityMarker2}, {@code CUpti_ActivityMarkerData2}):
-     * not decoded yet, they are skipped and counted instead of ending the walk.
+     * Sets this row's NVTX record sizes ({@code CUpti_ActivityMarker2}, {@code CUpti_ActivityMarkerData2}).
      */
     private CuptiRecordLayout markers(int marker, int markerData) {
         this.markerSize = marker;
@@ -116,7 +115,7 @@ public final class CuptiRecordLayout {
             case CuptiActivityKind.EXTERNAL_CORRELATION: return CuptiExternalCorrelationDecoder.SIZE;
             case CuptiActivityKind.SYNCHRONIZATION: return syncSize;
             case CuptiActivityKind.MEMORY2: return memorySize;
-            case CuptiActivityKind.MARKER: return markerSize; // skipped (counted): NVTX is not drawn yet
+            case CuptiActivityKind.MARKER: return markerSize;
             case CuptiActivityKind.MARKER_DATA: return markerDataSize;
             default: return -1;
         }

@@ -22,6 +22,12 @@ final class CuptiRecordNaming implements RecordNaming {
         return kernelNames.lookup(handle);
     }
 
+    /** NVTX messages and domain names: the same table (live: the C string CUPTI points to, saved into the dump's table). */
+    @Override
+    public String markerName(long handle) {
+        return kernelNames.lookup(handle);
+    }
+
     @Override
     public void kernelFigures(TraceRecord kernel) {
         metrics.fill(kernel);

@@ -60,11 +60,20 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
      * memory is allocated or released, never on a launch.
      */
     private static final boolean ARM_MEMORY = !"false".equals(System.getProperty("flagtrace.cupti.memory"));
-    /** The kinds beyond the seed's that a session arms and disarms, as the two properties above leave them. */
-    private static final int[] SESSION_EXTRA_KINDS = java.util.stream.IntStream.concat(
+    /**
+     * MARKER records (NVTX ranges and marks, drawn as torch's {@code user_annotation}) are armed per
+     * session unless {@code -Dflagtrace.cupti.nvtx=false}: CUPTI writes one per NVTX call, and only
+     * NVTX calls that reach it as NVTX's injection library ({@code NVTX_INJECTION64_PATH}, docs/vendors/cupti.md).
+     * MARKER_DATA (colour, category, payload) is not armed: the trace has no field for it.
+     */
+    private static final boolean ARM_NVTX = !"false".equals(System.getProperty("flagtrace.cupti.nvtx"));
+    /** The kinds beyond the seed's that a session arms and disarms, as the properties above leave them. */
+    private static final int[] SESSION_EXTRA_KINDS = java.util.stream.Stream.of(
             ARM_SYNC_AND_OVERHEAD ? java.util.stream.IntStream.of(CuptiActivityKind.SYNCHRONIZATION, CuptiActivityKind.OVERHEAD)
                     : java.util.stream.IntStream.empty(),
-            ARM_MEMORY ? java.util.stream.IntStream.of(CuptiActivityKind.MEMORY2) : java.util.stream.IntStream.empty()).toArray();
+            ARM_MEMORY ? java.util.stream.IntStream.of(CuptiActivityKind.MEMORY2) : java.util.stream.IntStream.empty(),
+            ARM_NVTX ? java.util.stream.IntStream.of(CuptiActivityKind.MARKER) : java.util.stream.IntStream.empty())
+            .flatMapToInt(kinds -> kinds).toArray();
     /**
      * Kernel, memcpy and memset kinds are armed per session by default, like the rest. Measured on
      * the H200 (docs/benchmarks.md, 3 forks x 8 s): a 4-byte cudaMemsetAsync loop ran at 1.520 µs per
@@ -162,6 +171,8 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
                 ? "initialized in " + initNanos / 1_000 + " µs: callbacks registered"
                         + (DEVICE_KINDS_AT_INIT ? ", kernel/memcpy/memset armed" : ", device kinds deferred to sessions")
                         + (armRuntime ? ", RUNTIME armed at init" : "")
+                        + (ARM_NVTX && System.getenv("NVTX_INJECTION64_PATH") == null
+                                ? "; NVTX_INJECTION64_PATH is not set, so NVTX ranges will not reach CUPTI" : "")
                 : "unavailable: " + reason);
         return reason;
     }

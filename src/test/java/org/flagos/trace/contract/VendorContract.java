@@ -44,13 +44,18 @@ public abstract class VendorContract {
     private static final Set<String> DEVICE_CATEGORIES = Set.of("kernel", "gpu_memcpy", "gpu_memset");
     /** Every category a flagtrace trace may hold. */
     private static final Set<String> KNOWN_CATEGORIES = Set.of("cpu_op", "kernel", "gpu_memcpy", "gpu_memset", "ac2g",
-            "Trace", "cuda_runtime", "cuda_driver", "privateuse1_runtime", "privateuse1_driver", "cuda_sync", "overhead", "cpu_instant_event");
+            "Trace", "cuda_runtime", "cuda_driver", "privateuse1_runtime", "privateuse1_driver", "cuda_sync", "overhead", "cpu_instant_event",
+            "user_annotation");
     /** What a flow arrow may end on: device work, or the synchronization a synchronizing call asked for. */
     private static final Set<String> FLOW_END_CATEGORIES = Set.of("kernel", "gpu_memcpy", "gpu_memset", "cuda_sync");
     /** Kinds a vendor may declare beyond the seven assertions' rows ({@link #declaredKinds}). */
     protected static final String SYNC = "cuda_sync";
     protected static final String OVERHEAD = "overhead";
     protected static final String GRAPH_IDS = "graph ids";
+    /** NVTX ranges and marks (CUPTI's MARKER): {@code user_annotation} ranges and thread instants. */
+    protected static final String ANNOTATIONS = "user_annotation";
+    /** torch's args of a {@code user_annotation} range, in its order; a range in a named NVTX domain adds {@code domain}. */
+    private static final List<String> ANNOTATION_ARGS = List.of("External id", "Record function id", "Ev Idx");
     /** kineto's args of every cuda_sync event, and of an event synchronization's in addition. */
     private static final Set<String> SYNC_ARGS = Set.of("cuda_sync_kind", "stream", "correlation", "device", "context");
     private static final Set<String> EVENT_SYNC_ARGS = Set.of("wait_on_stream", "wait_on_cuda_event_record_corr_id",
@@ -129,7 +134,7 @@ public abstract class VendorContract {
 
     /**
      * The kinds beyond the seven rows this vendor's trace has ({@link #SYNC}, {@link #OVERHEAD},
-     * {@link #GRAPH_IDS}); none unless a vendor says otherwise, and a kind not declared must be
+     * {@link #GRAPH_IDS}, {@link #ANNOTATIONS}); none unless a vendor says otherwise, and a kind not declared must be
      * absent from its trace.
      */
     protected Set<String> declaredKinds() {
@@ -292,9 +297,11 @@ public abstract class VendorContract {
     @Test
     void selfDeviceTimeEqualsTheLinkedDeviceEventsInTheTrace() {
         Map<Long, String> opNameByExternalId = new HashMap<>();
-        for (JsonNode op : trace().category("cpu_op")) {
+        List<JsonNode> hostRanges = new ArrayList<>(trace().category("cpu_op"));
+        hostRanges.addAll(trace().category(ANNOTATIONS)); // NVTX ranges own the launches no op encloses
+        for (JsonNode op : hostRanges) {
             String previous = opNameByExternalId.put(op.get("args").get("External id").asLong(), op.get("name").asText());
-            assertTrue(previous == null, "External ids are unique per op");
+            assertTrue(previous == null, "External ids are unique per op and range");
         }
         Map<String, BigDecimal> expected = new HashMap<>();
         for (JsonNode e : trace().events()) {
@@ -423,6 +430,45 @@ public abstract class VendorContract {
         assertEquals(declaredKinds().contains(GRAPH_IDS), withGraph > 0, "graph ids exactly when declared");
     }
 
+    @Test
+    void nvtxRangesAreTorchsUserAnnotationsWhenDeclared() {
+        List<JsonNode> ranges = trace().category(ANNOTATIONS);
+        List<JsonNode> marks = new ArrayList<>();
+        for (JsonNode e : trace().category("cpu_instant_event")) {
+            if (!"[memory]".equals(e.path("name").asText())) {
+                marks.add(e);
+            }
+        }
+        boolean declared = declaredKinds().contains(ANNOTATIONS);
+        assertEquals(declared, !ranges.isEmpty(), "user_annotation ranges exactly when declared");
+        if (!declared) {
+            assertTrue(marks.isEmpty(), "no NVTX marks undeclared: " + marks);
+            assertFalse(trace().trace().path("flagtrace").has("annotations"), "no annotations block undeclared");
+        }
+        Set<Long> devicePids = new HashSet<>();
+        for (JsonNode e : trace().events()) {
+            if (DEVICE_CATEGORIES.contains(e.path("cat").asText())) {
+                devicePids.add(e.get("pid").asLong());
+            }
+        }
+        for (JsonNode e : ranges) { // floor: torch's shape, on a host row
+            assertEquals("X", e.get("ph").asText(), e.toString());
+            List<String> keys = new ArrayList<>();
+            e.get("args").fieldNames().forEachRemaining(keys::add);
+            assertEquals(ANNOTATION_ARGS, keys.subList(0, Math.min(keys.size(), ANNOTATION_ARGS.size())), e.toString());
+            assertTrue(keys.size() == ANNOTATION_ARGS.size() || keys.get(ANNOTATION_ARGS.size()).equals("domain"), e.toString());
+            assertFalse(devicePids.contains(e.get("pid").asLong()), "on a host row: " + e);
+            assertTrue(e.get("dur").asDouble() >= 0, e.toString());
+        }
+        for (JsonNode m : marks) {
+            assertEquals("i", m.get("ph").asText(), m.toString());
+            assertEquals("t", m.get("s").asText(), m.toString());
+        }
+        JsonNode counted = trace().trace().path("flagtrace").path("annotations");
+        assertEquals(ranges.size(), counted.path("ranges").asLong(0), "the accounting counts what the trace draws");
+        assertEquals(marks.size(), counted.path("marks").asLong(0));
+    }
+
     // 8: what a user sees
     @Test
     void opensInTheCatapultViewerWithoutWarning() {
@@ -438,7 +484,12 @@ public abstract class VendorContract {
         JsonNode span = trace().category("Trace").get(0);
         BigDecimal lo = span.get("ts").decimalValue();
         BigDecimal hi = lo.add(span.get("dur").decimalValue());
-        List<JsonNode> memory = trace().category("cpu_instant_event");
+        List<JsonNode> memory = new ArrayList<>();
+        for (JsonNode e : trace().category("cpu_instant_event")) {
+            if ("[memory]".equals(e.path("name").asText()) || !declaredKinds().contains(ANNOTATIONS)) {
+                memory.add(e); // an NVTX mark is an instant too, gated below
+            }
+        }
         // Floor: whatever memory events there are, torch's shape, in the window, totals never negative.
         for (JsonNode m : memory) {
             assertEquals("[memory]", m.path("name").asText());

@@ -43,7 +43,6 @@ class TorchKindsParityTest {
      */
     private static final Map<String, String> NOT_WRITTEN = Map.of(
             "python_function", "Python stack frames; a Java op's stack is its \"Call stack\" arg",
-            "user_annotation", "torch's record_function ranges; flagtrace's ops are cpu_op events",
             "gpu_user_annotation", "annotation spans on the device rows: issue 16 item 6, not built yet");
     /** Keys torch puts on aten ops from autograd, which a flagtrace op does not have. */
     private static final Set<String> AUTOGRAD_ONLY = Set.of("Fwd thread id", "Sequence number");
@@ -87,7 +86,7 @@ class TorchKindsParityTest {
         missing.removeAll(ours.keySet());
         assertEquals(new TreeSet<>(NOT_WRITTEN.keySet()), missing, "torch's categories flagtrace does not write");
         for (String category : List.of("kernel", "gpu_memcpy", "cuda_runtime", "cuda_sync", "overhead", "cpu_instant_event",
-                "ac2g", "cpu_op")) {
+                "ac2g", "cpu_op", "user_annotation")) {
             assertTrue(ours.containsKey(category) && torch.containsKey(category), category + " in both traces");
         }
     }
@@ -121,7 +120,51 @@ class TorchKindsParityTest {
     @Test
     void synchronizationAndMemoryArgsComeInTorchsOrder() {
         assertEquals(keyOrders(torch.get("cuda_sync")), keyOrders(ours.get("cuda_sync")), "cuda_sync args per sync kind");
-        assertEquals(keyOrders(torch.get("cpu_instant_event")), keyOrders(ours.get("cpu_instant_event")), "[memory] args");
+        assertEquals(keyOrders(named(torch.get("cpu_instant_event"), "[memory]")),
+                keyOrders(named(ours.get("cpu_instant_event"), "[memory]")), "[memory] args");
+    }
+
+    /**
+     * torch's record_function ranges and flagtrace's NVTX ranges are both {@code user_annotation}:
+     * the same args in the same order (flagtrace adds {@code domain} for a range in a named NVTX
+     * domain), on a host thread's row, complete events.
+     */
+    @Test
+    void nvtxRangesAreUserAnnotationsInTorchsShape() {
+        List<String> torchKeys = keys(torch.get("user_annotation").get(0));
+        for (JsonNode e : torch.get("user_annotation")) {
+            assertEquals(torchKeys, keys(e));
+        }
+        assertEquals(List.of("External id", "Record function id", "Ev Idx"), torchKeys);
+        for (JsonNode e : ours.get("user_annotation")) {
+            List<String> mine = keys(e);
+            assertEquals(torchKeys, mine.subList(0, torchKeys.size()), e.toString());
+            assertTrue(mine.size() == torchKeys.size() || mine.equals(concat(torchKeys, "domain")), e.toString());
+            assertEquals(torch.get("user_annotation").get(0).get("ph").asText(), e.get("ph").asText());
+            assertEquals(0, e.get("args").get("Record function id").asLong());
+        }
+    }
+
+    private static List<String> keys(JsonNode e) {
+        List<String> keys = new ArrayList<>();
+        e.path("args").fieldNames().forEachRemaining(keys::add);
+        return keys;
+    }
+
+    private static List<String> concat(List<String> keys, String more) {
+        List<String> out = new ArrayList<>(keys);
+        out.add(more);
+        return out;
+    }
+
+    private static List<JsonNode> named(List<JsonNode> events, String name) {
+        List<JsonNode> out = new ArrayList<>();
+        for (JsonNode e : events) {
+            if (name.equals(e.get("name").asText())) {
+                out.add(e);
+            }
+        }
+        return out;
     }
 
     /** Per event name, the arg keys in the order written (one order per name in each trace). */

@@ -46,6 +46,11 @@ class TraceWalkTest {
         }
 
         @Override
+        public void markInstant(MarkRow m) {
+            lines.add("mark " + m.tid + " " + (m.tsNs - BASE) + " #" + m.nameId);
+        }
+
+        @Override
         public void memoryInstant(MemoryRow m) {
             lines.add("memory " + m.tid + " " + (m.tsNs - BASE) + " " + m.bytes + " total " + m.totalAllocated);
         }

@@ -63,6 +63,31 @@ public final class CuptiRecords {
         return this;
     }
 
+    /** CUPTI's marker flags: an instantaneous mark, a range's start, a range's end. */
+    public static final int MARK = 1;
+    public static final int START = 2;
+    public static final int END = 4;
+    public static final int MARKER_SIZE = 56;
+    public static final int MARKER_DATA_SIZE = 40;
+
+    /**
+     * A MARKER record ({@code CUpti_ActivityMarker2}: flags 4, timestamp 8, id 16, objectKind 20 =
+     * thread, processId 24, threadId 28, name 40, domain 48) of NVTX range or mark {@code id}.
+     */
+    public CuptiRecords marker(int flags, long timestamp, int id, int pid, int tid, long namePointer, long domainPointer) {
+        ByteBuffer b = record(MARKER_SIZE, 12);
+        b.putInt(4, flags).putLong(8, timestamp).putInt(16, id).putInt(20, 2 /* CUPTI_ACTIVITY_OBJECT_THREAD */)
+                .putInt(24, pid).putInt(28, tid).putLong(40, namePointer).putLong(48, domainPointer);
+        return this;
+    }
+
+    /** A MARKER_DATA record ({@code CUpti_ActivityMarkerData2}) for marker {@code id}: a 64-bit payload, colour, category. */
+    public CuptiRecords markerData(int id, long payload, int argb, int category) {
+        ByteBuffer b = record(MARKER_DATA_SIZE, 13);
+        b.putInt(4, START).putInt(8, id).putInt(12, 1).putLong(16, payload).putInt(24, argb).putInt(28, category).putInt(32, 1);
+        return this;
+    }
+
     private ByteBuffer record(int size, int kind) {
         byte[] bytes = new byte[size];
         records.add(bytes);

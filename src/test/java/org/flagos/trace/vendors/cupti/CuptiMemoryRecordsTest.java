@@ -114,7 +114,7 @@ class CuptiMemoryRecordsTest {
     }
 
     @Test
-    void nvtxRecordsAreSkippedAndCountedNotTheEndOfTheWalk() throws IOException {
+    void nvtxRecordsAreReadAndCountedNotTheEndOfTheWalk() throws IOException {
         byte[] memory = buffer();
         ByteBuffer b = ByteBuffer.allocate(56 + 40 + memory.length).order(ByteOrder.LITTLE_ENDIAN);
         b.putInt(0, CuptiActivityKind.MARKER).putInt(56, CuptiActivityKind.MARKER_DATA);
@@ -132,6 +132,8 @@ class CuptiMemoryRecordsTest {
         }, stats);
         assertEquals(0, stats.undecodableBytes());
         assertEquals(10, kinds.stream().filter(k -> k == EventKind.MEMORY).count(), "the records after the marks decode");
-        assertEquals(Map.of(CuptiActivityKind.MARKER, 1L, CuptiActivityKind.MARKER_DATA, 1L), stats.skippedByVendorKind());
+        assertEquals(Map.of(), stats.skippedByVendorKind());
+        assertEquals(1, stats.invalidRecords(), "a marker of no phase (flags 0) is invalid, counted");
+        assertEquals(1, stats.annotationAttributesRead(), "MARKER_DATA read and counted");
     }
 }
