@@ -20,7 +20,10 @@ import org.flagos.trace.session.SessionOptions;
  * times what is left at the close, not a backlog. {@code paceNs} spins that long per op (a launch's
  * cost: 4.5-6 us per op on the H200, run_s of StopToTraceProbe).
  *
- * <p>{@code java ... CpuStopToTraceProbe [ops=100000] [sessions=3] [dir] [settleMs=0] [paceNs=0]}
+ * <p>{@code java ... CpuStopToTraceProbe [ops=100000] [sessions=3] [dir] [settleMs=0] [paceNs=0] [initPauseMs=0]}
+ * ({@code initPauseMs}: a pause between {@code Profiler.init()} and the first session, so that what
+ * init starts in the background has ended: on 2 busy cores it would otherwise compete with the
+ * first session, which it does not on the GPU machine's idle ones)
  */
 public final class CpuStopToTraceProbe {
     public static void main(String[] args) throws Exception {
@@ -29,7 +32,9 @@ public final class CpuStopToTraceProbe {
         Path dir = args.length > 2 ? Path.of(args[2]) : Files.createTempDirectory("flagtrace-stop-");
         long settleMs = args.length > 3 ? Long.parseLong(args[3]) : 0;
         long paceNs = args.length > 4 ? Long.parseLong(args[4]) : 0;
+        long initPauseMs = args.length > 5 ? Long.parseLong(args[5]) : 0;
         Profiler.init(); // as the GPU probe does: whatever init starts, it starts here too
+        Thread.sleep(initPauseMs);
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         SyntheticMemsetTracer tracer = new SyntheticMemsetTracer();
