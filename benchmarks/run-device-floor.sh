@@ -15,6 +15,8 @@
 # Everything else (stderr, progress) goes to $OUT/log.txt. Settings (environment): PAIRS=16,
 # BATCHES=40 timed batches per phase, LAUNCHES=10000 per batch, WARMUP=5 untimed batches per phase,
 # CORES=2-9, STOP_JVMS=6, PAIR_BUDGET_S=330 (no pair starts after it, so that step 3 still runs).
+# PAIRS=0 runs step 3 alone (no nvcc build, a summary of the stop lines only); STOP_JAVA_OPTS are
+# added to step 3's JVMs (e.g. -Dflagtrace.warmup=false: the first session without init's warm-up).
 # Each process gets 120 s at most (a hang costs one sample, not the command). StopToTraceProbe runs
 # unpinned, as in run-device-live.sh. About 3-4 minutes with the defaults.
 set -euo pipefail
@@ -35,6 +37,7 @@ export LD_LIBRARY_PATH="$cuda/targets/x86_64-linux/lib:/usr/local/nvidia/lib64:$
 unset FLAGOS_ACCELERATOR FLAGOS_TRACER_LIBRARY FLAGOS_TRACE
 jopts=(-Dorg.bytedeco.javacpp.cachedir="$root/.device/javacpp-cache" -XX:ErrorFile="$OUT/hs_err_%p.log" -Xmx8g
        -cp "$root/.device/lib/*")
+read -r -a stop_opts <<< "${STOP_JAVA_OPTS:-}"
 scratch="$(mktemp -d /tmp/flagtrace-floor.XXXXXX)"
 trap 'rm -rf "$scratch"' EXIT
 log="$OUT/log.txt"
@@ -44,13 +47,15 @@ log="$OUT/log.txt"
   echo "loadavg: $(cat /proc/loadavg)"
   echo "java: $("$java" -version 2>&1 | head -1)"
   echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -1)"
-  echo "settings: PAIRS=$pairs BATCHES=$batches LAUNCHES=$launches WARMUP=$warmup CORES=$cores STOP_JVMS=$stop_jvms"
+  echo "settings: PAIRS=$pairs BATCHES=$batches LAUNCHES=$launches WARMUP=$warmup CORES=$cores STOP_JVMS=$stop_jvms STOP_JAVA_OPTS=${STOP_JAVA_OPTS:-}"
   echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 } | tee "$OUT/machine.txt"
 
 echo "== 1. build the floor" | tee -a "$log"
-nvcc -O2 -std=c++17 benchmarks/device/floor/launch_floor.cpp -o "$scratch/launch_floor" -lcupti >> "$log" 2>&1 \
-  || { tail -20 "$log"; exit 1; }
+if (( pairs > 0 )); then
+  nvcc -O2 -std=c++17 benchmarks/device/floor/launch_floor.cpp -o "$scratch/launch_floor" -lcupti >> "$log" 2>&1 \
+    || { tail -20 "$log"; exit 1; }
+fi
 
 # JSON lines go on; anything else a JVM prints goes to the log. Fails when no JSON line came.
 json_only() { awk -v logfile="$log" '/^\{/ { print; fflush(); n++; next } { print >> logfile } END { exit n == 0 }'; }
@@ -87,17 +92,21 @@ echo "== 3. stop to trace, first session of $stop_jvms fresh JVMs" | tee -a "$lo
 : > "$OUT/stop.jsonl"
 mkdir -p "$scratch/stop"
 for k in $(seq 1 "$stop_jvms"); do
-  timeout 120 "$java" "${jopts[@]}" org.flagos.trace.benchmarks.StopToTraceProbe 100000 2 "$scratch/stop" 2>> "$log" \
+  timeout 120 "$java" "${jopts[@]}" ${stop_opts[@]+"${stop_opts[@]}"} org.flagos.trace.benchmarks.StopToTraceProbe 100000 2 "$scratch/stop" 2>> "$log" \
     | json_only | awk -v k="$k" '{ sub(/^\{/, "{\"jvm\":" k ",\"session\":" (n++) ","); print; fflush() }' \
     | tee -a "$OUT/stop.jsonl" || echo "jvm $k: StopToTraceProbe failed" | tee -a "$log"
 done
 
 # One more fresh JVM with FLAGOS_TRACE=1, not counted above (its diagnostics cost time): what each
 # close is made of (tracer stop, clock re-check, trace completion).
-FLAGOS_TRACE=1 timeout 120 "$java" "${jopts[@]}" org.flagos.trace.benchmarks.StopToTraceProbe 100000 2 "$scratch/stop" \
+FLAGOS_TRACE=1 timeout 120 "$java" "${jopts[@]}" ${stop_opts[@]+"${stop_opts[@]}"} org.flagos.trace.benchmarks.StopToTraceProbe 100000 2 "$scratch/stop" \
   > "$OUT/closing.txt" 2>&1 || echo "diagnosed StopToTraceProbe failed" | tee -a "$log"
 grep 'closing:' "$OUT/closing.txt" || true
 
 echo "== 4. summary" | tee -a "$log"
-python3 benchmarks/device/floor/pairs.py "$OUT/pairs.jsonl" "$OUT/stop.jsonl" | tee "$OUT/summary.txt"
+if (( pairs > 0 )); then
+  python3 benchmarks/device/floor/pairs.py "$OUT/pairs.jsonl" "$OUT/stop.jsonl" | tee "$OUT/summary.txt"
+else
+  python3 benchmarks/device/floor/pairs.py --stop-only "$OUT/stop.jsonl" | tee "$OUT/summary.txt"
+fi
 echo "total ${SECONDS}s" | tee -a "$log"

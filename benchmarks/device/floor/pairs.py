@@ -8,6 +8,7 @@ order-statistic interval of the median (sign test) and the Hodges-Lehmann estima
 Wilcoxon signed-rank interval. Standard library only (the device has no numpy).
 
     pairs.py PAIRS.jsonl [STOP.jsonl] [--confidence 0.95]
+    pairs.py --stop-only STOP.jsonl          (the stop-to-trace lines alone: run-device-floor.sh PAIRS=0)
 """
 import json
 import math
@@ -170,9 +171,13 @@ def stop_summary(rows):
 def main(argv):
     confidence = 0.95
     args = []
+    stop_only = False
     i = 0
     while i < len(argv):
-        if argv[i] == "--confidence":
+        if argv[i] == "--stop-only":
+            stop_only = True
+            i += 1
+        elif argv[i] == "--confidence":
             confidence = float(argv[i + 1])
             i += 2
         else:
@@ -181,6 +186,8 @@ def main(argv):
     if not args:
         print(__doc__, file=sys.stderr)
         return 2
+    if stop_only:
+        return stop_summary(read_lines(args[0]))
     rc = pairs_summary(read_lines(args[0]), confidence)
     if len(args) > 1:
         print()

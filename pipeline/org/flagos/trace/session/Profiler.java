@@ -52,6 +52,7 @@ public final class Profiler {
                     }
                     Diagnostics.trace("profiler", "accelerator " + accelerator + ", tracer " + t.name());
                     tracer = t;
+                    SessionWarmup.startIfWanted(t.available(), t.apiNames());
                 }
             }
         }
