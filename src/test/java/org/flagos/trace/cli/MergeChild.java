@@ -16,7 +16,8 @@ import org.flagos.trace.vendors.mcpti.McptiTracer;
 /**
  * One rank of {@link MultiProcessMergeTest}, in a JVM of its own: captures a few steps through the
  * fake MCPTI library (whose clock {@code FAKE_CLOCK_OFFSET_NS} moves), its rank from {@code RANK}
- * and {@code WORLD_SIZE} as torchrun sets them, into {@code DIR/rankN.json} with a dump beside it;
+ * and {@code WORLD_SIZE} as torchrun sets them, into {@code DIR/rankN.json} with a dump beside it
+ * and a journal ({@code DIR/rankN.journal});
  * writes {@code DIR/rankN.mark}: the host's real time just before and just after it opened the op
  * {@code mark}.
  */
@@ -24,7 +25,10 @@ public final class MergeChild {
     /** Starts a child for {@code rank} of {@code world} whose vendor clock is {@code offsetNs} off the host's. */
     static Process start(Path dir, Path library, int rank, int world, long offsetNs) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), MergeChild.class.getName(),
+                "-Xmx256m", "-XX:TieredStopAtLevel=1",
+                // the journal's (Chronicle's) flags on Java 17, as JournalChild starts it
+                "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+                "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), MergeChild.class.getName(),
                 dir.toString(), library.toString()));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("rank" + rank + ".log").toFile());
@@ -48,7 +52,8 @@ public final class MergeChild {
         Path trace = dir.resolve("rank" + rank + ".json");
         long before;
         long after;
-        try (ProfilerSession session = Profiler.start(tracer, SessionOptions.to(trace).withDumpBuffers(dir.resolve("rank" + rank + ".fltrbuf")))) {
+        try (ProfilerSession session = Profiler.start(tracer, SessionOptions.to(trace)
+                .withDumpBuffers(dir.resolve("rank" + rank + ".fltrbuf")).withJournal(dir.resolve("rank" + rank + ".journal")))) {
             for (int step = 0; step < 6; step++) {
                 try (OpScope op = session.op("step")) {
                     tracer.invoke("fakeLaunchKernel", step % 2);
