@@ -98,6 +98,11 @@ record TraceFacts(Path path, ProcessIdentity identity, List<ClockAnchor> anchors
             throw new TraceFormatException(e.getMessage());
         } catch (JsonProcessingException e) {
             throw notJson(path, e);
+        } catch (IOException e) {
+            if (gzipDamage(e)) {
+                throw notWholeGzip(path, e);
+            }
+            throw e;
         }
     }
 

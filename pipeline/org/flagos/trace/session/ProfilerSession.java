@@ -65,7 +65,7 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
     private final long startNs;
     private final List<DeviceProperties> devices;
     /** Who captured and the clock anchor taken at start; the stop anchor is added when the tracer stops. */
-    private ProcessFacts process;
+    private volatile ProcessFacts process;
     private volatile boolean closed;
     private OpSummary summary;
     /** False for one cycle of a {@link ScheduledSession}, which holds the process's slot itself. */
