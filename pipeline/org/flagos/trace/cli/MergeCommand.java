@@ -23,7 +23,8 @@ import picocli.CommandLine.Parameters;
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {ExitCodes.OK_LINE, ExitCodes.FAILED_LINE, ExitCodes.USAGE_LINE})
 final class MergeCommand implements Callable<Integer> {
-    @Parameters(index = "0..*", arity = "1..*", paramLabel = "TRACE", description = "Chrome JSON traces (gzipped or not), one per rank")
+    @Parameters(index = "0..*", arity = "1..*", paramLabel = "TRACE", description = "Chrome JSON traces (gzipped or not), one per rank;"
+            + " a capture (.fltrbuf[.gz], files beside it read as replay reads them) or a journal directory is replayed first")
     List<Path> traces;
 
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "MERGED.json[.gz]", description = "the merged trace")
@@ -45,7 +46,7 @@ final class MergeCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws IOException {
+    public Integer call() throws IOException, InterruptedException {
         Map<String, Path> inputs = new LinkedHashMap<>();
         for (int i = 0; i < traces.size(); i++) {
             inputs.put("trace " + (i + 1), traces.get(i));
@@ -57,10 +58,17 @@ final class MergeCommand implements Callable<Integer> {
         }
         OutputPaths.checkWritable(Map.of("-o", merged));
         TraceMerge.Result result;
-        try (AtomicOutput o = new AtomicOutput(merged)) {
-            result = TraceMerge.run(traces, o.stream(), clock, assumeAligned);
-            o.finish();
-            o.commit();
+        Path parent = merged.toAbsolutePath().getParent();
+        Path scratch = AtomicOutput.writesStraight(merged) || parent == null ? Path.of(System.getProperty("java.io.tmpdir")) : parent;
+        try (MergeInputs in = new MergeInputs(context)) {
+            for (Path trace : traces) {
+                in.add(trace, scratch);
+            }
+            try (AtomicOutput o = new AtomicOutput(merged)) {
+                result = TraceMerge.run(in.traces, in.sources, o.stream(), clock, assumeAligned);
+                o.finish();
+                o.commit();
+            }
         }
         for (String line : result.ranks()) {
             context.out().println(line);

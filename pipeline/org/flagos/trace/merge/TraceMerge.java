@@ -43,6 +43,17 @@ public final class TraceMerge {
      * @param assumeAligned merge traces without clock anchors with offset 0 (otherwise they are refused)
      */
     public static Result run(List<Path> traces, OutputStream out, ClockChoice choice, boolean assumeAligned) throws IOException {
+        List<String> sources = new ArrayList<>();
+        traces.forEach(t -> sources.add(t.toString()));
+        return run(traces, sources, out, choice, assumeAligned);
+    }
+
+    /**
+     * As {@link #run(List, OutputStream, ClockChoice, boolean)}, {@code sources} naming each trace
+     * in what is printed and in {@code flagtrace_merge} (the capture or journal a trace was replayed from).
+     */
+    public static Result run(List<Path> traces, List<String> sources, OutputStream out, ClockChoice choice, boolean assumeAligned)
+            throws IOException {
         if (traces.isEmpty()) {
             throw new IllegalArgumentException("nothing to merge");
         }
@@ -89,14 +100,14 @@ public final class TraceMerge {
             }
         }
         clock = clock == null ? "reference" : clock;
-        writeBlock(g, order, alignments, copies, facts, choice, bound, clock);
+        writeBlock(g, order, alignments, copies, facts, sources, choice, bound, clock);
         g.writeEndObject();
         g.flush();
         g.close();
         List<String> lines = new ArrayList<>();
         for (int i = 0; i < order.size(); i++) {
             RankAlignment a = alignments.get(i);
-            lines.add(label(order.get(i), facts.indexOf(order.get(i))) + ": " + order.get(i).path() + ", " + copies.get(i).events
+            lines.add(label(order.get(i), facts.indexOf(order.get(i))) + ": " + sources.get(facts.indexOf(order.get(i))) + ", " + copies.get(i).events
                     + " events, offset " + a.offsetNs() + " ns" + (a.boundNs() >= 0 ? " ± " + a.boundNs() + " ns" : " (assumed, no anchors)")
                     + " (" + a.clock() + ")");
         }
@@ -140,7 +151,8 @@ public final class TraceMerge {
     }
 
     private static void writeBlock(JsonGenerator g, List<TraceFacts> order, List<RankAlignment> alignments, List<InputCopy> copies,
-                                   List<TraceFacts> facts, ClockChoice choice, long bound, String clock) throws IOException {
+                                   List<TraceFacts> facts, List<String> sources, ClockChoice choice, long bound, String clock)
+            throws IOException {
         g.writeObjectFieldStart("flagtrace_merge");
         g.writeNumberField("traces", order.size());
         if (order.get(0).rank() >= 0) {
@@ -164,7 +176,7 @@ public final class TraceMerge {
             RankAlignment a = alignments.get(i);
             ProcessIdentity who = f.identity();
             g.writeStartObject();
-            JsonText.writeStringField(g, "trace", f.path().toString());
+            JsonText.writeStringField(g, "trace", sources.get(facts.indexOf(f)));
             g.writeNumberField("input", facts.indexOf(f));
             g.writeNumberField("slot", i);
             org.flagos.trace.model.ProcessFacts.writeIdentityFields(g, who);

@@ -128,6 +128,24 @@ class MultiProcessMergeTest {
     }
 
     @Test
+    void capturesAndJournalsMergeAsTheirTracesDo() throws Exception {
+        Path merged = dir.resolve("from-dumps.json");
+        CliRunner cli = new CliRunner();
+        assertEquals(0, cli.run("merge", dir.resolve("rank0.fltrbuf").toString(), dir.resolve("rank1.journal").toString(),
+                dir.resolve("rank2.json").toString(), dir.resolve("rank3.fltrbuf").toString(), "-o", merged.toString()), cli.stderr());
+        JsonNode block = TraceJson.MAPPER.readTree(merged.toFile()).get("flagtrace_merge");
+        assertEquals("monotonic", block.get("clock").asText());
+        assertEquals(dir.resolve("rank1.journal").toString(), block.get("inputs").get(1).get("trace").asText(), "named by what was given");
+        for (JsonNode input : block.get("inputs")) {
+            int rank = input.get("rank").asInt();
+            assertTrue(Math.abs(input.get("offset_ns").asLong() - (OFFSETS[0] - OFFSETS[rank])) <= SLACK_NS, input.toString());
+        }
+        try (var files = Files.list(dir)) {
+            assertTrue(files.noneMatch(p -> p.getFileName().toString().startsWith(".flagtrace-merge-")), "replays deleted");
+        }
+    }
+
+    @Test
     void oneHostsMonotonicClockPutsEveryEventWhereItWas() throws Exception {
         JsonNode merged = merge();
         JsonNode block = merged.get("flagtrace_merge");
