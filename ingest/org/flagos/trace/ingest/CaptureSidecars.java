@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * The files a live session saves beside a capture {@code NAME.fltrbuf[.gz]}, found one way for every
  * reader: host ops ({@code NAME.ops.jsonl}), the kernel name table ({@code NAME.names.tsv}), device
- * properties ({@code NAME.devices.json}) and the device clock mapping ({@code NAME.clock.json}).
+ * properties ({@code NAME.devices.json}) the device clock mapping ({@code NAME.clock.json}) and who captured with the clock
+ * anchors ({@code NAME.process.json}).
  */
 public enum CaptureSidecars {
     /** Host op ranges and the capture window. */
@@ -17,7 +18,9 @@ public enum CaptureSidecars {
     /** Device properties for the occupancy fields. */
     DEVICES(".devices.json", "device properties"),
     /** The mapping of the vendor's clock to epoch ns. */
-    CLOCK(".clock.json", "device clock");
+    CLOCK(".clock.json", "device clock"),
+    /** Who captured (rank, host, pid) and the clock anchors, for {@code flagtrace merge}. */
+    PROCESS(".process.json", "rank and clock anchors");
 
     private final String suffix;
     private final String what;

@@ -18,6 +18,12 @@ import org.flagos.trace.model.DeviceProperties;
  */
 public record JournalSession(String traceName, String source, long startNs, List<DeviceProperties> devices,
                              Map<String, String> metadata, long pid, boolean live) {
+    /**
+     * The metadata key under which a live session journals who captured and its start clock anchor
+     * ({@link org.flagos.trace.ingest.ProcessFactsFile} text); a replay takes it out of the metadata.
+     */
+    public static final String PROCESS_KEY = "flagtrace_process";
+
     public JournalSession {
         devices = List.copyOf(devices);
         metadata = Map.copyOf(metadata);

@@ -21,11 +21,13 @@ import org.flagos.trace.ingest.HostOpCursor;
 import org.flagos.trace.ingest.HostOpSource;
 import org.flagos.trace.ingest.KernelNameFile;
 import org.flagos.trace.ingest.OpsJsonlReader;
+import org.flagos.trace.ingest.ProcessFactsFile;
 import org.flagos.trace.model.ActivityBufferDecoder;
 import org.flagos.trace.model.DecodeStats;
 import org.flagos.trace.model.DeviceProperties;
 import org.flagos.trace.model.KernelNames;
 import org.flagos.trace.model.NameTable;
+import org.flagos.trace.model.ProcessFacts;
 import org.flagos.trace.model.RecordSink;
 import org.flagos.trace.stages.CaptureAccounting;
 import org.flagos.trace.stages.CaptureWindowFilter;
@@ -53,10 +55,26 @@ public final class CaptureReplay {
      *                   {@link #IN_FILE_ORDER} streams them
      * @param file       the capture file, streamed frame by frame (any size, {@code .gz} inflated as
      *                   it is read); null when {@code capture} is given
+     * @param process    who captured and the clock anchors (the {@code .process.json} beside a dump),
+     *                   written into the trace as the live session wrote them; null: none
      */
     public record Request(ByteBuffer capture, String source, HostOpSource ops, KernelNames kernelNames,
                           List<DeviceProperties> devices, Map<String, String> metadata, String traceName,
-                          UnaryOperator<List<Frame>> frameOrder, int ringSize, DeviceClockMapping clock, Path file) {
+                          UnaryOperator<List<Frame>> frameOrder, int ringSize, DeviceClockMapping clock, Path file,
+                          ProcessFacts process) {
+        /** A request without process facts. */
+        public Request(ByteBuffer capture, String source, HostOpSource ops, KernelNames kernelNames,
+                       List<DeviceProperties> devices, Map<String, String> metadata, String traceName,
+                       UnaryOperator<List<Frame>> frameOrder, int ringSize, DeviceClockMapping clock, Path file) {
+            this(capture, source, ops, kernelNames, devices, metadata, traceName, frameOrder, ringSize, clock, file, null);
+        }
+
+        /** This request, the trace saying who captured it and when ({@code null}: nobody). */
+        public Request withProcess(ProcessFacts facts) {
+            return new Request(capture, source, ops, kernelNames, devices, metadata, traceName, frameOrder, ringSize, clock,
+                    file, facts);
+        }
+
         /**
          * The capture's bytes: for a request of a file, the file mapped now (at most 2 GiB), for
          * callers that build another request from this one; the replay itself streams the file.
@@ -115,8 +133,10 @@ public final class CaptureReplay {
         KernelNames kernelNames = namesPath != null ? KernelNameFile.read(namesPath) : KernelNames.NONE;
         Path clockBeside = CaptureSidecars.CLOCK.found(capture);
         DeviceClockMapping clock = clockBeside != null ? DeviceClockFile.read(clockBeside) : DeviceClockMapping.IDENTITY;
+        Path processBeside = CaptureSidecars.PROCESS.found(capture);
+        ProcessFacts process = processBeside != null ? ProcessFactsFile.read(processBeside) : null;
         return new Request(null, capture.toString(), hostOps, kernelNames, devices, metadata,
-                capture.getFileName().toString(), IN_FILE_ORDER, CapturePipeline.DEFAULT_RING_SIZE, clock, capture);
+                capture.getFileName().toString(), IN_FILE_ORDER, CapturePipeline.DEFAULT_RING_SIZE, clock, capture, process);
     }
 
     public static Result run(Request request, OutputStream out) throws InterruptedException {
@@ -175,10 +195,15 @@ public final class CaptureReplay {
         HostOpSource ops = request.ops();
         CaptureWindowFilter window = ops == null ? CaptureWindowFilter.unbounded()
                 : new CaptureWindowFilter(ops.windowStartNs(), ops.windowEndNs());
-        TraceHeader header = new TraceHeader(request.traceName(), request.devices(), null, request.metadata(), "flagtrace", -1);
+        ProcessFacts process = request.process();
+        TraceHeader header = new TraceHeader(request.traceName(), request.devices(), null, request.metadata(), "flagtrace", -1,
+                process == null ? null : process.identity());
         DecodeStats stats = new DecodeStats();
         try (CapturePipeline pipeline = new CapturePipeline(names, decoder.apiNames(), decoder.stages(), window, header, out,
                 stats, ProducerType.SINGLE, request.ringSize())) {
+            if (process != null) {
+                pipeline.accounting().clockAnchors(process.anchors());
+            }
             if (ops == null) {
                 pipeline.expectNoHostOps();
             } else {

@@ -89,14 +89,21 @@ public final class JournalReplay {
             NameTable table = new NameTable();
             ActivityBufferDecoder decoder = factory.create(names::get, table, devices, facts.clock());
             Map<String, String> metadata = new java.util.LinkedHashMap<>(facts.metadata());
+            String processText = metadata.remove(org.flagos.trace.journal.JournalSession.PROCESS_KEY);
+            org.flagos.trace.model.ProcessFacts process = processText == null ? null
+                    : org.flagos.trace.ingest.ProcessFactsFile.parse(processText, request.journal().toString());
             metadata.putAll(request.metadata());
-            TraceHeader header = new TraceHeader(facts.traceName(), devices, null, metadata, "flagtrace", -1);
+            TraceHeader header = new TraceHeader(facts.traceName(), devices, null, metadata, "flagtrace", -1,
+                    process == null ? null : process.identity());
             DecodeStats stats = new DecodeStats();
             boolean bounded = window[0] != Long.MIN_VALUE || window[1] != Long.MAX_VALUE;
             CaptureWindowFilter filter = bounded ? new CaptureWindowFilter(window[0], window[1]) : CaptureWindowFilter.unbounded();
             try (CapturePipeline pipeline = new CapturePipeline(table, decoder.apiNames(), decoder.stages(), filter, header, out,
                     stats, ProducerType.SINGLE, request.ringSize());
                  JournalOpCursor ops = facts.ops() > 0 ? reader.ops() : null) {
+                if (process != null) { // the journal holds the start anchor; the stop anchor is not journaled
+                    pipeline.accounting().clockAnchors(process.anchors());
+                }
                 HostOpMerge merge = ops == null ? null : new HostOpMerge(pipeline, ops);
                 if (merge != null) {
                     merge.publishFirstInWindow(window[0], window[1]);

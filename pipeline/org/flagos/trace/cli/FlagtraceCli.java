@@ -93,7 +93,7 @@ public final class FlagtraceCli implements Callable<Integer> {
         return line;
     }
 
-    private static final String[] COMMANDS = {"demo", "replay", "record", "summary", "report"};
+    private static final String[] COMMANDS = {"demo", "replay", "record", "summary", "report", "merge"};
 
     private Object command(String name) {
         switch (name) {
@@ -102,6 +102,7 @@ public final class FlagtraceCli implements Callable<Integer> {
             case "record": return new RecordCommand(context);
             case "summary": return new SummaryCommand(context);
             case "report": return new ReportCommand(context);
+            case "merge": return new MergeCommand(context);
             default: return null;
         }
     }

@@ -123,6 +123,7 @@ final class ReplayCommand implements Callable<Integer> {
         inputs.put(names != null ? "--names table" : "kernel name table beside the capture", namesUsed);
         inputs.put(deviceProperties != null ? "--device-properties file" : "device properties file beside the capture", devicesUsed);
         inputs.put("device clock file beside the capture", CaptureSidecars.CLOCK.found(capture));
+        inputs.put("process file beside the capture", CaptureSidecars.PROCESS.found(capture));
         Map<String, Path> outputs = new LinkedHashMap<>();
         outputs.put("-o", trace);
         outputs.put("--summary", summary);

@@ -40,6 +40,7 @@ final class Sidecars {
         add(used, names == null ? CaptureSidecars.NAMES.found(capture) : null, CaptureSidecars.NAMES);
         add(used, deviceProperties == null ? CaptureSidecars.DEVICES.found(capture) : null, CaptureSidecars.DEVICES);
         add(used, CaptureSidecars.CLOCK.found(capture), CaptureSidecars.CLOCK);
+        add(used, CaptureSidecars.PROCESS.found(capture), CaptureSidecars.PROCESS);
         if (!used.isEmpty()) {
             context.err().println("flagtrace: read beside the capture: " + String.join(", ", used));
         }

@@ -46,6 +46,11 @@ final class HostClock {
         return host.getAsLong() + offset;
     }
 
+    /** A reading of the host clock ({@link System#nanoTime()} outside tests) on the vendor's clock. */
+    long at(long hostNs) {
+        return hostNs + offset;
+    }
+
     /** Half the tightest round trip at calibration: how far {@link #now()} can be off. */
     long boundNs() {
         return bound;

@@ -8,12 +8,15 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.flagos.trace.capture.AtomicOutput;
 import org.flagos.trace.capture.CaptureFailedException;
 import org.flagos.trace.capture.CapturePipeline;
+import org.flagos.trace.ingest.CaptureSidecars;
 import org.flagos.trace.ingest.DevicePropertiesFile;
+import org.flagos.trace.ingest.ProcessFactsFile;
 import org.flagos.trace.ingest.FltrbufWriter;
 import org.flagos.trace.ingest.OpsJsonlWriter;
 import org.flagos.trace.ingest.HostOp;
@@ -21,6 +24,7 @@ import org.flagos.trace.journal.JournalSession;
 import org.flagos.trace.journal.JournalWriter;
 import org.flagos.trace.model.BufferTap;
 import org.flagos.trace.model.ClockAlignment;
+import org.flagos.trace.model.ClockAnchor;
 import org.flagos.trace.model.DecodeStats;
 import org.flagos.trace.model.DeviceProperties;
 import org.flagos.trace.model.DeviceTracer;
@@ -31,6 +35,8 @@ import org.flagos.trace.model.HostOpMarker;
 import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.OpArgs;
 import org.flagos.trace.model.OpStack;
+import org.flagos.trace.model.ProcessFacts;
+import org.flagos.trace.model.RealtimeClock;
 import org.flagos.trace.stages.CaptureAccounting;
 import org.flagos.trace.stages.CaptureWindowFilter;
 import org.flagos.trace.stages.OpSummary;
@@ -58,6 +64,8 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
     private final ThreadLocal<ArrayDeque<OpScope>> openOps = ThreadLocal.withInitial(ArrayDeque::new);
     private final long startNs;
     private final List<DeviceProperties> devices;
+    /** Who captured and the clock anchor taken at start; the stop anchor is added when the tracer stops. */
+    private volatile ProcessFacts process;
     private volatile boolean closed;
     private OpSummary summary;
     /** False for one cycle of a {@link ScheduledSession}, which holds the process's slot itself. */
@@ -87,17 +95,18 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
         DecodeStats stats = new DecodeStats();
         this.startNs = clock.now();
         this.devices = devices;
+        this.process = new ProcessFacts(options.resolvedIdentity(), List.of(anchor("start")));
         if (dump != null) {
             this.dumpOps = new OpsJsonlWriter(OpsJsonlWriter.besides(options.dumpBuffers()), startNs);
         } else {
             this.dumpOps = null;
         }
         this.journal = options.journal() == null ? null : JournalWriter.open(options.journal(),
-                new JournalSession(options.trace().getFileName().toString(), processName(), startNs, devices, options.metadata(),
+                new JournalSession(options.trace().getFileName().toString(), processName(), startNs, devices, journalMetadata(),
                         ProcessHandle.current().pid(), true));
         this.window = new CaptureWindowFilter(ownsSlot ? startNs : Long.MAX_VALUE, Long.MAX_VALUE);
         TraceHeader header = new TraceHeader(options.trace().getFileName().toString(), devices, null,
-                options.metadata(), processName(), ProcessHandle.current().pid());
+                options.metadata(), processName(), ProcessHandle.current().pid(), process.identity());
         this.pipeline = new CapturePipeline(names, tracer.apiNames(), tracer.stages(), window, header, trace.stream(), stats,
                 ProducerType.MULTI, RING_SIZE);
         if (!tracer.available()) {
@@ -263,6 +272,8 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
             tracer.stop();
             long t1 = System.nanoTime();
             alignHostClock();
+            process = process.with(anchor("stop"));
+            pipeline.accounting().clockAnchors(process.anchors());
             pipeline.accounting().vendorDropped(tracer.droppedByVendor());
             stopTookNs = t1 - t0;
             alignTookNs = System.nanoTime() - t1;
@@ -299,6 +310,7 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
                     dump.close();
                     dumpOps.close(endNs);
                     DevicePropertiesFile.write(DevicePropertiesFile.besides(options.dumpBuffers()), devices);
+                    ProcessFactsFile.write(CaptureSidecars.PROCESS.besides(options.dumpBuffers()), process);
                 } else {
                     dump.discard();
                     dumpOps.close();
@@ -331,6 +343,18 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
         if (ownsSlot) {
             ACTIVE.set(false);
         }
+    }
+
+    /** Pairs the real-time and monotonic clocks with the trace clock now ({@link ClockAnchor#take}). */
+    private ClockAnchor anchor(String at) {
+        return ClockAnchor.take(at, System::nanoTime, RealtimeClock::nowNs, clock::at);
+    }
+
+    /** The session's metadata for the journal, with who captured and the start anchor under {@link JournalSession#PROCESS_KEY}. */
+    private Map<String, String> journalMetadata() {
+        Map<String, String> metadata = new java.util.LinkedHashMap<>(options.metadata());
+        metadata.put(JournalSession.PROCESS_KEY, ProcessFactsFile.text(process));
+        return metadata;
     }
 
     /** Measures the host clock against the vendor's again; the drift and the bound go into the trace. */

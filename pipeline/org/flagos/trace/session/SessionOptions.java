@@ -6,6 +6,7 @@ import java.util.Map;
 import org.flagos.trace.journal.JournalOptions;
 import org.flagos.trace.model.DeviceProperties;
 import org.flagos.trace.model.OpStack;
+import org.flagos.trace.model.ProcessIdentity;
 
 /**
  * Where a session writes and what it adds.
@@ -21,13 +22,22 @@ import org.flagos.trace.model.OpStack;
  *                    flight recorder), for {@code flagtrace replay DIR} at any time, even after a kill
  * @param stackDepth  frames of the Java stack each op records when it opens (torch's {@code with_stack});
  *                    0: none
+ * @param identity    who captures (rank, world size, local rank, host, pid), written as torch's
+ *                    {@code distributedInfo} when a rank is known; null: read from the environment
+ *                    ({@code RANK}, {@code WORLD_SIZE}, {@code LOCAL_RANK}, {@code LOCAL_WORLD_SIZE}
+ *                    as torchrun sets them, or Open MPI's, PMI's and Slurm's) when the session starts
  */
 public record SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties> devices, Map<String, String> metadata,
-                             JournalOptions journal, int stackDepth) {
+                             JournalOptions journal, int stackDepth, ProcessIdentity identity) {
     public SessionOptions {
         if (stackDepth < 0 || stackDepth > OpStack.MAX_FRAMES) {
             throw new IllegalArgumentException("stackDepth must be 0 (no stacks) to " + OpStack.MAX_FRAMES + ", not " + stackDepth);
         }
+    }
+
+    public SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties> devices, Map<String, String> metadata,
+                          JournalOptions journal, int stackDepth) {
+        this(trace, dumpBuffers, devices, metadata, journal, stackDepth, null);
     }
 
     public SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties> devices, Map<String, String> metadata,
@@ -45,7 +55,7 @@ public record SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties
     }
 
     public SessionOptions withDumpBuffers(Path dump) {
-        return new SessionOptions(trace, dump, devices, metadata, journal, stackDepth);
+        return new SessionOptions(trace, dump, devices, metadata, journal, stackDepth, identity);
     }
 
     /** Journals the session into the new or empty directory {@code dir}, keeping everything. */
@@ -55,7 +65,7 @@ public record SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties
 
     /** Journals the session as {@code options} say (a flight recorder when they bound retention). */
     public SessionOptions withJournal(JournalOptions options) {
-        return new SessionOptions(trace, dumpBuffers, devices, metadata, options, stackDepth);
+        return new SessionOptions(trace, dumpBuffers, devices, metadata, options, stackDepth, identity);
     }
 
     /**
@@ -65,6 +75,24 @@ public record SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties
      * opens (docs/benchmarks.md gives the cost).
      */
     public SessionOptions withStack(int depth) {
-        return new SessionOptions(trace, dumpBuffers, devices, metadata, journal, depth);
+        return new SessionOptions(trace, dumpBuffers, devices, metadata, journal, depth, identity);
+    }
+
+    /** Says who captures, in place of what the environment says. */
+    public SessionOptions withIdentity(ProcessIdentity who) {
+        return new SessionOptions(trace, dumpBuffers, devices, metadata, journal, stackDepth, who);
+    }
+
+    /**
+     * This process is rank {@code rank} of {@code worldSize} (a program that knows better than its
+     * environment); host, pid and local rank still come from the environment.
+     */
+    public SessionOptions withRank(int rank, int worldSize) {
+        return withIdentity(ProcessIdentity.ofThisProcess(System.getenv()).withRank(rank, worldSize));
+    }
+
+    /** Who the session says captured: {@link #identity} when set, else this process as its environment says. */
+    ProcessIdentity resolvedIdentity() {
+        return identity != null ? identity : ProcessIdentity.ofThisProcess(System.getenv());
     }
 }

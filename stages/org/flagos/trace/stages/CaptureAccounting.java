@@ -40,6 +40,7 @@ public final class CaptureAccounting {
     private volatile long vendorDropped;
     private volatile long opsSpilled;
     private volatile ClockAlignment hostClock;
+    private volatile List<org.flagos.trace.model.ClockAnchor> clockAnchors = List.of();
     private volatile long hostOps;
     private volatile long flowEndsGivenUp;
     private volatile long memoryDrawn;
@@ -101,6 +102,16 @@ public final class CaptureAccounting {
     /** How host op times were aligned to the vendor's clock (live sessions); null for replays without it. */
     public void hostClock(ClockAlignment alignment) {
         this.hostClock = alignment;
+    }
+
+    /** The session's clock anchors (real-time and monotonic clocks against the trace clock), written as {@code clock_anchors}. */
+    public void clockAnchors(List<org.flagos.trace.model.ClockAnchor> anchors) {
+        this.clockAnchors = List.copyOf(anchors);
+    }
+
+    /** The clock anchors set, or none. */
+    public List<org.flagos.trace.model.ClockAnchor> clockAnchors() {
+        return clockAnchors;
     }
 
     public ClockAlignment hostClock() {
@@ -398,6 +409,7 @@ public final class CaptureAccounting {
             g.writeNumberField("span_ns", clock.spanNs());
             g.writeEndObject();
         }
+        org.flagos.trace.model.ProcessFacts.writeAnchors(g, clockAnchors);
         g.writeArrayFieldStart("notes");
         for (String note : notes()) {
             JsonText.writeString(g, note);

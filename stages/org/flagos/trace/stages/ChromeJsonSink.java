@@ -161,6 +161,9 @@ public final class ChromeJsonSink implements TraceSink {
             g.writeFieldName(e.getKey());
             writeMetadataValue(g, e.getValue());
         }
+        if (header.identity() != null) {
+            org.flagos.trace.model.ProcessFacts.writeTopLevel(g, header.identity());
+        }
         g.writeStringField("displayTimeUnit", "ms");
         g.writeNumberField("baseTimeNanoseconds", base);
         g.writeArrayFieldStart("traceEvents");

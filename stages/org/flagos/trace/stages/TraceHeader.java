@@ -3,6 +3,7 @@ package org.flagos.trace.stages;
 import java.util.List;
 import java.util.Map;
 import org.flagos.trace.model.DeviceProperties;
+import org.flagos.trace.model.ProcessIdentity;
 
 /**
  * What the trace's top level says besides its events. The capture window (for the {@code Trace}
@@ -15,6 +16,8 @@ import org.flagos.trace.model.DeviceProperties;
  * @param metadata         extra top-level keys; a value is written raw only when it is a JSON literal
  * @param processName      the host process's label
  * @param processId        the host process's pid for host rows when no API record says it; -1 unknown
+ * @param identity         who captured, written as torch's {@code distributedInfo} (when a rank is
+ *                         known) and {@code flagtrace_process}; null: neither is written
  */
 public record TraceHeader(
         String traceName,
@@ -22,10 +25,18 @@ public record TraceHeader(
         Long baseTimeNs,
         Map<String, String> metadata,
         String processName,
-        long processId) {
+        long processId,
+        ProcessIdentity identity) {
     /** Keys the trace writes itself: metadata may not replace them. */
     public static final List<String> RESERVED_KEYS = List.of("schemaVersion", "deviceProperties", "traceName",
-            "displayTimeUnit", "baseTimeNanoseconds", "traceEvents", "flagtrace");
+            "displayTimeUnit", "baseTimeNanoseconds", "traceEvents", "flagtrace",
+            "distributedInfo", "flagtrace_process");
+
+    /** A header without an identity: nothing says who captured. */
+    public TraceHeader(String traceName, List<DeviceProperties> devices, Long baseTimeNs, Map<String, String> metadata,
+                       String processName, long processId) {
+        this(traceName, devices, baseTimeNs, metadata, processName, processId, null);
+    }
 
     public TraceHeader {
         for (String key : metadata.keySet()) {

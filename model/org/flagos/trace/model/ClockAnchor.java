@@ -1,0 +1,65 @@
+package org.flagos.trace.model;
+
+/**
+ * One pairing of clocks taken by a session, so that traces of different processes and hosts can be
+ * put on one timeline: the host's real-time clock and its monotonic clock against the trace clock
+ * (the epoch nanoseconds the trace's {@code ts} values count, {@code baseTimeNanoseconds} added).
+ *
+ * <p>The monotonic pairing is exact: the trace clock of host ops is the monotonic clock plus a fixed
+ * offset, so both are computed from one reading. The real-time clock is read between two monotonic
+ * readings {@code 2 * boundNs} apart at most; the anchor pairs it with their midpoint, so it is off
+ * by at most {@code boundNs}.
+ *
+ * @param at          when it was taken: {@code start} or {@code stop}
+ * @param realtimeNs  the host's real-time clock, UNIX-epoch ns
+ * @param monotonicNs the host's monotonic clock (shared by every process of one boot of one host)
+ * @param traceNs     the trace clock at the same instant
+ * @param boundNs     how far {@code realtimeNs} may be from the instant of the other two
+ */
+public record ClockAnchor(String at, long realtimeNs, long monotonicNs, long traceNs, long boundNs) {
+    public ClockAnchor {
+        if (at == null || at.isEmpty()) {
+            throw new IllegalArgumentException("a clock anchor says when it was taken");
+        }
+        if (boundNs < 0) {
+            throw new IllegalArgumentException("a clock anchor's bound is 0 or more, not " + boundNs);
+        }
+    }
+
+    /** Readings per anchor; the tightest real-time reading wins. */
+    public static final int TRIES = 64;
+
+    /**
+     * Takes an anchor now: {@link #TRIES} real-time readings each between two monotonic ones, the
+     * tightest kept. {@code monotonic} is {@link System#nanoTime()} outside tests; {@code traceOf}
+     * maps a monotonic reading to the trace clock.
+     */
+    public static ClockAnchor take(String at, java.util.function.LongSupplier monotonic, java.util.function.LongSupplier realtime,
+                                   java.util.function.LongUnaryOperator traceOf) {
+        long bestGap = Long.MAX_VALUE;
+        long bestReal = 0;
+        long bestMono = 0;
+        for (int i = 0; i < TRIES; i++) {
+            long before = monotonic.getAsLong();
+            long real = realtime.getAsLong();
+            long after = monotonic.getAsLong();
+            long gap = after - before;
+            if (gap >= 0 && gap < bestGap) {
+                bestGap = gap;
+                bestReal = real;
+                bestMono = before + gap / 2;
+            }
+        }
+        return new ClockAnchor(at, bestReal, bestMono, traceOf.applyAsLong(bestMono), (bestGap + 1) / 2);
+    }
+
+    /** The trace clock minus the real-time clock at this anchor. */
+    public long realtimeOffsetNs() {
+        return traceNs - realtimeNs;
+    }
+
+    /** The trace clock minus the monotonic clock at this anchor. */
+    public long monotonicOffsetNs() {
+        return traceNs - monotonicNs;
+    }
+}

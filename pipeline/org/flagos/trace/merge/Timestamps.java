@@ -1,0 +1,85 @@
+package org.flagos.trace.merge;
+
+import java.math.BigDecimal;
+
+/**
+ * Moves a trace's {@code ts} (microseconds, as text) by a number of nanoseconds, exactly: the
+ * common form (at most three decimals, nanoseconds) in integer arithmetic, anything else (an
+ * exponent, more decimals) in decimal arithmetic. A double would lose nanoseconds past 2^53 ns.
+ */
+final class Timestamps {
+    private Timestamps() {
+    }
+
+    static String shift(String micros, long shiftNs) {
+        long ns = nanos(micros);
+        if (ns == Long.MIN_VALUE) {
+            return new BigDecimal(micros).add(BigDecimal.valueOf(shiftNs, 3)).stripTrailingZeros().toPlainString();
+        }
+        return micros(ns + shiftNs);
+    }
+
+    /** {@code micros} in nanoseconds, or {@link Long#MIN_VALUE} when it is not of the common form. */
+    static long nanos(String micros) {
+        int n = micros.length();
+        int i = 0;
+        boolean negative = n > 0 && micros.charAt(0) == '-';
+        if (negative) {
+            i++;
+        }
+        long whole = 0;
+        int digits = 0;
+        for (; i < n && Character.isDigit(micros.charAt(i)); i++) {
+            whole = whole * 10 + (micros.charAt(i) - '0');
+            if (++digits > 15) {
+                return Long.MIN_VALUE;
+            }
+        }
+        if (digits == 0) {
+            return Long.MIN_VALUE;
+        }
+        long fraction = 0;
+        int decimals = 0;
+        if (i < n && micros.charAt(i) == '.') {
+            for (i++; i < n && Character.isDigit(micros.charAt(i)); i++) {
+                if (++decimals > 3) {
+                    return Long.MIN_VALUE;
+                }
+                fraction = fraction * 10 + (micros.charAt(i) - '0');
+            }
+            if (decimals == 0) {
+                return Long.MIN_VALUE;
+            }
+        }
+        if (i != n) {
+            return Long.MIN_VALUE;
+        }
+        for (int d = decimals; d < 3; d++) {
+            fraction *= 10;
+        }
+        long ns = whole * 1_000 + fraction;
+        return negative ? -ns : ns;
+    }
+
+    /** Nanoseconds as microseconds, three decimals where there is a fraction. */
+    static String micros(long ns) {
+        long abs = Math.abs(ns);
+        long fraction = abs % 1_000;
+        StringBuilder s = new StringBuilder(24);
+        if (ns < 0) {
+            s.append('-');
+        }
+        s.append(abs / 1_000);
+        if (fraction != 0) {
+            s.append('.');
+            if (fraction < 100) {
+                s.append('0');
+            }
+            if (fraction < 10) {
+                s.append('0');
+            }
+            s.append(fraction);
+        }
+        return s.toString();
+    }
+}

@@ -1,0 +1,204 @@
+package org.flagos.trace.merge;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.flagos.trace.model.JsonText;
+import org.flagos.trace.model.ProcessIdentity;
+import org.flagos.trace.report.TraceFormatException;
+
+/**
+ * Many processes' Chrome JSON traces into one ({@code flagtrace merge}): one group of processes per
+ * rank, labelled with its rank, host and pid; ids kept unique and every arrow still paired; times on
+ * the reference's clock (the lowest rank's), with each trace's offset and bound stated in the merged
+ * trace's {@code flagtrace_merge} block.
+ *
+ * <p>Bounded memory: a first streamed pass reads each trace's top-level facts (who, clock anchors,
+ * base time), skipping its events; a second copies each trace's events in turn, one event held at a
+ * time. Chrome JSON needs no global order of events, so traces are copied one after another rather
+ * than interleaved.
+ */
+public final class TraceMerge {
+    /**
+     * What was merged.
+     *
+     * @param events  events copied, besides the process labels written
+     * @param boundNs the largest alignment bound of any trace; -1 when one was taken as aligned without anchors
+     * @param ranks   one line per trace, in the merged order
+     */
+    public record Result(long events, long boundNs, List<String> ranks, String clock) {
+    }
+
+    private TraceMerge() {
+    }
+
+    /**
+     * Merges {@code traces} into {@code out}.
+     *
+     * @param assumeAligned merge traces without clock anchors with offset 0 (otherwise they are refused)
+     */
+    public static Result run(List<Path> traces, OutputStream out, ClockChoice choice, boolean assumeAligned) throws IOException {
+        List<String> sources = new ArrayList<>();
+        traces.forEach(t -> sources.add(t.toString()));
+        return run(traces, sources, out, choice, assumeAligned);
+    }
+
+    /**
+     * As {@link #run(List, OutputStream, ClockChoice, boolean)}, {@code sources} naming each trace
+     * in what is printed and in {@code flagtrace_merge} (the capture or journal a trace was replayed from).
+     */
+    public static Result run(List<Path> traces, List<String> sources, OutputStream out, ClockChoice choice, boolean assumeAligned)
+            throws IOException {
+        if (traces.isEmpty()) {
+            throw new IllegalArgumentException("nothing to merge");
+        }
+        List<TraceFacts> facts = new ArrayList<>();
+        for (Path trace : traces) {
+            facts.add(TraceFacts.read(trace));
+        }
+        List<TraceFacts> order = ordered(facts);
+        TraceFacts reference = order.get(0);
+        List<RankAlignment> alignments = new ArrayList<>();
+        for (TraceFacts f : order) {
+            alignments.add(align(reference, f, choice, assumeAligned));
+        }
+        long base = Long.MAX_VALUE;
+        for (int i = 0; i < order.size(); i++) {
+            base = Math.min(base, Math.addExact(order.get(i).baseNs(), alignments.get(i).offsetNs()));
+        }
+        JsonGenerator g = TraceFacts.JSON.createGenerator(out, JsonEncoding.UTF8);
+        g.writeStartObject();
+        g.writeNumberField("schemaVersion", 1);
+        g.writeArrayFieldStart("deviceProperties"); // devices of different ranks share ordinals: none is named for all
+        g.writeEndArray();
+        JsonText.writeStringField(g, "traceName", "merge of " + order.size() + " traces");
+        g.writeStringField("displayTimeUnit", "ms");
+        g.writeNumberField("baseTimeNanoseconds", base);
+        g.writeArrayFieldStart("traceEvents");
+        List<InputCopy> copies = new ArrayList<>();
+        long events = 0;
+        for (int i = 0; i < order.size(); i++) {
+            TraceFacts f = order.get(i);
+            long shift = f.baseNs() + alignments.get(i).offsetNs() - base;
+            InputCopy copy = new InputCopy(f, i, order.size(), shift, label(f, facts.indexOf(f)));
+            copy.copy(g);
+            copies.add(copy);
+            events += copy.events;
+        }
+        g.writeEndArray();
+        long bound = 0;
+        String clock = null;
+        for (RankAlignment a : alignments) {
+            bound = bound < 0 || a.boundNs() < 0 ? -1 : Math.max(bound, a.boundNs());
+            if (!a.clock().equals("reference")) {
+                clock = clock == null || clock.equals(a.clock()) ? a.clock() : "mixed";
+            }
+        }
+        clock = clock == null ? "reference" : clock;
+        writeBlock(g, order, alignments, copies, facts, sources, choice, bound, clock);
+        g.writeEndObject();
+        g.flush();
+        g.close();
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < order.size(); i++) {
+            RankAlignment a = alignments.get(i);
+            lines.add(label(order.get(i), facts.indexOf(order.get(i))) + ": " + sources.get(facts.indexOf(order.get(i))) + ", " + copies.get(i).events
+                    + " events, offset " + a.offsetNs() + " ns" + (a.boundNs() >= 0 ? " ± " + a.boundNs() + " ns" : " (assumed, no anchors)")
+                    + " (" + a.clock() + ")");
+        }
+        return new Result(events, bound, lines, clock);
+    }
+
+    /** Ranked traces by rank, then the others in the order given; two traces of one rank are refused. */
+    private static List<TraceFacts> ordered(List<TraceFacts> facts) throws TraceFormatException {
+        List<TraceFacts> order = new ArrayList<>(facts);
+        order.sort(Comparator.comparingLong((TraceFacts f) -> f.rank() < 0 ? Long.MAX_VALUE : f.rank()));
+        for (int i = 1; i < order.size(); i++) {
+            TraceFacts a = order.get(i - 1);
+            TraceFacts b = order.get(i);
+            if (a.rank() >= 0 && a.rank() == b.rank()) {
+                throw new TraceFormatException(a.path() + " and " + b.path() + " are both rank " + a.rank()
+                        + ": a merge takes one trace per rank");
+            }
+        }
+        return order;
+    }
+
+    private static RankAlignment align(TraceFacts reference, TraceFacts f, ClockChoice choice, boolean assumeAligned)
+            throws TraceFormatException {
+        if (f == reference) {
+            return f.anchors().isEmpty() ? RankAlignment.ASSUMED : RankAlignment.REFERENCE;
+        }
+        if (f.anchors().isEmpty() || reference.anchors().isEmpty()) {
+            if (assumeAligned) {
+                return RankAlignment.ASSUMED;
+            }
+            TraceFacts without = f.anchors().isEmpty() ? f : reference;
+            throw new TraceFormatException(without.path() + " has no clock anchors (flagtrace_process and flagtrace.clock_anchors"
+                    + " come from a live session of this version): its clock cannot be put beside the others';"
+                    + " --assume-aligned merges such traces with offset 0");
+        }
+        return RankAlignment.of(reference, f, choice);
+    }
+
+    private static String label(TraceFacts f, int input) {
+        return f.rank() >= 0 ? "rank " + f.rank() : "input " + input;
+    }
+
+    private static void writeBlock(JsonGenerator g, List<TraceFacts> order, List<RankAlignment> alignments, List<InputCopy> copies,
+                                   List<TraceFacts> facts, List<String> sources, ClockChoice choice, long bound, String clock)
+            throws IOException {
+        g.writeObjectFieldStart("flagtrace_merge");
+        g.writeNumberField("traces", order.size());
+        if (order.get(0).rank() >= 0) {
+            g.writeNumberField("reference_rank", order.get(0).rank());
+        }
+        g.writeStringField("clock_choice", choice.name().toLowerCase(java.util.Locale.ROOT));
+        g.writeStringField("clock", clock);
+        if (bound >= 0) {
+            g.writeNumberField("bound_ns", bound);
+        } else {
+            g.writeNullField("bound_ns");
+        }
+        g.writeStringField("bound_means", "every event of a trace is on the reference's clock to within its bound_ns (the"
+                + " trace's own flagtrace.host_clock bound aside); monotonic: exact, one host's shared clock; realtime: the"
+                + " two anchors' bounds added, plus drift, not counting how far different hosts' real-time clocks disagree");
+        g.writeNumberField("id_stride", order.size());
+        g.writeNumberField("pid_stride", InputCopy.PID_STRIDE);
+        g.writeArrayFieldStart("inputs");
+        for (int i = 0; i < order.size(); i++) {
+            TraceFacts f = order.get(i);
+            RankAlignment a = alignments.get(i);
+            ProcessIdentity who = f.identity();
+            g.writeStartObject();
+            JsonText.writeStringField(g, "trace", sources.get(facts.indexOf(f)));
+            g.writeNumberField("input", facts.indexOf(f));
+            g.writeNumberField("slot", i);
+            org.flagos.trace.model.ProcessFacts.writeIdentityFields(g, who);
+            g.writeStringField("clock", a.clock());
+            g.writeNumberField("offset_ns", a.offsetNs());
+            if (a.boundNs() >= 0) {
+                g.writeNumberField("bound_ns", a.boundNs());
+            } else {
+                g.writeNullField("bound_ns");
+            }
+            g.writeNumberField("events", copies.get(i).events);
+            g.writeObjectFieldStart("pids");
+            for (InputCopy.Row row : copies.get(i).rows().values()) {
+                g.writeNumberField(row.original, row.pid);
+            }
+            g.writeEndObject();
+            if (copies.get(i).notObjects > 0) {
+                g.writeNumberField("left_out_not_objects", copies.get(i).notObjects);
+            }
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+        g.writeEndObject();
+    }
+}
