@@ -17,6 +17,11 @@ import org.flagos.trace.model.TraceRecord;
  * ran on), pairing flow ends ({@link FlowIndex}), the op summary ({@link OpSummaryFold}), the
  * capture span and the final accounting, and the failure latch: after a failure nothing more is
  * handed to the sink, and the end of the capture still releases whoever waits for it.
+ *
+ * <p>GPU annotations (on unless {@link #withoutGpuAnnotations()}): each op's span on each stream it
+ * ran device work on, its nested ops' included, is folded by the ledger as the op settles and handed
+ * over right after the op's row ({@code gpuAnnotation}), once {@link SpanNesting} finds it keeps the
+ * stream's spans a nest; what it refuses, and streams past an op's limit, are counted.
  */
 public final class TraceWalk implements EventHandler<TraceRecord> {
     /** Host rows of a capture that never names its process: kept clear of device pids (0..n). */
@@ -32,6 +37,11 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
     private final OpSummaryFold fold;
     private final HostOpLedger ops;
     private final HostOpRow row = new HostOpRow();
+    private final GpuAnnotationRow annotation = new GpuAnnotationRow();
+    private final SpanNesting nesting = new SpanNesting();
+    private boolean gpuAnnotations = true;
+    private long annotations;
+    private long annotationsNotNested;
     private final MemoryRows memory;
     private final CountDownLatch finished = new CountDownLatch(1);
 
@@ -80,6 +90,14 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
     }
 
     /**
+     * Draws no GPU annotation spans (they are drawn by default, as torch draws them); before the first
+     * record.
+     */
+    public void withoutGpuAnnotations() {
+        gpuAnnotations = false;
+    }
+
+    /**
      * Declares that no device or API record will come (a session without a tracer): ops settled
      * because the walk holds its most lose no device time and are not counted as settled early.
      */
@@ -96,6 +114,9 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
             }
             if (failure != null) {
                 return; // after a failure nothing more is written; the capture is discarded
+            }
+            if (!started && gpuAnnotations && hostOpsExpected && ops.spans == null) {
+                ops.annotateStreams();
             }
             if (!slot.parked) {
                 walk(slot);
@@ -189,7 +210,7 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
     private void device(TraceRecord r) throws IOException {
         // a synchronization is the host waiting, not device work: it keeps its op's id, not its device time
         if (r.hasExternalId() && hostOpsExpected && r.kind != EventKind.SYNC) {
-            ops.device(r.externalId(), r.durationNs());
+            ops.device(r.externalId(), StreamSpans.streamKey(r.device, r.stream), r.startNs, r.endNs);
         }
         sink.deviceSlice(r);
         if (r.hasCorrelation()) {
@@ -230,6 +251,29 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
             ops.args[s] = null; // the slot is free now: hold no op's args past its row
             ops.stacks[s] = null;
             sink.hostOpSlice(row);
+            if (ops.spans != null) {
+                writeAnnotations(s);
+            }
+        }
+    }
+
+    /** The op's spans on the streams it ran work on, after its row: those that keep each stream's spans a nest. */
+    private void writeAnnotations(int s) throws IOException {
+        StreamSpans spans = ops.spans;
+        for (int i = 0; i < spans.count(s); i++) {
+            long stream = spans.key(s, i);
+            if (!nesting.accept(stream, spans.start(s, i), spans.end(s, i))) {
+                annotationsNotNested++;
+                continue;
+            }
+            annotation.nameId = ops.nameId[s];
+            annotation.device = StreamSpans.device(stream);
+            annotation.stream = StreamSpans.stream(stream);
+            annotation.startNs = spans.start(s, i);
+            annotation.endNs = spans.end(s, i);
+            annotation.externalId = ops.externalId[s];
+            sink.gpuAnnotation(annotation);
+            annotations++;
         }
     }
 
@@ -251,6 +295,7 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
                 ops.drawnBeforeRowKnown(), ops.maxHeld());
         accounting.flowEndsGivenUp(flows.givenUp());
         accounting.profilerOverhead(overheadRecords, overheadNs);
+        accounting.gpuAnnotations(annotations, annotationsNotNested, ops.spansPastLimit());
         markers = sink.footer(new TraceFooter(hostPid(), bounded, window.windowStart(), window.windowEnd(), spanNameId,
                 events(), accounting));
         summary = fold.summary();
@@ -276,9 +321,9 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         return failure;
     }
 
-    /** Trace events written: records, host op rows and, in a format that draws them as events, flow halves. */
+    /** Trace events written: records, host op rows, GPU annotations and, in a format that draws them as events, flow halves. */
     public long events() {
-        return records + memory.drawn() + ops.written() + arrows * sink.eventsPerFlow();
+        return records + memory.drawn() + ops.written() + annotations + arrows * sink.eventsPerFlow();
     }
 
     /** Every event the trace holds once the capture finished: {@link #events()} plus row labels and span markers. */

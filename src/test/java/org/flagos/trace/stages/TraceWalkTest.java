@@ -46,6 +46,11 @@ class TraceWalkTest {
         }
 
         @Override
+        public void gpuAnnotation(GpuAnnotationRow a) {
+            lines.add("annotation " + a.externalId + " stream " + a.stream + " " + (a.startNs - BASE) + "-" + (a.endNs - BASE));
+        }
+
+        @Override
         public void memoryInstant(MemoryRow m) {
             lines.add("memory " + m.tid + " " + (m.tsNs - BASE) + " " + m.bytes + " total " + m.totalAllocated);
         }
