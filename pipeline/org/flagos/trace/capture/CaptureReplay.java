@@ -53,10 +53,25 @@ public final class CaptureReplay {
      *                   {@link #IN_FILE_ORDER} streams them
      * @param file       the capture file, streamed frame by frame (any size, {@code .gz} inflated as
      *                   it is read); null when {@code capture} is given
+     * @param gpuAnnotations whether each op's span per stream is drawn (torch's {@code gpu_user_annotation})
      */
     public record Request(ByteBuffer capture, String source, HostOpSource ops, KernelNames kernelNames,
                           List<DeviceProperties> devices, Map<String, String> metadata, String traceName,
-                          UnaryOperator<List<Frame>> frameOrder, int ringSize, DeviceClockMapping clock, Path file) {
+                          UnaryOperator<List<Frame>> frameOrder, int ringSize, DeviceClockMapping clock, Path file,
+                          boolean gpuAnnotations) {
+        /** A request with GPU annotations drawn. */
+        public Request(ByteBuffer capture, String source, HostOpSource ops, KernelNames kernelNames,
+                       List<DeviceProperties> devices, Map<String, String> metadata, String traceName,
+                       UnaryOperator<List<Frame>> frameOrder, int ringSize, DeviceClockMapping clock, Path file) {
+            this(capture, source, ops, kernelNames, devices, metadata, traceName, frameOrder, ringSize, clock, file, true);
+        }
+
+        /** This request, drawing no GPU annotation spans. */
+        public Request withoutGpuAnnotations() {
+            return new Request(capture, source, ops, kernelNames, devices, metadata, traceName, frameOrder, ringSize, clock,
+                    file, false);
+        }
+
         /**
          * The capture's bytes: for a request of a file, the file mapped now (at most 2 GiB), for
          * callers that build another request from this one; the replay itself streams the file.
@@ -179,6 +194,9 @@ public final class CaptureReplay {
         DecodeStats stats = new DecodeStats();
         try (CapturePipeline pipeline = new CapturePipeline(names, decoder.apiNames(), decoder.stages(), window, header, out,
                 stats, ProducerType.SINGLE, request.ringSize())) {
+            if (!request.gpuAnnotations()) {
+                pipeline.withoutGpuAnnotations();
+            }
             if (ops == null) {
                 pipeline.expectNoHostOps();
             } else {

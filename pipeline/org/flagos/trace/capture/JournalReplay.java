@@ -39,9 +39,21 @@ public final class JournalReplay {
      *
      * @param devices  device properties overriding the journal's; empty: the journal's
      * @param metadata extra trace keys, added to the journal's
+     * @param gpuAnnotations whether each op's span per stream is drawn (torch's {@code gpu_user_annotation})
      */
     public record Request(Path journal, JournalWindow window, List<DeviceProperties> devices, Map<String, String> metadata,
-                          int ringSize) {
+                          int ringSize, boolean gpuAnnotations) {
+        /** A request with GPU annotations drawn. */
+        public Request(Path journal, JournalWindow window, List<DeviceProperties> devices, Map<String, String> metadata,
+                       int ringSize) {
+            this(journal, window, devices, metadata, ringSize, true);
+        }
+
+        /** This request, drawing no GPU annotation spans. */
+        public Request withoutGpuAnnotations() {
+            return new Request(journal, window, devices, metadata, ringSize, false);
+        }
+
         public static Request of(Path journal, JournalWindow window) {
             return new Request(journal, window, List.of(), Map.of(), CapturePipeline.DEFAULT_RING_SIZE);
         }
@@ -97,6 +109,9 @@ public final class JournalReplay {
             try (CapturePipeline pipeline = new CapturePipeline(table, decoder.apiNames(), decoder.stages(), filter, header, out,
                     stats, ProducerType.SINGLE, request.ringSize());
                  JournalOpCursor ops = facts.ops() > 0 ? reader.ops() : null) {
+                if (!request.gpuAnnotations()) {
+                    pipeline.withoutGpuAnnotations();
+                }
                 HostOpMerge merge = ops == null ? null : new HostOpMerge(pipeline, ops);
                 if (merge != null) {
                     merge.publishFirstInWindow(window[0], window[1]);

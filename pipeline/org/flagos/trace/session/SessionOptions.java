@@ -21,13 +21,20 @@ import org.flagos.trace.model.OpStack;
  *                    flight recorder), for {@code flagtrace replay DIR} at any time, even after a kill
  * @param stackDepth  frames of the Java stack each op records when it opens (torch's {@code with_stack});
  *                    0: none
+ * @param gpuAnnotations whether each op's span on each stream it ran work on is drawn, as torch's
+ *                    {@code gpu_user_annotation} (on by default; a dump or journal replays them either way)
  */
 public record SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties> devices, Map<String, String> metadata,
-                             JournalOptions journal, int stackDepth) {
+                             JournalOptions journal, int stackDepth, boolean gpuAnnotations) {
     public SessionOptions {
         if (stackDepth < 0 || stackDepth > OpStack.MAX_FRAMES) {
             throw new IllegalArgumentException("stackDepth must be 0 (no stacks) to " + OpStack.MAX_FRAMES + ", not " + stackDepth);
         }
+    }
+
+    public SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties> devices, Map<String, String> metadata,
+                          JournalOptions journal, int stackDepth) {
+        this(trace, dumpBuffers, devices, metadata, journal, stackDepth, true);
     }
 
     public SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties> devices, Map<String, String> metadata,
@@ -45,7 +52,7 @@ public record SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties
     }
 
     public SessionOptions withDumpBuffers(Path dump) {
-        return new SessionOptions(trace, dump, devices, metadata, journal, stackDepth);
+        return new SessionOptions(trace, dump, devices, metadata, journal, stackDepth, gpuAnnotations);
     }
 
     /** Journals the session into the new or empty directory {@code dir}, keeping everything. */
@@ -55,7 +62,7 @@ public record SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties
 
     /** Journals the session as {@code options} say (a flight recorder when they bound retention). */
     public SessionOptions withJournal(JournalOptions options) {
-        return new SessionOptions(trace, dumpBuffers, devices, metadata, options, stackDepth);
+        return new SessionOptions(trace, dumpBuffers, devices, metadata, options, stackDepth, gpuAnnotations);
     }
 
     /**
@@ -65,6 +72,14 @@ public record SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties
      * opens (docs/benchmarks.md gives the cost).
      */
     public SessionOptions withStack(int depth) {
-        return new SessionOptions(trace, dumpBuffers, devices, metadata, journal, depth);
+        return new SessionOptions(trace, dumpBuffers, devices, metadata, journal, depth, gpuAnnotations);
+    }
+
+    /**
+     * Draws no GPU annotation spans: torch's {@code gpu_user_annotation}, each op's span on each stream
+     * it ran device work on, drawn by default.
+     */
+    public SessionOptions withoutGpuAnnotations() {
+        return new SessionOptions(trace, dumpBuffers, devices, metadata, journal, stackDepth, false);
     }
 }
