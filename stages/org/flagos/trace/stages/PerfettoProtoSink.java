@@ -95,8 +95,6 @@ public final class PerfettoProtoSink implements TraceSink {
     private final Long2LongHashMap processTracks = new Long2LongHashMap(-1);
     private final Long2LongHashMap streamTracks = new Long2LongHashMap(-1);
     private final Long2LongHashMap deviceTracks = new Long2LongHashMap(-1);
-    /** Each stream's GPU annotation track, under the stream's track. */
-    private final Long2LongHashMap annotationTracks = new Long2LongHashMap(-1);
     private final Long2ObjectHashMap<String> threadNames = new Long2ObjectHashMap<>();
 
     private long nextUuid = 1;
@@ -626,22 +624,12 @@ public final class PerfettoProtoSink implements TraceSink {
     }
 
     /**
-     * A GPU annotation, with the JSON's one arg: a slice on a track of the stream's annotations, under the
-     * stream's track. Not on the stream's track itself: a span begins with its first record and is
-     * written after it, and the trace processor orders slices that begin together as they were
-     * written, so the record would open first and the span's end would close it (v20.1 drew a parent
-     * op's span 1,024 µs long as 509 µs under the copy that opened it, on h200-kinds).
+     * A GPU annotation, with the JSON's one arg: a slice on its stream's track, around the device slices
+     * it spans (the walk draws it 1 ns wider than they are, so no begin ties with theirs).
      */
     @Override
     public void gpuAnnotation(GpuAnnotationRow a) throws IOException {
-        long key = ((long) a.device << 32) | (a.stream & 0xFFFF_FFFFL);
-        long track = annotationTracks.get(key);
-        if (track == -1) {
-            long parent = streamTrack(a.device, a.stream);
-            track = nextUuid++;
-            annotationTracks.put(key, track);
-            namedTrack(track, parent, "stream " + a.stream + " annotations");
-        }
+        long track = streamTrack(a.device, a.stream);
         String category = "gpu_user_annotation";
         beginPacket(a.startNs, a.nameId, category);
         buf.begin(PACKET_TRACK_EVENT);

@@ -12,8 +12,9 @@ import org.agrona.collections.Long2ObjectHashMap;
  * another thread's op (rows go in host start order, which device order need not follow).
  *
  * <p>Held: per stream, the chain of spans open at the last one accepted (as deep as the ops nest).
- * Device records never break the nest: on one stream they do not overlap, and a span begins and ends
- * with records of its own.
+ * Device records are not checked: on one stream they do not overlap, and a span reaches 1 ns past
+ * records of its own at each end, so only another op's record starting or ending at the very
+ * nanosecond its record ended or started could cross it.
  */
 final class SpanNesting {
     private final Long2ObjectHashMap<Chain> streams = new Long2ObjectHashMap<>();

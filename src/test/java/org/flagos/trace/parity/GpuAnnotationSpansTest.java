@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * GPU annotation spans on the real H200 captures, recounted from the trace itself: for every op with
  * device work, its {@code gpu_user_annotation} on each stream spans exactly the earliest start to the
- * latest end of the kernels, copies and sets whose External id is the op's or a nested op's (nesting
+ * latest end (each widened by 1 ns, as torch draws them) of the kernels, copies and sets whose External id is the op's or a nested op's (nesting
  * told from the {@code cpu_op} events: the same thread, inside the op's range); every span the walk
  * did not draw is counted in the {@code gpu_annotations} block; and the spans of one stream nest.
  */
@@ -63,7 +63,7 @@ class GpuAnnotationSpansTest {
             } else if (cat.equals("gpu_user_annotation")) {
                 annotations++;
                 assertEquals(List.of("External id"), keys(e.get("args")), "torch's one arg");
-                long[] span = {ns(e.get("ts")), ns(e.get("ts")) + ns(e.get("dur"))};
+                long[] span = {ns(e.get("ts")) + 1, ns(e.get("ts")) + ns(e.get("dur")) - 1}; // drawn 1 ns wider, as torch does
                 long[] before = drawn.computeIfAbsent(e.get("args").get("External id").asLong(), x -> new HashMap<>()).put(stream(e), span);
                 assertEquals(null, before, "one span per op and stream");
             }
