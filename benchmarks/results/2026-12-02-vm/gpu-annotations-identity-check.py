@@ -7,8 +7,8 @@ Every file of BEFORE must be in AFTER and equal to it once the spans are taken o
 JSON traces lose their gpu_user_annotation events and the flagtrace.gpu_annotations block, and
 flagtrace.events is lowered by the spans; a key_averages JSON's other_events, a replay's "wrote"
 line and an HTML report's events cell are lowered by the spans, and the report's gpu_annotations.*
-rows and the replay's "GPU annotation spans:" line (spans left out, counted) are taken out; a Perfetto text dump loses the spans' packets and their tracks' descriptors, with
-track uuids renumbered in order of first use. Prints one line per file and exits 1 on any other difference.
+rows and the replay's "GPU annotation spans:" line (spans left out, counted) are taken out; a Perfetto text dump loses the spans' begin and end packets (and the descriptors of tracks of spans, with
+track uuids renumbered in order of first use (spans on a track of their own, as a first version drew them)). Prints one line per file and exits 1 on any other difference.
 """
 import json
 import os
@@ -36,6 +36,9 @@ def pftrace_lines(path):
         m = re.search(r"descriptor=1:(\d+),5:\d+,2:([0-9a-f]+)", line)
         if m and bytes.fromhex(m.group(2)).decode().endswith(" annotations"):
             annotation_tracks.add(m.group(1))
+    # a span is a begin packet (cat=gpu_user_annotation) and the end packet written right after it
+    spans = {i for i, line in enumerate(lines) if " cat=gpu_user_annotation " in line}
+    lines = [line for i, line in enumerate(lines) if i not in spans and i - 1 not in spans]
     out, uuids = [], {}
 
     def uuid(u):
