@@ -112,12 +112,34 @@ class GpuAnnotationSpansTest {
         assertStreamsNest(trace, capture);
     }
 
-    /** Per stream, the spans are a nest: sorted by start (longer first), each lies inside the innermost still open. */
+    /**
+     * Per stream, the spans are a nest: sorted by start (longer first), each lies inside the innermost
+     * still open; and no device record on the stream starts inside a span and ends outside it or the
+     * other way round (the 1 ns drawn past a span's own records included).
+     */
     private static void assertStreamsNest(JsonNode trace, String capture) {
         Map<Long, List<long[]>> byStream = new TreeMap<>();
+        Map<Long, List<long[]>> records = new HashMap<>();
         for (JsonNode e : trace.get("traceEvents")) {
             if (e.path("cat").asText().equals("gpu_user_annotation")) {
                 byStream.computeIfAbsent(stream(e), s -> new ArrayList<>()).add(new long[] {ns(e.get("ts")), ns(e.get("ts")) + ns(e.get("dur"))});
+            } else if (DEVICE.contains(e.path("cat").asText())) {
+                records.computeIfAbsent(stream(e), s -> new ArrayList<>()).add(new long[] {ns(e.get("ts")), ns(e.get("ts")) + ns(e.get("dur"))});
+            }
+        }
+        for (Map.Entry<Long, List<long[]>> s : byStream.entrySet()) {
+            List<long[]> onStream = records.getOrDefault(s.getKey(), List.of());
+            onStream.sort(Comparator.comparingLong(r -> r[0]));
+            long[] starts = onStream.stream().mapToLong(r -> r[0]).toArray();
+            for (long[] span : s.getValue()) {
+                for (long edge : new long[] {span[0], span[1]}) { // a record crossing an edge starts before it and ends after it
+                    int i = java.util.Arrays.binarySearch(starts, edge);
+                    for (int j = (i >= 0 ? i : -i - 1) - 1; j >= 0 && j >= (i >= 0 ? i : -i - 1) - 64; j--) {
+                        long[] r = onStream.get(j);
+                        assertTrue(!(r[0] < edge && r[1] > edge), capture + ": a record " + r[0] + ".." + r[1] + " on stream "
+                                + s.getKey() + " crosses the span " + span[0] + ".." + span[1]);
+                    }
+                }
             }
         }
         for (Map.Entry<Long, List<long[]>> s : byStream.entrySet()) {
