@@ -7,9 +7,11 @@ import org.agrona.collections.Long2ObjectHashMap;
  * partly overlaps another on its stream would be drawn broken (in Perfetto, an end closing the wrong
  * slice). Spans are checked in the order they are written; one is accepted when it starts at or after
  * the last accepted one on its stream and, once the spans that ended by its start are left, lies inside
- * the innermost span still open. What that cannot prove nested is refused, and the walk counts it: ops
- * of two threads interleaving their work on one stream, or an op written after a later-starting span of
- * another thread's op (rows go in host start order, which device order need not follow).
+ * the innermost span still open; or, starting earlier, when it encloses every span of its stream so far
+ * (an op outlasting the settling horizon, such as one around the whole run, is written after the ops
+ * inside it). What that cannot prove nested is refused, and the walk counts it: ops of two threads
+ * interleaving their work on one stream, or an op written after a later-starting span it does not
+ * wholly enclose (rows go in host start order within a horizon, which device order need not follow).
  *
  * <p>Held: per stream, the chain of spans open at the last one accepted (as deep as the ops nest).
  * Device records are not checked: on one stream they do not overlap, and a span reaches 1 ns past
@@ -25,6 +27,15 @@ final class SpanNesting {
         long[] end = new long[8];
         int size;
         long lastStart = Long.MIN_VALUE;
+        long firstStart = Long.MAX_VALUE;
+        long lastEnd = Long.MIN_VALUE;
+
+        void grow() {
+            if (size == start.length) {
+                start = java.util.Arrays.copyOf(start, size * 2);
+                end = java.util.Arrays.copyOf(end, size * 2);
+            }
+        }
     }
 
     /** Whether the span [startNs, endNs] on {@code stream} ({@link StreamSpans#streamKey}) keeps the stream's spans a nest; if so it is taken. */
@@ -35,7 +46,18 @@ final class SpanNesting {
             streams.put(stream, c);
         }
         if (startNs < c.lastStart) {
-            return false;
+            if (startNs > c.firstStart || endNs < c.lastEnd) {
+                return false;
+            }
+            c.grow(); // a new outermost span: under the chain
+            System.arraycopy(c.start, 0, c.start, 1, c.size);
+            System.arraycopy(c.end, 0, c.end, 1, c.size);
+            c.start[0] = startNs;
+            c.end[0] = endNs;
+            c.size++;
+            c.firstStart = startNs;
+            c.lastEnd = endNs;
+            return true;
         }
         while (c.size > 0 && c.end[c.size - 1] <= startNs) {
             c.size--;
@@ -43,14 +65,13 @@ final class SpanNesting {
         if (c.size > 0 && c.end[c.size - 1] < endNs) {
             return false;
         }
-        if (c.size == c.start.length) {
-            c.start = java.util.Arrays.copyOf(c.start, c.size * 2);
-            c.end = java.util.Arrays.copyOf(c.end, c.size * 2);
-        }
+        c.grow();
         c.start[c.size] = startNs;
         c.end[c.size] = endNs;
         c.size++;
         c.lastStart = startNs;
+        c.firstStart = Math.min(c.firstStart, startNs);
+        c.lastEnd = Math.max(c.lastEnd, endNs);
         return true;
     }
 }

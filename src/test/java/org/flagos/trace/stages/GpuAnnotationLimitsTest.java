@@ -70,6 +70,10 @@ class GpuAnnotationLimitsTest {
         assertFalse(nesting.accept(s, 140, 260), "crosses the open spans' ends");
         assertTrue(nesting.accept(s, 200, 300), "after both");
         assertFalse(nesting.accept(s, 150, 160), "written after a later span: cannot be shown nested");
+        assertFalse(nesting.accept(s, 150, 400), "starts inside the first span");
+        assertTrue(nesting.accept(s, 90, 400), "encloses every span so far: the outermost, written last");
+        assertTrue(nesting.accept(s, 300, 350), "inside it, after the last one");
+        assertFalse(nesting.accept(s, 80, 380), "ends before the last span");
         assertTrue(nesting.accept(StreamSpans.streamKey(0, 8), 150, 160), "another stream is its own nest");
     }
 }
