@@ -262,6 +262,11 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
         return writer.summary();
     }
 
+    /** Draws no GPU annotation spans (drawn by default); before the first publish. See {@link TraceWalk#withoutGpuAnnotations}. */
+    public void withoutGpuAnnotations() {
+        writer.withoutGpuAnnotations();
+    }
+
     /** Declares that no host op will be published (a replay without an ops file); see {@link TraceWalk#expectNoHostOps}. */
     public void expectNoHostOps() {
         writer.expectNoHostOps();

@@ -57,22 +57,29 @@ public final class CaptureReplay {
      *                   it is read); null when {@code capture} is given
      * @param process    who captured and the clock anchors (the {@code .process.json} beside a dump),
      *                   written into the trace as the live session wrote them; null: none
+     * @param gpuAnnotations whether each op's span per stream is drawn (torch's {@code gpu_user_annotation})
      */
     public record Request(ByteBuffer capture, String source, HostOpSource ops, KernelNames kernelNames,
                           List<DeviceProperties> devices, Map<String, String> metadata, String traceName,
                           UnaryOperator<List<Frame>> frameOrder, int ringSize, DeviceClockMapping clock, Path file,
-                          ProcessFacts process) {
-        /** A request without process facts. */
+                          ProcessFacts process, boolean gpuAnnotations) {
+        /** A request without process facts, drawing GPU annotations. */
         public Request(ByteBuffer capture, String source, HostOpSource ops, KernelNames kernelNames,
                        List<DeviceProperties> devices, Map<String, String> metadata, String traceName,
                        UnaryOperator<List<Frame>> frameOrder, int ringSize, DeviceClockMapping clock, Path file) {
-            this(capture, source, ops, kernelNames, devices, metadata, traceName, frameOrder, ringSize, clock, file, null);
+            this(capture, source, ops, kernelNames, devices, metadata, traceName, frameOrder, ringSize, clock, file, null, true);
         }
 
         /** This request, the trace saying who captured it and when ({@code null}: nobody). */
         public Request withProcess(ProcessFacts facts) {
             return new Request(capture, source, ops, kernelNames, devices, metadata, traceName, frameOrder, ringSize, clock,
-                    file, facts);
+                    file, facts, gpuAnnotations);
+        }
+
+        /** This request, drawing no GPU annotation spans. */
+        public Request withoutGpuAnnotations() {
+            return new Request(capture, source, ops, kernelNames, devices, metadata, traceName, frameOrder, ringSize, clock,
+                    file, process, false);
         }
 
         /**
@@ -136,7 +143,7 @@ public final class CaptureReplay {
         Path processBeside = CaptureSidecars.PROCESS.found(capture);
         ProcessFacts process = processBeside != null ? ProcessFactsFile.read(processBeside) : null;
         return new Request(null, capture.toString(), hostOps, kernelNames, devices, metadata,
-                capture.getFileName().toString(), IN_FILE_ORDER, CapturePipeline.DEFAULT_RING_SIZE, clock, capture, process);
+                capture.getFileName().toString(), IN_FILE_ORDER, CapturePipeline.DEFAULT_RING_SIZE, clock, capture, process, true);
     }
 
     public static Result run(Request request, OutputStream out) throws InterruptedException {
@@ -203,6 +210,9 @@ public final class CaptureReplay {
                 stats, ProducerType.SINGLE, request.ringSize())) {
             if (process != null) {
                 pipeline.accounting().clockAnchors(process.anchors());
+            }
+            if (!request.gpuAnnotations()) {
+                pipeline.withoutGpuAnnotations();
             }
             if (ops == null) {
                 pipeline.expectNoHostOps();

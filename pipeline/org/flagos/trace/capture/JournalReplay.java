@@ -39,9 +39,21 @@ public final class JournalReplay {
      *
      * @param devices  device properties overriding the journal's; empty: the journal's
      * @param metadata extra trace keys, added to the journal's
+     * @param gpuAnnotations whether each op's span per stream is drawn (torch's {@code gpu_user_annotation})
      */
     public record Request(Path journal, JournalWindow window, List<DeviceProperties> devices, Map<String, String> metadata,
-                          int ringSize) {
+                          int ringSize, boolean gpuAnnotations) {
+        /** A request with GPU annotations drawn. */
+        public Request(Path journal, JournalWindow window, List<DeviceProperties> devices, Map<String, String> metadata,
+                       int ringSize) {
+            this(journal, window, devices, metadata, ringSize, true);
+        }
+
+        /** This request, drawing no GPU annotation spans. */
+        public Request withoutGpuAnnotations() {
+            return new Request(journal, window, devices, metadata, ringSize, false);
+        }
+
         public static Request of(Path journal, JournalWindow window) {
             return new Request(journal, window, List.of(), Map.of(), CapturePipeline.DEFAULT_RING_SIZE);
         }
@@ -103,6 +115,9 @@ public final class JournalReplay {
                  JournalOpCursor ops = facts.ops() > 0 ? reader.ops() : null) {
                 if (process != null) { // the journal holds the start anchor; the stop anchor is not journaled
                     pipeline.accounting().clockAnchors(process.anchors());
+                }
+                if (!request.gpuAnnotations()) {
+                    pipeline.withoutGpuAnnotations();
                 }
                 HostOpMerge merge = ops == null ? null : new HostOpMerge(pipeline, ops);
                 if (merge != null) {

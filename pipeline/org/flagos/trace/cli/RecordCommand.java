@@ -46,6 +46,11 @@ final class RecordCommand implements Callable<Integer> {
             description = "device properties for the occupancy fields (default: queried from the device)")
     String deviceProperties;
 
+    @Option(names = "--no-gpu-annotations",
+            description = "draw no GPU annotation spans (torch's gpu_user_annotation: each op's span on each stream it"
+                    + " ran device work on, nested ops included; drawn by default)")
+    boolean noGpuAnnotations;
+
     @Mixin
     JournalArgs journal = new JournalArgs();
 
@@ -89,6 +94,9 @@ final class RecordCommand implements Callable<Integer> {
         Workload w = Vendors.workload(workload);
         context.out().println("flagtrace record: tracer " + tracer.name() + "; workload " + w.name() + ": " + w.description());
         SessionOptions options = new SessionOptions(trace, dump, Devices.read(deviceProperties), Map.of(), journalOptions);
+        if (noGpuAnnotations) {
+            options = options.withoutGpuAnnotations();
+        }
         ProfilerSession session = Profiler.start(tracer, options);
         try {
             w.run(session);

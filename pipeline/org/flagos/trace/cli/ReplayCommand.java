@@ -72,6 +72,11 @@ final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--metadata", paramLabel = "KEY=VALUE", description = "a top-level field of the trace (repeatable)")
     List<String> metadata = new ArrayList<>();
 
+    @Option(names = "--no-gpu-annotations",
+            description = "draw no GPU annotation spans (torch's gpu_user_annotation: each op's span on each stream it"
+                    + " ran device work on, nested ops included; drawn by default)")
+    boolean noGpuAnnotations;
+
     @Mixin
     WindowArgs window = new WindowArgs();
 
@@ -140,6 +145,9 @@ final class ReplayCommand implements Callable<Integer> {
         OutputPaths.checkWritable(outputs);
         List<DeviceProperties> devices = Devices.read(deviceProperties);
         CaptureReplay.Request request = CaptureReplay.request(capture, opsUsed, names, devices, meta);
+        if (noGpuAnnotations) {
+            request = request.withoutGpuAnnotations();
+        }
         Sidecars.tell(context, capture, ops, names, deviceProperties); // once every input read has been checked
         if (journalOptions != null) {
             Map<Long, String> table = namesUsed != null ? KernelNameFile.read(namesUsed).entries() : Map.of();
@@ -178,7 +186,7 @@ final class ReplayCommand implements Callable<Integer> {
         OutputPaths.checkTraceName("-o", trace);
         OutputPaths.checkWritable(outputs);
         JournalReplay.Request request = new JournalReplay.Request(capture, selected, Devices.read(deviceProperties), meta,
-                CapturePipeline.DEFAULT_RING_SIZE);
+                CapturePipeline.DEFAULT_RING_SIZE, !noGpuAnnotations);
         JournalReplay.Result result;
         try (AtomicOutput t = new AtomicOutput(trace);
              AtomicOutput s = summary == null ? null : new AtomicOutput(summary)) {

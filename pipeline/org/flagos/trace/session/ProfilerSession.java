@@ -109,6 +109,9 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
                 options.metadata(), processName(), ProcessHandle.current().pid(), process.identity());
         this.pipeline = new CapturePipeline(names, tracer.apiNames(), tracer.stages(), window, header, trace.stream(), stats,
                 ProducerType.MULTI, RING_SIZE);
+        if (!options.gpuAnnotations()) {
+            pipeline.withoutGpuAnnotations();
+        }
         if (!tracer.available()) {
             pipeline.accounting().note("device tracer unavailable: " + tracer.unavailableReason());
             pipeline.expectNoDeviceRecords();

@@ -22,13 +22,15 @@ import org.flagos.trace.model.ProcessIdentity;
  *                    flight recorder), for {@code flagtrace replay DIR} at any time, even after a kill
  * @param stackDepth  frames of the Java stack each op records when it opens (torch's {@code with_stack});
  *                    0: none
+ * @param gpuAnnotations whether each op's span on each stream it ran work on is drawn, as torch's
+ *                    {@code gpu_user_annotation} (on by default; a dump or journal replays them either way)
  * @param identity    who captures (rank, world size, local rank, host, pid), written as torch's
  *                    {@code distributedInfo} when a rank is known; null: read from the environment
  *                    ({@code RANK}, {@code WORLD_SIZE}, {@code LOCAL_RANK}, {@code LOCAL_WORLD_SIZE}
  *                    as torchrun sets them, or Open MPI's, PMI's and Slurm's) when the session starts
  */
 public record SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties> devices, Map<String, String> metadata,
-                             JournalOptions journal, int stackDepth, ProcessIdentity identity) {
+                             JournalOptions journal, int stackDepth, boolean gpuAnnotations, ProcessIdentity identity) {
     public SessionOptions {
         if (stackDepth < 0 || stackDepth > OpStack.MAX_FRAMES) {
             throw new IllegalArgumentException("stackDepth must be 0 (no stacks) to " + OpStack.MAX_FRAMES + ", not " + stackDepth);
@@ -37,7 +39,7 @@ public record SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties
 
     public SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties> devices, Map<String, String> metadata,
                           JournalOptions journal, int stackDepth) {
-        this(trace, dumpBuffers, devices, metadata, journal, stackDepth, null);
+        this(trace, dumpBuffers, devices, metadata, journal, stackDepth, true, null);
     }
 
     public SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties> devices, Map<String, String> metadata,
@@ -55,7 +57,7 @@ public record SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties
     }
 
     public SessionOptions withDumpBuffers(Path dump) {
-        return new SessionOptions(trace, dump, devices, metadata, journal, stackDepth, identity);
+        return new SessionOptions(trace, dump, devices, metadata, journal, stackDepth, gpuAnnotations, identity);
     }
 
     /** Journals the session into the new or empty directory {@code dir}, keeping everything. */
@@ -65,7 +67,7 @@ public record SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties
 
     /** Journals the session as {@code options} say (a flight recorder when they bound retention). */
     public SessionOptions withJournal(JournalOptions options) {
-        return new SessionOptions(trace, dumpBuffers, devices, metadata, options, stackDepth, identity);
+        return new SessionOptions(trace, dumpBuffers, devices, metadata, options, stackDepth, gpuAnnotations, identity);
     }
 
     /**
@@ -75,12 +77,12 @@ public record SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties
      * opens (docs/benchmarks.md gives the cost).
      */
     public SessionOptions withStack(int depth) {
-        return new SessionOptions(trace, dumpBuffers, devices, metadata, journal, depth, identity);
+        return new SessionOptions(trace, dumpBuffers, devices, metadata, journal, depth, gpuAnnotations, identity);
     }
 
     /** Says who captures, in place of what the environment says. */
     public SessionOptions withIdentity(ProcessIdentity who) {
-        return new SessionOptions(trace, dumpBuffers, devices, metadata, journal, stackDepth, who);
+        return new SessionOptions(trace, dumpBuffers, devices, metadata, journal, stackDepth, gpuAnnotations, who);
     }
 
     /**
@@ -94,5 +96,13 @@ public record SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties
     /** Who the session says captured: {@link #identity} when set, else this process as its environment says. */
     ProcessIdentity resolvedIdentity() {
         return identity != null ? identity : ProcessIdentity.ofThisProcess(System.getenv());
+    }
+
+    /**
+     * Draws no GPU annotation spans: torch's {@code gpu_user_annotation}, each op's span on each stream
+     * it ran device work on, drawn by default.
+     */
+    public SessionOptions withoutGpuAnnotations() {
+        return new SessionOptions(trace, dumpBuffers, devices, metadata, journal, stackDepth, false, identity);
     }
 }

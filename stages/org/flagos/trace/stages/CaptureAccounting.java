@@ -43,6 +43,9 @@ public final class CaptureAccounting {
     private volatile List<org.flagos.trace.model.ClockAnchor> clockAnchors = List.of();
     private volatile long hostOps;
     private volatile long flowEndsGivenUp;
+    private volatile long gpuAnnotations;
+    private volatile long gpuAnnotationsNotNested;
+    private volatile long gpuAnnotationStreamsPastLimit;
     private volatile long memoryDrawn;
     private volatile long memoryWithoutThread;
     private volatile long memoryUnseenReleases;
@@ -168,6 +171,27 @@ public final class CaptureAccounting {
     /** Host ops written into the trace. */
     public long hostOps() {
         return hostOps;
+    }
+
+    void gpuAnnotations(long drawn, long notNested, long streamsPastLimit) {
+        this.gpuAnnotations = drawn;
+        this.gpuAnnotationsNotNested = notNested;
+        this.gpuAnnotationStreamsPastLimit = streamsPastLimit;
+    }
+
+    /** GPU annotation spans drawn ({@code gpu_user_annotation}). */
+    public long gpuAnnotations() {
+        return gpuAnnotations;
+    }
+
+    /** Spans left out because they would not nest with the spans already on their stream. */
+    public long gpuAnnotationsNotNested() {
+        return gpuAnnotationsNotNested;
+    }
+
+    /** Device records and nested spans left out of an op's spans: it held spans on four streams already. */
+    public long gpuAnnotationStreamsPastLimit() {
+        return gpuAnnotationStreamsPastLimit;
     }
 
     void memory(long drawn, long withoutThread, long unseenReleases, long heldMax) {
@@ -381,6 +405,13 @@ public final class CaptureAccounting {
         g.writeNumberField("producer_waits", ringFullWaits);
         g.writeNumberField("ops_kept_aside", opsSpilled);
         g.writeEndObject();
+        if (gpuAnnotations + gpuAnnotationsNotNested + gpuAnnotationStreamsPastLimit > 0) {
+            g.writeObjectFieldStart("gpu_annotations");
+            g.writeNumberField("events", gpuAnnotations);
+            g.writeNumberField("not_nested", gpuAnnotationsNotNested);
+            g.writeNumberField("streams_past_limit", gpuAnnotationStreamsPastLimit);
+            g.writeEndObject();
+        }
         if (memoryDrawn > 0) {
             g.writeObjectFieldStart("memory");
             g.writeNumberField("events", memoryDrawn);
@@ -455,6 +486,12 @@ public final class CaptureAccounting {
         if (overheadRecords > 0) {
             out.add("profiler overhead (the vendor's own time, drawn as category overhead): " + overheadRecords
                     + " records, " + String.format(java.util.Locale.ROOT, "%.3f", overheadNs / 1e6) + " ms");
+        }
+        if (gpuAnnotationsNotNested + gpuAnnotationStreamsPastLimit > 0) {
+            out.add("GPU annotation spans: " + gpuAnnotations + " drawn; " + gpuAnnotationsNotNested
+                    + " left out, as they would not nest with the spans on their stream (ops of two threads interleaving"
+                    + " on one stream); " + gpuAnnotationStreamsPastLimit + " records or nested spans on an op's stream past "
+                    + StreamSpans.PER_HOLDER + " left out of its spans");
         }
         if (memoryDrawn > 0) {
             out.add("device memory events: " + memoryDrawn + " (" + memoryWithoutThread + " on thread 0: no runtime call seen;"

@@ -97,6 +97,7 @@ public final class ChromeJsonSink implements TraceSink {
     private static final byte[] END_EVENT = EventBytes.ascii("}");
     private static final byte[] FLOW_F_TAIL = EventBytes.ascii(",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"bp\":\"e\"}");
 
+    private static final byte[] GPU_ANNOTATION_HEAD = EventBytes.ascii("{\"ph\":\"X\",\"cat\":\"gpu_user_annotation\",\"name\":");
     private static final byte[] MEMORY_HEAD =
             EventBytes.ascii("{\"ph\":\"i\",\"cat\":\"cpu_instant_event\",\"s\":\"t\",\"name\":\"[memory]\"");
     private static final byte[] MEMORY_ARGS_ = EventBytes.ascii(",\"args\":{\"Total Reserved\":");
@@ -422,6 +423,17 @@ public final class ChromeJsonSink implements TraceSink {
             e.raw(THREAD_).number(op.thread);
         }
         emit(e.raw(END_ARGS_AND_EVENT));
+    }
+
+    /** torch 2.11's {@code gpu_user_annotation}: on the stream's row, its one arg the op's External id. */
+    @Override
+    public void gpuAnnotation(GpuAnnotationRow a) throws IOException {
+        rows.deviceStream(a.device, a.stream);
+        emit(begin().raw(GPU_ANNOTATION_HEAD).string(name(a.nameId))
+                .raw(PID_).repeated(a.device).raw(TID_).repeated(a.stream)
+                .raw(TS_).micros(a.startNs - base).raw(DUR_).micros(a.endNs - a.startNs)
+                .raw(ARGS_).raw(EXTERNAL_ID_).number(a.externalId)
+                .raw(END_ARGS_AND_EVENT));
     }
 
     /**

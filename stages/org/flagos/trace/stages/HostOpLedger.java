@@ -21,6 +21,12 @@ import org.flagos.trace.model.OpStack;
  * that time is dropped and its device records counted ({@link #unclaimedDeviceRecords()}): they are
  * in the trace, but in no summary row. Ops written before their thread's row was known are counted
  * when it becomes known ({@link #drawnBeforeRowKnown()}).
+ *
+ * <p>With GPU annotations on ({@link #annotateStreams()}), each op and each early entry also holds its
+ * span on each stream its device records ran on ({@link StreamSpans}, at most
+ * {@link StreamSpans#PER_HOLDER} streams); settling folds the children's spans into their parent's as
+ * it folds their device time, so a settled op's spans are those of its own records and its nested ops'.
+ * A record on one stream more than an op holds is counted ({@link #spansPastLimit()}).
  */
 final class HostOpLedger {
     private static final long NONE = -1;
@@ -92,6 +98,10 @@ final class HostOpLedger {
     private long settledAtCapacity;
     private long drawnBeforeRowKnown;
     private volatile boolean recordsExpected = true;
+    /** Each op's span per stream, or null when GPU annotations are off. */
+    StreamSpans spans;
+    private StreamSpans earlySpans;
+    private long spansPastLimit;
 
     /**
      * @param horizon  records after an op's arrival by which its records have come (the join's)
@@ -106,6 +116,15 @@ final class HostOpLedger {
     /** No device or API record will come: settling at capacity then loses nothing. */
     void expectNoRecords() {
         recordsExpected = false;
+    }
+
+    /**
+     * Keeps each op's span on each stream it ran device work on (its own and its nested ops'), for
+     * GPU annotations; called before any op or record arrives.
+     */
+    void annotateStreams() {
+        spans = new StreamSpans(nameId.length);
+        earlySpans = new StreamSpans(earlyExternal.length);
     }
 
     /** A host op arrived. */
@@ -124,12 +143,18 @@ final class HostOpLedger {
         folded[s] = false;
         annotation[s] = false;
         domainId[s] = -1;
+        if (spans != null) {
+            spans.clear(s);
+        }
         long early = earlyOf.remove(external);
         if (early != NONE) {
             int e = earlySlot(early);
             deviceNs[s] = earlyDevice[e];
             apiThread[s] = earlyApi[e];
             earlyLive[e] = false;
+            if (spans != null) {
+                spans.copy(s, earlySpans, e);
+            }
         }
         slotOf.put(external, s);
         byStart.add(s);
@@ -153,16 +178,31 @@ final class HostOpLedger {
         domainId[lastOp] = domainNameId;
     }
 
-    /** A device record of {@code ns} with this External id was written. */
+    /** A device record of {@code ns} with this External id was written (its stream and times not told: no span). */
     void device(long external, long ns) {
+        device(external, 0, 0, 0, ns, false);
+    }
+
+    /** A device record with this External id, on {@code stream} ({@link StreamSpans#streamKey}), from {@code startNs} to {@code endNs}, was written. */
+    void device(long external, long stream, long startNs, long endNs) {
+        device(external, stream, startNs, endNs, endNs - startNs, spans != null);
+    }
+
+    private void device(long external, long stream, long startNs, long endNs, long ns, boolean spanned) {
         long s = slotOf.get(external);
         if (s != NONE) {
             deviceNs[(int) s] += ns;
+            if (spanned && !spans.add((int) s, stream, startNs, endNs)) {
+                spansPastLimit++;
+            }
             return;
         }
         int e = earlyEntry(external);
         earlyDevice[e] += ns;
         earlyRecords[e]++;
+        if (spanned && !earlySpans.add(e, stream, startNs, endNs)) {
+            spansPastLimit++;
+        }
     }
 
     /** An API record with this External id ran on {@code apiThreadId}; the first one counts. */
@@ -258,7 +298,7 @@ final class HostOpLedger {
         if (annotation[s]) {
             thread[s] = layout.opThreadOf(thread[s]); // the row stays the API thread: hostRow maps it back
         }
-        fold.fold(nameId[s], externalId[s], thread[s], start[s], end[s], deviceNs[s]);
+        fold.fold(nameId[s], externalId[s], thread[s], start[s], end[s], deviceNs[s], spans, s);
         folded[s] = true;
         if (slotOf.get(externalId[s]) == s) {
             slotOf.remove(externalId[s]);
@@ -286,6 +326,11 @@ final class HostOpLedger {
     /** The most ops held at once. */
     long maxHeld() {
         return maxLive;
+    }
+
+    /** Device records and nested spans left out of an op's spans: it held {@link StreamSpans#PER_HOLDER} streams already. */
+    long spansPastLimit() {
+        return spansPastLimit + fold.spansPastLimit();
     }
 
     long settledAtCapacity() {
@@ -317,6 +362,9 @@ final class HostOpLedger {
             arrivedAt = Arrays.copyOf(arrivedAt, n);
             folded = Arrays.copyOf(folded, n);
             freeSlots = Arrays.copyOf(freeSlots, n);
+            if (spans != null) {
+                spans.ensure(n);
+            }
         }
         return used++;
     }
@@ -338,6 +386,9 @@ final class HostOpLedger {
         earlyApi[e] = NONE;
         earlyAt[e] = now;
         earlyLive[e] = true;
+        if (earlySpans != null) {
+            earlySpans.clear(e);
+        }
         earlyOf.put(external, q);
         return e;
     }
@@ -354,6 +405,7 @@ final class HostOpLedger {
         long[] a = new long[n * 2];
         long[] t = new long[n * 2];
         boolean[] l = new boolean[n * 2];
+        StreamSpans sp = earlySpans == null ? null : new StreamSpans(n * 2);
         for (long q = earlyOldest; q < earlyNext; q++) {
             int from = (int) (q & (n - 1));
             int to = (int) (q & (2 * n - 1));
@@ -363,7 +415,11 @@ final class HostOpLedger {
             a[to] = earlyApi[from];
             t[to] = earlyAt[from];
             l[to] = earlyLive[from];
+            if (sp != null) {
+                sp.copy(to, earlySpans, from);
+            }
         }
+        earlySpans = sp;
         earlyExternal = x;
         earlyDevice = d;
         earlyRecords = r;

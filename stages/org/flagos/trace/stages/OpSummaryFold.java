@@ -22,6 +22,9 @@ import org.flagos.trace.model.NameTable;
  * after a later op of its thread was folded (it arrived past the settling horizon): it is folded
  * as a leaf. Ops that start inside an op of their thread and end after it are counted as crossing
  * (self CPU times are then not meaningful), with the first example.
+ *
+ * <p>Per-stream device spans ({@link StreamSpans}, for GPU annotations) fold the same way as device
+ * totals: a parent's spans widen by its children's, and a merged entry's are its parts' together.
  */
 final class OpSummaryFold {
     static final int MAX_SIBLINGS = 4096;
@@ -38,6 +41,7 @@ final class OpSummaryFold {
     private final Int2ObjectHashMap<long[]> byName = new Int2ObjectHashMap<>();
     private final NameTable names;
     private long approximate;
+    private long spansPastLimit;
     private long crossing;
     private String firstCrossing;
 
@@ -58,6 +62,8 @@ final class OpSummaryFold {
         long lastEnd = Long.MIN_VALUE;
         long lastStart;
         long lastExternalId;
+        /** Each entry's spans per stream; null when the ops carry none. */
+        StreamSpans spans;
 
         void push(long s, long partStart, long e, long c, long d, int name, long external) {
             if (size == start.length) {
@@ -69,6 +75,9 @@ final class OpSummaryFold {
                 device = java.util.Arrays.copyOf(device, n);
                 nameId = java.util.Arrays.copyOf(nameId, n);
                 externalId = java.util.Arrays.copyOf(externalId, n);
+                if (spans != null) {
+                    spans.ensure(n);
+                }
             }
             start[size] = s;
             lastPartStart[size] = partStart;
@@ -84,8 +93,11 @@ final class OpSummaryFold {
          * Merges the older half's entries into at most {@link #KEPT_BOUNDARIES} + 1 groups, keeping
          * apart the siblings separated by the longest idle gaps: a parent still to come starts in a
          * gap, and the long ones (between steps, epochs, repetitions) are where outer ops begin.
+         *
+         * @return spans that found no room in their merged entry ({@link StreamSpans#PER_HOLDER} streams)
          */
-        void compactOlderHalf() {
+        int compactOlderHalf() {
+            int lost = 0;
             int half = size / 2;
             long[] gaps = new long[half - 1];
             for (int i = 1; i < half; i++) {
@@ -108,6 +120,11 @@ final class OpSummaryFold {
                     start[to] = start[i];
                     cpu[to] = 0;
                     device[to] = 0;
+                    if (spans != null) {
+                        spans.copy(to, spans, i);
+                    }
+                } else if (spans != null) {
+                    lost += spans.addAll(to, spans, i);
                 }
                 lastPartStart[to] = lastPartStart[i];
                 end[to] = end[i];
@@ -125,7 +142,13 @@ final class OpSummaryFold {
             System.arraycopy(device, half, device, at, rest);
             System.arraycopy(nameId, half, nameId, at, rest);
             System.arraycopy(externalId, half, externalId, at, rest);
+            if (spans != null) {
+                for (int k = 0; k < rest; k++) {
+                    spans.copy(at + k, spans, half + k);
+                }
+            }
             size = at + rest;
+            return lost;
         }
 
         boolean afterLast(long s, long e, long external) {
@@ -138,6 +161,15 @@ final class OpSummaryFold {
 
     /** Folds one op whose own device time ({@code selfDeviceNs}) is complete. */
     void fold(int nameId, long externalId, long thread, long start, long end, long selfDeviceNs) {
+        fold(nameId, externalId, thread, start, end, selfDeviceNs, null, 0);
+    }
+
+    /**
+     * As {@link #fold(int, long, long, long, long, long)}, and widens the op's spans ({@code holder} of
+     * {@code opSpans}; null: none) by those of the children it claims, so they are its total spans after.
+     */
+    void fold(int nameId, long externalId, long thread, long start, long end, long selfDeviceNs,
+              StreamSpans opSpans, int holder) {
         Siblings t = threads.get(thread);
         if (t == null) {
             t = new Siblings();
@@ -159,6 +191,9 @@ final class OpSummaryFold {
             if (t.start[top] >= start) {
                 childCpu += t.cpu[top];
                 childDevice += t.device[top];
+                if (opSpans != null && t.spans != null) {
+                    spansPastLimit += opSpans.addAll(holder, t.spans, top);
+                }
                 t.size--;
                 continue;
             }
@@ -176,8 +211,15 @@ final class OpSummaryFold {
         long total = selfDeviceNs + childDevice;
         add(nameId, cpu, cpu - childCpu, total, selfDeviceNs);
         t.push(start, start, end, cpu, total, nameId, externalId);
+        if (opSpans != null) {
+            if (t.spans == null) {
+                t.spans = new StreamSpans(t.start.length);
+            }
+            t.spans.ensure(t.start.length);
+            t.spans.copy(t.size - 1, opSpans, holder);
+        }
         if (t.size > MAX_SIBLINGS) {
-            t.compactOlderHalf();
+            spansPastLimit += t.compactOlderHalf();
         }
     }
 
@@ -192,6 +234,11 @@ final class OpSummaryFold {
         row[SELF_CPU] += selfCpu;
         row[DEVICE] += device;
         row[SELF_DEVICE] += selfDevice;
+    }
+
+    /** Children's spans a parent had no room for ({@link StreamSpans#PER_HOLDER} streams). */
+    long spansPastLimit() {
+        return spansPastLimit;
     }
 
     /** Ops whose nesting could not be told exactly (see the class comment). */

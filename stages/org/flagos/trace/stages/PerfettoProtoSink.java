@@ -673,6 +673,24 @@ public final class PerfettoProtoSink implements TraceSink {
         flushIfFull();
     }
 
+    /**
+     * A GPU annotation, with the JSON's one arg: a slice on its stream's track, around the device slices
+     * it spans (the walk draws it 1 ns wider than they are, so no begin ties with theirs).
+     */
+    @Override
+    public void gpuAnnotation(GpuAnnotationRow a) throws IOException {
+        long track = streamTrack(a.device, a.stream);
+        String category = "gpu_user_annotation";
+        beginPacket(a.startNs, a.nameId, category);
+        buf.begin(PACKET_TRACK_EVENT);
+        sliceBegin(track, a.nameId, category);
+        intArg(EXTERNAL_ID, a.externalId);
+        buf.end();
+        buf.end();
+        sliceEnd(track, a.endNs);
+        flushIfFull();
+    }
+
     /** torch's span of the profiled region ({@link CaptureSpan}): one slice on a track of its own. */
     private void writeCaptureSpan(long startNs, long endNs, int nameId) {
         long track = nextUuid++;

@@ -31,6 +31,12 @@ public interface TraceSink {
      */
     void hostOpSlice(HostOpRow op) throws IOException;
 
+    /**
+     * A settled op's span on one device stream (torch's {@code gpu_user_annotation}): one slice on the
+     * stream's row, handed over right after the op's row and nested with the stream's other spans.
+     */
+    void gpuAnnotation(GpuAnnotationRow span) throws IOException;
+
     /** A device-memory allocation or release: torch's {@code [memory]} instant on a host thread. */
     void memoryInstant(MemoryRow memory) throws IOException;
 

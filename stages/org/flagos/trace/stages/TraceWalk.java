@@ -17,6 +17,11 @@ import org.flagos.trace.model.TraceRecord;
  * ran on), pairing flow ends ({@link FlowIndex}), the op summary ({@link OpSummaryFold}), the
  * capture span and the final accounting, and the failure latch: after a failure nothing more is
  * handed to the sink, and the end of the capture still releases whoever waits for it.
+ *
+ * <p>GPU annotations (on unless {@link #withoutGpuAnnotations()}): each op's span on each stream it
+ * ran device work on, its nested ops' included, is folded by the ledger as the op settles and handed
+ * over right after the op's row ({@code gpuAnnotation}), once {@link SpanNesting} finds it keeps the
+ * stream's spans a nest; what it refuses, and streams past an op's limit, are counted.
  */
 public final class TraceWalk implements EventHandler<TraceRecord> {
     /** Host rows of a capture that never names its process: kept clear of device pids (0..n). */
@@ -32,6 +37,11 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
     private final OpSummaryFold fold;
     private final HostOpLedger ops;
     private final HostOpRow row = new HostOpRow();
+    private final GpuAnnotationRow annotation = new GpuAnnotationRow();
+    private final SpanNesting nesting = new SpanNesting();
+    private boolean gpuAnnotations = true;
+    private long annotations;
+    private long annotationsNotNested;
     private final MemoryRows memory;
     private final MarkerRanges ranges;
     private final MarkRow mark = new MarkRow();
@@ -86,6 +96,14 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
     }
 
     /**
+     * Draws no GPU annotation spans (they are drawn by default, as torch draws them); before the first
+     * record.
+     */
+    public void withoutGpuAnnotations() {
+        gpuAnnotations = false;
+    }
+
+    /**
      * Declares that no device or API record will come (a session without a tracer): ops settled
      * because the walk holds its most lose no device time and are not counted as settled early.
      */
@@ -102,6 +120,9 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
             }
             if (failure != null) {
                 return; // after a failure nothing more is written; the capture is discarded
+            }
+            if (!started && gpuAnnotations && hostOpsExpected && ops.spans == null) {
+                ops.annotateStreams();
             }
             if (!slot.parked) {
                 walk(slot);
@@ -232,9 +253,9 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         // a synchronization is the host waiting, not device work: it keeps its op's id, not its device time
         if (!r.hasExternalId() && r.hasCorrelation() && inRange(r) && r.kind != EventKind.SYNC) {
             ranges.deviceRecordAttributed();
-            ops.device(r.externalId(), r.durationNs()); // launched inside an annotation range, outside every op
+            ops.device(r.externalId(), StreamSpans.streamKey(r.device, r.stream), r.startNs, r.endNs); // launched inside an annotation range, outside every op
         } else if (r.hasExternalId() && hostOpsExpected && r.kind != EventKind.SYNC) {
-            ops.device(r.externalId(), r.durationNs());
+            ops.device(r.externalId(), StreamSpans.streamKey(r.device, r.stream), r.startNs, r.endNs);
         }
         sink.deviceSlice(r);
         if (r.hasCorrelation()) {
@@ -298,6 +319,37 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
             ops.args[s] = null; // the slot is free now: hold no op's args past its row
             ops.stacks[s] = null;
             sink.hostOpSlice(row);
+            if (ops.spans != null) {
+                writeAnnotations(s);
+            }
+        }
+    }
+
+    /**
+     * The op's spans on the streams it ran work on, after its row: those that keep each stream's spans a
+     * nest. Each is drawn 1 ns wider on both sides than its records, as torch 2.11 draws them (every span
+     * of h200-kinds' torch trace): a span that began and ended with its records would tie with them, and
+     * a viewer would nest the record first written outside it (Catapult then bound the launch's arrow to
+     * the span, and Perfetto closed the span at the record's end).
+     */
+    private void writeAnnotations(int s) throws IOException {
+        StreamSpans spans = ops.spans;
+        for (int i = 0; i < spans.count(s); i++) {
+            long stream = spans.key(s, i);
+            long start = spans.start(s, i) - 1;
+            long end = spans.end(s, i) + 1;
+            if (!nesting.accept(stream, start, end)) {
+                annotationsNotNested++;
+                continue;
+            }
+            annotation.nameId = ops.nameId[s];
+            annotation.device = StreamSpans.device(stream);
+            annotation.stream = StreamSpans.stream(stream);
+            annotation.startNs = start;
+            annotation.endNs = end;
+            annotation.externalId = ops.externalId[s];
+            sink.gpuAnnotation(annotation);
+            annotations++;
         }
     }
 
@@ -325,6 +377,7 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
                 ops.drawnBeforeRowKnown(), ops.maxHeld());
         accounting.flowEndsGivenUp(flows.givenUp());
         accounting.profilerOverhead(overheadRecords, overheadNs);
+        accounting.gpuAnnotations(annotations, annotationsNotNested, ops.spansPastLimit());
         markers = sink.footer(new TraceFooter(hostPid(), bounded, window.windowStart(), window.windowEnd(), spanNameId,
                 events(), accounting));
         summary = fold.summary();
@@ -350,9 +403,9 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         return failure;
     }
 
-    /** Trace events written: records, host op rows and, in a format that draws them as events, flow halves. */
+    /** Trace events written: records, host op rows, GPU annotations and, in a format that draws them as events, flow halves. */
     public long events() {
-        return records + memory.drawn() + marksDrawn + ops.written() + arrows * sink.eventsPerFlow();
+        return records + memory.drawn() + marksDrawn + ops.written() + annotations + arrows * sink.eventsPerFlow();
     }
 
     /** Every event the trace holds once the capture finished: {@link #events()} plus row labels and span markers. */

@@ -157,7 +157,11 @@ class BoundedMemoryReplayTest {
         assertEquals(source.opsPerRepetition() + 1, single.get("host_ops"), "every op of one repetition written");
         assertEquals(r * source.opsPerRepetition() + 1, many.get("host_ops"), "every op of every repetition written");
         assertTrue(many.get("host_ops") > 3_000_000, "millions of ops: " + many.get("host_ops"));
-        assertEquals(r * single.get("events") - (r - 1), many.get("events"), "every event, the capture's op once");
+        // the capture's op once, with its GPU annotation: the synthetic capture runs on one stream (the
+        // op around it all settles last, after everything inside it: drawn as the stream's outermost span)
+        assertEquals(r * single.get("events") - (r - 1) * 2, many.get("events"), "every event, the capture's op once");
+        assertEquals(r * single.get("gpu_annotations") - (r - 1), many.get("gpu_annotations"), "a span per op with device work");
+        assertEquals(0, many.get("gpu_annotations_not_nested") + many.get("gpu_annotations_streams_past_limit"));
         assertTrue(many.get("ops_held_max") < many.get("host_ops") / 10,
                 "ops settle as the replay goes: at most " + many.get("ops_held_max") + " held of " + many.get("host_ops"));
         for (String loss : List.of("ops_settled_at_capacity", "ops_nested_approximately", "ops_drawn_before_row_known")) {

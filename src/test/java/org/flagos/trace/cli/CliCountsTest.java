@@ -72,7 +72,7 @@ class CliCountsTest {
     @Test
     void theDemoAndAJournalExportPrintWhatTheirFilesHold() throws IOException {
         assertEquals(0, cli.run("demo", "-o", dir.resolve("demo").toString()), cli.stderr());
-        assertEquals(358, printedEqualsFile(dir.resolve("demo/trace.json")), "the bundled capture's 344 events and 14 labels");
+        assertEquals(378, printedEqualsFile(dir.resolve("demo/trace.json")), "the bundled capture's 344 events, its 20 GPU annotations and 14 labels");
 
         Path journal = dir.resolve("j");
         Path direct = dir.resolve("direct.json");

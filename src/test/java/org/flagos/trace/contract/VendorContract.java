@@ -45,7 +45,7 @@ public abstract class VendorContract {
     /** Every category a flagtrace trace may hold. */
     private static final Set<String> KNOWN_CATEGORIES = Set.of("cpu_op", "kernel", "gpu_memcpy", "gpu_memset", "ac2g",
             "Trace", "cuda_runtime", "cuda_driver", "privateuse1_runtime", "privateuse1_driver", "cuda_sync", "overhead", "cpu_instant_event",
-            "user_annotation");
+            "user_annotation", "gpu_user_annotation");
     /** What a flow arrow may end on: device work, or the synchronization a synchronizing call asked for. */
     private static final Set<String> FLOW_END_CATEGORIES = Set.of("kernel", "gpu_memcpy", "gpu_memset", "cuda_sync");
     /** Kinds a vendor may declare beyond the seven assertions' rows ({@link #declaredKinds}). */

@@ -39,6 +39,8 @@ class LiveKindsCaptureTest {
 
     private JsonNode live;
     private JsonNode replayed;
+    /** The same replay with GPU annotation spans, drawn since (the live trace was recorded before them). */
+    private JsonNode replayedWithSpans;
     private final Map<Long, String> opOf = new HashMap<>();
 
     @BeforeAll
@@ -49,8 +51,11 @@ class LiveKindsCaptureTest {
         CaptureReplay.Request request = CaptureReplay.request(Captures.capture(NAME), Captures.ops(NAME), null,
                 List.of(), Map.of());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        CaptureReplay.run(request, out);
+        CaptureReplay.run(request.withoutGpuAnnotations(), out);
         replayed = TraceJson.MAPPER.readTree(out.toByteArray());
+        out.reset();
+        CaptureReplay.run(request, out);
+        replayedWithSpans = TraceJson.MAPPER.readTree(out.toByteArray());
         for (JsonNode e : category("cpu_op")) {
             opOf.put(e.get("args").get("External id").asLong(), e.get("name").asText());
         }
@@ -86,6 +91,7 @@ class LiveKindsCaptureTest {
 
     @Test
     void everyCategoryOfTorchsTraceOfTheSameWorkIsWrittenSaveThoseListed() throws Exception {
+        assertTrue(replayedWithSpans.get("traceEvents").size() > replayed.get("traceEvents").size());
         Set<String> torch = new TreeSet<>();
         try (InputStream in = Captures.open(Captures.dir().resolve("h200-kinds/h200-kinds.torch.pt.trace.json.gz"))) {
             for (JsonNode e : TraceJson.MAPPER.readTree(in).get("traceEvents")) {
@@ -95,13 +101,14 @@ class LiveKindsCaptureTest {
             }
         }
         Set<String> ours = new HashSet<>();
-        for (JsonNode e : live.get("traceEvents")) {
+        for (JsonNode e : replayedWithSpans.get("traceEvents")) {
             if (e.has("cat")) {
                 ours.add(e.get("cat").asText());
             }
         }
-        // Python frames, and torch's record_function ranges with their GPU spans (issue 16 items 5-6)
-        torch.removeAll(Set.of("python_function", "user_annotation", "gpu_user_annotation"));
+        // Python frames; torch's record_function ranges, which NVTX ranges give (none from Java here:
+        // the CUDA presets have no NVTX binding; captures/h200-kinds/ has them)
+        torch.removeAll(Set.of("python_function", "user_annotation"));
         torch.removeAll(ours);
         assertEquals(Set.of(), torch, "torch categories missing from the live capture");
     }

@@ -51,6 +51,11 @@ class TraceWalkTest {
         }
 
         @Override
+        public void gpuAnnotation(GpuAnnotationRow a) {
+            lines.add("annotation " + a.externalId + " stream " + a.stream + " " + (a.startNs - BASE) + "-" + (a.endNs - BASE));
+        }
+
+        @Override
         public void memoryInstant(MemoryRow m) {
             lines.add("memory " + m.tid + " " + (m.tsNs - BASE) + " " + m.bytes + " total " + m.totalAllocated);
         }
@@ -135,9 +140,11 @@ class TraceWalkTest {
                 "flow 5 100->300",
                 "api 6",
                 "op 1 pid 42 tid 9 idx 0",
-                "footer events 5 span false"), sink.lines,
-                "a parked slot is handed once, where it is released; an op on the row of its launch's thread");
-        assertEquals(5, walk.events(), "3 records, 1 op, 1 flow of one event in this format");
+                "annotation 1 stream 0 299-311", // 1 ns wider than its kernel each side, as torch draws it
+                "footer events 6 span false"), sink.lines,
+                "a parked slot is handed once, where it is released; an op on the row of its launch's thread,"
+                        + " its span on its kernel's stream right after it");
+        assertEquals(6, walk.events(), "3 records, 1 op, 1 GPU annotation, 1 flow of one event in this format");
         assertEquals(1, accounting.hostOps());
     }
 

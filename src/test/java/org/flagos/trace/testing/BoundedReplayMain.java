@@ -70,6 +70,9 @@ public final class BoundedReplayMain {
                 .append(" host_ops=").append(a.hostOps())
                 .append(" ops_held_max=").append(a.opsHeldMax())
                 .append(" device_records_without_op=").append(a.deviceRecordsWithoutOp())
+                .append(" gpu_annotations=").append(a.gpuAnnotations())
+                .append(" gpu_annotations_not_nested=").append(a.gpuAnnotationsNotNested())
+                .append(" gpu_annotations_streams_past_limit=").append(a.gpuAnnotationStreamsPastLimit())
                 .append(" ops_settled_at_capacity=").append(a.opsSettledAtCapacity())
                 .append(" ops_nested_approximately=").append(a.opsNestedApproximately())
                 .append(" ops_drawn_before_row_known=").append(a.opsDrawnBeforeRowKnown());
