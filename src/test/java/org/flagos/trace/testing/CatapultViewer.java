@@ -166,7 +166,13 @@ public final class CatapultViewer {
         assertEquals(expected, starts.keySet(), what + ": flow starts only for device work and synchronizations");
         assertEquals(expected, ends.keySet(), what + ": flow ends only for device work and synchronizations");
         assertEquals(device + syncArrows, imported.get("flows").asInt(), what + ": flows = device events + synchronizations");
-        assertEquals(device, imported.get("flowsApiToDevice").asInt(), what + ": flows from a runtime call to device work");
+        // A synchronization is the host waiting, drawn on the stream it waited for (torch's row) where it can
+        // partly overlap the device work it waited on, or a span: its arrow may then bind to that slice.
+        Set<Long> overlappingSyncs = partlyOverlappedSyncs(trace);
+        int apiToDevice = imported.get("flowsApiToDevice").asInt();
+        assertTrue(apiToDevice >= device && apiToDevice <= device + overlappingSyncs.size(), what
+                + ": flows from a runtime call to device work: " + apiToDevice + " for " + device + " device events and "
+                + overlappingSyncs.size() + " synchronizations partly overlapping a slice of their row");
         Set<Long> ambiguous = ambiguousDeviceStarts(trace);
         int misbound = 0;
         for (JsonNode flow : imported.get("flowEnds")) {
@@ -175,12 +181,12 @@ public final class CatapultViewer {
             assertEquals(correlation, flow.get(1).asLong(-1), what + ": arrow " + id + " starts on the runtime call of its launch");
             if (flow.get(2).asLong(-1) != correlation) {
                 misbound++;
-                assertTrue(ambiguous.contains(correlation), what + ": arrow " + id + " ends on the device event of correlation "
+                assertTrue(ambiguous.contains(correlation) || overlappingSyncs.contains(id), what + ": arrow " + id + " ends on the device event of correlation "
                         + flow.get(2) + " though its own start is unambiguous; device slices not at one arrow: "
                         + imported.get("oddDeviceSlices"));
             }
         }
-        if (ambiguous.isEmpty()) {
+        if (ambiguous.isEmpty() && overlappingSyncs.isEmpty()) {
             assertEquals("{\"1\":" + device + "}", imported.get("arrowsPerDeviceSlice").toString(),
                     what + ": device slices by the number of arrows arriving at each");
         }
@@ -220,6 +226,42 @@ public final class CatapultViewer {
         for (JsonNode e : trace.get("traceEvents")) {
             if ("X".equals(e.path("ph").asText()) && "cuda_sync".equals(e.path("cat").asText())) {
                 out.add(e.path("args").path("correlation").asLong(-1));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Correlations of synchronizations that partly overlap another complete event of their row (pid,
+     * tid): each starts inside it and ends after it, or starts before it and ends inside it. Neither
+     * nests in the other, so the viewer's slice tree cannot hold both and an arrow ending at the
+     * synchronization's start may bind to the other. A real capture has them: a stream sync starts
+     * while the kernel it waits for still runs on that stream, and ends after it.
+     */
+    static Set<Long> partlyOverlappedSyncs(JsonNode trace) {
+        Map<String, List<long[]>> rows = new HashMap<>();
+        for (JsonNode e : trace.get("traceEvents")) {
+            if ("X".equals(e.path("ph").asText())) {
+                long start = nanos(e.get("ts"));
+                long end = start + nanos(e.get("dur"));
+                String row = e.path("pid").asText() + "/" + e.path("tid").asText();
+                long sync = "cuda_sync".equals(e.path("cat").asText()) ? e.path("args").path("correlation").asLong(-1) : -1;
+                rows.computeIfAbsent(row, k -> new ArrayList<>()).add(new long[] {start, end, sync});
+            }
+        }
+        Set<Long> out = new TreeSet<>();
+        for (List<long[]> row : rows.values()) {
+            for (long[] y : row) {
+                if (y[2] < 0) {
+                    continue;
+                }
+                for (long[] o : row) {
+                    boolean partly = (o[0] < y[0] && y[0] < o[1] && o[1] < y[1]) || (y[0] < o[0] && o[0] < y[1] && y[1] < o[1]);
+                    if (o != y && partly) {
+                        out.add(y[2]);
+                        break;
+                    }
+                }
             }
         }
         return out;
