@@ -200,9 +200,11 @@ public final class RankTimes {
              JsonParser p = JSON.createParser(in)) {
             return new Pass(path).read(p);
         } catch (JsonProcessingException e) {
-            throw new TraceFormatException(path + " is not valid JSON (" + e.getOriginalMessage() + ")");
+            String m = e.getOriginalMessage() == null ? "" : e.getOriginalMessage().lines().findFirst().orElse("");
+            throw new TraceFormatException(path + (m.startsWith("Unexpected end-of-input") ? " ends in the middle of its JSON (truncated?)"
+                    : " is not valid JSON (" + m + ")"));
         } catch (EOFException | ZipException e) {
-            throw new TraceFormatException(path + " is not a whole gzip file (" + e.getMessage() + "); truncated?");
+            throw new TraceFormatException(path + " is not a whole gzip file; truncated?");
         }
     }
 

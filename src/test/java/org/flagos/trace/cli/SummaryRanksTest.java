@@ -151,6 +151,9 @@ class SummaryRanksTest {
         assertTrue(cli.stderr().contains("is not a merged trace"), cli.stderr());
         assertEquals(1, cli.stderr().strip().lines().count(), cli.stderr());
         assertEquals(ExitCodes.USAGE, cli.run("summary", "--ranks", one.toString(), "--limit", "3"));
+        Path cut = Files.writeString(dir.resolve("cut.json"), "{\"traceEvents\":[{\"ph\":\"X\"");
+        assertEquals(ExitCodes.FAILED, cli.run("summary", "--ranks", cut.toString()));
+        assertEquals("flagtrace: error: " + cut + " ends in the middle of its JSON (truncated?)", cli.stderr().strip());
     }
 
     /** One rank counted from the JSON tree: step durations and unions of device intervals per kind. */
