@@ -9,6 +9,8 @@ import org.flagos.trace.capture.AtomicOutput;
 import org.flagos.trace.report.KeyAverages;
 import org.flagos.trace.report.KeyAveragesJson;
 import org.flagos.trace.report.KeyAveragesTable;
+import org.flagos.trace.report.RankTimes;
+import org.flagos.trace.report.RankTimesTable;
 import org.flagos.trace.report.SortKey;
 import org.flagos.trace.report.TraceFile;
 import picocli.CommandLine.Command;
@@ -32,6 +34,12 @@ final class SummaryCommand implements Callable<Integer> {
 
     @Option(names = "--json", paramLabel = "OUT.json", description = "also write the rows as JSON")
     Path json;
+
+    @Option(names = "--ranks", description = "TRACE is a merged trace (flagtrace merge): instead of the op table, per step the"
+            + " slowest rank and how far over the median rank, and per rank the device time split into computation,"
+            + " communication (NCCL-style collective kernels), memory copies and sets and idle, and how much communication"
+            + " overlaps computation")
+    boolean ranks;
 
     @Option(names = "--sort", paramLabel = "KEY", converter = SortKeyConverter.class,
             description = "torch's sort key: self_device_time_total (default; cpu_time_total without device time),"
@@ -58,6 +66,9 @@ final class SummaryCommand implements Callable<Integer> {
         }
         OutputPaths.check(Map.of("trace", trace), outputs);
         OutputPaths.checkWritable(outputs); // before a long read, not after it
+        if (ranks) {
+            return ranks();
+        }
         TraceFile file = TraceFile.read(trace);
         KeyAverages averages = KeyAverages.of(file);
         SortKey by = sort != null ? sort : averages.hasDeviceTime() ? SortKey.SELF_DEVICE_TIME_TOTAL : SortKey.CPU_TIME_TOTAL;
@@ -71,6 +82,29 @@ final class SummaryCommand implements Callable<Integer> {
         context.out().print(KeyAveragesTable.render(averages, by, limit, table.layout()));
         if (file.invalidEvents() > 0) {
             context.out().println("left out: " + file.invalidEvents() + " complete events without a usable name, ts or dur");
+        }
+        if (json != null) {
+            context.out().println("wrote " + json);
+        }
+        return ExitCodes.OK;
+    }
+
+    private int ranks() throws IOException {
+        if (sort != null || limit >= 0 || table.wide) {
+            throw new UsageException("--sort, --limit and --wide are for the op table, not --ranks");
+        }
+        RankTimes times = RankTimes.read(trace);
+        if (json != null) {
+            try (AtomicOutput o = new AtomicOutput(json)) {
+                RankTimesTable.write(times, o.stream());
+                o.finish();
+                o.commit();
+            }
+        }
+        context.out().print(RankTimesTable.render(times));
+        if (times.invalidEvents() + times.unplacedEvents() > 0) {
+            context.out().println("left out: " + times.invalidEvents() + " complete events without a usable name, ts or dur, "
+                    + times.unplacedEvents() + " on a pid of no rank");
         }
         if (json != null) {
             context.out().println("wrote " + json);

@@ -136,7 +136,7 @@ public final class TraceFile {
         }
     }
 
-    private static BufferedInputStream maybeGunzip(BufferedInputStream in) throws IOException {
+    static BufferedInputStream maybeGunzip(BufferedInputStream in) throws IOException {
         in.mark(2);
         int b0 = in.read();
         int b1 = in.read();
