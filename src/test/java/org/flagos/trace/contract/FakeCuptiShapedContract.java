@@ -49,6 +49,8 @@ public abstract class FakeCuptiShapedContract extends VendorContract {
      * needs; it still catches a mapping that misses the fake's epoch, or its rate (1e-4) over more than half a second.
      */
     protected static final long TRUTH_BOUND_NS = 50_000;
+    /** The median of the same distances: measured at most 55 ns idle; a rate off by 1e-4 puts it near 25 µs. */
+    protected static final long TRUTH_MEDIAN_BOUND_NS = 5_000;
     /**
      * A replay (one saved mapping) places records within this of the live session (a mapping resampled
      * per buffer; measured: at most 37 ns idle). The same scheduling noise as {@link #TRUTH_BOUND_NS}.
@@ -214,7 +216,7 @@ public abstract class FakeCuptiShapedContract extends VendorContract {
         JsonNode live = trace().trace();
         Map<String, List<JsonNode>> events = byCorrelation(live);
         assertEquals(THREADS * ROUNDS * 5 * 2 + 2, truth.size(), "an API record and a device record per call");
-        long worst = 0;
+        List<Long> errors = new ArrayList<>();
         for (Truth t : truth) {
             List<JsonNode> found = events.getOrDefault(category(t.kind()) + "#" + t.correlation(), List.of());
             assertEquals(1, found.size(), "exactly once: " + t);
@@ -222,7 +224,7 @@ public abstract class FakeCuptiShapedContract extends VendorContract {
             assertEquals(expectedName(t), e.get("name").asText(), t.toString());
             long start = epochNs(live, e.get("ts").decimalValue());
             long end = start + e.get("dur").decimalValue().movePointRight(3).longValueExact();
-            worst = Math.max(worst, Math.max(Math.abs(start - t.startEpochNs()), Math.abs(end - t.endEpochNs())));
+            errors.add(Math.max(Math.abs(start - t.startEpochNs()), Math.abs(end - t.endEpochNs())));
             Launched by = launched.get(t.correlation());
             assertNotNull(by, "the test launched correlation " + t.correlation());
             if (by.externalId() == null) {
@@ -231,8 +233,16 @@ public abstract class FakeCuptiShapedContract extends VendorContract {
                 assertEquals(by.externalId().longValue(), e.get("args").get("External id").asLong(), "External id of " + e);
             }
         }
-        assertTrue(worst <= TRUTH_BOUND_NS, "mapped times within " + TRUTH_BOUND_NS + " ns of the fake's epoch truth; worst "
-                + worst + " ns");
+        // A mapping that misses the epoch or the rate moves most records; the scheduler splitting one of the
+        // fake's clock reads moves the few records of that pairing (one record of 122 past the bound once, by
+        // 976 ns, in a CI run at full load): the median must be tight, and at most 1% past the bound.
+        Collections.sort(errors);
+        long median = errors.get(errors.size() / 2);
+        long past = errors.stream().filter(ns -> ns > TRUTH_BOUND_NS).count();
+        assertTrue(median <= TRUTH_MEDIAN_BOUND_NS, "mapped times' median distance to the fake's epoch truth " + median
+                + " ns, at most " + TRUTH_MEDIAN_BOUND_NS);
+        assertTrue(past <= Math.max(1, errors.size() / 100), past + " of " + errors.size() + " mapped times beyond "
+                + TRUTH_BOUND_NS + " ns of the fake's epoch truth; worst " + errors.get(errors.size() - 1) + " ns");
         long xWithCorrelation = events.values().stream().mapToLong(List::size).sum();
         assertEquals(truth.size(), xWithCorrelation, "no record the workload did not produce");
     }
