@@ -36,21 +36,8 @@ public record ClockAnchor(String at, long realtimeNs, long monotonicNs, long tra
      */
     public static ClockAnchor take(String at, java.util.function.LongSupplier monotonic, java.util.function.LongSupplier realtime,
                                    java.util.function.LongUnaryOperator traceOf) {
-        long bestGap = Long.MAX_VALUE;
-        long bestReal = 0;
-        long bestMono = 0;
-        for (int i = 0; i < TRIES; i++) {
-            long before = monotonic.getAsLong();
-            long real = realtime.getAsLong();
-            long after = monotonic.getAsLong();
-            long gap = after - before;
-            if (gap >= 0 && gap < bestGap) {
-                bestGap = gap;
-                bestReal = real;
-                bestMono = before + gap / 2;
-            }
-        }
-        return new ClockAnchor(at, bestReal, bestMono, traceOf.applyAsLong(bestMono), (bestGap + 1) / 2);
+        BracketedReading r = BracketedReading.tightest(monotonic, realtime, TRIES);
+        return new ClockAnchor(at, r.innerNs(), r.midNs(), traceOf.applyAsLong(r.midNs()), r.boundNs());
     }
 
     /** The trace clock minus the real-time clock at this anchor. */

@@ -1,6 +1,7 @@
 package org.flagos.trace.session;
 
 import java.util.function.LongSupplier;
+import org.flagos.trace.model.BracketedReading;
 import org.flagos.trace.model.ClockAlignment;
 
 /**
@@ -68,21 +69,7 @@ final class HostClock {
             vendor.getAsLong();
             host.getAsLong();
         }
-        long bestTrip = Long.MAX_VALUE;
-        long bestOffset = 0;
-        long bestAt = 0;
-        for (int i = 0; i < SAMPLES; i++) {
-            long before = host.getAsLong();
-            long v = vendor.getAsLong();
-            long after = host.getAsLong();
-            long trip = after - before;
-            if (trip >= 0 && trip < bestTrip) {
-                bestTrip = trip;
-                long mid = before + trip / 2;
-                bestOffset = v - mid;
-                bestAt = mid;
-            }
-        }
-        return new long[] {bestOffset, (bestTrip + 1) / 2, bestAt};
+        BracketedReading r = BracketedReading.tightest(host, vendor, SAMPLES);
+        return new long[] {r.innerNs() - r.midNs(), r.boundNs(), r.midNs()};
     }
 }
