@@ -140,9 +140,9 @@ public final class Vendors {
         return factory == null ? null : factory.get();
     }
 
-    /** Names of the built-in workloads. */
+    /** Names of the built-in workloads, in name order (Map.of's order changes from run to run). */
     public static java.util.Set<String> workloads() {
-        return WORKLOADS.keySet();
+        return new java.util.TreeSet<>(WORKLOADS.keySet());
     }
 
     /** The decoder factory for a {@code .fltrbuf} vendor id, or null when none is built in. */
