@@ -9,6 +9,7 @@ import org.flagos.trace.capture.AtomicOutput;
 import org.flagos.trace.capture.CaptureFailedException;
 import org.flagos.trace.capture.FailureWords;
 import org.flagos.trace.ingest.CaptureFormatException;
+import org.flagos.trace.model.WorkloadFailedException;
 import picocli.CommandLine;
 import picocli.CommandLine.MissingParameterException;
 import picocli.CommandLine.Model.ArgSpec;
@@ -27,7 +28,8 @@ final class CliFailures {
             err.println(command + ": " + e.getMessage() + "; see '" + command + " --help'");
             return ExitCodes.USAGE;
         }
-        if (e instanceof CaptureFormatException || e instanceof CaptureFailedException || e instanceof CommandFailedException) {
+        if (e instanceof CaptureFormatException || e instanceof CaptureFailedException || e instanceof CommandFailedException
+                || e instanceof WorkloadFailedException) {
             err.println("flagtrace: error: " + oneLine(e.getMessage()));
         } else if (e instanceof IOException) {
             err.println("flagtrace: error: " + oneLine(AtomicOutput.describe(e)));

@@ -27,7 +27,8 @@ import picocli.CommandLine.Option;
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {ExitCodes.OK_LINE, ExitCodes.FAILED_LINE, ExitCodes.USAGE_LINE})
 final class RecordCommand implements Callable<Integer> {
-    @Option(names = "--workload", required = true, paramLabel = "NAME", description = "the workload to run: parity (the torch baseline's shape) or kinds (syncs, a CUDA graph, allocations, op args)")
+    @Option(names = "--workload", required = true, paramLabel = "NAME", description = "the workload to run: parity (the torch baseline's shape), kinds (syncs, a CUDA graph, allocations, op args)"
+            + " or exchange (one of two ranks stepping and exchanging through CUDA IPC; RANK, WORLD_SIZE=2, FLAGTRACE_EXCHANGE_DIR)")
     String workload;
 
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "TRACE.json|TRACE.pftrace",

@@ -14,6 +14,7 @@ import org.flagos.trace.model.KernelNames;
 import org.flagos.trace.model.NameTable;
 import org.flagos.trace.vendors.cupti.CuptiBufferDecoder;
 import org.flagos.trace.vendors.cupti.CuptiTracer;
+import org.flagos.trace.vendors.cupti.workload.ExchangeWorkload;
 import org.flagos.trace.vendors.cupti.workload.KindsWorkload;
 import org.flagos.trace.vendors.cupti.workload.ParityWorkload;
 import org.flagos.trace.vendors.mupti.MuptiDecoder;
@@ -132,7 +133,8 @@ public final class Vendors {
 
     private static final Map<String, Supplier<Workload>> WORKLOADS = Map.of(
             "parity", () -> new ParityWorkload(),
-            "kinds", () -> new KindsWorkload());
+            "kinds", () -> new KindsWorkload(),
+            "exchange", () -> new ExchangeWorkload());
 
     /** The named workload for {@code flagtrace record}, or null. */
     public static Workload workload(String name) {

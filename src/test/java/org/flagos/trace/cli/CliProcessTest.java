@@ -63,6 +63,6 @@ class CliProcessTest {
         assertFalse(Files.exists(dir.resolve("t.json")) || Files.exists(dir.resolve("s.json")));
         Run unknown = flagtrace("record", "--workload", "nope", "-o", "t.json");
         assertEquals(2, unknown.code());
-        assertTrue(unknown.err().contains("no workload 'nope'; built in: kinds, parity;"), unknown.err());
+        assertTrue(unknown.err().contains("no workload 'nope'; built in: exchange, kinds, parity;"), unknown.err());
     }
 }

@@ -235,4 +235,14 @@ class HostileFilesTest {
         CliFailures.report(new NumberFormatException(), "flagtrace replay", new PrintStream(err, true, StandardCharsets.UTF_8));
         assertFalse(err.toString(StandardCharsets.UTF_8).contains("Exception"), err.toString(StandardCharsets.UTF_8));
     }
+
+    @Test
+    void aWorkloadsOwnFailureIsAnErrorNotAnInternalOne() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = CliFailures.report(new org.flagos.trace.model.WorkloadFailedException("exchange: rank 0 waited 60.0 s for rank 1"),
+                "flagtrace record", new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertTrue(code != 0);
+        assertTrue(err.toString(StandardCharsets.UTF_8).equals("flagtrace: error: exchange: rank 0 waited 60.0 s for rank 1"
+                + System.lineSeparator()), err.toString(StandardCharsets.UTF_8));
+    }
 }

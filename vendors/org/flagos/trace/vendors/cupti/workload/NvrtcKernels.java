@@ -58,6 +58,27 @@ final class NvrtcKernels {
             "}",
             "");
 
+    /**
+     * The exchange workload's kernels: a step's computation ({@code fill}, {@code spin}) and the
+     * exchange, {@code allreduce_sum_peer}: each rank adds the peer's buffer, read in place through
+     * CUDA IPC, to its own, so both end with the sum over the two ranks (an all-reduce of world size 2).
+     */
+    static final String EXCHANGE_SOURCE = String.join("\n",
+            "__global__ void fill(float* x, float v, int n) {",
+            "  int i = blockIdx.x * blockDim.x + threadIdx.x;",
+            "  if (i < n) x[i] = v;",
+            "}",
+            "__global__ void spin(long long cycles, float* sink) {",
+            "  long long t0 = clock64();",
+            "  while (clock64() - t0 < cycles) {}",
+            "  if (threadIdx.x == 0 && sink) sink[blockIdx.x] = (float) (t0 & 1);",
+            "}",
+            "__global__ void allreduce_sum_peer(float* out, const float* mine, const float* peer, int n) {",
+            "  int i = blockIdx.x * blockDim.x + threadIdx.x;",
+            "  if (i < n) out[i] = mine[i] + peer[i];",
+            "}",
+            "");
+
     private final CUlib_st library = new CUlib_st();
 
     /** Compiles {@code source} for the device of compute capability {@code major.minor} and loads it. */
