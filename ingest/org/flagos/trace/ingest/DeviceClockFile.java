@@ -12,7 +12,10 @@ import org.flagos.trace.model.DeviceClockMapping;
 
 /**
  * The device clock mapping saved beside a capture ({@code NAME.clock.json}):
- * {@code {"vendor_ns": V, "epoch_ns": E, "rate": R}}. Absent for vendors whose records are in epoch ns.
+ * {@code {"vendor_ns": V, "epoch_ns": E, "rate": R}}, the first knot, and when the session's
+ * mapping has more pieces, all of them as {@code "knots": [[V, E, R], ...]} ({@link
+ * DeviceClockMapping}; a reader that knows only the first three fields places records by the
+ * first piece). Absent for vendors whose records are in epoch ns.
  */
 public final class DeviceClockFile {
     private static final JsonFactory JSON = new JsonFactory();
@@ -25,9 +28,20 @@ public final class DeviceClockFile {
     public static void write(Path path, DeviceClockMapping mapping) throws IOException {
         try (OutputStream out = Files.newOutputStream(path); JsonGenerator g = JSON.createGenerator(out)) {
             g.writeStartObject();
-            g.writeNumberField("vendor_ns", mapping.vendorNs());
-            g.writeNumberField("epoch_ns", mapping.epochNs());
-            g.writeNumberField("rate", mapping.rate());
+            g.writeNumberField("vendor_ns", mapping.knotVendorNs(0));
+            g.writeNumberField("epoch_ns", mapping.knotEpochNs(0));
+            g.writeNumberField("rate", mapping.knotRate(0));
+            if (mapping.knots() > 1) {
+                g.writeArrayFieldStart("knots");
+                for (int i = 0; i < mapping.knots(); i++) {
+                    g.writeStartArray();
+                    g.writeNumber(mapping.knotVendorNs(i));
+                    g.writeNumber(mapping.knotEpochNs(i));
+                    g.writeNumber(mapping.knotRate(i));
+                    g.writeEndArray();
+                }
+                g.writeEndArray();
+            }
             g.writeEndObject();
         }
     }
@@ -37,6 +51,7 @@ public final class DeviceClockFile {
         Long vendor = null;
         Long epoch = null;
         Double rate = null;
+        Knots knots = null;
         InputFiles.requireRegular(path, "a device clock");
         try (JsonParser p = JSON.createParser(path.toFile())) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
@@ -54,6 +69,7 @@ public final class DeviceClockFile {
                         }
                         rate = p.getDoubleValue();
                     }
+                    case "knots" -> knots = Knots.read(p, value, path);
                     default -> p.skipChildren();
                 }
             }
@@ -66,6 +82,12 @@ public final class DeviceClockFile {
             throw new CaptureFormatException(path + ": needs vendor_ns, epoch_ns and rate");
         }
         try {
+            if (knots != null) {
+                if (knots.size == 0 || knots.vendor[0] != vendor || knots.epoch[0] != epoch || knots.rate[0] != rate) {
+                    throw new CaptureFormatException(path + ": the first of knots must be the knot that vendor_ns, epoch_ns and rate give");
+                }
+                return knots.mapping();
+            }
             return new DeviceClockMapping(vendor, epoch, rate);
         } catch (IllegalArgumentException e) {
             throw new CaptureFormatException(path + ": " + e.getMessage());
@@ -80,5 +102,45 @@ public final class DeviceClockFile {
     }
 
     private DeviceClockFile() {
+    }
+
+    /** The {@code knots} array as read, bounded by {@link DeviceClockMapping#MAX_KNOTS}. */
+    private static final class Knots {
+        final long[] vendor = new long[DeviceClockMapping.MAX_KNOTS];
+        final long[] epoch = new long[DeviceClockMapping.MAX_KNOTS];
+        final double[] rate = new double[DeviceClockMapping.MAX_KNOTS];
+        int size;
+
+        static Knots read(JsonParser p, JsonToken value, Path path) throws IOException {
+            if (value != JsonToken.START_ARRAY) {
+                throw new CaptureFormatException(path + ": knots must be an array of [vendor_ns, epoch_ns, rate]");
+            }
+            Knots k = new Knots();
+            while (p.nextToken() != JsonToken.END_ARRAY) {
+                if (p.currentToken() != JsonToken.START_ARRAY) {
+                    throw new CaptureFormatException(path + ": knot " + k.size + " must be an array [vendor_ns, epoch_ns, rate]");
+                }
+                if (k.size == DeviceClockMapping.MAX_KNOTS) {
+                    throw new CaptureFormatException(path + ": more than " + DeviceClockMapping.MAX_KNOTS + " knots");
+                }
+                k.vendor[k.size] = integer(p, p.nextToken(), path, "knot " + k.size + "'s vendor_ns");
+                k.epoch[k.size] = integer(p, p.nextToken(), path, "knot " + k.size + "'s epoch_ns");
+                JsonToken r = p.nextToken();
+                if (r == null || !r.isNumeric()) {
+                    throw new CaptureFormatException(path + ": knot " + k.size + "'s rate must be a number");
+                }
+                k.rate[k.size] = p.getDoubleValue();
+                if (p.nextToken() != JsonToken.END_ARRAY) {
+                    throw new CaptureFormatException(path + ": knot " + k.size + " must hold three numbers");
+                }
+                k.size++;
+            }
+            return k;
+        }
+
+        DeviceClockMapping mapping() {
+            return DeviceClockMapping.ofKnots(java.util.Arrays.copyOf(vendor, size), java.util.Arrays.copyOf(epoch, size),
+                    java.util.Arrays.copyOf(rate, size));
+        }
     }
 }

@@ -93,15 +93,22 @@ final class JournalDocuments {
         }
     }
 
-    /** The vendor clock's mapping to epoch ns ({@link DeviceClockMapping}); the last one counts. */
+    /**
+     * One knot of the vendor clock's mapping to epoch ns ({@link DeviceClockMapping}), written as the
+     * session adds it: read back with {@link DeviceClockMapping#withKnot}, so a knot replaces every
+     * one at or after its vendor time (a journal of a single-line mapping, whose every document
+     * starts at the session's first sample, reads as its last document).
+     */
     static final class Clock implements WriteMarshallable, ReadMarshallable {
         long seq;
         long vendorNs;
         long epochNs;
         double rate = 1.0;
 
-        DeviceClockMapping mapping() {
-            return new DeviceClockMapping(vendorNs, epochNs, rate);
+        /** {@code so far} (null: none yet) with this knot. */
+        DeviceClockMapping onto(DeviceClockMapping soFar) {
+            return soFar == null || soFar == DeviceClockMapping.IDENTITY ? new DeviceClockMapping(vendorNs, epochNs, rate)
+                    : soFar.withKnot(vendorNs, epochNs, rate);
         }
 
         @Override

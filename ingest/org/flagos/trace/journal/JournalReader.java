@@ -160,7 +160,7 @@ public final class JournalReader implements AutoCloseable {
                         case JournalSchema.CLOCK:
                             read(in, docs.clock);
                             seq = docs.clock.seq;
-                            clock = docs.clock.mapping();
+                            clock = docs.clock.onto(clock);
                             break;
                         case JournalSchema.NAME:
                             read(in, docs.name);

@@ -173,8 +173,13 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
         if (stopped || mapping.equals(clock)) {
             return;
         }
+        int from = 0; // the knots written already stay: only the first that differs and those after it are written
+        while (clock != null && from < clock.knots() && from < mapping.knots() && clock.knotVendorNs(from) == mapping.knotVendorNs(from)
+                && clock.knotEpochNs(from) == mapping.knotEpochNs(from) && clock.knotRate(from) == mapping.knotRate(from)) {
+            from++;
+        }
         clock = mapping;
-        writeClock();
+        writeClock(from == mapping.knots() ? mapping.knots() - 1 : from);
     }
 
     /** Writes the stop marker: the capture window ends at {@code endNs}; later appends are ignored. */
@@ -242,7 +247,7 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
             append(JournalSchema.DEVICE, docs.device, docs.device.seq = seq);
         }
         if (clock != null) {
-            writeClock();
+            writeClock(0);
         }
         for (Map.Entry<Long, String> entry : names.entrySet()) {
             writeName(entry.getKey(), entry.getValue());
@@ -255,11 +260,14 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
         append(JournalSchema.NAME, docs.name, docs.name.seq = seq);
     }
 
-    private void writeClock() {
-        docs.clock.vendorNs = clock.vendorNs();
-        docs.clock.epochNs = clock.epochNs();
-        docs.clock.rate = clock.rate();
-        append(JournalSchema.CLOCK, docs.clock, docs.clock.seq = seq);
+    /** The clock's knots from {@code from} on, one document each. */
+    private void writeClock(int from) {
+        for (int i = from; i < clock.knots(); i++) {
+            docs.clock.vendorNs = clock.knotVendorNs(i);
+            docs.clock.epochNs = clock.knotEpochNs(i);
+            docs.clock.rate = clock.knotRate(i);
+            append(JournalSchema.CLOCK, docs.clock, docs.clock.seq = seq);
+        }
     }
 
     /** Appends one document (whose seq the caller set to {@code docSeq}); a new cycle gets a checkpoint. */

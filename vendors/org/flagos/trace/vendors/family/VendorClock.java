@@ -5,11 +5,20 @@ import org.flagos.trace.model.DeviceClockMapping;
 import org.flagos.trace.model.RealtimeClock;
 
 /**
- * Maps a vendor's device clock to UNIX-epoch nanoseconds by an affine conversion: a (vendor,
- * realtime) pair sampled at session start and another taken again before each buffer is decoded
- * and at stop. A buffer's records all happened before its completion, so the latest pair brackets
- * them with the start pair, and the rate between the two corrects a clock that runs at a different
- * rate from the host's (PPU's) as well as one with another epoch (MUPTI's, TOPSPTI's).
+ * Maps a vendor's device clock to UNIX-epoch nanoseconds: a (vendor, realtime) pair sampled at
+ * session start and another taken again before each buffer is decoded and at stop. A buffer's
+ * records all happened before its completion, so the latest pair brackets them with the start
+ * pair, and the rate between the two corrects a clock that runs at a different rate from the
+ * host's (PPU's) as well as one with another epoch (MUPTI's, TOPSPTI's).
+ *
+ * <p>Each new rate starts a new piece of the mapping at the previous sample ({@link
+ * DeviceClockMapping#continuedAt}): every record decoded so far lay before that sample, so none
+ * moves, and a record is placed by the rate measured over the span it lies in. Re-fitting the
+ * whole line per buffer instead moved later buffers' records by the samples' noise (tens of ns,
+ * microseconds on a loaded machine) against earlier ones, enough to make two kernels 50 ns apart
+ * on one stream overlap when a buffer boundary fell between them (a fake PPU contract run in CI
+ * did, and the viewer then lost an arrow). A rate that moved by less than {@value #RATE_STEP}
+ * (1 ns per second) starts no piece.
  *
  * <p>Timestamps that cannot be a record of this session (zero, before the session by more than
  * {@link #SLACK_NS}, after the latest sample by more than it, or ending before they start) are
@@ -18,8 +27,13 @@ import org.flagos.trace.model.RealtimeClock;
 public final class VendorClock {
     /** How far outside the session a record may lie and still be believed. */
     public static final long SLACK_NS = 1_000_000_000L;
-    /** Below this span the rate is not measurable: 1.0 is used. */
-    private static final long MIN_RATE_SPAN_NS = 1_000_000L;
+    /**
+     * Below this span the rate is not measured (1.0 is kept): with the pairs' usual error of tens
+     * of ns it is known to 1e-3 here, and a piece this short misplaces nothing by more than that.
+     */
+    private static final long MIN_RATE_SPAN_NS = 100_000L;
+    /** The least change of rate that starts a new piece. */
+    static final double RATE_STEP = 1e-9;
     private static final int PAIRS = 25;
 
     private final LongSupplier vendorNow;
@@ -29,6 +43,7 @@ public final class VendorClock {
     private long vendorLatest;
     private long realLatest;
     private double rate = 1.0;
+    private DeviceClockMapping mapping;
 
     private VendorClock(LongSupplier vendorNow, boolean identity) {
         this.vendorNow = vendorNow;
@@ -36,6 +51,7 @@ public final class VendorClock {
         long[] pair = pair();
         vendorStart = vendorLatest = pair[0];
         realStart = realLatest = pair[1];
+        mapping = identity ? DeviceClockMapping.IDENTITY : new DeviceClockMapping(vendorStart, realStart, 1.0);
     }
 
     /** A clock sampled now against {@code vendorNow}; identity when the vendor already reports epoch ns. */
@@ -70,6 +86,7 @@ public final class VendorClock {
      */
     public synchronized DeviceClockMapping resample() {
         long[] pair = pair();
+        long previousVendor = vendorLatest;
         vendorLatest = pair[0];
         realLatest = pair[1];
         long vendorSpan = vendorLatest - vendorStart;
@@ -78,12 +95,17 @@ public final class VendorClock {
         if (measured > 0.9 && measured < 1.1) {
             rate = measured;
         }
-        return mapping();
+        if (!identity && Math.abs(rate - mapping.rate()) >= RATE_STEP) {
+            // The first sample after start: nothing was placed yet, so the first piece takes the rate.
+            mapping = previousVendor <= mapping.knotVendorNs(mapping.knots() - 1)
+                    ? mapping.withLastRate(rate) : mapping.continuedAt(previousVendor, rate);
+        }
+        return mapping;
     }
 
     /** The mapping as last sampled. */
     public synchronized DeviceClockMapping mapping() {
-        return identity ? DeviceClockMapping.IDENTITY : new DeviceClockMapping(vendorStart, realStart, rate);
+        return mapping;
     }
 
     /** Earliest epoch ns a record of this session can start at. */
