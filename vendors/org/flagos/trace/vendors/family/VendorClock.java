@@ -16,8 +16,8 @@ import org.flagos.trace.model.RealtimeClock;
  * moves, and a record is placed by the rate measured over the span it lies in. Re-fitting the
  * whole line per buffer instead moved later buffers' records by the samples' noise (tens of ns,
  * microseconds on a loaded machine) against earlier ones, enough to make two kernels 50 ns apart
- * on one stream overlap when a buffer boundary fell between them (a fake PPU contract run in CI
- * did, and the viewer then lost an arrow). A rate that moved by less than {@value #RATE_STEP}
+ * on one stream overlap when a buffer boundary fell between them (a viewer then binds an arrow to
+ * neither). A rate that moved by less than {@value #RATE_STEP}
  * (1 ns per second) starts no piece.
  *
  * <p>Timestamps that cannot be a record of this session (zero, before the session by more than

@@ -147,7 +147,7 @@ class PpuContractTest extends VendorContract {
     @Test
     void workOnTheStreamNeverOverlapsThoughItArrivedInManyBuffers() {
         // The fake runs one thing at a time on its stream, 50 device ns apart; a mapping re-fitted per
-        // buffer once made two such records overlap in a CI run, and the viewer lost an arrow.
+        // buffer could make two such records overlap, and a viewer then binds an arrow to neither.
         List<long[]> work = new ArrayList<>();
         for (String cat : List.of("kernel", "gpu_memcpy", "gpu_memset")) {
             for (JsonNode e : FakeCuptiRun.category(live().trace(), cat)) {
