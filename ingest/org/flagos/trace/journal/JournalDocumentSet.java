@@ -13,4 +13,5 @@ final class JournalDocumentSet {
     final JournalDocuments.Op op = new JournalDocuments.Op();
     final JournalDocuments.Buffer buffer = new JournalDocuments.Buffer();
     final JournalDocuments.Stop stop = new JournalDocuments.Stop();
+    final JournalDocuments.Anchor anchor = new JournalDocuments.Anchor();
 }

@@ -283,6 +283,34 @@ final class JournalDocuments {
     }
 
     /** Closes a session: its end time and what it journaled. */
+    /** A clock anchor ({@link org.flagos.trace.model.ClockAnchor}): the session's stop anchor. */
+    static final class Anchor implements WriteMarshallable, ReadMarshallable {
+        long seq;
+        String at;
+        long realtimeNs;
+        long monotonicNs;
+        long traceNs;
+        long boundNs;
+
+        @Override
+        public void writeMarshallable(WireOut w) {
+            w.write("seq").int64(seq).write("at").text(at).write("realtimeNs").int64(realtimeNs)
+                    .write("monotonicNs").int64(monotonicNs).write("traceNs").int64(traceNs).write("boundNs").int64(boundNs);
+            w.write("check").int64(~seq);
+        }
+
+        @Override
+        public void readMarshallable(WireIn w) {
+            seq = w.read("seq").int64();
+            at = w.read("at").text();
+            realtimeNs = w.read("realtimeNs").int64();
+            monotonicNs = w.read("monotonicNs").int64();
+            traceNs = w.read("traceNs").int64();
+            boundNs = w.read("boundNs").int64();
+            check(w, seq);
+        }
+    }
+
     static final class Stop implements WriteMarshallable, ReadMarshallable {
         long seq;
         long endNs = JournalSchema.NO_TIME;

@@ -2,6 +2,7 @@ package org.flagos.trace.journal;
 
 import java.util.List;
 import java.util.Map;
+import org.flagos.trace.model.ClockAnchor;
 import org.flagos.trace.model.DeviceClockMapping;
 import org.flagos.trace.model.DeviceProperties;
 
@@ -32,11 +33,13 @@ import org.flagos.trace.model.DeviceProperties;
  * @param invalidOps  op documents skipped because their content cannot be an op (no name, an end
  *                    before the start, a negative time or External id)
  * @param firstInvalidOp which document was the first of those and why, or null when none
+ * @param anchors     clock anchors journaled after the start (the stop anchor; the start one is in
+ *                    {@code metadata}), at most {@code JournalSchema.MAX_ANCHORS}
  */
 public record JournalFacts(String traceName, String source, Map<String, String> metadata, long startNs, long stopNs,
                            long lastNs, List<DeviceProperties> devices, DeviceClockMapping clock, Map<Long, String> names,
                            int vendor, long firstSeq, long documents, long buffers, long ops, String damage,
-                           boolean ended, long invalidOps, String firstInvalidOp) {
+                           boolean ended, long invalidOps, String firstInvalidOp, List<ClockAnchor> anchors) {
     /** True when the stop marker gave the capture window's end time. */
     public boolean stopped() {
         return stopNs != JournalSchema.NO_TIME;

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,6 +21,7 @@ import net.openhft.chronicle.wire.SerializationStrategies;
 import net.openhft.chronicle.wire.ValueIn;
 import org.flagos.trace.ingest.CaptureFormatException;
 import org.flagos.trace.ingest.HostOp;
+import org.flagos.trace.model.ClockAnchor;
 import org.flagos.trace.model.DeviceClockMapping;
 import org.flagos.trace.model.DeviceProperties;
 
@@ -111,6 +113,7 @@ public final class JournalReader implements AutoCloseable {
         long lastNs = JournalSchema.NO_TIME;
         boolean ended = false;
         DeviceClockMapping clock = DeviceClockMapping.IDENTITY;
+        List<ClockAnchor> anchors = new ArrayList<>();
         int vendor = -1;
         long firstSeq = -1;
         long expected = -1;
@@ -215,6 +218,18 @@ public final class JournalReader implements AutoCloseable {
                                 }
                             }
                             break;
+                        case JournalSchema.ANCHOR:
+                            read(in, docs.anchor);
+                            seq = docs.anchor.seq;
+                            if (anchors.size() < JournalSchema.MAX_ANCHORS) {
+                                try {
+                                    anchors.add(new ClockAnchor(docs.anchor.at, docs.anchor.realtimeNs, docs.anchor.monotonicNs,
+                                            docs.anchor.traceNs, docs.anchor.boundNs));
+                                } catch (IllegalArgumentException e) {
+                                    throw new JournalDocuments.Damage("anchor document " + seq + ": " + e.getMessage());
+                                }
+                            }
+                            break;
                         case JournalSchema.STOP:
                             read(in, docs.stop);
                             seq = docs.stop.seq;
@@ -271,7 +286,7 @@ public final class JournalReader implements AutoCloseable {
         facts = new JournalFacts(traceName, source == null ? dir.toString() : source,
                 Map.copyOf(metadata), startNs, stopNs, lastNs, List.copyOf(devices.values()), clock, Map.copyOf(names), vendor,
                 Math.max(firstSeq, 0), documents, buffers, ops, damage == null ? null : dir + ": " + damage, ended,
-                invalidOps, firstInvalidOp);
+                invalidOps, firstInvalidOp, List.copyOf(anchors));
         return facts;
     }
 

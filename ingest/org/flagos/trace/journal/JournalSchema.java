@@ -37,6 +37,10 @@ public final class JournalSchema {
     static final String OP = "op";
     static final String BUFFER = "buffer";
     static final String STOP = "stop";
+    /** A clock anchor taken after the session started (its stop anchor); the start one is in the session's metadata. */
+    static final String ANCHOR = "anchor";
+    /** The most anchor documents a reader keeps; more are counted as damage-free extras and left out. */
+    static final int MAX_ANCHORS = 16;
 
     private JournalSchema() {
     }

@@ -21,6 +21,7 @@ import net.openhft.chronicle.wire.WriteMarshallable;
 import org.flagos.trace.ingest.CaptureFormatException;
 import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.model.BufferTap;
+import org.flagos.trace.model.ClockAnchor;
 import org.flagos.trace.model.DeviceClockMapping;
 import org.flagos.trace.model.DeviceProperties;
 
@@ -180,6 +181,22 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
         }
         clock = mapping;
         writeClock(from == mapping.knots() ? mapping.knots() - 1 : from);
+    }
+
+    /**
+     * Journals a clock anchor taken after the session started (its stop anchor: the start one is in
+     * the session's metadata), so a replay states the same clock drift a live trace does.
+     */
+    public synchronized void anchor(ClockAnchor anchor) {
+        if (stopped) {
+            return;
+        }
+        docs.anchor.at = anchor.at();
+        docs.anchor.realtimeNs = anchor.realtimeNs();
+        docs.anchor.monotonicNs = anchor.monotonicNs();
+        docs.anchor.traceNs = anchor.traceNs();
+        docs.anchor.boundNs = anchor.boundNs();
+        append(JournalSchema.ANCHOR, docs.anchor, docs.anchor.seq = seq);
     }
 
     /** Writes the stop marker: the capture window ends at {@code endNs}; later appends are ignored. */

@@ -104,6 +104,11 @@ public final class JournalReplay {
             String processText = metadata.remove(org.flagos.trace.journal.JournalSession.PROCESS_KEY);
             org.flagos.trace.model.ProcessFacts process = processText == null ? null
                     : org.flagos.trace.ingest.ProcessFactsFile.parse(processText, request.journal().toString());
+            if (process != null) {
+                for (org.flagos.trace.model.ClockAnchor anchor : facts.anchors()) {
+                    process = process.with(anchor);
+                }
+            }
             metadata.putAll(request.metadata());
             TraceHeader header = new TraceHeader(facts.traceName(), devices, null, metadata, "flagtrace", -1,
                     process == null ? null : process.identity());
@@ -113,7 +118,7 @@ public final class JournalReplay {
             try (CapturePipeline pipeline = new CapturePipeline(table, decoder.apiNames(), decoder.stages(), filter, header, out,
                     stats, ProducerType.SINGLE, request.ringSize());
                  JournalOpCursor ops = facts.ops() > 0 ? reader.ops() : null) {
-                if (process != null) { // the journal holds the start anchor; the stop anchor is not journaled
+                if (process != null) { // the start anchor from the session's metadata, the stop one from its own document
                     pipeline.accounting().clockAnchors(process.anchors());
                 }
                 if (!request.gpuAnnotations()) {

@@ -60,6 +60,8 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
     private final FltrbufWriter dump;
     private final OpsJsonlWriter dumpOps;
     private final JournalWriter journal;
+    /** The clock anchor taken at stop, journaled beside the stop marker. */
+    private ClockAnchor stopAnchor;
     private final AtomicLong nextExternalId = new AtomicLong();
     private final ThreadLocal<ArrayDeque<OpScope>> openOps = ThreadLocal.withInitial(ArrayDeque::new);
     private final long startNs;
@@ -275,7 +277,8 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
             tracer.stop();
             long t1 = System.nanoTime();
             alignHostClock();
-            process = process.with(anchor("stop"));
+            stopAnchor = anchor("stop");
+            process = process.with(stopAnchor);
             pipeline.accounting().clockAnchors(process.anchors());
             pipeline.accounting().vendorDropped(tracer.droppedByVendor());
             stopTookNs = t1 - t0;
@@ -298,6 +301,7 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
                 // After the pipeline: the name stage reads kernel names (and the tap saves them) as
                 // it goes. The records are real whether or not the trace is kept: so is the journal.
                 if (journal != null) {
+                    journal.anchor(stopAnchor);
                     journal.stop(endNs);
                     journal.close();
                 }
