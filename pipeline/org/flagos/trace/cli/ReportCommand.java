@@ -7,6 +7,8 @@ import java.util.concurrent.Callable;
 import org.flagos.trace.capture.AtomicOutput;
 import org.flagos.trace.report.HtmlReport;
 import org.flagos.trace.report.KeyAverages;
+import org.flagos.trace.report.RankOps;
+import org.flagos.trace.report.RankTimes;
 import org.flagos.trace.report.TraceFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -16,7 +18,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "report", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false, sortSynopsis = false, separator = " ",
         header = "Write one self-contained HTML page about any torch-compatible trace.",
         description = "The page (no network) holds the op table, the top kernels, device time by op, each stream's"
-                + " busy time, and the capture's loss counts.",
+                + " busy time, and the capture's loss counts; for a merged trace (flagtrace merge) also its ranks: step time"
+                + " per rank, each rank's device time split, the slowest rank per step and the ranks' op tables side by side.",
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {ExitCodes.OK_LINE, ExitCodes.FAILED_LINE, ExitCodes.USAGE_LINE})
 final class ReportCommand implements Callable<Integer> {
@@ -38,8 +41,14 @@ final class ReportCommand implements Callable<Integer> {
         OutputPaths.checkWritable(Map.of("-o", html)); // before a long read, not after it
         TraceFile file = TraceFile.read(trace);
         KeyAverages averages = KeyAverages.of(file);
+        RankTimes times = null;
+        RankOps ops = null;
+        if (file.merged()) { // two more passes, only for flagtrace merge's output: other pages keep their bytes
+            times = RankTimes.read(trace);
+            ops = RankOps.read(trace, times);
+        }
         try (AtomicOutput o = new AtomicOutput(html)) {
-            HtmlReport.write(trace.getFileName().toString(), file, averages, o.stream());
+            HtmlReport.write(trace.getFileName().toString(), file, averages, times, ops, o.stream());
             o.finish();
             o.commit();
         }

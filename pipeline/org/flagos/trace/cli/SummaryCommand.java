@@ -9,6 +9,8 @@ import org.flagos.trace.capture.AtomicOutput;
 import org.flagos.trace.report.KeyAverages;
 import org.flagos.trace.report.KeyAveragesJson;
 import org.flagos.trace.report.KeyAveragesTable;
+import org.flagos.trace.report.RankOps;
+import org.flagos.trace.report.RankOpsTable;
 import org.flagos.trace.report.RankTimes;
 import org.flagos.trace.report.RankTimesTable;
 import org.flagos.trace.report.SortKey;
@@ -38,7 +40,7 @@ final class SummaryCommand implements Callable<Integer> {
     @Option(names = "--ranks", description = "TRACE is a merged trace (flagtrace merge): instead of the op table, per step the"
             + " slowest rank and how far over the median rank, and per rank the device time split into computation,"
             + " communication (NCCL-style collective kernels), memory copies and sets and idle, and how much communication"
-            + " overlaps computation")
+            + " overlaps computation; then each rank's calls and self device time per op, side by side")
     boolean ranks;
 
     @Option(names = "--sort", paramLabel = "KEY", converter = SortKeyConverter.class,
@@ -94,14 +96,17 @@ final class SummaryCommand implements Callable<Integer> {
             throw new UsageException("--sort, --limit and --wide are for the op table, not --ranks");
         }
         RankTimes times = RankTimes.read(trace);
+        RankOps ops = RankOps.read(trace, times);
         if (json != null) {
             try (AtomicOutput o = new AtomicOutput(json)) {
-                RankTimesTable.write(times, o.stream());
+                RankTimesTable.write(times, ops, o.stream());
                 o.finish();
                 o.commit();
             }
         }
         context.out().print(RankTimesTable.render(times));
+        context.out().println();
+        context.out().print(RankOpsTable.render(ops));
         if (times.invalidEvents() + times.unplacedEvents() > 0) {
             context.out().println("left out: " + times.invalidEvents() + " complete events without a usable name, ts or dur, "
                     + times.unplacedEvents() + " on a pid of no rank");

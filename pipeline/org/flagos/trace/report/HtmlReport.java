@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * One self-contained HTML page about a trace: the op table, where device time goes (top kernels,
  * device time per op, each stream's busy time over the profile) as inline SVG charts, and the
- * capture's loss counts from the trace's {@code flagtrace} block. No script, no stylesheet or image
+ * capture's loss counts from the trace's {@code flagtrace} block; for a merged trace also its ranks
+ * side by side ({@link RanksHtml}). No script, no stylesheet or image
  * to fetch, no link out: it opens the same offline, and it is well-formed XML.
  */
 public final class HtmlReport {
@@ -34,11 +35,27 @@ public final class HtmlReport {
     private HtmlReport() {
     }
 
+    /** Writes the page of {@code trace}. */
     public static void write(String title, TraceFile trace, KeyAverages averages, OutputStream out) throws IOException {
-        out.write(render(title, trace, averages).getBytes(StandardCharsets.UTF_8));
+        write(title, trace, averages, null, null, out);
     }
 
+    /** Writes the page of a merged trace with its ranks section; without {@code times} (null) the page of any trace. */
+    public static void write(String title, TraceFile trace, KeyAverages averages, RankTimes times, RankOps ops, OutputStream out)
+            throws IOException {
+        out.write(render(title, trace, averages, times, ops).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The page of {@code trace}. */
     public static String render(String title, TraceFile trace, KeyAverages averages) {
+        return render(title, trace, averages, null, null);
+    }
+
+    /**
+     * The page; with {@code times} and {@code rankOps} (a merged trace's, else both null) a section across
+     * its ranks follows the capture's losses ({@link RanksHtml}).
+     */
+    public static String render(String title, TraceFile trace, KeyAverages averages, RankTimes times, RankOps rankOps) {
         Html h = new Html();
         h.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><title>flagtrace report: ").text(title)
                 .raw("</title><style>").raw(STYLE).raw("</style></head><body>\n<h1>flagtrace report: ").text(title).raw("</h1>\n");
@@ -50,6 +67,9 @@ public final class HtmlReport {
                         + KeyAveragesTable.time(cpu) + "; self " + averages.deviceLabel() + " time total " + KeyAveragesTable.time(device))
                 .raw("</p>\n");
         losses(h, trace);
+        if (times != null) {
+            RanksHtml.write(h, times, rankOps);
+        }
         List<KeyAveragesRow> kernels = new ArrayList<>();
         List<KeyAveragesRow> ops = new ArrayList<>();
         for (KeyAveragesRow r : all) {

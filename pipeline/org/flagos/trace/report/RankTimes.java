@@ -34,7 +34,7 @@ public final class RankTimes {
     /** Steps kept per rank at most: a trace with more is refused, not cut. */
     static final int MAX_STEPS = 1_000_000;
     /** flagtrace merge's {@code pid_stride}. */
-    private static final long ASSUMED_STRIDE = 1_000;
+    static final long ASSUMED_STRIDE = 1_000;
 
     private static final JsonFactory JSON = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).build())

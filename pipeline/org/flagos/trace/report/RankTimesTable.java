@@ -14,7 +14,8 @@ import java.util.TreeSet;
 
 /**
  * {@link RankTimes} as text tables of fixed columns (steps across ranks, then each rank's device
- * split) and as JSON rows, times in milliseconds (text) or microseconds (JSON).
+ * split) and as JSON rows, times in milliseconds (text) or microseconds (JSON); {@link RankOpsTable}
+ * adds the ranks' op tables.
  */
 public final class RankTimesTable {
     /** The row label when no rank has a step op: each rank's whole trace is one step. */
@@ -33,9 +34,12 @@ public final class RankTimesTable {
         }
     }
 
-    /** The step rows: one per step number any rank has, or one "whole trace" row when none has a step. */
+    /** The step rows: one per step number any rank has, or one "whole trace" row when none has a step (none without ranks). */
     public static List<StepRow> steps(RankTimes times) {
         List<StepRow> rows = new ArrayList<>();
+        if (times.ranks().isEmpty()) { // a merge none of whose ranks holds an event: no row, not a median of nothing
+            return rows;
+        }
         if (!times.hasSteps()) {
             long[] t = new long[times.ranks().size()];
             String[] who = new String[t.length];
@@ -130,8 +134,8 @@ public final class RankTimesTable {
         return s.length() <= width ? s : s.substring(0, width - 3) + "...";
     }
 
-    /** Writes the step rows and rank rows as JSON, times in microseconds. */
-    public static void write(RankTimes times, OutputStream out) throws IOException {
+    /** Writes the step rows and rank rows as JSON, times in microseconds; then, when {@code ops} is not null, its op table. */
+    public static void write(RankTimes times, RankOps ops, OutputStream out) throws IOException {
         try (JsonGenerator g = JSON.createGenerator(out, JsonEncoding.UTF8)) {
             g.useDefaultPrettyPrinter();
             g.writeStartObject();
@@ -173,6 +177,9 @@ public final class RankTimesTable {
                 g.writeEndObject();
             }
             g.writeEndArray();
+            if (ops != null) {
+                RankOpsTable.write(ops, g);
+            }
             g.writeNumberField("left_out_invalid", times.invalidEvents());
             g.writeNumberField("left_out_unplaced", times.unplacedEvents());
             g.writeEndObject();

@@ -55,6 +55,8 @@ public final class TraceFile {
     private final long invalidEvents;
     private final long originNs;
     private final MemoryTimeline memory;
+    private final boolean merged;
+    private final long unplacedEvents;
 
     private TraceFile(Reader r, KeyAverages averages, DeviceStreams streams, long spilledBytes) {
         this.averages = averages;
@@ -69,6 +71,8 @@ public final class TraceFile {
         this.invalidEvents = r.invalid;
         this.originNs = r.origin();
         this.memory = r.memory;
+        this.merged = r.merged;
+        this.unplacedEvents = r.unplaced;
     }
 
     /** Reads and summarises {@code path}, spilling to the system's temporary directory when needed. */
@@ -93,6 +97,33 @@ public final class TraceFile {
 
     /** Reads {@code path} into {@code builder} (tests give one with small buffers, to make it spill). */
     static TraceFile read(Path path, long maxEvents, KeyAveragesBuilder builder) throws IOException {
+        return read(path, maxEvents, builder, 0);
+    }
+
+    /**
+     * Reads a merged trace ({@code flagtrace merge}'s, pids {@code (slot + 1) * pidStride + n}) with every
+     * event's name keyed by its merge slot, so that each row of the table is one name of one rank:
+     * {@link #slotOf} and {@link #nameOf} take a row's name apart. An event on a pid of no slot is
+     * left out and counted ({@link #unplacedEvents}).
+     */
+    static TraceFile readBySlot(Path path, long pidStride) throws IOException {
+        return read(path, DEFAULT_MAX_EVENTS, new KeyAveragesBuilder(Path.of(System.getProperty("java.io.tmpdir"))), pidStride);
+    }
+
+    /** Separates the slot from the name in {@link #readBySlot}'s row names: the first one (the slot is digits before it). */
+    private static final char SLOT_MARK = '\u001f';
+
+    /** The merge slot of a row name of {@link #readBySlot}. */
+    static int slotOf(String keyed) {
+        return Integer.parseInt(keyed.substring(0, keyed.indexOf(SLOT_MARK)));
+    }
+
+    /** The event name of a row name of {@link #readBySlot}. */
+    static String nameOf(String keyed) {
+        return keyed.substring(keyed.indexOf(SLOT_MARK) + 1);
+    }
+
+    private static TraceFile read(Path path, long maxEvents, KeyAveragesBuilder builder, long pidStride) throws IOException {
         if (Files.isDirectory(path)) {
             throw new TraceFormatException(path + " is a directory, not a trace; name one trace file"
                     + " (TRACE.json, TRACE.json.gz or TRACE.pftrace)");
@@ -106,6 +137,7 @@ public final class TraceFile {
         try (builder;
              BufferedInputStream in = maybeGunzip(new BufferedInputStream(raw, 1 << 16))) {
             Reader r = new Reader(builder, maxEvents, path);
+            r.pidStride = pidStride;
             if (PerfettoTraceReader.looksLike(in)) {
                 new PerfettoTraceReader(r).read(in);
             } else {
@@ -113,7 +145,9 @@ public final class TraceFile {
                     r.read(p);
                 }
             }
-            r.checkSomethingToSummarise();
+            if (pidStride == 0) { // by slot, a merge whose ranks hold no row is an empty table: its ranks say what they hold
+                r.checkSomethingToSummarise();
+            }
             DeviceStreams[] streams = new DeviceStreams[1];
             KeyAverages averages = builder.build(r.origin(), r.cuda, streams);
             return new TraceFile(r, averages, streams[0], builder.spilledBytes());
@@ -216,6 +250,16 @@ public final class TraceFile {
         return invalidEvents;
     }
 
+    /** Whether the trace is {@code flagtrace merge}'s (it has a {@code flagtrace_merge} block). */
+    public boolean merged() {
+        return merged;
+    }
+
+    /** Complete events {@link #readBySlot} left out: on a pid of no merge slot. */
+    long unplacedEvents() {
+        return unplacedEvents;
+    }
+
     /** One streaming pass over the document; also the sink {@link PerfettoTraceReader} feeds. */
     static final class Reader {
         final KeyAveragesBuilder builder;
@@ -227,6 +271,10 @@ public final class TraceFile {
         final List<String> devices = new ArrayList<>();
         boolean cuda;
         boolean sawEvents;
+        boolean merged;
+        /** Non-zero: names are keyed by merge slot ({@link #readBySlot}). */
+        long pidStride;
+        long unplaced;
         long other;
         long invalid;
         long spanStart = Long.MAX_VALUE;
@@ -297,6 +345,9 @@ public final class TraceFile {
                         readBlock(p, "");
                     } else if (field.equals("deviceProperties") && value == JsonToken.START_ARRAY) {
                         readDevices(p);
+                    } else if (field.equals("flagtrace_merge")) {
+                        merged = true;
+                        p.skipChildren();
                     } else {
                         cuda |= field.startsWith("cuda_");
                         p.skipChildren();
@@ -437,6 +488,14 @@ public final class TraceFile {
                 other++;
                 return;
             }
+            if (pidStride > 0) {
+                long slot = slot(pid);
+                if (slot < 0) {
+                    unplaced++;
+                    return;
+                }
+                name = slot + String.valueOf(SLOT_MARK) + name;
+            }
             firstStart = Math.min(firstStart, start);
             cuda |= c == EventClass.RUNTIME && name.startsWith("cuda"); // 2021's Runtime category names no vendor
             if (builder.events() == maxEvents) {
@@ -444,6 +503,17 @@ public final class TraceFile {
                         + " events; summarise a shorter window of it");
             }
             builder.add(c, name, pid, tid, start, length, external);
+        }
+
+        /** The merge slot of {@code pid}, or -1 when it is no slot's. */
+        private long slot(String pid) {
+            long number;
+            try {
+                number = Long.parseLong(pid);
+            } catch (NumberFormatException e) {
+                return -1;
+            }
+            return number < pidStride || number / pidStride - 1 >= Integer.MAX_VALUE ? -1 : number / pidStride - 1;
         }
 
         /** A scalar's text; null for objects, arrays and null. */

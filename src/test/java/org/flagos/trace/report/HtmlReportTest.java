@@ -1,25 +1,21 @@
 package org.flagos.trace.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayInputStream;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
-import javax.xml.parsers.DocumentBuilderFactory;
 import org.flagos.trace.capture.CaptureReplay;
 import org.flagos.trace.testing.Captures;
+import org.flagos.trace.testing.HtmlPages;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
@@ -28,32 +24,19 @@ import org.w3c.dom.NodeList;
 
 /** The HTML report: self-contained, well-formed, and carrying the summary's and the capture's numbers. */
 class HtmlReportTest {
-    private static final Pattern EXTERNAL = Pattern.compile(
-            "(?i)https?:|//[a-z0-9]|\\ssrc\\s*=|\\shref\\s*=|<script|<link|<iframe|<object|<embed|url\\(|@import");
-
     @TempDir
     Path dir;
 
     static Document parse(String html) throws Exception {
-        DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
-        f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", false);
-        return f.newDocumentBuilder().parse(new ByteArrayInputStream(html.getBytes(StandardCharsets.UTF_8)));
+        return HtmlPages.parse(html);
     }
 
     static Element byId(Document doc, String tag, String id) {
-        NodeList nodes = doc.getElementsByTagName(tag);
-        for (int i = 0; i < nodes.getLength(); i++) {
-            Element e = (Element) nodes.item(i);
-            if (id.equals(e.getAttribute("id"))) {
-                return e;
-            }
-        }
-        return null;
+        return HtmlPages.byId(doc, tag, id);
     }
 
     static void assertSelfContained(String html) {
-        assertFalse(EXTERNAL.matcher(html).find(), () -> "reaches outside the page: " + EXTERNAL.matcher(html).results()
-                .map(m -> html.substring(Math.max(0, m.start() - 40), Math.min(html.length(), m.end() + 40))).findFirst().orElse(""));
+        HtmlPages.assertSelfContained(html);
     }
 
     @Test
