@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.flagos.trace.model.DeviceProperties;
+import org.flagos.trace.model.OpStack;
+import org.flagos.trace.model.ProcessIdentity;
 
 /**
  * What a {@link ScheduledSession} does: its step schedule, where each cycle's trace is written while
@@ -17,15 +19,28 @@ import org.flagos.trace.model.DeviceProperties;
  * @param gzip         whether traces are written gzip-compressed ({@code .pt.trace.json.gz}, torch's {@code use_gzip})
  * @param devices      device properties overriding what the tracer reports; empty: the tracer's
  * @param metadata     extra top-level keys of every cycle's trace
+ * @param stackDepth   the Java stack frames each op records ({@link SessionOptions#withStack}); 0: none
+ * @param gpuAnnotations whether each cycle draws GPU annotation spans ({@link SessionOptions#withoutGpuAnnotations})
+ * @param identity     who captures ({@link SessionOptions#withIdentity}); null: as the environment says
  */
 public record ScheduleOptions(java.nio.file.Path directory, StepSchedule schedule, TraceReadyHandler onTraceReady,
-                              boolean gzip, List<DeviceProperties> devices, Map<String, String> metadata) {
+                              boolean gzip, List<DeviceProperties> devices, Map<String, String> metadata, int stackDepth,
+                              boolean gpuAnnotations, ProcessIdentity identity) {
     public ScheduleOptions {
         Objects.requireNonNull(directory, "directory");
         Objects.requireNonNull(schedule, "schedule");
         Objects.requireNonNull(onTraceReady, "onTraceReady");
         devices = List.copyOf(devices);
         metadata = Map.copyOf(metadata);
+        if (stackDepth < 0 || stackDepth > OpStack.MAX_FRAMES) {
+            throw new IllegalArgumentException("stackDepth must be 0 (no stacks) to " + OpStack.MAX_FRAMES + ", not " + stackDepth);
+        }
+    }
+
+    /** Options without stacks, with GPU annotation spans, the identity the environment gives. */
+    public ScheduleOptions(java.nio.file.Path directory, StepSchedule schedule, TraceReadyHandler onTraceReady,
+                           boolean gzip, List<DeviceProperties> devices, Map<String, String> metadata) {
+        this(directory, schedule, onTraceReady, gzip, devices, metadata, 0, true, null);
     }
 
     /** Cycles scheduled by {@code schedule}, each written into {@code directory} under torch's TensorBoard name. */
@@ -35,17 +50,42 @@ public record ScheduleOptions(java.nio.file.Path directory, StepSchedule schedul
 
     /** Hands each completed cycle to {@code handler} instead. */
     public ScheduleOptions onTraceReady(TraceReadyHandler handler) {
-        return new ScheduleOptions(directory, schedule, handler, gzip, devices, metadata);
+        return new ScheduleOptions(directory, schedule, handler, gzip, devices, metadata, stackDepth, gpuAnnotations, identity);
     }
 
     /** Writes the traces gzip-compressed. */
     public ScheduleOptions gzipped() {
-        return new ScheduleOptions(directory, schedule, onTraceReady, true, devices, metadata);
+        return new ScheduleOptions(directory, schedule, onTraceReady, true, devices, metadata, stackDepth, gpuAnnotations, identity);
     }
 
     /** Adds {@code metadata} as top-level keys of every cycle's trace. */
     public ScheduleOptions withMetadata(Map<String, String> metadata) {
-        return new ScheduleOptions(directory, schedule, onTraceReady, gzip, devices, metadata);
+        return new ScheduleOptions(directory, schedule, onTraceReady, gzip, devices, metadata, stackDepth, gpuAnnotations, identity);
+    }
+
+    /** Each op records its innermost {@code depth} Java frames, in every cycle ({@link SessionOptions#withStack}). */
+    public ScheduleOptions withStack(int depth) {
+        return new ScheduleOptions(directory, schedule, onTraceReady, gzip, devices, metadata, depth, gpuAnnotations, identity);
+    }
+
+    /** No cycle draws GPU annotation spans ({@link SessionOptions#withoutGpuAnnotations}). */
+    public ScheduleOptions withoutGpuAnnotations() {
+        return new ScheduleOptions(directory, schedule, onTraceReady, gzip, devices, metadata, stackDepth, false, identity);
+    }
+
+    /** Says who captures, in place of what the environment says, in every cycle's trace. */
+    public ScheduleOptions withIdentity(ProcessIdentity who) {
+        return new ScheduleOptions(directory, schedule, onTraceReady, gzip, devices, metadata, stackDepth, gpuAnnotations, who);
+    }
+
+    /** This process is rank {@code rank} of {@code worldSize} ({@link SessionOptions#withRank}). */
+    public ScheduleOptions withRank(int rank, int worldSize) {
+        return withIdentity(ProcessIdentity.ofThisProcess(System.getenv()).withRank(rank, worldSize));
+    }
+
+    /** One cycle's session options: its trace at {@code trace}, everything else as these say. */
+    SessionOptions cycle(java.nio.file.Path trace) {
+        return new SessionOptions(trace, null, devices, metadata, null, stackDepth, gpuAnnotations, identity);
     }
 
     /** The file name ending of the traces. */

@@ -288,7 +288,7 @@ public final class ScheduledSession implements AutoCloseable, HostOpMarker {
     private void arm() {
         Path trace = options.directory().resolve(".flagtrace-cycle-" + cycles + "-" + ProcessHandle.current().pid()
                 + (options.gzip() ? ".json.gz" : ".json"));
-        SessionOptions cycle = new SessionOptions(trace, null, options.devices(), options.metadata());
+        SessionOptions cycle = options.cycle(trace);
         try {
             armed = ProfilerSession.cycle(tracer, cycle);
         } catch (IOException e) {

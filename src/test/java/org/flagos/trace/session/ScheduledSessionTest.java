@@ -181,6 +181,39 @@ class ScheduledSessionTest {
     }
 
     @Test
+    void everyCycleTakesTheSessionOptionsTheScheduleWasGiven() throws Exception {
+        StepSchedule schedule = StepSchedule.builder().active(1).repeat(2).build();
+        try (ScheduledSession session = Profiler.start(tracer, ScheduleOptions.in(dir, schedule))) {
+            run(session, 3);
+        }
+        for (JsonNode trace : traces(".pt.trace.json")) {
+            assertFalse(names(trace, "gpu_user_annotation").isEmpty(), "GPU annotation spans by default");
+        }
+        Path other = dir.resolve("options");
+        try (ScheduledSession session = Profiler.start(tracer, ScheduleOptions.in(other, schedule)
+                .withoutGpuAnnotations().withRank(3, 8).withStack(4))) {
+            run(session, 3);
+        }
+        List<JsonNode> traces = new ArrayList<>();
+        try (Stream<Path> files = Files.list(other)) {
+            for (Path p : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".pt.trace.json")).sorted()::iterator) {
+                traces.add(TraceJson.MAPPER.readTree(p.toFile()));
+            }
+        }
+        assertEquals(2, traces.size());
+        for (JsonNode trace : traces) {
+            assertTrue(names(trace, "gpu_user_annotation").isEmpty(), "no spans when the schedule says so");
+            assertEquals(3, trace.get("distributedInfo").get("rank").asInt());
+            assertEquals(8, trace.get("distributedInfo").get("world_size").asInt());
+            boolean stacked = false;
+            for (JsonNode e : trace.get("traceEvents")) {
+                stacked |= "cpu_op".equals(e.path("cat").asText()) && e.path("args").has("Call stack");
+            }
+            assertTrue(stacked, "ops carry their Java stack");
+        }
+    }
+
+    @Test
     void repeatZeroRunsCyclesUntilTheSessionCloses() throws Exception {
         StepSchedule schedule = StepSchedule.builder().waitSteps(1).warmup(1).active(1).build();
         // N W S, N W S, N W S, N (close)
