@@ -30,9 +30,9 @@ final class RecordCommand implements Callable<Integer> {
     @Option(names = "--workload", required = true, paramLabel = "NAME", description = "the workload to run: parity (the torch baseline's shape) or kinds (syncs, a CUDA graph, allocations, op args)")
     String workload;
 
-    @Option(names = {"-o", "--output"}, required = true, paramLabel = "TRACE.json|TRACE.pftrace",
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "TRACE.json|TRACE.pftrace|EVENTS.parquet",
             description = "the trace to write: JSON, or Perfetto's protobuf trace for a .pftrace name; .gz compresses;"
-                    + " its directory must exist")
+                    + " .parquet writes the events as a table (docs/tables.md); its directory must exist")
     Path trace;
 
     @Option(names = "--summary", paramLabel = "SUMMARY.json", description = "also write the op summary as JSON rows")
