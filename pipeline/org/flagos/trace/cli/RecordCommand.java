@@ -32,7 +32,7 @@ final class RecordCommand implements Callable<Integer> {
 
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "TRACE.json|TRACE.pftrace|EVENTS.parquet",
             description = "the trace to write: JSON, or Perfetto's protobuf trace for a .pftrace name; .gz compresses;"
-                    + " .parquet writes the events as a table (docs/tables.md); its directory must exist")
+                    + " a name ending in .parquet gets the events as one table (docs/tables.md); its directory must exist")
     Path trace;
 
     @Option(names = "--summary", paramLabel = "SUMMARY.json", description = "also write the op summary as JSON rows")

@@ -47,10 +47,10 @@ final class ReplayCommand implements Callable<Integer> {
     Path capture;
 
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "TRACE.json|TRACE.pftrace|EVENTS.parquet",
-            description = "the trace to write: torch-compatible JSON, or Perfetto's protobuf trace when the name ends in"
+            description = "the trace to write: torch-compatible JSON, or Perfetto's protobuf trace for a name ending in"
                     + " .pftrace (the same slices, args and arrows, about a third of the size); .gz after either"
-                    + " compresses it; .parquet writes the events as a table (docs/tables.md); its directory must exist;"
-                    + " a character device or FIFO such as /dev/null is written straight to")
+                    + " compresses it; a name ending in .parquet gets the events as one table (its columns: docs/tables.md); its"
+                    + " directory must exist; a character device or FIFO such as /dev/null is written straight to")
     Path trace;
 
     @Option(names = "--ops", paramLabel = "OPS.jsonl[.gz]",

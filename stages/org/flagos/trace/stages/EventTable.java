@@ -47,13 +47,14 @@ public final class EventTable implements AutoCloseable {
 
     /** One event, filled by the caller and handed to {@link #add}; longs are {@link #NONE} when absent. */
     public static final class Row {
-        public int slot;
+        /** The input the event came from ({@link #source}). */
+        public int source;
         public long pid = NONE;
         public long tid = NONE;
         public String ph;
         public String cat;
         public String name;
-        /** Nanoseconds from the slot's base time ({@link #slot(int, Integer, String, long)}). */
+        /** Nanoseconds from its source's base time ({@link #source}). */
         public long ts;
         public long dur = NONE;
         public long device = NONE;
@@ -65,7 +66,7 @@ public final class EventTable implements AutoCloseable {
         public long totalAllocated = NONE;
         public long totalReserved = NONE;
 
-        /** Clears every column but the slot. */
+        /** Clears every column but the source. */
         public Row reset() {
             pid = tid = dur = device = stream = correlation = externalId = flowId = bytes = totalAllocated = totalReserved = NONE;
             ph = cat = name = null;
@@ -79,6 +80,7 @@ public final class EventTable implements AutoCloseable {
     private final DuckDBConnection connection;
     private final DuckDBAppender appender;
     private final List<long[]> pids = new ArrayList<>();
+    private final StringBuilder sources = new StringBuilder();
     private final StringBuilder slots = new StringBuilder();
     private long rows;
 
@@ -100,7 +102,7 @@ public final class EventTable implements AutoCloseable {
                 s.execute("SET threads = " + THREADS);
                 s.execute("SET temp_directory = '" + sqlString(spill.toString()) + "'");
                 s.execute("SET preserve_insertion_order = true");
-                s.execute("CREATE TABLE staged (slot INTEGER, pid BIGINT, tid BIGINT, ph VARCHAR, cat VARCHAR, name VARCHAR,"
+                s.execute("CREATE TABLE staged (source INTEGER, pid BIGINT, tid BIGINT, ph VARCHAR, cat VARCHAR, name VARCHAR,"
                         + " ts BIGINT, dur BIGINT, device INTEGER, stream BIGINT, correlation BIGINT, external_id BIGINT,"
                         + " flow_id BIGINT, bytes BIGINT, total_allocated BIGINT, total_reserved BIGINT)");
             }
@@ -114,16 +116,30 @@ public final class EventTable implements AutoCloseable {
     }
 
     /**
-     * What a slot's rows share: its rank (null when its trace names none: the rows get {@code -1 - slot}),
-     * its host (null when unknown) and the base time its rows' {@link Row#ts} count from, epoch ns.
+     * One input: the base time its rows' {@link Row#ts} count from (epoch ns), and for a merged trace
+     * ({@code flagtrace merge}) its pid stride, by which each row's pid names its merge slot
+     * ({@code (slot + 1) * stride + n}); 0 for any other trace, whose rows are all of slot {@code source}.
+     * Any number of times before {@link #writeParquet}, in any order with the rows.
      */
-    public void slot(int slot, Integer rank, String host, long baseNs) {
-        slots.append(slots.length() == 0 ? "" : ", ").append('(').append(slot).append(", ")
-                .append(rank == null ? "NULL" : rank.toString()).append(", ")
-                .append(host == null ? "NULL" : "'" + sqlString(host) + "'").append(", ").append(baseNs).append(')');
+    public void source(int source, long baseNs, long pidStride) {
+        sources.append(sources.length() == 0 ? "" : ", ").append('(').append(source).append(", ").append(baseNs)
+                .append(", ").append(pidStride).append(')');
     }
 
-    /** A merged trace's pid {@code tracePid} of slot {@code slot} stands for {@code originalPid} in that process's own trace. */
+    /**
+     * What a slot's rows share: its rank (null when its trace names none: the rows get {@code -1 - slot})
+     * and its host (null when unknown).
+     */
+    public void slot(int slot, Integer rank, String host) {
+        slots.append(slots.length() == 0 ? "" : ", ").append('(').append(slot).append(", ")
+                .append(rank == null ? "NULL" : rank.toString()).append(", ")
+                .append(host == null ? "NULL" : "'" + sqlString(host) + "'").append(')');
+    }
+
+    /**
+     * A merged trace's pid {@code tracePid} of slot {@code slot} stands for {@code originalPid} in that
+     * process's own trace ({@link #NONE}: a pid that was no number there, such as torch's {@code Spans}).
+     */
     public void pid(int slot, long tracePid, long originalPid) {
         pids.add(new long[] {slot, tracePid, originalPid});
     }
@@ -131,7 +147,7 @@ public final class EventTable implements AutoCloseable {
     /** Appends one event. */
     public void add(Row r) throws IOException {
         try {
-            appender.beginRow().append(r.slot);
+            appender.beginRow().append(r.source);
             nullable(r.pid);
             nullable(r.tid);
             string(r.ph);
@@ -186,7 +202,11 @@ public final class EventTable implements AutoCloseable {
     public long writeParquet(Path parquet) throws IOException {
         try (Statement s = connection.createStatement()) {
             appender.flush();
-            s.execute("CREATE TABLE slots (slot INTEGER, rank INTEGER, host VARCHAR, base BIGINT)");
+            s.execute("CREATE TABLE sources (source INTEGER, base BIGINT, stride BIGINT)");
+            if (sources.length() > 0) {
+                s.execute("INSERT INTO sources VALUES " + sources);
+            }
+            s.execute("CREATE TABLE slots (slot INTEGER, rank INTEGER, host VARCHAR)");
             if (slots.length() > 0) {
                 s.execute("INSERT INTO slots VALUES " + slots);
             }
@@ -196,7 +216,11 @@ public final class EventTable implements AutoCloseable {
                     for (long[] p : pids) {
                         insert.setInt(1, (int) p[0]);
                         insert.setLong(2, p[1]);
-                        insert.setLong(3, p[2]);
+                        if (p[2] == NONE) {
+                            insert.setNull(3, java.sql.Types.BIGINT);
+                        } else {
+                            insert.setLong(3, p[2]);
+                        }
                         insert.addBatch();
                     }
                     insert.executeBatch();
@@ -212,17 +236,21 @@ public final class EventTable implements AutoCloseable {
     }
 
     /**
-     * The published table from the staged rows: a slot without a rank gets {@code -1 - slot}; times move from
-     * the slot's base to epoch ns; a merged trace's pids go back to the process's own; a copy's kind comes
-     * from torch's name for it ({@code Memcpy HtoD (Pageable -> Device)}).
+     * The published table from the staged rows: a merged trace's row's slot from its pid; a slot without a
+     * rank gets {@code -1 - slot}; times move from the source's base to epoch ns; a merged trace's pids go
+     * back to the process's own; a copy's kind comes from torch's name for it
+     * ({@code Memcpy HtoD (Pageable -> Device)}).
      */
     private static final String SELECT = "SELECT COALESCE(s.rank, -1 - e.slot)::INTEGER AS rank, e.slot, s.host,"
-            + " COALESCE(p.pid, e.pid) AS pid, e.tid, e.ph, e.cat, e.name, e.ts + COALESCE(s.base, 0) AS ts_ns,"
+            + " CASE WHEN p.trace_pid IS NULL THEN e.pid ELSE p.pid END AS pid, e.tid, e.ph, e.cat, e.name, e.ts + e.base AS ts_ns,"
             + " e.dur AS dur_ns, e.device, e.stream, e.correlation, e.external_id, e.flow_id, e.bytes,"
             + " CASE WHEN e.cat = 'gpu_memcpy' OR e.cat = 'Memcpy'"
             + " THEN NULLIF(regexp_extract(e.name, '^Memcpy ([A-Za-z]+to[A-Za-z]+)', 1), '') END AS copy_kind,"
             + " e.total_allocated, e.total_reserved"
-            + " FROM staged e LEFT JOIN slots s ON s.slot = e.slot LEFT JOIN pids p ON p.slot = e.slot AND p.trace_pid = e.pid";
+            + " FROM (SELECT r.*, COALESCE(src.base, 0) AS base, CASE WHEN src.stride > 0 AND r.pid >= src.stride"
+            + " THEN (r.pid // src.stride - 1)::INTEGER ELSE r.source END AS slot"
+            + " FROM staged r LEFT JOIN sources src ON src.source = r.source) e"
+            + " LEFT JOIN slots s ON s.slot = e.slot LEFT JOIN pids p ON p.slot = e.slot AND p.trace_pid = e.pid";
 
     /** Closes DuckDB and deletes the scratch database and its spill folder. */
     @Override

@@ -51,7 +51,8 @@ public final class ParquetSink implements TraceSink {
         base = baseNs;
         table = new EventTable(scratchDir);
         ProcessIdentity id = header.identity();
-        table.slot(0, id != null && id.distributed() ? id.rank() : null, id == null ? null : id.host(), baseNs);
+        table.source(0, baseNs, 0);
+        table.slot(0, id != null && id.distributed() ? id.rank() : null, id == null ? null : id.host());
     }
 
     private EventTable.Row begin(String ph, String cat, String name, long pid, long tid, long startNs) {
