@@ -16,7 +16,6 @@ import org.apache.spark.sql.SparkSession;
 import org.flagos.trace.cli.SyntheticRanks;
 import org.flagos.trace.sql.Analyses;
 import org.flagos.trace.sql.DuckDbAnalyses;
-import org.flagos.trace.sql.MergedEventsParquet;
 import org.flagos.trace.sql.ResultTable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The same .sql files on DuckDB (the CLI's engine) and on Apache Spark in local mode give identical
  * tables, row for row, over the events table of a 64-rank merge of the real h200-app capture
  * ({@link SyntheticRanks}: shifted clocks, steps, NCCL-named kernels, one injected straggler that
- * both engines name). Every value is a whole number (ns, counts, ranks) or a name, so equality is
+ * both engines name; the table written by {@code flagtrace tables}). Every value is a whole number (ns, counts, ranks) or a name, so equality is
  * exact. Spark runs in this JVM (local[2], 2 shuffle partitions, no UI, bound to the loopback) and
  * writes only inside the test's folder under target/.
  */
@@ -45,9 +44,7 @@ class SqlEnginesIdentityTest {
 
     @BeforeAll
     static void build() throws Exception {
-        Path merged = SyntheticRanks.merged(dir, RANKS, STRAGGLER);
-        events = dir.resolve("events.parquet");
-        MergedEventsParquet.write(merged, events);
+        events = SyntheticRanks.events(dir, RANKS, STRAGGLER);
         Path sparkDir = dir.resolve("spark");
         spark = SparkSession.builder()
                 .master("local[2]")

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.flagos.trace.sql.Analyses;
-import org.flagos.trace.sql.MergedEventsParquet;
 import org.flagos.trace.testing.TraceJson;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,8 +25,7 @@ class AnalyzeCommandTest {
 
     @BeforeAll
     static void build() throws Exception {
-        events = dir.resolve("events.parquet");
-        MergedEventsParquet.write(SyntheticRanks.merged(dir, 4, 2), events);
+        events = SyntheticRanks.events(dir, 4, 2);
     }
 
     @Test

@@ -102,6 +102,20 @@ public final class SyntheticRanks {
         return merged;
     }
 
+    /**
+     * Builds the merged trace of {@link #merged} and its events table ({@code flagtrace tables}, docs/tables.md);
+     * returns the table, {@code dir/events.parquet}, beside {@code dir/merged.json}.
+     */
+    public static Path events(Path dir, int ranks, int straggler) throws Exception {
+        Path merged = merged(dir, ranks, straggler);
+        Path events = dir.resolve("events.parquet");
+        CliRunner cli = new CliRunner();
+        if (cli.run("tables", merged.toString(), "-o", events.toString()) != 0) {
+            throw new IllegalStateException("tables failed: " + cli.stderr());
+        }
+        return events;
+    }
+
     /** Delays everything after step {@code step}'s op by {@code ns}, the host spans across its end growing by as much. */
     private static void stretch(JsonNode trace, int step, long ns) {
         if (ns == 0) {

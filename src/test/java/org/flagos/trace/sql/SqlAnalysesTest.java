@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The SQL analyses on DuckDB over the events table of a 64-rank merge of the real h200-app capture
- * ({@link SyntheticRanks}: shifted clocks, steps, NCCL-named kernels, one straggler), against the
+ * ({@link SyntheticRanks}: shifted clocks, steps, NCCL-named kernels, one straggler; the table
+ * written by {@code flagtrace tables}), against the
  * Java streaming recount of the same merged trace ({@code summary --ranks}'s {@link RankTimes}) and,
  * for the op table, against {@link KeyAverages} of one rank's own trace.
  */
@@ -36,9 +37,8 @@ class SqlAnalysesTest {
 
     @BeforeAll
     static void build() throws Exception {
-        merged = SyntheticRanks.merged(dir, RANKS, STRAGGLER);
-        Path events = dir.resolve("events.parquet");
-        MergedEventsParquet.write(merged, events);
+        Path events = SyntheticRanks.events(dir, RANKS, STRAGGLER);
+        merged = dir.resolve("merged.json");
         try (DuckDbAnalyses duck = DuckDbAnalyses.open(events)) {
             for (ResultTable t : duck.runAll()) {
                 tables.put(t.name(), t);
