@@ -54,6 +54,12 @@ class AnalyzeCommandTest {
                     + r.get("memory_ns").asLong() + r.get("idle_ns").asLong(), r.toString());
         }
         assertFalse(Files.exists(json.resolve("rank_ops.json")), "--only");
+
+        // A folder of Parquet files is read as one table.
+        Path folder = Files.createDirectories(dir.resolve("folder"));
+        Files.copy(events, folder.resolve("part-0.parquet"));
+        assertEquals(0, cli.run("analyze", folder.toString()), cli.stderr());
+        assertEquals(text.substring(0, text.indexOf("wrote ")), cli.stdout(), "the same tables from the folder");
     }
 
     @Test
