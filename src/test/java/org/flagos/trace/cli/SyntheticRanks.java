@@ -63,12 +63,20 @@ public final class SyntheticRanks {
 
     /** Builds {@code ranks} rank traces in {@code dir} and merges them; returns the merged trace. */
     public static Path merged(Path dir, int ranks, int straggler) throws Exception {
+        return merged(dir, ranks, straggler, true);
+    }
+
+    /**
+     * As {@link #merged(Path, int, int)}; without {@code steps} the ops keep their names and nothing is
+     * stretched (no rank has a step).
+     */
+    public static Path merged(Path dir, int ranks, int straggler, boolean steps) throws Exception {
         Path ops = dir.resolve("steps.ops.jsonl");
         StringBuilder relabelled = new StringBuilder();
         int k = 0;
         for (String line : Files.readString(Captures.ops(CAPTURE), StandardCharsets.UTF_8).split("\n")) {
-            relabelled.append(line.contains("\"name\":\"app::matmul_relu\"") ? line.replace("app::matmul_relu", "ProfilerStep#" + ++k) : line)
-                    .append('\n');
+            relabelled.append(steps && line.contains("\"name\":\"app::matmul_relu\"")
+                    ? line.replace("app::matmul_relu", "ProfilerStep#" + ++k) : line).append('\n');
         }
         Files.writeString(ops, relabelled);
         String names = Files.readString(Captures.names(CAPTURE), StandardCharsets.UTF_8);
@@ -86,7 +94,7 @@ public final class SyntheticRanks {
                     KernelNameFile.read(nccl), TestDevices.h200(), Map.of(), CAPTURE, CaptureReplay.IN_FILE_ORDER, 1 << 12)
                     .withProcess(facts);
             JsonNode trace = EXACT.readTree(TraceJson.replay(request).bytes());
-            for (int step = 1; step <= 5; step++) {
+            for (int step = 1; steps && step <= 5; step++) {
                 stretch(trace, step, stretchNs(r, step, straggler));
             }
             Path out = dir.resolve("rank" + r + ".json");
@@ -107,7 +115,12 @@ public final class SyntheticRanks {
      * returns the table, {@code dir/events.parquet}, beside {@code dir/merged.json}.
      */
     public static Path events(Path dir, int ranks, int straggler) throws Exception {
-        Path merged = merged(dir, ranks, straggler);
+        return events(dir, ranks, straggler, true);
+    }
+
+    /** As {@link #events(Path, int, int)}, with or without steps ({@link #merged(Path, int, int, boolean)}). */
+    public static Path events(Path dir, int ranks, int straggler, boolean steps) throws Exception {
+        Path merged = merged(dir, ranks, straggler, steps);
         Path events = dir.resolve("events.parquet");
         CliRunner cli = new CliRunner();
         if (cli.run("tables", merged.toString(), "-o", events.toString()) != 0) {

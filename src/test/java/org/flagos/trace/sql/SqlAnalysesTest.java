@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -124,6 +125,27 @@ class SqlAnalysesTest {
         long straggler = (Long) device.get((long) STRAGGLER).get("idle_ns");
         long other = (Long) device.get(0L).get("idle_ns");
         assertTrue(straggler > other + SyntheticRanks.STRAGGLER_NS / 2, "the straggler's device idles through its long step");
+    }
+
+    @Test
+    void withoutStepsOneWholeTraceRowAsSummaryRanks(@TempDir Path bare) throws Exception {
+        Path events = SyntheticRanks.events(bare, 3, -1, false);
+        RankTimes java = RankTimes.read(bare.resolve("merged.json"));
+        List<RankTimesTable.StepRow> want = RankTimesTable.steps(java);
+        assertEquals(1, want.size());
+        assertEquals(RankTimesTable.WHOLE_TRACE, want.get(0).step());
+        try (DuckDbAnalyses duck = DuckDbAnalyses.open(events)) {
+            ResultTable got = duck.run("step_stragglers");
+            assertEquals(1, got.rows().size(), got.render());
+            List<Object> row = got.rows().get(0);
+            assertEquals(Arrays.asList(null, 3L, want.get(0).medianNs(), want.get(0).fastestNs(), want.get(0).slowestNs(),
+                    Long.parseLong(want.get(0).slowest().substring("rank ".length())), want.get(0).overMedianNs()), row, got.render());
+            assertEquals(0, duck.run("rank_steps").rows().size());
+            for (List<Object> r : duck.run("rank_device").rows()) {
+                assertEquals(0L, r.get(1), "no steps");
+                assertEquals(null, r.get(2), "no mean step");
+            }
+        }
     }
 
     @Test
