@@ -31,6 +31,9 @@ public final class TraceTables {
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).build())
             .build();
 
+    /** The categories whose {@code args.bytes} are the bytes the device moved or set (torch's and 2021's names). */
+    private static final java.util.Set<String> DEVICE_BYTES = java.util.Set.of("gpu_memcpy", "gpu_memset", "Memcpy", "Memset");
+
     private final EventTable table;
     private final EventTable.Row row = new EventTable.Row();
     private int inputs;
@@ -117,6 +120,9 @@ public final class TraceTables {
         Integer rank;
         Integer processRank;
         String host;
+        /** The event's {@code args.bytes} and {@code args.Bytes} ({@code [memory]}'s), kept only where they mean a copy's, a set's or an allocation's. */
+        long copyBytes;
+        long memoryBytes;
 
         Pass(Path path, int source) {
             this.path = path;
@@ -262,6 +268,8 @@ public final class TraceTables {
             r.source = source;
             String ts = null;
             String dur = null;
+            copyBytes = EventTable.NONE;
+            memoryBytes = EventTable.NONE;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String field = p.currentName();
                 JsonToken v = p.nextToken();
@@ -295,6 +303,11 @@ public final class TraceTables {
                 untimed++;
                 return;
             }
+            if (r.cat != null && DEVICE_BYTES.contains(r.cat)) {
+                r.bytes = copyBytes;
+            } else if ("[memory]".equals(r.name)) {
+                r.bytes = memoryBytes;
+            }
             if (!"s".equals(r.ph) && !"f".equals(r.ph) && !"t".equals(r.ph)) {
                 r.flowId = EventTable.NONE; // an id of another phase (async events) is not an arrow's
             }
@@ -313,8 +326,8 @@ public final class TraceTables {
                     case "device":
                     case "Device Id": r.device = narrow(number(p, v)); break;
                     case "stream": r.stream = number(p, v); break;
-                    case "bytes":
-                    case "Bytes": r.bytes = number(p, v); break;
+                    case "bytes": copyBytes = number(p, v); break; // an op's own arg may say bytes too: not a copy's
+                    case "Bytes": memoryBytes = number(p, v); break;
                     case "Total Allocated": r.totalAllocated = number(p, v); break;
                     case "Total Reserved": r.totalReserved = number(p, v); break;
                     default: p.skipChildren();

@@ -112,6 +112,10 @@ public final class EventTable implements AutoCloseable {
             closeQuietly(c);
             deleteScratch();
             throw new IOException("cannot open the table's scratch database in " + scratchDir + ": " + firstLine(e.getMessage()), e);
+        } catch (LinkageError e) { // the jar's native engine does not load on this platform
+            deleteScratch();
+            throw new IOException("DuckDB, which writes the table, cannot run here (" + firstLine(e.getMessage())
+                    + "); write a JSON trace instead and make its table where DuckDB runs (flagtrace tables)", e);
         }
     }
 
