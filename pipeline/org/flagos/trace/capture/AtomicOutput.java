@@ -77,7 +77,7 @@ public final class AtomicOutput implements AutoCloseable {
                     : Files.newOutputStream(temporary), 1 << 16);
             OutputStream named = new Named(raw, this.target);
             OutputStream file = target.getFileName().toString().endsWith(".gz") ? gzip.apply(named, this.target) : named;
-            this.stream = new TraceFormat.Tagged(file, TraceFormat.of(this.target));
+            this.stream = new TraceFormat.Tagged(file, TraceFormat.of(this.target), straight ? null : dir);
         } catch (IOException e) {
             throw new OutputException(this.target, e);
         }

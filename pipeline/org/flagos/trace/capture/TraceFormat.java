@@ -8,13 +8,15 @@ import java.util.function.Function;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.NameTable;
 import org.flagos.trace.stages.ChromeJsonSink;
+import org.flagos.trace.stages.ParquetSink;
 import org.flagos.trace.stages.PerfettoProtoSink;
 import org.flagos.trace.stages.TraceHeader;
 import org.flagos.trace.stages.TraceSink;
 
 /**
  * The format of a trace file, chosen by its name: {@code .pftrace} (or {@code .pftrace.gz}) is
- * Perfetto's protobuf trace, anything else torch-compatible JSON. The choice travels with the
+ * Perfetto's protobuf trace, {@code .parquet} the events table (docs/tables.md), anything else
+ * torch-compatible JSON. The choice travels with the
  * stream {@link AtomicOutput} opens, so whoever hands that stream to a capture (the CLI, a live
  * session) gets the format the file name asks for without saying it again.
  */
@@ -32,6 +34,23 @@ public enum TraceFormat {
         public TraceSink sink(OutputStream out, NameTable names, TraceHeader header, Function<EventKind, String> apiCategory) {
             return new PerfettoProtoSink(out, names, header, apiCategory);
         }
+    },
+    /**
+     * The {@code events} table as one Parquet file ({@link ParquetSink}, docs/tables.md), made in the
+     * output's folder (the system's temporary folder for a stream that is not a file) before its bytes
+     * go to the stream; the scratch is deleted when the stream closes, whether or not the walk finished.
+     */
+    PARQUET {
+        @Override
+        public TraceSink sink(OutputStream out, NameTable names, TraceHeader header, Function<EventKind, String> apiCategory) {
+            Path scratch = out instanceof Tagged && ((Tagged) out).scratchDir != null ? ((Tagged) out).scratchDir
+                    : Path.of(System.getProperty("java.io.tmpdir"));
+            ParquetSink sink = new ParquetSink(out, names, header, apiCategory, scratch);
+            if (out instanceof Tagged) {
+                ((Tagged) out).onClose = sink::discard;
+            }
+            return sink;
+        }
     };
 
     /**
@@ -45,6 +64,9 @@ public enum TraceFormat {
     /** The format a file of this name holds. */
     public static TraceFormat of(Path file) {
         String name = file.getFileName() == null ? "" : file.getFileName().toString();
+        if (name.endsWith(".parquet")) {
+            return PARQUET;
+        }
         return name.endsWith(".pftrace") || name.endsWith(".pftrace.gz") ? PERFETTO : JSON;
     }
 
@@ -58,16 +80,34 @@ public enum TraceFormat {
      * that is not a file {@link AtomicOutput} opened: a socket, a buffer).
      */
     public OutputStream stream(OutputStream out) {
-        return new Tagged(out, this);
+        return new Tagged(out, this, null);
     }
 
     /** A stream that knows the format of the file it writes. */
     static final class Tagged extends FilterOutputStream {
         private final TraceFormat format;
+        /** Where a format that needs scratch files makes them (the file's folder); null: the system's temporary folder. */
+        final Path scratchDir;
+        /** Run once when the stream closes (a sink's scratch cleanup); null for none. */
+        Runnable onClose;
 
-        Tagged(OutputStream out, TraceFormat format) {
+        Tagged(OutputStream out, TraceFormat format, Path scratchDir) {
             super(out);
             this.format = format;
+            this.scratchDir = scratchDir;
+        }
+
+        @Override
+        public void close() throws IOException {
+            Runnable hook = onClose;
+            onClose = null;
+            try {
+                if (hook != null) {
+                    hook.run();
+                }
+            } finally {
+                super.close();
+            }
         }
 
         @Override

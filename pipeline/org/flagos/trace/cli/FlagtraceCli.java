@@ -93,7 +93,7 @@ public final class FlagtraceCli implements Callable<Integer> {
         return line;
     }
 
-    private static final String[] COMMANDS = {"demo", "replay", "record", "summary", "report", "merge"};
+    private static final String[] COMMANDS = {"demo", "replay", "record", "summary", "report", "merge", "tables", "analyze"};
 
     private Object command(String name) {
         switch (name) {
@@ -103,6 +103,8 @@ public final class FlagtraceCli implements Callable<Integer> {
             case "summary": return new SummaryCommand(context);
             case "report": return new ReportCommand(context);
             case "merge": return new MergeCommand(context);
+            case "tables": return new TablesCommand(context);
+            case "analyze": return new AnalyzeCommand(context);
             default: return null;
         }
     }

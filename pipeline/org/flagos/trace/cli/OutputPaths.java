@@ -15,7 +15,7 @@ import org.flagos.trace.capture.AtomicOutput;
  */
 final class OutputPaths {
     /** The names a trace file may end with; the name picks the format. */
-    static final List<String> TRACE_EXTENSIONS = List.of(".json", ".json.gz", ".pftrace", ".pftrace.gz");
+    static final List<String> TRACE_EXTENSIONS = List.of(".json", ".json.gz", ".pftrace", ".pftrace.gz", ".parquet");
 
     /**
      * @param inputs  what the command reads, by what it is in words (files that do not exist are ignored)
@@ -99,8 +99,10 @@ final class OutputPaths {
         if (AtomicOutput.writesStraight(trace)) {
             return;
         }
-        throw new UsageException(option + " " + trace + ": a trace file's name ends in " + String.join(", ", TRACE_EXTENSIONS.subList(0, 3)) + " or " + TRACE_EXTENSIONS.get(3)
-                + " (the name picks the format: torch JSON or Perfetto protobuf, .gz compressed)");
+        int last = TRACE_EXTENSIONS.size() - 1;
+        throw new UsageException(option + " " + trace + ": a trace file's name ends in " + String.join(", ", TRACE_EXTENSIONS.subList(0, last))
+                + " or " + TRACE_EXTENSIONS.get(last)
+                + " (the name picks the format: torch JSON or Perfetto protobuf, .gz compressed, or the events table as Parquet)");
     }
 
     private static boolean same(Path a, Path b) {

@@ -31,9 +31,9 @@ final class RecordCommand implements Callable<Integer> {
             + " or exchange (one of two ranks stepping and exchanging through CUDA IPC; RANK, WORLD_SIZE=2, FLAGTRACE_EXCHANGE_DIR)")
     String workload;
 
-    @Option(names = {"-o", "--output"}, required = true, paramLabel = "TRACE.json|TRACE.pftrace",
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "TRACE.json|TRACE.pftrace|EVENTS.parquet",
             description = "the trace to write: JSON, or Perfetto's protobuf trace for a .pftrace name; .gz compresses;"
-                    + " its directory must exist")
+                    + " a name ending in .parquet gets the events as one table (docs/tables.md); its directory must exist")
     Path trace;
 
     @Option(names = "--summary", paramLabel = "SUMMARY.json", description = "also write the op summary as JSON rows")

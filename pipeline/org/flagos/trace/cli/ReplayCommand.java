@@ -46,11 +46,11 @@ final class ReplayCommand implements Callable<Integer> {
             description = "a capture (.fltrbuf, .fltrbuf.gz) or a journal directory")
     Path capture;
 
-    @Option(names = {"-o", "--output"}, required = true, paramLabel = "TRACE.json|TRACE.pftrace",
-            description = "the trace to write: torch-compatible JSON, or Perfetto's protobuf trace when the name ends in"
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "TRACE.json|TRACE.pftrace|EVENTS.parquet",
+            description = "the trace to write: torch-compatible JSON, or Perfetto's protobuf trace for a name ending in"
                     + " .pftrace (the same slices, args and arrows, about a third of the size); .gz after either"
-                    + " compresses it; its directory must exist; a character device or FIFO such as /dev/null is"
-                    + " written straight to")
+                    + " compresses it; a name ending in .parquet gets the events as one table (its columns: docs/tables.md); its"
+                    + " directory must exist; a character device or FIFO such as /dev/null is written straight to")
     Path trace;
 
     @Option(names = "--ops", paramLabel = "OPS.jsonl[.gz]",
@@ -235,6 +235,10 @@ final class ReplayCommand implements Callable<Integer> {
      * same capture thus prints more JSON trace events than .pftrace slices (docs/formats.md).
      */
     static String wrote(Path trace, long traceEvents, long events) {
+        if (TraceFormat.of(trace) == TraceFormat.PARQUET) {
+            return "wrote " + trace + " (" + traceEvents + " rows: " + events + " records, ops and flow ends, "
+                    + (traceEvents - events) + " capture span events; the table is described in docs/tables.md)";
+        }
         if (TraceFormat.of(trace) == TraceFormat.PERFETTO) {
             return "wrote " + trace + " (" + traceEvents + " slices: " + events + " records and ops, "
                     + (traceEvents - events) + " capture span; arrows and row names are not slices in a .pftrace)";

@@ -43,6 +43,15 @@ class LayeringTest {
     }
 
     @Test
+    void nothingInTheMainJarNeedsSpark() {
+        // Spark is the optional spark jar's (spark/main, docs/analysis.md): the CLI and the embedding never load it.
+        noClasses().that().resideInAPackage("org.flagos.trace..")
+                .should().dependOnClassesThat(resideInAPackage("org.apache.spark..").or(resideInAPackage("scala..")))
+                .because("Spark is only in the optional spark jar")
+                .check(MAIN);
+    }
+
+    @Test
     void theRuleFailsAnImportThatRunsBackUp() {
         // A sample tree with one arrow up (sample.model -> sample.capture) and one sideways-down
         // (sample.capture -> sample.stages -> sample.model): exactly the upward one is reported.
@@ -61,7 +70,8 @@ class LayeringTest {
                 "stages", List.of("stages", "names"),
                 "native", List.of("natives"),
                 "vendors", List.of("vendors"),
-                "pipeline", Floors.ASSEMBLY);
+                "pipeline", Floors.ASSEMBLY,
+                "spark/main", List.of("spark"));
         for (var folder : folders.entrySet()) {
             Path root = Path.of(folder.getKey(), "org", "flagos", "trace");
             TreeSet<String> found = new TreeSet<>();

@@ -69,7 +69,9 @@ class LauncherTest {
     private void fakeMaven(Path log, int code) throws IOException {
         script("bin/mvn", "printf '%s\\n' \"$@\" > \"$FAKE_OUT/mvn.args\"\nprintf '%s' \"${MAVEN_OPTS:-}\" > \"$FAKE_OUT/mvn.opts\"\n"
                 + "cat '" + log + "'\n"
-                + (code == 0 ? "mkdir -p target/lib && echo jar > target/flagtrace-0.1.0-SNAPSHOT.jar && echo dep > target/lib/dep.jar\n" : "")
+                + (code == 0 ? "mkdir -p target/lib && echo jar > target/flagtrace-0.1.0-SNAPSHOT.jar && echo dep > target/lib/dep.jar\n"
+                        // a spark jar left by an earlier `mvn package` (docs/analysis.md) is not the CLI's jar
+                        + "echo spark > target/flagtrace-0.1.0-SNAPSHOT-spark.jar\n" : "")
                 + "exit " + code + "\n");
     }
 
@@ -118,6 +120,8 @@ class LauncherTest {
 
         List<String> mvnArgs = Files.readAllLines(root.resolve("mvn.args"));
         assertTrue(mvnArgs.containsAll(List.of("-B", "-Dstyle.color=never", "package")), mvnArgs.toString());
+        assertTrue(mvnArgs.contains("-Dflagtrace.lean"), "the spark profile stays off in the launcher's build: " + mvnArgs);
+        assertEquals("jar\n", Files.readString(root.resolve("target/flagtrace.jar")), "the main jar, not the spark jar");
         assertTrue(Files.readString(root.resolve("mvn.opts")).contains("-Djansi.noreset=true"), "no reset codes from Maven 3.8");
         List<String> javaArgs = Files.readAllLines(root.resolve("java.args"));
         assertTrue(javaArgs.contains("-Dflagtrace.launcher=" + root.resolve("flagtrace")), "hints name the launcher as run: " + javaArgs);

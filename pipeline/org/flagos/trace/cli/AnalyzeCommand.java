@@ -1,0 +1,102 @@
+package org.flagos.trace.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.flagos.trace.capture.AtomicOutput;
+import org.flagos.trace.sql.Analyses;
+import org.flagos.trace.sql.DuckDbAnalyses;
+import org.flagos.trace.sql.ResultTable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code flagtrace analyze}: the cross-rank SQL analyses over an events table, on embedded DuckDB. */
+@Command(name = "analyze", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false, sortSynopsis = false, separator = " ",
+        header = "Run the cross-rank SQL analyses over a Parquet events table.",
+        description = "The analyses of docs/analysis.md, each one SQL query giving one table, on DuckDB embedded in the"
+                + " CLI (nothing to install): rank_steps (each rank's step times), step_stragglers (per step the median,"
+                + " fastest and slowest rank and how far over the median), rank_device (per rank the device span split into"
+                + " computation, communication, memory and idle, and their overlap), rank_ops (each rank's op table). The"
+                + " same SQL runs unchanged on Apache Spark for tables too large for one machine (the spark jar). Times in ns.",
+        exitCodeListHeading = ExitCodes.HEADING,
+        exitCodeList = {ExitCodes.OK_LINE, ExitCodes.FAILED_LINE, ExitCodes.USAGE_LINE})
+final class AnalyzeCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "EVENTS", description = "the events table (docs/tables.md): a .parquet file, or a folder of"
+            + " them read as one table")
+    Path events;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "DIR", description = "also write each table to DIR/NAME.csv (or .json);"
+            + " DIR is made if missing")
+    Path output;
+
+    @Option(names = "--format", paramLabel = "csv|json", description = "the files' format with -o: csv (default; a header line) or"
+            + " json (an array of objects)")
+    String format = "csv";
+
+    @Option(names = "--only", paramLabel = "NAME", split = ",", description = "run only these analyses (comma-separated)")
+    List<String> only;
+
+    private final CliContext context;
+
+    AnalyzeCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        if (!format.equals("csv") && !format.equals("json")) {
+            throw new UsageException("--format " + format + ": csv or json");
+        }
+        List<String> names = only == null ? Analyses.NAMES : only;
+        for (String n : names) {
+            if (!Analyses.NAMES.contains(n)) {
+                throw new UsageException("--only " + n + ": no such analysis; there are " + String.join(", ", Analyses.NAMES));
+            }
+        }
+        if (!Files.exists(events)) {
+            throw new IOException(events + ": no such file or folder");
+        }
+        if (output != null) {
+            for (String n : names) {
+                OutputPaths.check(Map.of("EVENTS", events), Map.of("-o", output.resolve(n + "." + format)));
+            }
+        }
+        List<ResultTable> tables = new ArrayList<>();
+        try (DuckDbAnalyses duck = DuckDbAnalyses.open(events)) {
+            for (String n : names) {
+                tables.add(duck.run(n));
+            }
+        }
+        List<Path> written = new ArrayList<>();
+        if (output != null) {
+            Files.createDirectories(output);
+            for (ResultTable t : tables) {
+                Path file = output.resolve(t.name() + "." + format);
+                try (AtomicOutput o = new AtomicOutput(file)) {
+                    if (format.equals("csv")) {
+                        t.writeCsv(o.stream());
+                    } else {
+                        t.writeJson(o.stream());
+                    }
+                    o.finish();
+                    o.commit();
+                }
+                written.add(file);
+            }
+        }
+        for (ResultTable t : tables) {
+            context.out().println(t.name() + ": " + Analyses.summary(t.name()) + " (" + t.rows().size() + " rows)");
+            context.out().print(t.render());
+            context.out().println();
+        }
+        for (Path p : written) {
+            context.out().println("wrote " + p);
+        }
+        return ExitCodes.OK;
+    }
+}

@@ -1,0 +1,382 @@
+package org.flagos.trace.report;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import java.io.BufferedInputStream;
+import java.io.CharConversionException;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.zip.ZipException;
+import org.flagos.trace.stages.EventTable;
+
+/**
+ * Trace files into the {@code events} table (docs/tables.md): torch-compatible JSON of either schema
+ * (object or bare array, gzipped or not), PyTorch's own, flagtrace's, and a merge's, where each merge
+ * slot is a process with its rank. One streaming pass per file: each event becomes a row as it is read
+ * and nothing of it is kept, so a trace of any size is read in the memory of one event; what the rows
+ * share (rank, host, base time, a merge's slots and pids) may come after the events and is filled in
+ * when the table is written ({@link EventTable}).
+ */
+public final class TraceTables {
+    private static final JsonFactory JSON = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).build())
+            .build();
+
+    /** The categories whose {@code args.bytes} are the bytes the device moved or set (torch's and 2021's names). */
+    private static final java.util.Set<String> DEVICE_BYTES = java.util.Set.of("gpu_memcpy", "gpu_memset", "Memcpy", "Memset");
+
+    private final EventTable table;
+    private final EventTable.Row row = new EventTable.Row();
+    private int inputs;
+    private long rows;
+    private long metadata;
+    private long untimed;
+    private boolean merged;
+
+    /** Rows go to {@code table}. */
+    public TraceTables(EventTable table) {
+        this.table = table;
+    }
+
+    /** Events written as rows so far. */
+    public long rows() {
+        return rows;
+    }
+
+    /** Metadata events ({@code ph} {@code M}: row names and sort indexes) left out. */
+    public long metadataLeftOut() {
+        return metadata;
+    }
+
+    /** Events left out for want of a usable {@code ts}. */
+    public long untimedLeftOut() {
+        return untimed;
+    }
+
+    /**
+     * Reads one trace file into the table, as the next input (its slot, unless it is a merge); a merged
+     * trace is refused beside any other input, whose slots would collide with its own.
+     */
+    public void read(Path path) throws IOException {
+        if (Files.isDirectory(path)) {
+            throw new TraceFormatException(path + " is a directory, not a trace; name trace files (TRACE.json or TRACE.json.gz)");
+        }
+        InputStream raw;
+        try {
+            raw = Files.newInputStream(path);
+        } catch (NoSuchFileException e) {
+            throw new TraceFormatException(path + ": no such file");
+        }
+        int source = inputs++;
+        try (BufferedInputStream in = TraceFile.maybeGunzip(new BufferedInputStream(raw, 1 << 16))) {
+            if (PerfettoTraceReader.looksLike(in)) {
+                throw new TraceFormatException(path + " is a Perfetto trace; tables reads JSON traces (replay the capture with"
+                        + " -o NAME.parquet for its table, or with -o NAME.json for a trace tables reads)");
+            }
+            try (JsonParser p = JSON.createParser(in)) {
+                new Pass(path, source).read(p);
+            }
+        } catch (TraceFormatException e) {
+            throw e;
+        } catch (StreamConstraintsException e) {
+            throw new TraceFormatException(path + " is not a trace: " + firstLine(e.getOriginalMessage()));
+        } catch (JsonProcessingException e) {
+            JsonLocation at = e.getLocation();
+            String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
+            String what = e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Unexpected end-of-input")
+                    ? "ends in the middle of its JSON (truncated?)" : "is not valid JSON (" + firstLine(e.getOriginalMessage()) + ")";
+            throw new TraceFormatException(path + " " + what + where);
+        } catch (CharConversionException e) {
+            throw new TraceFormatException(path + " is not valid JSON (" + firstLine(e.getMessage()) + ")");
+        } catch (EOFException | ZipException e) {
+            throw new TraceFormatException(path + " is not a whole gzip file (" + e.getMessage() + "); truncated?");
+        }
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+
+    /** One file's pass. */
+    private final class Pass {
+        final Path path;
+        final int source;
+        boolean sawEvents;
+        long base;
+        long stride;
+        Integer rank;
+        Integer processRank;
+        String host;
+        /** The event's {@code args.bytes} and {@code args.Bytes} ({@code [memory]}'s), kept only where they mean a copy's, a set's or an allocation's. */
+        long copyBytes;
+        long memoryBytes;
+
+        Pass(Path path, int source) {
+            this.path = path;
+            this.source = source;
+        }
+
+        void read(JsonParser p) throws IOException {
+            JsonToken first = p.nextToken();
+            if (first == JsonToken.START_ARRAY) {
+                events(p);
+            } else if (first == JsonToken.START_OBJECT) {
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String field = p.currentName();
+                    JsonToken v = p.nextToken();
+                    if (field.equals("traceEvents") && v == JsonToken.START_ARRAY) {
+                        events(p);
+                    } else if (field.equals("baseTimeNanoseconds") && v == JsonToken.VALUE_NUMBER_INT) {
+                        base = p.getLongValue();
+                    } else if (field.equals("distributedInfo") && v == JsonToken.START_OBJECT) {
+                        rank = identity(p, false);
+                    } else if (field.equals("flagtrace_process") && v == JsonToken.START_OBJECT) {
+                        processRank = identity(p, true);
+                    } else if (field.equals("flagtrace_merge") && v == JsonToken.START_OBJECT) {
+                        mergeBlock(p);
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+            } else {
+                throw new TraceFormatException(path + " is not a trace: it is JSON, but not an object with traceEvents");
+            }
+            if (!sawEvents) {
+                throw new TraceFormatException(path + " is not a trace: no traceEvents array");
+            }
+            if (p.nextToken() != null) {
+                throw new TraceFormatException(path + " is not a trace: more JSON follows the trace document");
+            }
+            if (stride > 0 && inputs > 1) {
+                throw new TraceFormatException(path + " is a merged trace: give it alone (its slots are the ranks), or merge"
+                        + " every trace into one first");
+            }
+            if (stride > 0) {
+                merged = true;
+            } else if (merged) {
+                throw new TraceFormatException(path + " follows a merged trace: give the merged trace alone, or merge every"
+                        + " trace into one first");
+            }
+            table.source(source, base, stride);
+            if (stride == 0) {
+                table.slot(source, rank != null ? rank : processRank, host);
+            }
+        }
+
+        /** {@code distributedInfo} or {@code flagtrace_process}: its rank (null when none or negative); the host from the latter. */
+        private Integer identity(JsonParser p, boolean withHost) throws IOException {
+            Integer found = null;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String f = p.currentName();
+                JsonToken v = p.nextToken();
+                if (f.equals("rank") && v == JsonToken.VALUE_NUMBER_INT && p.getNumberType() == JsonParser.NumberType.INT
+                        && p.getIntValue() >= 0) {
+                    found = p.getIntValue();
+                } else if (withHost && f.equals("host") && v == JsonToken.VALUE_STRING) {
+                    host = p.getText();
+                } else {
+                    p.skipChildren();
+                }
+            }
+            return found;
+        }
+
+        private void mergeBlock(JsonParser p) throws IOException {
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken v = p.nextToken();
+                if (field.equals("pid_stride") && v == JsonToken.VALUE_NUMBER_INT) {
+                    stride = Math.max(1, p.getLongValue());
+                } else if (field.equals("inputs") && v == JsonToken.START_ARRAY) {
+                    while (p.nextToken() == JsonToken.START_OBJECT) {
+                        mergeInput(p);
+                    }
+                } else {
+                    p.skipChildren();
+                }
+            }
+        }
+
+        private void mergeInput(JsonParser p) throws IOException {
+            long slot = -1;
+            Integer slotRank = null;
+            String slotHost = null;
+            java.util.List<long[]> slotPids = new java.util.ArrayList<>();
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String f = p.currentName();
+                JsonToken v = p.nextToken();
+                if (f.equals("slot") && v == JsonToken.VALUE_NUMBER_INT) {
+                    slot = p.getLongValue();
+                } else if (f.equals("rank") && v == JsonToken.VALUE_NUMBER_INT && p.getNumberType() == JsonParser.NumberType.INT
+                        && p.getIntValue() >= 0) {
+                    slotRank = p.getIntValue();
+                } else if (f.equals("host") && v == JsonToken.VALUE_STRING) {
+                    slotHost = p.getText();
+                } else if (f.equals("pids") && v == JsonToken.START_OBJECT) {
+                    while (p.nextToken() == JsonToken.FIELD_NAME) {
+                        String original = p.currentName();
+                        JsonToken pv = p.nextToken();
+                        long own = number(original);
+                        if (pv == JsonToken.VALUE_NUMBER_INT) {
+                            slotPids.add(new long[] {own, p.getLongValue()});
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
+                } else {
+                    p.skipChildren();
+                }
+            }
+            if (slot >= 0 && slot < Integer.MAX_VALUE) {
+                table.slot((int) slot, slotRank, slotHost);
+                for (long[] own : slotPids) {
+                    table.pid((int) slot, own[1], own[0]);
+                }
+            }
+        }
+
+        void events(JsonParser p) throws IOException {
+            sawEvents = true;
+            JsonToken t;
+            while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+                if (t == JsonToken.START_OBJECT) {
+                    event(p);
+                } else if (t == null) {
+                    throw new TraceFormatException(path + " ends in the middle of its traceEvents (truncated?)");
+                } else {
+                    throw new TraceFormatException(path + " is not a trace: traceEvents holds a " + t.asString()
+                            + " where an event object belongs (line " + p.currentLocation().getLineNr() + ")");
+                }
+            }
+        }
+
+        private void event(JsonParser p) throws IOException {
+            EventTable.Row r = row.reset();
+            r.source = source;
+            String ts = null;
+            String dur = null;
+            copyBytes = EventTable.NONE;
+            memoryBytes = EventTable.NONE;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken v = p.nextToken();
+                switch (field) {
+                    case "ph": r.ph = text(p, v); break;
+                    case "cat": r.cat = text(p, v); break;
+                    case "name": r.name = text(p, v); break;
+                    case "pid": r.pid = number(p, v); break;
+                    case "tid": r.tid = number(p, v); break;
+                    case "ts": ts = text(p, v); break;
+                    case "dur": dur = text(p, v); break;
+                    case "id": r.flowId = number(p, v); break;
+                    case "args":
+                        if (v == JsonToken.START_OBJECT) {
+                            args(p, r);
+                        } else {
+                            p.skipChildren();
+                        }
+                        break;
+                    default: p.skipChildren();
+                }
+            }
+            if ("M".equals(r.ph)) {
+                metadata++;
+                return;
+            }
+            try {
+                r.ts = Micros.toNanos(ts);
+                r.dur = dur == null ? EventTable.NONE : Micros.toNanos(dur);
+            } catch (RuntimeException e) { // null, non-numeric or out of range
+                untimed++;
+                return;
+            }
+            if (r.cat != null && DEVICE_BYTES.contains(r.cat)) {
+                r.bytes = copyBytes;
+            } else if ("[memory]".equals(r.name)) {
+                r.bytes = memoryBytes;
+            }
+            if (!"s".equals(r.ph) && !"f".equals(r.ph) && !"t".equals(r.ph)) {
+                r.flowId = EventTable.NONE; // an id of another phase (async events) is not an arrow's
+            }
+            table.add(r);
+            rows++;
+        }
+
+        private void args(JsonParser p, EventTable.Row r) throws IOException {
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken v = p.nextToken();
+                switch (field) {
+                    case "External id":
+                    case "external id": r.externalId = number(p, v); break;
+                    case "correlation": r.correlation = number(p, v); break;
+                    case "device":
+                    case "Device Id": r.device = narrow(number(p, v)); break;
+                    case "stream": r.stream = number(p, v); break;
+                    case "bytes": copyBytes = number(p, v); break; // an op's own arg may say bytes too: not a copy's
+                    case "Bytes": memoryBytes = number(p, v); break;
+                    case "Total Allocated": r.totalAllocated = number(p, v); break;
+                    case "Total Reserved": r.totalReserved = number(p, v); break;
+                    default: p.skipChildren();
+                }
+            }
+        }
+    }
+
+    /** A device index fits an INTEGER; anything else is no device. */
+    private static long narrow(long v) {
+        return v == EventTable.NONE || v < Integer.MIN_VALUE || v > Integer.MAX_VALUE ? EventTable.NONE : v;
+    }
+
+    /** A scalar's text; null for objects, arrays and null. */
+    private static String text(JsonParser p, JsonToken v) throws IOException {
+        if (v == JsonToken.START_OBJECT || v == JsonToken.START_ARRAY) {
+            p.skipChildren();
+            return null;
+        }
+        return v == JsonToken.VALUE_NULL ? null : p.getText();
+    }
+
+    /**
+     * An integer, or a string holding one (torch writes some ids as strings); {@link EventTable#NONE}
+     * otherwise. One past a long (flagtrace's unsigned correlation ids) keeps its low 64 bits, as the trace walk's table does.
+     */
+    private static long number(JsonParser p, JsonToken v) throws IOException {
+        if (v == JsonToken.VALUE_NUMBER_INT) {
+            JsonParser.NumberType type = p.getNumberType();
+            return type == JsonParser.NumberType.BIG_INTEGER ? p.getBigIntegerValue().longValue() : p.getLongValue();
+        }
+        if (v == JsonToken.VALUE_STRING) {
+            return number(p.getText());
+        }
+        if (v == JsonToken.START_OBJECT || v == JsonToken.START_ARRAY) {
+            p.skipChildren();
+        }
+        return EventTable.NONE;
+    }
+
+    private static long number(String s) {
+        if (s.isEmpty() || s.length() > 20) {
+            return EventTable.NONE;
+        }
+        try {
+            long v = Long.parseLong(s);
+            return v == EventTable.NONE ? EventTable.NONE : v;
+        } catch (NumberFormatException e) {
+            return EventTable.NONE;
+        }
+    }
+}
