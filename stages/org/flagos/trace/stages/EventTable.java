@@ -36,8 +36,13 @@ public final class EventTable implements AutoCloseable {
     public static final long NONE = Long.MIN_VALUE;
     /** DuckDB's memory limit while copying (the CSV reader's buffers, the join, the Parquet writer's row groups). */
     static final String MEMORY_LIMIT = "256MB";
-    /** DuckDB's worker threads for the copy to Parquet. */
-    static final int THREADS = 2;
+    /**
+     * DuckDB's worker threads for the copy to Parquet: one. The rows keep the trace's order, and on the
+     * 13.4M-event CSV one thread cost 18.5 s user + 5.6 s sys against 55.5 + 20.1 s for two threads keeping
+     * the order (which then buffer and spill) and 20.0 + 8.0 s for two in any order
+     * (benchmarks/results/2026-12-02-vm/tables-export.txt).
+     */
+    static final int THREADS = 1;
 
     /** The published columns, in order, with their SQL types (docs/tables.md; other tools read them by these names). */
     public static final List<String[]> COLUMNS = List.of(
