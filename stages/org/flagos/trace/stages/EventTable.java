@@ -14,7 +14,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import org.duckdb.DuckDBConnection;
 
 /**
  * The {@code events} table of docs/tables.md, written as one Parquet file by DuckDB (embedded, through its
@@ -87,7 +86,7 @@ public final class EventTable implements AutoCloseable {
     private final Path csv;
     private final Path spill;
     private final Writer out;
-    private DuckDBConnection connection;
+    private Connection connection;
     private final List<long[]> pids = new ArrayList<>();
     private final StringBuilder sources = new StringBuilder();
     private final StringBuilder slots = new StringBuilder();
@@ -115,10 +114,10 @@ public final class EventTable implements AutoCloseable {
         }
     }
 
-    private DuckDBConnection connect() throws IOException {
-        DuckDBConnection c = null;
+    private Connection connect() throws IOException {
+        Connection c = null;
         try {
-            c = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:");
+            c = DriverManager.getConnection("jdbc:duckdb:");
             try (Statement s = c.createStatement()) {
                 s.execute("SET memory_limit = '" + MEMORY_LIMIT + "'");
                 s.execute("SET threads = " + THREADS);
@@ -128,6 +127,10 @@ public final class EventTable implements AutoCloseable {
             return c;
         } catch (SQLException | RuntimeException e) {
             closeQuietly(c);
+            if (c == null && String.valueOf(e.getMessage()).startsWith("No suitable driver")) {
+                throw new IOException("DuckDB, which writes the table, is not on the class path: add org.duckdb:duckdb_jdbc"
+                        + " (an optional dependency of flagtrace; the CLI has it)", e);
+            }
             throw new IOException("cannot start DuckDB: " + firstLine(e.getMessage()), e);
         } catch (LinkageError e) { // the jar's native engine does not load on this platform
             throw new IOException("DuckDB, which writes the table, cannot run here (" + firstLine(e.getMessage())
