@@ -92,6 +92,44 @@ public final class EventTable implements AutoCloseable {
     private final StringBuilder slots = new StringBuilder();
     private long rows;
 
+    /** How every scratch name begins, then the writing process's id and a dash. */
+    public static final String SCRATCH_PREFIX = ".flagtrace-events.";
+
+    /**
+     * Deletes the scratch files and folders in {@code dir} of processes that no longer run (killed
+     * before they could: the id is in the name); a live process's, this one's included, are never touched.
+     */
+    static void removeStale(Path dir) {
+        try (var entries = Files.newDirectoryStream(dir, SCRATCH_PREFIX + "*")) {
+            for (Path entry : entries) {
+                String rest = entry.getFileName().toString().substring(SCRATCH_PREFIX.length());
+                int dash = rest.indexOf('-');
+                long pid;
+                try {
+                    pid = dash > 0 ? Long.parseLong(rest.substring(0, dash)) : -1;
+                } catch (NumberFormatException e) {
+                    continue;
+                }
+                if (pid > 0 && pid != ProcessHandle.current().pid() && !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                    deleteTree(entry);
+                }
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // best effort: the names start with a dot and say what they are
+        }
+    }
+
+    private static void deleteTree(Path p) throws IOException {
+        if (Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            try (var files = Files.list(p)) {
+                for (Path f : (Iterable<Path>) files::iterator) {
+                    Files.deleteIfExists(f);
+                }
+            }
+        }
+        Files.deleteIfExists(p);
+    }
+
     /** The staged rows' columns, as DuckDB reads the CSV. */
     private static final String STAGED_COLUMNS = "{'source': 'INTEGER', 'pid': 'BIGINT', 'tid': 'BIGINT', 'ph': 'VARCHAR',"
             + " 'cat': 'VARCHAR', 'name': 'VARCHAR', 'ts': 'BIGINT', 'dur': 'BIGINT', 'device': 'INTEGER', 'stream': 'BIGINT',"
@@ -103,7 +141,8 @@ public final class EventTable implements AutoCloseable {
      * folder, so that the scratch shares its disk).
      */
     public EventTable(Path scratchDir) throws IOException {
-        String stem = ".flagtrace-events." + ProcessHandle.current().pid() + "-" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong());
+        removeStale(scratchDir);
+        String stem = SCRATCH_PREFIX + ProcessHandle.current().pid() + "-" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong());
         this.csv = scratchDir.toAbsolutePath().resolve(stem + ".csv");
         this.spill = scratchDir.toAbsolutePath().resolve(stem + ".tmp");
         csv.toFile().deleteOnExit();
@@ -298,14 +337,7 @@ public final class EventTable implements AutoCloseable {
     private void deleteScratch() {
         try {
             Files.deleteIfExists(csv);
-            if (Files.isDirectory(spill)) {
-                try (var files = Files.list(spill)) {
-                    for (Path f : (Iterable<Path>) files::iterator) {
-                        Files.deleteIfExists(f);
-                    }
-                }
-                Files.deleteIfExists(spill);
-            }
+            deleteTree(spill);
         } catch (IOException ignored) {
             // best effort: the scratch names start with a dot and say what they are
         }

@@ -74,4 +74,17 @@ class EventTableTest {
             assertTrue(files.allMatch(f -> f.equals(parquet)), "scratch left in " + dir);
         }
     }
+
+    @Test
+    void aDeadProcesssScratchIsDeletedAndALiveOnesKept() throws Exception {
+        long dead = 999_999_999L; // past any pid_max
+        Path csv = Files.writeString(dir.resolve(EventTable.SCRATCH_PREFIX + dead + "-1.csv"), "x");
+        Path spill = Files.createDirectories(dir.resolve(EventTable.SCRATCH_PREFIX + dead + "-1.tmp"));
+        Files.writeString(spill.resolve("block"), "x");
+        Path live = Files.writeString(dir.resolve(EventTable.SCRATCH_PREFIX + ProcessHandle.current().pid() + "-2.csv"), "x");
+        Path other = Files.writeString(dir.resolve("keep.csv"), "x");
+        new EventTable(dir).close();
+        assertTrue(Files.exists(live) && Files.exists(other));
+        assertTrue(!Files.exists(csv) && !Files.exists(spill));
+    }
 }
