@@ -50,7 +50,7 @@ final class TablesCommand implements Callable<Integer> {
         OutputPaths.checkWritable(Map.of("-o", table)); // before a long read, not after it
         Path parent = table.toAbsolutePath().getParent();
         Path scratch = AtomicOutput.writesStraight(table) || parent == null ? Path.of(System.getProperty("java.io.tmpdir")) : parent;
-        Path parquet = scratch.resolve(".flagtrace-events." + ProcessHandle.current().pid() + "-" + System.nanoTime() + ".parquet");
+        Path parquet = scratch.resolve(EventTable.SCRATCH_PREFIX + ProcessHandle.current().pid() + "-" + System.nanoTime() + ".parquet");
         parquet.toFile().deleteOnExit();
         TraceTables read;
         try (EventTable events = new EventTable(scratch)) {

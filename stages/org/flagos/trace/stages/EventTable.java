@@ -1,6 +1,10 @@
 package org.flagos.trace.stages;
 
+import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -10,30 +14,34 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import org.duckdb.DuckDBAppender;
-import org.duckdb.DuckDBConnection;
 
 /**
  * The {@code events} table of docs/tables.md, written as one Parquet file by DuckDB (embedded, through its
- * JDBC driver): rows are appended to a DuckDB table in a scratch database file, then copied to Parquet
- * with the columns that need the whole trace (rank, host, absolute time, a merged trace's original pids)
+ * JDBC driver): rows are staged as CSV in a scratch file, which DuckDB reads and copies to Parquet with
+ * the columns that need the whole trace (rank, host, absolute time, a merged trace's original pids)
  * filled in by SQL. Both the trace walk ({@link ParquetSink}) and {@code flagtrace tables} (any trace file)
  * fill it, so a capture's table is the same whichever way it was made.
  *
- * <p>Memory is bounded: DuckDB keeps at most {@link #MEMORY_LIMIT} and spills the rest to the scratch
- * database and its temporary folder, all beside each other in the scratch directory and deleted by
- * {@link #close()}. Not thread-safe: one writer.
+ * <p>Why CSV and not DuckDB's appender: the appender cost about 10 µs of CPU per row on this 2-core
+ * machine (3M rows of this table: 22.6 s user + 7.4 s sys, benchmarks/results/2026-12-02-vm/tables-export.txt),
+ * 130 s for a 13M-event capture; writing the CSV and DuckDB's own reader cost a fraction of that.
+ *
+ * <p>Memory is bounded: the rows stream to the file; DuckDB keeps at most {@link #MEMORY_LIMIT} while
+ * copying and spills to a temporary folder beside the scratch file; {@link #close()} deletes both.
+ * Not thread-safe: one writer.
  */
 public final class EventTable implements AutoCloseable {
     /** A null column among the longs of {@link Row}. */
     public static final long NONE = Long.MIN_VALUE;
-    /**
-     * DuckDB's memory limit: the appender's chunks, the Parquet writer's row groups and the buffer pool
-     * of the scratch database together; past it DuckDB writes blocks to disk.
-     */
+    /** DuckDB's memory limit while copying (the CSV reader's buffers, the join, the Parquet writer's row groups). */
     static final String MEMORY_LIMIT = "256MB";
-    /** DuckDB's worker threads for the copy to Parquet (the appender runs on the caller's thread). */
-    static final int THREADS = 2;
+    /**
+     * DuckDB's worker threads for the copy to Parquet: one. The rows keep the trace's order, and on the
+     * 13.4M-event CSV one thread cost 18.5 s user + 5.6 s sys against 55.5 + 20.1 s for two threads keeping
+     * the order (which then buffer and spill) and 20.0 + 8.0 s for two in any order
+     * (benchmarks/results/2026-12-02-vm/tables-export.txt).
+     */
+    static final int THREADS = 1;
 
     /** The published columns, in order, with their SQL types (docs/tables.md; other tools read them by these names). */
     public static final List<String[]> COLUMNS = List.of(
@@ -75,45 +83,95 @@ public final class EventTable implements AutoCloseable {
         }
     }
 
-    private final Path database;
+    private final Path csv;
     private final Path spill;
-    private final DuckDBConnection connection;
-    private final DuckDBAppender appender;
+    private final Writer out;
+    private Connection connection;
     private final List<long[]> pids = new ArrayList<>();
     private final StringBuilder sources = new StringBuilder();
     private final StringBuilder slots = new StringBuilder();
     private long rows;
 
+    /** How every scratch name begins, then the writing process's id and a dash. */
+    public static final String SCRATCH_PREFIX = ".flagtrace-events.";
+
     /**
-     * Opens a scratch database in {@code scratchDir} (an existing, writable directory: the output's own
+     * Deletes the scratch files and folders in {@code dir} of processes that no longer run (killed
+     * before they could: the id is in the name); a live process's, this one's included, are never touched.
+     */
+    static void removeStale(Path dir) {
+        try (var entries = Files.newDirectoryStream(dir, SCRATCH_PREFIX + "*")) {
+            for (Path entry : entries) {
+                String rest = entry.getFileName().toString().substring(SCRATCH_PREFIX.length());
+                int dash = rest.indexOf('-');
+                long pid;
+                try {
+                    pid = dash > 0 ? Long.parseLong(rest.substring(0, dash)) : -1;
+                } catch (NumberFormatException e) {
+                    continue;
+                }
+                if (pid > 0 && pid != ProcessHandle.current().pid() && !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                    deleteTree(entry);
+                }
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // best effort: the names start with a dot and say what they are
+        }
+    }
+
+    private static void deleteTree(Path p) throws IOException {
+        if (Files.isDirectory(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            try (var files = Files.list(p)) {
+                for (Path f : (Iterable<Path>) files::iterator) {
+                    Files.deleteIfExists(f);
+                }
+            }
+        }
+        Files.deleteIfExists(p);
+    }
+
+    /** The staged rows' columns, as DuckDB reads the CSV. */
+    private static final String STAGED_COLUMNS = "{'source': 'INTEGER', 'pid': 'BIGINT', 'tid': 'BIGINT', 'ph': 'VARCHAR',"
+            + " 'cat': 'VARCHAR', 'name': 'VARCHAR', 'ts': 'BIGINT', 'dur': 'BIGINT', 'device': 'INTEGER', 'stream': 'BIGINT',"
+            + " 'correlation': 'BIGINT', 'external_id': 'BIGINT', 'flow_id': 'BIGINT', 'bytes': 'BIGINT',"
+            + " 'total_allocated': 'BIGINT', 'total_reserved': 'BIGINT'}";
+
+    /**
+     * Opens a scratch file in {@code scratchDir} (an existing, writable directory: the output's own
      * folder, so that the scratch shares its disk).
      */
     public EventTable(Path scratchDir) throws IOException {
-        String stem = ".flagtrace-events." + ProcessHandle.current().pid() + "-" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong());
-        this.database = scratchDir.toAbsolutePath().resolve(stem + ".duckdb");
+        removeStale(scratchDir);
+        String stem = SCRATCH_PREFIX + ProcessHandle.current().pid() + "-" + Long.toUnsignedString(ThreadLocalRandom.current().nextLong());
+        this.csv = scratchDir.toAbsolutePath().resolve(stem + ".csv");
         this.spill = scratchDir.toAbsolutePath().resolve(stem + ".tmp");
-        database.toFile().deleteOnExit();
-        database.resolveSibling(database.getFileName() + ".wal").toFile().deleteOnExit();
-        DuckDBConnection c = null;
+        csv.toFile().deleteOnExit();
         try {
-            c = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:" + database);
+            this.out = new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(csv), StandardCharsets.UTF_8), 1 << 20);
+        } catch (IOException e) {
+            throw new IOException("cannot make the table's scratch file in " + scratchDir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private Connection connect() throws IOException {
+        Connection c = null;
+        try {
+            c = DriverManager.getConnection("jdbc:duckdb:");
             try (Statement s = c.createStatement()) {
                 s.execute("SET memory_limit = '" + MEMORY_LIMIT + "'");
                 s.execute("SET threads = " + THREADS);
                 s.execute("SET temp_directory = '" + sqlString(spill.toString()) + "'");
                 s.execute("SET preserve_insertion_order = true");
-                s.execute("CREATE TABLE staged (source INTEGER, pid BIGINT, tid BIGINT, ph VARCHAR, cat VARCHAR, name VARCHAR,"
-                        + " ts BIGINT, dur BIGINT, device INTEGER, stream BIGINT, correlation BIGINT, external_id BIGINT,"
-                        + " flow_id BIGINT, bytes BIGINT, total_allocated BIGINT, total_reserved BIGINT)");
             }
-            this.appender = c.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "staged");
-            this.connection = c;
+            return c;
         } catch (SQLException | RuntimeException e) {
             closeQuietly(c);
-            deleteScratch();
-            throw new IOException("cannot open the table's scratch database in " + scratchDir + ": " + firstLine(e.getMessage()), e);
+            if (c == null && String.valueOf(e.getMessage()).startsWith("No suitable driver")) {
+                throw new IOException("DuckDB, which writes the table, is not on the class path: add org.duckdb:duckdb_jdbc"
+                        + " (an optional dependency of flagtrace; the CLI has it)", e);
+            }
+            throw new IOException("cannot start DuckDB: " + firstLine(e.getMessage()), e);
         } catch (LinkageError e) { // the jar's native engine does not load on this platform
-            deleteScratch();
             throw new IOException("DuckDB, which writes the table, cannot run here (" + firstLine(e.getMessage())
                     + "); write a JSON trace instead and make its table where DuckDB runs (flagtrace tables)", e);
         }
@@ -150,48 +208,51 @@ public final class EventTable implements AutoCloseable {
 
     /** Appends one event. */
     public void add(Row r) throws IOException {
-        try {
-            appender.beginRow().append(r.source);
-            nullable(r.pid);
-            nullable(r.tid);
-            string(r.ph);
-            string(r.cat);
-            string(r.name);
-            appender.append(r.ts);
-            nullable(r.dur);
-            if (r.device == NONE) {
-                appender.appendNull();
-            } else {
-                appender.append((int) r.device);
-            }
-            nullable(r.stream);
-            nullable(r.correlation);
-            nullable(r.externalId);
-            nullable(r.flowId);
-            nullable(r.bytes);
-            nullable(r.totalAllocated);
-            nullable(r.totalReserved);
-            appender.endRow();
-            rows++;
-        } catch (SQLException e) {
-            throw new IOException("cannot append to the events table: " + firstLine(e.getMessage()), e);
+        Writer w = out;
+        w.write(Integer.toString(r.source));
+        nullable(w, r.pid);
+        nullable(w, r.tid);
+        string(w, r.ph);
+        string(w, r.cat);
+        string(w, r.name);
+        w.write(',');
+        w.write(Long.toString(r.ts));
+        nullable(w, r.dur);
+        nullable(w, r.device == NONE || r.device != (int) r.device ? NONE : r.device);
+        nullable(w, r.stream);
+        nullable(w, r.correlation);
+        nullable(w, r.externalId);
+        nullable(w, r.flowId);
+        nullable(w, r.bytes);
+        nullable(w, r.totalAllocated);
+        nullable(w, r.totalReserved);
+        w.write('\n');
+        rows++;
+    }
+
+    /** A number, or nothing for null. */
+    private static void nullable(Writer w, long v) throws IOException {
+        w.write(',');
+        if (v != NONE) {
+            w.write(Long.toString(v));
         }
     }
 
-    private void nullable(long v) throws SQLException {
-        if (v == NONE) {
-            appender.appendNull();
-        } else {
-            appender.append(v);
-        }
-    }
-
-    private void string(String s) throws SQLException {
+    /** A string always quoted (its quotes doubled), so that an empty one is not null; nothing for null. */
+    private static void string(Writer w, String s) throws IOException {
+        w.write(',');
         if (s == null) {
-            appender.appendNull();
-        } else {
-            appender.append(s);
+            return;
         }
+        w.write('"');
+        int from = 0;
+        for (int q = s.indexOf('"'); q >= 0; q = s.indexOf('"', from)) {
+            w.write(s, from, q + 1 - from);
+            w.write('"');
+            from = q + 1;
+        }
+        w.write(s, from, s.length() - from);
+        w.write('"');
     }
 
     /** Rows appended so far. */
@@ -204,8 +265,12 @@ public final class EventTable implements AutoCloseable {
      * the slots' facts and pids filled in; returns the rows written.
      */
     public long writeParquet(Path parquet) throws IOException {
+        out.close();
+        connection = connect();
         try (Statement s = connection.createStatement()) {
-            appender.flush();
+            s.execute("CREATE VIEW staged AS SELECT * FROM read_csv('" + sqlString(csv.toString()) + "', header = false,"
+                    + " delim = ',', quote = '\"', escape = '\"', nullstr = '', allow_quoted_nulls = false,"
+                    + " strict_mode = true, columns = " + STAGED_COLUMNS + ")");
             s.execute("CREATE TABLE sources (source INTEGER, base BIGINT, stride BIGINT)");
             if (sources.length() > 0) {
                 s.execute("INSERT INTO sources VALUES " + sources);
@@ -256,30 +321,23 @@ public final class EventTable implements AutoCloseable {
             + " FROM staged r LEFT JOIN sources src ON src.source = r.source) e"
             + " LEFT JOIN slots s ON s.slot = e.slot LEFT JOIN pids p ON p.slot = e.slot AND p.trace_pid = e.pid";
 
-    /** Closes DuckDB and deletes the scratch database and its spill folder. */
+    /** Closes DuckDB and deletes the scratch file and DuckDB's spill folder. */
     @Override
     public void close() {
         try {
-            appender.close();
-        } catch (SQLException | RuntimeException ignored) {
-            // closing the connection below releases it too
+            out.close();
+        } catch (IOException | RuntimeException ignored) {
+            // deleted next
         }
         closeQuietly(connection);
+        connection = null;
         deleteScratch();
     }
 
     private void deleteScratch() {
         try {
-            Files.deleteIfExists(database);
-            Files.deleteIfExists(database.resolveSibling(database.getFileName() + ".wal"));
-            if (Files.isDirectory(spill)) {
-                try (var files = Files.list(spill)) {
-                    for (Path f : (Iterable<Path>) files::iterator) {
-                        Files.deleteIfExists(f);
-                    }
-                }
-                Files.deleteIfExists(spill);
-            }
+            Files.deleteIfExists(csv);
+            deleteTree(spill);
         } catch (IOException ignored) {
             // best effort: the scratch names start with a dot and say what they are
         }

@@ -173,7 +173,7 @@ public final class ParquetSink implements TraceSink {
             table.add(begin("i", null, "Record Window End", EventTable.NONE, EventTable.NONE, end.windowEndNs()));
             added = 3;
         }
-        Path parquet = scratchDir.toAbsolutePath().resolve(".flagtrace-events." + ProcessHandle.current().pid() + "-"
+        Path parquet = scratchDir.toAbsolutePath().resolve(EventTable.SCRATCH_PREFIX + ProcessHandle.current().pid() + "-"
                 + System.nanoTime() + ".parquet");
         parquet.toFile().deleteOnExit();
         try {

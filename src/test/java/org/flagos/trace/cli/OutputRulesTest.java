@@ -74,10 +74,10 @@ class OutputRulesTest {
         Path txt = dir.resolve("x.txt");
         assertEquals(2, cli.run("replay", CAPTURE, "-o", txt.toString()));
         assertEquals(1, cli.stderr().strip().lines().count(), cli.stderr());
-        assertTrue(cli.stderr().contains(txt.toString()) && cli.stderr().contains(".json, .json.gz, .pftrace or .pftrace.gz"),
+        assertTrue(cli.stderr().contains(txt.toString()) && cli.stderr().contains(".json, .json.gz, .pftrace, .pftrace.gz or .parquet"),
                 cli.stderr());
         assertEquals(List.of(), files());
-        for (String good : new String[] {"t.json", "t.json.gz", "t.pftrace", "t.pftrace.gz"}) {
+        for (String good : new String[] {"t.json", "t.json.gz", "t.pftrace", "t.pftrace.gz", "t.parquet"}) {
             assertEquals(0, cli.run("replay", CAPTURE, "-o", dir.resolve(good).toString()), good + ": " + cli.stderr());
         }
     }
