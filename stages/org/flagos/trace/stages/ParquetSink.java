@@ -188,6 +188,11 @@ public final class ParquetSink implements TraceSink {
         return added;
     }
 
+    @Override
+    public void abandon() {
+        discard();
+    }
+
     /** Closes DuckDB and deletes its scratch files: after the footer, or when the walk ends without one. */
     public void discard() {
         if (table != null) {

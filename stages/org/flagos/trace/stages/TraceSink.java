@@ -65,4 +65,12 @@ public interface TraceSink {
      * profiler-overhead row, where torch draws it.
      */
     void overheadSlice(TraceRecord overhead) throws IOException;
+
+    /**
+     * The walk failed and will hand nothing more, the footer included: release what the format holds
+     * beside the stream (scratch files, an embedded database). Called once, on the walk's thread;
+     * must not throw. Formats that hold nothing but the stream do nothing.
+     */
+    default void abandon() {
+    }
 }

@@ -150,6 +150,7 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         } catch (Throwable e) { // Errors included (out of memory): the capture must end, never hang
             if (failure == null) {
                 failure = e;
+                abandonSink();
             }
         } finally {
             if (end) {
@@ -386,6 +387,15 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
     /** The pid of the host rows: the first API record's, else the header's, else one clear of devices. */
     private long hostPid() {
         return hostPid != -1 ? hostPid : header.processId() != -1 ? header.processId() : UNKNOWN_HOST_PID;
+    }
+
+    /** Lets the sink release what it holds beside the stream; a failure there is the first one's companion, not news. */
+    private void abandonSink() {
+        try {
+            sink.abandon();
+        } catch (Throwable second) {
+            failure.addSuppressed(second);
+        }
     }
 
     /** Waits until the end-of-capture record was walked (or walking failed). */

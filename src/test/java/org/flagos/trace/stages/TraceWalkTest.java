@@ -1,6 +1,7 @@
 package org.flagos.trace.stages;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.util.ArrayList;
@@ -167,5 +168,49 @@ class TraceWalkTest {
         walk.awaitFinished();
         assertEquals("disk full", walk.failure().getMessage());
         assertEquals(List.of("header 0"), failing.lines);
+    }
+
+    @Test
+    void aFailedWalkLetsItsSinkReleaseWhatItHoldsOnceAndTheParquetSinkLeavesNoScratch() throws Exception {
+        NameTable names = new NameTable();
+        names.intern("x");
+        java.util.concurrent.atomic.AtomicInteger abandoned = new java.util.concurrent.atomic.AtomicInteger();
+        LinesSink failing = new LinesSink() {
+            @Override
+            public void deviceSlice(TraceRecord device) {
+                throw new IllegalStateException("disk full");
+            }
+
+            @Override
+            public void abandon() {
+                abandoned.incrementAndGet();
+            }
+        };
+        TraceWalk walk = new TraceWalk(failing, names, new TraceHeader("t", List.of(), BASE, Map.of(), "p", 77),
+                new CaptureAccounting(new DecodeStats()), new NameStage(TraceWalkTestNames.NONE, names),
+                new ExternalCorrelationJoin(), CaptureWindowFilter.unbounded());
+        walk.onEvent(record(RecordType.ACTIVITY, EventKind.KERNEL, 5, 300), 0, true);
+        walk.onEvent(record(RecordType.ACTIVITY, EventKind.KERNEL, 6, 400), 1, true);
+        walk.onEvent(record(RecordType.END_OF_CAPTURE, null, 0, 0), 2, true);
+        walk.awaitFinished();
+        assertEquals(1, abandoned.get(), "once, at the first failure");
+
+        try (org.flagos.trace.testing.TargetScratch scratch = org.flagos.trace.testing.TargetScratch.of("parquet-abandon")) {
+            java.nio.file.Path dir = scratch.dir();
+            ParquetSink parquet = new ParquetSink(new java.io.ByteArrayOutputStream(), names,
+                    new TraceHeader("t", List.of(), BASE, Map.of(), "p", 77), k -> "cuda_runtime", dir);
+            parquet.header(BASE);
+            for (int i = 1; i <= 100; i++) {
+                parquet.apiSlice(record(RecordType.ACTIVITY, EventKind.RUNTIME, i, i * 100L));
+            }
+            try (java.util.stream.Stream<java.nio.file.Path> made = java.nio.file.Files.list(dir)) {
+                assertTrue(made.anyMatch(p -> p.getFileName().toString().startsWith(EventTable.SCRATCH_PREFIX)),
+                        "the rows are staged beside the output while the walk runs");
+            }
+            parquet.abandon();
+            try (java.util.stream.Stream<java.nio.file.Path> left = java.nio.file.Files.list(dir)) {
+                assertEquals(List.of(), left.toList(), "nothing left once the walk failed");
+            }
+        }
     }
 }
