@@ -133,6 +133,42 @@ class LiveRanksCaptureTest {
         }
     }
 
+    /** The SQL analyses (docs/analysis.md) over this real merge's events table give what the Java pass gives. */
+    @Test
+    void theSqlAnalysesOfTheEventsTableEqualSummaryRanks() throws Exception {
+        Path merged = Captures.dir().resolve(DIR).resolve("h200-ranks.merged.json.gz");
+        Path events = dir.resolve("events.parquet");
+        CliRunner cli = new CliRunner();
+        assertEquals(0, cli.run("tables", merged.toString(), "-o", events.toString()), cli.stderr());
+        org.flagos.trace.report.RankTimes java = org.flagos.trace.report.RankTimes.read(merged);
+        try (org.flagos.trace.sql.DuckDbAnalyses duck = org.flagos.trace.sql.DuckDbAnalyses.open(events)) {
+            org.flagos.trace.sql.ResultTable steps = duck.run("step_stragglers");
+            List<org.flagos.trace.report.RankTimesTable.StepRow> want = org.flagos.trace.report.RankTimesTable.steps(java);
+            assertEquals(8, want.size());
+            assertEquals(want.size(), steps.rows().size(), steps.render());
+            for (int i = 0; i < want.size(); i++) {
+                org.flagos.trace.report.RankTimesTable.StepRow w = want.get(i);
+                List<Object> g = steps.rows().get(i);
+                assertEquals(List.of(w.step(), (long) w.ranks(), w.medianNs(), w.fastestNs(), w.slowestNs(), w.slowest(), w.overMedianNs()),
+                        List.of("ProfilerStep#" + g.get(0), g.get(1), g.get(2), g.get(3), g.get(4), "rank " + g.get(5), g.get(6)));
+            }
+            org.flagos.trace.sql.ResultTable device = duck.run("rank_device");
+            assertEquals(2, device.rows().size(), device.render());
+            for (List<Object> g : device.rows()) {
+                Map<String, Object> row = new HashMap<>();
+                for (int c = 0; c < g.size(); c++) {
+                    row.put(device.columns().get(c), g.get(c));
+                }
+                org.flagos.trace.report.RankTimes.Rank w = java.ranks().stream().filter(r -> r.rank() == (Long) row.get("rank"))
+                        .findFirst().orElseThrow();
+                assertEquals(List.of(w.deviceSpanNs(), w.computationNs(), w.communicationNs(), w.memoryNs(), w.idleNs(), w.overlapNs(),
+                        w.deviceEvents()), List.of(row.get("device_span_ns"), row.get("computation_ns"), row.get("communication_ns"),
+                        row.get("memory_ns"), row.get("idle_ns"), row.get("overlap_ns"), row.get("device_events")), w.label());
+                assertTrue(w.communicationNs() > 0, "the all-reduce kernel counts as communication: " + w.label());
+            }
+        }
+    }
+
     @Test
     void theCommittedTablesAreWhatSummaryRanksWritesFromTheMergedTrace() throws Exception {
         Path json = dir.resolve("ranks.json");
