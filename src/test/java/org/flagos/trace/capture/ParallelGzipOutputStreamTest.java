@@ -188,7 +188,7 @@ class ParallelGzipOutputStreamTest {
     @Test
     void theGzipOfEveryBundledTraceHoldsExactlyItsPlainBytes() throws Exception {
         for (String capture : List.of("h200-app", "h200-app-tiny2k", "h200-mt4", "h200-java-parity", "h200-tiny30k")) {
-            for (TraceFormat format : TraceFormat.values()) {
+            for (TraceFormat format : List.of(TraceFormat.JSON, TraceFormat.PERFETTO)) { // Parquet compresses itself: no .parquet.gz
                 String ext = format == TraceFormat.JSON ? ".json" : ".pftrace";
                 Path plain = dir.resolve(capture + ext);
                 Path gz = dir.resolve(capture + ext + ".gz");
