@@ -1,10 +1,8 @@
 package org.flagos.trace.report;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import java.io.BufferedInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -35,10 +33,6 @@ public final class RankTimes {
     static final int MAX_STEPS = 1_000_000;
     /** flagtrace merge's {@code pid_stride}. */
     static final long ASSUMED_STRIDE = 1_000;
-
-    private static final JsonFactory JSON = JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).build())
-            .build();
 
     /** One rank of the merge. */
     public static final class Rank {
@@ -196,8 +190,8 @@ public final class RankTimes {
         } catch (NoSuchFileException e) {
             throw new TraceFormatException(path + ": no such file");
         }
-        try (BufferedInputStream in = TraceFile.maybeGunzip(new BufferedInputStream(raw, 1 << 16));
-             JsonParser p = JSON.createParser(in)) {
+        try (BufferedInputStream in = TraceInput.maybeGunzip(new BufferedInputStream(raw, 1 << 16));
+             JsonParser p = TraceInput.parser(in)) {
             return new Pass(path).read(p);
         } catch (JsonProcessingException e) {
             String m = e.getOriginalMessage() == null ? "" : e.getOriginalMessage().lines().findFirst().orElse("");

@@ -1,27 +1,14 @@
 package org.flagos.trace.report;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-import java.io.BufferedInputStream;
-import java.io.CharConversionException;
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.GZIPInputStream;
-import java.util.zip.ZipException;
 
 /**
  * A torch-compatible trace (PyTorch's own or flagtrace's, Chrome JSON in either schema, object or
@@ -38,10 +25,6 @@ public final class TraceFile {
     public static final long DEFAULT_MAX_EVENTS = 100_000_000L;
     /** Distinct categories listed when a trace holds nothing to summarise. */
     private static final int MAX_CATEGORIES_LISTED = 12;
-
-    private static final JsonFactory JSON = JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).build())
-            .build();
 
     private final KeyAverages averages;
     private final DeviceStreams streams;
@@ -124,66 +107,25 @@ public final class TraceFile {
     }
 
     private static TraceFile read(Path path, long maxEvents, KeyAveragesBuilder builder, long pidStride) throws IOException {
-        if (Files.isDirectory(path)) {
-            throw new TraceFormatException(path + " is a directory, not a trace; name one trace file"
-                    + " (TRACE.json, TRACE.json.gz or TRACE.pftrace)");
-        }
-        InputStream raw;
-        try {
-            raw = Files.newInputStream(path);
-        } catch (NoSuchFileException e) {
-            throw new TraceFormatException(path + ": no such file");
-        }
-        try (builder;
-             BufferedInputStream in = maybeGunzip(new BufferedInputStream(raw, 1 << 16))) {
-            Reader r = new Reader(builder, maxEvents, path);
-            r.pidStride = pidStride;
-            if (PerfettoTraceReader.looksLike(in)) {
-                new PerfettoTraceReader(r).read(in);
-            } else {
-                try (JsonParser p = JSON.createParser(in)) {
-                    r.read(p);
+        try (builder) {
+            return TraceInput.read(path, "not a trace; name one trace file (TRACE.json, TRACE.json.gz or TRACE.pftrace)", in -> {
+                Reader r = new Reader(builder, maxEvents, path);
+                r.pidStride = pidStride;
+                if (PerfettoTraceReader.looksLike(in)) {
+                    new PerfettoTraceReader(r).read(in);
+                } else {
+                    try (JsonParser p = TraceInput.parser(in)) {
+                        r.read(p);
+                    }
                 }
-            }
-            if (pidStride == 0) { // by slot, a merge whose ranks hold no row is an empty table: its ranks say what they hold
-                r.checkSomethingToSummarise();
-            }
-            DeviceStreams[] streams = new DeviceStreams[1];
-            KeyAverages averages = builder.build(r.origin(), r.cuda, streams);
-            return new TraceFile(r, averages, streams[0], builder.spilledBytes());
-        } catch (TraceFormatException e) {
-            throw e;
-        } catch (TraceLimitException e) {
-            throw new TraceFormatException(path + " " + e.getMessage());
-        } catch (StreamConstraintsException e) {
-            throw new TraceFormatException(path + " is not a trace: " + firstLine(e.getOriginalMessage()));
-        } catch (JsonProcessingException e) {
-            JsonLocation at = e.getLocation();
-            String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
-            String what = e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Unexpected end-of-input")
-                    ? "ends in the middle of its JSON (truncated?)" : "is not valid JSON (" + firstLine(e.getOriginalMessage()) + ")";
-            throw new TraceFormatException(path + " " + what + where);
-        } catch (CharConversionException e) { // Jackson took the first bytes for UTF-16 or UTF-32 and met a bad character
-            throw new TraceFormatException(path + " is not valid JSON (" + firstLine(e.getMessage()) + ")");
-        } catch (EOFException | ZipException e) {
-            throw new TraceFormatException(path + " is not a whole gzip file (" + e.getMessage() + "); truncated?");
+                if (pidStride == 0) { // by slot, a merge whose ranks hold no row is an empty table: its ranks say what they hold
+                    r.checkSomethingToSummarise();
+                }
+                DeviceStreams[] streams = new DeviceStreams[1];
+                KeyAverages averages = builder.build(r.origin(), r.cuda, streams);
+                return new TraceFile(r, averages, streams[0], builder.spilledBytes());
+            });
         }
-    }
-
-    static BufferedInputStream maybeGunzip(BufferedInputStream in) throws IOException {
-        in.mark(2);
-        int b0 = in.read();
-        int b1 = in.read();
-        in.reset();
-        return b0 == 0x1f && b1 == 0x8b ? new BufferedInputStream(new GZIPInputStream(in, 1 << 16), 1 << 16) : in;
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "";
-        }
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
     }
 
     /** The key_averages table of the trace. */

@@ -1,21 +1,9 @@
 package org.flagos.trace.report;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-import java.io.BufferedInputStream;
-import java.io.CharConversionException;
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.zip.ZipException;
 import org.flagos.trace.stages.EventTable;
 
 /**
@@ -27,10 +15,6 @@ import org.flagos.trace.stages.EventTable;
  * when the table is written ({@link EventTable}).
  */
 public final class TraceTables {
-    private static final JsonFactory JSON = JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).build())
-            .build();
-
     /** The categories whose {@code args.bytes} are the bytes the device moved or set (torch's and 2021's names). */
     private static final java.util.Set<String> DEVICE_BYTES = java.util.Set.of("gpu_memcpy", "gpu_memset", "Memcpy", "Memset");
 
@@ -67,47 +51,17 @@ public final class TraceTables {
      * trace is refused beside any other input, whose slots would collide with its own.
      */
     public void read(Path path) throws IOException {
-        if (Files.isDirectory(path)) {
-            throw new TraceFormatException(path + " is a directory, not a trace; name trace files (TRACE.json or TRACE.json.gz)");
-        }
-        InputStream raw;
-        try {
-            raw = Files.newInputStream(path);
-        } catch (NoSuchFileException e) {
-            throw new TraceFormatException(path + ": no such file");
-        }
-        int source = inputs++;
-        try (BufferedInputStream in = TraceFile.maybeGunzip(new BufferedInputStream(raw, 1 << 16))) {
+        TraceInput.read(path, "not a trace; name trace files (TRACE.json or TRACE.json.gz)", in -> {
+            int source = inputs++;
             if (PerfettoTraceReader.looksLike(in)) {
                 throw new TraceFormatException(path + " is a Perfetto trace; tables reads JSON traces (replay the capture with"
                         + " -o NAME.parquet for its table, or with -o NAME.json for a trace tables reads)");
             }
-            try (JsonParser p = JSON.createParser(in)) {
+            try (JsonParser p = TraceInput.parser(in)) {
                 new Pass(path, source).read(p);
             }
-        } catch (TraceFormatException e) {
-            throw e;
-        } catch (StreamConstraintsException e) {
-            throw new TraceFormatException(path + " is not a trace: " + firstLine(e.getOriginalMessage()));
-        } catch (JsonProcessingException e) {
-            JsonLocation at = e.getLocation();
-            String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
-            String what = e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Unexpected end-of-input")
-                    ? "ends in the middle of its JSON (truncated?)" : "is not valid JSON (" + firstLine(e.getOriginalMessage()) + ")";
-            throw new TraceFormatException(path + " " + what + where);
-        } catch (CharConversionException e) {
-            throw new TraceFormatException(path + " is not valid JSON (" + firstLine(e.getMessage()) + ")");
-        } catch (EOFException | ZipException e) {
-            throw new TraceFormatException(path + " is not a whole gzip file (" + e.getMessage() + "); truncated?");
-        }
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "";
-        }
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
+            return null;
+        });
     }
 
     /** One file's pass. */
