@@ -14,7 +14,9 @@
 #      distribution-free intervals, the targets met or not                             -> $OUT/summary.txt
 # Everything else (stderr, progress) goes to $OUT/log.txt. Settings (environment): PAIRS=16,
 # BATCHES=40 timed batches per phase, LAUNCHES=10000 per batch, WARMUP=5 untimed batches per phase,
-# CORES=2-9, STOP_JVMS=6, PAIR_BUDGET_S=330 (no pair starts after it, so that step 3 still runs).
+# CORES=2-9, STOP_JVMS=6, PAIR_BUDGET_S=330 (no pair starts after it, so that step 3 still runs),
+# CYCLES=0 and CYCLE_BATCHES=10: after its three phases each process runs CYCLES more (armed or a fresh
+# session, then after), CYCLE_BATCHES timed batches each, for increments measured back to back.
 # PAIRS=0 runs step 3 alone (no nvcc build, a summary of the stop lines only); STOP_JAVA_OPTS are
 # added to step 3's JVMs (e.g. -Dflagtrace.warmup=false: the first session without init's warm-up).
 # Each process gets 120 s at most (a hang costs one sample, not the command). StopToTraceProbe runs
@@ -24,6 +26,7 @@ cd "$(dirname "$0")/.."
 root="$PWD"
 : "${OUT:?set OUT to the folder the results go to}"
 pairs="${PAIRS:-16}"; batches="${BATCHES:-40}"; launches="${LAUNCHES:-10000}"; warmup="${WARMUP:-5}"
+cycles="${CYCLES:-0}"; cycle_batches="${CYCLE_BATCHES:-10}"
 cores="${CORES:-2-9}"; stop_jvms="${STOP_JVMS:-6}"; pair_budget="${PAIR_BUDGET_S:-330}"
 java="$root/.device/jre/bin/java"
 bench_jar="$root/.device/lib/flagtrace-benchmarks.jar"
@@ -47,7 +50,7 @@ log="$OUT/log.txt"
   echo "loadavg: $(cat /proc/loadavg)"
   echo "java: $("$java" -version 2>&1 | head -1)"
   echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -1)"
-  echo "settings: PAIRS=$pairs BATCHES=$batches LAUNCHES=$launches WARMUP=$warmup CORES=$cores STOP_JVMS=$stop_jvms STOP_JAVA_OPTS=${STOP_JAVA_OPTS:-}"
+  echo "settings: PAIRS=$pairs BATCHES=$batches LAUNCHES=$launches WARMUP=$warmup CORES=$cores CYCLES=$cycles CYCLE_BATCHES=$cycle_batches STOP_JVMS=$stop_jvms STOP_JAVA_OPTS=${STOP_JAVA_OPTS:-}"
   echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 } | tee "$OUT/machine.txt"
 
@@ -60,10 +63,10 @@ fi
 # JSON lines go on; anything else a JVM prints goes to the log. Fails when no JSON line came.
 json_only() { awk -v logfile="$log" '/^\{/ { print; fflush(); n++; next } { print >> logfile } END { exit n == 0 }'; }
 floor() {
-  timeout 120 taskset -c "$cores" "$scratch/launch_floor" "$batches" "$launches" "$warmup" "$1" 2>> "$log" | tee -a "$OUT/pairs.jsonl"
+  timeout 120 taskset -c "$cores" "$scratch/launch_floor" "$batches" "$launches" "$warmup" "$1" "$cycles" "$cycle_batches" 2>> "$log" | tee -a "$OUT/pairs.jsonl"
 }
 probe() {
-  timeout 120 taskset -c "$cores" "$java" "${jopts[@]}" org.flagos.trace.benchmarks.FloorPairProbe "$batches" "$launches" "$warmup" "$1" \
+  timeout 120 taskset -c "$cores" "$java" "${jopts[@]}" org.flagos.trace.benchmarks.FloorPairProbe "$batches" "$launches" "$warmup" "$1" 20 "$cycles" "$cycle_batches" \
     2>> "$log" | json_only | tee -a "$OUT/pairs.jsonl"
 }
 echo "== 2. $pairs pairs on cores $cores" | tee -a "$log"

@@ -8,9 +8,13 @@
 //              EXTERNAL_CORRELATION, SYNCHRONIZATION, OVERHEAD, MEMORY2), one external id pushed
 //              around each batch as a flagtrace op does, 2 MiB buffers from a preallocated pool,
 //              every delivered record walked with cuptiActivityGetNextRecord;
-//   4. after:  every kind disabled and CUPTI flushed, as a session stop does; the same loop again.
-// Prints one JSON line: µs per launch (median of the timed batches) for each phase, and what CUPTI
-// delivered. Usage: launch_floor [batches=40] [launches=10000] [warmup=5] [pair=0]
+//   4. after:  every kind disabled and CUPTI flushed, as a session stop does; the same loop again;
+//   5. cycles: `cycles` times armed then after again, `cycle_batches` timed batches each (one untimed
+//              first): increments measured back to back in one process, so that what moves a whole
+//              process (its cores, its clocks, its plain phase) cancels out of each one.
+// Prints one JSON line: µs per launch (median of the timed batches) for each phase, each cycle's two
+// medians, and what CUPTI delivered.
+// Usage: launch_floor [batches=40] [launches=10000] [warmup=5] [pair=0] [cycles=0] [cycle_batches=10]
 #include <cuda_runtime.h>
 #include <cupti.h>
 
@@ -130,18 +134,33 @@ struct Loop {
   // `warmup` untimed batches, then the median of `batches` timed ones (min and max beside it),
   // appended to `json`: the line is printed only once every phase has run.
   void phase(std::string& json, const char* name, bool push, int warmup, int batches) {
-    for (int i = 0; i < warmup; ++i) batch_us_per_launch(push);
-    std::vector<double> t;
-    for (int i = 0; i < batches; ++i) t.push_back(batch_us_per_launch(push));
-    std::sort(t.begin(), t.end());
-    size_t n = t.size();
-    double median = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+    std::vector<double> t = timed(push, warmup, batches);
+    double median = median_of(t);
     char field[160];
     std::snprintf(field, sizeof field, "\"%s\":%.4f,\"%s_min\":%.4f,\"%s_max\":%.4f,", name, median, name, t.front(),
                   name, t.back());
     json += field;
   }
+
+  std::vector<double> timed(bool push, int warmup, int batches) {
+    for (int i = 0; i < warmup; ++i) batch_us_per_launch(push);
+    std::vector<double> t;
+    for (int i = 0; i < batches; ++i) t.push_back(batch_us_per_launch(push));
+    std::sort(t.begin(), t.end());
+    return t;
+  }
+
+  static double median_of(const std::vector<double>& sorted) {
+    size_t n = sorted.size();
+    return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  }
 };
+
+void arm(bool on) {
+  for (CUpti_ActivityKind kind : kSessionKinds) {
+    check_cupti(on ? cuptiActivityEnable(kind) : cuptiActivityDisable(kind), on ? "cuptiActivityEnable" : "cuptiActivityDisable");
+  }
+}
 
 }  // namespace
 
@@ -150,8 +169,10 @@ int main(int argc, char** argv) {
   int launches = argc > 2 ? std::atoi(argv[2]) : 10000;
   int warmup = argc > 3 ? std::atoi(argv[3]) : 5;
   int pair = argc > 4 ? std::atoi(argv[4]) : 0;
-  if (batches < 1 || launches < 1 || warmup < 0) {
-    std::fprintf(stderr, "usage: launch_floor [batches>=1] [launches>=1] [warmup>=0] [pair]\n");
+  int cycles = argc > 5 ? std::atoi(argv[5]) : 0;
+  int cycle_batches = argc > 6 ? std::atoi(argv[6]) : 10;
+  if (batches < 1 || launches < 1 || warmup < 0 || cycles < 0 || cycle_batches < 1) {
+    std::fprintf(stderr, "usage: launch_floor [batches>=1] [launches>=1] [warmup>=0] [pair] [cycles>=0] [cycle_batches>=1]\n");
     return 2;
   }
   for (size_t i = 0; i < kPreallocated; ++i) free_buffers.push_back(new_buffer());
@@ -168,23 +189,40 @@ int main(int argc, char** argv) {
   std::string json;
   loop.phase(json, "plain", false, warmup, batches);
 
-  for (CUpti_ActivityKind kind : kSessionKinds) check_cupti(cuptiActivityEnable(kind), "cuptiActivityEnable");
+  arm(true);
   loop.phase(json, "armed", true, warmup, batches);
-  for (CUpti_ActivityKind kind : kSessionKinds) check_cupti(cuptiActivityDisable(kind), "cuptiActivityDisable");
+  arm(false);
   auto f0 = std::chrono::steady_clock::now();
   check_cupti(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll");
   double flush_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - f0).count();
   uint64_t delivered_at_stop = records.load();
 
   loop.phase(json, "after", false, warmup, batches);
+  uint64_t records_before_cycles = records.load(), memsets_before_cycles = memset_records.load();
+
+  std::string on = "\"cycle_on\":[", off = "\"cycle_off\":[";
+  for (int c = 0; c < cycles; ++c) {
+    arm(true);
+    double armed = Loop::median_of(loop.timed(true, 1, cycle_batches));
+    arm(false);
+    check_cupti(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll");
+    double after = Loop::median_of(loop.timed(false, 1, cycle_batches));
+    char v[64];
+    std::snprintf(v, sizeof v, "%s%.4f", c ? "," : "", armed);
+    on += v;
+    std::snprintf(v, sizeof v, "%s%.4f", c ? "," : "", after);
+    off += v;
+  }
+  json += on + "]," + off + "],";
   std::printf("{\"side\":\"c\",\"pair\":%d,\"batches\":%d,\"launches\":%d,%s", pair, batches, launches, json.c_str());
   std::printf("\"flush_s\":%.6f,\"records\":%llu,\"memset_records\":%llu,\"records_after_stop\":%llu,"
               "\"buffers\":%llu,\"buffers_grown\":%llu,\"dropped\":%llu}\n",
               flush_s, static_cast<unsigned long long>(delivered_at_stop),
-              static_cast<unsigned long long>(memset_records.load()),
-              static_cast<unsigned long long>(records.load() - delivered_at_stop),
+              static_cast<unsigned long long>(memsets_before_cycles),
+              static_cast<unsigned long long>(records_before_cycles - delivered_at_stop),
               static_cast<unsigned long long>(buffers_delivered.load()),
               static_cast<unsigned long long>(buffers_grown.load()), static_cast<unsigned long long>(dropped.load()));
+  // (records and memsets above are the three phases'; the cycles' records are not counted there)
   std::fflush(stdout);
   check_cuda(cudaFree(loop.device), "cudaFree");
   return 0;

@@ -143,10 +143,47 @@ def pairs_summary(rows, confidence):
     if rsi is not None:
         print(f"  beyond raw CUPTI's own residue: Java - C interval [{rsi[0]:+.3f}, {rsi[1]:+.3f}]"
               + (" contains 0: what remains is CUPTI's" if rsi[0] <= 0 <= rsi[1] else " excludes 0"))
+    cycled_summary(complete, confidence)
     for p, c, j in complete:
         if c.get("dropped") or j.get("dropped_by_vendor"):
             print(f"# pair {p}: records dropped, C {c.get('dropped')}, Java {j.get('dropped_by_vendor')}")
     return 0
+
+
+def cycled_increment(row):
+    """The median over a process's cycles of (armed or session) - after, each cycle's two medians back to back."""
+    on, off = row.get("cycle_on") or [], row.get("cycle_off") or []
+    return median([a - b for a, b in zip(on, off)]) if on and len(on) == len(off) else None
+
+
+def cycled_summary(complete, confidence):
+    """The same comparison from the cycles: each increment over CUPTI attached with nothing armed, back to back."""
+    rows = [(p, cycled_increment(c), cycled_increment(j), len(c.get("cycle_on") or [])) for p, c, j in complete]
+    rows = [r for r in rows if r[1] is not None and r[2] is not None]
+    if not rows:
+        return
+    print()
+    print("# cycles: each process's median over its cycles of (armed/session - after), measured back to back;")
+    print("# the baseline is CUPTI attached with nothing armed on both sides (the residue above is in neither)")
+    print(f"{'pair':>4} {'cycles':>6} {'C inc':>7} {'J inc':>7} {'J-C inc':>8}")
+    diffs, cs, js = [], [], []
+    for p, c_inc, j_inc, n in rows:
+        print(f"{p:>4} {n:>6} {c_inc:+7.3f} {j_inc:+7.3f} {j_inc - c_inc:+8.3f}")
+        cs.append(c_inc)
+        js.append(j_inc)
+        diffs.append(j_inc - c_inc)
+    describe("C cycled increment", cs, confidence)
+    describe("Java cycled increment", js, confidence)
+    med, si, _, _ = describe("cycled difference (Java - C)", diffs, confidence)
+    if si is None:
+        verdict = "not decidable: too few pairs for the interval"
+    elif si[1] <= TARGET_INCREMENT_US:
+        verdict = f"MET: the interval's upper end {si[1]:+.3f} us is within +{TARGET_INCREMENT_US} us"
+    elif med <= TARGET_INCREMENT_US:
+        verdict = f"NOT DEMONSTRATED: median {med:+.3f} us, the interval reaches {si[1]:+.3f}"
+    else:
+        verdict = f"MISSED by {med - TARGET_INCREMENT_US:.3f} us (median {med:+.3f})"
+    print(f"target from the cycles, increment within {TARGET_INCREMENT_US} us of raw CUPTI's: {verdict}")
 
 
 def stop_summary(rows):
