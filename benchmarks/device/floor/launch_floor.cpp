@@ -15,6 +15,8 @@
 // Prints one JSON line: µs per launch (median of the timed batches) for each phase, each cycle's two
 // medians, and what CUPTI delivered.
 // Usage: launch_floor [batches=40] [launches=10000] [warmup=5] [pair=0] [cycles=0] [cycle_batches=10]
+// (FLOOR_KINDS=RUNTIME,MEMSET,... arms those kinds instead of a session's: which kind leaves the residue;
+// FLOOR_KINDS=NONE arms nothing, the control.)
 #include <cuda_runtime.h>
 #include <cupti.h>
 
@@ -156,8 +158,53 @@ struct Loop {
   }
 };
 
+struct NamedKind {
+  const char* name;
+  CUpti_ActivityKind kind;
+};
+
+const NamedKind kNamedKinds[] = {
+    {"CONCURRENT_KERNEL", CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL}, {"MEMCPY", CUPTI_ACTIVITY_KIND_MEMCPY},
+    {"MEMSET", CUPTI_ACTIVITY_KIND_MEMSET},   {"RUNTIME", CUPTI_ACTIVITY_KIND_RUNTIME},
+    {"EXTERNAL_CORRELATION", CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION},
+    {"SYNCHRONIZATION", CUPTI_ACTIVITY_KIND_SYNCHRONIZATION}, {"OVERHEAD", CUPTI_ACTIVITY_KIND_OVERHEAD},
+    {"MEMORY2", CUPTI_ACTIVITY_KIND_MEMORY2}, {"DRIVER", CUPTI_ACTIVITY_KIND_DRIVER},
+};
+
+// The kinds armed: a session's (kSessionKinds), or FLOOR_KINDS=NAME,NAME,... (kNamedKinds' names) to find
+// which kind leaves a residue once disabled.
+std::vector<CUpti_ActivityKind> armed_kinds;
+std::string armed_names;
+
+void choose_kinds() {
+  const char* chosen = std::getenv("FLOOR_KINDS");
+  if (chosen == nullptr || *chosen == 0) {
+    armed_kinds.assign(std::begin(kSessionKinds), std::end(kSessionKinds));
+    armed_names = "session";
+    return;
+  }
+  std::string list = chosen;
+  armed_names = list;
+  if (list == "NONE") return;  // the control: the same phases with nothing armed
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t end = list.find(',', start);
+    std::string name = list.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    bool found = false;
+    for (const NamedKind& k : kNamedKinds) {
+      if (name == k.name) {
+        armed_kinds.push_back(k.kind);
+        found = true;
+      }
+    }
+    if (!found) die("FLOOR_KINDS", ("unknown kind " + name).c_str());
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+}
+
 void arm(bool on) {
-  for (CUpti_ActivityKind kind : kSessionKinds) {
+  for (CUpti_ActivityKind kind : armed_kinds) {
     check_cupti(on ? cuptiActivityEnable(kind) : cuptiActivityDisable(kind), on ? "cuptiActivityEnable" : "cuptiActivityDisable");
   }
 }
@@ -175,6 +222,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: launch_floor [batches>=1] [launches>=1] [warmup>=0] [pair] [cycles>=0] [cycle_batches>=1]\n");
     return 2;
   }
+  choose_kinds();
   for (size_t i = 0; i < kPreallocated; ++i) free_buffers.push_back(new_buffer());
   // Before the first CUDA call, as flagtrace's initialization does.
   check_cupti(cuptiActivityRegisterCallbacks(on_request, on_complete), "cuptiActivityRegisterCallbacks");
@@ -214,7 +262,8 @@ int main(int argc, char** argv) {
     off += v;
   }
   json += on + "]," + off + "],";
-  std::printf("{\"side\":\"c\",\"pair\":%d,\"batches\":%d,\"launches\":%d,%s", pair, batches, launches, json.c_str());
+  std::printf("{\"side\":\"c\",\"pair\":%d,\"kinds\":\"%s\",\"batches\":%d,\"launches\":%d,%s", pair,
+              armed_names.c_str(), batches, launches, json.c_str());
   std::printf("\"flush_s\":%.6f,\"records\":%llu,\"memset_records\":%llu,\"records_after_stop\":%llu,"
               "\"buffers\":%llu,\"buffers_grown\":%llu,\"dropped\":%llu}\n",
               flush_s, static_cast<unsigned long long>(delivered_at_stop),
