@@ -380,7 +380,7 @@ public final class ScheduledSession implements AutoCloseable, HostOpMarker {
     private void openStepOp() {
         ProfilerSession cycle = recording;
         if (cycle != null) {
-            stepOp = cycle.op(STEP_OP_PREFIX + step);
+            stepOp = cycle.annotation(STEP_OP_PREFIX + step); // torch's step() opens a record_function: a user_annotation
         }
     }
 
