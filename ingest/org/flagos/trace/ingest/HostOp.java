@@ -12,9 +12,18 @@ import org.flagos.trace.model.OpStack;
  *        null when the file did not say
  * @param args the op's args ({@code Input Dims}, ...), or null when it has none
  * @param stack the call stack that opened the op, or null when none was recorded
+ * @param annotation true for a user annotation (a scheduled session's {@code ProfilerStep#N}, torch's
+ *        {@code record_function} scope), drawn as {@code user_annotation}; false for an op, drawn as
+ *        {@code cpu_op} (and for every op of a file or journal that does not say)
  */
 public record HostOp(String name, ExternalId externalId, long thread, long startNs, long endNs, String threadName,
-        OpArgs args, OpStack stack) {
+        OpArgs args, OpStack stack, boolean annotation) {
+    /** An op ({@code cpu_op}), not an annotation. */
+    public HostOp(String name, ExternalId externalId, long thread, long startNs, long endNs, String threadName,
+            OpArgs args, OpStack stack) {
+        this(name, externalId, thread, startNs, endNs, threadName, args, stack, false);
+    }
+
     /** An op whose thread has no name. */
     public HostOp(String name, ExternalId externalId, long thread, long startNs, long endNs) {
         this(name, externalId, thread, startNs, endNs, null);

@@ -252,6 +252,7 @@ public final class OpsJsonlReader {
                 long end = -1;
                 OpArgs args = null;
                 OpStack stack = null;
+                boolean annotation = false;
                 boolean window = false;
                 while (parser.nextToken() == JsonToken.FIELD_NAME) {
                     String field = parser.currentName();
@@ -277,6 +278,12 @@ public final class OpsJsonlReader {
                                 throw changed();
                             }
                             break;
+                        case "annotation":
+                            if (!value.isBoolean()) {
+                                throw changed();
+                            }
+                            annotation = value == JsonToken.VALUE_TRUE;
+                            break;
                         case "window_start":
                         case "window_end": window = true; break;
                         default:
@@ -291,7 +298,7 @@ public final class OpsJsonlReader {
                 if (name == null || externalId < 0 || start < 0 || end < start) {
                     throw changed();
                 }
-                return new HostOp(name, new ExternalId(externalId), thread, start, end, threadName, args, stack);
+                return new HostOp(name, new ExternalId(externalId), thread, start, end, threadName, args, stack, annotation);
             }
 
             private CaptureFormatException changed() {
@@ -338,6 +345,12 @@ public final class OpsJsonlReader {
                         } catch (IllegalArgumentException e) {
                             throw bad(source, number, e.getMessage());
                         }
+                        break;
+                    case "annotation":
+                        if (!value.isBoolean()) {
+                            throw bad(source, number, "\"annotation\" must be true or false");
+                        }
+                        line.annotation = value == JsonToken.VALUE_TRUE;
                         break;
                     case "name":
                         if (value != JsonToken.VALUE_STRING) {
@@ -387,6 +400,7 @@ public final class OpsJsonlReader {
         String name;
         OpArgs args;
         OpStack stack;
+        boolean annotation;
 
         HostOp op(String source, int number) {
             if (name == null || externalId == null || start == null || end == null) {
@@ -405,7 +419,7 @@ public final class OpsJsonlReader {
                 throw bad(source, number, "thread must be non-negative");
             }
             return new HostOp(name, new ExternalId(externalId), thread == null ? HostOp.NO_THREAD : thread, start, end,
-                    threadName, args, stack);
+                    threadName, args, stack, annotation);
         }
     }
 

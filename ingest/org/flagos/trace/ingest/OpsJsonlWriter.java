@@ -51,6 +51,9 @@ public final class OpsJsonlWriter implements AutoCloseable {
                 g.writeFieldName("stack");
                 g.writeRawValue(op.stack().framesJson());
             }
+            if (op.annotation()) { // written only when true: an op's line keeps the bytes it had before the field
+                g.writeBooleanField("annotation", true);
+            }
             g.writeEndObject();
         }
         out.write('\n');

@@ -161,6 +161,8 @@ final class JournalDocuments {
         String args;
         /** The op's stack as a JSON array of frames, or null: none. */
         String stack;
+        /** A user annotation ({@link HostOp#annotation()}); written only when true, absent from older builds' documents. */
+        boolean annotation;
         private OpArgs parsedArgs;
         private OpStack parsedStack;
 
@@ -173,6 +175,9 @@ final class JournalDocuments {
             }
             if (stack != null) {
                 w.write("stack").text(stack);
+            }
+            if (annotation) {
+                w.write("annotation").bool(true);
             }
             w.write("check").int64(~seq);
         }
@@ -194,6 +199,7 @@ final class JournalDocuments {
             // there reads as null, and the reader stays where it was (JournalArgsTest).
             args = w.read("args").text();
             stack = w.read("stack").text();
+            annotation = w.read("annotation").bool(); // absent (an op, or an older build's document): false
             check(w, seq);
         }
 
@@ -225,7 +231,8 @@ final class JournalDocuments {
 
         /** The op; call only when {@link #invalid()} is null. */
         HostOp toHostOp() {
-            return new HostOp(name, new ExternalId(externalId), thread, startNs, endNs, threadName, parsedArgs, parsedStack);
+            return new HostOp(name, new ExternalId(externalId), thread, startNs, endNs, threadName, parsedArgs, parsedStack,
+                    annotation);
         }
     }
 

@@ -124,6 +124,7 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
         docs.op.endNs = op.endNs();
         docs.op.args = op.args() == null ? null : op.args().toJson();
         docs.op.stack = op.stack() == null ? null : op.stack().framesJson();
+        docs.op.annotation = op.annotation();
         append(JournalSchema.OP, docs.op, docs.op.seq = seq);
         ops++;
     }

@@ -43,6 +43,8 @@ public final class TraceRecord {
     public OpArgs opArgs;
     /** The call stack that opened a host op, or null. */
     public OpStack opStack;
+    /** A host op that is a user annotation (torch's {@code user_annotation}, not a {@code cpu_op}). */
+    public boolean opAnnotation;
     /** Vendor callback id of an API call. */
     public int cbid;
 
@@ -231,6 +233,7 @@ public final class TraceRecord {
         opThreadName = null;
         opArgs = null;
         opStack = null;
+        opAnnotation = false;
         cbid = 0;
         gridX = gridY = gridZ = blockX = blockY = blockZ = 0;
         registersPerThread = staticSharedMemory = dynamicSharedMemory = 0;
@@ -283,6 +286,7 @@ public final class TraceRecord {
         opThreadName = other.opThreadName;
         opArgs = other.opArgs;
         opStack = other.opStack;
+        opAnnotation = other.opAnnotation;
         cbid = other.cbid;
         gridX = other.gridX;
         gridY = other.gridY;

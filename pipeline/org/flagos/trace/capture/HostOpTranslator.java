@@ -14,6 +14,7 @@ final class HostOpTranslator {
         slot.opThreadName = op.threadName();
         slot.opArgs = op.args();
         slot.opStack = op.stack();
+        slot.opAnnotation = op.annotation();
         slot.externalId(op.externalId().value());
         slot.threadId = op.thread();
         slot.startNs = op.startNs();

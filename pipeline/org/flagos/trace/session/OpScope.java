@@ -20,14 +20,16 @@ public final class OpScope implements HostOpMarker.Scope {
     private final boolean pushed;
     private final OpArgs args;
     private final OpStack stack;
+    private final boolean annotation;
     private boolean closed;
 
     OpScope(ProfilerSession session, String name, long externalId, long thread, long startNs, boolean pushed) {
-        this(session, name, externalId, thread, startNs, pushed, null, null);
+        this(session, name, externalId, thread, startNs, pushed, null, null, false);
     }
 
     OpScope(ProfilerSession session, String name, long externalId, long thread, long startNs, boolean pushed, OpArgs args,
-            OpStack stack) {
+            OpStack stack, boolean annotation) {
+        this.annotation = annotation;
         this.args = args;
         this.stack = stack;
         this.session = session;
@@ -60,6 +62,11 @@ public final class OpScope implements HostOpMarker.Scope {
     /** The call stack that opened the op, or null when the session records none. */
     public OpStack stack() {
         return stack;
+    }
+
+    /** Whether the op is a user annotation ({@code user_annotation}, as torch's {@code ProfilerStep#N}), not a {@code cpu_op}. */
+    boolean annotation() {
+        return annotation;
     }
 
     long thread() {

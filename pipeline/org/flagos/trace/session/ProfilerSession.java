@@ -203,12 +203,29 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
         }
         // Before the clock: the walk is the op's caller's cost, not the op's time.
         OpStack stack = options.stackDepth() == 0 ? null : OpStacks.capture(options.stackDepth());
+        return open(name, args, stack, false);
+    }
+
+    /**
+     * Opens a user annotation on the calling thread: an op drawn as torch draws a
+     * {@code record_function} scope ({@code user_annotation}: no args, no stack), which device work
+     * launched inside it outside other ops is attributed to, as to any op. The scheduled session's
+     * {@code ProfilerStep#N}.
+     */
+    OpScope annotation(String name) {
+        if (closed) {
+            return OpScope.inert(name);
+        }
+        return open(name, null, null, true);
+    }
+
+    private OpScope open(String name, OpArgs args, OpStack stack, boolean annotation) {
         long id = nextExternalId.getAndIncrement();
         // The op's times bracket its id's stay on the vendor's stack: start read before the push,
         // end after the pop, so no call it launched can fall outside it.
         long start = clock.now();
         boolean pushed = tracer.pushCorrelation(new ExternalId(id));
-        OpScope op = new OpScope(this, name, id, Thread.currentThread().getId(), start, pushed, args, stack);
+        OpScope op = new OpScope(this, name, id, Thread.currentThread().getId(), start, pushed, args, stack, annotation);
         openOps.get().push(op);
         return op;
     }
@@ -226,7 +243,7 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
         long end = clock.now();
         if (!closed) {
             HostOp line = new HostOp(op.name(), new ExternalId(op.externalId()), op.thread(), op.startNs(), end,
-                    Thread.currentThread().getName(), op.args(), op.stack()); // close runs on the op's own thread
+                    Thread.currentThread().getName(), op.args(), op.stack(), op.annotation()); // close runs on the op's own thread
             pipeline.publish(line);
             if (journal != null) {
                 journal.op(line);

@@ -34,7 +34,8 @@ import org.flagos.trace.model.HostOpMarker;
  * } // log/HOST_PID.EPOCH_NS.pt.trace.json, one per cycle, all on disk here
  * }</pre>
  *
- * <p>As in torch: steps count from 0; step {@code N}'s op is {@code ProfilerStep#N}, from the call
+ * <p>As in torch: steps count from 0; step {@code N}'s op is {@code ProfilerStep#N}, a user annotation
+ * (drawn as torch draws it, {@code user_annotation}), from the call
  * that began the step (the session's start for step 0, else {@link #step()}) to the next call
  * ({@link #step()} or {@link #close()}), and encloses the ops the step's thread opens in between.
  * The transitions are torch's: the tracer is armed at a cycle's first warmup step (or its first
@@ -380,7 +381,7 @@ public final class ScheduledSession implements AutoCloseable, HostOpMarker {
     private void openStepOp() {
         ProfilerSession cycle = recording;
         if (cycle != null) {
-            stepOp = cycle.op(STEP_OP_PREFIX + step);
+            stepOp = cycle.annotation(STEP_OP_PREFIX + step); // torch's step() opens a record_function: a user_annotation
         }
     }
 

@@ -397,10 +397,7 @@ public final class ChromeJsonSink implements TraceSink {
             annotationSlice(op);
             return;
         }
-        rows.hostThread(op.tid);
-        if (op.threadNameId >= 0) {
-            rows.hostThreadName(op.tid, names.name(op.threadNameId));
-        }
+        hostRow(op);
         EventBytes e = begin().raw(CPU_OP_HEAD).string(name(op.nameId))
                 .raw(PID_).repeated(op.pid).raw(TID_).repeated(op.tid)
                 .raw(TS_).micros(op.startNs - base).raw(DUR_).micros(op.endNs - op.startNs)
@@ -425,6 +422,14 @@ public final class ChromeJsonSink implements TraceSink {
         emit(e.raw(END_ARGS_AND_EVENT));
     }
 
+    /** The op's row, named as the program knows its thread when the op says (an annotation range does not). */
+    private void hostRow(HostOpRow op) {
+        rows.hostThread(op.tid);
+        if (op.threadNameId >= 0) {
+            rows.hostThreadName(op.tid, names.name(op.threadNameId));
+        }
+    }
+
     /** torch 2.11's {@code gpu_user_annotation}: on the stream's row, its one arg the op's External id. */
     @Override
     public void gpuAnnotation(GpuAnnotationRow a) throws IOException {
@@ -441,7 +446,7 @@ public final class ChromeJsonSink implements TraceSink {
      * External id, Record function id, Ev Idx), and its NVTX domain when not the default one.
      */
     private void annotationSlice(HostOpRow op) throws IOException {
-        rows.hostThread(op.tid);
+        hostRow(op);
         EventBytes e = begin().raw(USER_ANNOTATION_HEAD).string(name(op.nameId))
                 .raw(PID_).repeated(op.pid).raw(TID_).repeated(op.tid)
                 .raw(TS_).micros(op.startNs - base).raw(DUR_).micros(op.endNs - op.startNs)

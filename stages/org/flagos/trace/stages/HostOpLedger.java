@@ -44,9 +44,14 @@ final class HostOpLedger {
     long[] end = new long[256];
     OpArgs[] args = new OpArgs[256];
     OpStack[] stacks = new OpStack[256];
-    /** True for an annotation range ({@link MarkerRanges}), drawn as {@code user_annotation}; its domain's name id or -1. */
+    /**
+     * True for an op drawn as {@code user_annotation}: an annotation range ({@link MarkerRanges}) or a
+     * host op that says it is one (a scheduled session's {@code ProfilerStep#N}); a range's domain's name id or -1.
+     */
     boolean[] annotation = new boolean[256];
     int[] domainId = new int[256];
+    /** True for an annotation range: its thread is the vendor's API thread, not an ops-file thread. */
+    boolean[] range = new boolean[256];
     private int lastOp;
     private long[] deviceNs = new long[256];
     private long[] apiThread = new long[256];
@@ -143,6 +148,7 @@ final class HostOpLedger {
         folded[s] = false;
         annotation[s] = false;
         domainId[s] = -1;
+        range[s] = false;
         if (spans != null) {
             spans.clear(s);
         }
@@ -176,6 +182,15 @@ final class HostOpLedger {
     void annotation(int domainNameId) {
         annotation[lastOp] = true;
         domainId[lastOp] = domainNameId;
+        range[lastOp] = true;
+    }
+
+    /**
+     * Marks the host op that {@link #op} just took as a user annotation: drawn as {@code user_annotation},
+     * on its own (ops-file) thread's row, settled, nested and summed as any op.
+     */
+    void userAnnotation() {
+        annotation[lastOp] = true;
     }
 
     /** A device record of {@code ns} with this External id was written (its stream and times not told: no span). */
@@ -276,7 +291,7 @@ final class HostOpLedger {
         while (true) {
             if (byStart.size > 0 && folded[byStart.peek()]) {
                 int s = byStart.poll();
-                if (!annotation[s] && !layout.knows(thread[s])) {
+                if (!range[s] && !layout.knows(thread[s])) {
                     fallbackWritten.put(thread[s], fallbackWritten.get(thread[s]) + 1);
                 }
                 written++;
@@ -295,7 +310,7 @@ final class HostOpLedger {
     }
 
     private void fold(int s) {
-        if (annotation[s]) {
+        if (range[s]) {
             thread[s] = layout.opThreadOf(thread[s]); // the row stays the API thread: hostRow maps it back
         }
         fold.fold(nameId[s], externalId[s], thread[s], start[s], end[s], deviceNs[s], spans, s);
@@ -357,6 +372,7 @@ final class HostOpLedger {
             stacks = Arrays.copyOf(stacks, n);
             annotation = Arrays.copyOf(annotation, n);
             domainId = Arrays.copyOf(domainId, n);
+            range = Arrays.copyOf(range, n);
             deviceNs = Arrays.copyOf(deviceNs, n);
             apiThread = Arrays.copyOf(apiThread, n);
             arrivedAt = Arrays.copyOf(arrivedAt, n);

@@ -26,7 +26,8 @@ public final class HostOpRow {
     /** The call stack that opened the op, or null. */
     public org.flagos.trace.model.OpStack stack;
     /**
-     * True for an annotation range (NVTX), drawn as torch's {@code user_annotation}: External id,
+     * True for an annotation range (NVTX) or a host op that is a user annotation (a scheduled
+     * session's {@code ProfilerStep#N}), drawn as torch's {@code user_annotation}: External id,
      * Record function id and Ev Idx only, as torch gives a {@code record_function} range.
      */
     public boolean annotation;

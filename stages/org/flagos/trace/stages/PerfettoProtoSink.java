@@ -587,12 +587,7 @@ public final class PerfettoProtoSink implements TraceSink {
             annotationSlice(op);
             return;
         }
-        long track = threadTrack(op.pid, op.tid);
-        if (op.threadNameId >= 0 && !threadNames.containsKey(op.tid)) {
-            String name = names.name(op.threadNameId);
-            threadNames.put(op.tid, name);
-            threadDescriptor(track, op.pid, op.tid, name); // the same track, now named as the program knows it
-        }
+        long track = hostTrack(op);
         int nameId = op.nameId;
         beginPacket(op.startNs, nameId, "cpu_op");
         buf.begin(PACKET_TRACK_EVENT);
@@ -627,6 +622,17 @@ public final class PerfettoProtoSink implements TraceSink {
         flushIfFull();
     }
 
+    /** The op's thread track, named as the program knows its thread when the op says (an annotation range does not). */
+    private long hostTrack(HostOpRow op) {
+        long track = threadTrack(op.pid, op.tid);
+        if (op.threadNameId >= 0 && !threadNames.containsKey(op.tid)) {
+            String name = names.name(op.threadNameId);
+            threadNames.put(op.tid, name);
+            threadDescriptor(track, op.pid, op.tid, name); // the same track, now named as the program knows it
+        }
+        return track;
+    }
+
     /** The keys only annotation ranges and marks use: interned at the first one, so traces without any keep their bytes. */
     private static final String[] ANNOTATION_KEYS = {"domain"};
 
@@ -635,7 +641,7 @@ public final class PerfettoProtoSink implements TraceSink {
         if (op.domainNameId >= 0) {
             internKeys(ANNOTATION_KEYS);
         }
-        long track = threadTrack(op.pid, op.tid);
+        long track = hostTrack(op);
         beginPacket(op.startNs, op.nameId, "user_annotation");
         buf.begin(PACKET_TRACK_EVENT);
         sliceBegin(track, op.nameId, "user_annotation");

@@ -186,6 +186,9 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
             startIfNeeded(r.startNs);
             ops.op(r.nameId, r.externalId(), r.threadId, r.startNs, r.endNs, r.threadNameId);
             ops.detail(r.opArgs, r.opStack);
+            if (r.opAnnotation) {
+                ops.userAnnotation();
+            }
         }
     }
 
@@ -313,7 +316,7 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
             row.stack = ops.stacks[s];
             row.annotation = ops.annotation[s];
             row.domainNameId = ops.domainId[s];
-            if (row.annotation) {
+            if (ops.range[s]) {
                 row.thread = -1; // the vendor's thread is the row; a range has no ops-file thread
                 rangesDrawn++;
             }

@@ -56,7 +56,8 @@ public final class StepScheduleProbe {
             for (JsonNode e : events) {
                 String name = e.path("name").asText();
                 String cat = e.path("cat").asText();
-                if (name.startsWith(ScheduledSession.STEP_OP_PREFIX) && "X".equals(e.path("ph").asText())) {
+                if (name.startsWith(ScheduledSession.STEP_OP_PREFIX) && "X".equals(e.path("ph").asText())
+                        && !cat.equals("gpu_user_annotation")) { // the host step (user_annotation, as torch's), not its stream spans
                     steps.add(name);
                     System.out.printf("  step %s %s ts=%s dur=%s%n", name, cat, e.path("ts").asText(), e.path("dur").asText());
                 } else if (cat.equals("kernel") || cat.equals("gpu_memset") || cat.equals("gpu_memcpy")) {

@@ -99,8 +99,11 @@ class ScheduledSessionTest {
         return out;
     }
 
+    /** The trace's steps: {@code user_annotation}s, as torch writes them (never a {@code cpu_op}). */
     private static List<String> steps(JsonNode trace) {
-        return names(trace, "cpu_op").stream().filter(n -> n.startsWith(ScheduledSession.STEP_OP_PREFIX)).toList();
+        assertTrue(names(trace, "cpu_op").stream().noneMatch(n -> n.startsWith(ScheduledSession.STEP_OP_PREFIX)),
+                "no step is a cpu_op");
+        return names(trace, "user_annotation").stream().filter(n -> n.startsWith(ScheduledSession.STEP_OP_PREFIX)).toList();
     }
 
     /** Checks one cycle's trace: its steps, one op and one kernel in each, every kernel inside a step. */
@@ -178,6 +181,69 @@ class ScheduledSessionTest {
             run(session, 12);
         }
         assertEquals(torch, traces(".pt.trace.json").stream().map(ScheduledSessionTest::steps).toList());
+    }
+
+    /**
+     * {@code ProfilerStep#N} is a {@code user_annotation} with torch's args (External id, Record function
+     * id, Ev Idx); device work the step launches outside any op takes the step's External id, as in
+     * torch (the step's {@code record_function} is the innermost scope around the launch), so its time is
+     * the step's self device time in the summary the writer made and in the one read back from the
+     * trace; the step's span on the stream is a {@code gpu_user_annotation} of its External id.
+     */
+    @Test
+    void aStepIsAUserAnnotationThatOwnsTheDeviceWorkItLaunchesOutsideOps() throws Exception {
+        StepSchedule schedule = StepSchedule.builder().active(2).repeat(1).build();
+        List<org.flagos.trace.stages.OpSummary> summaries = new CopyOnWriteArrayList<>();
+        try (ScheduledSession session = Profiler.start(tracer, ScheduleOptions.in(dir, schedule).onTraceReady(trace -> {
+            summaries.add(trace.summary());
+            trace.moveTo(dir.resolve("steps" + trace.suffix()));
+        }))) {
+            for (int i = 0; i < 2; i++) {
+                try (OpScope op = session.op("work")) {
+                    tracer.invoke("fakeLaunchKernel", 0);
+                }
+                tracer.invoke("fakeLaunchKernel", 1); // in the step, outside every op
+                session.step();
+            }
+        }
+        Path file = dir.resolve("steps.pt.trace.json");
+        JsonNode trace = TraceJson.MAPPER.readTree(file.toFile());
+        assertEquals(List.of("ProfilerStep#0", "ProfilerStep#1"), steps(trace));
+        java.util.Map<String, Long> stepIds = new java.util.HashMap<>();
+        for (JsonNode e : trace.get("traceEvents")) {
+            if ("user_annotation".equals(e.path("cat").asText())) {
+                List<String> keys = new ArrayList<>();
+                e.get("args").fieldNames().forEachRemaining(keys::add);
+                assertEquals(List.of("External id", "Record function id", "Ev Idx"), keys, "torch's args of a step: " + e);
+                stepIds.put(e.get("name").asText(), e.get("args").get("External id").asLong());
+            }
+        }
+        int outside = 0;
+        for (JsonNode e : trace.get("traceEvents")) {
+            if ("kernel".equals(e.path("cat").asText()) && e.get("args").get("grid").get(0).asInt() == 9) { // kernel 1
+                assertTrue(stepIds.containsValue(e.get("args").get("External id").asLong()), "the step's id: " + e);
+                outside++;
+            }
+        }
+        assertEquals(2, outside);
+        List<String> spans = new ArrayList<>();
+        for (JsonNode e : trace.get("traceEvents")) {
+            if ("gpu_user_annotation".equals(e.path("cat").asText()) && e.get("name").asText().startsWith("ProfilerStep#")) {
+                assertEquals((long) stepIds.get(e.get("name").asText()), e.get("args").get("External id").asLong());
+                spans.add(e.get("name").asText());
+            }
+        }
+        assertEquals(List.of("ProfilerStep#0", "ProfilerStep#1"), spans.stream().sorted().toList(), "one span a step on its stream");
+        // kernel 1 runs 1,600 ns: the step's own device time, in the writer's summary and in the trace's
+        org.flagos.trace.stages.OpSummaryRow written = summaries.get(0).row("ProfilerStep#0");
+        assertEquals(1.6, written.selfDeviceTimeTotalUs(), 1e-9);
+        assertEquals(3.1, written.deviceTimeTotalUs(), 1e-9, "with work's kernel 0 (1,500 ns)");
+        org.flagos.trace.report.KeyAveragesRow read = org.flagos.trace.report.KeyAverages.of(
+                org.flagos.trace.report.TraceFile.read(file)).row("ProfilerStep#0");
+        assertEquals(1, read.count());
+        assertEquals(written.selfDeviceTimeTotalUs(), read.selfDeviceUs(), 1e-3);
+        assertEquals(written.deviceTimeTotalUs(), read.deviceTotalUs(), 1e-3);
+        assertEquals(written.cpuTimeTotalUs(), read.cpuTotalUs(), 1e-3);
     }
 
     @Test

@@ -69,12 +69,15 @@ class StepScheduleDocsTest {
                 assertTrue(p.getFileName().toString().matches(".+_\\d+\\.\\d{19}\\.pt\\.trace\\.json"), p.toString());
                 JsonNode trace = TraceJson.MAPPER.readTree(p.toFile());
                 List<String> names = new ArrayList<>();
+                List<String> stepNames = new ArrayList<>();
                 for (JsonNode e : trace.get("traceEvents")) {
                     if ("cpu_op".equals(e.path("cat").asText())) {
                         names.add(e.get("name").asText());
+                    } else if ("user_annotation".equals(e.path("cat").asText())) {
+                        stepNames.add(e.get("name").asText()); // torch's category for a step
                     }
                 }
-                steps.add(names.stream().filter(n -> n.startsWith("ProfilerStep#")).toList());
+                steps.add(stepNames.stream().filter(n -> n.startsWith("ProfilerStep#")).toList());
                 assertEquals(2, names.stream().filter("train"::equals).count(), "one train op a recorded step");
             }
         }
