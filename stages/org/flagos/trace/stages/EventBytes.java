@@ -33,6 +33,9 @@ final class EventBytes extends AsciiFragment {
     private final byte[] repeatedLength = new byte[1 << REPEATED_BITS]; // 0: empty
     private final byte[] repeatedDigits = new byte[MAX_DIGITS << REPEATED_BITS];
     private final RowFields rows = new RowFields();
+    private long lastUnsigned;
+    private int lastUnsignedLength; // 0: none yet
+    private final byte[] lastUnsignedDigits = new byte[MAX_DIGITS];
 
     /** A buffer for single events (tests). */
     EventBytes() {
@@ -143,15 +146,29 @@ final class EventBytes extends AsciiFragment {
         return this;
     }
 
-    /** {@code value}'s 64 bits as an unsigned integer (vendor correlation ids are u64). */
+    /**
+     * {@code value}'s 64 bits as an unsigned integer (vendor correlation ids are u64). The last value's
+     * digits are kept: a launch's correlation is written three times in a row, in the device (or API)
+     * slice that completes its arrow and as the id of the arrow's two halves.
+     */
     EventBytes unsigned(long value) {
-        if (value >= 0) {
-            return number(value);
+        ensure(MAX_DIGITS);
+        if (value == lastUnsigned && lastUnsignedLength > 0) {
+            System.arraycopy(lastUnsignedDigits, 0, bytes, to, lastUnsignedLength);
+            to += lastUnsignedLength;
+            return this;
         }
-        ensure(20);
-        long high = Long.divideUnsigned(value, 10);
-        to = NumberOutput.outputLong(high, bytes, to);
-        bytes[to++] = (byte) ('0' + Long.remainderUnsigned(value, 10));
+        int start = to;
+        if (value >= 0) {
+            to = NumberOutput.outputLong(value, bytes, to);
+        } else {
+            long high = Long.divideUnsigned(value, 10);
+            to = NumberOutput.outputLong(high, bytes, to);
+            bytes[to++] = (byte) ('0' + Long.remainderUnsigned(value, 10));
+        }
+        lastUnsigned = value;
+        lastUnsignedLength = to - start;
+        System.arraycopy(bytes, start, lastUnsignedDigits, 0, lastUnsignedLength);
         return this;
     }
 
