@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Fills .device/SIDE, one build of benchmarks/run-device-ab.sh, from a clone of flagtrace built here:
+# Fills .device/SIDE of the checkout it is run in (the one that travels to the device), one build of
+# benchmarks/run-device-ab.sh, from a clone of flagtrace built here:
 #   benchmarks/device-side.sh SIDE CLONE
 # CLONE must have run `mvn -B -q -DskipTests package test-compile` (its jar, its test classes and its launcher
 # are taken; .device/jre and .device/lib are shared by every side, docs/running-on-h200.md). For example, a
@@ -8,7 +9,7 @@
 #   (cd /work/agN && mvn -B -q -DskipTests package test-compile) && benchmarks/device-side.sh after /work/agN
 #   then, on the device with carry [".device"]: PART=cold benchmarks/run-device-ab.sh 3
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(git rev-parse --show-toplevel)"
 side="${1:?usage: device-side.sh SIDE CLONE}"; src="$(readlink -f "${2:?usage: device-side.sh SIDE CLONE}")"
 [ -d "$src/target/test-classes/org/flagos/trace/benchmarks" ] || { echo "$src: no test classes; run mvn -B -q -DskipTests package test-compile there" >&2; exit 1; }
 d=".device/$side"
