@@ -222,7 +222,12 @@ public final class FltrbufFrames implements Closeable {
     /** Reads up to {@code want} payload bytes into the reused frame buffer, growing it as bytes arrive. */
     private long readPayload(int want) throws IOException {
         if (remaining >= 0 && frame.capacity() < want) { // a plain file holds these bytes: one buffer of their size
-            frame = ByteBuffer.allocate(want).order(ByteOrder.LITTLE_ENDIAN);
+            // Direct: the file channel reads into it as it is. Into a heap buffer the JDK reads through a
+            // temporary direct buffer of the read's size, copied over, and allocated and zeroed again
+            // whenever a read is larger than the one it keeps: in a cold 10M-record replay (8 MiB and
+            // 29 KiB frames) that zeroing and copy were 13% of the producer thread's CPU samples
+            // (async-profiler, benchmarks/results/2026-12-02-vm/walk-fourth.txt).
+            frame = ByteBuffer.allocateDirect(want).order(ByteOrder.LITTLE_ENDIAN);
         }
         frame.clear();
         while (frame.position() < want) {
@@ -343,7 +348,7 @@ public final class FltrbufFrames implements Closeable {
      */
     private static final class Buffered implements ReadableByteChannel {
         private final ReadableByteChannel in;
-        private final ByteBuffer buffer = ByteBuffer.allocate(1 << 16);
+        private final ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 16); // direct: see readPayload
 
         Buffered(ReadableByteChannel in) {
             this.in = in;

@@ -43,8 +43,6 @@ public final class ChromeJsonSink implements TraceSink {
     private static final byte[] DOMAIN_ = EventBytes.ascii(",\"domain\":");
     private static final byte[] FIRST_DOMAIN_ = EventBytes.ascii(",\"args\":{\"domain\":");
     private static final byte[][] DEVICE_HEAD = new byte[EventKind.count()][];
-    private static final byte[] PID_ = EventBytes.ascii(",\"pid\":");
-    private static final byte[] TID_ = EventBytes.ascii(",\"tid\":");
     private static final byte[] TS_ = EventBytes.ascii(",\"ts\":");
     private static final byte[] DUR_ = EventBytes.ascii(",\"dur\":");
     private static final byte[] ARGS_ = EventBytes.ascii(",\"args\":{");
@@ -200,8 +198,7 @@ public final class ChromeJsonSink implements TraceSink {
         rows.hostThread(r.threadId);
         EventBytes e = begin()
                 .raw(r.kind == EventKind.DRIVER ? driverHead : runtimeHead).string(name(r.nameId))
-                .raw(PID_).repeated(r.processId).raw(TID_).repeated(r.threadId)
-                .raw(TS_).micros(r.startNs - base).raw(DUR_).micros(r.endNs - r.startNs)
+                .row(r.processId, r.threadId).micros(r.startNs - base).raw(DUR_).micros(r.endNs - r.startNs)
                 .raw(ARGS_);
         boolean first = true;
         if (r.hasExternalId()) {
@@ -227,8 +224,7 @@ public final class ChromeJsonSink implements TraceSink {
         }
         EventBytes e = begin()
                 .raw(DEVICE_HEAD[r.kind.ordinal()]).string(name(r.nameId))
-                .raw(PID_).repeated(r.device).raw(TID_).repeated(r.stream)
-                .raw(TS_).micros(r.startNs - base).raw(DUR_).micros(r.endNs - r.startNs)
+                .row(r.device, r.stream).micros(r.startNs - base).raw(DUR_).micros(r.endNs - r.startNs)
                 .raw(ARGS_);
         if (r.hasExternalId()) {
             e.raw(EXTERNAL_ID_).number(r.externalId()).raw(COMMA);
@@ -273,8 +269,8 @@ public final class ChromeJsonSink implements TraceSink {
     private void syncSlice(TraceRecord r) throws IOException {
         EventBytes e = begin()
                 .raw(DEVICE_HEAD[r.kind.ordinal()]).string(name(r.nameId))
-                .raw(PID_).repeated(r.device).raw(TID_).repeated(r.stream == -1 ? TraceRows.DEVICE_ROW : r.stream)
-                .raw(TS_).micros(r.startNs - base).raw(DUR_).micros(r.endNs - r.startNs)
+                .row(r.device, r.stream == -1 ? TraceRows.DEVICE_ROW : r.stream)
+                .micros(r.startNs - base).raw(DUR_).micros(r.endNs - r.startNs)
                 .raw(ARGS_);
         if (r.hasExternalId()) {
             e.raw(EXTERNAL_ID_).number(r.externalId()).raw(COMMA);
@@ -379,10 +375,8 @@ public final class ChromeJsonSink implements TraceSink {
 
     @Override
     public void flow(FlowArrow a) throws IOException {
-        emit(begin().raw(FLOW_S_HEAD).unsigned(a.id()).raw(PID_).repeated(a.hostPid())
-                .raw(TID_).repeated(a.hostTid()).raw(TS_).micros(a.hostTs() - base).raw(FLOW_S_TAIL));
-        emit(begin().raw(FLOW_F_HEAD).unsigned(a.id()).raw(PID_).repeated(a.devicePid())
-                .raw(TID_).repeated(a.deviceTid()).raw(TS_).micros(a.deviceTs() - base).raw(FLOW_F_TAIL));
+        emit(begin().raw(FLOW_S_HEAD).unsigned(a.id()).row(a.hostPid(), a.hostTid()).micros(a.hostTs() - base).raw(FLOW_S_TAIL));
+        emit(begin().raw(FLOW_F_HEAD).unsigned(a.id()).row(a.devicePid(), a.deviceTid()).micros(a.deviceTs() - base).raw(FLOW_F_TAIL));
     }
 
     /** The {@code s} and the {@code f} half. */
@@ -399,8 +393,7 @@ public final class ChromeJsonSink implements TraceSink {
         }
         hostRow(op);
         EventBytes e = begin().raw(CPU_OP_HEAD).string(name(op.nameId))
-                .raw(PID_).repeated(op.pid).raw(TID_).repeated(op.tid)
-                .raw(TS_).micros(op.startNs - base).raw(DUR_).micros(op.endNs - op.startNs)
+                .row(op.pid, op.tid).micros(op.startNs - base).raw(DUR_).micros(op.endNs - op.startNs)
                 .raw(ARGS_).raw(EXTERNAL_ID_).number(op.externalId)
                 .raw(CPU_OP_ARGS_).number(op.evIdx);
         if (op.args == null) {
@@ -435,8 +428,7 @@ public final class ChromeJsonSink implements TraceSink {
     public void gpuAnnotation(GpuAnnotationRow a) throws IOException {
         rows.deviceStream(a.device, a.stream);
         emit(begin().raw(GPU_ANNOTATION_HEAD).string(name(a.nameId))
-                .raw(PID_).repeated(a.device).raw(TID_).repeated(a.stream)
-                .raw(TS_).micros(a.startNs - base).raw(DUR_).micros(a.endNs - a.startNs)
+                .row(a.device, a.stream).micros(a.startNs - base).raw(DUR_).micros(a.endNs - a.startNs)
                 .raw(ARGS_).raw(EXTERNAL_ID_).number(a.externalId)
                 .raw(END_ARGS_AND_EVENT));
     }
@@ -448,8 +440,7 @@ public final class ChromeJsonSink implements TraceSink {
     private void annotationSlice(HostOpRow op) throws IOException {
         hostRow(op);
         EventBytes e = begin().raw(USER_ANNOTATION_HEAD).string(name(op.nameId))
-                .raw(PID_).repeated(op.pid).raw(TID_).repeated(op.tid)
-                .raw(TS_).micros(op.startNs - base).raw(DUR_).micros(op.endNs - op.startNs)
+                .row(op.pid, op.tid).micros(op.startNs - base).raw(DUR_).micros(op.endNs - op.startNs)
                 .raw(ARGS_).raw(EXTERNAL_ID_).number(op.externalId)
                 .raw(CPU_OP_ARGS_).number(op.evIdx);
         if (op.domainNameId >= 0) {
@@ -466,7 +457,7 @@ public final class ChromeJsonSink implements TraceSink {
     public void markInstant(MarkRow m) throws IOException {
         rows.hostThread(m.tid);
         EventBytes e = begin().raw(MARK_HEAD).string(name(m.nameId))
-                .raw(PID_).repeated(m.pid).raw(TID_).repeated(m.tid).raw(TS_).micros(m.tsNs - base);
+                .row(m.pid, m.tid).micros(m.tsNs - base);
         if (m.domainNameId >= 0) {
             e.raw(FIRST_DOMAIN_).string(name(m.domainNameId)).raw(END_ARGS_AND_EVENT);
         } else {
@@ -483,8 +474,7 @@ public final class ChromeJsonSink implements TraceSink {
     @Override
     public void memoryInstant(MemoryRow m) throws IOException {
         rows.hostThread(m.tid);
-        emit(begin().raw(MEMORY_HEAD).raw(PID_).repeated(m.pid).raw(TID_).repeated(m.tid)
-                .raw(TS_).micros(m.tsNs - base)
+        emit(begin().raw(MEMORY_HEAD).row(m.pid, m.tid).micros(m.tsNs - base)
                 .raw(MEMORY_ARGS_).number(m.totalReserved).raw(TOTAL_ALLOCATED_).number(m.totalAllocated)
                 .raw(MEMORY_BYTES_).number(m.bytes).raw(DEVICE_ID_).number(m.deviceId)
                 .raw(DEVICE_TYPE_).number(m.deviceType).raw(ADDR_).unsigned(m.address)

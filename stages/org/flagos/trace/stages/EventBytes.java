@@ -18,9 +18,24 @@ final class EventBytes extends AsciiFragment {
     private static final int REPEATED_BITS = 6;
     private static final int MAX_DIGITS = 20; // Long.MIN_VALUE: a sign and 19 digits
 
+    /** The three digits of 0..999, zeros included: {@code 007} at 21..23. */
+    private static final byte[] TRIPLETS = new byte[3000];
+
+    static {
+        for (int i = 0; i < 1000; i++) {
+            TRIPLETS[i * 3] = (byte) ('0' + i / 100);
+            TRIPLETS[i * 3 + 1] = (byte) ('0' + i / 10 % 10);
+            TRIPLETS[i * 3 + 2] = (byte) ('0' + i % 10);
+        }
+    }
+
     private final long[] repeatedValue = new long[1 << REPEATED_BITS];
     private final byte[] repeatedLength = new byte[1 << REPEATED_BITS]; // 0: empty
     private final byte[] repeatedDigits = new byte[MAX_DIGITS << REPEATED_BITS];
+    private final RowFields rows = new RowFields();
+    private long lastUnsigned;
+    private int lastUnsignedLength; // 0: none yet
+    private final byte[] lastUnsignedDigits = new byte[MAX_DIGITS];
 
     /** A buffer for single events (tests). */
     EventBytes() {
@@ -124,15 +139,36 @@ final class EventBytes extends AsciiFragment {
         return this;
     }
 
-    /** {@code value}'s 64 bits as an unsigned integer (vendor correlation ids are u64). */
+    /** {@code ,"pid":P,"tid":T,"ts":}, the text between an event's name and its time, cached per row ({@link RowFields}). */
+    EventBytes row(long pid, long tid) {
+        ensure(RowFields.WIDTH);
+        to = rows.copy(pid, tid, bytes, to);
+        return this;
+    }
+
+    /**
+     * {@code value}'s 64 bits as an unsigned integer (vendor correlation ids are u64). The last value's
+     * digits are kept: a launch's correlation is written three times in a row, in the device (or API)
+     * slice that completes its arrow and as the id of the arrow's two halves.
+     */
     EventBytes unsigned(long value) {
-        if (value >= 0) {
-            return number(value);
+        ensure(MAX_DIGITS);
+        if (value == lastUnsigned && lastUnsignedLength > 0) {
+            System.arraycopy(lastUnsignedDigits, 0, bytes, to, lastUnsignedLength);
+            to += lastUnsignedLength;
+            return this;
         }
-        ensure(20);
-        long high = Long.divideUnsigned(value, 10);
-        to = NumberOutput.outputLong(high, bytes, to);
-        bytes[to++] = (byte) ('0' + Long.remainderUnsigned(value, 10));
+        int start = to;
+        if (value >= 0) {
+            to = NumberOutput.outputLong(value, bytes, to);
+        } else {
+            long high = Long.divideUnsigned(value, 10);
+            to = NumberOutput.outputLong(high, bytes, to);
+            bytes[to++] = (byte) ('0' + Long.remainderUnsigned(value, 10));
+        }
+        lastUnsigned = value;
+        lastUnsignedLength = to - start;
+        System.arraycopy(bytes, start, lastUnsignedDigits, 0, lastUnsignedLength);
         return this;
     }
 
@@ -143,13 +179,15 @@ final class EventBytes extends AsciiFragment {
             bytes[to++] = '-';
             nanos = -nanos; // Long.MIN_VALUE stays negative: read as unsigned below, it is its magnitude
         }
-        long whole = Long.divideUnsigned(nanos, 1000);
-        int frac = (int) Long.remainderUnsigned(nanos, 1000);
+        long whole = nanos >= 0 ? nanos / 1000 : Long.divideUnsigned(nanos, 1000); // Long.MIN_VALUE alone
+        int frac = (int) (nanos - whole * 1000);
         to = NumberOutput.outputLong(whole, bytes, to);
-        bytes[to++] = '.';
-        bytes[to++] = (byte) ('0' + frac / 100);
-        bytes[to++] = (byte) ('0' + frac / 10 % 10);
-        bytes[to++] = (byte) ('0' + frac % 10);
+        bytes[to] = '.';
+        int t = frac * 3;
+        bytes[to + 1] = TRIPLETS[t];
+        bytes[to + 2] = TRIPLETS[t + 1];
+        bytes[to + 3] = TRIPLETS[t + 2];
+        to += 4;
         return this;
     }
 

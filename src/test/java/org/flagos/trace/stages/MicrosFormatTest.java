@@ -67,6 +67,22 @@ class MicrosFormatTest {
     }
 
     @Test
+    void rowTextAndRecentUnsignedDigitsComeBackFromTheirCachesUnchanged() {
+        long[] values = {0, 1, 7, 1_000_000, 4_294_967_295L, 139_871_234_567_890L, -1, Long.MIN_VALUE, Long.MAX_VALUE};
+        EventBytes e = new EventBytes();
+        for (int round = 0; round < 3; round++) { // hits, and misses where two rows share a slot
+            for (long pid : values) {
+                for (long tid : values) {
+                    assertEquals(",\"pid\":" + pid + ",\"tid\":" + tid + ",\"ts\":", e.reset().row(pid, tid).toString());
+                    for (long v : new long[] {pid, pid, tid, pid}) {
+                        assertEquals(Long.toUnsignedString(v), e.reset().unsigned(v).toString());
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void eventsGatherBehindCommasAndTheBufferGrowsForALongOne() {
         EventBytes e = new EventBytes(16);
         e.reset().number(1);
