@@ -22,6 +22,10 @@ import org.flagos.trace.model.OpStack;
  * in the trace, but in no summary row. Ops written before their thread's row was known are counted
  * when it becomes known ({@link #drawnBeforeRowKnown()}).
  *
+ * <p>A live session settles sooner ({@link #settleAfter(int)}: its tracer's bound, which grows past
+ * any record seen late, {@link #seen(long)}); a record for an op it settled is then counted
+ * ({@link #recordsAfterSettled()}), never given to another op.
+ *
  * <p>With GPU annotations on ({@link #annotateStreams()}), each op and each early entry also holds its
  * span on each stream its device records ran on ({@link StreamSpans}, at most
  * {@link StreamSpans#PER_HOLDER} streams); settling folds the children's spans into their parent's as
