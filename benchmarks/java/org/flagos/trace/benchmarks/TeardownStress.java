@@ -36,7 +36,8 @@ import org.flagos.trace.vendors.cupti.CuptiTracer;
  * its trace ({@link TraceMemsetCheck}: the walk's attribution, host-op settling included); CUPTI's
  * dropped count, flagtrace's invalid, undecodable and ring-full counts must all be 0. Records that came
  * after their op settled are counted and reported, not a failure (they keep their own External id).
- * {@code -Dflagtrace.opSettleRecords=N} with a small N makes many of them.
+ * {@code -Dflagtrace.opSettleRecords=N} with a small N makes them likelier (the bound grows from N as
+ * records are seen late; other threads' buffers can still jump past it).
  *
  * <p>{@code java ... TeardownStress [sessions=200] [threads=8] [sessionMs=20] [dir]}; prints one
  * line per 20 sessions and a summary; exits 1 on the first failed check.
