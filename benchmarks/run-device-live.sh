@@ -38,7 +38,10 @@ run() { [[ "$steps" == *" $1 "* ]]; }
 if run 1; then echo "== 1. record"; benchmarks/run-device-record.sh > "$OUT/record.txt" 2>&1 || { cat "$OUT/record.txt"; exit 1; }
 tail -3 "$OUT/record.txt"; fi
 if run 2; then echo "== 2. teardown stress"
-"$java" "${jopts[@]}" org.flagos.trace.benchmarks.TeardownStress 200 8 20 2>&1 | tee "$OUT/stress.txt"; fi
+# STRESS_JAVA_OPTS: more JVM options for it, e.g. -Dflagtrace.opSettleRecords=512 (a declared bound far
+# below a buffer: it grows as records are seen late, and with 8 threads' buffers interleaving records
+# may still come after their op settled: counted, and each memset in the trace must still be on its op)
+"$java" "${jopts[@]}" ${STRESS_JAVA_OPTS:-} org.flagos.trace.benchmarks.TeardownStress 200 8 20 2>&1 | tee "$OUT/stress.txt"; fi
 if run 3; then echo "== 3. stop to trace"
 "$java" "${jopts[@]}" org.flagos.trace.benchmarks.StopToTraceProbe 100000 3 2>&1 | tee "$OUT/stop.jsonl"; fi
 run 4 || exit 0

@@ -5,6 +5,8 @@
 # favour one. Sides (SIDES, default "head head-nowarm base" where .device/base exists):
 #   head          .device/lib/* as prepared (docs/running-on-h200.md), Profiler.init()'s warm-up on
 #   head-nowarm   the same with -Dflagtrace.warmup=false
+#   head-replayhorizon  the same with -Dflagtrace.opSettleRecords=0: ops settle after the join's 2^18
+#                 records, as before the live bound (the lever alone, on the same build)
 #   base          .device/base/flagtrace.jar and flagtrace-benchmarks.jar (another commit's, e.g.
 #                 1787820: git worktree add /tmp/b 1787820; mvn -q -DskipTests package there; copy
 #                 target/flagtrace-*.jar and a jar of target/test-classes/org/flagos/trace/benchmarks)
@@ -34,6 +36,7 @@ side_args() { # the JVM arguments of one side
   case "$1" in
     head) ;;
     head-nowarm) extra=(-Dflagtrace.warmup=false) ;;
+    head-replayhorizon) extra=(-Dflagtrace.opSettleRecords=0) ;;
     base) cp="$root/.device/base/flagtrace.jar:$root/.device/base/flagtrace-benchmarks.jar:$root/.device/lib/*" ;;
     *) echo "run-device-stop-ab.sh: unknown side $1" >&2; exit 2 ;;
   esac
@@ -65,4 +68,10 @@ for side in dict.fromkeys(r["side"] for r in rows):
         if xs:
             print(f"{side:<12} {what:<6} sessions: n={len(xs)} median {statistics.median(xs):.3f} s, "
                   f"range {xs[0]:.3f}-{xs[-1]:.3f} s, under 0.1 s: {sum(x < 0.1 for x in xs)}")
+    mine = [r for r in rows if r["side"] == side]
+    if mine and "records_after_op_settled" in mine[0]: # builds with the live bound
+        print(f"{side:<12} op_settle_records {sorted(set(r['op_settle_records'] for r in mine))}, ops held at most "
+              f"{max(r['ops_held_max'] for r in mine)}, records after their op settled {sum(r['records_after_op_settled'] for r in mine)}, "
+              f"device records without op {sum(r['device_records_without_op'] for r in mine)}, "
+              f"GPU annotations not nested {sum(r['gpu_annotations_not_nested'] for r in mine)}")
 EOF

@@ -54,6 +54,20 @@ public interface DeviceTracer {
     long timestampNs();
 
     /**
+     * How many records (activity records and bindings, counted where the trace walk receives them)
+     * may still arrive after a host op and name it, in a live session of this tracer: the walk settles
+     * the op after that many (folds it into the summary and writes its row), while the session runs.
+     * It is what the tracer can deliver late: the records of a launch reach the walk in the vendor
+     * buffer that holds them, after the op that launched them, which is published when it closes.
+     * Records that arrive later still are drawn and counted, never attributed elsewhere
+     * ({@code reorder_horizon.records_after_op_settled}). 0 (the default): not known, and the op waits
+     * the join's reorder horizon, as in a replay.
+     */
+    default int opSettleRecords() {
+        return 0;
+    }
+
+    /**
      * Stages this vendor's records need between API naming and the external-correlation join (MSPTI
      * remaps its correlation ids there), in order; the pipeline wires them in for every capture of
      * the vendor, live or replayed. None by default.

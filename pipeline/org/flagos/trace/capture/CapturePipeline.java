@@ -277,6 +277,11 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
         writer.expectNoDeviceRecords();
     }
 
+    /** Settles host ops after {@code records} instead of the join's horizon; before the first publish. See {@link TraceWalk#settleOpsAfter}. */
+    public void settleOpsAfter(int records) {
+        writer.settleOpsAfter(records);
+    }
+
     public CaptureAccounting accounting() {
         return accounting;
     }

@@ -52,7 +52,7 @@ public final class Profiler {
                     }
                     Diagnostics.trace("profiler", "accelerator " + accelerator + ", tracer " + t.name());
                     tracer = t;
-                    SessionWarmup.startIfWanted(t.available(), t.apiNames());
+                    SessionWarmup.startIfWanted(t.available(), t.apiNames(), ProfilerSession.opSettleRecords(t));
                 }
             }
         }

@@ -50,9 +50,20 @@ import org.flagos.trace.stages.TraceHeader;
 public final class ProfilerSession implements AutoCloseable, HostOpMarker {
     private static final AtomicBoolean ACTIVE = new AtomicBoolean();
     private static final int RING_SIZE = 1 << 16;
+    /**
+     * Overrides the tracer's {@link DeviceTracer#opSettleRecords()} ({@code -Dflagtrace.opSettleRecords=N};
+     * 0 settles after the join's horizon, as before it was sized per tracer): for the stress runs that
+     * check late records are counted, and for measuring the close.
+     */
+    private static final String SETTLE_PROPERTY = "flagtrace.opSettleRecords";
 
     private final DeviceTracer tracer;
     private final SessionOptions options;
+
+    /** The records after which a session of {@code tracer} settles its ops: the tracer's bound unless the property sets one. */
+    static int opSettleRecords(DeviceTracer tracer) {
+        return Integer.getInteger(SETTLE_PROPERTY, tracer.opSettleRecords());
+    }
     private final HostClock clock;
     private final CaptureWindowFilter window;
     private final CapturePipeline pipeline;
@@ -114,6 +125,8 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
         if (!options.gpuAnnotations()) {
             pipeline.withoutGpuAnnotations();
         }
+        // Ops settle while the session runs, not all at its close (docs/architecture.md, "Host ops").
+        pipeline.settleOpsAfter(opSettleRecords(tracer));
         if (!tracer.available()) {
             pipeline.accounting().note("device tracer unavailable: " + tracer.unavailableReason());
             pipeline.expectNoDeviceRecords();

@@ -83,11 +83,20 @@ final class SessionWarmup {
 
     /** Starts the warm-up when the property asks for it ({@code tracerAvailable}: the default's condition). */
     static void startIfWanted(boolean tracerAvailable, ApiNames apiNames) {
+        startIfWanted(tracerAvailable, apiNames, 0);
+    }
+
+    /**
+     * As {@link #startIfWanted(boolean, ApiNames)}, settling ops after {@code settleRecords} as the
+     * sessions of the tracer will ({@code ProfilerSession}'s bound), so the path they take while they
+     * run (ops settling and rows written as records come) is the one warmed.
+     */
+    static void startIfWanted(boolean tracerAvailable, ApiNames apiNames, int settleRecords) {
         String setting = System.getProperty(PROPERTY, "auto");
         if (setting.equals("false") || setting.equals("auto") && !tracerAvailable) {
             return;
         }
-        Thread warming = new Thread(() -> run(OPS, apiNames), "flagtrace-warmup");
+        Thread warming = new Thread(() -> run(OPS, apiNames, settleRecords), "flagtrace-warmup");
         warming.setDaemon(true);
         warming.setPriority(Thread.MIN_PRIORITY);
         warming.start();
@@ -98,6 +107,11 @@ final class SessionWarmup {
      * or -1 when it failed (reported with FLAGOS_TRACE, never thrown).
      */
     static long run(int ops, ApiNames apiNames) {
+        return run(ops, apiNames, 0);
+    }
+
+    /** As {@link #run(int, ApiNames)}, ops settling after {@code settleRecords} (0: the join's horizon). */
+    static long run(int ops, ApiNames apiNames, int settleRecords) {
         long began = System.nanoTime();
         NameTable names = new NameTable();
         long pid = ProcessHandle.current().pid();
@@ -107,6 +121,7 @@ final class SessionWarmup {
         TraceHeader header = new TraceHeader("warmup.json", List.of(), null, Map.of(), "warmup", pid);
         CapturePipeline pipeline = new CapturePipeline(names, apiNames, List.of(), window, header,
                 OutputStream.nullOutputStream(), new DecodeStats(), ProducerType.MULTI, CapturePipeline.DEFAULT_RING_SIZE);
+        pipeline.settleOpsAfter(settleRecords);
         try {
             long[] op = {0, 0, pid, tid};
             for (int i = 0; i < ops; i++) {

@@ -52,6 +52,9 @@ public final class CaptureAccounting {
     private volatile long memoryHeldMax;
     private volatile long deviceRecordsWithoutOp;
     private volatile long opsSettledAtCapacity;
+    /** Records after which a live session's ops settled, when fewer than the join's horizon; else 0. */
+    private volatile long opSettleRecords;
+    private volatile long recordsAfterOpSettled;
     private volatile long opsNestedApproximately;
     private volatile long opsDrawnBeforeRowKnown;
     private volatile long opsHeldMax;
@@ -248,6 +251,29 @@ public final class CaptureAccounting {
         this.opsDrawnBeforeRowKnown = drawnBeforeRowKnown;
     }
 
+    void opsSettledSooner(long settleRecords, long recordsAfterSettled) {
+        this.opSettleRecords = settleRecords;
+        this.recordsAfterOpSettled = recordsAfterSettled;
+    }
+
+    /**
+     * Records (activity and bindings) after which host ops settled at the end, when a live tracer
+     * declared a bound shorter than the join's horizon (the bound grows past records seen late, up to
+     * that horizon); 0 when ops settled after the join's horizon throughout (every replay).
+     */
+    public long opSettleRecords() {
+        return opSettleRecords;
+    }
+
+    /**
+     * Device and API records that named an op already settled (they came more than
+     * {@link #opSettleRecords()} after it): in the trace with their External id, but in no op's device
+     * total or GPU annotation span.
+     */
+    public long recordsAfterOpSettled() {
+        return recordsAfterOpSettled;
+    }
+
     /**
      * Device records with an External id that no host op claimed within the horizon (none in the
      * capture, or it came or settled more than a horizon away): in the trace, in no summary row.
@@ -396,6 +422,10 @@ public final class CaptureAccounting {
         g.writeNumberField("ops_settled_at_capacity", opsSettledAtCapacity);
         g.writeNumberField("ops_nested_approximately", opsNestedApproximately);
         g.writeNumberField("ops_drawn_before_row_known", opsDrawnBeforeRowKnown);
+        if (opSettleRecords > 0) { // a live session's shorter settling only: a replay's block is unchanged
+            g.writeNumberField("op_settle_records", opSettleRecords);
+            g.writeNumberField("records_after_op_settled", recordsAfterOpSettled);
+        }
         g.writeEndObject();
         g.writeNumberField("device_records_without_op", deviceRecordsWithoutOp);
         g.writeNumberField("api_names_from_table", apiNamesResolved);
@@ -526,6 +556,10 @@ public final class CaptureAccounting {
                     + " (device time arriving later is in no summary row) nested_approximately=" + opsNestedApproximately
                     + " (self CPU and device total of their parents approximate) drawn_before_row_known="
                     + opsDrawnBeforeRowKnown + " (on their own thread id's row)");
+        }
+        if (recordsAfterOpSettled > 0) {
+            out.add("records after their op settled: " + recordsAfterOpSettled + " (more than " + opSettleRecords
+                    + " records after their op; drawn with their External id, in no op's device total or GPU annotation span)");
         }
         if (apiNamesGeneric > 0) {
             out.add("API records with no name in the cbid table (kept generic label): " + unknownCbids);

@@ -22,6 +22,10 @@ import org.flagos.trace.model.OpStack;
  * in the trace, but in no summary row. Ops written before their thread's row was known are counted
  * when it becomes known ({@link #drawnBeforeRowKnown()}).
  *
+ * <p>A live session settles sooner ({@link #settleAfter(int)}: its tracer's bound, which grows past
+ * any record seen late, {@link #seen(long)}); a record for an op it settled is then counted
+ * ({@link #recordsAfterSettled()}), never given to another op.
+ *
  * <p>With GPU annotations on ({@link #annotateStreams()}), each op and each early entry also holds its
  * span on each stream its device records ran on ({@link StreamSpans}, at most
  * {@link StreamSpans#PER_HOLDER} streams); settling folds the children's spans into their parent's as
@@ -31,8 +35,18 @@ import org.flagos.trace.model.OpStack;
 final class HostOpLedger {
     private static final long NONE = -1;
 
+    /** Records after an op's arrival by which records come for it once it arrived: then it settles. */
+    private int settleAfter;
+    /** Records a device or API record waits for its op to arrive (the join's horizon). */
     private final int horizon;
     private final int capacity;
+    /** Ops settled recently, when their settling horizon is shorter than the join's; else null. */
+    private SettledIds settled;
+    private long recordsAfterSettled;
+    /** The latest a record came after its op (records), while the op was held; live bound only. */
+    private long latestSeen;
+    /** The bound declared for a live session ({@link #settleAfter(int)}). */
+    private int declared;
     private final OpSummaryFold fold;
     private final TraceRowLayout layout = new TraceRowLayout();
 
@@ -115,7 +129,67 @@ final class HostOpLedger {
     HostOpLedger(OpSummaryFold fold, int horizon, int capacity) {
         this.fold = fold;
         this.horizon = horizon;
+        this.settleAfter = horizon;
         this.capacity = capacity;
+    }
+
+    /**
+     * Settles an op once {@code records} have arrived after it, sooner than the join's horizon (a live
+     * tracer that delivers an op's records within that many, {@code DeviceTracer.opSettleRecords});
+     * called before any op arrives. Records arriving for an op settled sooner are then told apart from
+     * those of no op: {@link #recordsAfterSettled()}. Records that come before their op still wait the
+     * join's horizon for it (an outer op closes after all its launches).
+     */
+    void settleAfter(int records) {
+        if (records > 0 && records < horizon) {
+            settleAfter = records;
+            declared = records;
+            settled = new SettledIds(records);
+        }
+    }
+
+    /**
+     * A record came for op {@code s}, held or settled. When it came later than three quarters of the bound, the
+     * bound becomes that lateness plus the declared bound, up to the join's horizon; never lowered.
+     * Why: under backpressure (a full ring; ops kept aside and published when room appears, ahead of
+     * the vendor buffers still waiting for slots) records trail their op by the tracer's backlog, not
+     * one buffer: on the CPU probe with the loop outrunning the stages, the fixed bound left 83,000 and
+     * 106,000 records after their op settled. The backlog grows a buffer at a time, so one declared
+     * bound past the latest seen keeps ahead of it. A session that keeps up sees at most about one
+     * buffer (43,232 records on the probe, under the 65,536 declared) and keeps its bound.
+     */
+    private void seen(int s) {
+        seen(now - arrivedAt[s]);
+    }
+
+    /** A record of a settled op: counted, and its lateness raises the bound as {@link #seen(int)} says. */
+    private boolean lateForSettled(long external) {
+        long at = settled.arrivedAt(external);
+        if (at == SettledIds.ABSENT) {
+            return false;
+        }
+        recordsAfterSettled++;
+        seen(now - at);
+        return true;
+    }
+
+    private void seen(long late) {
+        if (late > latestSeen) {
+            latestSeen = late;
+            if (late > settleAfter - settleAfter / 4) {
+                settleAfter = (int) Math.min(horizon, late + declared);
+            }
+        }
+    }
+
+    /** True when a live bound was declared ({@link #settleAfter(int)}). */
+    boolean liveBound() {
+        return declared > 0;
+    }
+
+    /** The records after which an op settles (a live bound may have grown: {@link #seen}). */
+    int settlesAfter() {
+        return settleAfter;
     }
 
     /** No device or API record will come: settling at capacity then loses nothing. */
@@ -206,11 +280,17 @@ final class HostOpLedger {
     private void device(long external, long stream, long startNs, long endNs, long ns, boolean spanned) {
         long s = slotOf.get(external);
         if (s != NONE) {
+            if (settled != null) {
+                seen((int) s);
+            }
             deviceNs[(int) s] += ns;
             if (spanned && !spans.add((int) s, stream, startNs, endNs)) {
                 spansPastLimit++;
             }
             return;
+        }
+        if (settled != null && lateForSettled(external)) {
+            return; // drawn with its External id; its time is in no op's total or span
         }
         int e = earlyEntry(external);
         earlyDevice[e] += ns;
@@ -224,10 +304,16 @@ final class HostOpLedger {
     void api(long external, long apiThreadId) {
         long s = slotOf.get(external);
         if (s != NONE) {
+            if (settled != null) {
+                seen((int) s);
+            }
             if (apiThread[(int) s] == NONE) {
                 apiThread[(int) s] = apiThreadId;
             }
             return;
+        }
+        if (settled != null && lateForSettled(external)) {
+            return; // drawn on its own thread; the op's row is where it was drawn
         }
         int e = earlyEntry(external);
         if (earlyApi[e] == NONE) {
@@ -257,7 +343,7 @@ final class HostOpLedger {
      * in start order.
      */
     void settle() {
-        while (byEnd.size > 0 && now - arrivedAt[byEnd.peek()] > horizon) {
+        while (byEnd.size > 0 && now - arrivedAt[byEnd.peek()] > settleAfter) {
             fold(byEnd.poll());
         }
     }
@@ -318,6 +404,9 @@ final class HostOpLedger {
         if (slotOf.get(externalId[s]) == s) {
             slotOf.remove(externalId[s]);
         }
+        if (settled != null) {
+            settled.add(externalId[s], arrivedAt[s]);
+        }
         if (apiThread[s] != NONE && !layout.knows(thread[s])) {
             layout.learn(thread[s], apiThread[s]);
             drawnBeforeRowKnown += fallbackWritten.remove(thread[s]);
@@ -346,6 +435,16 @@ final class HostOpLedger {
     /** Device records and nested spans left out of an op's spans: it held {@link StreamSpans#PER_HOLDER} streams already. */
     long spansPastLimit() {
         return spansPastLimit + fold.spansPastLimit();
+    }
+
+    /**
+     * Device and API records that named an op already settled because its settling horizon
+     * ({@link #settleAfter}) had passed: drawn with their External id, in no op's device total, span or
+     * row choice. Records of ops settled longer ago than {@link SettledIds} remembers count in
+     * {@link #unclaimedDeviceRecords()} instead.
+     */
+    long recordsAfterSettled() {
+        return recordsAfterSettled;
     }
 
     long settledAtCapacity() {

@@ -111,6 +111,18 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         ops.expectNoRecords();
     }
 
+    /**
+     * Settles each host op once {@code records} (activity records and bindings) have arrived after it,
+     * instead of the join's horizon: a live session whose tracer delivers an op's records within that
+     * many ({@code DeviceTracer.opSettleRecords}), so that ops settle and their rows are written while
+     * the session runs, not all at its close. Records that name an op settled already are drawn and
+     * counted ({@code reorder_horizon.records_after_op_settled}). Zero, or not less than the join's
+     * horizon, changes nothing (a replay). Before the first record.
+     */
+    public void settleOpsAfter(int records) {
+        ops.settleAfter(records);
+    }
+
     @Override
     public void onEvent(TraceRecord slot, long sequence, boolean endOfBatch) {
         boolean end = slot.type == RecordType.END_OF_CAPTURE;
@@ -379,6 +391,9 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         }
         accounting.opsSettling(ops.unclaimedDeviceRecords(), ops.settledAtCapacity(), fold.approximate(),
                 ops.drawnBeforeRowKnown(), ops.maxHeld());
+        if (ops.liveBound()) {
+            accounting.opsSettledSooner(ops.settlesAfter(), ops.recordsAfterSettled());
+        }
         accounting.flowEndsGivenUp(flows.givenUp());
         accounting.profilerOverhead(overheadRecords, overheadNs);
         accounting.gpuAnnotations(annotations, annotationsNotNested, ops.spansPastLimit());

@@ -61,6 +61,13 @@ public final class CpuStopToTraceProbe {
                     ops, session.events(), Files.size(trace), (started - t0) / 1e9, (ran - started) / 1e9, (closed - stopping) / 1e9, settleMs,
                     (cpu1 - cpu0) / 1e9, session.accounting().ringFullWaits(), session.accounting().opsSpilled(),
                     os.getSystemLoadAverage());
+            var counts = session.accounting();
+            System.out.printf("{\"counts\":{\"ops_held_max\":%d,\"op_settle_records\":%d,\"records_after_op_settled\":%d,"
+                    + "\"device_records_without_op\":%d,\"ops_settled_at_capacity\":%d,\"ops_nested_approximately\":%d,"
+                    + "\"gpu_annotations\":%d,\"gpu_annotations_not_nested\":%d}}%n",
+                    counts.opsHeldMax(), counts.opSettleRecords(), counts.recordsAfterOpSettled(), counts.deviceRecordsWithoutOp(),
+                    counts.opsSettledAtCapacity(), counts.opsNestedApproximately(), counts.gpuAnnotations(),
+                    counts.gpuAnnotationsNotNested());
             Files.delete(trace);
         }
     }

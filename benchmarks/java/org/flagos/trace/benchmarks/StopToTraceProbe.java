@@ -43,10 +43,15 @@ public final class StopToTraceProbe {
             session.close();
             long closed = System.nanoTime();
             System.out.printf("{\"ops\":%d,\"events\":%d,\"bytes\":%d,\"start_s\":%.6f,\"run_s\":%.6f,\"stop_to_trace_s\":%.6f,"
-                    + "\"ring_full_waits\":%d,\"ops_kept_aside\":%d,\"cupti_dropped\":%d,\"host_clock_bound_ns\":%d,\"host_clock_drift_ns\":%d}%n",
+                    + "\"ring_full_waits\":%d,\"ops_kept_aside\":%d,\"cupti_dropped\":%d,\"host_clock_bound_ns\":%d,\"host_clock_drift_ns\":%d,"
+                    + "\"ops_held_max\":%d,\"op_settle_records\":%d,\"records_after_op_settled\":%d,\"device_records_without_op\":%d,"
+                    + "\"gpu_annotations_not_nested\":%d}%n",
                     ops, session.events(), Files.size(trace), (started - t0) / 1e9, (ran - started) / 1e9, (closed - ran) / 1e9,
                     session.accounting().ringFullWaits(), session.accounting().opsSpilled(), tracer.droppedByVendor(),
-                    session.accounting().hostClock().errorBoundNs(), session.accounting().hostClock().driftNs());
+                    session.accounting().hostClock().errorBoundNs(), session.accounting().hostClock().driftNs(),
+                    session.accounting().opsHeldMax(), session.accounting().opSettleRecords(),
+                    session.accounting().recordsAfterOpSettled(), session.accounting().deviceRecordsWithoutOp(),
+                    session.accounting().gpuAnnotationsNotNested());
             Files.delete(trace);
         }
         loop.close();

@@ -184,6 +184,12 @@ final class SyntheticMemsetTracer implements DeviceTracer {
         return List.of();
     }
 
+    /** As {@code CuptiTracer.opSettleRecords()}: one buffer of CUPTI's densest records (32 B each). */
+    @Override
+    public int opSettleRecords() {
+        return BUFFER_BYTES / 32;
+    }
+
     @Override
     public long droppedByVendor() {
         return 0;

@@ -32,8 +32,12 @@ import org.flagos.trace.vendors.cupti.CuptiTracer;
  * inside nested ops, the whole time. Each launch is a 4-byte {@code cudaMemsetAsync} whose fill
  * value is the low byte of the External id of the op it was launched in, so the device record
  * itself says which op it belongs to: every memset record must carry an External id whose low
- * byte equals its value. After every session its buffer dump is decoded again and checked; CUPTI's
- * dropped count, flagtrace's invalid, undecodable and ring-full counts must all be 0.
+ * byte equals its value. After every session its buffer dump is decoded again and checked, and so is
+ * its trace ({@link TraceMemsetCheck}: the walk's attribution, host-op settling included); CUPTI's
+ * dropped count, flagtrace's invalid, undecodable and ring-full counts must all be 0. Records that came
+ * after their op settled are counted and reported, not a failure (they keep their own External id).
+ * {@code -Dflagtrace.opSettleRecords=N} with a small N makes them likelier (the bound grows from N as
+ * records are seen late; other threads' buffers can still jump past it).
  *
  * <p>{@code java ... TeardownStress [sessions=200] [threads=8] [sessionMs=20] [dir]}; prints one
  * line per 20 sessions and a summary; exits 1 on the first failed check.
@@ -62,6 +66,9 @@ public final class TeardownStress {
         }
         long memsets = 0;
         long bindings = 0;
+        long traceMemsets = 0;
+        long lateRecords = 0;
+        long settleBound = 0;
         long t0 = System.nanoTime();
         try {
             for (int i = 0; i < sessions; i++) {
@@ -73,8 +80,16 @@ public final class TeardownStress {
                 CURRENT.set(null);
                 session.close();
                 Check check = verify(dump);
+                TraceMemsetCheck inTrace = TraceMemsetCheck.of(trace);
                 long vendorDropped = tracer.droppedByVendor();
                 var counts = session.accounting();
+                traceMemsets += inTrace.memsets;
+                lateRecords += counts.recordsAfterOpSettled();
+                settleBound = Math.max(settleBound, counts.opSettleRecords());
+                if (inTrace.misattributed > 0) {
+                    throw new IllegalStateException("session " + i + ": in the trace " + inTrace.misattributed + " of " + inTrace.memsets
+                            + " memsets on the wrong op (first: " + inTrace.first + ")");
+                }
                 if (WORKER_FAILURE.get() != null) {
                     throw new IllegalStateException("a worker failed", WORKER_FAILURE.get());
                 }
@@ -90,7 +105,9 @@ public final class TeardownStress {
                 if ((i + 1) % 20 == 0) {
                     System.out.println("[stress] " + (i + 1) + " sessions; this one: " + check.memsets + " memsets all on their op, "
                             + "incomplete at stop " + counts.decode().incompleteRecords() + ", ring-full waits " + counts.ringFullWaits() + ", ops kept aside " + counts.opsSpilled()
-                            + "; buffers after a stop so far " + (tracer instanceof CuptiTracer ? ((CuptiTracer) tracer).buffersAfterStop() : 0));
+                            + "; buffers after a stop so far " + (tracer instanceof CuptiTracer ? ((CuptiTracer) tracer).buffersAfterStop() : 0)
+                            + "; in the trace " + inTrace.memsets + " memsets all on their op, records after their op settled so far "
+                            + lateRecords + " (bound up to " + settleBound + ")");
                 }
                 Files.deleteIfExists(trace);
                 Files.deleteIfExists(dump);
@@ -105,8 +122,10 @@ public final class TeardownStress {
             }
         }
         System.out.printf("[stress] PASS: %d sessions x %d threads, %d launches, %d memset records checked (%d bindings),"
-                + " 0 attributed to the wrong op, CUPTI dropped 0, invalid 0; %.1f s%n",
-                sessions, threads, LAUNCHES.get(), memsets, bindings, (System.nanoTime() - t0) / 1e9);
+                + " 0 attributed to the wrong op, CUPTI dropped 0, invalid 0; in the traces %d memsets, 0 on the wrong op;"
+                + " records after their op settled %d (host-op settling bound up to %d records); %.1f s%n",
+                sessions, threads, LAUNCHES.get(), memsets, bindings, traceMemsets, lateRecords, settleBound,
+                (System.nanoTime() - t0) / 1e9);
     }
 
     /** Launches forever: outside sessions plain, inside them nested ops (outer 2 launches, inner 2). */

@@ -103,6 +103,8 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
      * +1.26..+1.70 to +1.51..+1.74 µs (intervals overlap).
      */
     private static final int FLUSH_PERIOD_MS = Integer.getInteger("flagtrace.cupti.flushPeriodMs", 0);
+    /** The least bytes per record a buffer can average: a 24 B binding, then the 40 B API call it binds. */
+    private static final int DENSEST_RECORD_BYTES = (CuptiExternalCorrelationDecoder.SIZE + CuptiApiDecoder.SIZE) / 2;
     /** How long stop waits for the runtime API exit callback that detaches CUPTI. */
     private static final long DETACH_TIMEOUT_MS = 5_000;
     private static final int[] DEVICE_KINDS = {CuptiActivityKind.CONCURRENT_KERNEL, CuptiActivityKind.MEMCPY, CuptiActivityKind.MEMSET};
@@ -383,6 +385,26 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
             devices = List.copyOf(list);
         }
         return devices;
+    }
+
+    /**
+     * One buffer of CUPTI's densest records: 65,536 with the default 2 MiB buffers. A host op reaches
+     * the walk when it closes; its binding and API records are in the launching thread's buffer by
+     * then, and its device records follow as the GPU completes them (in CUPTI's activity buffers, handed
+     * over when full: no flush period by default). So, with one launching thread, what arrives at the
+     * walk between the op and its last record is at most the rest of the buffer that holds it. No
+     * record is smaller than 32 B on average: a binding (24 B) always precedes the API call it binds
+     * (40 B), and every other kind is 40 B or more. The replay's 2^18 (the join's horizon) held about
+     * 85,000 of a 100,000-op session's ops to the close, where settling them and writing their rows was
+     * most of the time from stop to trace (docs/benchmarks.md, "Live capture on the H200"). Other
+     * threads' buffers delivered meanwhile, or a kernel running longer than a buffer's worth of later
+     * launches take to fill it, can make a record later than that: it is drawn with its External id and
+     * counted ({@code reorder_horizon.records_after_op_settled}); {@code -Dflagtrace.opSettleRecords=N}
+     * sets another bound.
+     */
+    @Override
+    public int opSettleRecords() {
+        return CuptiBufferPool.BUFFER_BYTES / DENSEST_RECORD_BYTES;
     }
 
     @Override

@@ -15,6 +15,8 @@ class SessionWarmupTest {
         Set<Thread> before = liveThreads();
         long events = SessionWarmup.run(3_000, new UnavailableTracer("test").apiNames());
         assertEquals(6 * 3_000, events, "each op walked as a live one is: cpu_op, runtime, memset, a flow's two halves and the op's GPU span");
+        assertEquals(6 * 3_000, SessionWarmup.run(3_000, new UnavailableTracer("test").apiNames(), 512),
+                "the same walked with a live bound, ops settling as the records come");
         long deadline = System.nanoTime() + 10_000_000_000L;
         Set<Thread> after = liveThreads();
         while (!before.containsAll(after) && System.nanoTime() < deadline) {

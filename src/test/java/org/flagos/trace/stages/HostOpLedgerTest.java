@@ -88,6 +88,122 @@ class HostOpLedgerTest {
         assertEquals(0.120, fold.summary().row("op").selfDeviceTimeTotalUs(), 1e-12);
     }
 
+    /**
+     * A live tracer's bound: an op settles {@code settleAfter} records after it arrives, not the join's
+     * horizon later. A record within the bound is its op's; one past it is counted as late for its op,
+     * not as a record of no op, and changes no settled total; a record that comes before its op still
+     * waits the join's horizon for it (an outer op closes after its launches).
+     */
+    @Test
+    void aLiveSettleBoundAttributesRecordsWithinItAndCountsLaterOnesAsAfterTheirOpSettled() throws Exception {
+        HostOpLedger ops = new HostOpLedger(fold, 1 << 18, 1 << 18);
+        ops.settleAfter(8);
+        assertEquals(8, ops.settlesAfter());
+        int name = names.intern("live op");
+        ops.device(5, 300); // an outer op's early launch, long before the op closes
+        for (int i = 0; i < 1_000; i++) {
+            ops.record();
+            settle(ops);
+        }
+        ops.op(name, 5, 1, 0, 10_000, -1);
+        ops.op(name, 7, 1, 1_000, 2_000, -1);
+        for (int i = 0; i < 4; i++) {
+            ops.record();
+            settle(ops);
+        }
+        ops.device(7, 20); // 4 records after the op: its own
+        ops.api(7, 42);
+        for (int i = 0; i < 4; i++) {
+            ops.record();
+            settle(ops);
+        }
+        assertTrue(rows.isEmpty(), "within the bound nothing settles");
+        assertEquals(8, ops.settlesAfter(), "a record within three quarters of the bound leaves it");
+        ops.record();
+        settle(ops);
+        assertEquals(2, rows.size(), "one record past the bound both settle");
+        assertEquals(42, rows.get(1)[2], "on the row of its API thread, learned within the bound");
+        ops.device(7, 5); // past the bound
+        ops.api(7, 43);
+        ops.device(123_456, 9); // an id no op has
+        finish(ops);
+        assertEquals(2, ops.recordsAfterSettled(), "the late device and API records, counted as late for their op");
+        assertEquals(1, ops.unclaimedDeviceRecords(), "only the record of no op counts as without op");
+        assertEquals(0.320, fold.summary().row("live op").selfDeviceTimeTotalUs(), 1e-9,
+                "the early record waited the join's horizon and is the outer op's; the late one is in no total");
+    }
+
+    /**
+     * Backpressure makes records trail their op by more than the declared bound: a record seen later
+     * than three quarters of it raises the bound to its lateness plus the declared bound, so the ops
+     * after it wait that long, up to the join's horizon, and none of their records is late.
+     */
+    @Test
+    void aRecordSeenNearTheBoundRaisesItByTheDeclaredBound() throws Exception {
+        HostOpLedger ops = new HostOpLedger(fold, 64, 1 << 18);
+        ops.settleAfter(8);
+        int name = names.intern("op");
+        long id = 0;
+        for (int lateness : new int[] {7, 14, 21, 28, 35}) { // a backlog growing by less than the bound each time
+            ops.op(name, ++id, 1, id * 100, id * 100 + 10, -1);
+            for (int i = 0; i < lateness; i++) {
+                ops.record();
+                settle(ops);
+            }
+            ops.device(id, 1);
+        }
+        assertEquals(0, ops.recordsAfterSettled(), "each record came within the bound its earlier ones set");
+        assertEquals(35 + 8, ops.settlesAfter());
+        ops.op(name, ++id, 1, id * 100, id * 100 + 10, -1);
+        for (int i = 0; i < 100; i++) {
+            ops.record();
+            settle(ops);
+        }
+        ops.device(id, 1); // 100 records later: past the join's horizon too, late and counted
+        assertEquals(64, ops.settlesAfter(), "never past the join's horizon");
+        finish(ops);
+        assertEquals(1, ops.recordsAfterSettled());
+        assertTrue(ops.liveBound());
+    }
+
+    @Test
+    void aSettleBoundNotShorterThanTheJoinsChangesNothing() throws Exception {
+        HostOpLedger ops = new HostOpLedger(fold, 8, 1 << 20);
+        ops.settleAfter(8);
+        ops.settleAfter(0);
+        assertEquals(8, ops.settlesAfter());
+        ops.op(names.intern("op"), 7, 1, 0, 10, -1);
+        for (int i = 0; i < 9; i++) {
+            ops.record();
+            settle(ops);
+        }
+        ops.device(7, 5);
+        finish(ops);
+        assertEquals(0, ops.recordsAfterSettled());
+        assertEquals(1, ops.unclaimedDeviceRecords(), "as before: a replay does not tell late records apart");
+    }
+
+    /** Ids settled long ago are forgotten (memory stays bounded): a record for one then counts as of no op. */
+    @Test
+    void lateRecordsOfOpsSettledLongAgoCountAsWithoutOp() throws Exception {
+        HostOpLedger ops = new HostOpLedger(fold, 1 << 18, 1 << 18);
+        ops.settleAfter(4);
+        int name = names.intern("op");
+        for (int i = 0; i < 100; i++) {
+            ops.op(name, i, 1, i * 10L, i * 10L + 5, -1);
+            for (int r = 0; r < 5; r++) {
+                ops.record();
+                settle(ops);
+            }
+        }
+        assertEquals(100, rows.size());
+        ops.device(99, 1); // settled 5 records ago: remembered
+        ops.device(0, 1); // settled more than two generations of ids ago
+        finish(ops);
+        assertEquals(1, ops.recordsAfterSettled());
+        assertEquals(1, ops.unclaimedDeviceRecords());
+    }
+
     @Test
     void anEarlyRecordNoOpClaimsIsDroppedAHorizonLaterAndCounted() throws Exception {
         HostOpLedger ops = new HostOpLedger(fold, 8, 1 << 20);

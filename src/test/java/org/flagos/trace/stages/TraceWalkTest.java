@@ -149,6 +149,66 @@ class TraceWalkTest {
         assertEquals(1, accounting.hostOps());
     }
 
+    /**
+     * A live session's bound ({@link TraceWalk#settleOpsAfter}): an op's row and span are written
+     * while records still come, and a device record that names it after that is drawn anyway, with its
+     * arrow, outside its op's span, and counted in the accounting and its lines.
+     */
+    @Test
+    void underALiveBoundALateRecordIsDrawnAndCountedAfterItsOpSettled() throws Exception {
+        NameTable names = new NameTable();
+        names.intern("x");
+        CaptureAccounting accounting = new CaptureAccounting(new DecodeStats());
+        LinesSink sink = new LinesSink();
+        TraceWalk walk = new TraceWalk(sink, names, new TraceHeader("t", List.of(), BASE, Map.of(), "p", 77), accounting,
+                new NameStage(TraceWalkTestNames.NONE, names), new ExternalCorrelationJoin(), CaptureWindowFilter.unbounded());
+        walk.settleOpsAfter(2);
+
+        TraceRecord launch1 = record(RecordType.ACTIVITY, EventKind.RUNTIME, 5, 100);
+        launch1.externalId(1);
+        launch1.processId = 42;
+        launch1.threadId = 9;
+        TraceRecord launch2 = record(RecordType.ACTIVITY, EventKind.RUNTIME, 6, 120);
+        launch2.externalId(1);
+        launch2.processId = 42;
+        launch2.threadId = 9;
+        TraceRecord op = record(RecordType.HOST_OP, null, 0, 50);
+        op.externalId(1);
+        op.threadId = 3;
+        op.endNs = BASE + 200;
+        TraceRecord onTime = record(RecordType.ACTIVITY, EventKind.KERNEL, 5, 300); // the 2nd record after the op
+        onTime.externalId(1);
+        TraceRecord filler = record(RecordType.CORRELATION_BINDING, null, 0, 0);
+        TraceRecord late = record(RecordType.ACTIVITY, EventKind.KERNEL, 6, 400); // the 3rd: its op has settled
+        late.externalId(1);
+        TraceRecord end = record(RecordType.END_OF_CAPTURE, null, 0, 0);
+
+        long sequence = 0;
+        for (TraceRecord r : List.of(launch1, launch2, op, filler, onTime, filler, late, end)) {
+            walk.onEvent(r, sequence++, true);
+        }
+        walk.awaitFinished();
+        assertNull(walk.failure());
+        assertEquals(List.of(
+                "header 0",
+                "api 5",
+                "api 6",
+                "device 5",
+                "flow 5 100->300",
+                "op 1 pid 42 tid 9 idx 0",
+                "annotation 1 stream 0 299-311", // its span has the kernel within the bound only
+                "device 6",
+                "flow 6 120->400",
+                "footer events 8 span false"), sink.lines,
+                "the op settles two records after it, before its late kernel, which is still drawn with its arrow");
+        assertEquals(1, accounting.recordsAfterOpSettled());
+        assertEquals(3 + 2, accounting.opSettleRecords(), "the late record (3 after its op) raised the bound by the declared 2");
+        assertEquals(0, accounting.deviceRecordsWithoutOp(), "late for its op, not of no op");
+        assertTrue(accounting.lines().stream().anyMatch(l -> l.startsWith("records after their op settled: 1 ")),
+                String.join("\n", accounting.lines()));
+        assertEquals(0.010, walk.summary().row("x").selfDeviceTimeTotalUs(), 1e-9, "the late kernel is in no op's total");
+    }
+
     @Test
     void afterASinkFailsNothingMoreIsHandedAndTheEndStillComes() throws Exception {
         NameTable names = new NameTable();
