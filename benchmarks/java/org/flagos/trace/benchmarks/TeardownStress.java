@@ -67,6 +67,8 @@ public final class TeardownStress {
         long memsets = 0;
         long bindings = 0;
         long traceMemsets = 0;
+        long allDumpMemsets = 0;
+        long outsideWindow = 0;
         long lateRecords = 0;
         long settleBound = 0;
         long t0 = System.nanoTime();
@@ -90,6 +92,14 @@ public final class TeardownStress {
                     throw new IllegalStateException("session " + i + ": in the trace " + inTrace.misattributed + " of " + inTrace.memsets
                             + " memsets on the wrong op (first: " + inTrace.first + ")");
                 }
+                // Every memset the vendor delivered is in the trace or counted outside the capture window.
+                long windowDropped = counts.droppedOutsideWindow(EventKind.MEMSET);
+                if (check.allMemsets != inTrace.allMemsets + windowDropped) {
+                    throw new IllegalStateException("session " + i + ": " + check.allMemsets + " memsets in the dump, " + inTrace.allMemsets
+                            + " in the trace and " + windowDropped + " counted outside the capture window");
+                }
+                allDumpMemsets += check.allMemsets;
+                outsideWindow += windowDropped;
                 if (WORKER_FAILURE.get() != null) {
                     throw new IllegalStateException("a worker failed", WORKER_FAILURE.get());
                 }
@@ -123,8 +133,10 @@ public final class TeardownStress {
         }
         System.out.printf("[stress] PASS: %d sessions x %d threads, %d launches, %d memset records checked (%d bindings),"
                 + " 0 attributed to the wrong op, CUPTI dropped 0, invalid 0; in the traces %d memsets, 0 on the wrong op;"
-                + " records after their op settled %d (host-op settling bound up to %d records); %.1f s%n",
+                + " records after their op settled %d (host-op settling bound up to %d records); of %d memsets in the dumps,"
+                + " %d in the traces and %d counted outside the capture window, none lost; %.1f s%n",
                 sessions, threads, LAUNCHES.get(), memsets, bindings, traceMemsets, lateRecords, settleBound,
+                allDumpMemsets, allDumpMemsets - outsideWindow, outsideWindow,
                 (System.nanoTime() - t0) / 1e9);
     }
 
@@ -169,6 +181,7 @@ public final class TeardownStress {
         final java.util.Map<Long, Long> external = new java.util.HashMap<>();
         final TraceRecord slot = new TraceRecord();
         long memsets;
+        long allMemsets;
         long bindings;
         long misattributed;
         String first = "none";
@@ -185,6 +198,7 @@ public final class TeardownStress {
         }
 
         void join() {
+            allMemsets = values.size();
             for (var e : values.entrySet()) {
                 Long id = external.get(e.getKey());
                 if (id == null) {

@@ -14,6 +14,8 @@ import java.nio.file.Path;
  */
 final class TraceMemsetCheck {
     long memsets;
+    /** Every {@code gpu_memset} in the trace, with an External id or without. */
+    long allMemsets;
     long misattributed;
     String first = "none";
 
@@ -62,6 +64,9 @@ final class TraceMemsetCheck {
             } else {
                 p.skipChildren();
             }
+        }
+        if ("gpu_memset".equals(cat)) {
+            allMemsets++;
         }
         if ("gpu_memset".equals(cat) && external >= 0 && value >= 0) {
             memsets++;
