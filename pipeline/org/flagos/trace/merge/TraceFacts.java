@@ -18,6 +18,7 @@ import org.flagos.trace.ingest.ProcessFactsFile;
 import org.flagos.trace.model.ClockAnchor;
 import org.flagos.trace.model.ProcessIdentity;
 import org.flagos.trace.report.TraceFormatException;
+import org.flagos.trace.report.TraceTopLevel;
 
 /**
  * What a merge needs to know of one Chrome JSON trace before copying its events: who captured it
@@ -37,63 +38,11 @@ record TraceFacts(Path path, ProcessIdentity identity, List<ClockAnchor> anchors
     /** Reads the facts of {@code path} ({@code .gz} or not, by its first bytes). */
     static TraceFacts read(Path path) throws IOException {
         try (JsonParser p = open(path)) {
-            JsonToken first = p.nextToken();
-            if (first == JsonToken.START_ARRAY) {
-                p.skipChildren();
+            Blocks blocks = new Blocks(path);
+            if (TraceTopLevel.walk(p, path, RULES, blocks)) {
                 return new TraceFacts(path, unknown(), List.of(), 0, true);
             }
-            if (first != JsonToken.START_OBJECT) {
-                throw new TraceFormatException(path + " is not a Chrome JSON trace (neither an object nor an array of events)");
-            }
-            int rank = -1;
-            int world = -1;
-            ProcessIdentity process = null;
-            List<ClockAnchor> anchors = List.of();
-            long base = 0;
-            boolean events = false;
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken value = p.nextToken();
-                switch (field) {
-                    case "traceEvents" -> {
-                        if (value != JsonToken.START_ARRAY) {
-                            throw new TraceFormatException(path + ": traceEvents is not an array");
-                        }
-                        events = true;
-                        p.skipChildren();
-                    }
-                    case "baseTimeNanoseconds" -> {
-                        if (value != JsonToken.VALUE_NUMBER_INT) {
-                            throw new TraceFormatException(path + ": baseTimeNanoseconds is not an integer");
-                        }
-                        base = p.getLongValue();
-                    }
-                    case "distributedInfo" -> {
-                        if (value == JsonToken.START_OBJECT) {
-                            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                                String key = p.currentName();
-                                JsonToken v = p.nextToken();
-                                if (key.equals("rank") && v == JsonToken.VALUE_NUMBER_INT) {
-                                    rank = nonNegative(p, path, "distributedInfo.rank");
-                                } else if (key.equals("world_size") && v == JsonToken.VALUE_NUMBER_INT) {
-                                    world = nonNegative(p, path, "distributedInfo.world_size");
-                                } else {
-                                    p.skipChildren();
-                                }
-                            }
-                        } else {
-                            p.skipChildren();
-                        }
-                    }
-                    case "flagtrace_process" -> process = ProcessFactsFile.readIdentity(p, path.toString());
-                    case "flagtrace" -> anchors = anchorsIn(p, value, path);
-                    default -> p.skipChildren();
-                }
-            }
-            if (!events) {
-                throw new TraceFormatException(path + " has no traceEvents array: not a Chrome JSON trace");
-            }
-            return new TraceFacts(path, identity(process, rank, world, path), anchors, base, false);
+            return new TraceFacts(path, identity(blocks.process, blocks.rank, blocks.world, path), blocks.anchors, blocks.base, false);
         } catch (CaptureFormatException e) {
             throw new TraceFormatException(e.getMessage());
         } catch (JsonProcessingException e) {
@@ -103,6 +52,63 @@ record TraceFacts(Path path, ProcessIdentity identity, List<ClockAnchor> anchors
                 throw notWholeGzip(path, e);
             }
             throw e;
+        }
+    }
+
+    /** Either form; the events are skipped unread, since the copy reads them (InputCopy). */
+    private static final TraceTopLevel.Rules RULES = new TraceTopLevel.Rules(true, false, false,
+            "is not a Chrome JSON trace (neither an object nor an array of events)", null,
+            "has no traceEvents array: not a Chrome JSON trace");
+
+    /** What the blocks around the events say. */
+    private static final class Blocks implements TraceTopLevel.Visitor {
+        final Path path;
+        int rank = -1;
+        int world = -1;
+        ProcessIdentity process;
+        List<ClockAnchor> anchors = List.of();
+        long base;
+
+        Blocks(Path path) {
+            this.path = path;
+        }
+
+        @Override
+        public void event(JsonParser p) throws IOException {
+            p.skipChildren(); // not called: the rules skip the events
+        }
+
+        @Override
+        public void block(String field, JsonToken value, JsonParser p) throws IOException {
+            switch (field) {
+                case "traceEvents" -> throw new TraceFormatException(path + ": traceEvents is not an array"); // an array is the walk's
+                case "baseTimeNanoseconds" -> {
+                    if (value != JsonToken.VALUE_NUMBER_INT) {
+                        throw new TraceFormatException(path + ": baseTimeNanoseconds is not an integer");
+                    }
+                    base = p.getLongValue();
+                }
+                case "distributedInfo" -> {
+                    if (value == JsonToken.START_OBJECT) {
+                        while (p.nextToken() == JsonToken.FIELD_NAME) {
+                            String key = p.currentName();
+                            JsonToken v = p.nextToken();
+                            if (key.equals("rank") && v == JsonToken.VALUE_NUMBER_INT) {
+                                rank = nonNegative(p, path, "distributedInfo.rank");
+                            } else if (key.equals("world_size") && v == JsonToken.VALUE_NUMBER_INT) {
+                                world = nonNegative(p, path, "distributedInfo.world_size");
+                            } else {
+                                p.skipChildren();
+                            }
+                        }
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+                case "flagtrace_process" -> process = ProcessFactsFile.readIdentity(p, path.toString());
+                case "flagtrace" -> anchors = anchorsIn(p, value, path);
+                default -> p.skipChildren();
+            }
         }
     }
 

@@ -93,7 +93,6 @@ final class PerfettoTraceReader {
     }
 
     void read(InputStream in) throws IOException {
-        sink.sawEvents = true;
         while (true) {
             long tag = varint(in, true);
             if (tag < 0) {

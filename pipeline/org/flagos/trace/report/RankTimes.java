@@ -202,13 +202,20 @@ public final class RankTimes {
         }
     }
 
+    /**
+     * A merged trace: an object, every element of its events an event; the lines that refuse anything else are
+     * {@code --ranks}' own, shorter than the summary's.
+     */
+    private static final TraceTopLevel.Rules RULES = new TraceTopLevel.Rules(false, true, false,
+            "is not a merged trace: not a JSON object with traceEvents",
+            "is not a trace: traceEvents holds something other than event objects", "is not a trace: no traceEvents array");
+
     /** One streaming pass. */
-    private static final class Pass {
+    private static final class Pass implements TraceTopLevel.Visitor {
         final Path path;
         final TreeMap<Integer, Rank> slots = new TreeMap<>();
         long pidStride = -1;
         boolean merged;
-        boolean sawEvents;
         long invalid;
         long unplaced;
 
@@ -217,30 +224,7 @@ public final class RankTimes {
         }
 
         RankTimes read(JsonParser p) throws IOException {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                throw new TraceFormatException(path + " is not a merged trace: not a JSON object with traceEvents");
-            }
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken v = p.nextToken();
-                if (field.equals("traceEvents") && v == JsonToken.START_ARRAY) {
-                    sawEvents = true;
-                    JsonToken t;
-                    while ((t = p.nextToken()) == JsonToken.START_OBJECT) {
-                        event(p);
-                    }
-                    if (t != JsonToken.END_ARRAY) {
-                        throw new TraceFormatException(path + " is not a trace: traceEvents holds something other than event objects");
-                    }
-                } else if (field.equals("flagtrace_merge") && v == JsonToken.START_OBJECT) {
-                    mergeBlock(p);
-                } else {
-                    p.skipChildren();
-                }
-            }
-            if (!sawEvents) {
-                throw new TraceFormatException(path + " is not a trace: no traceEvents array");
-            }
+            TraceTopLevel.walk(p, path, RULES, this);
             if (!merged) {
                 throw new TraceFormatException(path + " is not a merged trace (no flagtrace_merge block):"
                         + " --ranks reads what flagtrace merge writes");
@@ -260,6 +244,16 @@ public final class RankTimes {
 
         private Rank slot(int slot) {
             return slots.computeIfAbsent(slot, Rank::new);
+        }
+
+        /** The {@code flagtrace_merge} block: the stride and each slot's rank and host; the rest is skipped. */
+        @Override
+        public void block(String field, JsonToken v, JsonParser p) throws IOException {
+            if (field.equals("flagtrace_merge") && v == JsonToken.START_OBJECT) {
+                mergeBlock(p);
+            } else {
+                p.skipChildren();
+            }
         }
 
         private void mergeBlock(JsonParser p) throws IOException {
@@ -299,7 +293,9 @@ public final class RankTimes {
             }
         }
 
-        private void event(JsonParser p) throws IOException {
+        /** One event: a complete one counts toward its rank's steps or device work. */
+        @Override
+        public void event(JsonParser p) throws IOException {
             String ph = null;
             String cat = null;
             String name = null;

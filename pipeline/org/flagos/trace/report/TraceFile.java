@@ -115,7 +115,7 @@ public final class TraceFile {
                     new PerfettoTraceReader(r).read(in);
                 } else {
                     try (JsonParser p = TraceInput.parser(in)) {
-                        r.read(p);
+                        TraceTopLevel.walk(p, path, TraceTopLevel.Rules.TRACE, r);
                     }
                 }
                 if (pidStride == 0) { // by slot, a merge whose ranks hold no row is an empty table: its ranks say what they hold
@@ -202,8 +202,8 @@ public final class TraceFile {
         return unplacedEvents;
     }
 
-    /** One streaming pass over the document; also the sink {@link PerfettoTraceReader} feeds. */
-    static final class Reader {
+    /** What one streaming pass keeps of a JSON trace ({@link TraceTopLevel} hands it each event and block); also the sink {@link PerfettoTraceReader} feeds. */
+    static final class Reader implements TraceTopLevel.Visitor {
         final KeyAveragesBuilder builder;
         final long maxEvents;
         final Path path;
@@ -212,7 +212,6 @@ public final class TraceFile {
         final List<String> notes = new ArrayList<>();
         final List<String> devices = new ArrayList<>();
         boolean cuda;
-        boolean sawEvents;
         boolean merged;
         /** Non-zero: names are keyed by merge slot ({@link #readBySlot}). */
         long pidStride;
@@ -273,55 +272,25 @@ public final class TraceFile {
             }
         }
 
-        void read(JsonParser p) throws IOException {
-            JsonToken first = p.nextToken();
-            if (first == JsonToken.START_ARRAY) { // the Chrome trace format's bare array form
-                readEvents(p);
-            } else if (first == JsonToken.START_OBJECT) {
-                while (p.nextToken() == JsonToken.FIELD_NAME) {
-                    String field = p.currentName();
-                    JsonToken value = p.nextToken();
-                    if (field.equals("traceEvents") && value == JsonToken.START_ARRAY) {
-                        readEvents(p);
-                    } else if (field.equals("flagtrace") && value == JsonToken.START_OBJECT) {
-                        readBlock(p, "");
-                    } else if (field.equals("deviceProperties") && value == JsonToken.START_ARRAY) {
-                        readDevices(p);
-                    } else if (field.equals("flagtrace_merge")) {
-                        merged = true;
-                        p.skipChildren();
-                    } else {
-                        cuda |= field.startsWith("cuda_");
-                        p.skipChildren();
-                    }
-                }
+        /** The accounting ({@code flagtrace}), the device names, whether it is a merge's or a CUDA trace; the rest is skipped. */
+        @Override
+        public void block(String field, JsonToken value, JsonParser p) throws IOException {
+            if (field.equals("flagtrace") && value == JsonToken.START_OBJECT) {
+                readBlock(p, "");
+            } else if (field.equals("deviceProperties") && value == JsonToken.START_ARRAY) {
+                readDevices(p);
+            } else if (field.equals("flagtrace_merge")) {
+                merged = true;
+                p.skipChildren();
             } else {
-                throw new TraceFormatException(path + " is not a trace: it is JSON, but not an object with traceEvents");
-            }
-            if (!sawEvents) {
-                throw new TraceFormatException(path + " is not a trace: no traceEvents array");
-            }
-            if (p.nextToken() != null) {
-                throw new TraceFormatException(path + " is not a trace: more JSON follows the trace document");
+                cuda |= field.startsWith("cuda_");
+                p.skipChildren();
             }
         }
 
-        void readEvents(JsonParser p) throws IOException {
-            sawEvents = true;
-            JsonToken t;
-            while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
-                if (t == JsonToken.START_OBJECT) {
-                    readEvent(p);
-                } else if (t == null) {
-                    throw new TraceFormatException(path + " ends in the middle of its traceEvents (truncated?)");
-                } else {
-                    throw new TraceFormatException(path + " is not a trace: traceEvents holds a " + t.asString()
-                            + " where an event object belongs (line " + p.currentLocation().getLineNr() + ")");
-                }
-            }
-        }
-
-        void readEvent(JsonParser p) throws IOException {
+        /** One event: a complete one is summarised, a {@code [memory]} instant kept, the rest skipped. */
+        @Override
+        public void event(JsonParser p) throws IOException {
             String ph = null;
             String cat = null;
             String name = null;
@@ -337,13 +306,13 @@ public final class TraceFile {
                 String field = p.currentName();
                 JsonToken v = p.nextToken();
                 switch (field) {
-                    case "ph": ph = scalar(p, v); break;
-                    case "cat": cat = scalar(p, v); break;
-                    case "name": name = scalar(p, v); break;
-                    case "pid": pid = scalar(p, v); break;
-                    case "tid": tid = scalar(p, v); break;
-                    case "ts": ts = scalar(p, v); break;
-                    case "dur": dur = scalar(p, v); break;
+                    case "ph": ph = TraceTopLevel.text(p, v); break;
+                    case "cat": cat = TraceTopLevel.text(p, v); break;
+                    case "name": name = TraceTopLevel.text(p, v); break;
+                    case "pid": pid = TraceTopLevel.text(p, v); break;
+                    case "tid": tid = TraceTopLevel.text(p, v); break;
+                    case "ts": ts = TraceTopLevel.text(p, v); break;
+                    case "dur": dur = TraceTopLevel.text(p, v); break;
                     case "args":
                         if (v == JsonToken.START_OBJECT) {
                             external = readArgs(p);
@@ -456,15 +425,6 @@ public final class TraceFile {
                 return -1;
             }
             return number < pidStride || number / pidStride - 1 >= Integer.MAX_VALUE ? -1 : number / pidStride - 1;
-        }
-
-        /** A scalar's text; null for objects, arrays and null. */
-        private static String scalar(JsonParser p, JsonToken v) throws IOException {
-            if (v == JsonToken.START_OBJECT || v == JsonToken.START_ARRAY) {
-                p.skipChildren();
-                return null;
-            }
-            return v == JsonToken.VALUE_NULL ? null : p.getText();
         }
 
         /**

@@ -65,10 +65,9 @@ public final class TraceTables {
     }
 
     /** One file's pass. */
-    private final class Pass {
+    private final class Pass implements TraceTopLevel.Visitor {
         final Path path;
         final int source;
-        boolean sawEvents;
         long base;
         long stride;
         Integer rank;
@@ -84,36 +83,7 @@ public final class TraceTables {
         }
 
         void read(JsonParser p) throws IOException {
-            JsonToken first = p.nextToken();
-            if (first == JsonToken.START_ARRAY) {
-                events(p);
-            } else if (first == JsonToken.START_OBJECT) {
-                while (p.nextToken() == JsonToken.FIELD_NAME) {
-                    String field = p.currentName();
-                    JsonToken v = p.nextToken();
-                    if (field.equals("traceEvents") && v == JsonToken.START_ARRAY) {
-                        events(p);
-                    } else if (field.equals("baseTimeNanoseconds") && v == JsonToken.VALUE_NUMBER_INT) {
-                        base = p.getLongValue();
-                    } else if (field.equals("distributedInfo") && v == JsonToken.START_OBJECT) {
-                        rank = identity(p, false);
-                    } else if (field.equals("flagtrace_process") && v == JsonToken.START_OBJECT) {
-                        processRank = identity(p, true);
-                    } else if (field.equals("flagtrace_merge") && v == JsonToken.START_OBJECT) {
-                        mergeBlock(p);
-                    } else {
-                        p.skipChildren();
-                    }
-                }
-            } else {
-                throw new TraceFormatException(path + " is not a trace: it is JSON, but not an object with traceEvents");
-            }
-            if (!sawEvents) {
-                throw new TraceFormatException(path + " is not a trace: no traceEvents array");
-            }
-            if (p.nextToken() != null) {
-                throw new TraceFormatException(path + " is not a trace: more JSON follows the trace document");
-            }
+            TraceTopLevel.walk(p, path, TraceTopLevel.Rules.TRACE, this);
             if (stride > 0 && inputs > 1) {
                 throw new TraceFormatException(path + " is a merged trace: give it alone (its slots are the ranks), or merge"
                         + " every trace into one first");
@@ -127,6 +97,22 @@ public final class TraceTables {
             table.source(source, base, stride);
             if (stride == 0) {
                 table.slot(source, rank != null ? rank : processRank, host);
+            }
+        }
+
+        /** The base time, the rank and host, a merge's slots; the rest is skipped. */
+        @Override
+        public void block(String field, JsonToken v, JsonParser p) throws IOException {
+            if (field.equals("baseTimeNanoseconds") && v == JsonToken.VALUE_NUMBER_INT) {
+                base = p.getLongValue();
+            } else if (field.equals("distributedInfo") && v == JsonToken.START_OBJECT) {
+                rank = identity(p, false);
+            } else if (field.equals("flagtrace_process") && v == JsonToken.START_OBJECT) {
+                processRank = identity(p, true);
+            } else if (field.equals("flagtrace_merge") && v == JsonToken.START_OBJECT) {
+                mergeBlock(p);
+            } else {
+                p.skipChildren();
             }
         }
 
@@ -202,22 +188,9 @@ public final class TraceTables {
             }
         }
 
-        void events(JsonParser p) throws IOException {
-            sawEvents = true;
-            JsonToken t;
-            while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
-                if (t == JsonToken.START_OBJECT) {
-                    event(p);
-                } else if (t == null) {
-                    throw new TraceFormatException(path + " ends in the middle of its traceEvents (truncated?)");
-                } else {
-                    throw new TraceFormatException(path + " is not a trace: traceEvents holds a " + t.asString()
-                            + " where an event object belongs (line " + p.currentLocation().getLineNr() + ")");
-                }
-            }
-        }
-
-        private void event(JsonParser p) throws IOException {
+        /** One event: a row, unless it is metadata or has no usable time. */
+        @Override
+        public void event(JsonParser p) throws IOException {
             EventTable.Row r = row.reset();
             r.source = source;
             String ts = null;
@@ -228,13 +201,13 @@ public final class TraceTables {
                 String field = p.currentName();
                 JsonToken v = p.nextToken();
                 switch (field) {
-                    case "ph": r.ph = text(p, v); break;
-                    case "cat": r.cat = text(p, v); break;
-                    case "name": r.name = text(p, v); break;
+                    case "ph": r.ph = TraceTopLevel.text(p, v); break;
+                    case "cat": r.cat = TraceTopLevel.text(p, v); break;
+                    case "name": r.name = TraceTopLevel.text(p, v); break;
                     case "pid": r.pid = number(p, v); break;
                     case "tid": r.tid = number(p, v); break;
-                    case "ts": ts = text(p, v); break;
-                    case "dur": dur = text(p, v); break;
+                    case "ts": ts = TraceTopLevel.text(p, v); break;
+                    case "dur": dur = TraceTopLevel.text(p, v); break;
                     case "id": r.flowId = number(p, v); break;
                     case "args":
                         if (v == JsonToken.START_OBJECT) {
@@ -293,15 +266,6 @@ public final class TraceTables {
     /** A device index fits an INTEGER; anything else is no device. */
     private static long narrow(long v) {
         return v == EventTable.NONE || v < Integer.MIN_VALUE || v > Integer.MAX_VALUE ? EventTable.NONE : v;
-    }
-
-    /** A scalar's text; null for objects, arrays and null. */
-    private static String text(JsonParser p, JsonToken v) throws IOException {
-        if (v == JsonToken.START_OBJECT || v == JsonToken.START_ARRAY) {
-            p.skipChildren();
-            return null;
-        }
-        return v == JsonToken.VALUE_NULL ? null : p.getText();
     }
 
     /**
