@@ -270,7 +270,10 @@ public final class EventTable implements AutoCloseable {
         try (Statement s = connection.createStatement()) {
             s.execute("CREATE VIEW staged AS SELECT * FROM read_csv('" + sqlString(csv.toString()) + "', header = false,"
                     + " delim = ',', quote = '\"', escape = '\"', nullstr = '', allow_quoted_nulls = false,"
-                    + " strict_mode = true, columns = " + STAGED_COLUMNS + ")");
+                    + " strict_mode = true, columns = " + STAGED_COLUMNS
+                    // DuckDB's dialect sniffer refuses an empty file though every column is given: a trace
+                    // without timed events makes a table with its columns and no row.
+                    + (rows == 0 ? ", auto_detect = false" : "") + ")");
             s.execute("CREATE TABLE sources (source INTEGER, base BIGINT, stride BIGINT)");
             if (sources.length() > 0) {
                 s.execute("INSERT INTO sources VALUES " + sources);

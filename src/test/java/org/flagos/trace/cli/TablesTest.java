@@ -234,6 +234,25 @@ class TablesTest {
     }
 
     @Test
+    void aTraceWithoutTimedEventsIsATableWithEveryColumnAndNoRow() throws Exception {
+        Path json = dir.resolve("t.json");
+        assertEquals(0, cli.run("replay", Captures.capture("h200-app-tiny2k").toString(), "-o", json.toString()), cli.stderr());
+        Path full = dir.resolve("full.parquet");
+        assertEquals(0, cli.run("tables", json.toString(), "-o", full.toString()), cli.stderr());
+        String columns = "SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM ";
+        for (String empty : List.of("[]", "{\"traceEvents\":[]}", "{\"traceEvents\":[{\"ph\":\"M\",\"name\":\"process_name\","
+                + "\"pid\":1,\"tid\":0,\"args\":{\"name\":\"p\"}}]}")) {
+            Path in = Files.writeString(dir.resolve("empty.json"), empty);
+            Path table = dir.resolve("empty.parquet");
+            assertEquals(0, cli.run("tables", in.toString(), "-o", table.toString()), empty + ": " + cli.stderr());
+            assertEquals(0, single("SELECT count(*) FROM " + q(table)), empty);
+            assertEquals(query(columns + q(full) + ")"), query(columns + q(table) + ")"), empty + ": the columns");
+            Files.delete(table);
+        }
+        assertFalse(leftovers(), "scratch files left: " + List.of(dir.toFile().list()));
+    }
+
+    @Test
     void badInputIsOneLineANonzeroExitAndNoFile() throws Exception {
         Path json = dir.resolve("t.json");
         assertEquals(0, cli.run("replay", Captures.capture("h200-app-tiny2k").toString(), "-o", json.toString()), cli.stderr());
