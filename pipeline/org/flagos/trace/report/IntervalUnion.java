@@ -5,7 +5,7 @@ import java.util.Arrays;
 /**
  * The union of time intervals, held as sorted disjoint intervals. Added intervals wait in a buffer of
  * {@link #BUFFER} that is sorted and merged into the union whenever it fills, so the memory held is
- * 16 bytes per disjoint busy interval plus the buffer: overlapping or touching work (back-to-back
+ * 16 bytes per disjoint busy interval plus the buffer (grown as intervals come): overlapping or touching work (back-to-back
  * kernels on one stream, concurrent streams) costs nothing more; gaps between kernels cost one
  * interval each.
  */
@@ -16,13 +16,18 @@ final class IntervalUnion {
     private long[] starts = new long[16];
     private long[] ends = new long[16];
     private int size;
-    private final long[] pending = new long[2 * BUFFER];
+    // Grown to 2 * BUFFER as intervals come: one is kept per rank and kind of work, and a merge of
+    // thousands of ranks must not hold 256 KiB for each before it has any work.
+    private long[] pending = new long[32];
     private int pendingSize;
 
     /** Adds {@code [start, end)}; an empty one is ignored. */
     void add(long start, long end) {
         if (end <= start) {
             return;
+        }
+        if (2 * pendingSize == pending.length) {
+            pending = Arrays.copyOf(pending, Math.min(2 * pending.length, 2 * BUFFER));
         }
         pending[2 * pendingSize] = start;
         pending[2 * pendingSize + 1] = end;

@@ -31,6 +31,8 @@ public final class RankTimes {
     public static final String STEP_PREFIX = "ProfilerStep#";
     /** Steps kept per rank at most: a trace with more is refused, not cut. */
     static final int MAX_STEPS = 1_000_000;
+    /** Ranks (merge slots) one trace may hold: each is kept with its steps until the end. */
+    static final int MAX_RANKS = 1 << 16;
     /** flagtrace merge's {@code pid_stride}. */
     static final long ASSUMED_STRIDE = 1_000;
 
@@ -242,8 +244,16 @@ public final class RankTimes {
             return new RankTimes(out, invalid, unplaced);
         }
 
-        private Rank slot(int slot) {
-            return slots.computeIfAbsent(slot, Rank::new);
+        private Rank slot(int slot) throws TraceFormatException {
+            Rank r = slots.get(slot);
+            if (r == null) {
+                if (slots.size() == MAX_RANKS) {
+                    throw new TraceFormatException(path + " has more than " + MAX_RANKS + " ranks (merge slots)");
+                }
+                r = new Rank(slot);
+                slots.put(slot, r);
+            }
+            return r;
         }
 
         /** The {@code flagtrace_merge} block: the stride and each slot's rank and host; the rest is skipped. */

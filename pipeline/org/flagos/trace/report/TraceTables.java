@@ -65,6 +65,15 @@ public final class TraceTables {
     }
 
     /** One file's pass. */
+    /** Inputs a merged trace's merge block may list (ranks of one job); more is refused, not held. */
+    static final int MAX_MERGE_INPUTS = 1 << 16;
+    /** Pids per input in a merge block: a merge gives each input 1,000 pids, the first its own. */
+    static final int MAX_PIDS_PER_INPUT = 999;
+    /** A host name longer than this is left out of the table (a host name has at most 255 bytes). */
+    static final int MAX_HOST_CHARS = 1024;
+
+    private int mergeInputs;
+
     private final class Pass implements TraceTopLevel.Visitor {
         final Path path;
         final int source;
@@ -151,6 +160,10 @@ public final class TraceTables {
         }
 
         private void mergeInput(JsonParser p) throws IOException {
+            // What the merge block lists is held until the table is written: bounded by what a merge writes.
+            if (++mergeInputs > MAX_MERGE_INPUTS) {
+                throw new TraceFormatException(path + " lists more than " + MAX_MERGE_INPUTS + " inputs in its merge block");
+            }
             long slot = -1;
             Integer slotRank = null;
             String slotHost = null;
@@ -163,7 +176,7 @@ public final class TraceTables {
                 } else if (f.equals("rank") && v == JsonToken.VALUE_NUMBER_INT && p.getNumberType() == JsonParser.NumberType.INT
                         && p.getIntValue() >= 0) {
                     slotRank = p.getIntValue();
-                } else if (f.equals("host") && v == JsonToken.VALUE_STRING) {
+                } else if (f.equals("host") && v == JsonToken.VALUE_STRING && p.getTextLength() <= MAX_HOST_CHARS) {
                     slotHost = p.getText();
                 } else if (f.equals("pids") && v == JsonToken.START_OBJECT) {
                     while (p.nextToken() == JsonToken.FIELD_NAME) {
@@ -171,6 +184,10 @@ public final class TraceTables {
                         JsonToken pv = p.nextToken();
                         long own = number(original);
                         if (pv == JsonToken.VALUE_NUMBER_INT) {
+                            if (slotPids.size() == MAX_PIDS_PER_INPUT) {
+                                throw new TraceFormatException(path + " lists more than " + MAX_PIDS_PER_INPUT
+                                        + " pids for one input in its merge block (a merge keeps at most that many)");
+                            }
                             slotPids.add(new long[] {own, p.getLongValue()});
                         } else {
                             p.skipChildren();

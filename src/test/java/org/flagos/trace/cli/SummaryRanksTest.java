@@ -144,4 +144,17 @@ class SummaryRanksTest {
         assertEquals("flagtrace: error: " + cut + " ends in the middle of its JSON (truncated?)", cli.stderr().strip());
     }
 
+    /** Every rank is held to the end: a file naming more ranks than one trace may hold is refused, not held. */
+    @Test
+    void moreRanksThanATraceMayHoldIsOneLine() throws Exception {
+        StringBuilder json = new StringBuilder("{\"flagtrace_merge\":{\"pid_stride\":1000},\"traceEvents\":[");
+        for (int slot = 0; slot <= 1 << 16; slot++) {
+            json.append(slot == 0 ? "" : ",").append("{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":")
+                    .append((slot + 1L) * 1000).append(",\"tid\":1,\"ts\":1.000,\"dur\":1.000}");
+        }
+        Path many = Files.writeString(dir.resolve("many.json"), json.append("]}"));
+        assertEquals(ExitCodes.FAILED, cli.run("summary", "--ranks", many.toString()));
+        assertEquals("flagtrace: error: " + many + " has more than 65536 ranks (merge slots)", cli.stderr().strip());
+    }
+
 }

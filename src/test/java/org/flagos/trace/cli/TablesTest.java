@@ -273,6 +273,13 @@ class TablesTest {
         assertFails(1, "give the merged trace alone", "tables", merged.toString(), json.toString(), "-o", out.toString());
         assertFails(2, "a trace file's name ends in", "replay", Captures.capture("h200-app-tiny2k").toString(), "-o",
                 dir.resolve("x.parquet.gz").toString());
+        StringBuilder pids = new StringBuilder();
+        for (int pid = 1; pid <= 1_000; pid++) {
+            pids.append(pid == 1 ? "" : ",").append('"').append(pid).append("\":").append(1_000 + pid);
+        }
+        Path hostile = Files.writeString(dir.resolve("hostile.json"), "{\"flagtrace_merge\":{\"pid_stride\":1000,\"inputs\":"
+                + "[{\"slot\":0,\"rank\":0,\"pids\":{" + pids + "}}]},\"traceEvents\":[]}");
+        assertFails(1, "lists more than 999 pids for one input", "tables", hostile.toString(), "-o", out.toString());
         assertFalse(Files.exists(out));
         assertFalse(leftovers(), "files left: " + List.of(dir.toFile().list()));
     }
