@@ -66,10 +66,19 @@ cat "$work/logs/env.txt"
 
 bin="$work/build/kinds_capture"
 flags=(-O2 -std=c++17 -arch=sm_90 -lineinfo -I"$cupti_inc" "$src/kinds_capture.cu" -o "$bin" -L"$cupti_lib" -L"$cuda_lib")
+# The header's own definitions of the records decoded since, for the record (offsets come from layouts.json).
+for struct in CUpti_ActivityUnifiedMemoryCounter3 CUpti_ActivityMemcpyPtoP4; do
+  awk -v s="$struct" '/^typedef struct/ {buf=""; keep=1} keep {buf=buf $0 "\n"} $0 ~ "} " s ";" {printf "%s", buf; keep=0}' \
+    "$cupti_inc/cupti_activity.h" "$cupti_inc"/cupti_activity_deprecated.h 2>/dev/null | grep -v '^ *\*\|/\*\*' 
+done > "$work/logs/header-structs.txt" 2>&1
 if ! step build 200 nvcc "${flags[@]}" ${libcuda_dir:+-L"$libcuda_dir"} -lcupti -lcuda; then
-  # Fallback: no -lcuda (cuCtxSynchronize looked up at run time).
-  step build-no-libcuda 150 nvcc "${flags[@]}" -DKINDS_NO_LIBCUDA -lcupti -ldl
+  # Fallback: no -lcuda (cuCtxSynchronize looked up at run time; no second context).
+  if ! step build-no-libcuda 150 nvcc "${flags[@]}" -DKINDS_NO_LIBCUDA -lcupti -ldl; then
+    # Last: without the unified-memory section either (the capture of before).
+    step build-no-um 150 nvcc "${flags[@]}" -DKINDS_NO_LIBCUDA -DKINDS_NO_UM -lcupti -ldl
+  fi
 fi
+tail -20 "$work/logs/build.log" 2>/dev/null
 if [[ -x "$bin" ]]; then
   step capture 60 "$bin" "$name" "$work/capture"
   step check 60 python3 "$src/check_capture.py" "$work/capture" "$name"
@@ -81,6 +90,11 @@ fi
 # The capture comes back even if the torch steps run past the call's limit (replaced below).
 tar czf "$OUT/$name.tgz" -C "$work" capture logs
 
+cat "$work/capture/$name.meta.json" 2>/dev/null
+grep -i "unified\|context_peer\|managed\|MEMCPY2" "$work/logs/capture.log" 2>/dev/null | head -20
+if [[ "${TORCH:-1}" == 0 ]]; then  # the capture alone (TORCH=0)
+  cat "$steps"; ls -l "$OUT"; rm -rf "$work"; exit 0
+fi
 export PYTHONUNBUFFERED=1
 # torch loads its own CUPTI (the nvidia-cuda-cupti wheel); NVTX must not inject the toolkit's too.
 unset NVTX_INJECTION64_PATH

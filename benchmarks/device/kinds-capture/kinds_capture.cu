@@ -276,6 +276,18 @@ static std::string memoryLine(const CUpti_ActivityMemory4* m) {
         .u("sourcePtr", reinterpret_cast<uint64_t>(m->source)).done();
 }
 
+#ifndef KINDS_NO_UM
+static std::string unifiedMemoryLine(const CUpti_ActivityUnifiedMemoryCounter3* m) {
+    return Json().str("kind", "unified_memory").u("cuptiKind", m->kind)
+        .u("counterKind", m->counterKind).u("value", m->value).u("start", m->start).u("end", m->end)
+        .u("address", m->address).u("srcId", m->srcId).u("dstId", m->dstId).u("streamId", m->streamId)
+        .u("processId", m->processId).u("flags", m->flags).u("pad", m->pad)
+        .raw("processors", "[" + std::to_string(m->processors[0]) + "," + std::to_string(m->processors[1]) + "," +
+                               std::to_string(m->processors[2]) + "," + std::to_string(m->processors[3]) + "," +
+                               std::to_string(m->processors[4]) + "]").done();
+}
+#endif
+
 static std::string recordLine(const CUpti_Activity* r, std::string& kindName) {
     switch (r->kind) {
         case CUPTI_ACTIVITY_KIND_KERNEL:
@@ -304,6 +316,11 @@ static std::string recordLine(const CUpti_Activity* r, std::string& kindName) {
             kindName = "marker_data"; return markerDataLine(reinterpret_cast<const CUpti_ActivityMarkerData2*>(r));
         case CUPTI_ACTIVITY_KIND_MEMORY2:
             kindName = "memory2"; return memoryLine(reinterpret_cast<const CUpti_ActivityMemory4*>(r));
+#ifndef KINDS_NO_UM
+        case CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER:
+            kindName = "unified_memory";
+            return unifiedMemoryLine(reinterpret_cast<const CUpti_ActivityUnifiedMemoryCounter3*>(r));
+#endif
         default:
             kindName = "unknown_" + std::to_string(r->kind);
             return Json().str("kind", "unknown").u("cuptiKind", r->kind).done();
@@ -432,6 +449,35 @@ static int blocksFor(int n) { return (n + 255) / 256; }
 
 struct KindSetting { CUpti_ActivityKind kind; const char* name; CUptiResult result; };
 
+#ifndef KINDS_NO_UM
+// Unified-memory counters must be configured before the kind is enabled; CUPTI refuses the kind
+// (and this logs why) where the platform has no unified-memory profiling.
+static CUptiResult configureUnifiedMemoryCounters() {
+    const CUpti_ActivityUnifiedMemoryCounterKind wanted[] = {
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD,
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH,
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_CPU_PAGE_FAULT_COUNT,
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT,
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THRASHING,
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THROTTLING,
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_REMOTE_MAP,
+        CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOD,
+    };
+    const size_t n = sizeof wanted / sizeof wanted[0];
+    CUpti_ActivityUnifiedMemoryCounterConfig config[n];
+    memset(config, 0, sizeof config);
+    for (size_t i = 0; i < n; i++) {
+        config[i].scope = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_SINGLE_DEVICE;
+        config[i].kind = wanted[i];
+        config[i].deviceId = 0;
+        config[i].enable = 1;
+    }
+    CUptiResult r = cuptiActivityConfigureUnifiedMemoryCounter(config, static_cast<uint32_t>(n));
+    fprintf(stderr, "cuptiActivityConfigureUnifiedMemoryCounter(%zu counters): %s\n", n, resultString(r));
+    return r;
+}
+#endif
+
 static std::vector<KindSetting> armKinds() {
     std::vector<KindSetting> kinds = {
         {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, "CONCURRENT_KERNEL", CUPTI_SUCCESS},
@@ -551,6 +597,23 @@ static std::string layouts() {
     LAYOUT_FIELD(CUpti_ActivityMemcpy6, isDeviceLaunched)
     LAYOUT_FIELD(CUpti_ActivityMemcpy6, copyCount)
     LAYOUT_END
+#ifndef KINDS_NO_UM
+    LAYOUT_BEGIN(CUpti_ActivityUnifiedMemoryCounter3)
+    LAYOUT_FIELD(CUpti_ActivityUnifiedMemoryCounter3, kind)
+    LAYOUT_FIELD(CUpti_ActivityUnifiedMemoryCounter3, counterKind)
+    LAYOUT_FIELD(CUpti_ActivityUnifiedMemoryCounter3, value)
+    LAYOUT_FIELD(CUpti_ActivityUnifiedMemoryCounter3, start)
+    LAYOUT_FIELD(CUpti_ActivityUnifiedMemoryCounter3, end)
+    LAYOUT_FIELD(CUpti_ActivityUnifiedMemoryCounter3, address)
+    LAYOUT_FIELD(CUpti_ActivityUnifiedMemoryCounter3, srcId)
+    LAYOUT_FIELD(CUpti_ActivityUnifiedMemoryCounter3, dstId)
+    LAYOUT_FIELD(CUpti_ActivityUnifiedMemoryCounter3, streamId)
+    LAYOUT_FIELD(CUpti_ActivityUnifiedMemoryCounter3, processId)
+    LAYOUT_FIELD(CUpti_ActivityUnifiedMemoryCounter3, flags)
+    LAYOUT_FIELD(CUpti_ActivityUnifiedMemoryCounter3, pad)
+    LAYOUT_FIELD(CUpti_ActivityUnifiedMemoryCounter3, processors)
+    LAYOUT_END
+#endif
     LAYOUT_BEGIN(CUpti_ActivityMemcpyPtoP4)
     LAYOUT_FIELD(CUpti_ActivityMemcpyPtoP4, kind)
     LAYOUT_FIELD(CUpti_ActivityMemcpyPtoP4, copyKind)
@@ -712,8 +775,36 @@ static std::string enums() {
     ENUM_VALUE(CUPTI_ACTIVITY_KIND_MARKER) ENUM_VALUE(CUPTI_ACTIVITY_KIND_MARKER_DATA)
     ENUM_VALUE(CUPTI_ACTIVITY_KIND_OVERHEAD) ENUM_VALUE(CUPTI_ACTIVITY_KIND_MEMCPY2)
     ENUM_VALUE(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION) ENUM_VALUE(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION)
-    ENUM_VALUE(CUPTI_ACTIVITY_KIND_MEMORY2)
+    ENUM_VALUE(CUPTI_ACTIVITY_KIND_MEMORY2) ENUM_VALUE(CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER)
     ENUM_END
+#ifndef KINDS_NO_UM
+    ENUM_BEGIN(CUpti_ActivityUnifiedMemoryCounterKind)
+    ENUM_VALUE(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_UNKNOWN)
+    ENUM_VALUE(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD)
+    ENUM_VALUE(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH)
+    ENUM_VALUE(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_CPU_PAGE_FAULT_COUNT)
+    ENUM_VALUE(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_GPU_PAGE_FAULT)
+    ENUM_VALUE(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THRASHING)
+    ENUM_VALUE(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_THROTTLING)
+    ENUM_VALUE(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_REMOTE_MAP)
+    ENUM_VALUE(CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOD)
+    ENUM_END
+    ENUM_BEGIN(CUpti_ActivityUnifiedMemoryAccessType)
+    ENUM_VALUE(CUPTI_ACTIVITY_UNIFIED_MEMORY_ACCESS_TYPE_UNKNOWN)
+    ENUM_VALUE(CUPTI_ACTIVITY_UNIFIED_MEMORY_ACCESS_TYPE_READ)
+    ENUM_VALUE(CUPTI_ACTIVITY_UNIFIED_MEMORY_ACCESS_TYPE_WRITE)
+    ENUM_VALUE(CUPTI_ACTIVITY_UNIFIED_MEMORY_ACCESS_TYPE_ATOMIC)
+    ENUM_VALUE(CUPTI_ACTIVITY_UNIFIED_MEMORY_ACCESS_TYPE_PREFETCH)
+    ENUM_END
+    ENUM_BEGIN(CUpti_ActivityUnifiedMemoryMigrationCause)
+    ENUM_VALUE(CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_UNKNOWN)
+    ENUM_VALUE(CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_USER)
+    ENUM_VALUE(CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_COHERENCE)
+    ENUM_VALUE(CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_PREFETCH)
+    ENUM_VALUE(CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_EVICTION)
+    ENUM_VALUE(CUPTI_ACTIVITY_UNIFIED_MEMORY_MIGRATION_CAUSE_ACCESS_COUNTERS)
+    ENUM_END
+#endif
     ENUM_BEGIN(CUpti_ActivitySynchronizationType)
     ENUM_VALUE(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_UNKNOWN)
     ENUM_VALUE(CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE)
@@ -894,6 +985,16 @@ int main(int argc, char** argv) {
         CUDA_CHECK(cudaEventCreate(&ev1));
         CUDA_CHECK(cudaEventCreateWithFlags(&ev2, cudaEventDisableTiming));
     }
+#ifndef KINDS_NO_UM
+    // CUPTI answers CUPTI_ERROR_NOT_READY to unified-memory counters before the driver is
+    // initialized (seen on the H200 when armed with the other kinds): armed once kinds::init ran.
+    if (configureUnifiedMemoryCounters() == CUPTI_SUCCESS) {
+        KindSetting um{CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER, "UNIFIED_MEMORY_COUNTER", CUPTI_SUCCESS};
+        um.result = cuptiActivityEnable(um.kind);
+        fprintf(stderr, "cuptiActivityEnable(%s = %d): %s\n", um.name, static_cast<int>(um.kind), resultString(um.result));
+        kinds.push_back(um);
+    }
+#endif
     {
         Scope op(ops, "kinds::alloc");
         CUDA_CHECK(cudaMalloc(&dA, bytes));
@@ -1060,6 +1161,109 @@ int main(int argc, char** argv) {
             CUDA_CHECK(cudaStreamSynchronize(s1));
         }
     }
+#ifndef KINDS_NO_UM
+    {
+        // Managed memory: pages first touched on the host, then by a kernel (GPU page faults and
+        // host-to-device migration), read back on the host (CPU page faults, device-to-host),
+        // prefetched both ways, and copied with cudaMemcpy (a MEMCPY record of managed memory).
+        Scope op(ops, "kinds::managed");
+        const size_t managedBytes = 64u << 20;
+        const int managedFloats = static_cast<int>(managedBytes / sizeof(float));
+        float* m = nullptr;
+        {
+            Scope c(ops, "kinds::managed_alloc");
+            CUDA_CHECK(cudaMallocManaged(&m, managedBytes));
+        }
+        if (m) {
+            {
+                Scope c(ops, "kinds::managed_host_write");
+                for (int i = 0; i < managedFloats; i += 1024) m[i] = 1.0f;
+            }
+            {
+                Scope c(ops, "kinds::managed_gpu_touch");
+                scale<<<blocksFor(managedFloats), 256>>>(m, 2.0f, managedFloats);
+                CUDA_CHECK(cudaDeviceSynchronize());
+            }
+            float sum = 0.0f;
+            {
+                Scope c(ops, "kinds::managed_host_read");
+                for (int i = 0; i < managedFloats; i += 1024) sum += m[i];
+            }
+            {
+                Scope c(ops, "kinds::managed_prefetch");
+#if CUDART_VERSION >= 13000
+                cudaMemLocation toDevice;
+                memset(&toDevice, 0, sizeof toDevice);
+                toDevice.type = cudaMemLocationTypeDevice;
+                toDevice.id = 0;
+                cudaMemLocation toHost;
+                memset(&toHost, 0, sizeof toHost);
+                toHost.type = cudaMemLocationTypeHost;
+                toHost.id = 0;
+                CUDA_CHECK(cudaMemPrefetchAsync(m, managedBytes, toDevice, 0, s1));
+                CUDA_CHECK(cudaStreamSynchronize(s1));
+                CUDA_CHECK(cudaMemPrefetchAsync(m, managedBytes, toHost, 0, s1));
+#else
+                CUDA_CHECK(cudaMemPrefetchAsync(m, managedBytes, 0, s1));
+                CUDA_CHECK(cudaStreamSynchronize(s1));
+                CUDA_CHECK(cudaMemPrefetchAsync(m, managedBytes, cudaCpuDeviceId, s1));
+#endif
+                CUDA_CHECK(cudaStreamSynchronize(s1));
+            }
+            {
+                Scope c(ops, "kinds::managed_copy");
+                CUDA_CHECK(cudaMemcpy(dA, m, bytes, cudaMemcpyDefault));
+                CUDA_CHECK(cudaMemcpy(m, dB, bytes, cudaMemcpyDefault));
+            }
+            {
+                Scope c(ops, "kinds::managed_free");
+                CUDA_CHECK(cudaFree(m));
+            }
+            fprintf(stderr, "managed: host read sum %g\n", static_cast<double>(sum));
+        }
+    }
+#endif
+#ifndef KINDS_NO_LIBCUDA
+    {
+        // A second context on the same device and a copy between the two contexts: whether CUDA
+        // and CUPTI report it as a peer-to-peer copy (MEMCPY2, with source and destination
+        // contexts) on a one-GPU machine. Any refusal is logged, not counted as a failure.
+        Scope op(ops, "kinds::context_peer");
+        CUcontext primary = nullptr, other = nullptr;
+        CUdevice dev = 0;
+        CUresult r = cuCtxGetCurrent(&primary);
+        if (r == CUDA_SUCCESS) r = cuDeviceGet(&dev, 0);
+#if CUDA_VERSION >= 13000
+        if (r == CUDA_SUCCESS) r = cuCtxCreate(&other, nullptr, 0, dev);
+#else
+        if (r == CUDA_SUCCESS) r = cuCtxCreate(&other, 0, dev);
+#endif
+        fprintf(stderr, "context_peer: second context: %d\n", static_cast<int>(r));
+        if (r == CUDA_SUCCESS && other) {
+            CUdeviceptr inOther = 0;
+            r = cuMemAlloc(&inOther, bytes);  // the new context is current
+            fprintf(stderr, "context_peer: cuMemAlloc in the second context: %d\n", static_cast<int>(r));
+            CUcontext popped = nullptr;
+            cuCtxPopCurrent(&popped);
+            cuCtxSetCurrent(primary);
+            if (r == CUDA_SUCCESS) {
+                CUresult c1 = cuMemcpyPeer(inOther, other, reinterpret_cast<CUdeviceptr>(dA), primary, bytes);
+                CUresult c2 = cuMemcpyPeerAsync(reinterpret_cast<CUdeviceptr>(dB), primary, inOther, other, bytes,
+                                                reinterpret_cast<CUstream>(s1));
+                fprintf(stderr, "context_peer: cuMemcpyPeer %d, cuMemcpyPeerAsync %d\n", static_cast<int>(c1),
+                        static_cast<int>(c2));
+                CUDA_CHECK(cudaStreamSynchronize(s1));
+                cuCtxPushCurrent(other);
+                cuCtxSynchronize();
+                cuMemFree(inOther);
+                cuCtxPopCurrent(&popped);
+            }
+            cuCtxSetCurrent(primary);
+            cuCtxDestroy(other);
+            cuCtxSetCurrent(primary);
+        }
+    }
+#endif
     {
         // MEMCPY2 needs two GPUs. With one, this is a peer copy of the device to itself, which
         // CUDA reports as a device-to-device copy (MEMCPY), if at all.
