@@ -16,7 +16,7 @@
 // medians, and what CUPTI delivered.
 // Usage: launch_floor [batches=40] [launches=10000] [warmup=5] [pair=0] [cycles=0] [cycle_batches=10]
 // (FLOOR_KINDS=RUNTIME,MEMSET,... arms those kinds instead of a session's: which kind leaves the residue;
-// FLOOR_KINDS=NONE arms nothing, the control.)
+// FLOOR_KINDS=NONE arms nothing, the control; FLOOR_FINALIZE=1 detaches CUPTI after each flush.)
 #include <cuda_runtime.h>
 #include <cupti.h>
 
@@ -203,7 +203,20 @@ void choose_kinds() {
   }
 }
 
+// FLOOR_FINALIZE=1: after each disable and flush, cuptiFinalize (this program has one thread, so
+// it is safe from here), and the callbacks registered again before the next arming: what a
+// flagtrace session stop does by default since 2026-12-02 (through a runtime API exit callback).
+bool finalize_at_stop() {
+  const char* v = std::getenv("FLOOR_FINALIZE");
+  return v != nullptr && v[0] == '1';
+}
+bool detached = false;
+
 void arm(bool on) {
+  if (on && detached) {
+    check_cupti(cuptiActivityRegisterCallbacks(on_request, on_complete), "cuptiActivityRegisterCallbacks (after detach)");
+    detached = false;
+  }
   for (CUpti_ActivityKind kind : armed_kinds) {
     check_cupti(on ? cuptiActivityEnable(kind) : cuptiActivityDisable(kind), on ? "cuptiActivityEnable" : "cuptiActivityDisable");
   }
@@ -244,6 +257,10 @@ int main(int argc, char** argv) {
   check_cupti(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll");
   double flush_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - f0).count();
   uint64_t delivered_at_stop = records.load();
+  if (finalize_at_stop()) {
+    check_cupti(cuptiFinalize(), "cuptiFinalize");
+    detached = true;
+  }
 
   loop.phase(json, "after", false, warmup, batches);
   uint64_t records_before_cycles = records.load(), memsets_before_cycles = memset_records.load();
@@ -254,6 +271,10 @@ int main(int argc, char** argv) {
     double armed = Loop::median_of(loop.timed(true, 1, cycle_batches));
     arm(false);
     check_cupti(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll");
+    if (finalize_at_stop()) {
+      check_cupti(cuptiFinalize(), "cuptiFinalize");
+      detached = true;
+    }
     double after = Loop::median_of(loop.timed(false, 1, cycle_batches));
     char v[64];
     std::snprintf(v, sizeof v, "%s%.4f", c ? "," : "", armed);

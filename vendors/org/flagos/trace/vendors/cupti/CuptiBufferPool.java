@@ -66,6 +66,23 @@ final class CuptiBufferPool {
         return false;
     }
 
+    /**
+     * Makes every buffer free again, once CUPTI is detached: {@code cuptiFinalize} forgets the
+     * buffers it had requested and not handed back (the forced flush before it returns only those
+     * holding records), so without this each detach leaked them. Measured on the H200
+     * (TeardownStress, 8 launching threads, detaching at every stop): the pool reached its cap
+     * after 80 sessions and CUPTI dropped the records it had no buffer for. Returns how many
+     * buffers came back.
+     */
+    synchronized int reclaimAfterDetach() {
+        int reclaimed = count - free.size();
+        free.clear();
+        for (int i = 0; i < count; i++) {
+            free.offer(all[i]);
+        }
+        return reclaimed;
+    }
+
     long grown() {
         return grown.get();
     }

@@ -83,17 +83,18 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
      */
     private static final boolean DEVICE_KINDS_AT_INIT = Boolean.getBoolean("flagtrace.cupti.deviceKindsAtInit");
     /**
-     * CUPTI stays attached between sessions by default: detaching ({@code cuptiFinalize}) crashed
-     * the process. Measured on the H200 (TeardownStress, 8 threads launching throughout): with
-     * finalize at stop, even called from inside a runtime API exit callback as NVIDIA recommends,
-     * a worker thread died in libcupti inside {@code cudaMemsetAsync} within the first sessions
-     * (SIGSEGV); attached, 200 sessions ran clean. The price: after a session launches stay about
-     * 0.6 µs slower (SessionResidueProbe: 1.2-1.5 µs before, 2.0-2.2 after).
-     * {@code -Dflagtrace.cupti.finalizeAtStop=true} detaches anyway, for programs that make no CUDA
-     * call on another thread while a session stops.
+     * CUPTI is detached ({@code cuptiFinalize}) at every stop by default, from a native callback at
+     * the exit of a runtime API call ({@link CuptiDetach}): kinds merely disabled leave their cost on
+     * every later launch (SYNCHRONIZATION all of its +0.18 µs, RUNTIME about half, measured with raw
+     * CUPTI on the H200). The first detach, through a Java upcall, crashed in libcupti under 8
+     * launching threads (TeardownStress); the native one ran 200 sessions x 8 threads clean on the
+     * H200 (2026-12-02), and launches returned to plain after each session. Detached, a session
+     * that starts while other threads launch can see CUPTI drop a few records at its start
+     * (counted: 8 of 434,921 memsets in 4 of those 200 sessions; none with CUPTI attached).
+     * {@code -Dflagtrace.cupti.finalizeAtStop=false} keeps CUPTI attached.
      */
     private static final boolean FINALIZE_AT_STOP =
-            Boolean.getBoolean("flagtrace.cupti.finalizeAtStop");
+            !"false".equalsIgnoreCase(System.getProperty("flagtrace.cupti.finalizeAtStop", "true"));
     /**
      * CUPTI hands over a buffer when it is full (2 MiB, ~22,000 records) unless told to flush
      * periodically ({@code -Dflagtrace.cupti.flushPeriodMs=N}). Off by default: measured on the H200
@@ -318,11 +319,16 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
         }
         if (FINALIZE_AT_STOP && !DEVICE_KINDS_AT_INIT && !runtimeArmedAtInit) {
             if (detacher == null) {
-                detacher = new CuptiDetach();
+                String override = System.getenv("FLAGOS_TRACER_LIBRARY");
+                detacher = new CuptiDetach(override != null && !override.isBlank() ? override : "libcupti.so.13");
             }
             closePops(); // no thread of ours may be inside CUPTI when it is detached
             String failure = detacher.detach(DETACH_TIMEOUT_MS);
             detached = failure == null;
+            if (detached) {
+                int reclaimed = pool.reclaimAfterDetach();
+                Diagnostics.trace(COMPONENT, "CUPTI detached; " + reclaimed + " buffers it still held are free again");
+            }
             if (!detached) {
                 openPops(); // still attached: pops must reach the stacks again
             }
