@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.nio.file.Path;
+import org.flagos.trace.report.TraceTopLevel;
 
 /**
  * Checks a written trace the way {@link TeardownStress} checks the raw records: every memset event
@@ -22,20 +23,7 @@ final class TraceMemsetCheck {
     static TraceMemsetCheck of(Path trace) throws IOException {
         TraceMemsetCheck check = new TraceMemsetCheck();
         try (JsonParser p = new JsonFactory().createParser(trace.toFile())) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                throw new IOException(trace + ": not a JSON object");
-            }
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                p.nextToken();
-                if (field.equals("traceEvents") && p.currentToken() == JsonToken.START_ARRAY) {
-                    while (p.nextToken() == JsonToken.START_OBJECT) {
-                        check.event(p);
-                    }
-                } else {
-                    p.skipChildren();
-                }
-            }
+            TraceTopLevel.walk(p, trace, TraceTopLevel.Rules.TRACE, check::event);
         }
         return check;
     }
