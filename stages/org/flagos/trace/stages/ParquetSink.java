@@ -108,8 +108,7 @@ public final class ParquetSink implements TraceSink {
         if (lasting) {
             r.dur = u.endNs - u.startNs;
         }
-        r.device = u.device;
-        if (u.has(RecordField.BYTES)) {
+        if (u.has(RecordField.BYTES)) { // what tables reads from the JSON trace's args: bytes, no device arg
             r.bytes = u.bytes;
         }
         table.add(r);
