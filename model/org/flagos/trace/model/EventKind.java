@@ -26,7 +26,13 @@ public enum EventKind {
      * ({@link MarkerPhase}). The trace walk pairs a range's two ends into one host range, drawn as
      * torch's {@code user_annotation} on its thread; a mark is an instant there.
      */
-    MARKER("user_annotation", false);
+    MARKER("user_annotation", false),
+    /**
+     * A unified-memory counter record (a migration, a page fault, thrashing, throttling, a remote
+     * map: {@link UnifiedMemoryCounter}): the driver's work on managed memory, which no call launched
+     * and no op owns (no correlation id, no thread); drawn on its device's {@code Unified Memory} row.
+     */
+    UNIFIED_MEMORY("unified_memory", false);
 
     private static final EventKind[] VALUES = values();
 

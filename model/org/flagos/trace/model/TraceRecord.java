@@ -92,6 +92,15 @@ public final class TraceRecord {
     public long address;
     /** True for a release, false for an allocation. */
     public boolean memoryRelease;
+    // Unified memory: address, bytes (a transfer's, a thrashing or remote map's region), processId as above
+    /** What a {@link EventKind#UNIFIED_MEMORY} record counts. */
+    public UnifiedMemoryCounter umCounter;
+    /** Its raw value: bytes, fault groups, or a CPU fault's instruction address. */
+    public long umValue;
+    /** The source and destination processor ids the vendor gives (meaning per counter). */
+    public int umSrcId, umDstId;
+    /** Its flags in words: a migration's cause or a fault's access type; null when it has none. */
+    public String umFlag;
     // Annotation marker (EventKind.MARKER): threadId, processId; the name as nameHandle with naming
     /** Which point of an annotation this is. */
     public MarkerPhase markerPhase;
@@ -251,6 +260,10 @@ public final class TraceRecord {
         label = null;
         address = 0;
         memoryRelease = false;
+        umCounter = null;
+        umValue = 0;
+        umSrcId = umDstId = 0;
+        umFlag = null;
         markerPhase = null;
         markerId = 0;
         domainHandle = 0;
@@ -316,6 +329,11 @@ public final class TraceRecord {
         label = other.label;
         address = other.address;
         memoryRelease = other.memoryRelease;
+        umCounter = other.umCounter;
+        umValue = other.umValue;
+        umSrcId = other.umSrcId;
+        umDstId = other.umDstId;
+        umFlag = other.umFlag;
         markerPhase = other.markerPhase;
         markerId = other.markerId;
         domainHandle = other.domainHandle;

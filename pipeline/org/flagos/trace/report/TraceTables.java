@@ -15,8 +15,12 @@ import org.flagos.trace.stages.EventTable;
  * when the table is written ({@link EventTable}).
  */
 public final class TraceTables {
-    /** The categories whose {@code args.bytes} are the bytes the device moved or set (torch's and 2021's names). */
-    private static final java.util.Set<String> DEVICE_BYTES = java.util.Set.of("gpu_memcpy", "gpu_memset", "Memcpy", "Memset");
+    /**
+     * The categories whose {@code args.bytes} are the bytes the device moved or set (torch's and 2021's
+     * names), or the driver migrated (flagtrace's unified memory).
+     */
+    private static final java.util.Set<String> DEVICE_BYTES = java.util.Set.of("gpu_memcpy", "gpu_memset", "Memcpy", "Memset",
+            "unified_memory");
 
     private final EventTable table;
     private final EventTable.Row row = new EventTable.Row();

@@ -9,6 +9,7 @@ import org.flagos.trace.model.ClockAlignment;
 import org.flagos.trace.model.DecodeStats;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.JsonText;
+import org.flagos.trace.model.UnifiedMemoryCounter;
 
 /**
  * Every count of what happened to the records of one capture: decoded, skipped, undecodable,
@@ -61,6 +62,7 @@ public final class CaptureAccounting {
     private volatile long overheadRecords;
     private volatile long[] annotations;
     private volatile long overheadNs;
+    private volatile UnifiedMemoryTotals unifiedMemory;
 
     /** The counts of one capture, the decoder's counted into {@code decode} as it goes. */
     public CaptureAccounting(DecodeStats decode) {
@@ -136,6 +138,16 @@ public final class CaptureAccounting {
     void profilerOverhead(long records, long ns) {
         this.overheadRecords = records;
         this.overheadNs = ns;
+    }
+
+    /** The unified-memory records drawn, when the capture had any (else the block is left out). */
+    void unifiedMemory(UnifiedMemoryTotals totals) {
+        this.unifiedMemory = totals;
+    }
+
+    /** The unified-memory records drawn and what they add up to, or null when the capture had none. */
+    public UnifiedMemoryTotals unifiedMemory() {
+        return unifiedMemory;
     }
 
     /** Overhead records drawn (the vendor's own time: buffer requests, flushes, instrumentation). */
@@ -442,6 +454,21 @@ public final class CaptureAccounting {
             g.writeNumberField("streams_past_limit", gpuAnnotationStreamsPastLimit);
             g.writeEndObject();
         }
+        UnifiedMemoryTotals um = unifiedMemory;
+        if (um != null) {
+            g.writeObjectFieldStart("unified_memory");
+            g.writeNumberField("events", um.total());
+            transfers(g, "htod", um, UnifiedMemoryCounter.BYTES_HTOD);
+            transfers(g, "dtoh", um, UnifiedMemoryCounter.BYTES_DTOH);
+            transfers(g, "dtod", um, UnifiedMemoryCounter.BYTES_DTOD);
+            g.writeNumberField("cpu_page_faults", um.records(UnifiedMemoryCounter.CPU_PAGE_FAULT));
+            g.writeNumberField("gpu_page_fault_events", um.records(UnifiedMemoryCounter.GPU_PAGE_FAULT_GROUP));
+            g.writeNumberField("gpu_page_fault_groups", um.amount(UnifiedMemoryCounter.GPU_PAGE_FAULT_GROUP));
+            g.writeNumberField("thrashing", um.records(UnifiedMemoryCounter.THRASHING));
+            g.writeNumberField("throttling", um.records(UnifiedMemoryCounter.THROTTLING));
+            g.writeNumberField("remote_maps", um.records(UnifiedMemoryCounter.REMOTE_MAP));
+            g.writeEndObject();
+        }
         if (memoryDrawn > 0) {
             g.writeObjectFieldStart("memory");
             g.writeNumberField("events", memoryDrawn);
@@ -479,6 +506,43 @@ public final class CaptureAccounting {
             JsonText.writeString(g, decode.problems());
         }
         g.writeEndArray();
+    }
+
+    private static void transfers(JsonGenerator g, String key, UnifiedMemoryTotals um, UnifiedMemoryCounter c) throws IOException {
+        g.writeObjectFieldStart(key);
+        g.writeNumberField("transfers", um.records(c));
+        g.writeNumberField("bytes", um.amount(c));
+        g.writeEndObject();
+    }
+
+    /**
+     * The CLI's line of a capture's unified memory: each direction with transfers, then the page faults
+     * and whatever else was drawn.
+     */
+    static String unifiedMemoryLine(UnifiedMemoryTotals um) {
+        StringBuilder line = new StringBuilder("unified memory (drawn on each device's Unified Memory row):");
+        String sep = " ";
+        String[] directions = {"HtoD", "DtoH", "DtoD"};
+        UnifiedMemoryCounter[] transfers = {UnifiedMemoryCounter.BYTES_HTOD, UnifiedMemoryCounter.BYTES_DTOH,
+            UnifiedMemoryCounter.BYTES_DTOD};
+        for (int i = 0; i < transfers.length; i++) {
+            if (um.records(transfers[i]) > 0) {
+                line.append(sep).append(directions[i]).append(' ').append(um.records(transfers[i])).append(" transfers, ")
+                        .append(um.amount(transfers[i])).append(" bytes");
+                sep = "; ";
+            }
+        }
+        line.append(sep).append("page faults: CPU ").append(um.records(UnifiedMemoryCounter.CPU_PAGE_FAULT))
+                .append(", GPU ").append(um.records(UnifiedMemoryCounter.GPU_PAGE_FAULT_GROUP)).append(" events (")
+                .append(um.amount(UnifiedMemoryCounter.GPU_PAGE_FAULT_GROUP)).append(" fault groups)");
+        long other = um.records(UnifiedMemoryCounter.THRASHING) + um.records(UnifiedMemoryCounter.THROTTLING)
+                + um.records(UnifiedMemoryCounter.REMOTE_MAP);
+        if (other > 0) {
+            line.append("; thrashing ").append(um.records(UnifiedMemoryCounter.THRASHING)).append(", throttling ")
+                    .append(um.records(UnifiedMemoryCounter.THROTTLING)).append(", remote maps ")
+                    .append(um.records(UnifiedMemoryCounter.REMOTE_MAP));
+        }
+        return line.toString();
     }
 
     /** Human-readable lines for the CLI. */
@@ -522,6 +586,9 @@ public final class CaptureAccounting {
                     + " left out, as they would not nest with the spans on their stream (ops of two threads interleaving"
                     + " on one stream); " + gpuAnnotationStreamsPastLimit + " records or nested spans on an op's stream past "
                     + StreamSpans.PER_HOLDER + " left out of its spans");
+        }
+        if (unifiedMemory != null) {
+            out.add(unifiedMemoryLine(unifiedMemory));
         }
         if (memoryDrawn > 0) {
             out.add("device memory events: " + memoryDrawn + " (" + memoryWithoutThread + " on thread 0: no runtime call seen;"

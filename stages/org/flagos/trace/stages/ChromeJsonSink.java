@@ -16,6 +16,7 @@ import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RecordField;
 import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
+import org.flagos.trace.model.UnifiedMemoryCounter;
 
 /**
  * The torch-compatible Chrome trace JSON: Jackson's generator writes the document's structure (header,
@@ -105,6 +106,25 @@ public final class ChromeJsonSink implements TraceSink {
     private static final byte[] DEVICE_TYPE_ = EventBytes.ascii(",\"Device Type\":");
     private static final byte[] ADDR_ = EventBytes.ascii(",\"Addr\":");
     private static final byte[] MEMORY_TAIL_ = EventBytes.ascii(",\"finished\":false,\"Ev Idx\":");
+
+    private static final byte[] UM_SLICE_HEAD = EventBytes.ascii("{\"ph\":\"X\",\"cat\":\"unified_memory\",\"name\":");
+    private static final byte[] UM_INSTANT_HEAD =
+            EventBytes.ascii("{\"ph\":\"i\",\"cat\":\"unified_memory\",\"s\":\"t\",\"name\":");
+    private static final byte[] UM_BYTES_ = EventBytes.ascii(",\"args\":{\"bytes\":");
+    private static final byte[] UM_FAULT_GROUPS_ = EventBytes.ascii(",\"args\":{\"fault groups\":");
+    private static final byte[] UM_PC_ = EventBytes.ascii(",\"args\":{\"PC\":");
+    private static final byte[] UM_FIRST_ADDRESS_ = EventBytes.ascii(",\"args\":{\"address\":");
+    private static final byte[] UM_ADDRESS_ = EventBytes.ascii(",\"address\":");
+    private static final byte[] UM_MIGRATION_CAUSE_ = EventBytes.ascii(",\"migration cause\":");
+    private static final byte[] UM_ACCESS_TYPE_ = EventBytes.ascii(",\"access type\":");
+    private static final byte[] UM_REMOTE_MAP_CAUSE_ = EventBytes.ascii(",\"remote map cause\":");
+    private static final byte[] UM_SRC_ID_ = EventBytes.ascii(",\"src id\":");
+    private static final byte[] UM_DST_ID_ = EventBytes.ascii(",\"dst id\":");
+    private static final byte[] UM_DEVICES_ = EventBytes.ascii(",\"devices\":");
+    /** The hex digits of an address or PC as a quoted {@code 0x...} string, as Nsight Systems shows them. */
+    private final byte[] hex = new byte[20];
+    /** The flag words (a migration's cause, a fault's access type), each quoted once. */
+    private final java.util.HashMap<String, byte[]> flagWords = new java.util.HashMap<>();
 
     static {
         for (int k = 0; k < EventKind.count(); k++) {
@@ -297,6 +317,73 @@ public final class ChromeJsonSink implements TraceSink {
                 .raw(TS_).micros(r.startNs - base).raw(DUR_).micros(r.endNs - r.startNs)
                 .raw(END_EVENT));
     }
+
+    /**
+     * A unified-memory record on its device's {@code Unified Memory} row: a complete event when it
+     * lasts, else a thread-scoped instant; args by counter (docs/vendors/cupti.md, "Unified memory").
+     */
+    @Override
+    public void unifiedMemory(TraceRecord r) throws IOException {
+        rows.deviceStream(r.device, TraceRows.UNIFIED_MEMORY_ROW);
+        UnifiedMemoryCounter c = r.umCounter;
+        EventBytes e = begin().raw(c.lasting() ? UM_SLICE_HEAD : UM_INSTANT_HEAD).string(name(r.nameId))
+                .row(r.device, TraceRows.UNIFIED_MEMORY_ROW).micros(r.startNs - base);
+        if (c.lasting()) {
+            e.raw(DUR_).micros(r.endNs - r.startNs);
+        }
+        switch (c) {
+            case GPU_PAGE_FAULT_GROUP:
+                e.raw(UM_FAULT_GROUPS_).unsigned(r.umValue);
+                break;
+            case CPU_PAGE_FAULT:
+                e.raw(UM_PC_);
+                hexString(e, r.umValue);
+                break;
+            case THROTTLING:
+                e.raw(UM_FIRST_ADDRESS_);
+                hexString(e, r.address);
+                break;
+            default:
+                e.raw(UM_BYTES_).number(r.bytes);
+        }
+        if (c != UnifiedMemoryCounter.THROTTLING) {
+            e.raw(UM_ADDRESS_);
+            hexString(e, r.address);
+        }
+        if (r.umFlag != null) {
+            e.raw(c.transfer() ? UM_MIGRATION_CAUSE_ : c == UnifiedMemoryCounter.REMOTE_MAP ? UM_REMOTE_MAP_CAUSE_ : UM_ACCESS_TYPE_)
+                    .string(flagWords.computeIfAbsent(r.umFlag, JsonText::quotedUtf8));
+        }
+        switch (c) {
+            case CPU_PAGE_FAULT:
+                break; // CUPTI names no processor for it
+            case THRASHING:
+                e.raw(UM_DEVICES_).number(Integer.toUnsignedLong(r.umSrcId)); // a mask of the devices fighting
+                break;
+            case GPU_PAGE_FAULT_GROUP:
+            case THROTTLING:
+                e.raw(UM_SRC_ID_).number(Integer.toUnsignedLong(r.umSrcId));
+                break;
+            default:
+                e.raw(UM_SRC_ID_).number(Integer.toUnsignedLong(r.umSrcId)).raw(UM_DST_ID_).number(Integer.toUnsignedLong(r.umDstId));
+        }
+        emit(e.raw(END_ARGS_AND_EVENT));
+    }
+
+    private void hexString(EventBytes e, long value) {
+        int n = hex.length;
+        hex[--n] = '"';
+        do {
+            hex[--n] = HEX_DIGITS[(int) (value & 0xF)];
+            value >>>= 4;
+        } while (value != 0);
+        hex[--n] = 'x';
+        hex[--n] = '0';
+        hex[--n] = '"';
+        e.raw(hex, n, hex.length - n);
+    }
+
+    private static final byte[] HEX_DIGITS = EventBytes.ascii("0123456789abcdef");
 
     private void writeKernelArgs(EventBytes e, TraceRecord r) {
         if (r.has(RecordField.REGISTERS)) {

@@ -84,6 +84,14 @@ final class EventBytes extends AsciiFragment {
         return this;
     }
 
+    /** {@code length} bytes of {@code fragment} from {@code from}. */
+    EventBytes raw(byte[] fragment, int from, int length) {
+        ensure(length);
+        System.arraycopy(fragment, from, bytes, to, length);
+        to += length;
+        return this;
+    }
+
     /** A string, quoted and escaped by Jackson. */
     EventBytes string(SerializedString value) {
         return string(value.asQuotedUTF8()); // cached inside the SerializedString after first use

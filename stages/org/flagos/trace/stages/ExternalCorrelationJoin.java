@@ -153,8 +153,8 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
     /** Joins {@code record}; returns true when its binding has not come yet (the caller parks it). */
     private boolean join(TraceRecord record) {
         if (!record.hasCorrelation()) {
-            // the vendor's own time, and annotation markers: no call launched them, no op owns them
-            if (record.kind != EventKind.OVERHEAD && record.kind != EventKind.MARKER) {
+            // the vendor's own time, annotation markers, unified memory: no call launched them, no op owns them
+            if (record.kind != EventKind.OVERHEAD && record.kind != EventKind.MARKER && record.kind != EventKind.UNIFIED_MEMORY) {
                 unjoined[record.kind.ordinal()]++;
             }
             return false;

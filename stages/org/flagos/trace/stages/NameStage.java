@@ -112,6 +112,8 @@ public final class NameStage implements EventHandler<TraceRecord> {
                 }
             } else if (record.kind == EventKind.SYNC) {
                 record.nameId = names.intern(record.syncKind == null ? SyncKind.UNKNOWN.label() : record.syncKind.label());
+            } else if (record.kind == EventKind.UNIFIED_MEMORY) {
+                record.nameId = names.intern(record.umCounter.label());
             } else if (record.kind == EventKind.OVERHEAD) {
                 record.nameId = names.intern(record.label == null ? "Unknown" : record.label);
             } else if (!record.kind.isDevice()) {

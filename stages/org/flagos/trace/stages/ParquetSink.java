@@ -99,6 +99,21 @@ public final class ParquetSink implements TraceSink {
         table.add(r);
     }
 
+    /** A unified-memory record on its device's {@code Unified Memory} row: a slice, or an instant when it does not last. */
+    @Override
+    public void unifiedMemory(TraceRecord u) throws IOException {
+        boolean lasting = u.umCounter.lasting();
+        EventTable.Row r = begin(lasting ? "X" : "i", u.kind.category(), names.name(u.nameId), u.device,
+                TraceRows.UNIFIED_MEMORY_ROW, u.startNs);
+        if (lasting) {
+            r.dur = u.endNs - u.startNs;
+        }
+        if (u.has(RecordField.BYTES)) { // what tables reads from the JSON trace's args: bytes, no device arg
+            r.bytes = u.bytes;
+        }
+        table.add(r);
+    }
+
     @Override
     public void hostOpSlice(HostOpRow op) throws IOException {
         EventTable.Row r = begin("X", op.annotation ? "user_annotation" : "cpu_op", names.name(op.nameId), op.pid, op.tid, op.startNs);

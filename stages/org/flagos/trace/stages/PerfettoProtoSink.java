@@ -13,6 +13,7 @@ import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RecordField;
 import org.flagos.trace.model.TraceRecord;
+import org.flagos.trace.model.UnifiedMemoryCounter;
 
 /**
  * Perfetto's protobuf trace for a {@code .pftrace} target (a sequence of {@code TracePacket}s,
@@ -543,7 +544,8 @@ public final class PerfettoProtoSink implements TraceSink {
             }
             uuid = nextUuid++;
             streamTracks.put(key, uuid);
-            namedTrack(uuid, parent, stream == -1 ? "Device " + device : "stream " + stream); // as the JSON's row
+            namedTrack(uuid, parent, stream == -1 ? "Device " + device
+                    : stream == TraceRows.UNIFIED_MEMORY_ROW ? "Unified Memory" : "stream " + stream); // as the JSON's row
         }
         return uuid;
     }
@@ -737,6 +739,67 @@ public final class PerfettoProtoSink implements TraceSink {
         intArg("Ev Idx", m.evIdx);
         buf.end();
         buf.end();
+        flushIfFull();
+    }
+
+    /** The unified-memory args: interned at the first such record, so traces without any keep their bytes. */
+    private static final String[] UNIFIED_MEMORY_KEYS = {
+        "fault groups", "PC", "address", "migration cause", "access type", "remote map cause", "src id", "dst id", "devices",
+    };
+
+    /** A unified-memory record on its device's {@code Unified Memory} track: the JSON's slice or instant and args. */
+    @Override
+    public void unifiedMemory(TraceRecord r) throws IOException {
+        internKeys(UNIFIED_MEMORY_KEYS);
+        long track = streamTrack(r.device, TraceRows.UNIFIED_MEMORY_ROW);
+        UnifiedMemoryCounter c = r.umCounter;
+        String category = r.kind.category();
+        beginPacket(r.startNs, r.nameId, category);
+        buf.begin(PACKET_TRACK_EVENT);
+        if (c.lasting()) {
+            sliceBegin(track, r.nameId, category);
+        } else {
+            buf.uint64(EVENT_TYPE, TYPE_INSTANT);
+            buf.uint64(EVENT_TRACK_UUID, track);
+            buf.uint64(EVENT_CATEGORY_IIDS, categoryIids.get(category));
+            buf.uint64(EVENT_NAME_IID, r.nameId + 1L);
+        }
+        switch (c) {
+            case GPU_PAGE_FAULT_GROUP:
+                uintArg("fault groups", r.umValue);
+                break;
+            case CPU_PAGE_FAULT:
+                stringArg("PC", "0x" + Long.toHexString(r.umValue));
+                break;
+            case THROTTLING:
+                break;
+            default:
+                intArg("bytes", r.bytes);
+        }
+        stringArg("address", "0x" + Long.toHexString(r.address));
+        if (r.umFlag != null) {
+            stringArg(c.transfer() ? "migration cause" : c == UnifiedMemoryCounter.REMOTE_MAP ? "remote map cause" : "access type",
+                    r.umFlag);
+        }
+        switch (c) {
+            case CPU_PAGE_FAULT:
+                break;
+            case THRASHING:
+                intArg("devices", Integer.toUnsignedLong(r.umSrcId));
+                break;
+            case GPU_PAGE_FAULT_GROUP:
+            case THROTTLING:
+                intArg("src id", Integer.toUnsignedLong(r.umSrcId));
+                break;
+            default:
+                intArg("src id", Integer.toUnsignedLong(r.umSrcId));
+                intArg("dst id", Integer.toUnsignedLong(r.umDstId));
+        }
+        buf.end();
+        buf.end();
+        if (c.lasting()) {
+            sliceEnd(track, r.endNs);
+        }
         flushIfFull();
     }
 

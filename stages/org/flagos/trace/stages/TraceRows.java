@@ -40,6 +40,13 @@ final class TraceRows {
      */
     static final int DEVICE_ROW = 1;
 
+    /**
+     * The row of a device's unified-memory records (migrations, page faults), named
+     * {@code Unified Memory} and sorted after the device's streams: a tid no CUDA stream id of a
+     * process reaches in practice (CUPTI numbers a context's streams from small integers up).
+     */
+    static final int UNIFIED_MEMORY_ROW = 0x7FFF_FFFE;
+
     void deviceStream(int device, int stream) {
         long key = ((long) device << 32) | (stream & 0xFFFF_FFFFL);
         if (key == lastStreamKey) {
@@ -75,6 +82,12 @@ final class TraceRows {
             if (stream == -1) {
                 label(g, "thread_name", device, DEVICE_ROW, tsOffsetNs, "name", "Device " + device);
                 sortIndex(g, "thread_sort_index", device, DEVICE_ROW, tsOffsetNs, -1);
+                written += 2;
+                continue;
+            }
+            if (stream == UNIFIED_MEMORY_ROW) {
+                label(g, "thread_name", device, stream, tsOffsetNs, "name", "Unified Memory");
+                sortIndex(g, "thread_sort_index", device, stream, tsOffsetNs, stream);
                 written += 2;
                 continue;
             }

@@ -43,6 +43,12 @@ public interface TraceSink {
     /** An annotation mark (NVTX's {@code nvtxMark}): an instant on the host thread that made it. */
     void markInstant(MarkRow mark) throws IOException;
 
+    /**
+     * A unified-memory record (named, windowed): on its device's {@code Unified Memory} row, a slice
+     * when its counter lasts ({@link org.flagos.trace.model.UnifiedMemoryCounter#lasting}), else an instant.
+     */
+    void unifiedMemory(TraceRecord record) throws IOException;
+
     /** A flow arrow whose two slices were both handed over already. */
     void flow(FlowArrow arrow) throws IOException;
 

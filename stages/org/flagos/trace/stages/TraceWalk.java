@@ -45,6 +45,7 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
     private final MemoryRows memory;
     private final MarkerRanges ranges;
     private final MarkRow mark = new MarkRow();
+    private final UnifiedMemoryTotals unifiedMemory = new UnifiedMemoryTotals();
     /** Annotation ranges and marks drawn (ranges are op rows too: not counted as host ops). */
     private long rangesDrawn;
     private long marksDrawn;
@@ -181,7 +182,10 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
                 marker(r);
                 return;
             }
-            if (r.kind == EventKind.OVERHEAD) {
+            if (r.kind == EventKind.UNIFIED_MEMORY) {
+                sink.unifiedMemory(r); // no correlation, no thread: no op, no arrow, no memory row
+                unifiedMemory.add(r);
+            } else if (r.kind == EventKind.OVERHEAD) {
                 sink.overheadSlice(r);
                 overheadRecords++;
                 overheadNs += r.durationNs();
@@ -396,6 +400,9 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         }
         accounting.flowEndsGivenUp(flows.givenUp());
         accounting.profilerOverhead(overheadRecords, overheadNs);
+        if (unifiedMemory.total() > 0) {
+            accounting.unifiedMemory(unifiedMemory);
+        }
         accounting.gpuAnnotations(annotations, annotationsNotNested, ops.spansPastLimit());
         markers = sink.footer(new TraceFooter(hostPid(), bounded, window.windowStart(), window.windowEnd(), spanNameId,
                 events(), accounting));

@@ -25,6 +25,8 @@ public final class CuptiActivityKind {
     public static final int OVERHEAD = 17;
     /** {@code CUPTI_ACTIVITY_KIND_SYNCHRONIZATION}: stream, event and context synchronizations. */
     public static final int SYNCHRONIZATION = 38;
+    /** {@code CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER}: migrations and page faults of managed memory. */
+    public static final int UNIFIED_MEMORY_COUNTER = 25;
     /** {@code CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION}. */
     public static final int EXTERNAL_CORRELATION = 39;
     /** {@code CUPTI_ACTIVITY_KIND_MARKER}: NVTX marks and range ends ({@code CUpti_ActivityMarker2}). */

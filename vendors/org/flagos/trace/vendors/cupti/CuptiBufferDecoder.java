@@ -48,6 +48,7 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
     private final CuptiMemoryDecoder memory;
     private final CuptiMarkerDecoder marker;
     private final CuptiMarkerDataDecoder markerData;
+    private final CuptiUnifiedMemoryDecoder unifiedMemory;
 
     /**
      * A decoder of NVIDIA CUPTI 13.0 buffers in epoch ns.
@@ -89,6 +90,7 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
         this.memory = new CuptiMemoryDecoder(layout, times);
         this.marker = new CuptiMarkerDecoder(layout, times, naming);
         this.markerData = new CuptiMarkerDataDecoder(layout);
+        this.unifiedMemory = new CuptiUnifiedMemoryDecoder(layout, times);
     }
 
     /**
@@ -262,6 +264,9 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
             case CuptiActivityKind.MARKER:
                 decodeMarker(buffer, pos, sink, stats);
                 break;
+            case CuptiActivityKind.UNIFIED_MEMORY_COUNTER:
+                decodeUnifiedMemory(buffer, pos, sink, stats);
+                break;
             case CuptiActivityKind.MARKER_DATA:
                 if (layout.recordSize(kind) < 0) {
                     stats.countSkipped(kind); // a scanning vendor's walk sized it; this row cannot read it
@@ -287,6 +292,22 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
         } else if (times.accept(marker.rawTimestamp(), marker.rawTimestamp(), 0, "marker", stats)) {
             sink.publish(CuptiMarkerDecoder.TRANSLATOR, marker);
             stats.countPublished(EventKind.MARKER);
+        }
+    }
+
+    private void decodeUnifiedMemory(ByteBuffer buffer, int pos, RecordSink sink, DecodeStats stats) {
+        if (layout.recordSize(CuptiActivityKind.UNIFIED_MEMORY_COUNTER) < 0) {
+            stats.countSkipped(CuptiActivityKind.UNIFIED_MEMORY_COUNTER); // a scanning vendor's walk sized it; this row cannot read it
+            return;
+        }
+        unifiedMemory.wrap(buffer, pos);
+        String why = unifiedMemory.invalid();
+        if (why != null) {
+            stats.invalid(why);
+        } else if (times.accept(unifiedMemory.rawStart(), unifiedMemory.lasting() ? unifiedMemory.rawEnd() : unifiedMemory.rawStart(),
+                unifiedMemory.deviceId(), "unified memory", stats)) {
+            sink.publish(CuptiUnifiedMemoryDecoder.TRANSLATOR, unifiedMemory);
+            stats.countPublished(EventKind.UNIFIED_MEMORY);
         }
     }
 

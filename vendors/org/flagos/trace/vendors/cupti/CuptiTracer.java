@@ -67,6 +67,25 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
      * MARKER_DATA (colour, category, payload) is not armed: the trace has no field for it.
      */
     private static final boolean ARM_NVTX = !"false".equals(System.getProperty("flagtrace.cupti.nvtx"));
+    /**
+     * UNIFIED_MEMORY_COUNTER records (managed-memory migrations, drawn on each device's {@code Unified
+     * Memory} row) are armed per session unless {@code -Dflagtrace.cupti.unifiedMemory=false}: the
+     * HtoD, DtoH and DtoD transfer counters, and with {@code -Dflagtrace.cupti.unifiedMemoryFaults=true}
+     * also CPU and GPU page faults (off by default for their cost, as Nsight Systems leaves them). CUPTI
+     * writes them only when a program uses managed memory. Counters are configured before the kind is
+     * enabled; CUPTI refuses the kind before the CUDA driver is initialized (CUPTI_ERROR_NOT_READY,
+     * measured on the H200) and where unified-memory profiling is not supported: a refusal is
+     * logged once per reason and the session goes on without the kind.
+     */
+    private static final boolean ARM_UNIFIED_MEMORY = !"false".equals(System.getProperty("flagtrace.cupti.unifiedMemory"));
+    private static final boolean UNIFIED_MEMORY_FAULTS = Boolean.getBoolean("flagtrace.cupti.unifiedMemoryFaults");
+    /** {@code CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_SINGLE_DEVICE} (deprecated, still required). */
+    private static final int UNIFIED_MEMORY_SCOPE_PROCESS_SINGLE_DEVICE = 1;
+    /** The counters configured: transfers always (HtoD 1, DtoH 2, DtoD 8), page faults (CPU 3, GPU 4) on request. */
+    static int[] unifiedMemoryCounters(boolean faults) {
+        return faults ? new int[] {1, 2, 8, 3, 4} : new int[] {1, 2, 8};
+    }
+
     /** The kinds beyond the seed's that a session arms and disarms, as the properties above leave them. */
     private static final int[] SESSION_EXTRA_KINDS = java.util.stream.Stream.of(
             ARM_SYNC_AND_OVERHEAD ? java.util.stream.IntStream.of(CuptiActivityKind.SYNCHRONIZATION, CuptiActivityKind.OVERHEAD)
@@ -127,6 +146,10 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
     private String lastDetachFailure;
     private volatile boolean detached;
     private List<DeviceProperties> devices;
+    /** True while a session holds UNIFIED_MEMORY_COUNTER enabled. */
+    private boolean unifiedMemoryArmed;
+    /** The last reason CUPTI gave for refusing unified memory, so that each is logged once. */
+    private String lastUnifiedMemoryRefusal;
 
     /** The process's CUPTI tracer, initialized (callbacks registered, device kinds armed) on first use. */
     public static CuptiTracer instance() {
@@ -279,13 +302,49 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
         for (int kind : SESSION_EXTRA_KINDS) {
             require(cupti.cuptiActivityEnable(kind), "cuptiActivityEnable(" + kind + ")");
         }
+        if (ARM_UNIFIED_MEMORY) {
+            armUnifiedMemory();
+        }
         if (FLUSH_PERIOD_MS > 0) {
             require(cupti.cuptiActivityFlushPeriod(FLUSH_PERIOD_MS), "cuptiActivityFlushPeriod(" + FLUSH_PERIOD_MS + ")");
         }
         Diagnostics.trace(COMPONENT, "session armed RUNTIME, " + (ARM_DRIVER ? "DRIVER, " : "") + "EXTERNAL_CORRELATION"
                 + (ARM_SYNC_AND_OVERHEAD ? ", SYNCHRONIZATION, OVERHEAD" : "")
-                + (ARM_MEMORY ? ", MEMORY2" : ""));
+                + (ARM_MEMORY ? ", MEMORY2" : "") + (unifiedMemoryArmed ? ", UNIFIED_MEMORY_COUNTER" : ""));
         return true;
+    }
+
+    /**
+     * Configures the unified-memory counters and enables their kind; a refusal is logged (once per
+     * reason) and leaves the session without it.
+     */
+    private void armUnifiedMemory() {
+        int[] counters = unifiedMemoryCounters(UNIFIED_MEMORY_FAULTS);
+        int status;
+        try (org.bytedeco.cuda.cupti.CUpti_ActivityUnifiedMemoryCounterConfig config =
+                     new org.bytedeco.cuda.cupti.CUpti_ActivityUnifiedMemoryCounterConfig(counters.length)) {
+            for (int i = 0; i < counters.length; i++) {
+                config.position(i).scope(UNIFIED_MEMORY_SCOPE_PROCESS_SINGLE_DEVICE).kind(counters[i]).deviceId(0).enable(1);
+            }
+            status = cupti.cuptiActivityConfigureUnifiedMemoryCounter(config.position(0), counters.length);
+        }
+        String refused = status != 0 ? "cuptiActivityConfigureUnifiedMemoryCounter: " + resultText(status) : null;
+        if (refused == null) {
+            status = cupti.cuptiActivityEnable(CuptiActivityKind.UNIFIED_MEMORY_COUNTER);
+            refused = status != 0 ? "cuptiActivityEnable(UNIFIED_MEMORY_COUNTER): " + resultText(status) : null;
+        }
+        unifiedMemoryArmed = refused == null;
+        if (refused != null && !refused.equals(lastUnifiedMemoryRefusal)) {
+            Diagnostics.warn(COMPONENT, "no unified-memory records in this session (" + refused + "; "
+                    + "-Dflagtrace.cupti.unifiedMemory=false stops asking)");
+        }
+        lastUnifiedMemoryRefusal = refused;
+    }
+
+    private static String resultText(int status) {
+        BytePointer text = new BytePointer((BytePointer) null);
+        cupti.cuptiGetResultString(status, text);
+        return text.isNull() ? Integer.toString(status) : text.getString();
     }
 
     @Override
@@ -299,6 +358,10 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
         require(cupti.cuptiActivityDisable(CuptiActivityKind.EXTERNAL_CORRELATION), "cuptiActivityDisable(EXTERNAL_CORRELATION)");
         for (int kind : SESSION_EXTRA_KINDS) {
             require(cupti.cuptiActivityDisable(kind), "cuptiActivityDisable(" + kind + ")");
+        }
+        if (unifiedMemoryArmed) {
+            unifiedMemoryArmed = false;
+            require(cupti.cuptiActivityDisable(CuptiActivityKind.UNIFIED_MEMORY_COUNTER), "cuptiActivityDisable(UNIFIED_MEMORY_COUNTER)");
         }
         if (!DEVICE_KINDS_AT_INIT) {
             for (int kind : DEVICE_KINDS) {

@@ -124,7 +124,7 @@ class TablesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"h200-app-tiny2k", "h200-mt4", "h200-java-kinds/h200-java-kinds"})
+    @ValueSource(strings = {"h200-app-tiny2k", "h200-mt4", "h200-java-kinds/h200-java-kinds", "h200-managed/h200-managed"})
     void theWalksTableIsTheJsonTracesRowsAndMatchesARecount(String capture) throws Exception {
         Path fltrbuf = Captures.dir().resolve(capture + ".fltrbuf");
         Path json = dir.resolve("t.json");

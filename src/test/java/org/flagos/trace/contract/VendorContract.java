@@ -45,7 +45,7 @@ public abstract class VendorContract {
     /** Every category a flagtrace trace may hold. */
     private static final Set<String> KNOWN_CATEGORIES = Set.of("cpu_op", "kernel", "gpu_memcpy", "gpu_memset", "ac2g",
             "Trace", "cuda_runtime", "cuda_driver", "privateuse1_runtime", "privateuse1_driver", "cuda_sync", "overhead", "cpu_instant_event",
-            "user_annotation", "gpu_user_annotation");
+            "user_annotation", "gpu_user_annotation", "unified_memory");
     /** What a flow arrow may end on: device work, or the synchronization a synchronizing call asked for. */
     private static final Set<String> FLOW_END_CATEGORIES = Set.of("kernel", "gpu_memcpy", "gpu_memset", "cuda_sync");
     /** Kinds a vendor may declare beyond the seven assertions' rows ({@link #declaredKinds}). */
@@ -54,6 +54,12 @@ public abstract class VendorContract {
     protected static final String GRAPH_IDS = "graph ids";
     /** NVTX ranges and marks (CUPTI's MARKER): {@code user_annotation} ranges and thread instants. */
     protected static final String ANNOTATIONS = "user_annotation";
+    /** Unified-memory migrations and page faults (CUPTI's UNIFIED_MEMORY_COUNTER), on each device's Unified Memory row. */
+    protected static final String UNIFIED_MEMORY = "unified_memory";
+    /** The names a unified-memory event may have. */
+    private static final Set<String> UNIFIED_MEMORY_NAMES = Set.of("Unified Memory memcpy HtoD", "Unified Memory memcpy DtoH",
+            "Unified Memory memcpy DtoD", "CPU page fault", "GPU page fault group", "Unified Memory thrashing",
+            "Unified Memory throttling", "Unified Memory remote map");
     /** torch's args of a {@code user_annotation} range, in its order; a range in a named NVTX domain adds {@code domain}. */
     private static final List<String> ANNOTATION_ARGS = List.of("External id", "Record function id", "Ev Idx");
     /** kineto's args of every cuda_sync event, and of an event synchronization's in addition. */
@@ -467,6 +473,28 @@ public abstract class VendorContract {
         JsonNode counted = trace().trace().path("flagtrace").path("annotations");
         assertEquals(ranges.size(), counted.path("ranges").asLong(0), "the accounting counts what the trace draws");
         assertEquals(marks.size(), counted.path("marks").asLong(0));
+    }
+
+    @Test
+    void unifiedMemoryIsOnItsDevicesRowWhenDeclared() {
+        List<JsonNode> um = trace().category(UNIFIED_MEMORY);
+        assertEquals(declaredKinds().contains(UNIFIED_MEMORY), !um.isEmpty(), "unified_memory events exactly when declared");
+        Map<String, String> rowNames = new HashMap<>();
+        for (JsonNode e : trace().events()) {
+            if ("thread_name".equals(e.path("name").asText()) && "M".equals(e.path("ph").asText())) {
+                rowNames.put(e.get("pid").asLong() + "/" + e.get("tid").asLong(), e.path("args").path("name").asText());
+            }
+        }
+        for (JsonNode e : um) { // floor: a named slice or instant on its device's Unified Memory row, no arrow, no op
+            assertTrue(UNIFIED_MEMORY_NAMES.contains(e.get("name").asText()), e.toString());
+            assertEquals("Unified Memory", rowNames.get(e.get("pid").asLong() + "/" + e.get("tid").asLong()), e.toString());
+            String ph = e.get("ph").asText();
+            assertTrue(ph.equals("X") && e.get("dur").asDouble() >= 0 || ph.equals("i") && "t".equals(e.path("s").asText()), e.toString());
+            assertTrue(e.get("args").has("address"), e.toString());
+            assertFalse(e.get("args").has("correlation") || e.get("args").has("External id"), e.toString());
+        }
+        JsonNode counted = trace().trace().path("flagtrace").path("unified_memory");
+        assertEquals(um.size(), counted.path("events").asLong(0), "the accounting counts what the trace draws");
     }
 
     // 8: what a user sees

@@ -47,6 +47,11 @@ class TraceWalkTest {
         }
 
         @Override
+        public void unifiedMemory(TraceRecord r) {
+            lines.add("unified memory " + r.device + " " + (r.startNs - BASE) + " " + r.umCounter);
+        }
+
+        @Override
         public void markInstant(MarkRow m) {
             lines.add("mark " + m.tid + " " + (m.tsNs - BASE) + " #" + m.nameId);
         }

@@ -23,7 +23,8 @@ import org.flagos.trace.model.Workload;
  * its torch twin, {@code torch_kinds.py}) from Java, so the record kinds added since the seed are
  * captured live through flagtrace's own tracer: every synchronization CUDA reports (stream, event,
  * stream-wait-event, event query, device and context), a CUDA graph captured from a stream and
- * launched three times, {@code cudaMalloc}/{@code cudaFree} and their stream-ordered forms, and ops
+ * launched three times, {@code cudaMalloc}/{@code cudaFree} and their stream-ordered forms, managed
+ * memory migrated both ways (unified-memory records), and ops
  * carrying torch-style arguments. NVTX ranges are not made here: CUDA 13's NVTX is a header-only
  * C library with no Java binding in the CUDA presets; the C++ capture covers them.
  */
@@ -40,7 +41,7 @@ public final class KindsWorkload implements Workload {
 
     @Override
     public String description() {
-        return "every synchronization, a CUDA graph launched 3 times, device allocations, ops with args";
+        return "every synchronization, a CUDA graph launched 3 times, device allocations, managed memory, ops with args";
     }
 
     @Override
@@ -82,6 +83,7 @@ public final class KindsWorkload implements Workload {
         syncs(session, k, s1, s2, ev1, ev2, c, small);
         graph(session, k, sg, a, b, c, small);
         memory(session, k, s1);
+        managed(session, k, s1, a, b);
         try (HostOpMarker.Scope op = session.op("kinds::peer_copy")) { // one GPU: a copy of the device to itself
             check(cudart.cudaMemcpyPeer(b, 0, a, 0, BYTES), "cudaMemcpyPeer");
             check(cudart.cudaDeviceSynchronize(), "cudaDeviceSynchronize");
@@ -193,6 +195,60 @@ public final class KindsWorkload implements Workload {
             }
             check(cudart.cudaGraphExecDestroy(exec), "cudaGraphExecDestroy");
             check(cudart.cudaGraphDestroy(graph), "cudaGraphDestroy");
+        }
+    }
+
+    /**
+     * Managed memory, as the C++ capture's {@code kinds::managed}: pages first written on the host, then
+     * touched by a kernel (GPU page faults, host-to-device migrations), read back on the host (CPU page
+     * faults, device-to-host migrations), prefetched both ways, copied with {@code cudaMemcpyDefault}
+     * (MEMCPY records of managed memory) and freed: CUPTI's UNIFIED_MEMORY_COUNTER records.
+     */
+    private static void managed(HostOpMarker session, Kernels k, CUstream_st s1, FloatPointer a, FloatPointer b) {
+        long managedBytes = 64L << 20;
+        int floats = (int) (managedBytes / Float.BYTES);
+        try (HostOpMarker.Scope op = session.op("kinds::managed")) {
+            FloatPointer m = new FloatPointer((Pointer) null);
+            try (HostOpMarker.Scope x = session.op("kinds::managed_alloc")) {
+                check(cudart.cudaMallocManaged(m, managedBytes, cudart.cudaMemAttachGlobal), "cudaMallocManaged");
+            }
+            FloatPointer host = new FloatPointer(m).capacity(floats);
+            try (HostOpMarker.Scope x = session.op("kinds::managed_host_write")) {
+                for (int i = 0; i < floats; i += 1024) {
+                    host.put(i, 1.0f);
+                }
+            }
+            try (HostOpMarker.Scope x = session.op("kinds::managed_gpu_touch")) {
+                launch(k.scale(), (floats + 255) / 256, 256, null, m, 2.0f, floats);
+                check(cudart.cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+            }
+            float sum = 0;
+            try (HostOpMarker.Scope x = session.op("kinds::managed_host_read")) {
+                for (int i = 0; i < floats; i += 1024) {
+                    sum += host.get(i);
+                }
+            }
+            try (HostOpMarker.Scope x = session.op("kinds::managed_prefetch")) {
+                org.bytedeco.cuda.cudart.cudaMemLocation toDevice = new org.bytedeco.cuda.cudart.cudaMemLocation();
+                toDevice.type(cudart.cudaMemLocationTypeDevice).id(0);
+                org.bytedeco.cuda.cudart.cudaMemLocation toHost = new org.bytedeco.cuda.cudart.cudaMemLocation();
+                toHost.type(cudart.cudaMemLocationTypeHost).id(0);
+                check(cudart.cudaMemPrefetchAsync(m, managedBytes, toDevice, 0, s1), "cudaMemPrefetchAsync");
+                check(cudart.cudaStreamSynchronize(s1), "cudaStreamSynchronize");
+                check(cudart.cudaMemPrefetchAsync(m, managedBytes, toHost, 0, s1), "cudaMemPrefetchAsync");
+                check(cudart.cudaStreamSynchronize(s1), "cudaStreamSynchronize");
+            }
+            try (HostOpMarker.Scope x = session.op("kinds::managed_copy")) {
+                check(cudart.cudaMemcpy(a, m, BYTES, cudart.cudaMemcpyDefault), "cudaMemcpy");
+                check(cudart.cudaMemcpy(m, b, BYTES, cudart.cudaMemcpyDefault), "cudaMemcpy");
+            }
+            try (HostOpMarker.Scope x = session.op("kinds::managed_free")) {
+                check(cudart.cudaFree(m), "cudaFree");
+            }
+            if (sum != floats / 1024 * 2.0f) { // the kernel ran on the migrated pages: each read 2.0
+                org.flagos.trace.model.Diagnostics.warn("kinds", "managed memory read back " + sum + ", expected "
+                        + floats / 1024 * 2.0f);
+            }
         }
     }
 
