@@ -30,7 +30,8 @@ package org.flagos.trace.vendors.cupti;
  * does not set one does not know it. MEMORY2 is {@code CUpti_ActivityMemory4} (128 bytes) in
  * CUPTI 13.0 only (gcc's offsetof against CUDA 13.0's {@code cupti_activity.h}, API version 130001);
  * so are MARKER ({@code CUpti_ActivityMarker2}, 56: {@link CuptiMarkerDecoder}) and MARKER_DATA
- * ({@code CUpti_ActivityMarkerData2}, 40: {@link CuptiMarkerDataDecoder}, read and counted).
+ * ({@code CUpti_ActivityMarkerData2}, 40: {@link CuptiMarkerDataDecoder}, read and counted) and
+ * MEMCPY2 ({@code CUpti_ActivityMemcpyPtoP4}, 96: {@link CuptiPeerCopyDecoder}).
  */
 public final class CuptiRecordLayout {
     /** CUPTI 13.0 (API version 130001). */
@@ -38,7 +39,8 @@ public final class CuptiRecordLayout {
             "CUpti_ActivityKernel10", 216, "CUpti_ActivityMemcpy6", 96, "CUpti_ActivityMemset4", 88, 56)
             .with("CUpti_ActivitySynchronization2", 56, true)
             .memory("CUpti_ActivityMemory4", 128)
-            .markers(56, 40);
+            .markers(56, 40)
+            .peerCopy("CUpti_ActivityMemcpyPtoP4", 96);
     /** CUPTI 12.1 (API version 18); Overhead's size is not known to it, so an OVERHEAD record ends a walk. */
     public static final CuptiRecordLayout CUPTI_12_1 = new CuptiRecordLayout("CUPTI 12.1 (API version 18)",
             "CUpti_ActivityKernel9", 208, "CUpti_ActivityMemcpy5", 88, "CUpti_ActivityMemset4", 88, -1)
@@ -65,6 +67,8 @@ public final class CuptiRecordLayout {
     int memorySize = -1;
     private int markerSize = -1;
     private int markerDataSize = -1;
+    String peerCopyRecord = "peer copy record";
+    int peerCopySize = -1;
 
     private CuptiRecordLayout(String description, String kernelRecord, int kernelSize, String memcpyRecord,
                               int memcpySize, String memsetRecord, int memsetSize, int overheadSize) {
@@ -102,6 +106,13 @@ public final class CuptiRecordLayout {
         return this;
     }
 
+    /** Sets this row's MEMCPY2 record (a copy between two devices): its name in problems and its size. */
+    private CuptiRecordLayout peerCopy(String record, int size) {
+        this.peerCopyRecord = record;
+        this.peerCopySize = size;
+        return this;
+    }
+
     /** Record size in bytes for CUPTI activity kind {@code kind}, or -1 when this layout does not know it. */
     public int recordSize(int kind) {
         switch (kind) {
@@ -117,6 +128,7 @@ public final class CuptiRecordLayout {
             case CuptiActivityKind.MEMORY2: return memorySize;
             case CuptiActivityKind.MARKER: return markerSize;
             case CuptiActivityKind.MARKER_DATA: return markerDataSize;
+            case CuptiActivityKind.MEMCPY2: return peerCopySize;
             default: return -1;
         }
     }

@@ -67,12 +67,20 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
      * MARKER_DATA (colour, category, payload) is not armed: the trace has no field for it.
      */
     private static final boolean ARM_NVTX = !"false".equals(System.getProperty("flagtrace.cupti.nvtx"));
+    /**
+     * MEMCPY2 records (copies between two devices, torch's {@code Memcpy PtoP}) are armed per session
+     * unless {@code -Dflagtrace.cupti.peerCopies=false}: CUPTI writes one per peer copy, none per launch.
+     * On one GPU CUPTI accepts the kind (measured on the H200) and reports a peer copy to the same device
+     * as an ordinary device-to-device MEMCPY record.
+     */
+    private static final boolean ARM_PEER_COPIES = !"false".equals(System.getProperty("flagtrace.cupti.peerCopies"));
     /** The kinds beyond the seed's that a session arms and disarms, as the properties above leave them. */
     private static final int[] SESSION_EXTRA_KINDS = java.util.stream.Stream.of(
             ARM_SYNC_AND_OVERHEAD ? java.util.stream.IntStream.of(CuptiActivityKind.SYNCHRONIZATION, CuptiActivityKind.OVERHEAD)
                     : java.util.stream.IntStream.empty(),
             ARM_MEMORY ? java.util.stream.IntStream.of(CuptiActivityKind.MEMORY2) : java.util.stream.IntStream.empty(),
-            ARM_NVTX ? java.util.stream.IntStream.of(CuptiActivityKind.MARKER) : java.util.stream.IntStream.empty())
+            ARM_NVTX ? java.util.stream.IntStream.of(CuptiActivityKind.MARKER) : java.util.stream.IntStream.empty(),
+            ARM_PEER_COPIES ? java.util.stream.IntStream.of(CuptiActivityKind.MEMCPY2) : java.util.stream.IntStream.empty())
             .flatMapToInt(kinds -> kinds).toArray();
     /**
      * Kernel, memcpy and memset kinds are armed per session by default, like the rest. Measured on
@@ -283,7 +291,7 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
         }
         Diagnostics.trace(COMPONENT, "session armed RUNTIME, " + (ARM_DRIVER ? "DRIVER, " : "") + "EXTERNAL_CORRELATION"
                 + (ARM_SYNC_AND_OVERHEAD ? ", SYNCHRONIZATION, OVERHEAD" : "")
-                + (ARM_MEMORY ? ", MEMORY2" : ""));
+                + (ARM_MEMORY ? ", MEMORY2" : "") + (ARM_PEER_COPIES ? ", MEMCPY2" : ""));
         return true;
     }
 
