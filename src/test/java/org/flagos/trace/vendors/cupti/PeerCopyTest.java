@@ -295,6 +295,46 @@ class PeerCopyTest {
     }
 
     @Test
+    void perfettoCarriesTheSameArgsAndSummarisesAsTheJson() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Files.createDirectories(java.nio.file.Path.of("target", "peer-copy-test"));
+        try {
+            java.nio.file.Path json = java.nio.file.Files.write(dir.resolve("peer.json"), inOrder().bytes());
+            java.nio.file.Path pftrace = dir.resolve("peer.pftrace");
+            java.nio.file.Path plain = dir.resolve("plain.pftrace");
+            perfetto(with(host(true).frame(), device().frame()), pftrace);
+            perfetto(with(), plain);
+            String bytes = new String(java.nio.file.Files.readAllBytes(pftrace), StandardCharsets.ISO_8859_1);
+            for (String key : List.of("fromDevice", "inDevice", "toDevice", "fromContext", "inContext", "toContext")) {
+                assertEquals(1, bytes.split(key, -1).length - 1, key + " interned once");
+            }
+            assertFalse(new String(java.nio.file.Files.readAllBytes(plain), StandardCharsets.ISO_8859_1).contains("fromDevice"),
+                    "a trace without peer copies interns none of their keys");
+            org.flagos.trace.report.TraceFile fromJson = org.flagos.trace.report.TraceFile.read(json);
+            org.flagos.trace.report.TraceFile fromPerfetto = org.flagos.trace.report.TraceFile.read(pftrace);
+            assertEquals(fromJson.averages().rows(), fromPerfetto.averages().rows());
+            assertTrue(fromJson.averages().rows().stream().anyMatch(r -> r.name().equals(NAME)), "a row of its own");
+        } finally {
+            try (var files = java.nio.file.Files.list(dir)) {
+                for (java.nio.file.Path f : files.toList()) {
+                    java.nio.file.Files.delete(f);
+                }
+            }
+            java.nio.file.Files.delete(dir);
+        }
+    }
+
+    private static void perfetto(UnaryOperator<List<CaptureReplay.Frame>> order, java.nio.file.Path to) throws Exception {
+        CaptureReplay.Request request = new CaptureReplay.Request(
+                org.flagos.trace.ingest.CaptureBytes.load(org.flagos.trace.testing.Captures.capture(CAPTURE)), CAPTURE,
+                org.flagos.trace.ingest.OpsJsonlReader.read(org.flagos.trace.testing.Captures.ops(CAPTURE)),
+                org.flagos.trace.ingest.KernelNameFile.read(org.flagos.trace.testing.Captures.names(CAPTURE)),
+                org.flagos.trace.cli.TestDevices.h200(), Map.of(), CAPTURE, order, 1 << 12);
+        try (java.io.OutputStream out = java.nio.file.Files.newOutputStream(to)) {
+            CaptureReplay.run(request, org.flagos.trace.capture.TraceFormat.PERFETTO.stream(out));
+        }
+    }
+
+    @Test
     void theFlyweightReadsEveryFieldAtTheMeasuredOffsets() {
         List<TraceRecord> records = decode(CuptiRecordLayout.CUPTI_13_0, device().bytes(), new DecodeStats());
         assertEquals(3, records.size());
