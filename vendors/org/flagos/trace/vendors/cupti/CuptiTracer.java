@@ -69,9 +69,10 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
     private static final boolean ARM_NVTX = !"false".equals(System.getProperty("flagtrace.cupti.nvtx"));
     /**
      * MEMCPY2 records (copies between two devices, torch's {@code Memcpy PtoP}) are armed per session
-     * unless {@code -Dflagtrace.cupti.peerCopies=false}: CUPTI writes one per peer copy, none per launch.
-     * On one GPU CUPTI accepts the kind (measured on the H200) and reports a peer copy to the same device
-     * as an ordinary device-to-device MEMCPY record.
+     * unless {@code -Dflagtrace.cupti.peerCopies=false}: CUPTI writes one per peer copy, none per launch
+     * (what arming it costs a launch is not measured yet: {@code SETS="NONE MEMCPY2"
+     * benchmarks/run-device-residue-kinds.sh}). On one GPU CUPTI accepts the kind (the H200's kinds capture)
+     * and reports a peer copy to the same device as an ordinary device-to-device MEMCPY record.
      */
     private static final boolean ARM_PEER_COPIES = !"false".equals(System.getProperty("flagtrace.cupti.peerCopies"));
     /** The kinds beyond the seed's that a session arms and disarms, as the properties above leave them. */
