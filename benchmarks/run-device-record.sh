@@ -31,6 +31,14 @@ if [[ $record -eq 0 ]]; then
   echo "replay exit $replay" >> "$OUT/capture/replay.txt"
 fi
 cat "$OUT/capture/record.txt" "$OUT/capture/replay.txt" 2>/dev/null
+if [[ $workload == kinds && $record -eq 0 ]] && (( $(nvidia-smi -L 2>/dev/null | wc -l) > 1 )); then
+  # Two GPUs: kinds::peer_copy copies to device 1, a MEMCPY2 record (docs/vendors/cupti.md).
+  for t in live replayed; do
+    python3 benchmarks/device/kinds-capture/check_peer_trace.py "$OUT/capture/$name.$t.json" > "$OUT/capture/peer-$t.txt" 2>&1
+    echo "check_peer_trace $t exit $?" >> "$OUT/capture/peer-$t.txt"
+    cat "$OUT/capture/peer-$t.txt"
+  done
+fi
 tar czf "$OUT/$name.tgz" -C "$OUT" capture && rm -rf "$OUT/capture"
 if [[ $record -ne 0 || $replay -ne 0 ]]; then
   echo "run-device-record.sh: record exit $record, replay exit $replay" >&2

@@ -26,7 +26,12 @@ public enum RecordField {
     /** A memset's fill value. */
     MEMSET_VALUE,
     /** The graph and graph node a kernel, copy or set was launched from ({@code graphId}, {@code graphNodeId}). */
-    GRAPH;
+    GRAPH,
+    /**
+     * The two ends of a copy between two devices ({@code srcDevice}, {@code srcContext},
+     * {@code dstDevice}, {@code dstContext}): the record's device and context are where it ran.
+     */
+    PEER;
 
     private final int bit = 1 << ordinal();
 

@@ -75,6 +75,8 @@ public final class TraceRecord {
     public MemoryKind dstKind;
     public MemoryKind memoryKind;
     public int memsetValue;
+    // Peer copy (RecordField.PEER): the devices and contexts copied from and to; device, context: where it ran
+    public int srcDevice, srcContext, dstDevice, dstContext;
 
     // Graph launches, synchronization, vendor overhead
     /** The graph a device record was launched from, when {@link RecordField#GRAPH} is present. */
@@ -255,6 +257,7 @@ public final class TraceRecord {
         copyKind = null;
         srcKind = dstKind = memoryKind = null;
         memsetValue = 0;
+        srcDevice = srcContext = dstDevice = dstContext = 0;
         graphId = graphNodeId = syncEventId = 0;
         syncKind = null;
         label = null;
@@ -322,6 +325,10 @@ public final class TraceRecord {
         dstKind = other.dstKind;
         memoryKind = other.memoryKind;
         memsetValue = other.memsetValue;
+        srcDevice = other.srcDevice;
+        srcContext = other.srcContext;
+        dstDevice = other.dstDevice;
+        dstContext = other.dstContext;
         graphId = other.graphId;
         graphNodeId = other.graphNodeId;
         syncKind = other.syncKind;

@@ -272,6 +272,7 @@ public final class TraceTables {
                     case "external id": r.externalId = number(p, v); break;
                     case "correlation": r.correlation = number(p, v); break;
                     case "device":
+                    case "inDevice": // a peer copy's: the device that ran it
                     case "Device Id": r.device = narrow(number(p, v)); break;
                     case "stream": r.stream = number(p, v); break;
                     case "bytes": copyBytes = number(p, v); break; // an op's own arg may say bytes too: not a copy's

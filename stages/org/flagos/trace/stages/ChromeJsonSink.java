@@ -58,6 +58,13 @@ public final class ChromeJsonSink implements TraceSink {
     private static final byte[] QUEUED_ = EventBytes.ascii("\"queued\":");
     private static final byte[] DEVICE_ = EventBytes.ascii("\"device\":");
     private static final byte[] CONTEXT_ = EventBytes.ascii(",\"context\":");
+    /** kineto's args of a peer copy (CUpti_ActivityMemcpyPtoP), in its order, where a copy has device and context. */
+    private static final byte[] FROM_DEVICE_ = EventBytes.ascii("\"fromDevice\":");
+    private static final byte[] IN_DEVICE_ = EventBytes.ascii(",\"inDevice\":");
+    private static final byte[] TO_DEVICE_ = EventBytes.ascii(",\"toDevice\":");
+    private static final byte[] FROM_CONTEXT_ = EventBytes.ascii(",\"fromContext\":");
+    private static final byte[] IN_CONTEXT_ = EventBytes.ascii(",\"inContext\":");
+    private static final byte[] TO_CONTEXT_ = EventBytes.ascii(",\"toContext\":");
     private static final byte[] STREAM_ = EventBytes.ascii(",\"stream\":");
     private static final byte[] REGISTERS_ = EventBytes.ascii(",\"registers per thread\":");
     private static final byte[] SHARED_MEMORY_ = EventBytes.ascii(",\"shared memory\":");
@@ -252,9 +259,18 @@ public final class ChromeJsonSink implements TraceSink {
         if (r.has(RecordField.QUEUED)) {
             e.raw(QUEUED_).number(r.queued).raw(COMMA);
         }
-        e.raw(DEVICE_).repeated(r.device);
-        if (r.has(RecordField.CONTEXT)) {
-            e.raw(CONTEXT_).number(r.context);
+        if (r.has(RecordField.PEER)) {
+            e.raw(FROM_DEVICE_).number(Integer.toUnsignedLong(r.srcDevice))
+                    .raw(IN_DEVICE_).number(Integer.toUnsignedLong(r.device))
+                    .raw(TO_DEVICE_).number(Integer.toUnsignedLong(r.dstDevice))
+                    .raw(FROM_CONTEXT_).number(Integer.toUnsignedLong(r.srcContext))
+                    .raw(IN_CONTEXT_).number(Integer.toUnsignedLong(r.context))
+                    .raw(TO_CONTEXT_).number(Integer.toUnsignedLong(r.dstContext));
+        } else {
+            e.raw(DEVICE_).repeated(r.device);
+            if (r.has(RecordField.CONTEXT)) {
+                e.raw(CONTEXT_).number(r.context);
+            }
         }
         e.raw(STREAM_).repeated(r.stream);
         if (r.hasCorrelation()) {

@@ -162,6 +162,9 @@ public final class PerfettoProtoSink implements TraceSink {
         if (r.kind == EventKind.SYNC || r.has(RecordField.GRAPH)) {
             internKeys(LATER_KEYS); // before the slice's packet opens: keys first seen in traces that have these records
         }
+        if (r.has(RecordField.PEER)) {
+            internKeys(PEER_KEYS);
+        }
         long track = streamTrack(r.device, r.stream);
         if (r.kind == EventKind.SYNC) {
             syncSlice(track, r);
@@ -178,9 +181,18 @@ public final class PerfettoProtoSink implements TraceSink {
         if (r.has(RecordField.QUEUED)) {
             intArg("queued", r.queued);
         }
-        intArg("device", r.device);
-        if (r.has(RecordField.CONTEXT)) {
-            intArg("context", r.context);
+        if (r.has(RecordField.PEER)) {
+            uintArg("fromDevice", Integer.toUnsignedLong(r.srcDevice));
+            uintArg("inDevice", Integer.toUnsignedLong(r.device));
+            uintArg("toDevice", Integer.toUnsignedLong(r.dstDevice));
+            uintArg("fromContext", Integer.toUnsignedLong(r.srcContext));
+            uintArg("inContext", Integer.toUnsignedLong(r.context));
+            uintArg("toContext", Integer.toUnsignedLong(r.dstContext));
+        } else {
+            intArg("device", r.device);
+            if (r.has(RecordField.CONTEXT)) {
+                intArg("context", r.context);
+            }
         }
         intArg("stream", r.stream);
         if (r.hasCorrelation()) {
@@ -453,6 +465,11 @@ public final class PerfettoProtoSink implements TraceSink {
         "shared memory", "blocks per SM", "warps per SM", "grid", "block", "est. achieved occupancy %", "bytes",
         "memory bandwidth (GB/s)", "value", "Record function id", "Ev Idx", "Input Dims", "Input Strides",
         "Input type", "Concrete Inputs", "thread", "Op count",
+    };
+
+    /** kineto's args of a peer copy where other device work has device and context, interned at the first one. */
+    private static final String[] PEER_KEYS = {
+        "fromDevice", "inDevice", "toDevice", "fromContext", "inContext", "toContext",
     };
 
     /** Argument keys interned at their first use ({@link #internKeys}): graph ids and synchronization args. */

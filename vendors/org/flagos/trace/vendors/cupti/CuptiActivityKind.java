@@ -21,6 +21,11 @@ public final class CuptiActivityKind {
     public static final int RUNTIME = 5;
     /** {@code CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL}. */
     public static final int CONCURRENT_KERNEL = 10;
+    /**
+     * {@code CUPTI_ACTIVITY_KIND_MEMCPY2}: a peer-to-peer copy between two devices
+     * ({@code CUpti_ActivityMemcpyPtoP4}).
+     */
+    public static final int MEMCPY2 = 22;
     /** {@code CUPTI_ACTIVITY_KIND_OVERHEAD}: CUPTI's own time. */
     public static final int OVERHEAD = 17;
     /** {@code CUPTI_ACTIVITY_KIND_SYNCHRONIZATION}: stream, event and context synchronizations. */

@@ -49,6 +49,7 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
     private final CuptiMarkerDecoder marker;
     private final CuptiMarkerDataDecoder markerData;
     private final CuptiUnifiedMemoryDecoder unifiedMemory;
+    private final CuptiPeerCopyDecoder peerCopy;
 
     /**
      * A decoder of NVIDIA CUPTI 13.0 buffers in epoch ns.
@@ -91,6 +92,7 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
         this.marker = new CuptiMarkerDecoder(layout, times, naming);
         this.markerData = new CuptiMarkerDataDecoder(layout);
         this.unifiedMemory = new CuptiUnifiedMemoryDecoder(layout, times);
+        this.peerCopy = new CuptiPeerCopyDecoder(layout, times);
     }
 
     /**
@@ -275,8 +277,26 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
                     stats.annotationAttributes(); // colour, category, payload: torch's user_annotation has no field for them
                 }
                 break;
+            case CuptiActivityKind.MEMCPY2:
+                decodePeerCopy(buffer, pos, sink, stats);
+                break;
             default:
                 stats.countSkipped(kind);
+        }
+    }
+
+    private void decodePeerCopy(ByteBuffer buffer, int pos, RecordSink sink, DecodeStats stats) {
+        if (layout.peerCopySize < 0) {
+            stats.countSkipped(CuptiActivityKind.MEMCPY2); // a scanning vendor's walk sized it; this row cannot read it
+            return;
+        }
+        peerCopy.wrap(buffer, pos);
+        if (times.accept(peerCopy.rawStart(), peerCopy.rawEnd(), peerCopy.deviceId(), "peer copy", stats)) {
+            contextDevices.note(peerCopy.srcContextId(), peerCopy.srcDeviceId()); // both ends, as kineto learns them
+            contextDevices.note(peerCopy.dstContextId(), peerCopy.dstDeviceId());
+            contextDevices.note(peerCopy.contextId(), peerCopy.deviceId());
+            sink.publish(CuptiPeerCopyDecoder.TRANSLATOR, peerCopy);
+            stats.countPublished(EventKind.MEMCPY);
         }
     }
 

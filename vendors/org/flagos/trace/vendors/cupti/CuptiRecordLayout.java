@@ -32,6 +32,7 @@ package org.flagos.trace.vendors.cupti;
  * so are MARKER ({@code CUpti_ActivityMarker2}, 56: {@link CuptiMarkerDecoder}) and MARKER_DATA
  * ({@code CUpti_ActivityMarkerData2}, 40: {@link CuptiMarkerDataDecoder}, read and counted) and
  * UNIFIED_MEMORY_COUNTER ({@code CUpti_ActivityUnifiedMemoryCounter3}, 104: {@link CuptiUnifiedMemoryDecoder}).
+ * MEMCPY2 ({@code CUpti_ActivityMemcpyPtoP4}, 96: {@link CuptiPeerCopyDecoder}).
  */
 public final class CuptiRecordLayout {
     /** CUPTI 13.0 (API version 130001). */
@@ -40,7 +41,8 @@ public final class CuptiRecordLayout {
             .with("CUpti_ActivitySynchronization2", 56, true)
             .memory("CUpti_ActivityMemory4", 128)
             .markers(56, 40)
-            .unifiedMemory(104);
+            .unifiedMemory(104)
+            .peerCopy("CUpti_ActivityMemcpyPtoP4", 96);
     /** CUPTI 12.1 (API version 18); Overhead's size is not known to it, so an OVERHEAD record ends a walk. */
     public static final CuptiRecordLayout CUPTI_12_1 = new CuptiRecordLayout("CUPTI 12.1 (API version 18)",
             "CUpti_ActivityKernel9", 208, "CUpti_ActivityMemcpy5", 88, "CUpti_ActivityMemset4", 88, -1)
@@ -68,6 +70,8 @@ public final class CuptiRecordLayout {
     private int markerSize = -1;
     private int markerDataSize = -1;
     private int unifiedMemorySize = -1;
+    String peerCopyRecord = "peer copy record";
+    int peerCopySize = -1;
 
     private CuptiRecordLayout(String description, String kernelRecord, int kernelSize, String memcpyRecord,
                               int memcpySize, String memsetRecord, int memsetSize, int overheadSize) {
@@ -111,6 +115,13 @@ public final class CuptiRecordLayout {
         return this;
     }
 
+    /** Sets this row's MEMCPY2 record (a copy between two devices): its name in problems and its size. */
+    private CuptiRecordLayout peerCopy(String record, int size) {
+        this.peerCopyRecord = record;
+        this.peerCopySize = size;
+        return this;
+    }
+
     /** Record size in bytes for CUPTI activity kind {@code kind}, or -1 when this layout does not know it. */
     public int recordSize(int kind) {
         switch (kind) {
@@ -127,6 +138,7 @@ public final class CuptiRecordLayout {
             case CuptiActivityKind.MARKER: return markerSize;
             case CuptiActivityKind.MARKER_DATA: return markerDataSize;
             case CuptiActivityKind.UNIFIED_MEMORY_COUNTER: return unifiedMemorySize;
+            case CuptiActivityKind.MEMCPY2: return peerCopySize;
             default: return -1;
         }
     }

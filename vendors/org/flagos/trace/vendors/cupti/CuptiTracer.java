@@ -86,12 +86,21 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
         return faults ? new int[] {1, 2, 8, 3, 4} : new int[] {1, 2, 8};
     }
 
+    /**
+     * MEMCPY2 records (copies between two devices, torch's {@code Memcpy PtoP}) are armed per session
+     * unless {@code -Dflagtrace.cupti.peerCopies=false}: CUPTI writes one per peer copy, none per launch
+     * (what arming it costs a launch is not measured yet: {@code SETS="NONE MEMCPY2"
+     * benchmarks/run-device-residue-kinds.sh}). On one GPU CUPTI accepts the kind (the H200's kinds capture)
+     * and reports a peer copy to the same device as an ordinary device-to-device MEMCPY record.
+     */
+    private static final boolean ARM_PEER_COPIES = !"false".equals(System.getProperty("flagtrace.cupti.peerCopies"));
     /** The kinds beyond the seed's that a session arms and disarms, as the properties above leave them. */
     private static final int[] SESSION_EXTRA_KINDS = java.util.stream.Stream.of(
             ARM_SYNC_AND_OVERHEAD ? java.util.stream.IntStream.of(CuptiActivityKind.SYNCHRONIZATION, CuptiActivityKind.OVERHEAD)
                     : java.util.stream.IntStream.empty(),
             ARM_MEMORY ? java.util.stream.IntStream.of(CuptiActivityKind.MEMORY2) : java.util.stream.IntStream.empty(),
-            ARM_NVTX ? java.util.stream.IntStream.of(CuptiActivityKind.MARKER) : java.util.stream.IntStream.empty())
+            ARM_NVTX ? java.util.stream.IntStream.of(CuptiActivityKind.MARKER) : java.util.stream.IntStream.empty(),
+            ARM_PEER_COPIES ? java.util.stream.IntStream.of(CuptiActivityKind.MEMCPY2) : java.util.stream.IntStream.empty())
             .flatMapToInt(kinds -> kinds).toArray();
     /**
      * Kernel, memcpy and memset kinds are armed per session by default, like the rest. Measured on

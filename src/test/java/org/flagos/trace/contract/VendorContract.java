@@ -62,6 +62,11 @@ public abstract class VendorContract {
             "Unified Memory throttling", "Unified Memory remote map");
     /** torch's args of a {@code user_annotation} range, in its order; a range in a named NVTX domain adds {@code domain}. */
     private static final List<String> ANNOTATION_ARGS = List.of("External id", "Record function id", "Ev Idx");
+    /** Copies between two GPUs (CUPTI's MEMCPY2): {@code gpu_memcpy} events with kineto's PtoP args. */
+    protected static final String PEER_COPIES = "peer copies";
+    /** kineto's args of a peer copy in place of a copy's device and context, in its order. */
+    private static final List<String> PEER_ARGS = List.of("fromDevice", "inDevice", "toDevice", "fromContext", "inContext",
+            "toContext");
     /** kineto's args of every cuda_sync event, and of an event synchronization's in addition. */
     private static final Set<String> SYNC_ARGS = Set.of("cuda_sync_kind", "stream", "correlation", "device", "context");
     private static final Set<String> EVENT_SYNC_ARGS = Set.of("wait_on_stream", "wait_on_cuda_event_record_corr_id",
@@ -140,7 +145,7 @@ public abstract class VendorContract {
 
     /**
      * The kinds beyond the seven rows this vendor's trace has ({@link #SYNC}, {@link #OVERHEAD},
-     * {@link #GRAPH_IDS}, {@link #ANNOTATIONS}); none unless a vendor says otherwise, and a kind not declared must be
+     * {@link #GRAPH_IDS}, {@link #ANNOTATIONS}, {@link #PEER_COPIES}); none unless a vendor says otherwise, and a kind not declared must be
      * absent from its trace.
      */
     protected Set<String> declaredKinds() {
@@ -265,7 +270,8 @@ public abstract class VendorContract {
         assertTrue(ours.getOrDefault("cpu_op", Set.of()).contains("External id"));
         for (String cat : DEVICE_CATEGORIES) {
             if (ours.containsKey(cat)) {
-                assertTrue(ours.get(cat).containsAll(Set.of("device", "stream")), cat + " " + ours.get(cat));
+                Set<String> keys = ours.get(cat);
+                assertTrue(keys.contains("stream") && (keys.contains("device") || keys.contains("inDevice")), cat + " " + keys);
             }
         }
         // The declared fields are present; nothing outside torch's schema is invented.
@@ -289,6 +295,7 @@ public abstract class VendorContract {
                 extra.removeAll(c.transferFields());
                 extra.remove("value");
                 extra.removeAll(GRAPH_ARGS); // gated below
+                extra.removeAll(PEER_ARGS); // gated below
                 assertTrue(extra.isEmpty(), cat + " args not declared: " + extra);
             }
         }
@@ -434,6 +441,29 @@ public abstract class VendorContract {
             }
         }
         assertEquals(declaredKinds().contains(GRAPH_IDS), withGraph > 0, "graph ids exactly when declared");
+    }
+
+    @Test
+    void peerCopiesAreKinetosPtoPCopiesWhenDeclared() {
+        List<JsonNode> peer = new ArrayList<>();
+        for (JsonNode e : trace().events()) {
+            JsonNode args = e.path("args");
+            if (PEER_ARGS.stream().anyMatch(args::has)) {
+                assertEquals("gpu_memcpy", e.path("cat").asText(), "peer args on copies only: " + e);
+                peer.add(e);
+            }
+        }
+        assertEquals(declaredKinds().contains(PEER_COPIES), !peer.isEmpty(), "peer copies exactly when declared");
+        for (JsonNode e : peer) { // kineto's GpuActivity<CUpti_ActivityMemcpyPtoP>: its name, its args in its order
+            assertTrue(e.get("name").asText().startsWith("Memcpy PtoP ("), e.toString());
+            List<String> keys = new ArrayList<>();
+            e.get("args").fieldNames().forEachRemaining(keys::add);
+            keys.remove("External id");
+            assertEquals(PEER_ARGS, keys.subList(0, Math.min(keys.size(), PEER_ARGS.size())), e.toString());
+            assertEquals("stream", keys.get(PEER_ARGS.size()), e.toString());
+            assertFalse(keys.contains("device") || keys.contains("context"), e.toString());
+            assertEquals(e.get("args").get("inDevice").asLong(), e.get("pid").asLong(), "on the row of the device that ran it");
+        }
     }
 
     @Test

@@ -88,6 +88,31 @@ public final class CuptiRecords {
         return this;
     }
 
+    public static final int PEER_COPY_SIZE = 96;
+    /** {@code CUPTI_ACTIVITY_MEMCPY_KIND_PTOP}. */
+    public static final int COPY_PTOP = 10;
+
+    /**
+     * A MEMCPY2 record ({@code CUpti_ActivityMemcpyPtoP4}, offsets from gcc's {@code offsetof} against
+     * CUDA 13.0: copyKind 4 (PTOP), srcKind 5, dstKind 6 (device), flags 7, bytes 8, start 16, end 24,
+     * deviceId 32, contextId 36, streamId 40, srcDeviceId 44, srcContextId 48, dstDeviceId 52,
+     * dstContextId 56, correlationId 60, graphNodeId 72, graphId 80, channelID 84, channelType 88):
+     * a copy from {@code srcDevice} to {@code dstDevice} run by {@code device} on {@code stream}.
+     * Synthetic: a machine of one GPU writes none.
+     */
+    public CuptiRecords peerCopy(long start, long end, long bytes, int device, int context, int stream, int srcDevice,
+                                 int srcContext, int dstDevice, int dstContext, int correlation, int graphId,
+                                 long graphNodeId) {
+        ByteBuffer b = record(PEER_COPY_SIZE, 22);
+        b.put(4, (byte) COPY_PTOP).put(5, (byte) 3).put(6, (byte) 3).put(7, (byte) 1);
+        b.putLong(8, bytes).putLong(16, start).putLong(24, end);
+        b.putInt(32, device).putInt(36, context).putInt(40, stream);
+        b.putInt(44, srcDevice).putInt(48, srcContext).putInt(52, dstDevice).putInt(56, dstContext);
+        b.putInt(60, correlation).putLong(64, 0).putLong(72, graphNodeId).putInt(80, graphId);
+        b.putInt(84, 6).putInt(88, 1); // a channel, as CUPTI writes one; not drawn
+        return this;
+    }
+
     private ByteBuffer record(int size, int kind) {
         byte[] bytes = new byte[size];
         records.add(bytes);

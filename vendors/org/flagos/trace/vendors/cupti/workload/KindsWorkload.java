@@ -84,10 +84,7 @@ public final class KindsWorkload implements Workload {
         graph(session, k, sg, a, b, c, small);
         memory(session, k, s1);
         managed(session, k, s1, a, b);
-        try (HostOpMarker.Scope op = session.op("kinds::peer_copy")) { // one GPU: a copy of the device to itself
-            check(cudart.cudaMemcpyPeer(b, 0, a, 0, BYTES), "cudaMemcpyPeer");
-            check(cudart.cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-        }
+        peerCopy(session, a, b);
         try (HostOpMarker.Scope op = session.op("kinds::teardown")) {
             for (Pointer p : new Pointer[] {a, b, c, small}) {
                 check(cudart.cudaFree(p), "cudaFree");
@@ -100,6 +97,34 @@ public final class KindsWorkload implements Workload {
             }
         }
         check(cudart.cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    }
+
+    /**
+     * A copy to device 1 when there is one (CUPTI's MEMCPY2, a peer-to-peer record), as the C++ capture
+     * makes it; with one GPU a copy of the device to itself, which CUPTI reports as a device-to-device
+     * MEMCPY (measured on the H200).
+     */
+    private static void peerCopy(HostOpMarker session, FloatPointer a, FloatPointer b) {
+        org.bytedeco.javacpp.IntPointer count = new org.bytedeco.javacpp.IntPointer(1);
+        check(cudart.cudaGetDeviceCount(count), "cudaGetDeviceCount");
+        try (HostOpMarker.Scope op = session.op("kinds::peer_copy")) {
+            if (count.get() > 1) {
+                FloatPointer peer = new FloatPointer((Pointer) null);
+                check(cudart.cudaSetDevice(1), "cudaSetDevice");
+                check(cudart.cudaMalloc(peer, BYTES), "cudaMalloc");
+                check(cudart.cudaSetDevice(0), "cudaSetDevice");
+                int access = cudart.cudaDeviceEnablePeerAccess(1, 0); // refused without P2P: the copy then stages
+                if (access != cudart.cudaSuccess && access != cudart.cudaErrorPeerAccessAlreadyEnabled) {
+                    System.err.println("kinds: cudaDeviceEnablePeerAccess(1) returned " + access);
+                }
+                check(cudart.cudaMemcpyPeer(peer, 1, a, 0, BYTES), "cudaMemcpyPeer");
+                check(cudart.cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+                check(cudart.cudaFree(peer), "cudaFree");
+            } else {
+                check(cudart.cudaMemcpyPeer(b, 0, a, 0, BYTES), "cudaMemcpyPeer");
+            }
+            check(cudart.cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+        }
     }
 
     private static void baseline(HostOpMarker session, Kernels k, CUstream_st s1, FloatPointer a, FloatPointer b,
