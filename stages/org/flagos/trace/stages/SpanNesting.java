@@ -13,14 +13,15 @@ import org.agrona.collections.Long2ObjectHashMap;
  *
  * <p>Spans come mostly in start order (rows go in host start order, and device order mostly follows
  * it): such a span only needs the chain of spans open at the last one accepted. One that starts
- * earlier, or with the last one and around it (an op's row after its first child's, when both start at
- * the same nanosecond: rows of equal start go by External id), is checked against the latest {@link #RECENT} spans accepted on its stream, and against the
+ * earlier is checked against the latest {@link #RECENT} spans accepted on its stream, and against the
  * spans before those by their latest end: it is accepted when it nests with the recent ones and starts
  * after every older one ended, or when it encloses every span of its stream so far (an op outlasting
  * the settling horizon, such as one around the whole run, is written after the ops inside it). So a
  * span written late is not refused for its order alone: an op whose row came after later-starting
  * ones (it arrived late, or its parent's span was folded without it, {@code ops_nested_approximately})
- * is drawn when it nests. What this bounded memory cannot prove nested is refused and counted.
+ * is drawn when it nests, unless it ends where a span written before it begins, or begins with one it
+ * encloses (a viewer reading begin and end events would nest them wrongly). What this bounded memory
+ * cannot prove nested is refused and counted.
  *
  * <p>Held, per stream: the chain of spans open at the last one accepted in order (as deep as the ops
  * nest) and the latest {@link #RECENT} spans accepted, by start. Device records are not checked: on one
@@ -67,11 +68,20 @@ final class SpanNesting {
             size++;
         }
 
-        /** Whether [s, e] is disjoint from, inside or around each recent span. */
+        /**
+         * Whether [s, e], written after the recent spans, is disjoint from, inside or around each, and
+         * shares with none an edge that a viewer would misread: Perfetto reads a span as a begin and an
+         * end event in time order, ties in file order, so a span written later that ends where an earlier
+         * one begins would close that one, and one that begins with an earlier one it encloses would be
+         * nested inside it.
+         */
         boolean nestsWithRecent(long s, long e) {
-            for (int i = lo; i < hi && recentStart[i] < e; i++) {
+            for (int i = lo; i < hi && recentStart[i] <= e; i++) {
                 long a = recentStart[i];
                 long b = recentEnd[i];
+                if (a == e || a == s && b < e) {
+                    return false;
+                }
                 if (b > s && !(a <= s && e <= b) && !(s <= a && b <= e)) {
                     return false;
                 }
@@ -115,28 +125,27 @@ final class SpanNesting {
             c = new Chain();
             streams.put(stream, c);
         }
-        if (startNs >= c.lastStart) {
-            int open = c.size; // the spans still open at its start; the chain is cut only when it is taken
-            while (open > 0 && c.end[open - 1] <= startNs) {
-                open--;
-            }
-            if (open == 0 || c.end[open - 1] >= endNs) {
-                c.size = open;
-                c.insertOpen(c.size, startNs, endNs);
-                c.lastStart = startNs;
-                taken(c, startNs, endNs);
-                return true;
-            }
-            // it ends after the innermost open span: it crosses it, or, starting with it, encloses it
+        if (startNs < c.lastStart) {
+            return acceptEarlier(c, startNs, endNs);
         }
-        return acceptEarlier(c, startNs, endNs);
+        int open = c.size; // the spans still open at its start; the chain is cut only when it is taken
+        while (open > 0 && c.end[open - 1] <= startNs) {
+            open--;
+        }
+        if (open > 0 && c.end[open - 1] < endNs) {
+            return false;
+        }
+        c.size = open;
+        c.insertOpen(c.size, startNs, endNs);
+        c.lastStart = startNs;
+        taken(c, startNs, endNs);
+        return true;
     }
 
     /**
-     * A span starting before the last one accepted in order, or with it and around it (an op written after
-     * its first child, which starts at its start): it encloses every span so far, or it nests with the
-     * recent ones and starts after every older one ended. When it is open at the last start, it joins the
-     * chain at its depth: inside the open spans around it, around those inside it.
+     * A span starting before the last one accepted in order: it encloses every span so far, or it nests
+     * with the recent ones and starts after every older one ended. When it is open at the last start, it
+     * joins the chain at its depth: inside the open spans around it, around those inside it.
      */
     private static boolean acceptEarlier(Chain c, long startNs, long endNs) {
         boolean enclosesAll = startNs <= c.firstStart && endNs >= c.lastEnd;

@@ -158,8 +158,8 @@ class GpuAnnotationSpansTest {
     }
 
     /**
-     * h200-tiny30k's 30,000 tiny ops wrapped in steps of 6,000, each step's line after its last op's, as a
-     * session writes an op at its close. A thread holds at most {@code OpSummaryFold.MAX_SIBLINGS} ops
+     * h200-tiny30k's 30,000 tiny ops wrapped in steps of 6,000 (from 1 ns before the first to the end of the
+     * last), each step's line after its last op's, as a session writes an op at its close. A thread holds at most {@code OpSummaryFold.MAX_SIBLINGS} ops
      * waiting for a parent and merges the older half, split at the longest idle gaps: the boundary between
      * two steps, no longer than the gaps between tiny ops, is merged away, so a step starts between the
      * parts of a merged entry and its span lacks its first ops' work ({@code ops_nested_approximately}).
@@ -188,7 +188,7 @@ class GpuAnnotationSpansTest {
                     firstStart = op.get("start").asLong();
                 }
                 if (inStep == perStep) {
-                    lines.add("{\"name\":\"app::step\",\"external_id\":" + (1_000_000 + steps++) + ",\"start\":" + firstStart
+                    lines.add("{\"name\":\"app::step\",\"external_id\":" + (1_000_000 + steps++) + ",\"start\":" + (firstStart - 1)
                             + ",\"end\":" + op.get("end").asLong() + "}");
                     inStep = 0;
                 }

@@ -100,10 +100,11 @@ class GpuAnnotationLimitsTest {
         assertTrue(nesting.accept(s, 1_050, 1_090), "in order, inside the spans the refused one would have closed");
         assertTrue(nesting.accept(s, 9_200, 9_400), "in order, inside the late span");
         assertTrue(nesting.accept(s, 9_600, 9_700), "after it");
-        assertTrue(nesting.accept(s, 9_600, 9_800), "around the last one, starting with it: its parent, written after it");
-        assertFalse(nesting.accept(s, 9_650, 9_790), "in order, crossing its first child");
-        assertTrue(nesting.accept(s, 9_700, 9_790), "in order, inside the parent, after its first child");
-        assertFalse(nesting.accept(s, 9_690, 9_750), "late, crossing the first child's end");
+        assertFalse(nesting.accept(s, 9_600, 9_800), "around the last one, starting with it: a viewer would nest it inside");
+        assertFalse(nesting.accept(s, 9_550, 9_600), "late, ending where the last one begins: a viewer would close that one");
+        assertTrue(nesting.accept(s, 9_550, 9_599), "late, just before it");
+        assertTrue(nesting.accept(s, 9_610, 9_690), "in order, inside the last one");
+        assertFalse(nesting.accept(s, 9_650, 9_695), "in order, crossing the one before");
     }
 
     /**
