@@ -583,8 +583,8 @@ public final class CaptureAccounting {
         }
         if (gpuAnnotationsNotNested + gpuAnnotationStreamsPastLimit > 0) {
             out.add("GPU annotation spans: " + gpuAnnotations + " drawn; " + gpuAnnotationsNotNested
-                    + " left out, as they would not nest with the spans on their stream (ops of two threads interleaving"
-                    + " on one stream); " + gpuAnnotationStreamsPastLimit + " records or nested spans on an op's stream past "
+                    + " left out, as they would cross a span on their stream (ops of two threads interleaving on one stream,"
+                    + " or device records overlapping there); " + gpuAnnotationStreamsPastLimit + " records or nested spans on an op's stream past "
                     + StreamSpans.PER_HOLDER + " left out of its spans");
         }
         if (unifiedMemory != null) {

@@ -157,6 +157,70 @@ class GpuAnnotationSpansTest {
         }
     }
 
+    /**
+     * h200-tiny30k's 30,000 tiny ops wrapped in steps of 6,000 (from 1 ns before the first to the end of the
+     * last), each step's line after its last op's, as a session writes an op at its close. A thread holds at most {@code OpSummaryFold.MAX_SIBLINGS} ops
+     * waiting for a parent and merges the older half, split at the longest idle gaps: the boundary between
+     * two steps, no longer than the gaps between tiny ops, is merged away, so a step starts between the
+     * parts of a merged entry and its span lacks its first ops' work ({@code ops_nested_approximately}).
+     * Those ops' rows come after the step's (start order), their spans before its span on the stream: each
+     * is still nested (after the previous step, before this one's span) and is drawn, not counted as not
+     * nested, and the stream's spans stay a nest.
+     */
+    @Test
+    void opsWrittenAfterTheirStepsShorterSpanAreDrawnWhenTheyNest(@TempDir Path dir) throws Exception {
+        String capture = "h200-tiny30k";
+        Path ops = dir.resolve("stepped.ops.jsonl");
+        int perStep = 6_000;
+        long steps = 0;
+        List<String> lines = new ArrayList<>();
+        try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(new java.util.zip.GZIPInputStream(
+                java.nio.file.Files.newInputStream(Captures.ops(capture))), java.nio.charset.StandardCharsets.UTF_8))) {
+            long firstStart = -1;
+            int inStep = 0;
+            for (String line; (line = in.readLine()) != null; ) {
+                lines.add(line);
+                JsonNode op = TraceJson.MAPPER.readTree(line);
+                if (!op.path("name").asText().equals("app::tiny")) {
+                    continue;
+                }
+                if (inStep++ == 0) {
+                    firstStart = op.get("start").asLong();
+                }
+                if (inStep == perStep) {
+                    lines.add("{\"name\":\"app::step\",\"external_id\":" + (1_000_000 + steps++) + ",\"start\":" + (firstStart - 1)
+                            + ",\"end\":" + op.get("end").asLong() + "}");
+                    inStep = 0;
+                }
+            }
+        }
+        java.nio.file.Files.write(ops, lines);
+        assertEquals(5, steps);
+        JsonNode trace = TraceJson.replay(new CaptureReplay.Request(CaptureBytes.load(Captures.capture(capture)), capture,
+                OpsJsonlReader.read(ops), KernelNameFile.read(Captures.names(capture)), TestDevices.h200(), Map.of(), capture,
+                UnaryOperator.identity(), 1 << 12)).trace();
+        JsonNode accounting = trace.get("flagtrace");
+        assertTrue(accounting.get("reorder_horizon").get("ops_nested_approximately").asLong() > 0,
+                "a step starts inside a merged entry of the ops before it: " + accounting.get("reorder_horizon"));
+        long tinySpans = 0;
+        java.util.Set<Long> tiny = new java.util.HashSet<>();
+        for (JsonNode e : trace.get("traceEvents")) {
+            if (e.path("cat").asText().equals("cpu_op") && e.get("name").asText().equals("app::tiny")) {
+                tiny.add(e.get("args").get("External id").asLong());
+            }
+        }
+        for (JsonNode e : trace.get("traceEvents")) {
+            if (e.path("cat").asText().equals("gpu_user_annotation") && tiny.contains(e.get("args").get("External id").asLong())) {
+                tinySpans++;
+            }
+        }
+        assertEquals(30_000, tiny.size());
+        assertEquals(0, accounting.get("gpu_annotations").get("not_nested").asLong(), "every span nests: none left out");
+        assertEquals(30_000, tinySpans, "each tiny op's span drawn");
+        assertEquals(30_020 + steps, accounting.get("gpu_annotations").get("events").asLong(), "and each step's");
+        assertStreamsNest(trace, capture + " in steps");
+    }
+
     @Test
     void switchedOffTheTraceIsTheSameLessItsSpans() throws Exception {
         String capture = "h200-kinds/h200-kinds";

@@ -69,11 +69,59 @@ class GpuAnnotationLimitsTest {
         assertTrue(nesting.accept(s, 100, 150), "inside, starting with it");
         assertFalse(nesting.accept(s, 140, 260), "crosses the open spans' ends");
         assertTrue(nesting.accept(s, 200, 300), "after both");
-        assertFalse(nesting.accept(s, 150, 160), "written after a later span: cannot be shown nested");
+        assertTrue(nesting.accept(s, 150, 160), "written after a later span, yet inside the first and after the second");
+        assertFalse(nesting.accept(s, 155, 170), "written late and crossing the end of the one before");
         assertFalse(nesting.accept(s, 150, 400), "starts inside the first span");
         assertTrue(nesting.accept(s, 90, 400), "encloses every span so far: the outermost, written last");
         assertTrue(nesting.accept(s, 300, 350), "inside it, after the last one");
         assertFalse(nesting.accept(s, 80, 380), "ends before the last span");
         assertTrue(nesting.accept(StreamSpans.streamKey(0, 8), 150, 160), "another stream is its own nest");
+    }
+
+    /**
+     * Spans written out of start order (an op's row after later-starting ones: it arrived late, or its
+     * parent's span was folded without it) are drawn when they nest, at their depth: a later span then
+     * nests with them as with any other.
+     */
+    @Test
+    void aSpanWrittenLateIsTakenWhenItNests() {
+        SpanNesting nesting = new SpanNesting();
+        long s = StreamSpans.streamKey(0, 7);
+        assertTrue(nesting.accept(s, 10, 20));
+        assertTrue(nesting.accept(s, 1_000, 9_000), "a parent whose span lacks its first children");
+        assertTrue(nesting.accept(s, 1_000, 1_100), "its first child in its span");
+        assertTrue(nesting.accept(s, 500, 600), "a child the parent's span missed: before it, after the first span");
+        assertTrue(nesting.accept(s, 700, 800), "another");
+        assertFalse(nesting.accept(s, 650, 1_050), "crosses the parent's start");
+        assertFalse(nesting.accept(s, 15, 650), "crosses the first span's end");
+        assertTrue(nesting.accept(s, 400, 9_500), "around the late ones and the parent, late itself");
+        assertFalse(nesting.accept(s, 9_200, 9_600), "in order, crossing the late span open at its start");
+        assertFalse(nesting.accept(s, 1_050, 9_100), "in order, crossing the parent: a refusal closes no span");
+        assertTrue(nesting.accept(s, 1_050, 1_090), "in order, inside the spans the refused one would have closed");
+        assertTrue(nesting.accept(s, 9_200, 9_400), "in order, inside the late span");
+        assertTrue(nesting.accept(s, 9_600, 9_700), "after it");
+        assertFalse(nesting.accept(s, 9_600, 9_800), "around the last one, starting with it: a viewer would nest it inside");
+        assertFalse(nesting.accept(s, 9_550, 9_600), "late, ending where the last one begins: a viewer would close that one");
+        assertTrue(nesting.accept(s, 9_550, 9_599), "late, just before it");
+        assertTrue(nesting.accept(s, 9_610, 9_690), "in order, inside the last one");
+        assertFalse(nesting.accept(s, 9_650, 9_695), "in order, crossing the one before");
+    }
+
+    /**
+     * A span written late that may cross a span no longer among the recent ones ({@link SpanNesting#RECENT})
+     * is refused: the check stays bounded, and what it cannot prove nested is counted by the walk.
+     */
+    @Test
+    void aLateSpanBeforeTheRecentOnesIsRefusedUnlessItEnclosesAll() {
+        SpanNesting nesting = new SpanNesting();
+        long s = StreamSpans.streamKey(1, 3);
+        assertTrue(nesting.accept(s, 0, 1_000_000), "an outer span, soon forgotten");
+        for (int i = 0; i < SpanNesting.RECENT; i++) {
+            assertTrue(nesting.accept(s, 10 + 100L * i, 60 + 100L * i));
+        }
+        assertFalse(nesting.accept(s, 5, 8), "nested in fact, but the outer span around it is forgotten");
+        assertTrue(nesting.accept(s, 2_000_000, 3_000_000), "in order");
+        assertTrue(nesting.accept(s, 1_500_000, 1_600_000), "late, after every forgotten span ended");
+        assertTrue(nesting.accept(s, -1, 3_000_001), "late, around every span so far");
     }
 }
