@@ -107,6 +107,7 @@ const CUpti_ActivityKind kSessionKinds[] = {
     CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,   CUPTI_ACTIVITY_KIND_MEMSET,
     CUPTI_ACTIVITY_KIND_RUNTIME,           CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION,
     CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,   CUPTI_ACTIVITY_KIND_OVERHEAD, CUPTI_ACTIVITY_KIND_MEMORY2,
+    CUPTI_ACTIVITY_KIND_MEMCPY2,           CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER,  // since 2026-12-02
 };
 
 struct Loop {
@@ -169,7 +170,7 @@ const NamedKind kNamedKinds[] = {
     {"EXTERNAL_CORRELATION", CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION},
     {"SYNCHRONIZATION", CUPTI_ACTIVITY_KIND_SYNCHRONIZATION}, {"OVERHEAD", CUPTI_ACTIVITY_KIND_OVERHEAD},
     {"MEMORY2", CUPTI_ACTIVITY_KIND_MEMORY2}, {"DRIVER", CUPTI_ACTIVITY_KIND_DRIVER},
-    {"MEMCPY2", CUPTI_ACTIVITY_KIND_MEMCPY2},
+    {"MEMCPY2", CUPTI_ACTIVITY_KIND_MEMCPY2}, {"UNIFIED_MEMORY_COUNTER", CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER},
 };
 
 // The kinds armed: a session's (kSessionKinds), or FLOOR_KINDS=NAME,NAME,... (kNamedKinds' names) to find
@@ -219,6 +220,21 @@ void arm(bool on) {
     detached = false;
   }
   for (CUpti_ActivityKind kind : armed_kinds) {
+    if (on && kind == CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER) {
+      // Configured before enabling, as a flagtrace session does: the transfer counters (HtoD, DtoH, DtoD).
+      CUpti_ActivityUnifiedMemoryCounterConfig config[3] = {};
+      const CUpti_ActivityUnifiedMemoryCounterKind counters[3] = {
+          CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_HTOD,
+          CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOH,
+          CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_KIND_BYTES_TRANSFER_DTOD};
+      for (int i = 0; i < 3; ++i) {
+        config[i].scope = CUPTI_ACTIVITY_UNIFIED_MEMORY_COUNTER_SCOPE_PROCESS_SINGLE_DEVICE;
+        config[i].kind = counters[i];
+        config[i].deviceId = 0;
+        config[i].enable = 1;
+      }
+      check_cupti(cuptiActivityConfigureUnifiedMemoryCounter(config, 3), "cuptiActivityConfigureUnifiedMemoryCounter");
+    }
     check_cupti(on ? cuptiActivityEnable(kind) : cuptiActivityDisable(kind), on ? "cuptiActivityEnable" : "cuptiActivityDisable");
   }
 }

@@ -319,7 +319,8 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
         }
         Diagnostics.trace(COMPONENT, "session armed RUNTIME, " + (ARM_DRIVER ? "DRIVER, " : "") + "EXTERNAL_CORRELATION"
                 + (ARM_SYNC_AND_OVERHEAD ? ", SYNCHRONIZATION, OVERHEAD" : "")
-                + (ARM_MEMORY ? ", MEMORY2" : "") + (unifiedMemoryArmed ? ", UNIFIED_MEMORY_COUNTER" : ""));
+                + (ARM_MEMORY ? ", MEMORY2" : "") + (unifiedMemoryArmed ? ", UNIFIED_MEMORY_COUNTER" : "")
+                + (ARM_PEER_COPIES ? ", MEMCPY2" : ""));
         return true;
     }
 
