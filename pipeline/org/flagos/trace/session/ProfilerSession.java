@@ -336,8 +336,11 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
                     journal.close();
                 }
             }
-            Diagnostics.trace("session", "closing: tracer stop (flush, decode) " + stopTookNs / 1_000 + " µs, clock re-check "
-                    + alignTookNs / 1_000 + " µs, trace completed " + (System.nanoTime() - aligned) / 1_000 + " µs");
+            if (Diagnostics.enabled()) { // the message is built only when printed: its first build costs milliseconds
+                Diagnostics.trace("session", "closing: tracer stop (flush, decode) " + stopTookNs / 1_000 + " µs, clock re-check "
+                        + alignTookNs / 1_000 + " µs, trace completed " + (System.nanoTime() - aligned) / 1_000 + " µs ("
+                        + pipeline.finishBreakdown() + ")");
+            }
             warnIfNothingLinked();
             if (keep) {
                 trace.commit();
@@ -404,8 +407,10 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
             Diagnostics.warn("session", warning);
             pipeline.accounting().note(warning);
         }
-        Diagnostics.trace("session", "host clock: bound " + alignment.startBoundNs() + " ns at start, " + alignment.endBoundNs()
-                + " ns at stop, drift " + alignment.driftNs() + " ns over " + alignment.spanNs() + " ns");
+        if (Diagnostics.enabled()) { // built only when printed: a string concatenation's first run links it (ms, on the close's path)
+            Diagnostics.trace("session", "host clock: bound " + alignment.startBoundNs() + " ns at start, " + alignment.endBoundNs()
+                    + " ns at stop, drift " + alignment.driftNs() + " ns over " + alignment.spanNs() + " ns");
+        }
     }
 
     /**

@@ -8,15 +8,19 @@ import java.util.Map;
 import org.flagos.trace.capture.CapturePipeline;
 import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.model.ApiNames;
+import org.flagos.trace.model.ClockAnchor;
 import org.flagos.trace.model.DecodeStats;
 import org.flagos.trace.model.Diagnostics;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.ExternalId;
 import org.flagos.trace.model.MemoryKind;
 import org.flagos.trace.model.NameTable;
+import org.flagos.trace.model.RealtimeClock;
 import org.flagos.trace.model.RecordField;
 import org.flagos.trace.model.RecordType;
+import org.flagos.trace.model.SyncKind;
 import org.flagos.trace.model.TraceRecord;
+import org.flagos.trace.stages.CaptureAccounting;
 import org.flagos.trace.stages.CaptureWindowFilter;
 import org.flagos.trace.stages.TraceHeader;
 
@@ -43,6 +47,15 @@ final class SessionWarmup {
     /** Ops in the synthetic capture ({@code -Dflagtrace.warmup.ops}). */
     static final int OPS = Integer.getInteger("flagtrace.warmup.ops", 30_000);
     private static final int CBID = 51; // the runtime call's id; its name does not matter here
+    private static final int CBID_SYNCHRONIZE = 165; // a synchronizing call outside every op
+    /**
+     * Ops whose host op is published before their records, as in a live session: an op closes right
+     * after its launches, and their records come later, in the vendor's buffer that holds them. A
+     * fraction of CUPTI's 2 MiB buffer of these launches (about 13,800), well inside any bound.
+     */
+    private static final int CHUNK_OPS = 4_096;
+    /** One op in this many is followed by a synchronization outside every op and an overhead record. */
+    private static final int SYNC_EVERY = 64;
 
     private static final EventTranslatorOneArg<TraceRecord, long[]> BINDING = (slot, sequence, op) -> {
         slot.clear();
@@ -76,6 +89,44 @@ final class SessionWarmup {
         slot.memsetValue = (int) (op[0] & 0xff);
         slot.presentAll(RecordField.CONTEXT.bit() | RecordField.BYTES.bit() | RecordField.MEMSET_VALUE.bit());
         slot.memoryKind = MemoryKind.DEVICE;
+    };
+
+    /** The synchronizing call outside every op: no binding, so the walk meets a call no op claims. */
+    private static final EventTranslatorOneArg<TraceRecord, long[]> SYNC_CALL = (slot, sequence, op) -> {
+        slot.clear();
+        slot.type = RecordType.ACTIVITY;
+        slot.kind = EventKind.RUNTIME;
+        slot.cbid = CBID_SYNCHRONIZE;
+        slot.present(RecordField.CBID);
+        slot.startNs = op[1] + 4_100;
+        slot.endNs = op[1] + 4_900;
+        slot.processId = (int) op[2];
+        slot.threadId = op[3];
+        slot.correlation(op[4]);
+    };
+    /** Its record: a context synchronization (no stream), drawn on the device's row. */
+    private static final EventTranslatorOneArg<TraceRecord, long[]> SYNC = (slot, sequence, op) -> {
+        slot.clear();
+        slot.type = RecordType.ACTIVITY;
+        slot.kind = EventKind.SYNC;
+        slot.startNs = op[1] + 4_200;
+        slot.endNs = op[1] + 4_800;
+        slot.device = 0;
+        slot.context = 1;
+        slot.stream = -1;
+        slot.correlation(op[4]);
+        slot.present(RecordField.CONTEXT);
+        slot.syncKind = SyncKind.CONTEXT;
+        slot.syncEventId = -1;
+    };
+    /** The vendor's own time (CUPTI's OVERHEAD records: a buffer flush). */
+    private static final EventTranslatorOneArg<TraceRecord, long[]> OVERHEAD = (slot, sequence, op) -> {
+        slot.clear();
+        slot.type = RecordType.ACTIVITY;
+        slot.kind = EventKind.OVERHEAD;
+        slot.startNs = op[1] + 4_300;
+        slot.endNs = op[1] + 4_400;
+        slot.label = "Buffer Flush";
     };
 
     private SessionWarmup() {
@@ -112,7 +163,18 @@ final class SessionWarmup {
 
     /** As {@link #run(int, ApiNames)}, ops settling after {@code settleRecords} (0: the join's horizon). */
     static long run(int ops, ApiNames apiNames, int settleRecords) {
+        Walked walked = walk(ops, apiNames, settleRecords);
+        return walked == null ? -1 : walked.events();
+    }
+
+    /** What one warm-up walked: its trace events and its counts; for tests. */
+    record Walked(long events, CaptureAccounting accounting) {
+    }
+
+    /** The warm-up's capture; null when it failed (reported with FLAGOS_TRACE, never thrown). */
+    static Walked walk(int ops, ApiNames apiNames, int settleRecords) {
         long began = System.nanoTime();
+        int chunk = settleRecords > 0 ? Math.max(1, Math.min(CHUNK_OPS, settleRecords / 8)) : CHUNK_OPS;
         NameTable names = new NameTable();
         long pid = ProcessHandle.current().pid();
         long tid = Thread.currentThread().getId();
@@ -123,26 +185,50 @@ final class SessionWarmup {
                 OutputStream.nullOutputStream(), new DecodeStats(), ProducerType.MULTI, CapturePipeline.DEFAULT_RING_SIZE);
         pipeline.settleOpsAfter(settleRecords);
         try {
-            long[] op = {0, 0, pid, tid};
-            for (int i = 0; i < ops; i++) {
-                long start = base + i * 5_000L;
-                op[0] = i;
-                op[1] = start;
-                pipeline.publish(BINDING, op);
-                pipeline.publish(RUNTIME, op);
-                pipeline.publish(MEMSET, op);
-                pipeline.publish(new HostOp("warmup", new ExternalId(i), tid, start, start + 4_000, "flagtrace-warmup"));
+            long[] op = {0, 0, pid, tid, 0};
+            // In chunks, in a live session's order: each op's host op first (it closes right after its
+            // launches), its records after (they come in the vendor's buffer), now and then a
+            // synchronization outside every op and the vendor's overhead, as a session's last buffers
+            // hold: a record kind the warm-up never showed would throw the walk's compiled code away
+            // the first time a session meets it, typically in its close.
+            for (int first = 0; first < ops; first += chunk) {
+                int end = Math.min(ops, first + chunk);
+                for (int i = first; i < end; i++) {
+                    long start = base + i * 5_000L;
+                    pipeline.publish(new HostOp("warmup", new ExternalId(i), tid, start, start + 4_000, "flagtrace-warmup"));
+                }
+                for (int i = first; i < end; i++) {
+                    op[0] = i;
+                    op[1] = base + i * 5_000L;
+                    pipeline.publish(BINDING, op);
+                    pipeline.publish(RUNTIME, op);
+                    pipeline.publish(MEMSET, op);
+                    if (i % SYNC_EVERY == SYNC_EVERY - 1) {
+                        op[4] = ops + i; // a correlation id no launch uses
+                        pipeline.publish(SYNC_CALL, op);
+                        pipeline.publish(SYNC, op);
+                        pipeline.publish(OVERHEAD, op);
+                    }
+                }
             }
             window.windowEnd(base + ops * 5_000L);
+            // What only a session's close adds to the capture: the host clock measured again, the
+            // clock anchors, the vendor's drops, each written into the footer.
+            HostClock clock = new HostClock(RealtimeClock::nowNs);
+            pipeline.accounting().hostClock(clock.recheck());
+            pipeline.accounting().clockAnchors(List.of(ClockAnchor.take("stop", System::nanoTime, RealtimeClock::nowNs, clock::at)));
+            pipeline.accounting().vendorDropped(0);
             pipeline.finish();
-            Diagnostics.trace("session", "warm-up: " + ops + " synthetic ops walked in " + (System.nanoTime() - began) / 1_000 + " µs");
-            return pipeline.events();
+            if (Diagnostics.enabled()) {
+                Diagnostics.trace("session", "warm-up: " + ops + " synthetic ops walked in " + (System.nanoTime() - began) / 1_000 + " µs");
+            }
+            return new Walked(pipeline.events(), pipeline.accounting());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return -1;
+            return null;
         } catch (RuntimeException e) {
             Diagnostics.trace("session", "warm-up failed (sessions are unaffected): " + e);
-            return -1;
+            return null;
         } finally {
             pipeline.close();
         }
