@@ -306,13 +306,17 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
             long t0 = System.nanoTime();
             tracer.stop();
             long t1 = System.nanoTime();
-            alignHostClock();
+            ClockAlignment alignment = alignHostClock();
             stopAnchor = anchor("stop");
             process = process.with(stopAnchor);
             pipeline.accounting().clockAnchors(process.anchors());
             pipeline.accounting().vendorDropped(tracer.droppedByVendor());
             stopTookNs = t1 - t0;
             alignTookNs = System.nanoTime() - t1;
+            if (Diagnostics.enabled()) { // built only when printed, after the re-check's time was taken: a first build costs ms
+                Diagnostics.trace("session", "host clock: bound " + alignment.startBoundNs() + " ns at start, " + alignment.endBoundNs()
+                        + " ns at stop, drift " + alignment.driftNs() + " ns over " + alignment.spanNs() + " ns");
+            }
             stopped = true;
         } finally {
             if (!stopped) {
@@ -397,8 +401,8 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
         return metadata;
     }
 
-    /** Measures the host clock against the vendor's again; the drift and the bound go into the trace. */
-    private void alignHostClock() {
+    /** Measures the host clock against the vendor's again; the drift and the bound go into the trace. Returns them. */
+    private ClockAlignment alignHostClock() {
         ClockAlignment alignment = clock.recheck();
         pipeline.accounting().hostClock(alignment);
         if (alignment.drifted()) {
@@ -407,10 +411,7 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
             Diagnostics.warn("session", warning);
             pipeline.accounting().note(warning);
         }
-        if (Diagnostics.enabled()) { // built only when printed: a string concatenation's first run links it (ms, on the close's path)
-            Diagnostics.trace("session", "host clock: bound " + alignment.startBoundNs() + " ns at start, " + alignment.endBoundNs()
-                    + " ns at stop, drift " + alignment.driftNs() + " ns over " + alignment.spanNs() + " ns");
-        }
+        return alignment;
     }
 
     /**

@@ -27,6 +27,8 @@ class SessionWarmupTest {
         assertEquals(0, live.accounting().opsSettledAtCapacity());
         assertEquals(512, live.accounting().opSettleRecords(), "no record came late enough to grow the bound");
         assertEquals(3_000, live.accounting().gpuAnnotations());
+        assertEquals(1, live.accounting().droppedOutsideWindow(org.flagos.trace.model.EventKind.OVERHEAD),
+                "the overhead record after the window's end, as a session's flush at stop holds one");
         assertTrue(live.accounting().hostClock() != null, "the close's clock re-check is walked into the footer too");
         long deadline = System.nanoTime() + 10_000_000_000L;
         Set<Thread> after = liveThreads();
