@@ -33,8 +33,15 @@ import org.flagos.trace.stages.TraceHeader;
  * close settling the held ops in code not yet compiled.
  *
  * <p>Each synthetic op is what a launch inside an op makes: a binding, a runtime call and a memset
- * on the vendor's side, the op itself from the host; a horizon's worth are held and settled at the
- * end as a session's close does. The ring is a quarter of a session's (4 MiB of slots less to
+ * on the vendor's side, the op itself from the host, published before its records as in a session;
+ * ops are held and settled as a session's are, the last of them at the end as its close does. What
+ * else a session's walk meets is shown too, since C2 compiles a branch never taken as a trap that
+ * throws the whole compiled method away the first time it is taken (measured on the CPU probe: the
+ * walk's {@code onEvent}, the stages' {@code onEvent} and the window's filter deoptimized in the
+ * first session's close, at its synchronization, overhead and after-the-window records and at the
+ * end of the capture): a synchronization outside every op and an overhead record every 64 ops, a
+ * record past the window's end, the close's clock re-check and anchors in the footer. Two captures,
+ * a short one first, so that an end of capture is in the profile the long one's compilations use. The ring is a quarter of a session's (4 MiB of slots less to
  * hold beside the first session); the producer outruns the stages and waits, as a first session's
  * buffer thread does. {@code -Dflagtrace.warmup=false} turns it off, {@code true} runs
  * it whether or not a device tracer is available (by default only with one, for the sessions whose
