@@ -40,8 +40,9 @@ import org.flagos.trace.stages.TraceHeader;
  * walk's {@code onEvent}, the stages' {@code onEvent} and the window's filter deoptimized in the
  * first session's close, at its synchronization, overhead and after-the-window records and at the
  * end of the capture): a synchronization outside every op and an overhead record every 64 ops, a
- * record past the window's end, the close's clock re-check and anchors in the footer. Two captures,
- * a short one first, so that an end of capture is in the profile the long one's compilations use. The ring is a quarter of a session's (4 MiB of slots less to
+ * record past the window's end, the close's clock re-check and anchors in the footer. And several
+ * captures, short ones after the main one for about a second, so that the traps a capture's start and
+ * end set off happen in the warm-up and what they threw away is compiled again before a session needs it. The ring is a quarter of a session's (4 MiB of slots less to
  * hold beside the first session); the producer outruns the stages and waits, as a first session's
  * buffer thread does. {@code -Dflagtrace.warmup=false} turns it off, {@code true} runs
  * it whether or not a device tracer is available (by default only with one, for the sessions whose
@@ -55,6 +56,10 @@ final class SessionWarmup {
     static final int OPS = Integer.getInteger("flagtrace.warmup.ops", 30_000);
     /** Ops in the short capture walked before the main one. */
     static final int FIRST_OPS = 5_000;
+    /** Ops in each short capture walked after the main one, for {@link #TAIL_MS} ({@code -Dflagtrace.warmup.tailMs}) at most. */
+    static final int TAIL_OPS = 2_000;
+    static final long TAIL_MS = Long.getLong("flagtrace.warmup.tailMs", 1_000);
+    private static final int TAIL_CAPTURES = 100;
     private static final int CBID = 51; // the runtime call's id; its name does not matter here
     private static final int CBID_SYNCHRONIZE = 165; // a synchronizing call outside every op
     /**
@@ -157,13 +162,22 @@ final class SessionWarmup {
             return;
         }
         Thread warming = new Thread(() -> {
-            // A short capture first: its end (the walk's finish, the held ops settled at once, the
-            // footer) is then in the profile the long one's compilations start from. Compiled from
-            // the long one alone, the walk met its first end in a session's close and was thrown
-            // away there (an uncommon trap at the end-of-capture branch), the close then walked
-            // interpreted.
-            if (run(FIRST_OPS, apiNames, settleRecords) >= 0) {
-                run(OPS, apiNames, settleRecords);
+            // A branch C2 compiled as never taken deoptimizes its method when first taken, and only
+            // then is it compiled as a branch. A capture's once-only paths (its first record, its
+            // end, the held ops settled at once, the record past the window) are such branches, and
+            // the walk's compiled code met them in the first session, at its start and in its close,
+            // walking much of it in slower code. So: a short capture (an end of capture in the
+            // profile early), the long one, then short captures for TAIL_MS, so that these paths
+            // trap here and what they threw away is compiled again and run through a capture's start
+            // and end before a session needs it.
+            if (run(FIRST_OPS, apiNames, settleRecords) < 0 || run(OPS, apiNames, settleRecords) < 0) {
+                return;
+            }
+            long until = System.nanoTime() + TAIL_MS * 1_000_000L;
+            for (int i = 0; i < TAIL_CAPTURES && System.nanoTime() < until; i++) {
+                if (run(TAIL_OPS, apiNames, settleRecords) < 0) {
+                    return;
+                }
             }
         }, "flagtrace-warmup");
         warming.setDaemon(true);
