@@ -25,7 +25,7 @@ import org.flagos.trace.stages.CaptureWindowFilter;
 import org.flagos.trace.stages.TraceHeader;
 
 /**
- * One small synthetic capture through a live session's pipeline, on a background thread started by
+ * Small synthetic captures through a live session's pipeline, on a background thread started by
  * {@link Profiler#init()}, written to nothing: so that a JVM's first session does not run the
  * stages, the host-op ledger and the JSON sink in cold code. Measured (2026-12-02): the first
  * session of a JVM closed in 0.23-0.31 s on the H200 against 0.13-0.17 s for later ones, its
@@ -41,9 +41,11 @@ import org.flagos.trace.stages.TraceHeader;
  * first session's close, at its synchronization, overhead and after-the-window records and at the
  * end of the capture): a synchronization outside every op and an overhead record every 64 ops, a
  * record past the window's end, the close's clock re-check and anchors in the footer. And several
- * captures, short ones after the main one for about a second, so that the traps a capture's start and
- * end set off happen in the warm-up and what they threw away is compiled again before a session needs it. The ring is a quarter of a session's (4 MiB of slots less to
- * hold beside the first session); the producer outruns the stages and waits, as a first session's
+ * captures, short ones after the main one for about a second, so that the traps a capture's start
+ * and end set off happen in the warm-up and what they threw away is compiled again before a session
+ * needs it.
+ *
+ * <p>The ring is a quarter of a session's (4 MiB of slots less to hold beside the first session); the producer outruns the stages and waits, as a first session's
  * buffer thread does. {@code -Dflagtrace.warmup=false} turns it off, {@code true} runs
  * it whether or not a device tracer is available (by default only with one, for the sessions whose
  * close it shortens). Nothing is written and no thread outlives it: the pipeline's stage threads
@@ -52,7 +54,7 @@ import org.flagos.trace.stages.TraceHeader;
 final class SessionWarmup {
     /** The system property: {@code auto} (the default), {@code true} or {@code false}. */
     static final String PROPERTY = "flagtrace.warmup";
-    /** Ops in the synthetic capture ({@code -Dflagtrace.warmup.ops}). */
+    /** Ops in the main synthetic capture ({@code -Dflagtrace.warmup.ops}). */
     static final int OPS = Integer.getInteger("flagtrace.warmup.ops", 30_000);
     /** Ops in the short capture walked before the main one. */
     static final int FIRST_OPS = 5_000;
