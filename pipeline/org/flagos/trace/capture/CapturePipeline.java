@@ -53,6 +53,8 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
     private final CaptureAccounting accounting;
     private volatile Throwable stageFailure;
     private volatile boolean stopped;
+    /** {@link System#nanoTime()} at {@link #finish()}'s steps ({@link #finishBreakdown()}). */
+    private volatile long[] finishTimesNs;
     /** Host ops that found the ring full: kept here in order, published as soon as there is room. */
     private final ConcurrentLinkedDeque<HostOp> spilledOps = new ConcurrentLinkedDeque<>();
     /** Held (never waited for) by the one thread moving kept-aside ops into the ring. */
@@ -232,6 +234,7 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
      * stage threads. Throws when a stage failed; the output is then incomplete and must be discarded.
      */
     public OpSummary finish() throws InterruptedException {
+        long began = System.nanoTime();
         draining.lock();
         try {
             for (HostOp op; (op = spilledOps.pollFirst()) != null; ) {
@@ -251,8 +254,11 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
             ring.publishEvent(HostOpTranslator.END_OF_CAPTURE, null);
         }
         writer.awaitFinished();
+        long walked = System.nanoTime();
         disruptor.shutdown();
         stopped = true;
+        long[] end = writer.endTimesNs();
+        finishTimesNs = new long[] {began, end[0], end[1], end[2], walked, System.nanoTime()};
         // A stage's failure comes first: the writer's own failure after it is a consequence (it was
         // handed slots the failed stages no longer filled in).
         Throwable failure = stageFailure != null ? stageFailure : writer.failure();
@@ -260,6 +266,21 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
             throw new CaptureFailedException("writing the trace failed: " + FailureWords.of(failure), failure);
         }
         return writer.summary();
+    }
+
+    /**
+     * Where {@link #finish()}'s time went, in µs, for the close's diagnostic: the backlog walked (until
+     * the end of the capture reached the walk), the held ops settled and written, the footer, the
+     * summary, the stage threads stopped; empty before it finished.
+     */
+    public String finishBreakdown() {
+        long[] t = finishTimesNs;
+        if (t == null || t[1] == 0 || t[2] == 0 || t[3] == 0) {
+            return "";
+        }
+        return "backlog walked " + (t[1] - t[0]) / 1_000 + " µs, held ops settled and written " + (t[2] - t[1]) / 1_000
+                + " µs, footer " + (t[3] - t[2]) / 1_000 + " µs, summary " + (t[4] - t[3]) / 1_000
+                + " µs, stage threads stopped " + (t[5] - t[4]) / 1_000 + " µs";
     }
 
     /** Draws no GPU annotation spans (drawn by default); before the first publish. See {@link TraceWalk#withoutGpuAnnotations}. */

@@ -306,13 +306,17 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
             long t0 = System.nanoTime();
             tracer.stop();
             long t1 = System.nanoTime();
-            alignHostClock();
+            ClockAlignment alignment = alignHostClock();
             stopAnchor = anchor("stop");
             process = process.with(stopAnchor);
             pipeline.accounting().clockAnchors(process.anchors());
             pipeline.accounting().vendorDropped(tracer.droppedByVendor());
             stopTookNs = t1 - t0;
             alignTookNs = System.nanoTime() - t1;
+            if (Diagnostics.enabled()) { // built only when printed, after the re-check's time was taken: a first build costs ms
+                Diagnostics.trace("session", "host clock: bound " + alignment.startBoundNs() + " ns at start, " + alignment.endBoundNs()
+                        + " ns at stop, drift " + alignment.driftNs() + " ns over " + alignment.spanNs() + " ns");
+            }
             stopped = true;
         } finally {
             if (!stopped) {
@@ -336,8 +340,11 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
                     journal.close();
                 }
             }
-            Diagnostics.trace("session", "closing: tracer stop (flush, decode) " + stopTookNs / 1_000 + " µs, clock re-check "
-                    + alignTookNs / 1_000 + " µs, trace completed " + (System.nanoTime() - aligned) / 1_000 + " µs");
+            if (Diagnostics.enabled()) { // the message is built only when printed: its first build costs milliseconds
+                Diagnostics.trace("session", "closing: tracer stop (flush, decode) " + stopTookNs / 1_000 + " µs, clock re-check "
+                        + alignTookNs / 1_000 + " µs, trace completed " + (System.nanoTime() - aligned) / 1_000 + " µs ("
+                        + pipeline.finishBreakdown() + ")");
+            }
             warnIfNothingLinked();
             if (keep) {
                 trace.commit();
@@ -394,8 +401,8 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
         return metadata;
     }
 
-    /** Measures the host clock against the vendor's again; the drift and the bound go into the trace. */
-    private void alignHostClock() {
+    /** Measures the host clock against the vendor's again; the drift and the bound go into the trace. Returns them. */
+    private ClockAlignment alignHostClock() {
         ClockAlignment alignment = clock.recheck();
         pipeline.accounting().hostClock(alignment);
         if (alignment.drifted()) {
@@ -404,8 +411,7 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
             Diagnostics.warn("session", warning);
             pipeline.accounting().note(warning);
         }
-        Diagnostics.trace("session", "host clock: bound " + alignment.startBoundNs() + " ns at start, " + alignment.endBoundNs()
-                + " ns at stop, drift " + alignment.driftNs() + " ns over " + alignment.spanNs() + " ns");
+        return alignment;
     }
 
     /**

@@ -8,20 +8,24 @@ import java.util.Map;
 import org.flagos.trace.capture.CapturePipeline;
 import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.model.ApiNames;
+import org.flagos.trace.model.ClockAnchor;
 import org.flagos.trace.model.DecodeStats;
 import org.flagos.trace.model.Diagnostics;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.ExternalId;
 import org.flagos.trace.model.MemoryKind;
 import org.flagos.trace.model.NameTable;
+import org.flagos.trace.model.RealtimeClock;
 import org.flagos.trace.model.RecordField;
 import org.flagos.trace.model.RecordType;
+import org.flagos.trace.model.SyncKind;
 import org.flagos.trace.model.TraceRecord;
+import org.flagos.trace.stages.CaptureAccounting;
 import org.flagos.trace.stages.CaptureWindowFilter;
 import org.flagos.trace.stages.TraceHeader;
 
 /**
- * One small synthetic capture through a live session's pipeline, on a background thread started by
+ * Small synthetic captures through a live session's pipeline, on a background thread started by
  * {@link Profiler#init()}, written to nothing: so that a JVM's first session does not run the
  * stages, the host-op ledger and the JSON sink in cold code. Measured (2026-12-02): the first
  * session of a JVM closed in 0.23-0.31 s on the H200 against 0.13-0.17 s for later ones, its
@@ -29,9 +33,19 @@ import org.flagos.trace.stages.TraceHeader;
  * close settling the held ops in code not yet compiled.
  *
  * <p>Each synthetic op is what a launch inside an op makes: a binding, a runtime call and a memset
- * on the vendor's side, the op itself from the host; a horizon's worth are held and settled at the
- * end as a session's close does. The ring is a quarter of a session's (4 MiB of slots less to
- * hold beside the first session); the producer outruns the stages and waits, as a first session's
+ * on the vendor's side, the op itself from the host, published before its records as in a session;
+ * ops are held and settled as a session's are, the last of them at the end as its close does. What
+ * else a session's walk meets is shown too, since C2 compiles a branch never taken as a trap that
+ * throws the whole compiled method away the first time it is taken (measured on the CPU probe: the
+ * walk's {@code onEvent}, the stages' {@code onEvent} and the window's filter deoptimized in the
+ * first session's close, at its synchronization, overhead and after-the-window records and at the
+ * end of the capture): a synchronization outside every op and an overhead record every 64 ops, a
+ * record past the window's end, the close's clock re-check and anchors in the footer. And several
+ * captures, short ones after the main one for about a second, so that the traps a capture's start
+ * and end set off happen in the warm-up and what they threw away is compiled again before a session
+ * needs it.
+ *
+ * <p>The ring is a quarter of a session's (4 MiB of slots less to hold beside the first session); the producer outruns the stages and waits, as a first session's
  * buffer thread does. {@code -Dflagtrace.warmup=false} turns it off, {@code true} runs
  * it whether or not a device tracer is available (by default only with one, for the sessions whose
  * close it shortens). Nothing is written and no thread outlives it: the pipeline's stage threads
@@ -40,9 +54,24 @@ import org.flagos.trace.stages.TraceHeader;
 final class SessionWarmup {
     /** The system property: {@code auto} (the default), {@code true} or {@code false}. */
     static final String PROPERTY = "flagtrace.warmup";
-    /** Ops in the synthetic capture ({@code -Dflagtrace.warmup.ops}). */
+    /** Ops in the main synthetic capture ({@code -Dflagtrace.warmup.ops}). */
     static final int OPS = Integer.getInteger("flagtrace.warmup.ops", 30_000);
+    /** Ops in the short capture walked before the main one. */
+    static final int FIRST_OPS = 5_000;
+    /** Ops in each short capture walked after the main one, for {@link #TAIL_MS} ({@code -Dflagtrace.warmup.tailMs}) at most. */
+    static final int TAIL_OPS = 2_000;
+    static final long TAIL_MS = Long.getLong("flagtrace.warmup.tailMs", 1_000);
+    private static final int TAIL_CAPTURES = 100;
     private static final int CBID = 51; // the runtime call's id; its name does not matter here
+    private static final int CBID_SYNCHRONIZE = 165; // a synchronizing call outside every op
+    /**
+     * Ops whose host op is published before their records, as in a live session: an op closes right
+     * after its launches, and their records come later, in the vendor's buffer that holds them. A
+     * fraction of CUPTI's 2 MiB buffer of these launches (about 13,800), well inside any bound.
+     */
+    private static final int CHUNK_OPS = 4_096;
+    /** One op in this many is followed by a synchronization outside every op and an overhead record. */
+    private static final int SYNC_EVERY = 64;
 
     private static final EventTranslatorOneArg<TraceRecord, long[]> BINDING = (slot, sequence, op) -> {
         slot.clear();
@@ -78,6 +107,44 @@ final class SessionWarmup {
         slot.memoryKind = MemoryKind.DEVICE;
     };
 
+    /** The synchronizing call outside every op: no binding, so the walk meets a call no op claims. */
+    private static final EventTranslatorOneArg<TraceRecord, long[]> SYNC_CALL = (slot, sequence, op) -> {
+        slot.clear();
+        slot.type = RecordType.ACTIVITY;
+        slot.kind = EventKind.RUNTIME;
+        slot.cbid = CBID_SYNCHRONIZE;
+        slot.present(RecordField.CBID);
+        slot.startNs = op[1] + 4_100;
+        slot.endNs = op[1] + 4_900;
+        slot.processId = (int) op[2];
+        slot.threadId = op[3];
+        slot.correlation(op[4]);
+    };
+    /** Its record: a context synchronization (no stream), drawn on the device's row. */
+    private static final EventTranslatorOneArg<TraceRecord, long[]> SYNC = (slot, sequence, op) -> {
+        slot.clear();
+        slot.type = RecordType.ACTIVITY;
+        slot.kind = EventKind.SYNC;
+        slot.startNs = op[1] + 4_200;
+        slot.endNs = op[1] + 4_800;
+        slot.device = 0;
+        slot.context = 1;
+        slot.stream = -1;
+        slot.correlation(op[4]);
+        slot.present(RecordField.CONTEXT);
+        slot.syncKind = SyncKind.CONTEXT;
+        slot.syncEventId = -1;
+    };
+    /** The vendor's own time (CUPTI's OVERHEAD records: a buffer flush). */
+    private static final EventTranslatorOneArg<TraceRecord, long[]> OVERHEAD = (slot, sequence, op) -> {
+        slot.clear();
+        slot.type = RecordType.ACTIVITY;
+        slot.kind = EventKind.OVERHEAD;
+        slot.startNs = op[1] + 4_300;
+        slot.endNs = op[1] + 4_400;
+        slot.label = "Buffer Flush";
+    };
+
     private SessionWarmup() {
     }
 
@@ -96,7 +163,25 @@ final class SessionWarmup {
         if (setting.equals("false") || setting.equals("auto") && !tracerAvailable) {
             return;
         }
-        Thread warming = new Thread(() -> run(OPS, apiNames, settleRecords), "flagtrace-warmup");
+        Thread warming = new Thread(() -> {
+            // A branch C2 compiled as never taken deoptimizes its method when first taken, and only
+            // then is it compiled as a branch. A capture's once-only paths (its first record, its
+            // end, the held ops settled at once, the record past the window) are such branches, and
+            // the walk's compiled code met them in the first session, at its start and in its close,
+            // walking much of it in slower code. So: a short capture (an end of capture in the
+            // profile early), the long one, then short captures for TAIL_MS, so that these paths
+            // trap here and what they threw away is compiled again and run through a capture's start
+            // and end before a session needs it.
+            if (run(FIRST_OPS, apiNames, settleRecords) < 0 || run(OPS, apiNames, settleRecords) < 0) {
+                return;
+            }
+            long until = System.nanoTime() + TAIL_MS * 1_000_000L;
+            for (int i = 0; i < TAIL_CAPTURES && System.nanoTime() < until; i++) {
+                if (run(TAIL_OPS, apiNames, settleRecords) < 0) {
+                    return;
+                }
+            }
+        }, "flagtrace-warmup");
         warming.setDaemon(true);
         warming.setPriority(Thread.MIN_PRIORITY);
         warming.start();
@@ -112,7 +197,18 @@ final class SessionWarmup {
 
     /** As {@link #run(int, ApiNames)}, ops settling after {@code settleRecords} (0: the join's horizon). */
     static long run(int ops, ApiNames apiNames, int settleRecords) {
+        Walked walked = walk(ops, apiNames, settleRecords);
+        return walked == null ? -1 : walked.events();
+    }
+
+    /** What one warm-up walked: its trace events and its counts; for tests. */
+    record Walked(long events, CaptureAccounting accounting) {
+    }
+
+    /** The warm-up's capture; null when it failed (reported with FLAGOS_TRACE, never thrown). */
+    static Walked walk(int ops, ApiNames apiNames, int settleRecords) {
         long began = System.nanoTime();
+        int chunk = settleRecords > 0 ? Math.max(1, Math.min(CHUNK_OPS, settleRecords / 8)) : CHUNK_OPS;
         NameTable names = new NameTable();
         long pid = ProcessHandle.current().pid();
         long tid = Thread.currentThread().getId();
@@ -123,26 +219,54 @@ final class SessionWarmup {
                 OutputStream.nullOutputStream(), new DecodeStats(), ProducerType.MULTI, CapturePipeline.DEFAULT_RING_SIZE);
         pipeline.settleOpsAfter(settleRecords);
         try {
-            long[] op = {0, 0, pid, tid};
-            for (int i = 0; i < ops; i++) {
-                long start = base + i * 5_000L;
-                op[0] = i;
-                op[1] = start;
-                pipeline.publish(BINDING, op);
-                pipeline.publish(RUNTIME, op);
-                pipeline.publish(MEMSET, op);
-                pipeline.publish(new HostOp("warmup", new ExternalId(i), tid, start, start + 4_000, "flagtrace-warmup"));
+            long[] op = {0, 0, pid, tid, 0};
+            // In chunks, in a live session's order: each op's host op first (it closes right after its
+            // launches), its records after (they come in the vendor's buffer), now and then a
+            // synchronization outside every op and the vendor's overhead, as a session's last buffers
+            // hold: a record kind the warm-up never showed would throw the walk's compiled code away
+            // the first time a session meets it, typically in its close.
+            for (int first = 0; first < ops; first += chunk) {
+                int end = Math.min(ops, first + chunk);
+                for (int i = first; i < end; i++) {
+                    long start = base + i * 5_000L;
+                    pipeline.publish(new HostOp("warmup", new ExternalId(i), tid, start, start + 4_000, "flagtrace-warmup"));
+                }
+                for (int i = first; i < end; i++) {
+                    op[0] = i;
+                    op[1] = base + i * 5_000L;
+                    pipeline.publish(BINDING, op);
+                    pipeline.publish(RUNTIME, op);
+                    pipeline.publish(MEMSET, op);
+                    if (i % SYNC_EVERY == SYNC_EVERY - 1) {
+                        op[4] = ops + i; // a correlation id no launch uses
+                        pipeline.publish(SYNC_CALL, op);
+                        pipeline.publish(SYNC, op);
+                        pipeline.publish(OVERHEAD, op);
+                    }
+                }
             }
-            window.windowEnd(base + ops * 5_000L);
+            long windowEnd = base + ops * 5_000L;
+            window.windowEnd(windowEnd);
+            // A session's last buffer also holds what ended after its stop: dropped outside the window.
+            op[1] = windowEnd;
+            pipeline.publish(OVERHEAD, op);
+            // What only a session's close adds to the capture: the host clock measured again, the
+            // clock anchors, the vendor's drops, each written into the footer.
+            HostClock clock = new HostClock(RealtimeClock::nowNs);
+            pipeline.accounting().hostClock(clock.recheck());
+            pipeline.accounting().clockAnchors(List.of(ClockAnchor.take("stop", System::nanoTime, RealtimeClock::nowNs, clock::at)));
+            pipeline.accounting().vendorDropped(0);
             pipeline.finish();
-            Diagnostics.trace("session", "warm-up: " + ops + " synthetic ops walked in " + (System.nanoTime() - began) / 1_000 + " µs");
-            return pipeline.events();
+            if (Diagnostics.enabled()) {
+                Diagnostics.trace("session", "warm-up: " + ops + " synthetic ops walked in " + (System.nanoTime() - began) / 1_000 + " µs");
+            }
+            return new Walked(pipeline.events(), pipeline.accounting());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return -1;
+            return null;
         } catch (RuntimeException e) {
             Diagnostics.trace("session", "warm-up failed (sessions are unaffected): " + e);
-            return -1;
+            return null;
         } finally {
             pipeline.close();
         }

@@ -50,6 +50,10 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
     private long rangesDrawn;
     private long marksDrawn;
     private final CountDownLatch finished = new CountDownLatch(1);
+    /** {@link System#nanoTime()} when the end of the capture was walked to, the held ops written, the footer written. */
+    private volatile long endSeenNs;
+    private volatile long opsWrittenNs;
+    private volatile long footerWrittenNs;
 
     private boolean started;
     private long base;
@@ -129,6 +133,7 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         boolean end = slot.type == RecordType.END_OF_CAPTURE;
         try {
             if (end) {
+                endSeenNs = System.nanoTime();
                 accounting.chainCounts(naming, join, window); // complete even when the writing failed
             }
             if (failure != null) {
@@ -379,6 +384,7 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         ranges.finish();
         ops.finish();
         writeSettledOps();
+        opsWrittenNs = System.nanoTime();
         memory.finish();
         if (memory.drawn() > 0) {
             accounting.memory(memory.drawn(), memory.withoutThread(), memory.unseenReleases(), memory.maxHeld());
@@ -406,7 +412,17 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         accounting.gpuAnnotations(annotations, annotationsNotNested, ops.spansPastLimit());
         markers = sink.footer(new TraceFooter(hostPid(), bounded, window.windowStart(), window.windowEnd(), spanNameId,
                 events(), accounting));
+        footerWrittenNs = System.nanoTime();
         summary = fold.summary();
+    }
+
+    /**
+     * Where the walk's end went, for the close's diagnostic: {@link System#nanoTime()} when the
+     * end-of-capture record reached the walk, when the ops still held were settled and written, and
+     * when the footer was (0 where not reached). Read after {@link #awaitFinished()}.
+     */
+    public long[] endTimesNs() {
+        return new long[] {endSeenNs, opsWrittenNs, footerWrittenNs};
     }
 
     /** The pid of the host rows: the first API record's, else the header's, else one clear of devices. */

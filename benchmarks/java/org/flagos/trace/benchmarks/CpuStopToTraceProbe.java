@@ -49,6 +49,7 @@ public final class CpuStopToTraceProbe {
                     spin(paceNs);
                 }
             }
+            tracer.synchronize(); // the GPU probe's cudaDeviceSynchronize(): a runtime call and a context sync record
             long ran = System.nanoTime();
             Thread.sleep(settleMs);
             long stopping = System.nanoTime();
@@ -57,10 +58,11 @@ public final class CpuStopToTraceProbe {
             long closed = System.nanoTime();
             long cpu1 = os.getProcessCpuTime();
             System.out.printf("{\"ops\":%d,\"events\":%d,\"bytes\":%d,\"start_s\":%.6f,\"run_s\":%.6f,\"stop_to_trace_s\":%.6f,"
-                    + "\"settle_ms\":%d,\"close_cpu_s\":%.6f,\"ring_full_waits\":%d,\"ops_kept_aside\":%d,\"load1\":%.2f}%n",
+                    + "\"settle_ms\":%d,\"close_cpu_s\":%.6f,\"ring_full_waits\":%d,\"ops_kept_aside\":%d,\"load1\":%.2f,"
+                    + "\"close_from_ns\":%d,\"close_to_ns\":%d}%n",
                     ops, session.events(), Files.size(trace), (started - t0) / 1e9, (ran - started) / 1e9, (closed - stopping) / 1e9, settleMs,
                     (cpu1 - cpu0) / 1e9, session.accounting().ringFullWaits(), session.accounting().opsSpilled(),
-                    os.getSystemLoadAverage());
+                    os.getSystemLoadAverage(), stopping, closed);
             var counts = session.accounting();
             System.out.printf("{\"counts\":{\"ops_held_max\":%d,\"op_settle_records\":%d,\"records_after_op_settled\":%d,"
                     + "\"device_records_without_op\":%d,\"ops_settled_at_capacity\":%d,\"ops_nested_approximately\":%d,"

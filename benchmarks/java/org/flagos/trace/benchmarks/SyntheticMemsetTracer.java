@@ -30,6 +30,10 @@ import org.flagos.trace.vendors.cupti.CuptiBufferDecoder;
 final class SyntheticMemsetTracer implements DeviceTracer {
     private static final int BUFFER_BYTES = 2 << 20;
     private static final int CBID_MEMSET_ASYNC = 51;
+    private static final int CBID_DEVICE_SYNCHRONIZE = 165;
+    /** CUPTI 13.0's Synchronization2 and Overhead3 records: 56 B each. */
+    private static final int SYNC_BYTES = 56;
+    private static final int OVERHEAD_BYTES = 56;
     private static final ByteBuffer END = ByteBuffer.allocate(0);
 
     private final long epochOffsetNs = System.currentTimeMillis() * 1_000_000L - System.nanoTime();
@@ -110,6 +114,7 @@ final class SyntheticMemsetTracer implements DeviceTracer {
             return;
         }
         armed = false;
+        overhead(); // CUPTI accounts its own time in the last buffer too (before the worker ends: room() may hand it a buffer)
         try {
             completed.put(END);
             worker.join();
@@ -158,6 +163,56 @@ final class SyntheticMemsetTracer implements DeviceTracer {
         b.putInt(at, 2).putInt(at + 4, value).putLong(at + 8, 4).putLong(at + 16, exit + 1_000).putLong(at + 24, exit + 2_000)
                 .putInt(at + 32, 0).putInt(at + 36, 1).putInt(at + 40, 7).putInt(at + 44, c).putShort(at + 50, (short) 3);
         b.position(at + 88);
+    }
+
+    /**
+     * What {@code cudaDeviceSynchronize()} outside every op makes CUPTI write: its runtime call and a
+     * context synchronization record (stream id CUPTI's invalid value), as the GPU probe ends its loop.
+     */
+    void synchronize() {
+        if (!armed) {
+            return;
+        }
+        room(40 + SYNC_BYTES);
+        int c = correlation++;
+        ByteBuffer b = buffer;
+        int at = b.position();
+        long enter = timestampNs();
+        long exit = timestampNs() + 500;
+        b.putInt(at, 5).putInt(at + 4, CBID_DEVICE_SYNCHRONIZE).putLong(at + 8, enter).putLong(at + 16, exit)
+                .putInt(at + 24, pid).putInt(at + 28, (int) Thread.currentThread().getId()).putInt(at + 32, c).putInt(at + 36, 0);
+        at += 40;
+        for (int i = 0; i < SYNC_BYTES; i += 8) {
+            b.putLong(at + i, 0);
+        }
+        b.putInt(at, 38).putInt(at + 4, 4 /* context */).putLong(at + 8, enter + 100).putLong(at + 16, exit - 100)
+                .putInt(at + 24, c).putInt(at + 28, 1).putInt(at + 32, -1).putInt(at + 36, -1);
+        b.position(at + SYNC_BYTES);
+    }
+
+    /** One OVERHEAD record (CUPTI's own time: a buffer flush), stamped now. */
+    private void overhead() {
+        room(OVERHEAD_BYTES);
+        ByteBuffer b = buffer;
+        int at = b.position();
+        for (int i = 0; i < OVERHEAD_BYTES; i += 8) {
+            b.putLong(at + i, 0);
+        }
+        long now = timestampNs();
+        b.putInt(at, 17).putInt(at + 4, 0x10000 /* activity buffer flush */).putLong(at + 24, now - 2_000).putLong(at + 32, now - 1_000);
+        b.position(at + OVERHEAD_BYTES);
+    }
+
+    private void room(int bytes) {
+        if (buffer.remaining() < bytes) {
+            try {
+                completed.put(buffer);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            buffer = take();
+        }
     }
 
     @Override

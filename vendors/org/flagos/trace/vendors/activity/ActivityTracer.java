@@ -240,8 +240,10 @@ public abstract class ActivityTracer<S extends ActivityTracer.Session> implement
         callbacks.closeAndDrain(); // completions inside finish decoding; a later one finds it shut and is counted
         session = null;
         afterDrain(s);
-        Diagnostics.trace(name, "session stopped; buffers outside sessions " + callbacks.outsideSession()
-                + ", failed pushes " + pushFailures.get() + ", failed pops " + popFailures.get() + stopDetail());
+        if (Diagnostics.enabled()) { // built only when printed: on the close's path, a first concatenation costs milliseconds
+            Diagnostics.trace(name, "session stopped; buffers outside sessions " + callbacks.outsideSession()
+                    + ", failed pushes " + pushFailures.get() + ", failed pops " + popFailures.get() + stopDetail());
+        }
     }
 
     @Override

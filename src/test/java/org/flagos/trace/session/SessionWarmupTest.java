@@ -13,10 +13,23 @@ class SessionWarmupTest {
     @Test
     void aWarmUpEndsWithEveryThreadItStarted() throws Exception {
         Set<Thread> before = liveThreads();
+        // Each op as a live one is walked: cpu_op, runtime, memset, a flow's two halves and the op's GPU
+        // span; every 64th op is followed by a synchronization outside every op (its runtime call, its
+        // cuda_sync and their flow's two halves) and an overhead record: 46 of them in 3,000 ops.
+        long expected = 6 * 3_000 + 5 * (3_000 / 64);
         long events = SessionWarmup.run(3_000, new UnavailableTracer("test").apiNames());
-        assertEquals(6 * 3_000, events, "each op walked as a live one is: cpu_op, runtime, memset, a flow's two halves and the op's GPU span");
-        assertEquals(6 * 3_000, SessionWarmup.run(3_000, new UnavailableTracer("test").apiNames(), 512),
-                "the same walked with a live bound, ops settling as the records come");
+        assertEquals(expected, events);
+        SessionWarmup.Walked live = SessionWarmup.walk(3_000, new UnavailableTracer("test").apiNames(), 512);
+        assertEquals(expected, live.events(), "the same walked with a live bound, ops settling as the records come");
+        // The ops come before their records, as in a session, yet within the bound: none settles early.
+        assertEquals(0, live.accounting().recordsAfterOpSettled());
+        assertEquals(0, live.accounting().deviceRecordsWithoutOp());
+        assertEquals(0, live.accounting().opsSettledAtCapacity());
+        assertEquals(512, live.accounting().opSettleRecords(), "no record came late enough to grow the bound");
+        assertEquals(3_000, live.accounting().gpuAnnotations());
+        assertEquals(1, live.accounting().droppedOutsideWindow(org.flagos.trace.model.EventKind.OVERHEAD),
+                "the overhead record after the window's end, as a session's flush at stop holds one");
+        assertTrue(live.accounting().hostClock() != null, "the close's clock re-check is walked into the footer too");
         long deadline = System.nanoTime() + 10_000_000_000L;
         Set<Thread> after = liveThreads();
         while (!before.containsAll(after) && System.nanoTime() < deadline) {
