@@ -20,7 +20,8 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * Unified memory captured live by flagtrace's own tracer in a JVM on the H200 (2026-12-02:
- * {@code WORKLOAD=kinds FLAGTRACE_JAVA_OPTS=-Dflagtrace.cupti.unifiedMemoryFaults=true
+ * {@code WORKLOAD=kinds FLAGTRACE_JAVA_OPTS=-Dflagtrace.cupti.unifiedMemoryFaults=true} (the kind itself was armed by default that day;
+ * since, {@code -Dflagtrace.cupti.unifiedMemory=true} arms it) {@code
  * benchmarks/run-device-record.sh}, captures/h200-java-managed/): the kinds workload's managed
  * section (64 MiB of managed memory written on the host, touched by a kernel, read back, prefetched
  * both ways, copied) armed UNIFIED_MEMORY_COUNTER per session, with page faults. The dump replays to
