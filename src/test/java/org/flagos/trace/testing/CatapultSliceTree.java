@@ -62,6 +62,18 @@ public final class CatapultSliceTree {
      * it binds none (the viewer warns {@code flow_slice_end_error}).
      */
     public static Map<Long, JsonNode> flowEnds(JsonNode trace, Precision precision) {
+        return flowBindings(trace, precision, "f");
+    }
+
+    /**
+     * For each flow start of {@code trace} (by flow id), the event the viewer binds it to (the same
+     * lookup as an end's), or null where it binds none.
+     */
+    public static Map<Long, JsonNode> flowStarts(JsonNode trace, Precision precision) {
+        return flowBindings(trace, precision, "s");
+    }
+
+    private static Map<Long, JsonNode> flowBindings(JsonNode trace, Precision precision, String phase) {
         double perMs = precision == Precision.NANOSECONDS || "ns".equals(trace.path("displayTimeUnit").asText())
                 ? 1e6 : 1e3;
         Map<String, List<Slice>> rows = new HashMap<>();
@@ -76,7 +88,7 @@ public final class CatapultSliceTree {
         rows.forEach((row, slices) -> topLevel.put(row, build(slices, perMs)));
         Map<Long, JsonNode> out = new LinkedHashMap<>();
         for (JsonNode e : trace.get("traceEvents")) {
-            if ("f".equals(e.path("ph").asText())) {
+            if (phase.equals(e.path("ph").asText())) {
                 Slice s = find(topLevel.getOrDefault(row(e), List.of()), e.get("ts").asDouble() * MS_PER_US);
                 out.put(e.get("id").asLong(), s == null ? null : s.event);
             }

@@ -142,6 +142,7 @@ public final class CatapultViewer {
     public static Arrows assertOpensCleanly(JsonNode trace, JsonNode imported, boolean flows, String what) {
         Map<Long, Long> correlations = deviceFlowIds(trace);
         Set<Long> hidden = flows ? hiddenByRounding(trace, correlations) : Set.of();
+        Set<Long> startsHidden = flows ? startsHiddenByRounding(trace, correlations) : Set.of();
         Set<Long> unbound = new TreeSet<>();
         for (JsonNode w : imported.get("warnings")) {
             Matcher m = UNBOUND_FLOW_END.matcher(w.path("message").asText());
@@ -186,7 +187,7 @@ public final class CatapultViewer {
         // partly overlap the device work it waited on, or a span: its arrow may then bind to that slice.
         Set<Long> overlappingSyncs = partlyOverlappedSyncs(trace);
         int apiToDevice = imported.get("flowsApiToDevice").asInt();
-        assertTrue(apiToDevice >= device - hidden.size() && apiToDevice <= device + overlappingSyncs.size(), what
+        assertTrue(apiToDevice >= device - hidden.size() - startsHidden.size() && apiToDevice <= device + overlappingSyncs.size(), what
                 + ": flows from a runtime call to device work: " + apiToDevice + " for " + device + " device events and "
                 + overlappingSyncs.size() + " synchronizations partly overlapping a slice of their row");
         Set<Long> ambiguous = ambiguousDeviceStarts(trace);
@@ -194,7 +195,11 @@ public final class CatapultViewer {
         for (JsonNode flow : imported.get("flowEnds")) {
             long id = flow.get(0).asLong();
             long correlation = correlations.getOrDefault(id, id);
-            assertEquals(correlation, flow.get(1).asLong(-1), what + ": arrow " + id + " starts on the runtime call of its launch");
+            if (flow.get(1).asLong(-1) != correlation) { // only where the viewer's µs nesting moved the call
+                assertTrue(startsHidden.contains(id), what + ": arrow " + id + " starts on the runtime call of its launch"
+                        + " (it starts on the slice of correlation " + flow.get(1) + "; calls the viewer's microsecond"
+                        + " nesting moves: " + startsHidden + ")");
+            }
             if (flow.get(2).asLong(-1) != correlation) {
                 misbound++;
                 assertTrue(ambiguous.contains(correlation) || overlappingSyncs.contains(id) || hidden.contains(id), what + ": arrow " + id + " ends on the device event of correlation "
@@ -230,6 +235,26 @@ public final class CatapultViewer {
         exact.forEach((id, end) -> {
             boolean own = end != null && end.path("args").path("correlation").asLong(-1) == correlations.getOrDefault(id, id);
             if (own && shown.get(id) != end) {
+                out.add(id);
+            }
+        });
+        return out;
+    }
+
+    /**
+     * Flow ids whose start the viewer binds to another slice than the runtime call it starts on, only
+     * because it nests at its display unit ({@link CatapultSliceTree}): a call that starts less than
+     * a microsecond after the call before it on its thread and ends within the microsecond that one
+     * ends in is nested under it (the H200's {@code cudaEventQuery} polling loop: calls of ~0.4 µs,
+     * 0.14 µs apart). At nanosecond precision the start binds to its own call.
+     */
+    private static Set<Long> startsHiddenByRounding(JsonNode trace, Map<Long, Long> correlations) {
+        Map<Long, JsonNode> exact = CatapultSliceTree.flowStarts(trace, CatapultSliceTree.Precision.NANOSECONDS);
+        Map<Long, JsonNode> shown = CatapultSliceTree.flowStarts(trace, CatapultSliceTree.Precision.DISPLAY_UNIT);
+        Set<Long> out = new TreeSet<>();
+        exact.forEach((id, start) -> {
+            boolean own = start != null && start.path("args").path("correlation").asLong(-1) == correlations.getOrDefault(id, id);
+            if (own && shown.get(id) != start) {
                 out.add(id);
             }
         });

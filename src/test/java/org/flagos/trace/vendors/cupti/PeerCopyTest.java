@@ -51,8 +51,12 @@ class PeerCopyTest {
     private static final String CAPTURE = "h200-managed/h200-managed";
     private static final int PID = 676;
     private static final int TID = (int) 892686336L;
-    /** Inside kinds::peer_copy (External id 36), after the capture's own cudaMemcpyPeer (it ends at ...776340812). */
-    private static final long T0 = 1_796_202_935_776_341_500L;
+    /**
+     * Inside kinds::peer_copy (External id 36, from ...776262941), before the capture's own
+     * cudaMemcpyPeer (from ...776266836): the only stretch of the op where its thread makes no call
+     * of its own, so the two synthetic calls (1.5 µs each) overlap no real one on the thread's row.
+     */
+    private static final long T0 = 1_796_202_935_776_263_000L;
     /** Between the memcpy and memset nodes of the capture's first graph launch (graph 2, correlation 560). */
     private static final long G0 = 1_796_202_935_499_074_850L;
     private static final int MEMCPY_PEER = 160;
@@ -71,11 +75,11 @@ class PeerCopyTest {
         if (bindings) {
             r.binding(9001, 36);
         }
-        r.runtime(MEMCPY_PEER, T0, T0 + 10_500, PID, TID, 9001);
+        r.runtime(MEMCPY_PEER, T0, T0 + 1_500, PID, TID, 9001);
         if (bindings) {
             r.binding(9002, 36);
         }
-        r.runtime(MEMCPY_PEER_ASYNC, T0 + 11_000, T0 + 14_500, PID, TID, 9002);
+        r.runtime(MEMCPY_PEER_ASYNC, T0 + 2_000, T0 + 3_500, PID, TID, 9002);
         return r;
     }
 
@@ -179,7 +183,7 @@ class PeerCopyTest {
         assertEquals(TID & 0xFFFF_FFFFL, peer.get("tid").asLong());
         JsonNode async = arrows.get(9002L);
         assertNotNull(async, "cudaMemcpyPeerAsync to its copy");
-        assertTs(ts(t, T0 + 11_000), async);
+        assertTs(ts(t, T0 + 2_000), async);
         Map<Long, JsonNode> finishes = new HashMap<>();
         for (JsonNode e : t.category("ac2g")) {
             if ("f".equals(e.get("ph").asText())) {
@@ -359,9 +363,9 @@ class PeerCopyTest {
 
     @Test
     void olderRowsDoNotKnowTheRecordAndEndTheWalkThereSayingWhy() {
-        byte[] buffer = new CuptiRecords().runtime(MEMCPY_PEER, T0, T0 + 10_500, PID, TID, 9001)
+        byte[] buffer = new CuptiRecords().runtime(MEMCPY_PEER, T0, T0 + 1_500, PID, TID, 9001)
                 .peerCopy(T0 + 1_500, T0 + 9_500, 4L << 20, 0, 1, 7, 0, 1, 1, 3, 9001, 0, 0)
-                .runtime(MEMCPY_PEER_ASYNC, T0 + 11_000, T0 + 14_500, PID, TID, 9002).bytes();
+                .runtime(MEMCPY_PEER_ASYNC, T0 + 2_000, T0 + 3_500, PID, TID, 9002).bytes();
         for (CuptiRecordLayout row : List.of(CuptiRecordLayout.CUPTI_12_1, CuptiRecordLayout.CUPTI_11_1)) {
             DecodeStats stats = new DecodeStats();
             List<TraceRecord> records = decode(row, buffer, stats);
