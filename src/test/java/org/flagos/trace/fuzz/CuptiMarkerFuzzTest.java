@@ -1,21 +1,8 @@
 package org.flagos.trace.fuzz;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.Map;
-import java.util.function.UnaryOperator;
-import org.flagos.trace.capture.CaptureFailedException;
-import org.flagos.trace.capture.CaptureReplay;
-import org.flagos.trace.ingest.CaptureFormatException;
-import org.flagos.trace.model.KernelNames;
 
 /**
  * Fuzz target: one CUPTI buffer holding MARKER and MARKER_DATA records (NVTX ranges and marks, with
@@ -30,21 +17,14 @@ import org.flagos.trace.model.KernelNames;
  * H200 kinds capture's buffer, nested ranges around launches, unpaired markers.
  */
 class CuptiMarkerFuzzTest {
-    private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-    private static final byte[] MAGIC = "FLTRBUF1".getBytes(StandardCharsets.US_ASCII);
 
     @FuzzTest(maxDuration = "3m")
     void replay(byte[] buffer) throws IOException, InterruptedException {
-        ByteBuffer capture = ByteBuffer.allocate(MAGIC.length + 16 + buffer.length).order(ByteOrder.LITTLE_ENDIAN);
-        capture.put(MAGIC).putInt(1).putInt(0).putLong(buffer.length).put(buffer).flip();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try {
-            CaptureReplay.run(new CaptureReplay.Request(capture, "fuzz.fltrbuf", null, KernelNames.NONE,
-                    List.of(), Map.of(), "fuzz.fltrbuf", UnaryOperator.identity(), 1 << 8), out);
-        } catch (CaptureFormatException | CaptureFailedException expected) {
+        OneCuptiBuffer.Replayed replayed = OneCuptiBuffer.replay(buffer);
+        if (replayed == null) {
             return;
         }
-        JsonNode trace = JSON.readTree(out.toByteArray());
+        JsonNode trace = replayed.trace();
         long ranges = 0;
         long marks = 0;
         for (JsonNode e : trace.get("traceEvents")) {

@@ -1,22 +1,10 @@
 package org.flagos.trace.fuzz;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.function.UnaryOperator;
-import org.flagos.trace.capture.CaptureFailedException;
-import org.flagos.trace.capture.CaptureReplay;
-import org.flagos.trace.ingest.CaptureFormatException;
-import org.flagos.trace.model.KernelNames;
 
 /**
  * Fuzz target: one CUPTI buffer holding MEMCPY2 records (copies between two GPUs,
@@ -32,24 +20,17 @@ import org.flagos.trace.model.KernelNames;
  * a duplicate, a zero-length and a reversed one), a lone record.
  */
 class CuptiPeerCopyFuzzTest {
-    private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-    private static final byte[] MAGIC = "FLTRBUF1".getBytes(StandardCharsets.US_ASCII);
     /** kineto's PtoP args after the optional External id, before the optional correlation and graph ids. */
     private static final List<String> PEER_HEAD = List.of("fromDevice", "inDevice", "toDevice", "fromContext", "inContext",
             "toContext", "stream");
 
     @FuzzTest(maxDuration = "3m")
     void replay(byte[] buffer) throws IOException, InterruptedException {
-        ByteBuffer capture = ByteBuffer.allocate(MAGIC.length + 16 + buffer.length).order(ByteOrder.LITTLE_ENDIAN);
-        capture.put(MAGIC).putInt(1).putInt(0).putLong(buffer.length).put(buffer).flip();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try {
-            CaptureReplay.run(new CaptureReplay.Request(capture, "fuzz.fltrbuf", null, KernelNames.NONE,
-                    List.of(), Map.of(), "fuzz.fltrbuf", UnaryOperator.identity(), 1 << 8), out);
-        } catch (CaptureFormatException | CaptureFailedException expected) {
+        OneCuptiBuffer.Replayed replayed = OneCuptiBuffer.replay(buffer);
+        if (replayed == null) {
             return;
         }
-        JsonNode trace = JSON.readTree(out.toByteArray());
+        JsonNode trace = replayed.trace();
         long drawn = 0;
         for (JsonNode e : trace.get("traceEvents")) {
             if (!"gpu_memcpy".equals(e.path("cat").asText())) {

@@ -1,21 +1,9 @@
 package org.flagos.trace.fuzz;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.Map;
-import java.util.function.UnaryOperator;
-import org.flagos.trace.capture.CaptureFailedException;
 import org.flagos.trace.capture.CaptureReplay;
-import org.flagos.trace.ingest.CaptureFormatException;
-import org.flagos.trace.model.KernelNames;
 
 /**
  * Fuzz target: one CUPTI buffer holding UNIFIED_MEMORY_COUNTER records replayed whole, so the
@@ -27,22 +15,15 @@ import org.flagos.trace.model.KernelNames;
  * <p>Seeds: {@code src/test/resources/org/flagos/trace/fuzz/CuptiUnifiedMemoryFuzzTestInputs/replay/}.
  */
 class CuptiUnifiedMemoryFuzzTest {
-    private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-    private static final byte[] MAGIC = "FLTRBUF1".getBytes(StandardCharsets.US_ASCII);
 
     @FuzzTest(maxDuration = "3m")
     void replay(byte[] buffer) throws IOException, InterruptedException {
-        ByteBuffer capture = ByteBuffer.allocate(MAGIC.length + 16 + buffer.length).order(ByteOrder.LITTLE_ENDIAN);
-        capture.put(MAGIC).putInt(1).putInt(0).putLong(buffer.length).put(buffer).flip();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        CaptureReplay.Result result;
-        try {
-            result = CaptureReplay.run(new CaptureReplay.Request(capture, "fuzz.fltrbuf", null, KernelNames.NONE,
-                    List.of(), Map.of(), "fuzz.fltrbuf", UnaryOperator.identity(), 1 << 8), out);
-        } catch (CaptureFormatException | CaptureFailedException expected) {
+        OneCuptiBuffer.Replayed replayed = OneCuptiBuffer.replay(buffer);
+        if (replayed == null) {
             return;
         }
-        JsonNode trace = JSON.readTree(out.toByteArray());
+        JsonNode trace = replayed.trace();
+        CaptureReplay.Result result = replayed.result();
         long drawn = 0;
         for (JsonNode e : trace.get("traceEvents")) {
             if (!"unified_memory".equals(e.path("cat").asText())) {
