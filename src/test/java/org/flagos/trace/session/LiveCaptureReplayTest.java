@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.flagos.trace.capture.CaptureReplay;
@@ -22,16 +20,6 @@ import org.junit.jupiter.api.Test;
 class LiveCaptureReplayTest {
     private static final String NAME = "h200-java-parity";
 
-    private static List<String> events(JsonNode trace) {
-        List<String> out = new ArrayList<>();
-        for (JsonNode e : trace.get("traceEvents")) {
-            if (!"M".equals(e.path("ph").asText())) { // row labels name the process: java <pid> vs flagtrace
-                out.add(e.toString());
-            }
-        }
-        Collections.sort(out);
-        return out;
-    }
 
     @Test
     void theDumpReplaysToTheLiveTrace() throws Exception {
@@ -43,8 +31,8 @@ class LiveCaptureReplayTest {
         CaptureReplay.Result result = CaptureReplay.run(request, out);
         JsonNode replayed = TraceJson.MAPPER.readTree(out.toByteArray());
         assertEquals(live.get("deviceProperties"), replayed.get("deviceProperties"), "device properties saved beside the dump");
-        List<String> a = events(live);
-        List<String> b = events(replayed);
+        List<String> a = TraceJson.sortedEventsWithoutRowLabels(live);
+        List<String> b = TraceJson.sortedEventsWithoutRowLabels(replayed);
         assertEquals(a.size(), b.size());
         assertEquals(a, b);
         assertEquals(live.get("flagtrace").get("decoded"), replayed.get("flagtrace").get("decoded"));

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -49,20 +48,10 @@ class LiveManagedCaptureTest {
         replayed = TraceJson.MAPPER.readTree(out.toByteArray());
     }
 
-    private static List<String> events(JsonNode trace) {
-        List<String> out = new ArrayList<>();
-        for (JsonNode e : trace.get("traceEvents")) {
-            if (!"M".equals(e.path("ph").asText())) { // row labels name the process: java <pid> vs flagtrace
-                out.add(e.toString());
-            }
-        }
-        Collections.sort(out);
-        return out;
-    }
 
     @Test
     void theDumpReplaysToTheLiveTrace() {
-        assertEquals(events(live), events(replayed));
+        assertEquals(TraceJson.sortedEventsWithoutRowLabels(live), TraceJson.sortedEventsWithoutRowLabels(replayed));
         assertEquals(live.get("flagtrace").get("decoded"), replayed.get("flagtrace").get("decoded"));
         assertEquals(live.get("flagtrace").get("unified_memory"), replayed.get("flagtrace").get("unified_memory"));
     }

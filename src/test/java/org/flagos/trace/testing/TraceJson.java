@@ -36,6 +36,22 @@ public final class TraceJson {
         }
     }
 
+    /**
+     * The trace's events other than row labels ({@code "ph":"M"}), each as its JSON text, sorted: what
+     * a live trace and the replay of its dump must share (the labels name the process: {@code java
+     * <pid>} live, {@code flagtrace} replayed).
+     */
+    public static List<String> sortedEventsWithoutRowLabels(JsonNode trace) {
+        List<String> out = new ArrayList<>();
+        for (JsonNode e : trace.get("traceEvents")) {
+            if (!"M".equals(e.path("ph").asText())) {
+                out.add(e.toString());
+            }
+        }
+        java.util.Collections.sort(out);
+        return out;
+    }
+
     public static Replayed replay(String capture) {
         return replay(capture, UnaryOperator.identity());
     }

@@ -306,15 +306,15 @@ class RoctracerContractTest extends VendorContract {
         API_NAMES.forEach((op, name) -> assertEquals(name, names.lookup(ApiNameHandle.of(RoctracerRecord.DOMAIN_HIP_API, op))));
         assertEquals(API_NAMES.size() + KERNELS.length, names.size(), "every API and kernel name the records point at, once");
         CaptureReplay.Request request = CaptureReplay.request(capture, OpsJsonlWriter.besides(capture), null, List.of(), Map.of());
-        List<String> live = events(trace().trace());
-        assertEquals(live, events(replay(request)));
+        List<String> live = TraceJson.sortedEventsWithoutRowLabels(trace().trace());
+        assertEquals(live, TraceJson.sortedEventsWithoutRowLabels(replay(request)));
         CaptureReplay.Request reversed = new CaptureReplay.Request(request.capture(), request.source(), request.ops(),
                 request.kernelNames(), request.devices(), request.metadata(), request.traceName(), frames -> {
                     List<CaptureReplay.Frame> copy = new ArrayList<>(frames);
                     Collections.reverse(copy);
                     return copy;
                 }, request.ringSize(), request.clock());
-        assertEquals(live, events(replay(reversed)));
+        assertEquals(live, TraceJson.sortedEventsWithoutRowLabels(replay(reversed)));
     }
 
     private static JsonNode replay(CaptureReplay.Request request) throws Exception {
@@ -323,14 +323,4 @@ class RoctracerContractTest extends VendorContract {
         return TraceJson.MAPPER.readTree(out.toByteArray());
     }
 
-    private static List<String> events(JsonNode trace) {
-        List<String> out = new ArrayList<>();
-        for (JsonNode e : trace.get("traceEvents")) {
-            if (!"M".equals(e.path("ph").asText())) { // row labels name the process: java <pid> vs flagtrace
-                out.add(e.toString());
-            }
-        }
-        Collections.sort(out);
-        return out;
-    }
 }
