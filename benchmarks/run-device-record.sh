@@ -13,6 +13,13 @@ compgen -G ".device/lib/*.jar" > /dev/null || { echo "run-device-record.sh: no j
 export LD_LIBRARY_PATH="/usr/local/cuda-13.0/targets/x86_64-linux/lib:/usr/local/nvidia/lib64:${LD_LIBRARY_PATH:-}"
 export FLAGOS_TRACE=1
 opts=(-Dorg.bytedeco.javacpp.cachedir="$PWD/.device/javacpp-cache" -cp "$PWD/.device/lib/*")
+# The kinds workload's NVTX calls from Java (benchmarks/device/java-nvtx/build.sh .device/native, here):
+# NVTX hands them to CUPTI only as its injection library, the libcupti.so.13 the tracer loads.
+nvtx_jni="$PWD/.device/native/libflagtrace_nvtx_jni.so"
+if [[ -f $nvtx_jni ]]; then
+  opts+=(-Dflagtrace.workload.nvtxLibrary="$nvtx_jni")
+  export NVTX_INJECTION64_PATH="${NVTX_INJECTION64_PATH:-/usr/local/cuda-13.0/targets/x86_64-linux/lib/libcupti.so.13}"
+fi
 workload=${WORKLOAD:-parity}
 name=${CAPTURE_NAME:-h200-java-$workload}
 mkdir -p "$OUT/capture"

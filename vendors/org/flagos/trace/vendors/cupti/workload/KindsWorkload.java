@@ -25,8 +25,8 @@ import org.flagos.trace.model.Workload;
  * stream-wait-event, event query, device and context), a CUDA graph captured from a stream and
  * launched three times, {@code cudaMalloc}/{@code cudaFree} and their stream-ordered forms, managed
  * memory migrated both ways (unified-memory records), and ops
- * carrying torch-style arguments. NVTX ranges are not made here: CUDA 13's NVTX is a header-only
- * C library with no Java binding in the CUDA presets; the C++ capture covers them.
+ * carrying torch-style arguments, and NVTX ranges, marks and a domain pushed from Java through a
+ * small JNI library ({@link Nvtx}: CUDA 13's NVTX is header-only and the CUDA presets bind none of it).
  */
 public final class KindsWorkload implements Workload {
     private static final int N = 1 << 20; // floats: 4 MiB buffers
@@ -41,7 +41,7 @@ public final class KindsWorkload implements Workload {
 
     @Override
     public String description() {
-        return "every synchronization, a CUDA graph launched 3 times, device allocations, managed memory, ops with args";
+        return "every synchronization, a CUDA graph launched 3 times, NVTX ranges, device allocations, managed memory, ops with args";
     }
 
     @Override
@@ -82,6 +82,7 @@ public final class KindsWorkload implements Workload {
         baseline(session, k, s1, a, b, c, small, pinned, pageable);
         syncs(session, k, s1, s2, ev1, ev2, c, small);
         graph(session, k, sg, a, b, c, small);
+        nvtx(session, k, s1, a, b, c, small);
         memory(session, k, s1);
         managed(session, k, s1, a, b);
         peerCopy(session, a, b);
@@ -221,6 +222,47 @@ public final class KindsWorkload implements Workload {
             check(cudart.cudaGraphExecDestroy(exec), "cudaGraphExecDestroy");
             check(cudart.cudaGraphDestroy(graph), "cudaGraphDestroy");
         }
+    }
+
+    /**
+     * NVTX ranges, marks and a domain from Java, as the C++ capture's {@code kinds::nvtx} makes them
+     * (each range around device work), and a range no op encloses, whose kernel the range claims.
+     * Skipped, saying why on stderr, without the JNI library ({@link Nvtx}).
+     */
+    private static void nvtx(HostOpMarker session, Kernels k, CUstream_st s1, FloatPointer a, FloatPointer b,
+                             FloatPointer c, FloatPointer small) {
+        if (Nvtx.unavailableReason() != null) {
+            System.err.println("kinds: no NVTX section: " + Nvtx.unavailableReason());
+            return;
+        }
+        try (HostOpMarker.Scope op = session.op("kinds::nvtx")) {
+            Nvtx.rangePush("nvtx::outer");
+            launch(k.fill(), BLOCKS, 256, s1, a, 3.0f, N);
+            Nvtx.rangePush("nvtx::inner");
+            launch(k.scale(), BLOCKS, 256, s1, a, 2.0f, N);
+            Nvtx.rangePop();
+            Nvtx.rangePop();
+            long range = Nvtx.rangeStart("nvtx::start_end");
+            check(cudart.cudaMemsetAsync(small, 1, 256, s1), "cudaMemsetAsync");
+            Nvtx.rangeEnd(range);
+            Nvtx.mark("nvtx::mark");
+            Nvtx.rangePushEx("nvtx::push_ex", 0xFF76B900, 7, 42);
+            launch(k.axpy(), BLOCKS, 256, s1, b, a, 1.0f, N);
+            Nvtx.rangePop();
+            long domain = Nvtx.domainCreate("kinds.domain");
+            Nvtx.domainRangePushEx(domain, "nvtx::domain_range", 0xFF0000FF, 3, 1234);
+            launch(k.scale(), BLOCKS, 256, s1, b, 0.5f, N);
+            Nvtx.domainRangePop(domain);
+            long domainRange = Nvtx.domainRangeStartEx(domain, "nvtx::domain_start_end", 0xFFFF0000, 4, 99);
+            launch(k.fill(), BLOCKS, 256, s1, c, 0.0f, N);
+            Nvtx.domainRangeEnd(domain, domainRange);
+            check(cudart.cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+            Nvtx.domainDestroy(domain);
+        }
+        Nvtx.rangePush("nvtx::no_op"); // no op encloses it: its kernel has no External id
+        launch(k.fill(), BLOCKS, 256, s1, a, 4.0f, N);
+        Nvtx.rangePop();
+        check(cudart.cudaStreamSynchronize(s1), "cudaStreamSynchronize");
     }
 
     /**
