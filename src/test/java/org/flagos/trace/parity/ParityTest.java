@@ -42,6 +42,15 @@ class ParityTest {
     private static final Set<String> CPU_OP_ARG_GAPS = Set.of("Sequence number", "Fwd thread id");
     private static final Set<String> RUNTIME_CATEGORIES = Set.of("cuda_runtime", "cuda_driver");
     private static final Set<String> DEVICE_CATEGORIES = Set.of("kernel", "gpu_memcpy", "gpu_memset");
+    /**
+     * Where an arrow may end: device work, and a synchronization on a device row, which torch 2.11
+     * also ends its arrows on (58 of the 141 in captures/h200-kinds' torch trace).
+     */
+    private static final Set<String> FLOW_END_CATEGORIES = Set.of("kernel", "gpu_memcpy", "gpu_memset", "cuda_sync");
+    /** Per workload, an op and the ops it encloses, each launching device work (parity, kinds). */
+    private static final Map<String, List<String>> NESTED_OPS = Map.of(
+            "app::matmul_relu", List.of("app::mm", "app::relu"),
+            "kinds::baseline", List.of("kinds::copy_h2d", "kinds::fill", "kinds::axpy", "kinds::zeros", "kinds::copy_d2h"));
 
     private static JsonNode baseline() {
         try (InputStream in = ParityTest.class.getResourceAsStream("/baseline/torch_summary.json")) {
@@ -84,12 +93,13 @@ class ParityTest {
         Replayed t = trace(capture);
         Map<Long, JsonNode> starts = new HashMap<>();
         Map<Long, JsonNode> finishes = new HashMap<>();
-        Map<String, String> xCategoryAt = new HashMap<>();
+        // A half binds to the slice that starts where it sits (torch puts each half at its slice's start);
+        // several arrows share one call (a graph launch), so a half is found by place, not by id.
+        Map<String, Set<String>> xCategoriesAt = new HashMap<>();
         for (JsonNode e : t.events()) {
             String ph = e.path("ph").asText();
             if (ph.equals("X")) {
-                xCategoryAt.put(e.get("pid").asText() + "/" + e.get("tid").asText() + "@" + e.get("ts").asText() + "#"
-                        + e.path("args").path("correlation").asText(), e.get("cat").asText());
+                xCategoriesAt.computeIfAbsent(place(e), k -> new TreeSet<>()).add(e.get("cat").asText());
             }
             if ("ac2g".equals(e.path("cat").asText())) {
                 Map<Long, JsonNode> side = ph.equals("s") ? starts : finishes;
@@ -102,20 +112,28 @@ class ParityTest {
         for (Map.Entry<Long, JsonNode> s : starts.entrySet()) {
             JsonNode f = finishes.get(s.getKey());
             assertEquals("e", f.path("bp").asText(), "f halves bind to the enclosing slice");
-            String sAt = key(s.getValue(), s.getKey());
-            String fAt = key(f, s.getKey());
-            assertTrue(RUNTIME_CATEGORIES.contains(xCategoryAt.get(sAt)), "s half sits on an API call: " + sAt);
-            assertTrue(DEVICE_CATEGORIES.contains(xCategoryAt.get(fAt)), "f half sits on device work: " + fAt);
+            Set<String> sOn = xCategoriesAt.getOrDefault(place(s.getValue()), Set.of());
+            Set<String> fOn = xCategoriesAt.getOrDefault(place(f), Set.of());
+            assertTrue(sOn.stream().anyMatch(RUNTIME_CATEGORIES::contains), "s half sits on an API call: " + s.getValue() + " on " + sOn);
+            assertTrue(fOn.stream().anyMatch(FLOW_END_CATEGORIES::contains), "f half sits on device work or a sync: " + f + " on " + fOn);
         }
-        // Every device record whose launch is in the trace gets an arrow.
+        // Every device record whose launch is in the trace gets an arrow (a call the capture lacks,
+        // such as a driver call when DRIVER records are off, leaves its record without one).
+        Set<Long> calls = new HashSet<>();
+        for (JsonNode e : t.events()) {
+            if (RUNTIME_CATEGORIES.contains(e.path("cat").asText())) {
+                calls.add(e.get("args").get("correlation").asLong());
+            }
+        }
         long devicesWithLaunch = t.events().stream()
-                .filter(e -> DEVICE_CATEGORIES.contains(e.path("cat").asText()))
+                .filter(e -> FLOW_END_CATEGORIES.contains(e.path("cat").asText()) && e.path("ph").asText().equals("X"))
+                .filter(e -> calls.contains(e.path("args").path("correlation").asLong(-1)))
                 .count();
         assertEquals(devicesWithLaunch, finishes.size(), "one arrow per device record");
     }
 
-    private static String key(JsonNode half, long id) {
-        return half.get("pid").asText() + "/" + half.get("tid").asText() + "@" + half.get("ts").asText() + "#" + id;
+    private static String place(JsonNode e) {
+        return e.get("pid").asText() + "/" + e.get("tid").asText() + "@" + e.get("ts").asText();
     }
 
     // 3
@@ -167,12 +185,22 @@ class ParityTest {
             BigDecimal want = expected.getOrDefault(row.name(), BigDecimal.ZERO);
             assertEquals(want.doubleValue(), row.selfDeviceTimeTotalUs(), 1e-6, capture + " " + row.name());
         }
-        OpSummaryRow mm = t.result().summary().row("app::mm");
-        assertTrue(mm.selfDeviceTimeTotalUs() > 0, "app::mm owns its SGEMM kernels");
-        OpSummaryRow parent = t.result().summary().row("app::matmul_relu");
-        OpSummaryRow relu = t.result().summary().row("app::relu");
-        assertEquals(mm.selfDeviceTimeTotalUs() + relu.selfDeviceTimeTotalUs() + parent.selfDeviceTimeTotalUs(),
-                parent.deviceTimeTotalUs(), 1e-6, "device total adds the nested ops");
+        int families = 0;
+        for (Map.Entry<String, List<String>> family : NESTED_OPS.entrySet()) {
+            OpSummaryRow parent = t.result().summary().row(family.getKey());
+            if (parent == null) {
+                continue;
+            }
+            families++;
+            double sum = parent.selfDeviceTimeTotalUs();
+            for (String child : family.getValue()) {
+                OpSummaryRow row = t.result().summary().row(child);
+                assertTrue(row.selfDeviceTimeTotalUs() > 0, capture + ": " + child + " owns its device work");
+                sum += row.deviceTimeTotalUs();
+            }
+            assertEquals(sum, parent.deviceTimeTotalUs(), 1e-6, capture + ": " + family.getKey() + "'s device total adds its nested ops");
+        }
+        assertTrue(families > 0, capture + " has none of the op families " + NESTED_OPS.keySet());
     }
 
     // 5

@@ -73,7 +73,7 @@ class CatapultViewerTest {
         for (String name : Captures.EVERY) {
             TraceJson.Replayed replayed = TraceJson.replay(name);
             traces.put(name, replayed.trace());
-            files.put(name, Files.write(dir.resolve(name + ".json"), replayed.bytes()));
+            files.put(name, Files.write(dir.resolve(Captures.stem(name) + ".json"), replayed.bytes()));
         }
         traces.put("torch", TraceJson.MAPPER.readTree(torchTrace().toFile()));
         files.put("torch", torchTrace());
@@ -88,7 +88,7 @@ class CatapultViewerTest {
 
     private void putAltered(Path dir, Map<String, Path> files, String name, JsonNode trace) throws IOException {
         traces.put(name, trace);
-        files.put(name, dir.resolve(name + ".json"));
+        files.put(name, dir.resolve(Captures.stem(name) + ".json"));
         TraceJson.MAPPER.writeValue(files.get(name).toFile(), trace);
     }
 

@@ -69,8 +69,8 @@ class PerfettoTraceProcessorTest {
         for (String name : Captures.EVERY) {
             TraceJson.Replayed replayed = TraceJson.replay(name);
             json.put(name, replayed.trace());
-            Path jsonFile = Files.write(dir.resolve(name + ".json"), replayed.bytes());
-            Path pftrace = dir.resolve(name + ".pftrace");
+            Path jsonFile = Files.write(dir.resolve(Captures.stem(name) + ".json"), replayed.bytes());
+            Path pftrace = dir.resolve(Captures.stem(name) + ".pftrace");
             try (AtomicOutput out = new AtomicOutput(pftrace)) { // the format follows the file name
                 written.put(name, CaptureReplay.run(request(name), out.stream()).traceEvents());
                 out.commit();
@@ -95,13 +95,13 @@ class PerfettoTraceProcessorTest {
     @MethodSource("captures")
     void loadsWithTheJsonTracesCounts(String name) throws IOException {
         JsonCounts expected = JsonCounts.of(json.get(name));
-        JsonNode perfetto = loaded.get(name + ".pftrace");
+        JsonNode perfetto = loaded.get(Captures.stem(name) + ".pftrace");
         check(name, expected, perfetto);
         assertEquals(written.get(name), perfetto.get("slices").asLong(), name + ": the writer's count of what the file holds is its slice count");
-        assertSameSlices(name, dir.resolve(name + ".pftrace.slices.tsv"), dir.resolve(name + ".json.slices.tsv"));
+        assertSameSlices(name, dir.resolve(Captures.stem(name) + ".pftrace.slices.tsv"), dir.resolve(Captures.stem(name) + ".json.slices.tsv"));
 
         // The same trace processor reading the JSON agrees with Jackson's count (slices: plus torch's two instants).
-        JsonNode fromJson = loaded.get(name + ".json");
+        JsonNode fromJson = loaded.get(Captures.stem(name) + ".json");
         assertEquals(List.of(), list(fromJson.get("problems")), name + ".json: trace processor errors");
         assertEquals(expected.complete + expected.instants, fromJson.get("slices").asLong(), name + ".json slices");
         assertEquals(expected.flows, fromJson.get("flows").asLong(), name + ".json flows");
@@ -123,7 +123,7 @@ class PerfettoTraceProcessorTest {
                 expected.put(e.get("tid").asLong(), e.get("args").get("name").asText());
             }
         }
-        JsonNode perfetto = loaded.get(name + ".pftrace");
+        JsonNode perfetto = loaded.get(Captures.stem(name) + ".pftrace");
         Map<Long, String> actual = new TreeMap<>();
         for (JsonNode t : perfetto.get("threads")) {
             if (!t.get("name").isNull()) {
