@@ -192,17 +192,19 @@ async function describe(file, outDir) {
     slices: one('select count(*) from slice'),
     sliceCategories: pairs('select category, count(*) from slice group by category'),
     flows: one('select count(*) from flow'),
-    // a flow from a runtime/driver call to device work whose two slices carry the same correlation arg
+    // a flow from a runtime/driver call to device work or to the synchronization it made
     flowsApiToDevice: one(`select count(*) from flow f join slice o on o.id = f.slice_out join slice i on i.id = f.slice_in
         where (o.category like '%\\_runtime' escape '\\' or o.category like '%\\_driver' escape '\\')
-        and i.category in (${DEVICE.map((c) => `'${c}'`).join(',')})`),
+        and i.category in (${DEVICE.concat(['cuda_sync']).map((c) => `'${c}'`).join(',')})`),
     flowsOwnCorrelation: one(`select count(*) from flow f
         join slice o on o.id = f.slice_out join args ao on ao.arg_set_id = o.arg_set_id and ao.key in ('args.correlation', 'debug.correlation')
         join slice i on i.id = f.slice_in join args ai on ai.arg_set_id = i.arg_set_id and ai.key in ('args.correlation', 'debug.correlation')
         where ao.int_value = ai.int_value`),
     // the trace's own args of slices: a JSON trace's under args., a .pftrace's debug annotations
     // under debug. (the trace processor adds a few of its own: legacy_event.*, terminating_flow_ids)
-    args: one(`select count(*) ${sliceArgs} and (key like 'args.%' or key like 'debug.%')`),
+    // counted per slice: slices with equal args share one arg set
+    args: one(`select count(*) from slice s join args a on a.arg_set_id = s.arg_set_id
+        where a.key like 'args.%' or a.key like 'debug.%'`),
     argKeys: pairs(`select key, count(*) ${sliceArgs} group by key`),
     problems: tp.query(`select name, idx, severity, value from stats where value > 0 and severity in ('error', 'data_loss')`),
     threads: tp.query('select upid, tid, name from thread where utid > 0 order by tid').map(([upid, tid, name]) => ({upid, tid, name})),

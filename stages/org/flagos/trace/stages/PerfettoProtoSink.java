@@ -96,6 +96,7 @@ public final class PerfettoProtoSink implements TraceSink {
     private final Long2LongHashMap processTracks = new Long2LongHashMap(-1);
     private final Long2LongHashMap streamTracks = new Long2LongHashMap(-1);
     private final Long2LongHashMap deviceTracks = new Long2LongHashMap(-1);
+    private final Long2LongHashMap syncTracks = new Long2LongHashMap(-1);
     private final Long2ObjectHashMap<String> threadNames = new Long2ObjectHashMap<>();
 
     private long nextUuid = 1;
@@ -165,11 +166,11 @@ public final class PerfettoProtoSink implements TraceSink {
         if (r.has(RecordField.PEER)) {
             internKeys(PEER_KEYS);
         }
-        long track = streamTrack(r.device, r.stream);
         if (r.kind == EventKind.SYNC) {
-            syncSlice(track, r);
+            syncSlice(syncTrack(r.device, r.stream), r);
             return;
         }
+        long track = streamTrack(r.device, r.stream);
         int nameId = r.nameId;
         String category = r.kind.category();
         beginPacket(r.startNs, nameId, category);
@@ -223,7 +224,7 @@ public final class PerfettoProtoSink implements TraceSink {
         flushIfFull();
     }
 
-    /** A synchronization on its stream's track, with the JSON's {@code cuda_sync} args. */
+    /** A synchronization on its stream's sync track ({@link #syncTrack}), with the JSON's {@code cuda_sync} args. */
     private void syncSlice(long track, TraceRecord r) throws IOException {
         String category = r.kind.category();
         beginPacket(r.startNs, r.nameId, category);
@@ -563,6 +564,25 @@ public final class PerfettoProtoSink implements TraceSink {
             streamTracks.put(key, uuid);
             namedTrack(uuid, parent, stream == -1 ? "Device " + device
                     : stream == TraceRows.UNIFIED_MEMORY_ROW ? "Unified Memory" : "stream " + stream); // as the JSON's row
+        }
+        return uuid;
+    }
+
+    /**
+     * The track of a stream's synchronizations, a child of the stream's track named
+     * {@code "<stream's name> sync"}. The JSON draws them on the stream's row, as torch does, where a
+     * sync often starts while the kernel it waits for runs and ends after it; a Perfetto track's
+     * slices must nest (an end closes the latest open slice), so on the stream's own track the
+     * kernel's end would close the sync.
+     */
+    private long syncTrack(int device, int stream) {
+        long key = ((long) device << 32) | (stream & 0xFFFF_FFFFL);
+        long uuid = syncTracks.get(key);
+        if (uuid == -1) {
+            long parent = streamTrack(device, stream);
+            uuid = nextUuid++;
+            syncTracks.put(key, uuid);
+            namedTrack(uuid, parent, (stream == -1 ? "Device " + device : "stream " + stream) + " sync");
         }
         return uuid;
     }

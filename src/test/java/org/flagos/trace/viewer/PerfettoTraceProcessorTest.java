@@ -14,6 +14,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.flagos.trace.capture.AtomicOutput;
 import org.flagos.trace.capture.CaptureReplay;
@@ -159,12 +160,14 @@ class PerfettoTraceProcessorTest {
     /** What the trace processor built from a .pftrace, against what the JSON trace holds. */
     private static void check(String name, JsonCounts expected, JsonNode perfetto) {
         assertEquals(List.of(), list(perfetto.get("problems")), name + ": trace processor errors");
-        assertEquals(expected.complete, perfetto.get("slices").asLong(), name + ": slices = the JSON's X events");
+        assertEquals(expected.complete + expected.drawnInstants, perfetto.get("slices").asLong(),
+                name + ": slices = the JSON's X events and its instants with a category");
         Map<String, Long> categories = new TreeMap<>();
         perfetto.get("sliceCategories").fields().forEachRemaining(f -> categories.put(f.getKey(), f.getValue().asLong()));
         assertEquals(expected.categories, categories, name + ": slices per category");
         assertEquals(expected.flows, perfetto.get("flows").asLong(), name + ": flows = the JSON's s/f pairs");
-        assertEquals(expected.flows, perfetto.get("flowsApiToDevice").asLong(), name + ": flows from an API call to device work");
+        assertEquals(expected.flows - expected.chainedFlows, perfetto.get("flowsApiToDevice").asLong(),
+                name + ": flows from an API call to device work or a sync (a graph launch's: to its first record)");
         assertEquals(expected.flows, perfetto.get("flowsOwnCorrelation").asLong(), name + ": flows joining one correlation");
         assertEquals(expected.args, perfetto.get("args").asLong(), name + ": args");
     }
@@ -180,6 +183,9 @@ class PerfettoTraceProcessorTest {
                 .thenComparing(r -> r[2]).thenComparing(r -> r[5].trim());
         a.sort(order);
         b.sort(order);
+        // The JSON's syncs share their stream's row and nest with its slices there; the .pftrace's have a track of their own.
+        Set<String> rowsWithSyncs = new java.util.HashSet<>();
+        b.stream().filter(r -> r[3].equals("cuda_sync")).forEach(r -> rowsWithSyncs.add(r[5].trim()));
         for (int i = 0; i < a.size(); i++) {
             String[] x = a.get(i);
             String[] y = b.get(i);
@@ -188,7 +194,17 @@ class PerfettoTraceProcessorTest {
             assertEquals(y[4], x[4], where);
             assertTrue(Math.abs(Long.parseLong(x[0]) - Long.parseLong(y[0])) <= 1, where); // JSON holds microseconds as decimals
             assertTrue(Math.abs(Long.parseLong(x[1]) - Long.parseLong(y[1])) <= 1, where);
-            assertEquals(y[2], x[2], where + " (depth)");
+            if (x[3].equals("cuda_sync")) { // on its stream's sync track (PerfettoProtoSink.syncTrack), nested there alone
+                assertEquals(y[5].trim() + " sync", x[5].trim(), where + " (row)");
+                continue;
+            }
+            if (x[3].equals("overhead")) { // torch's unnamed row pid -1 in the JSON, a track of its own in the .pftrace
+                assertEquals("profiler overhead", x[5].trim(), where + " (row)");
+                continue;
+            }
+            if (!rowsWithSyncs.contains(y[5].trim())) {
+                assertEquals(y[2], x[2], where + " (depth)");
+            }
             if (!x[3].equals("Trace")) {
                 assertEquals(y[5].trim(), x[5].trim(), where + " (row)");
             }
@@ -212,22 +228,49 @@ class PerfettoTraceProcessorTest {
     }
 
     /** A JSON trace's slices, flows and args, counted with Jackson. */
-    private record JsonCounts(long complete, long instants, Map<String, Long> categories, long flows, long args) {
+    /**
+     * {@code drawnInstants}: the thread-scoped instants with a category, which a .pftrace holds as
+     * zero-length slices. {@code chainedFlows}: a graph launch's arrows after its first, which the
+     * .pftrace chains from record to record (PerfettoProtoSink) where the JSON fans them out from the call.
+     */
+    private record JsonCounts(long complete, long instants, long drawnInstants, long chainedFlows, Map<String, Long> categories,
+                              long flows, long args) {
         static JsonCounts of(JsonNode trace) {
             long complete = 0;
             long instants = 0;
+            long drawnInstants = 0;
             long args = 0;
             Map<String, Long> categories = new TreeMap<>();
             Map<String, Integer> starts = new TreeMap<>();
             Map<String, Integer> ends = new TreeMap<>();
+            java.util.Set<Long> calls = new java.util.HashSet<>();
+            long graphRecords = 0;
+            java.util.Set<Long> graphLaunches = new java.util.HashSet<>();
+            List<Long> syncs = new java.util.ArrayList<>();
             for (JsonNode e : trace.get("traceEvents")) {
                 switch (e.path("ph").asText()) {
                     case "X" -> {
                         complete++;
-                        categories.merge(e.get("cat").asText(), 1L, Long::sum);
+                        String cat = e.get("cat").asText();
+                        categories.merge(cat, 1L, Long::sum);
                         args += leaves(e.path("args"));
+                        if (cat.endsWith("_runtime") || cat.endsWith("_driver")) {
+                            calls.add(e.path("args").path("correlation").asLong(-1));
+                        } else if (cat.equals("cuda_sync")) {
+                            syncs.add(e.path("args").path("correlation").asLong(-1));
+                        } else if (DEVICE.contains(cat) && e.path("args").has("graph node id")) {
+                            graphRecords++;
+                            graphLaunches.add(e.path("args").path("correlation").asLong(-1));
+                        }
                     }
-                    case "i" -> instants++;
+                    case "i" -> { // a thread-scoped instant is a zero-length slice in Perfetto ([memory], NVTX marks)
+                        instants++;
+                        if (e.has("cat")) {
+                            drawnInstants++;
+                            categories.merge(e.get("cat").asText(), 1L, Long::sum);
+                            args += leaves(e.path("args"));
+                        }
+                    }
                     case "s" -> starts.merge(e.get("id").asText(), 1, Integer::sum);
                     case "f" -> ends.merge(e.get("id").asText(), 1, Integer::sum);
                     default -> { }
@@ -235,8 +278,9 @@ class PerfettoTraceProcessorTest {
             }
             assertEquals(starts, ends, "every flow start has its end");
             long device = DEVICE.stream().mapToLong(c -> categories.getOrDefault(c, 0L)).sum();
-            assertEquals(device, starts.size(), "one flow per device event");
-            return new JsonCounts(complete, instants, categories, starts.size(), args);
+            long syncsWithCall = syncs.stream().filter(calls::contains).count(); // torch's arrows to cuda_sync too
+            assertEquals(device + syncsWithCall, starts.size(), "one flow per device event and per synchronization whose call is drawn");
+            return new JsonCounts(complete, instants, drawnInstants, graphRecords - graphLaunches.size(), categories, starts.size(), args);
         }
 
         /** Arg values as the trace processor stores them: one per scalar, arrays and objects unfolded. */
