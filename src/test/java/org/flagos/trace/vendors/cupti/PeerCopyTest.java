@@ -16,7 +16,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.flagos.trace.capture.CaptureReplay;
@@ -294,7 +293,7 @@ class PeerCopyTest {
         for (long seed : new long[] {1, 2, 3}) {
             Replayed shuffled = replay(frames -> {
                 List<CaptureReplay.Frame> all = new ArrayList<>(with().apply(frames));
-                all.addAll(shuffledRecords(List.of(host(true).frame(), device().frame()), seed));
+                all.addAll(CuptiRecords.shuffledRecords(List.of(host(true).frame(), device().frame()), seed));
                 return all;
             });
             assertEquals(expected, canonical(shuffled), "added records shuffled, seed " + seed);
@@ -473,21 +472,5 @@ class PeerCopyTest {
         }
         Collections.sort(events);
         return events;
-    }
-
-    private static List<CaptureReplay.Frame> shuffledRecords(List<CaptureReplay.Frame> frames, long seed) {
-        List<CaptureReplay.Frame> records = new ArrayList<>();
-        for (CaptureReplay.Frame frame : frames) {
-            ByteBuffer b = frame.payload().duplicate().order(ByteOrder.LITTLE_ENDIAN);
-            for (int pos = b.position(); pos < b.limit(); ) {
-                int size = CuptiActivityKind.recordSize(b.getInt(pos));
-                ByteBuffer one = b.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-                one.position(pos).limit(pos + size);
-                records.add(new CaptureReplay.Frame(frame.vendor(), one.slice().order(ByteOrder.LITTLE_ENDIAN)));
-                pos += size;
-            }
-        }
-        Collections.shuffle(records, new Random(seed));
-        return records;
     }
 }
