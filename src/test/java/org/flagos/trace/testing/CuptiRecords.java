@@ -140,11 +140,18 @@ public final class CuptiRecords {
         return new CaptureReplay.Frame(1, ByteBuffer.wrap(bytes()).order(ByteOrder.LITTLE_ENDIAN));
     }
 
+    /** {@link #oneFramePerRecord}, shuffled with {@code seed}. */
+    public static List<CaptureReplay.Frame> shuffledRecords(List<CaptureReplay.Frame> frames, long seed) {
+        List<CaptureReplay.Frame> records = oneFramePerRecord(frames);
+        Collections.shuffle(records, new Random(seed));
+        return records;
+    }
+
     /**
      * Every record of {@code frames} (CUPTI 13.0 buffers, sized by {@link CuptiRecordLayout#CUPTI_13_0})
-     * in a frame of its own, of its buffer's vendor, the whole shuffled with {@code seed}.
+     * in a frame of its own, of its buffer's vendor, in the frames' order.
      */
-    public static List<CaptureReplay.Frame> shuffledRecords(List<CaptureReplay.Frame> frames, long seed) {
+    public static List<CaptureReplay.Frame> oneFramePerRecord(List<CaptureReplay.Frame> frames) {
         List<CaptureReplay.Frame> records = new ArrayList<>();
         for (CaptureReplay.Frame frame : frames) {
             ByteBuffer b = frame.payload().duplicate().order(ByteOrder.LITTLE_ENDIAN);
@@ -156,7 +163,6 @@ public final class CuptiRecords {
                 pos += size;
             }
         }
-        Collections.shuffle(records, new Random(seed));
         return records;
     }
 }
