@@ -21,6 +21,11 @@ public final class TraceTables {
      */
     private static final java.util.Set<String> DEVICE_BYTES = java.util.Set.of("gpu_memcpy", "gpu_memset", "Memcpy", "Memset",
             "unified_memory");
+    /**
+     * The categories of a copy (torch's and 2021's names), whose {@code args.fromDevice} ... {@code toContext}
+     * are a peer copy's two ends.
+     */
+    private static final java.util.Set<String> COPIES = java.util.Set.of("gpu_memcpy", "Memcpy");
 
     private final EventTable table;
     private final EventTable.Row row = new EventTable.Row();
@@ -89,6 +94,11 @@ public final class TraceTables {
         /** The event's {@code args.bytes} and {@code args.Bytes} ({@code [memory]}'s), kept only where they mean a copy's, a set's or an allocation's. */
         long copyBytes;
         long memoryBytes;
+        /** A peer copy's {@code args.fromDevice}, {@code toDevice}, {@code fromContext}, {@code toContext}: kept for a copy only. */
+        long fromDevice;
+        long toDevice;
+        long fromContext;
+        long toContext;
 
         Pass(Path path, int source) {
             this.path = path;
@@ -218,6 +228,7 @@ public final class TraceTables {
             String dur = null;
             copyBytes = EventTable.NONE;
             memoryBytes = EventTable.NONE;
+            fromDevice = toDevice = fromContext = toContext = EventTable.NONE;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String field = p.currentName();
                 JsonToken v = p.nextToken();
@@ -256,6 +267,12 @@ public final class TraceTables {
             } else if ("[memory]".equals(r.name)) {
                 r.bytes = memoryBytes;
             }
+            if (r.cat != null && COPIES.contains(r.cat)) {
+                r.fromDevice = fromDevice;
+                r.toDevice = toDevice;
+                r.fromContext = fromContext;
+                r.toContext = toContext;
+            }
             if (!"s".equals(r.ph) && !"f".equals(r.ph) && !"t".equals(r.ph)) {
                 r.flowId = EventTable.NONE; // an id of another phase (async events) is not an arrow's
             }
@@ -279,6 +296,10 @@ public final class TraceTables {
                     case "Bytes": memoryBytes = number(p, v); break;
                     case "Total Allocated": r.totalAllocated = number(p, v); break;
                     case "Total Reserved": r.totalReserved = number(p, v); break;
+                    case "fromDevice": fromDevice = narrow(number(p, v)); break;
+                    case "toDevice": toDevice = narrow(number(p, v)); break;
+                    case "fromContext": fromContext = number(p, v); break;
+                    case "toContext": toContext = number(p, v); break;
                     default: p.skipChildren();
                 }
             }

@@ -5,6 +5,7 @@ import com.lmax.disruptor.dsl.ProducerType;
 import java.io.OutputStream;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntPredicate;
 import org.flagos.trace.capture.CapturePipeline;
 import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.model.ApiNames;
@@ -61,7 +62,8 @@ final class SessionWarmup {
     /** Ops in each short capture walked after the main one, for {@link #TAIL_MS} ({@code -Dflagtrace.warmup.tailMs}) at most. */
     static final int TAIL_OPS = 2_000;
     static final long TAIL_MS = Long.getLong("flagtrace.warmup.tailMs", 1_000);
-    private static final int TAIL_CAPTURES = 100;
+    /** Short captures walked after the main one at most, however short they are. */
+    static final int TAIL_CAPTURES = 100;
     private static final int CBID = 51; // the runtime call's id; its name does not matter here
     private static final int CBID_SYNCHRONIZE = 165; // a synchronizing call outside every op
     /**
@@ -172,19 +174,29 @@ final class SessionWarmup {
             // profile early), the long one, then short captures for TAIL_MS, so that these paths
             // trap here and what they threw away is compiled again and run through a capture's start
             // and end before a session needs it.
-            if (run(FIRST_OPS, apiNames, settleRecords) < 0 || run(OPS, apiNames, settleRecords) < 0) {
-                return;
-            }
-            long until = System.nanoTime() + TAIL_MS * 1_000_000L;
-            for (int i = 0; i < TAIL_CAPTURES && System.nanoTime() < until; i++) {
-                if (run(TAIL_OPS, apiNames, settleRecords) < 0) {
-                    return;
-                }
-            }
+            walkCaptures(TAIL_MS, ops -> run(ops, apiNames, settleRecords) >= 0);
         }, "flagtrace-warmup");
         warming.setDaemon(true);
         warming.setPriority(Thread.MIN_PRIORITY);
         warming.start();
+    }
+
+    /**
+     * The warm-up's captures in order, each walked by {@code capture} given its ops (false: it failed,
+     * and none after it is walked): {@link #FIRST_OPS}, {@link #OPS}, then {@link #TAIL_OPS} for
+     * {@code tailMs} counted from the end of the main one, {@link #TAIL_CAPTURES} of them at most.
+     */
+    static void walkCaptures(long tailMs, IntPredicate capture) {
+        long until = 0;
+        for (int n = 0; n < 2 + TAIL_CAPTURES; n++) {
+            boolean tail = n >= 2;
+            if (n == 2) {
+                until = System.nanoTime() + tailMs * 1_000_000L;
+            }
+            if (tail && System.nanoTime() >= until || !capture.test(n == 0 ? FIRST_OPS : tail ? TAIL_OPS : OPS)) {
+                return;
+            }
+        }
     }
 
     /**

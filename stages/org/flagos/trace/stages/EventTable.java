@@ -51,7 +51,9 @@ public final class EventTable implements AutoCloseable {
             new String[] {"dur_ns", "BIGINT"}, new String[] {"device", "INTEGER"}, new String[] {"stream", "BIGINT"},
             new String[] {"correlation", "BIGINT"}, new String[] {"external_id", "BIGINT"}, new String[] {"flow_id", "BIGINT"},
             new String[] {"bytes", "BIGINT"}, new String[] {"copy_kind", "VARCHAR"},
-            new String[] {"total_allocated", "BIGINT"}, new String[] {"total_reserved", "BIGINT"});
+            new String[] {"total_allocated", "BIGINT"}, new String[] {"total_reserved", "BIGINT"},
+            new String[] {"from_device", "INTEGER"}, new String[] {"to_device", "INTEGER"},
+            new String[] {"from_context", "BIGINT"}, new String[] {"to_context", "BIGINT"});
 
     /** One event, filled by the caller and handed to {@link #add}; longs are {@link #NONE} when absent. */
     public static final class Row {
@@ -73,10 +75,16 @@ public final class EventTable implements AutoCloseable {
         public long bytes = NONE;
         public long totalAllocated = NONE;
         public long totalReserved = NONE;
+        /** A copy between two devices: the device and context it copied from and to (unsigned). */
+        public long fromDevice = NONE;
+        public long toDevice = NONE;
+        public long fromContext = NONE;
+        public long toContext = NONE;
 
         /** Clears every column but the source. */
         public Row reset() {
             pid = tid = dur = device = stream = correlation = externalId = flowId = bytes = totalAllocated = totalReserved = NONE;
+            fromDevice = toDevice = fromContext = toContext = NONE;
             ph = cat = name = null;
             ts = 0;
             return this;
@@ -134,7 +142,8 @@ public final class EventTable implements AutoCloseable {
     private static final String STAGED_COLUMNS = "{'source': 'INTEGER', 'pid': 'BIGINT', 'tid': 'BIGINT', 'ph': 'VARCHAR',"
             + " 'cat': 'VARCHAR', 'name': 'VARCHAR', 'ts': 'BIGINT', 'dur': 'BIGINT', 'device': 'INTEGER', 'stream': 'BIGINT',"
             + " 'correlation': 'BIGINT', 'external_id': 'BIGINT', 'flow_id': 'BIGINT', 'bytes': 'BIGINT',"
-            + " 'total_allocated': 'BIGINT', 'total_reserved': 'BIGINT'}";
+            + " 'total_allocated': 'BIGINT', 'total_reserved': 'BIGINT', 'from_device': 'INTEGER', 'to_device': 'INTEGER',"
+            + " 'from_context': 'BIGINT', 'to_context': 'BIGINT'}";
 
     /**
      * Opens a scratch file in {@code scratchDir} (an existing, writable directory: the output's own
@@ -218,7 +227,7 @@ public final class EventTable implements AutoCloseable {
         w.write(',');
         w.write(Long.toString(r.ts));
         nullable(w, r.dur);
-        nullable(w, r.device == NONE || r.device != (int) r.device ? NONE : r.device);
+        nullable(w, device(r.device));
         nullable(w, r.stream);
         nullable(w, r.correlation);
         nullable(w, r.externalId);
@@ -226,8 +235,17 @@ public final class EventTable implements AutoCloseable {
         nullable(w, r.bytes);
         nullable(w, r.totalAllocated);
         nullable(w, r.totalReserved);
+        nullable(w, device(r.fromDevice));
+        nullable(w, device(r.toDevice));
+        nullable(w, r.fromContext);
+        nullable(w, r.toContext);
         w.write('\n');
         rows++;
+    }
+
+    /** A device index of an INTEGER column: one that does not fit is null. */
+    private static long device(long v) {
+        return v == NONE || v != (int) v ? NONE : v;
     }
 
     /** A number, or nothing for null. */
@@ -318,7 +336,7 @@ public final class EventTable implements AutoCloseable {
             + " e.dur AS dur_ns, e.device, e.stream, e.correlation, e.external_id, e.flow_id, e.bytes,"
             + " CASE WHEN e.cat = 'gpu_memcpy' OR e.cat = 'Memcpy'"
             + " THEN NULLIF(regexp_extract(e.name, '^Memcpy ([A-Za-z]+to[A-Za-z]+)', 1), '') END AS copy_kind,"
-            + " e.total_allocated, e.total_reserved"
+            + " e.total_allocated, e.total_reserved, e.from_device, e.to_device, e.from_context, e.to_context"
             + " FROM (SELECT r.*, COALESCE(src.base, 0) AS base, CASE WHEN src.stride > 0 AND r.pid >= src.stride"
             + " THEN (r.pid // src.stride - 1)::INTEGER ELSE r.source END AS slot"
             + " FROM staged r LEFT JOIN sources src ON src.source = r.source) e"

@@ -96,6 +96,12 @@ public final class ParquetSink implements TraceSink {
         if (d.kind != EventKind.KERNEL && d.kind != EventKind.SYNC && d.has(RecordField.BYTES)) {
             r.bytes = d.bytes;
         }
+        if (d.has(RecordField.PEER)) { // unsigned, as the JSON trace writes them (fromDevice ... toContext)
+            r.fromDevice = Integer.toUnsignedLong(d.srcDevice);
+            r.toDevice = Integer.toUnsignedLong(d.dstDevice);
+            r.fromContext = Integer.toUnsignedLong(d.srcContext);
+            r.toContext = Integer.toUnsignedLong(d.dstContext);
+        }
         table.add(r);
     }
 

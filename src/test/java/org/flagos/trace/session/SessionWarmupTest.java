@@ -3,6 +3,9 @@ package org.flagos.trace.session;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.flagos.trace.model.UnavailableTracer;
@@ -38,6 +41,24 @@ class SessionWarmupTest {
         }
         after.removeAll(before);
         assertEquals(Set.of(), after, "threads left by the warm-up");
+    }
+
+    @Test
+    void theCapturesAreTheShortOneTheMainOneThenShortOnesForTheTailsTimeAndAFailureEndsThem() {
+        List<Integer> walked = new ArrayList<>();
+        SessionWarmup.walkCaptures(0, ops -> walked.add(ops));
+        assertEquals(List.of(SessionWarmup.FIRST_OPS, SessionWarmup.OPS), walked, "no tail time: no tail");
+        walked.clear();
+        SessionWarmup.walkCaptures(3_600_000, ops -> walked.add(ops));
+        List<Integer> all = new ArrayList<>(List.of(SessionWarmup.FIRST_OPS, SessionWarmup.OPS));
+        all.addAll(Collections.nCopies(SessionWarmup.TAIL_CAPTURES, SessionWarmup.TAIL_OPS));
+        assertEquals(all, walked, "an hour of tail: every tail capture, no more");
+        for (int failing = 1; failing <= 3; failing++) {
+            walked.clear();
+            int last = failing;
+            SessionWarmup.walkCaptures(3_600_000, ops -> walked.add(ops) && walked.size() < last);
+            assertEquals(all.subList(0, failing), walked, "capture " + failing + " failed");
+        }
     }
 
     @Test

@@ -3,8 +3,11 @@ package org.flagos.trace.testing;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Random;
 import org.flagos.trace.capture.CaptureReplay;
+import org.flagos.trace.vendors.cupti.CuptiRecordLayout;
 
 /**
  * CUPTI 13.0 records written field by field at the offsets of {@code cupti-13.0-layouts.json}
@@ -135,5 +138,31 @@ public final class CuptiRecords {
     /** The records as one CUPTI frame of a replay. */
     public CaptureReplay.Frame frame() {
         return new CaptureReplay.Frame(1, ByteBuffer.wrap(bytes()).order(ByteOrder.LITTLE_ENDIAN));
+    }
+
+    /** {@link #oneFramePerRecord}, shuffled with {@code seed}. */
+    public static List<CaptureReplay.Frame> shuffledRecords(List<CaptureReplay.Frame> frames, long seed) {
+        List<CaptureReplay.Frame> records = oneFramePerRecord(frames);
+        Collections.shuffle(records, new Random(seed));
+        return records;
+    }
+
+    /**
+     * Every record of {@code frames} (CUPTI 13.0 buffers, sized by {@link CuptiRecordLayout#CUPTI_13_0})
+     * in a frame of its own, of its buffer's vendor, in the frames' order.
+     */
+    public static List<CaptureReplay.Frame> oneFramePerRecord(List<CaptureReplay.Frame> frames) {
+        List<CaptureReplay.Frame> records = new ArrayList<>();
+        for (CaptureReplay.Frame frame : frames) {
+            ByteBuffer b = frame.payload().duplicate().order(ByteOrder.LITTLE_ENDIAN);
+            for (int pos = b.position(); pos < b.limit(); ) {
+                int size = CuptiRecordLayout.CUPTI_13_0.recordSize(b.getInt(pos));
+                ByteBuffer one = b.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+                one.position(pos).limit(pos + size);
+                records.add(new CaptureReplay.Frame(frame.vendor(), one.slice().order(ByteOrder.LITTLE_ENDIAN)));
+                pos += size;
+            }
+        }
+        return records;
     }
 }

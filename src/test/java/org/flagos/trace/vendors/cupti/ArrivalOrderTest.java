@@ -5,14 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Random;
 import java.util.function.UnaryOperator;
 import org.flagos.trace.capture.CaptureReplay;
+import org.flagos.trace.testing.CuptiRecords;
 import org.flagos.trace.testing.TraceJson;
 import org.flagos.trace.testing.TraceJson.Replayed;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,22 +40,7 @@ class ArrivalOrderTest {
 
     /** Splits every buffer into one frame per record and shuffles them. */
     private static UnaryOperator<List<CaptureReplay.Frame>> shuffledRecords(long seed) {
-        return frames -> {
-            List<CaptureReplay.Frame> records = new ArrayList<>();
-            for (CaptureReplay.Frame frame : frames) {
-                ByteBuffer b = frame.payload().duplicate().order(ByteOrder.LITTLE_ENDIAN);
-                int pos = b.position();
-                while (pos < b.limit()) {
-                    int size = CuptiActivityKind.recordSize(b.getInt(pos));
-                    ByteBuffer one = b.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-                    one.position(pos).limit(pos + size);
-                    records.add(new CaptureReplay.Frame(frame.vendor(), one.slice().order(ByteOrder.LITTLE_ENDIAN)));
-                    pos += size;
-                }
-            }
-            Collections.shuffle(records, new Random(seed));
-            return records;
-        };
+        return frames -> CuptiRecords.shuffledRecords(frames, seed);
     }
 
     @ParameterizedTest

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import org.flagos.trace.capture.CaptureReplay;
+import org.flagos.trace.testing.CuptiRecords;
 
 /**
  * A real H200 capture with CUPTI MEMORY2 records ({@code CUpti_ActivityMemory4}, 128 bytes, offsets
@@ -119,20 +120,7 @@ public final class MemoryCapture {
 
     /** Every record of every frame in a frame of its own, in {@code order}'s order. */
     public static UnaryOperator<List<CaptureReplay.Frame>> oneFramePerRecord(UnaryOperator<List<CaptureReplay.Frame>> order) {
-        return frames -> {
-            List<CaptureReplay.Frame> records = new ArrayList<>();
-            for (CaptureReplay.Frame frame : frames) {
-                ByteBuffer b = frame.payload().duplicate().order(ByteOrder.LITTLE_ENDIAN);
-                for (int pos = b.position(); pos < b.limit(); ) {
-                    int size = CuptiActivityKind.recordSize(b.getInt(pos));
-                    ByteBuffer one = b.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-                    one.position(pos).limit(pos + size);
-                    records.add(new CaptureReplay.Frame(frame.vendor(), one.slice().order(ByteOrder.LITTLE_ENDIAN)));
-                    pos += size;
-                }
-            }
-            return order.apply(records);
-        };
+        return frames -> order.apply(CuptiRecords.oneFramePerRecord(frames));
     }
 
     public static long address(int allocation) {

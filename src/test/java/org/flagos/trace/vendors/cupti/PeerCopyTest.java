@@ -16,7 +16,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.flagos.trace.capture.CaptureReplay;
@@ -29,7 +28,10 @@ import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RecordField;
 import org.flagos.trace.model.RecordSink;
 import org.flagos.trace.model.TraceRecord;
+import org.flagos.trace.report.TraceTables;
+import org.flagos.trace.stages.EventTable;
 import org.flagos.trace.testing.CuptiRecords;
+import org.flagos.trace.testing.TargetScratch;
 import org.flagos.trace.testing.TraceJson;
 import org.flagos.trace.testing.TraceJson.Replayed;
 import org.junit.jupiter.api.Test;
@@ -291,7 +293,7 @@ class PeerCopyTest {
         for (long seed : new long[] {1, 2, 3}) {
             Replayed shuffled = replay(frames -> {
                 List<CaptureReplay.Frame> all = new ArrayList<>(with().apply(frames));
-                all.addAll(shuffledRecords(List.of(host(true).frame(), device().frame()), seed));
+                all.addAll(CuptiRecords.shuffledRecords(List.of(host(true).frame(), device().frame()), seed));
                 return all;
             });
             assertEquals(expected, canonical(shuffled), "added records shuffled, seed " + seed);
@@ -305,8 +307,8 @@ class PeerCopyTest {
             java.nio.file.Path json = java.nio.file.Files.write(dir.resolve("peer.json"), inOrder().bytes());
             java.nio.file.Path pftrace = dir.resolve("peer.pftrace");
             java.nio.file.Path plain = dir.resolve("plain.pftrace");
-            perfetto(with(host(true).frame(), device().frame()), pftrace);
-            perfetto(with(), plain);
+            write(with(host(true).frame(), device().frame()), org.flagos.trace.capture.TraceFormat.PERFETTO, pftrace);
+            write(with(), org.flagos.trace.capture.TraceFormat.PERFETTO, plain);
             String bytes = new String(java.nio.file.Files.readAllBytes(pftrace), StandardCharsets.ISO_8859_1);
             for (String key : List.of("fromDevice", "inDevice", "toDevice", "fromContext", "inContext", "toContext")) {
                 assertEquals(1, bytes.split(key, -1).length - 1, key + " interned once");
@@ -327,14 +329,61 @@ class PeerCopyTest {
         }
     }
 
-    private static void perfetto(UnaryOperator<List<CaptureReplay.Frame>> order, java.nio.file.Path to) throws Exception {
+    private static void write(UnaryOperator<List<CaptureReplay.Frame>> order, org.flagos.trace.capture.TraceFormat format,
+                              java.nio.file.Path to) throws Exception {
         CaptureReplay.Request request = new CaptureReplay.Request(
                 org.flagos.trace.ingest.CaptureBytes.load(org.flagos.trace.testing.Captures.capture(CAPTURE)), CAPTURE,
                 org.flagos.trace.ingest.OpsJsonlReader.read(org.flagos.trace.testing.Captures.ops(CAPTURE)),
                 org.flagos.trace.ingest.KernelNameFile.read(org.flagos.trace.testing.Captures.names(CAPTURE)),
                 org.flagos.trace.cli.TestDevices.h200(), Map.of(), CAPTURE, order, 1 << 12);
         try (java.io.OutputStream out = java.nio.file.Files.newOutputStream(to)) {
-            CaptureReplay.run(request, org.flagos.trace.capture.TraceFormat.PERFETTO.stream(out));
+            CaptureReplay.run(request, format.stream(out));
+        }
+    }
+
+    @Test
+    void theEventsTableHasBothEndsOfEachPeerCopyAndNullsOnEveryOtherRow() throws Exception {
+        try (TargetScratch scratch = TargetScratch.of("peer-copy-table")) {
+            java.nio.file.Path json = java.nio.file.Files.write(scratch.dir().resolve("peer.json"), inOrder().bytes());
+            java.nio.file.Path walked = scratch.dir().resolve("walked.parquet");
+            java.nio.file.Path read = scratch.dir().resolve("read.parquet");
+            write(with(host(true).frame(), device().frame()), org.flagos.trace.capture.TraceFormat.PARQUET, walked);
+            try (EventTable table = new EventTable(scratch.dir())) {
+                new TraceTables(table).read(json);
+                table.writeParquet(read);
+            }
+            for (java.nio.file.Path t : List.of(walked, read)) {
+                String from = " FROM '" + t + "'";
+                assertEquals(List.of(List.of(560L, 0L, 0L, 1L, 1L, 3L), List.of(9001L, 0L, 0L, 1L, 1L, 3L),
+                        List.of(9002L, 1L, 1L, 0L, 3L, 1L)), query("SELECT correlation, device, from_device, to_device,"
+                        + " from_context, to_context" + from + " WHERE copy_kind = 'PtoP' ORDER BY correlation"), t.toString());
+                assertEquals(List.of(List.of(3L)), query("SELECT count(*)" + from + " WHERE from_device IS NOT NULL"
+                        + " OR to_device IS NOT NULL OR from_context IS NOT NULL OR to_context IS NOT NULL"),
+                        "only the peer copies");
+                // The capture's real copies of one GPU (CUPTI's MEMCPY records) are ordinary copies: no ends.
+                assertEquals(List.of(java.util.Arrays.asList(616L, "DtoD", null, null, null, null)),
+                        query("SELECT correlation, copy_kind, from_device, to_device, from_context, to_context" + from
+                                + " WHERE correlation = 616 AND cat = 'gpu_memcpy'"));
+            }
+            assertEquals(List.of(List.of(0L)), query("SELECT count(*) FROM (SELECT * FROM '" + walked
+                    + "' EXCEPT ALL SELECT * FROM '" + read + "')"), "the walk's table is the JSON trace's");
+        }
+    }
+
+    /** Every row of a DuckDB query, integers as longs. */
+    private static List<List<Object>> query(String sql) throws Exception {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:");
+             java.sql.Statement s = c.createStatement(); java.sql.ResultSet r = s.executeQuery(sql)) {
+            List<List<Object>> rows = new ArrayList<>();
+            while (r.next()) {
+                List<Object> row = new ArrayList<>();
+                for (int i = 1; i <= r.getMetaData().getColumnCount(); i++) {
+                    Object v = r.getObject(i);
+                    row.add(v instanceof Number n ? (Object) n.longValue() : v);
+                }
+                rows.add(row);
+            }
+            return rows;
         }
     }
 
@@ -423,21 +472,5 @@ class PeerCopyTest {
         }
         Collections.sort(events);
         return events;
-    }
-
-    private static List<CaptureReplay.Frame> shuffledRecords(List<CaptureReplay.Frame> frames, long seed) {
-        List<CaptureReplay.Frame> records = new ArrayList<>();
-        for (CaptureReplay.Frame frame : frames) {
-            ByteBuffer b = frame.payload().duplicate().order(ByteOrder.LITTLE_ENDIAN);
-            for (int pos = b.position(); pos < b.limit(); ) {
-                int size = CuptiActivityKind.recordSize(b.getInt(pos));
-                ByteBuffer one = b.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-                one.position(pos).limit(pos + size);
-                records.add(new CaptureReplay.Frame(frame.vendor(), one.slice().order(ByteOrder.LITTLE_ENDIAN)));
-                pos += size;
-            }
-        }
-        Collections.shuffle(records, new Random(seed));
-        return records;
     }
 }

@@ -6,15 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.function.UnaryOperator;
 import org.flagos.trace.capture.CaptureReplay;
 import org.flagos.trace.testing.CuptiRecords;
@@ -187,7 +184,8 @@ public class SyncGraphOverheadTest {
         };
         assertEquals(expected, canonical(replay(reversed)), "buffers reversed: device records before their launches");
         for (long seed : new long[] {1, 2, 3}) {
-            Replayed shuffled = replay(frames -> shuffledRecords(with(host(true).frame(), device().frame()).apply(frames), seed));
+            Replayed shuffled = replay(frames -> CuptiRecords.shuffledRecords(
+                    with(host(true).frame(), device().frame()).apply(frames), seed));
             assertEquals(expected, canonical(shuffled), "records shuffled, seed " + seed);
         }
     }
@@ -234,21 +232,5 @@ public class SyncGraphOverheadTest {
         }
         Collections.sort(events);
         return events;
-    }
-
-    private static List<CaptureReplay.Frame> shuffledRecords(List<CaptureReplay.Frame> frames, long seed) {
-        List<CaptureReplay.Frame> records = new ArrayList<>();
-        for (CaptureReplay.Frame frame : frames) {
-            ByteBuffer b = frame.payload().duplicate().order(ByteOrder.LITTLE_ENDIAN);
-            for (int pos = b.position(); pos < b.limit(); ) {
-                int size = CuptiActivityKind.recordSize(b.getInt(pos));
-                ByteBuffer one = b.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-                one.position(pos).limit(pos + size);
-                records.add(new CaptureReplay.Frame(frame.vendor(), one.slice().order(ByteOrder.LITTLE_ENDIAN)));
-                pos += size;
-            }
-        }
-        Collections.shuffle(records, new Random(seed));
-        return records;
     }
 }
