@@ -85,6 +85,47 @@ class RecordScheduleTest {
         }
     }
 
+    /** A workload of one step that removes the trace directory while its cycle records: the cycle cannot be completed. */
+    private static final class Vandal implements Workload {
+        private final Path victim;
+
+        Vandal(Path victim) {
+            this.victim = victim;
+        }
+
+        @Override
+        public String name() {
+            return "vandal";
+        }
+
+        @Override
+        public String description() {
+            return "removes the trace directory";
+        }
+
+        @Override
+        public void run(HostOpMarker ops) {
+        }
+
+        @Override
+        public boolean runsInSteps() {
+            return true;
+        }
+
+        @Override
+        public void runSteps(HostOpMarker ops, Runnable step, int steps) throws Exception {
+            try (HostOpMarker.Scope op = ops.op("work")) {
+                tracer.invoke("fakeLaunchKernel", 0);
+            }
+            try (Stream<Path> files = Files.walk(victim)) {
+                for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+            step.run();
+        }
+    }
+
     /** A workload without steps. */
     private static final class Once implements Workload {
         @Override
@@ -111,8 +152,9 @@ class RecordScheduleTest {
         List<String> line = new ArrayList<>(List.of("record"));
         line.addAll(List.of(args));
         RecordCommand.Live live = new RecordCommand.Live(() -> tracer,
-                name -> name.equals("stepper") ? new Stepper() : name.equals("once") ? new Once() : null,
-                () -> new TreeSet<>(Set.of("once", "stepper")));
+                name -> name.equals("stepper") ? new Stepper() : name.equals("once") ? new Once()
+                        : name.equals("vandal") ? new Vandal(dir.resolve("tb")) : null,
+                () -> new TreeSet<>(Set.of("once", "stepper", "vandal")));
         return new FlagtraceCli(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8))
                 .withLive(live).run(line.toArray(new String[0]));
     }
@@ -172,6 +214,31 @@ class RecordScheduleTest {
         assertTrue(TraceJson.MAPPER.readTree(plain.toFile()).toString().contains("\"Call stack\""));
     }
 
+    @Test
+    void aCycleThatFailsMakesTheRunFail() throws Exception {
+        PrintStream saved = System.err;
+        System.setErr(new PrintStream(OutputStreamSink.INSTANCE, true, StandardCharsets.UTF_8)); // the session's own warning
+        try {
+            assertEquals(1, record("--workload", "vandal", "--schedule", "active=1,repeat=1", "--steps", "1",
+                    "--trace-dir", dir.resolve("tb").toString(), "--dump-cycles"), stdout());
+        } finally {
+            System.setErr(saved);
+        }
+        assertTrue(stdout().contains("flagtrace record: 1 cycle in " + dir.resolve("tb") + ", 1 failed"), stdout());
+        assertEquals(1, stderr().strip().lines().count(), stderr());
+        assertTrue(stderr().startsWith("flagtrace: error: 1 of 1 cycles failed: cycle 0 (steps 0-0): completing the trace failed"),
+                stderr());
+    }
+
+    /** Discards what is written. */
+    private static final class OutputStreamSink extends java.io.OutputStream {
+        static final OutputStreamSink INSTANCE = new OutputStreamSink();
+
+        @Override
+        public void write(int b) {
+        }
+    }
+
     /** Each refusal: exit 2, one line saying what is wrong, nothing written. */
     private void refused(String expected, String... args) throws Exception {
         assertEquals(2, record(args), String.join(" ", args) + ": " + stdout() + stderr());
@@ -210,7 +277,7 @@ class RecordScheduleTest {
                 "--workload", "stepper", "--schedule", "active=1", "--steps", "2", "--trace-dir", tb, "--summary", dir.resolve("s.json").toString());
         refused("--dump-buffers writes one trace's files",
                 "--workload", "stepper", "--schedule", "active=1", "--steps", "2", "--trace-dir", tb, "--dump-buffers", dir.resolve("d.fltrbuf").toString());
-        refused("workload once runs in one piece and has no steps: --schedule runs a workload with steps (stepper)",
+        refused("workload once runs in one piece and has no steps: --schedule runs a workload with steps (stepper, vandal)",
                 "--workload", "once", "--schedule", "active=1", "--steps", "2", "--trace-dir", tb);
         refused("name the trace to write (-o TRACE.json) or run in steps",
                 "--workload", "stepper");
