@@ -109,10 +109,13 @@ public final class CycleTrace {
      * system allows; the trace is then the caller's, and kept. The buffer dump and its sidecars, when
      * the session dumps, move first to the target's base name (the name less {@link #suffix()}, or
      * less {@code .gz} and {@code .json}): {@code W.EPOCH.fltrbuf}, {@code W.EPOCH.ops.jsonl}, ...;
-     * if any move fails, those already moved are moved back and the trace stays where it was.
+     * if any move fails, those already moved are moved back and the trace stays where it was. A
+     * sidecar already at the new base name that this cycle did not write is then deleted, so that a
+     * replay there reads only this cycle's files.
      */
     public Path moveTo(Path target) throws IOException {
         List<Path[]> done = new ArrayList<>();
+        List<Path> stale = new ArrayList<>();
         Path newDump = dump == null ? null : target.resolveSibling(baseName(target.getFileName().toString()) + ".fltrbuf");
         try {
             if (dump != null) {
@@ -122,6 +125,8 @@ public final class CycleTrace {
                     if (Files.exists(from.get(i))) {
                         move(from.get(i), to.get(i));
                         done.add(new Path[] {from.get(i), to.get(i)});
+                    } else {
+                        stale.add(to.get(i));
                     }
                 }
             }
@@ -139,6 +144,9 @@ public final class CycleTrace {
         path = target;
         dump = newDump;
         moved = true;
+        for (Path other : stale) { // a replay of the dump would read it as this cycle's
+            Files.deleteIfExists(other);
+        }
         return target;
     }
 

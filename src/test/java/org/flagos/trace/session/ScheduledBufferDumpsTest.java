@@ -154,10 +154,11 @@ class ScheduledBufferDumpsTest {
     }
 
     @Test
-    void aMoveToAnyNameTakesTheDumpToItsBaseName() throws Exception {
+    void aMoveToAnyNameTakesTheDumpToItsBaseNameAndReplacesAnotherCapturesSidecars() throws Exception {
         StepSchedule schedule = StepSchedule.builder().active(1).repeat(1).build();
         Path kept = dir.resolve("kept");
         Files.createDirectories(kept);
+        Files.writeString(kept.resolve("step0.clock.json"), "{}"); // another capture's: this cycle's dump has no clock
         try (ScheduledSession session = Profiler.start(tracer, ScheduleOptions.in(dir, schedule).gzipped().withBufferDumps()
                 .onTraceReady(trace -> trace.moveTo(kept.resolve("step" + trace.firstStep() + trace.suffix()))))) {
             run(session, 2);
@@ -168,6 +169,7 @@ class ScheduledBufferDumpsTest {
         }
         assertTrue(names.containsAll(List.of("step0.pt.trace.json.gz", "step0.fltrbuf", "step0.ops.jsonl", "step0.names.tsv")), names.toString());
         assertTrue(names.stream().allMatch(n -> n.startsWith("step0.")), names.toString());
+        assertFalse(names.contains("step0.clock.json"), "a sidecar the cycle did not write is not left beside its dump");
         try (Stream<Path> left = Files.list(dir)) {
             assertEquals(List.of(kept), left.toList());
         }
