@@ -4,6 +4,10 @@
 # under the live CUPTI tracer (trace, summary, buffer dump), then replays the dump offline.
 # Expects .device/jre and .device/lib/* (docs/running-on-h200.md); writes $OUT/$name.tgz.
 # Exits nonzero when the record or the replay fails (their output is still tarred into $OUT).
+# With SCHEDULE (torch's keys, e.g. SCHEDULE=wait=1,warmup=1,active=2,repeat=1; the workload must
+# have steps: kinds) it records STEPS steps (default 5) under that step schedule into capture/cycles/
+# with --dump-cycles, one trace, buffer dump and sidecars per active cycle, then replays EACH cycle's
+# dump beside its trace (X.fltrbuf -> X.replayed.json); STACK=DEPTH adds --with-stack DEPTH.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 : "${OUT:?set OUT}"
@@ -24,21 +28,46 @@ workload=${WORKLOAD:-parity}
 name=${CAPTURE_NAME:-h200-java-$workload}
 mkdir -p "$OUT/capture"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$OUT/capture/gpu.txt" 2>&1
-"$java" "${opts[@]}" ${FLAGTRACE_JAVA_OPTS:-} org.flagos.trace.cli.FlagtraceCli record --workload "$workload" \
-    -o "$OUT/capture/$name.live.json" --summary "$OUT/capture/$name.live-summary.json" \
-    --dump-buffers "$OUT/capture/$name.fltrbuf" > "$OUT/capture/record.txt" 2>&1
-record=$?
-echo "record exit $record" >> "$OUT/capture/record.txt"
-replay=1
-if [[ $record -eq 0 ]]; then
-  "$java" "${opts[@]}" org.flagos.trace.cli.FlagtraceCli replay "$OUT/capture/$name.fltrbuf" \
-      --ops "$OUT/capture/$name.ops.jsonl" -o "$OUT/capture/$name.replayed.json" \
-      --summary "$OUT/capture/$name.replayed-summary.json" > "$OUT/capture/replay.txt" 2>&1
-  replay=$?
-  echo "replay exit $replay" >> "$OUT/capture/replay.txt"
+stack=(); [[ -n ${STACK:-} ]] && stack=(--with-stack "$STACK")
+if [[ -n ${SCHEDULE:-} ]]; then
+  name=${CAPTURE_NAME:-h200-java-$workload-scheduled}
+  cycles="$OUT/capture/cycles"
+  "$java" "${opts[@]}" ${FLAGTRACE_JAVA_OPTS:-} org.flagos.trace.cli.FlagtraceCli record --workload "$workload" \
+      --schedule "$SCHEDULE" --steps "${STEPS:-5}" --trace-dir "$cycles" --dump-cycles ${stack[@]+"${stack[@]}"} \
+      > "$OUT/capture/record.txt" 2>&1
+  record=$?
+  echo "record exit $record" >> "$OUT/capture/record.txt"
+  replay=1
+  if [[ $record -eq 0 ]]; then
+    replay=0; n=0
+    for dump in "$cycles"/*.fltrbuf; do
+      [[ -e $dump ]] || break
+      base="${dump%.fltrbuf}"; n=$((n + 1))
+      "$java" "${opts[@]}" org.flagos.trace.cli.FlagtraceCli replay "$dump" --ops "$base.ops.jsonl" \
+          -o "$base.replayed.json" >> "$OUT/capture/replay.txt" 2>&1
+      rc=$?
+      echo "replay $(basename "$dump") exit $rc" >> "$OUT/capture/replay.txt"
+      [[ $rc -eq 0 ]] || replay=1
+    done
+    [[ $n -gt 0 ]] || { echo "no cycle dump in $cycles" >> "$OUT/capture/replay.txt"; replay=1; }
+  fi
+else
+  "$java" "${opts[@]}" ${FLAGTRACE_JAVA_OPTS:-} org.flagos.trace.cli.FlagtraceCli record --workload "$workload" \
+      -o "$OUT/capture/$name.live.json" --summary "$OUT/capture/$name.live-summary.json" \
+      --dump-buffers "$OUT/capture/$name.fltrbuf" ${stack[@]+"${stack[@]}"} > "$OUT/capture/record.txt" 2>&1
+  record=$?
+  echo "record exit $record" >> "$OUT/capture/record.txt"
+  replay=1
+  if [[ $record -eq 0 ]]; then
+    "$java" "${opts[@]}" org.flagos.trace.cli.FlagtraceCli replay "$OUT/capture/$name.fltrbuf" \
+        --ops "$OUT/capture/$name.ops.jsonl" -o "$OUT/capture/$name.replayed.json" \
+        --summary "$OUT/capture/$name.replayed-summary.json" > "$OUT/capture/replay.txt" 2>&1
+    replay=$?
+    echo "replay exit $replay" >> "$OUT/capture/replay.txt"
+  fi
 fi
 cat "$OUT/capture/record.txt" "$OUT/capture/replay.txt" 2>/dev/null
-if [[ $workload == kinds && $record -eq 0 ]] && (( $(nvidia-smi -L 2>/dev/null | wc -l) > 1 )); then
+if [[ $workload == kinds && $record -eq 0 && -z ${SCHEDULE:-} ]] && (( $(nvidia-smi -L 2>/dev/null | wc -l) > 1 )); then
   # Two GPUs: kinds::peer_copy copies to device 1, a MEMCPY2 record (docs/vendors/cupti.md).
   for t in live replayed; do
     python3 benchmarks/device/kinds-capture/check_peer_trace.py "$OUT/capture/$name.$t.json" > "$OUT/capture/peer-$t.txt" 2>&1

@@ -22,9 +22,19 @@ public final class OpsJsonlWriter implements AutoCloseable {
     private final Writer out;
 
     public OpsJsonlWriter(Path target, long windowStartNs) throws IOException {
+        this(target);
+        windowStart(windowStartNs);
+    }
+
+    /** A writer whose window start is written later ({@link #windowStart}), before any op: a window that opens after the file. */
+    public OpsJsonlWriter(Path target) throws IOException {
         this.target = target.toAbsolutePath();
         this.partial = this.target.resolveSibling(this.target.getFileName() + ".partial");
         this.out = new BufferedWriter(Files.newBufferedWriter(partial, StandardCharsets.UTF_8));
+    }
+
+    /** Writes the window start line. */
+    public synchronized void windowStart(long windowStartNs) throws IOException {
         out.write("{\"window_start\":" + windowStartNs + "}\n");
     }
 

@@ -32,6 +32,8 @@ public final class FlagtraceCli implements Callable<Integer> {
     CommandSpec spec;
 
     private final CliContext context;
+    /** Where {@code record} gets its tracer and workloads: the vendors', unless a test says otherwise. */
+    private RecordCommand.Live live = RecordCommand.Live.VENDORS;
 
     FlagtraceCli(PrintStream out, PrintStream err) {
         this(CliContext.of(out, err));
@@ -39,6 +41,12 @@ public final class FlagtraceCli implements Callable<Integer> {
 
     FlagtraceCli(CliContext context) {
         this.context = context;
+    }
+
+    /** This CLI with {@code record} taking its tracer and workloads from {@code live} (tests without a GPU). */
+    FlagtraceCli withLive(RecordCommand.Live live) {
+        this.live = live;
+        return this;
     }
 
     public static void main(String[] args) {
@@ -99,7 +107,7 @@ public final class FlagtraceCli implements Callable<Integer> {
         switch (name) {
             case "demo": return new DemoCommand(context);
             case "replay": return new ReplayCommand(context);
-            case "record": return new RecordCommand(context);
+            case "record": return new RecordCommand(context, live);
             case "summary": return new SummaryCommand(context);
             case "report": return new ReportCommand(context);
             case "merge": return new MergeCommand(context);

@@ -84,6 +84,8 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
     /** False for one cycle of a {@link ScheduledSession}, which holds the process's slot itself. */
     private final boolean ownsSlot;
     private long endNs;
+    /** Whether the dump was committed or discarded. */
+    private boolean dumpSettled;
     private long stopTookNs;
     private long alignTookNs;
 
@@ -110,7 +112,9 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
         this.devices = devices;
         this.process = new ProcessFacts(options.resolvedIdentity(), List.of(anchor("start")));
         if (dump != null) {
-            this.dumpOps = new OpsJsonlWriter(OpsJsonlWriter.besides(options.dumpBuffers()), startNs);
+            // A cycle's window opens at record(): its ops file says so then.
+            this.dumpOps = ownsSlot ? new OpsJsonlWriter(OpsJsonlWriter.besides(options.dumpBuffers()), startNs)
+                    : new OpsJsonlWriter(OpsJsonlWriter.besides(options.dumpBuffers()));
         } else {
             this.dumpOps = null;
         }
@@ -182,12 +186,24 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
     long record() {
         long now = clock.now();
         window.windowStart(now);
+        if (dumpOps != null) {
+            try {
+                dumpOps.windowStart(now);
+            } catch (IOException e) {
+                throw new UncheckedIOException("writing the ops beside the buffer dump failed", e);
+            }
+        }
         return now;
     }
 
     /** Where the trace is committed. */
     Path traceTarget() {
         return options.trace();
+    }
+
+    /** Where the buffer dump is committed; null: no dump. */
+    Path dumpTarget() {
+        return options.dumpBuffers();
     }
 
     /** Whether {@code op} is the innermost open op of the calling thread. */
@@ -359,6 +375,7 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
                     dump.discard();
                     dumpOps.close();
                 }
+                dumpSettled = true;
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -377,6 +394,15 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
     private void release() {
         pipeline.close();
         trace.close();
+        if (dump != null && !dumpSettled) { // completing failed first: no partial dump is left
+            dumpSettled = true;
+            try {
+                dump.discard();
+                dumpOps.close();
+            } catch (IOException e) {
+                Diagnostics.warn("session", "deleting the partial buffer dump failed: " + e.getMessage());
+            }
+        }
         if (journal != null) {
             try {
                 journal.close();

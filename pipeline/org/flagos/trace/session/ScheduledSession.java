@@ -287,9 +287,9 @@ public final class ScheduledSession implements AutoCloseable, HostOpMarker {
 
     /** Arms the tracer for a new cycle: a session whose window is still shut. */
     private void arm() {
-        Path trace = options.directory().resolve(".flagtrace-cycle-" + cycles + "-" + ProcessHandle.current().pid()
-                + (options.gzip() ? ".json.gz" : ".json"));
-        SessionOptions cycle = options.cycle(trace);
+        String base = ".flagtrace-cycle-" + cycles + "-" + ProcessHandle.current().pid();
+        Path trace = options.directory().resolve(base + (options.gzip() ? ".json.gz" : ".json"));
+        SessionOptions cycle = options.cycle(trace, options.bufferDumps() ? options.directory().resolve(base + ".fltrbuf") : null);
         try {
             armed = ProfilerSession.cycle(tracer, cycle);
         } catch (IOException e) {
@@ -337,7 +337,7 @@ public final class ScheduledSession implements AutoCloseable, HostOpMarker {
         }
         Path path = cycle.traceTarget();
         cycle.stopTracer(); // on a failure it has released everything
-        CycleTrace trace = new CycleTrace(number, first, last, cycle, path, options.suffix());
+        CycleTrace trace = new CycleTrace(number, first, last, cycle, path, cycle.dumpTarget(), options.suffix());
         ready.execute(() -> completeAndHandOver(cycle, trace));
     }
 
@@ -346,6 +346,7 @@ public final class ScheduledSession implements AutoCloseable, HostOpMarker {
             cycle.complete(true);
         } catch (RuntimeException | Error e) {
             fail(trace + ": completing the trace failed: " + words(e));
+            deleteLeft(trace);
             return;
         }
         try {
@@ -354,12 +355,17 @@ public final class ScheduledSession implements AutoCloseable, HostOpMarker {
             fail(trace + ": the trace-ready handler failed: " + words(e));
         } finally {
             if (!trace.moved()) {
-                try {
-                    Files.deleteIfExists(trace.path());
-                } catch (IOException e) {
-                    fail(trace + ": deleting the trace the handler left failed: " + FailureWords.of(e));
-                }
+                deleteLeft(trace);
             }
+        }
+    }
+
+    /** Deletes what the handler left of the cycle's files (its trace, its dump and sidecars, partial ones too). */
+    private void deleteLeft(CycleTrace trace) {
+        try {
+            trace.deleteFiles();
+        } catch (IOException e) {
+            fail(trace + ": deleting the trace the handler left failed: " + FailureWords.of(e));
         }
     }
 

@@ -27,6 +27,9 @@ import org.flagos.trace.model.Workload;
  * memory migrated both ways (unified-memory records), and ops
  * carrying torch-style arguments, and NVTX ranges, marks and a domain pushed from Java through a
  * small JNI library ({@link Nvtx}: CUDA 13's NVTX is header-only and the CUDA presets bind none of it).
+ *
+ * <p>{@link #runSteps} runs the same sections as torch_kinds.py's scheduled run does: set-up once, then
+ * each step's work in one {@code kinds::step} op (the graph captured at set-up, launched each step).
  */
 public final class KindsWorkload implements Workload {
     private static final int N = 1 << 20; // floats: 4 MiB buffers
@@ -46,6 +49,57 @@ public final class KindsWorkload implements Workload {
 
     @Override
     public void run(HostOpMarker session) throws Exception {
+        Resources r = setUp(session);
+        baseline(session, r);
+        syncs(session, r);
+        graph(session, r);
+        nvtx(session, r);
+        memory(session, r.k(), r.s1());
+        managed(session, r.k(), r.s1(), r.a(), r.b());
+        peerCopy(session, r.a(), r.b());
+        tearDown(session, r);
+    }
+
+    @Override
+    public boolean runsInSteps() {
+        return true;
+    }
+
+    /**
+     * torch_kinds.py's scheduled run: set-up (init, allocations, the graph captured and instantiated)
+     * before the first step's work, as torch's runs before its profiler starts; each step's work in one
+     * {@code kinds::step} op, then {@code step}; the tear-down after the last step.
+     */
+    @Override
+    public void runSteps(HostOpMarker session, Runnable step, int steps) throws Exception {
+        if (steps < 1) {
+            throw new IllegalArgumentException("steps must be at least 1, not " + steps);
+        }
+        Resources r = setUp(session);
+        Graph g = graphCapture(session, r);
+        for (int i = 0; i < steps; i++) {
+            try (HostOpMarker.Scope op = session.op("kinds::step")) {
+                baseline(session, r);
+                syncs(session, r);
+                graphStep(session, r, g);
+                nvtx(session, r);
+                memory(session, r.k(), r.s1());
+                managed(session, r.k(), r.s1(), r.a(), r.b());
+                peerCopy(session, r.a(), r.b());
+            }
+            step.run();
+        }
+        graphDestroy(g);
+        tearDown(session, r);
+    }
+
+    /** What set-up made and the steps use: streams, events, kernels, device and host buffers. */
+    private record Resources(Kernels k, CUstream_st s1, CUstream_st s2, CUstream_st sg, CUevent_st ev1, CUevent_st ev2,
+                             FloatPointer a, FloatPointer b, FloatPointer c, FloatPointer small, FloatPointer pinned,
+                             FloatPointer pageable) {
+    }
+
+    private static Resources setUp(HostOpMarker session) {
         CUstream_st s1 = new CUstream_st();
         CUstream_st s2 = new CUstream_st();
         CUstream_st sg = new CUstream_st();
@@ -79,21 +133,18 @@ public final class KindsWorkload implements Workload {
             check(cudart.cudaMallocHost(pinned, BYTES), "cudaMallocHost");
         }
         FloatPointer pageable = new FloatPointer(N);
-        baseline(session, k, s1, a, b, c, small, pinned, pageable);
-        syncs(session, k, s1, s2, ev1, ev2, c, small);
-        graph(session, k, sg, a, b, c, small);
-        nvtx(session, k, s1, a, b, c, small);
-        memory(session, k, s1);
-        managed(session, k, s1, a, b);
-        peerCopy(session, a, b);
+        return new Resources(k, s1, s2, sg, ev1, ev2, a, b, c, small, pinned, pageable);
+    }
+
+    private static void tearDown(HostOpMarker session, Resources r) {
         try (HostOpMarker.Scope op = session.op("kinds::teardown")) {
-            for (Pointer p : new Pointer[] {a, b, c, small}) {
+            for (Pointer p : new Pointer[] {r.a(), r.b(), r.c(), r.small()}) {
                 check(cudart.cudaFree(p), "cudaFree");
             }
-            check(cudart.cudaFreeHost(pinned), "cudaFreeHost");
-            check(cudart.cudaEventDestroy(ev1), "cudaEventDestroy");
-            check(cudart.cudaEventDestroy(ev2), "cudaEventDestroy");
-            for (CUstream_st s : new CUstream_st[] {s1, s2, sg}) {
+            check(cudart.cudaFreeHost(r.pinned()), "cudaFreeHost");
+            check(cudart.cudaEventDestroy(r.ev1()), "cudaEventDestroy");
+            check(cudart.cudaEventDestroy(r.ev2()), "cudaEventDestroy");
+            for (CUstream_st s : new CUstream_st[] {r.s1(), r.s2(), r.sg()}) {
                 check(cudart.cudaStreamDestroy(s), "cudaStreamDestroy");
             }
         }
@@ -128,8 +179,15 @@ public final class KindsWorkload implements Workload {
         }
     }
 
-    private static void baseline(HostOpMarker session, Kernels k, CUstream_st s1, FloatPointer a, FloatPointer b,
-                                 FloatPointer c, FloatPointer small, FloatPointer pinned, FloatPointer pageable) {
+    private static void baseline(HostOpMarker session, Resources r) {
+        Kernels k = r.k();
+        CUstream_st s1 = r.s1();
+        FloatPointer a = r.a();
+        FloatPointer b = r.b();
+        FloatPointer c = r.c();
+        FloatPointer small = r.small();
+        FloatPointer pinned = r.pinned();
+        FloatPointer pageable = r.pageable();
         OpArgs vector = OpArgs.builder().inputDims(new long[] {N}).inputTypes("float").build();
         try (HostOpMarker.Scope op = session.op("kinds::baseline")) {
             try (HostOpMarker.Scope x = session.op("kinds::copy_h2d", vector)) {
@@ -154,8 +212,14 @@ public final class KindsWorkload implements Workload {
         }
     }
 
-    private static void syncs(HostOpMarker session, Kernels k, CUstream_st s1, CUstream_st s2, CUevent_st ev1,
-                              CUevent_st ev2, FloatPointer c, FloatPointer small) {
+    private static void syncs(HostOpMarker session, Resources r) {
+        Kernels k = r.k();
+        CUstream_st s1 = r.s1();
+        CUstream_st s2 = r.s2();
+        CUevent_st ev1 = r.ev1();
+        CUevent_st ev2 = r.ev2();
+        FloatPointer c = r.c();
+        FloatPointer small = r.small();
         try (HostOpMarker.Scope op = session.op("kinds::sync")) {
             try (HostOpMarker.Scope x = session.op("kinds::stream_sync")) {
                 launch(k.spin(), 1, 32, s1, SPIN_CYCLES, small);
@@ -193,35 +257,64 @@ public final class KindsWorkload implements Workload {
         }
     }
 
-    private static void graph(HostOpMarker session, Kernels k, CUstream_st sg, FloatPointer a, FloatPointer b,
-                              FloatPointer c, FloatPointer small) {
+    /** The graph section of {@link #run}: captured, instantiated, launched three times and destroyed in one op. */
+    private static void graph(HostOpMarker session, Resources r) {
         try (HostOpMarker.Scope op = session.op("kinds::graph")) {
-            CUgraph_st graph = new CUgraph_st();
-            CUgraphExec_st exec = new CUgraphExec_st();
-            try (HostOpMarker.Scope x = session.op("kinds::graph_capture")) {
-                // Captured, not run: CUPTI reports the API calls; the device work comes at launch.
-                check(cudart.cudaStreamBeginCapture(sg, cudart.cudaStreamCaptureModeGlobal), "cudaStreamBeginCapture");
-                launch(k.fill(), BLOCKS, 256, sg, a, 1.0f, N);
-                launch(k.axpy(), BLOCKS, 256, sg, b, a, 2.0f, N);
-                check(cudart.cudaMemcpyAsync(c, b, BYTES, cudart.cudaMemcpyDeviceToDevice, sg), "cudaMemcpyAsync");
-                check(cudart.cudaMemsetAsync(small, 0, 256, sg), "cudaMemsetAsync");
-                launch(k.scale(), BLOCKS, 256, sg, c, 0.25f, N);
-                check(cudart.cudaStreamEndCapture(sg, graph), "cudaStreamEndCapture");
-            }
-            try (HostOpMarker.Scope x = session.op("kinds::graph_instantiate")) {
-                check(cudart.cudaGraphInstantiate(exec, graph, 0L), "cudaGraphInstantiate");
-            }
-            try (HostOpMarker.Scope x = session.op("kinds::graph_replay")) {
-                for (int i = 0; i < 3; i++) {
-                    try (HostOpMarker.Scope launchOp = session.op("kinds::graph_launch")) {
-                        check(cudart.cudaGraphLaunch(exec, sg), "cudaGraphLaunch");
-                    }
-                }
-                check(cudart.cudaStreamSynchronize(sg), "cudaStreamSynchronize");
-            }
-            check(cudart.cudaGraphExecDestroy(exec), "cudaGraphExecDestroy");
-            check(cudart.cudaGraphDestroy(graph), "cudaGraphDestroy");
+            Graph g = graphCapture(session, r);
+            graphReplay(session, r.sg(), g);
+            graphDestroy(g);
         }
+    }
+
+    /** A step's graph section, as torch_kinds.py's: the graph captured at set-up launched three times. */
+    private static void graphStep(HostOpMarker session, Resources r, Graph g) {
+        try (HostOpMarker.Scope op = session.op("kinds::graph")) {
+            graphReplay(session, r.sg(), g);
+        }
+    }
+
+    private static Graph graphCapture(HostOpMarker session, Resources r) {
+        Kernels k = r.k();
+        CUstream_st sg = r.sg();
+        FloatPointer a = r.a();
+        FloatPointer b = r.b();
+        FloatPointer c = r.c();
+        CUgraph_st graph = new CUgraph_st();
+        CUgraphExec_st exec = new CUgraphExec_st();
+        try (HostOpMarker.Scope x = session.op("kinds::graph_capture")) {
+            // Captured, not run: CUPTI reports the API calls; the device work comes at launch.
+            check(cudart.cudaStreamBeginCapture(sg, cudart.cudaStreamCaptureModeGlobal), "cudaStreamBeginCapture");
+            launch(k.fill(), BLOCKS, 256, sg, a, 1.0f, N);
+            launch(k.axpy(), BLOCKS, 256, sg, b, a, 2.0f, N);
+            check(cudart.cudaMemcpyAsync(c, b, BYTES, cudart.cudaMemcpyDeviceToDevice, sg), "cudaMemcpyAsync");
+            check(cudart.cudaMemsetAsync(r.small(), 0, 256, sg), "cudaMemsetAsync");
+            launch(k.scale(), BLOCKS, 256, sg, c, 0.25f, N);
+            check(cudart.cudaStreamEndCapture(sg, graph), "cudaStreamEndCapture");
+        }
+        try (HostOpMarker.Scope x = session.op("kinds::graph_instantiate")) {
+            check(cudart.cudaGraphInstantiate(exec, graph, 0L), "cudaGraphInstantiate");
+        }
+        return new Graph(graph, exec);
+    }
+
+    private static void graphReplay(HostOpMarker session, CUstream_st sg, Graph g) {
+        try (HostOpMarker.Scope x = session.op("kinds::graph_replay")) {
+            for (int i = 0; i < 3; i++) {
+                try (HostOpMarker.Scope launchOp = session.op("kinds::graph_launch")) {
+                    check(cudart.cudaGraphLaunch(g.exec(), sg), "cudaGraphLaunch");
+                }
+            }
+            check(cudart.cudaStreamSynchronize(sg), "cudaStreamSynchronize");
+        }
+    }
+
+    private static void graphDestroy(Graph g) {
+        check(cudart.cudaGraphExecDestroy(g.exec()), "cudaGraphExecDestroy");
+        check(cudart.cudaGraphDestroy(g.graph()), "cudaGraphDestroy");
+    }
+
+    /** A CUDA graph and its executable instance. */
+    private record Graph(CUgraph_st graph, CUgraphExec_st exec) {
     }
 
     /**
@@ -229,8 +322,13 @@ public final class KindsWorkload implements Workload {
      * (each range around device work), and a range no op encloses, whose kernel the range claims.
      * Skipped, saying why on stderr, without the JNI library ({@link Nvtx}).
      */
-    private static void nvtx(HostOpMarker session, Kernels k, CUstream_st s1, FloatPointer a, FloatPointer b,
-                             FloatPointer c, FloatPointer small) {
+    private static void nvtx(HostOpMarker session, Resources r) {
+        Kernels k = r.k();
+        CUstream_st s1 = r.s1();
+        FloatPointer a = r.a();
+        FloatPointer b = r.b();
+        FloatPointer c = r.c();
+        FloatPointer small = r.small();
         if (Nvtx.unavailableReason() != null) {
             System.err.println("kinds: no NVTX section: " + Nvtx.unavailableReason());
             return;
