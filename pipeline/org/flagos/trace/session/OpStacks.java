@@ -12,6 +12,7 @@ import org.flagos.trace.model.OpStack;
 final class OpStacks {
     private static final StackWalker WALKER = StackWalker.getInstance();
     private static final String SESSION = ProfilerSession.class.getName();
+    private static final String SCHEDULED = ScheduledSession.class.getName();
     private static final String STACKS = OpStacks.class.getName();
     private static final String MARKER = org.flagos.trace.model.HostOpMarker.class.getName();
 
@@ -24,7 +25,7 @@ final class OpStacks {
 
     private static boolean profilers(StackFrame f) {
         String c = f.getClassName();
-        return c.equals(SESSION) || c.equals(STACKS) || c.equals(MARKER);
+        return c.equals(SESSION) || c.equals(SCHEDULED) || c.equals(STACKS) || c.equals(MARKER);
     }
 
     private static String frame(StackFrame f) {

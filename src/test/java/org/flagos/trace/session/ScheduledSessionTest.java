@@ -273,7 +273,12 @@ class ScheduledSessionTest {
             assertEquals(8, trace.get("distributedInfo").get("world_size").asInt());
             boolean stacked = false;
             for (JsonNode e : trace.get("traceEvents")) {
-                stacked |= "cpu_op".equals(e.path("cat").asText()) && e.path("args").has("Call stack");
+                if ("cpu_op".equals(e.path("cat").asText()) && e.path("args").has("Call stack")) {
+                    stacked = true;
+                    // the program's frames from the one that opened the op: none of the scheduled session's
+                    assertTrue(e.get("args").get("Call stack").asText().startsWith(ScheduledSessionTest.class.getName() + ".run("),
+                            e.get("args").get("Call stack").asText());
+                }
             }
             assertTrue(stacked, "ops carry their Java stack");
         }
