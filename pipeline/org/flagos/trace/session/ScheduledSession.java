@@ -139,6 +139,13 @@ public final class ScheduledSession implements AutoCloseable, HostOpMarker {
         return cycle == null ? OpScope.inert(name) : cycle.op(name);
     }
 
+    /** As {@link #op(String)}, the op carrying {@code args} when recorded ({@link ProfilerSession#op(String, OpArgs)}). */
+    @Override
+    public OpScope op(String name, org.flagos.trace.model.OpArgs args) {
+        ProfilerSession cycle = recording;
+        return cycle == null ? OpScope.inert(name) : cycle.op(name, args);
+    }
+
     /**
      * Signals that the next step begins: ends {@code ProfilerStep#N}, takes step {@code N+1}'s action
      * (arming, recording, completing a cycle as the schedule says) and opens {@code ProfilerStep#N+1}.

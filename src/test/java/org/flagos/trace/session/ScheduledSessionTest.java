@@ -285,6 +285,33 @@ class ScheduledSessionTest {
     }
 
     @Test
+    void opsOfARecordedStepCarryTheirArgs() throws Exception {
+        StepSchedule schedule = StepSchedule.builder().waitSteps(1).warmup(1).active(1).build();
+        Path argsDir = dir.resolve("args");
+        org.flagos.trace.model.OpArgs args = org.flagos.trace.model.OpArgs.builder().inputDims(new long[] {4, 8}).build();
+        try (ScheduledSession session = Profiler.start(tracer, ScheduleOptions.in(argsDir, schedule))) {
+            for (int i = 0; i < 3; i++) {
+                try (var op = session.op("work", args)) {
+                    tracer.invoke("fakeLaunchKernel", 0);
+                }
+                session.step();
+            }
+        }
+        List<JsonNode> works = new ArrayList<>();
+        try (Stream<Path> files = Files.list(argsDir)) {
+            for (Path p : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".pt.trace.json"))::iterator) {
+                for (JsonNode e : TraceJson.MAPPER.readTree(p.toFile()).get("traceEvents")) {
+                    if ("cpu_op".equals(e.path("cat").asText()) && "work".equals(e.path("name").asText())) {
+                        works.add(e);
+                    }
+                }
+            }
+        }
+        assertEquals(1, works.size(), "the one recorded step's op");
+        assertEquals("[[4,8]]", works.get(0).get("args").get("Input Dims").toString());
+    }
+
+    @Test
     void repeatZeroRunsCyclesUntilTheSessionCloses() throws Exception {
         StepSchedule schedule = StepSchedule.builder().waitSteps(1).warmup(1).active(1).build();
         // N W S, N W S, N W S, N (close)

@@ -20,7 +20,7 @@ public final class Captures {
      * before its first record.
      */
     public static final List<String> EVERY = List.of("h200-app", "h200-app-tiny2k", "h200-mt4", "h200-tiny30k", "h200-java-parity",
-            "h200-java-parity-wide-tid", "h200-java-kinds/h200-java-kinds");
+            "h200-java-parity-wide-tid", "h200-java-kinds/h200-java-kinds", "h200-java-steps/h200-java-steps");
 
     /** The capture's file name without its folder: what a test names the files it writes for it. */
     public static String stem(String name) {

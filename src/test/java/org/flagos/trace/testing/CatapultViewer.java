@@ -119,9 +119,10 @@ public final class CatapultViewer {
      * the same row also covers (their arrow cannot be bound unambiguously by any writer of torch's
      * {@code s}/{@code f} flows: Catapult binds a flow end to the deepest slice whose closed
      * interval holds its instant), arrows that ended on a slice of another correlation, and arrows
-     * the viewer's microsecond nesting kept from the event they end at ({@link #hiddenByRounding}).
+     * the viewer's microsecond nesting kept from the event they end at ({@link #hiddenByRounding}), and the
+     * synchronizations that partly overlap a slice of their row (whose arrow may bind to that slice).
      */
-    public record Arrows(int deviceEvents, int ambiguousStarts, int misbound, int hiddenByRounding) {
+    public record Arrows(int deviceEvents, int ambiguousStarts, int misbound, int hiddenByRounding, int syncsPartlyOverlapped) {
     }
 
     /** A flagtrace trace opens without a warning, with every event a slice and one arrow per device event. */
@@ -161,7 +162,7 @@ public final class CatapultViewer {
         assertEquals(device, imported.get("deviceSlices").asInt(), what + ": device slices");
         if (!flows) {
             assertEquals(0, imported.get("flows").asInt(), what + ": no arrows from a vendor without flows");
-            return new Arrows(device, 0, 0, 0);
+            return new Arrows(device, 0, 0, 0, 0);
         }
         Map<Long, Integer> starts = flowPhases(trace, "s");
         Map<Long, Integer> ends = flowPhases(trace, "f");
@@ -211,7 +212,7 @@ public final class CatapultViewer {
             assertEquals("{\"1\":" + device + "}", imported.get("arrowsPerDeviceSlice").toString(),
                     what + ": device slices by the number of arrows arriving at each");
         }
-        return new Arrows(device, ambiguous.size(), misbound, hidden.size());
+        return new Arrows(device, ambiguous.size(), misbound, hidden.size(), overlappingSyncs.size());
     }
 
     /**
