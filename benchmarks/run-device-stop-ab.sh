@@ -5,6 +5,7 @@
 # favour one. Sides (SIDES, default "head head-nowarm base" where .device/base exists):
 #   head          .device/lib/* as prepared (docs/running-on-h200.md), Profiler.init()'s warm-up on
 #   head-nowarm   the same with -Dflagtrace.warmup=false
+#   head-notail   the same with -Dflagtrace.warmup.tailMs=0: the warm-up without its tail captures
 #   head-replayhorizon  the same with -Dflagtrace.opSettleRecords=0: ops settle after the join's 2^18
 #                 records, as before the live bound (the lever alone, on the same build)
 #   base          .device/base/flagtrace.jar and flagtrace-benchmarks.jar (another commit's, e.g.
@@ -36,6 +37,7 @@ side_args() { # the JVM arguments of one side
   case "$1" in
     head) ;;
     head-nowarm) extra=(-Dflagtrace.warmup=false) ;;
+    head-notail) extra=(-Dflagtrace.warmup.tailMs=0) ;;
     head-replayhorizon) extra=(-Dflagtrace.opSettleRecords=0) ;;
     base) cp="$root/.device/base/flagtrace.jar:$root/.device/base/flagtrace-benchmarks.jar:$root/.device/lib/*" ;;
     *) echo "run-device-stop-ab.sh: unknown side $1" >&2; exit 2 ;;
