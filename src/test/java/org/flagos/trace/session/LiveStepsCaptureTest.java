@@ -2,6 +2,7 @@ package org.flagos.trace.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * One live H200 capture that holds every kind flagtrace records (issue 16, items 1-8 and 9's stacks): the kinds
+ * One live H200 capture that holds every kind flagtrace records (issue 16, items 1-9): the kinds
  * workload from Java in torch's step schedule ({@code benchmarks/run-device-steps-twin.sh}: 5 steps,
  * wait 1, warmup 1, active 2), with NVTX ranges pushed from Java, Java stacks and unified-memory
  * records; captures/h200-java-steps/ holds the cycle's trace as written live, its buffer dump with
@@ -212,20 +213,25 @@ class LiveStepsCaptureTest {
         assertEquals(0, sum, "every allocation of the two steps freed in them");
     }
 
-    /**
-     * Item 9, the stacks: each op's Java stack, 8 frames at most, from the program's frame that opened
-     * it. (Its arguments are not in this capture: ops opened with args under a schedule lost them until
-     * {@code ScheduledSession.op(name, args)}, a bug this capture found; {@code ScheduledSessionTest}
-     * checks the fix, and captures/h200-java-kinds/ holds the workload's args live, in one session.)
-     */
+    /** Item 9: torch-style arguments under the schedule, and each op's Java stack from the program's frame, 8 frames. */
     @Test
-    void opsCarryTheirJavaStackFromTheProgramsFrame() {
-        List<JsonNode> ops = category("cpu_op");
-        assertFalse(ops.isEmpty());
-        for (JsonNode e : ops) {
+    void opsCarryArgumentsAndTheirJavaStack() {
+        JsonNode fill = null;
+        JsonNode malloc = null;
+        for (JsonNode e : category("cpu_op")) {
+            if (e.get("name").asText().equals("kinds::fill")) {
+                fill = e.get("args");
+            } else if (e.get("name").asText().equals("kinds::malloc")) {
+                malloc = e.get("args");
+            }
             String stack = e.get("args").get("Call stack").asText();
             assertTrue(stack.startsWith("org.flagos.trace.vendors.cupti.workload.KindsWorkload."), e.get("name") + ": " + stack);
             assertEquals(8, stack.split(";").length, stack);
         }
+        assertNotNull(fill);
+        assertEquals("[[1048576],[]]", fill.get("Input Dims").toString());
+        assertEquals("[\"float\",\"Scalar\"]", fill.get("Input type").toString());
+        assertNotNull(malloc);
+        assertEquals("[1024,65536,1048576,16777216,100663296]", malloc.get("sizes").toString());
     }
 }
