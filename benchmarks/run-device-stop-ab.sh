@@ -6,6 +6,7 @@
 #   head          .device/lib/* as prepared (docs/running-on-h200.md), Profiler.init()'s warm-up on
 #   head-nowarm   the same with -Dflagtrace.warmup=false
 #   head-notail   the same with -Dflagtrace.warmup.tailMs=0: the warm-up without its tail captures
+#   head@OPT[@OPT...]  the same with these JVM options, e.g. head@-Dflagtrace.cupti.bufferMiB=1
 #   head-replayhorizon  the same with -Dflagtrace.opSettleRecords=0: ops settle after the join's 2^18
 #                 records, as before the live bound (the lever alone, on the same build)
 #   base          .device/base/flagtrace.jar and flagtrace-benchmarks.jar (another commit's, e.g.
@@ -36,6 +37,7 @@ side_args() { # the JVM arguments of one side
   local cp="$root/.device/lib/*" extra=()
   case "$1" in
     head) ;;
+    head@*) IFS=@ read -r -a extra <<< "${1#head@}" ;;
     head-nowarm) extra=(-Dflagtrace.warmup=false) ;;
     head-notail) extra=(-Dflagtrace.warmup.tailMs=0) ;;
     head-replayhorizon) extra=(-Dflagtrace.opSettleRecords=0) ;;
@@ -58,7 +60,7 @@ done
 for side in $sides; do
   side_args "$side"
   FLAGOS_TRACE=1 timeout 120 "$java" "${args[@]}" > "$OUT/closing-$side.txt" 2>&1 || echo "diagnosed $side failed" | tee -a "$OUT/log.txt"
-  grep -E 'closing:|warm-up' "$OUT/closing-$side.txt" | sed "s/^/$side: /" || true
+  grep -E 'closing:|warm-up|session stopped' "$OUT/closing-$side.txt" | sed "s/^/$side: /" || true
 done
 
 python3 - "$OUT/stop.jsonl" <<'EOF' | tee "$OUT/summary.txt"

@@ -235,13 +235,25 @@ public abstract class ActivityTracer<S extends ActivityTracer.Session> implement
         if (!available() || s == null) {
             return;
         }
+        long t0 = System.nanoTime();
+        long buffers0 = callbacks.delivered();
+        long bytes0 = callbacks.deliveredBytes();
+        long receiving0 = callbacks.receivingNs();
         pushes.closeAndDrain();
+        long t1 = System.nanoTime();
         disarm(s);
+        long t2 = System.nanoTime();
         callbacks.closeAndDrain(); // completions inside finish decoding; a later one finds it shut and is counted
+        long t3 = System.nanoTime();
         session = null;
         afterDrain(s);
+        long t4 = System.nanoTime();
         if (Diagnostics.enabled()) { // built only when printed: on the close's path, a first concatenation costs milliseconds
-            Diagnostics.trace(name, "session stopped; buffers outside sessions " + callbacks.outsideSession()
+            Diagnostics.trace(name, "session stopped in " + (t4 - t0) / 1_000 + " µs (pushes drained " + (t1 - t0) / 1_000
+                    + ", disarmed and flushed " + (t2 - t1) / 1_000 + ", completions drained " + (t3 - t2) / 1_000
+                    + ", after drain " + (t4 - t3) / 1_000 + "; " + (callbacks.delivered() - buffers0) + " buffers, "
+                    + (callbacks.deliveredBytes() - bytes0) + " bytes received in " + (callbacks.receivingNs() - receiving0) / 1_000
+                    + " µs of it); buffers outside sessions " + callbacks.outsideSession()
                     + ", failed pushes " + pushFailures.get() + ", failed pops " + popFailures.get() + stopDetail());
         }
     }

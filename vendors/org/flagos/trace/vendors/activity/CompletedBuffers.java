@@ -30,6 +30,9 @@ public final class CompletedBuffers {
 
     private final CallGate gate = new CallGate();
     private final AtomicLong outsideSession = new AtomicLong();
+    private final AtomicLong delivered = new AtomicLong();
+    private final AtomicLong deliveredBytes = new AtomicLong();
+    private final AtomicLong receivingNs = new AtomicLong();
     private final String buffers;
 
     /** @param buffers what a buffer is called in a failure, e.g. {@code "a CUPTI buffer"} */
@@ -52,6 +55,21 @@ public final class CompletedBuffers {
         return outsideSession.get();
     }
 
+    /** Buffers handed to a session so far (every session's), for the close's breakdown. */
+    public long delivered() {
+        return delivered.get();
+    }
+
+    /** Their valid bytes. */
+    public long deliveredBytes() {
+        return deliveredBytes.get();
+    }
+
+    /** Nanoseconds the sessions spent receiving them (decoding and publishing, under their lock). */
+    public long receivingNs() {
+        return receivingNs.get();
+    }
+
     /**
      * Hands a completed buffer to {@code receiver} (the session of the moment, or null) when the gate
      * is open; false when it is shut (the buffer is then counted if it holds records).
@@ -66,11 +84,15 @@ public final class CompletedBuffers {
         try {
             if (receiver != null) {
                 synchronized (receiver) {
+                    long began = System.nanoTime();
                     try {
                         receiver.completed(buffer, validSize);
                     } catch (Throwable e) {
                         receiver.stats().invalid("decoding " + buffers + " failed: " + e);
                     }
+                    receivingNs.addAndGet(System.nanoTime() - began);
+                    delivered.incrementAndGet();
+                    deliveredBytes.addAndGet(validSize);
                 }
             }
         } finally {

@@ -145,6 +145,8 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
 
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong buffersDelivered = new AtomicLong();
+    /** How long the last stop's forced flush took (completions inside it included); for the close's breakdown. */
+    private volatile long lastFlushNs;
     private final AtomicLong buffersAfterStop = new AtomicLong();
     private final ThreadLocal<LongPointer> timestamp = ThreadLocal.withInitial(() -> new LongPointer(1));
     private CuptiBufferPool pool;
@@ -384,7 +386,9 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
             require(cupti.cuptiActivityFlushPeriod(0), "cuptiActivityFlushPeriod(0)");
         }
         // Blocking: CUPTI hands every buffer holding records to the completion callback.
+        long began = System.nanoTime();
         require(cupti.cuptiActivityFlushAll(1 /* CUPTI_ACTIVITY_FLAG_FLUSH_FORCED */), "cuptiActivityFlushAll");
+        lastFlushNs = System.nanoTime() - began;
     }
 
     @Override
@@ -417,7 +421,7 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
 
     @Override
     protected String stopDetail() {
-        return ", buffers delivered so far " + buffersDelivered.get() + " (after a stop " + buffersAfterStop.get()
+        return ", last flush " + lastFlushNs / 1_000 + " µs, buffers delivered so far " + buffersDelivered.get() + " (after a stop " + buffersAfterStop.get()
                 + "), dropped by CUPTI " + dropped.get() + (detached ? "; detached" : "");
     }
 
