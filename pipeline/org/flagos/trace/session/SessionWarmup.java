@@ -69,7 +69,7 @@ final class SessionWarmup {
     /**
      * Ops whose host op is published before their records, as in a live session: an op closes right
      * after its launches, and their records come later, in the vendor's buffer that holds them. A
-     * fraction of CUPTI's 2 MiB buffer of these launches (about 13,800), well inside any bound.
+     * fraction of CUPTI's 1 MiB buffer of these launches (about 6,900), well inside any bound.
      */
     private static final int CHUNK_OPS = 4_096;
     /** One op in this many is followed by a synchronization outside every op and an overhead record. */

@@ -21,14 +21,14 @@ import org.flagos.trace.vendors.cupti.CuptiBufferDecoder;
 /**
  * CUPTI without a GPU, for timing a live session's close on any machine: each {@link #launchOne}
  * writes what one {@code cudaMemsetAsync} inside a pushed External id makes CUPTI 13.0 write (a
- * CUSTOM0 binding, a RUNTIME record, a {@code Memset4} record, 152 bytes) into a 2 MiB buffer.
+ * CUSTOM0 binding, a RUNTIME record, a {@code Memset4} record, 152 bytes) into a 1 MiB buffer, CUPTI's default size here.
  * A full buffer is decoded on a completion thread, as CUPTI's worker hands buffers over while the
  * program runs; {@link #stop()} hands over the partial buffer and returns once every buffer was
  * decoded, as {@code cuptiActivityFlushAll} does. Records are decoded by the real CUPTI decoder.
  * One launching thread (the probe's).
  */
 final class SyntheticMemsetTracer implements DeviceTracer {
-    private static final int BUFFER_BYTES = 2 << 20;
+    private static final int BUFFER_BYTES = 1 << 20;
     private static final int CBID_MEMSET_ASYNC = 51;
     private static final int CBID_DEVICE_SYNCHRONIZE = 165;
     /** CUPTI 13.0's Synchronization2 and Overhead3 records: 56 B each. */

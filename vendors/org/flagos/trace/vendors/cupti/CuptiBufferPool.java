@@ -12,15 +12,24 @@ import org.bytedeco.javacpp.BytePointer;
  */
 final class CuptiBufferPool {
     /**
-     * 2 MiB (~22,000 records): a whole buffer fits in the live ring's 65,536 slots, so a delivery
-     * does not stall the callback mid-buffer and starve user threads' ops of slots, and what CUPTI
-     * still holds when a session closes (at most one buffer per context) is small. With 8 MiB
-     * buffers (~90,000 records) a 100,000-op H200 session saw its ops kept aside and took
-     * 0.14-0.18 s from close to trace. CUPTI requires 8-byte aligned buffers; malloc gives 16.
+     * 1 MiB (~11,000 records, about 7,000 launches of a kernel or memset with their API call and
+     * binding) by default: {@code -Dflagtrace.cupti.bufferKiB=N} (64 to 65,536) sets another size.
+     * A whole buffer fits in the live ring's 65,536 slots, so a delivery does not stall the callback
+     * mid-buffer and starve user threads' ops of slots; and what CUPTI still holds when a session
+     * closes (one buffer per context at most) and the ops held for it are what a close must still walk.
+     * Measured on the H200 (2026-12-02, 100,000-op sessions, fresh JVMs): from close to trace 0.083 s
+     * median with 2 MiB buffers (0.065-0.148, the JVM's first session), 0.057 s with 1 MiB (0.051-0.070);
+     * earlier, 8 MiB took 0.14-0.18 s. CUPTI requires 8-byte aligned buffers; malloc gives 16.
      */
-    static final int BUFFER_BYTES = Math.max(1, Math.min(64, Integer.getInteger("flagtrace.cupti.bufferMiB", 2))) << 20;
+    static final int BUFFER_BYTES = bufferBytes();
     /** 64 MiB in all, whatever the buffer size: the same room for bursts. */
-    private static final int PREALLOCATED = Math.max(2, (64 << 20) / BUFFER_BYTES);
+    private static final int PREALLOCATED = Math.min(256, Math.max(2, (64 << 20) / BUFFER_BYTES));
+
+    private static int bufferBytes() {
+        Integer mib = Integer.getInteger("flagtrace.cupti.bufferMiB"); // the older setting, still honoured
+        int kib = mib != null ? mib << 10 : Integer.getInteger("flagtrace.cupti.bufferKiB", 1 << 10);
+        return Math.max(64, Math.min(64 << 10, kib)) << 10;
+    }
 
     private final ArrayBlockingQueue<BytePointer> free = new ArrayBlockingQueue<>(256);
     private final BytePointer[] all = new BytePointer[256];

@@ -126,7 +126,7 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
     private static final boolean FINALIZE_AT_STOP =
             !"false".equalsIgnoreCase(System.getProperty("flagtrace.cupti.finalizeAtStop", "true"));
     /**
-     * CUPTI hands over a buffer when it is full (2 MiB, ~22,000 records) unless told to flush
+     * CUPTI hands over a buffer when it is full (1 MiB by default, ~11,000 records) unless told to flush
      * periodically ({@code -Dflagtrace.cupti.flushPeriodMs=N}). Off by default: measured on the H200
      * (2026-12-01, 100,000-op sessions), a 10 ms period did not shorten the close (tracer stop
      * 63-75 ms, close to trace 0.12-0.22 s, against 0.14-0.18 s without), because what remains at
@@ -473,7 +473,7 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
     }
 
     /**
-     * One buffer of CUPTI's densest records: 65,536 with the default 2 MiB buffers. A host op reaches
+     * One buffer of CUPTI's densest records: 32,768 with the default 1 MiB buffers. A host op reaches
      * the walk when it closes; its binding and API records are in the launching thread's buffer by
      * then, and its device records follow as the GPU completes them (in CUPTI's activity buffers, handed
      * over when full: no flush period by default). So, with one launching thread, what arrives at the

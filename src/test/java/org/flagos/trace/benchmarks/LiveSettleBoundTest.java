@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Live sessions whose records are CUPTI 13.0's, in CUPTI-sized 2 MiB buffers decoded by the CUPTI
+ * Live sessions whose records are CUPTI 13.0's, in CUPTI-sized 1 MiB buffers decoded by the CUPTI
  * decoder ({@link SyntheticMemsetTracer}), settling ops under the tracer's bound: each op launches one
  * memset filled with its External id's low byte, so the trace itself shows which op a memset is on.
  * Whatever the bound, and however the stages are scheduled, every memset is drawn on its own op, and
@@ -30,7 +30,7 @@ class LiveSettleBoundTest {
     @Test
     void underTheTracersBoundEveryMemsetIsOnItsOpAndAccountedFor() throws Exception {
         CaptureAccounting counts = session(dir.resolve("declared.json"), null);
-        assertTrue(counts.opSettleRecords() >= 65_536, "CUPTI's bound (2 MiB / 32 B), or grown past records seen late: "
+        assertTrue(counts.opSettleRecords() >= 32_768, "CUPTI's bound (1 MiB / 32 B), or grown past records seen late: "
                 + counts.opSettleRecords());
         assertEquals(0, counts.recordsAfterOpSettled(), "one launching thread: no record comes after its op settled");
     }
@@ -44,7 +44,7 @@ class LiveSettleBoundTest {
     @Test
     void aBoundBelowTheTracersLatenessGrowsToCoverIt() throws Exception {
         CaptureAccounting counts = session(dir.resolve("tiny.json"), "64");
-        assertTrue(counts.opSettleRecords() > 13_000, "grown past a buffer's lateness (13,797 launches of 3 records"
+        assertTrue(counts.opSettleRecords() > 6_800, "grown past a buffer's lateness (6,898 launches of 3 records"
                 + " fill one): " + counts.opSettleRecords());
         assertEquals(0, counts.recordsAfterOpSettled());
     }
