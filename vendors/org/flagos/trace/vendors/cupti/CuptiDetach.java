@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import org.bytedeco.cuda.global.cudart;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.IntPointer;
+import org.bytedeco.javacpp.Loader;
 import org.flagos.trace.natives.CuptiDetachLibrary;
 
 /**
@@ -24,6 +25,16 @@ final class CuptiDetach {
 
     CuptiDetach(String library) {
         this.library = library;
+    }
+
+    /** Loads the detach's native library (nothing is armed); null when loaded, else why not. */
+    String load() {
+        try {
+            Loader.load(CuptiDetachLibrary.class);
+            return null;
+        } catch (LinkageError | RuntimeException e) { // the stop's detach meets it again and reports it
+            return e.toString();
+        }
     }
 
     /**

@@ -200,6 +200,15 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
                 if (armRuntime) {
                     require(cupti.cuptiActivityEnable(CuptiActivityKind.RUNTIME), "cuptiActivityEnable(RUNTIME)");
                 }
+                if (FINALIZE_AT_STOP && !DEVICE_KINDS_AT_INIT && !armRuntime) {
+                    // Loaded now, not at the first stop: on the H200 the first session's detach took
+                    // 25-31 ms against 3-4 ms for later ones, its native library loaded inside the close.
+                    detacher = detacher();
+                    String notLoaded = detacher.load();
+                    if (notLoaded != null) {
+                        Diagnostics.trace(COMPONENT, "the detach library did not load at init (" + notLoaded + "); the first stop tries again");
+                    }
+                }
             }
         } catch (Throwable e) { // a missing or broken library must never take the JVM down
             reason = "CUPTI could not be initialized: " + e;
@@ -398,8 +407,7 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
         }
         if (FINALIZE_AT_STOP && !DEVICE_KINDS_AT_INIT && !runtimeArmedAtInit) {
             if (detacher == null) {
-                String override = System.getenv("FLAGOS_TRACER_LIBRARY");
-                detacher = new CuptiDetach(override != null && !override.isBlank() ? override : "libcupti.so.13");
+                detacher = detacher();
             }
             closePops(); // no thread of ours may be inside CUPTI when it is detached
             String failure = detacher.detach(DETACH_TIMEOUT_MS);
@@ -417,6 +425,11 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
             }
             lastDetachFailure = failure;
         }
+    }
+
+    private static CuptiDetach detacher() {
+        String override = System.getenv("FLAGOS_TRACER_LIBRARY");
+        return new CuptiDetach(override != null && !override.isBlank() ? override : "libcupti.so.13");
     }
 
     @Override
