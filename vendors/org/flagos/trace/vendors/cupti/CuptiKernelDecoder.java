@@ -6,7 +6,6 @@ import java.nio.ByteBuffer;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.RecordField;
 import org.flagos.trace.model.RecordNaming;
-import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 
 /**
@@ -39,15 +38,8 @@ final class CuptiKernelDecoder {
     private static final int GRAPH_ID = 156;
 
     static final EventTranslatorOneArg<TraceRecord, CuptiKernelDecoder> TRANSLATOR = (slot, sequence, k) -> {
-        slot.clear();
-        slot.type = RecordType.ACTIVITY;
-        slot.kind = EventKind.KERNEL;
-        slot.startNs = k.times.startNs();
-        slot.endNs = k.times.endNs();
-        slot.device = k.deviceId();
-        slot.context = k.contextId();
-        slot.stream = k.streamId();
-        slot.correlation(k.correlationId());
+        CuptiActivitySlot.fill(slot, EventKind.KERNEL, k.times.startNs(), k.times.endNs(),
+                k.deviceId(), k.contextId(), k.streamId(), k.correlationId());
         slot.gridX = k.gridX();
         slot.gridY = k.gridY();
         slot.gridZ = k.gridZ();

@@ -5,9 +5,7 @@ import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.RecordField;
-import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
-import org.flagos.trace.vendors.family.CuptiShapedEnums;
 
 /**
  * Flyweight over a CUPTI memcpy record, read in place, little-endian: {@code CUpti_ActivityMemcpy6},
@@ -29,20 +27,10 @@ final class CuptiMemcpyDecoder {
     private static final int GRAPH_ID = 72;
 
     static final EventTranslatorOneArg<TraceRecord, CuptiMemcpyDecoder> TRANSLATOR = (slot, sequence, copy) -> {
-        slot.clear();
-        slot.type = RecordType.ACTIVITY;
-        slot.kind = EventKind.MEMCPY;
-        slot.startNs = copy.times.startNs();
-        slot.endNs = copy.times.endNs();
-        slot.device = copy.deviceId();
-        slot.context = copy.contextId();
-        slot.stream = copy.streamId();
-        slot.correlation(copy.correlationId());
-        slot.bytes = copy.bytes();
+        CuptiActivitySlot.fill(slot, EventKind.MEMCPY, copy.times.startNs(), copy.times.endNs(),
+                copy.deviceId(), copy.contextId(), copy.streamId(), copy.correlationId());
+        CuptiActivitySlot.fillCopy(slot, copy.bytes(), copy.copyKind(), copy.srcKind(), copy.dstKind());
         slot.presentAll(RecordField.CONTEXT.bit() | RecordField.BYTES.bit());
-        slot.copyKind = CuptiShapedEnums.copyKind(copy.copyKind());
-        slot.srcKind = CuptiShapedEnums.memoryKind(copy.srcKind());
-        slot.dstKind = CuptiShapedEnums.memoryKind(copy.dstKind());
         if (copy.graphIds) {
             CuptiGraphIds.publish(slot, copy.buffer, copy.offset + GRAPH_NODE_ID, copy.offset + GRAPH_ID);
         }

@@ -4,7 +4,6 @@ import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.RecordField;
-import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 import org.flagos.trace.vendors.activity.RecordBounds;
 import org.flagos.trace.vendors.family.CuptiShapedEnums;
@@ -34,16 +33,9 @@ final class CuptiMemoryDecoder {
     private static final int STREAM_ID = 60;
 
     static final EventTranslatorOneArg<TraceRecord, CuptiMemoryDecoder> TRANSLATOR = (slot, sequence, m) -> {
-        slot.clear();
-        slot.type = RecordType.ACTIVITY;
-        slot.kind = EventKind.MEMORY;
-        slot.startNs = m.times.startNs();
-        slot.endNs = slot.startNs;
-        slot.device = m.deviceId();
-        slot.context = m.contextId();
-        slot.stream = m.streamId();
+        long at = m.times.startNs(); // an instant: it ends where it starts
+        CuptiActivitySlot.fill(slot, EventKind.MEMORY, at, at, m.deviceId(), m.contextId(), m.streamId(), m.correlationId());
         slot.processId = m.processId();
-        slot.correlation(m.correlationId());
         slot.address = m.address();
         slot.bytes = m.bytes();
         slot.memoryRelease = m.operation() == RELEASE;

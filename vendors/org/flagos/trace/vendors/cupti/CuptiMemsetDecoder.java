@@ -5,7 +5,6 @@ import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.RecordField;
-import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 import org.flagos.trace.vendors.family.CuptiShapedEnums;
 
@@ -27,15 +26,8 @@ final class CuptiMemsetDecoder {
     private static final int GRAPH_ID = 72;
 
     static final EventTranslatorOneArg<TraceRecord, CuptiMemsetDecoder> TRANSLATOR = (slot, sequence, set) -> {
-        slot.clear();
-        slot.type = RecordType.ACTIVITY;
-        slot.kind = EventKind.MEMSET;
-        slot.startNs = set.times.startNs();
-        slot.endNs = set.times.endNs();
-        slot.device = set.deviceId();
-        slot.context = set.contextId();
-        slot.stream = set.streamId();
-        slot.correlation(set.correlationId());
+        CuptiActivitySlot.fill(slot, EventKind.MEMSET, set.times.startNs(), set.times.endNs(),
+                set.deviceId(), set.contextId(), set.streamId(), set.correlationId());
         slot.bytes = set.bytes();
         slot.memsetValue = set.value();
         slot.presentAll(RecordField.CONTEXT.bit() | RecordField.BYTES.bit() | RecordField.MEMSET_VALUE.bit());

@@ -4,10 +4,8 @@ import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.RecordField;
-import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 import org.flagos.trace.vendors.activity.RecordBounds;
-import org.flagos.trace.vendors.family.CuptiShapedEnums;
 
 /**
  * Flyweight over a CUPTI MEMCPY2 record, a copy between two devices: {@code CUpti_ActivityMemcpyPtoP4}
@@ -35,24 +33,14 @@ final class CuptiPeerCopyDecoder {
     private static final int GRAPH_ID = 80;
 
     static final EventTranslatorOneArg<TraceRecord, CuptiPeerCopyDecoder> TRANSLATOR = (slot, sequence, copy) -> {
-        slot.clear();
-        slot.type = RecordType.ACTIVITY;
-        slot.kind = EventKind.MEMCPY;
-        slot.startNs = copy.times.startNs();
-        slot.endNs = copy.times.endNs();
-        slot.device = copy.deviceId();
-        slot.context = copy.contextId();
-        slot.stream = copy.streamId();
+        CuptiActivitySlot.fill(slot, EventKind.MEMCPY, copy.times.startNs(), copy.times.endNs(),
+                copy.deviceId(), copy.contextId(), copy.streamId(), copy.correlationId());
+        CuptiActivitySlot.fillCopy(slot, copy.bytes(), copy.copyKind(), copy.srcKind(), copy.dstKind());
         slot.srcDevice = copy.srcDeviceId();
         slot.srcContext = copy.srcContextId();
         slot.dstDevice = copy.dstDeviceId();
         slot.dstContext = copy.dstContextId();
-        slot.correlation(copy.correlationId());
-        slot.bytes = copy.bytes();
         slot.presentAll(RecordField.CONTEXT.bit() | RecordField.BYTES.bit() | RecordField.PEER.bit());
-        slot.copyKind = CuptiShapedEnums.copyKind(copy.copyKind());
-        slot.srcKind = CuptiShapedEnums.memoryKind(copy.srcKind());
-        slot.dstKind = CuptiShapedEnums.memoryKind(copy.dstKind());
         if (copy.graphIds) {
             CuptiGraphIds.publish(slot, copy.buffer, copy.offset + GRAPH_NODE_ID, copy.offset + GRAPH_ID);
         }

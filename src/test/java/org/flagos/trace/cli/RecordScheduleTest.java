@@ -17,12 +17,10 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.flagos.trace.model.HostOpMarker;
 import org.flagos.trace.model.Workload;
-import org.flagos.trace.testing.FakeVendorLibrary;
+import org.flagos.trace.testing.FakeMcpti;
 import org.flagos.trace.testing.TraceJson;
-import org.flagos.trace.vendors.mcpti.McptiTracer;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -33,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * workload's steps themselves run only on the H200 (benchmarks/run-device-record.sh with SCHEDULE).
  */
 class RecordScheduleTest {
-    private static McptiTracer tracer;
+    @RegisterExtension
+    static final FakeMcpti FAKE = new FakeMcpti();
 
     @TempDir
     Path dir;
@@ -41,27 +40,38 @@ class RecordScheduleTest {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
-    @BeforeAll
-    static void fake() {
-        tracer = new McptiTracer(FakeVendorLibrary.build("fake_mcpti").toString());
-        assertTrue(tracer.available(), tracer.unavailableReason());
-    }
+    /** A workload of this test, known by its name; {@link #launch} is the work each of them does. */
+    private abstract static class TestWorkload implements Workload {
+        private final String name;
+        private final String description;
 
-    @BeforeEach
-    void reset() {
-        tracer.invoke("fakeReset", 0);
-    }
+        TestWorkload(String name, String description) {
+            this.name = name;
+            this.description = description;
+        }
 
-    /** A workload of steps: each step one kernel in a {@code work} op. */
-    private static final class Stepper implements Workload {
         @Override
         public String name() {
-            return "stepper";
+            return name;
         }
 
         @Override
         public String description() {
-            return "one kernel a step";
+            return description;
+        }
+
+        /** One kernel in a {@code work} op. */
+        static void launch(HostOpMarker ops) {
+            try (HostOpMarker.Scope op = ops.op("work")) {
+                FAKE.tracer().invoke("fakeLaunchKernel", 0);
+            }
+        }
+    }
+
+    /** A workload of steps: each step one kernel in a {@code work} op. */
+    private static final class Stepper extends TestWorkload {
+        Stepper() {
+            super("stepper", "one kernel a step");
         }
 
         @Override
@@ -77,30 +87,19 @@ class RecordScheduleTest {
         @Override
         public void runSteps(HostOpMarker ops, Runnable step, int steps) {
             for (int i = 0; i < steps; i++) {
-                try (HostOpMarker.Scope op = ops.op("work")) {
-                    tracer.invoke("fakeLaunchKernel", 0);
-                }
+                launch(ops);
                 step.run();
             }
         }
     }
 
     /** A workload of one step that removes the trace directory while its cycle records: the cycle cannot be completed. */
-    private static final class Vandal implements Workload {
+    private static final class Vandal extends TestWorkload {
         private final Path victim;
 
         Vandal(Path victim) {
+            super("vandal", "removes the trace directory");
             this.victim = victim;
-        }
-
-        @Override
-        public String name() {
-            return "vandal";
-        }
-
-        @Override
-        public String description() {
-            return "removes the trace directory";
         }
 
         @Override
@@ -114,9 +113,7 @@ class RecordScheduleTest {
 
         @Override
         public void runSteps(HostOpMarker ops, Runnable step, int steps) throws Exception {
-            try (HostOpMarker.Scope op = ops.op("work")) {
-                tracer.invoke("fakeLaunchKernel", 0);
-            }
+            launch(ops);
             try (Stream<Path> files = Files.walk(victim)) {
                 for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
                     Files.delete(p);
@@ -127,22 +124,14 @@ class RecordScheduleTest {
     }
 
     /** A workload without steps. */
-    private static final class Once implements Workload {
-        @Override
-        public String name() {
-            return "once";
-        }
-
-        @Override
-        public String description() {
-            return "one kernel";
+    private static final class Once extends TestWorkload {
+        Once() {
+            super("once", "one kernel");
         }
 
         @Override
         public void run(HostOpMarker ops) {
-            try (HostOpMarker.Scope op = ops.op("work")) {
-                tracer.invoke("fakeLaunchKernel", 0);
-            }
+            launch(ops);
         }
     }
 
@@ -151,7 +140,7 @@ class RecordScheduleTest {
         err.reset();
         List<String> line = new ArrayList<>(List.of("record"));
         line.addAll(List.of(args));
-        RecordCommand.Live live = new RecordCommand.Live(() -> tracer,
+        RecordCommand.Live live = new RecordCommand.Live(() -> FAKE.tracer(),
                 name -> name.equals("stepper") ? new Stepper() : name.equals("once") ? new Once()
                         : name.equals("vandal") ? new Vandal(dir.resolve("tb")) : null,
                 () -> new TreeSet<>(Set.of("once", "stepper", "vandal")));

@@ -2,7 +2,6 @@ package org.flagos.trace.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -195,19 +194,6 @@ class LiveKindsCaptureTest {
 
     @Test
     void opsCarryTheirTorchStyleArguments() {
-        JsonNode fill = null;
-        JsonNode malloc = null;
-        for (JsonNode e : category("cpu_op")) {
-            if (e.get("name").asText().equals("kinds::fill")) {
-                fill = e.get("args");
-            } else if (e.get("name").asText().equals("kinds::malloc")) {
-                malloc = e.get("args");
-            }
-        }
-        assertNotNull(fill);
-        assertEquals("[[1048576],[]]", fill.get("Input Dims").toString());
-        assertEquals("[\"float\",\"Scalar\"]", fill.get("Input type").toString());
-        assertNotNull(malloc);
-        assertEquals("[1024,65536,1048576,16777216,100663296]", malloc.get("sizes").toString());
+        KindsOpArguments.assertFillAndMalloc(category("cpu_op"));
     }
 }

@@ -2,7 +2,6 @@ package org.flagos.trace.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -216,22 +215,12 @@ class LiveStepsCaptureTest {
     /** Item 9: torch-style arguments under the schedule, and each op's Java stack from the program's frame, 8 frames. */
     @Test
     void opsCarryArgumentsAndTheirJavaStack() {
-        JsonNode fill = null;
-        JsonNode malloc = null;
-        for (JsonNode e : category("cpu_op")) {
-            if (e.get("name").asText().equals("kinds::fill")) {
-                fill = e.get("args");
-            } else if (e.get("name").asText().equals("kinds::malloc")) {
-                malloc = e.get("args");
-            }
+        List<JsonNode> ops = category("cpu_op");
+        for (JsonNode e : ops) {
             String stack = e.get("args").get("Call stack").asText();
             assertTrue(stack.startsWith("org.flagos.trace.vendors.cupti.workload.KindsWorkload."), e.get("name") + ": " + stack);
             assertEquals(8, stack.split(";").length, stack);
         }
-        assertNotNull(fill);
-        assertEquals("[[1048576],[]]", fill.get("Input Dims").toString());
-        assertEquals("[\"float\",\"Scalar\"]", fill.get("Input type").toString());
-        assertNotNull(malloc);
-        assertEquals("[1024,65536,1048576,16777216,100663296]", malloc.get("sizes").toString());
+        KindsOpArguments.assertFillAndMalloc(ops);
     }
 }

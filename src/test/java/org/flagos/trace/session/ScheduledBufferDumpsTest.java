@@ -19,12 +19,10 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.flagos.trace.capture.CaptureReplay;
 import org.flagos.trace.ingest.CaptureSidecars;
-import org.flagos.trace.testing.FakeVendorLibrary;
+import org.flagos.trace.testing.FakeMcpti;
 import org.flagos.trace.testing.TraceJson;
-import org.flagos.trace.vendors.mcpti.McptiTracer;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,28 +32,18 @@ import org.junit.jupiter.api.io.TempDir;
  * go where the trace goes: deleted with it when the handler keeps nothing.
  */
 class ScheduledBufferDumpsTest {
-    private static McptiTracer tracer;
+    @RegisterExtension
+    static final FakeMcpti FAKE = new FakeMcpti();
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void fake() {
-        tracer = new McptiTracer(FakeVendorLibrary.build("fake_mcpti").toString());
-        assertTrue(tracer.available(), tracer.unavailableReason());
-    }
-
-    @BeforeEach
-    void reset() {
-        tracer.invoke("fakeReset", 0);
-    }
-
     private static void run(ScheduledSession session, int steps) {
         for (int i = 0; i < steps; i++) {
             try (OpScope op = session.op("work")) {
-                tracer.invoke("fakeLaunchKernel", 0);
+                FAKE.tracer().invoke("fakeLaunchKernel", 0);
                 try (OpScope inner = session.op("inner")) {
-                    tracer.invoke("fakeLaunchKernel", 0);
+                    FAKE.tracer().invoke("fakeLaunchKernel", 0);
                 }
             }
             session.step();
@@ -81,7 +69,7 @@ class ScheduledBufferDumpsTest {
         StepSchedule schedule = StepSchedule.builder().waitSteps(1).warmup(1).active(2).repeat(2).build();
         List<CycleTrace> seen = new ArrayList<>();
         TraceReadyHandler tensorboard = TraceReadyHandler.tensorboard(dir);
-        try (ScheduledSession session = Profiler.start(tracer, ScheduleOptions.in(dir, schedule).withBufferDumps()
+        try (ScheduledSession session = Profiler.start(FAKE.tracer(), ScheduleOptions.in(dir, schedule).withBufferDumps()
                 .onTraceReady(trace -> {
                     tensorboard.onTraceReady(trace);
                     seen.add(trace);
@@ -135,7 +123,7 @@ class ScheduledBufferDumpsTest {
         PrintStream saved = System.err;
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        ScheduledSession session = Profiler.start(tracer, ScheduleOptions.in(dir, schedule).withBufferDumps()
+        ScheduledSession session = Profiler.start(FAKE.tracer(), ScheduleOptions.in(dir, schedule).withBufferDumps()
                 .onTraceReady(trace -> {
                     if (trace.cycle() == 1) {
                         throw new IllegalStateException("no room");
@@ -159,7 +147,7 @@ class ScheduledBufferDumpsTest {
         Path kept = dir.resolve("kept");
         Files.createDirectories(kept);
         Files.writeString(kept.resolve("step0.clock.json"), "{}"); // another capture's: this cycle's dump has no clock
-        try (ScheduledSession session = Profiler.start(tracer, ScheduleOptions.in(dir, schedule).gzipped().withBufferDumps()
+        try (ScheduledSession session = Profiler.start(FAKE.tracer(), ScheduleOptions.in(dir, schedule).gzipped().withBufferDumps()
                 .onTraceReady(trace -> trace.moveTo(kept.resolve("step" + trace.firstStep() + trace.suffix()))))) {
             run(session, 2);
         }

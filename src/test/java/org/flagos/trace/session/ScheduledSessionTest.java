@@ -19,12 +19,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
-import org.flagos.trace.testing.FakeVendorLibrary;
+import org.flagos.trace.testing.FakeMcpti;
 import org.flagos.trace.testing.TraceJson;
-import org.flagos.trace.vendors.mcpti.McptiTracer;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -35,25 +33,15 @@ import org.junit.jupiter.api.io.TempDir;
  * one {@code work} op and one kernel each, and nothing of the waiting or warmup steps.
  */
 class ScheduledSessionTest {
-    private static McptiTracer tracer;
+    @RegisterExtension
+    static final FakeMcpti FAKE = new FakeMcpti();
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void fake() {
-        tracer = new McptiTracer(FakeVendorLibrary.build("fake_mcpti").toString());
-        assertTrue(tracer.available(), tracer.unavailableReason());
-    }
-
-    @BeforeEach
-    void reset() {
-        tracer.invoke("fakeReset", 0); // no scripted quirks: exact counts
-    }
-
     /** The kinds the fake has enabled now (a bit per kind). */
     private static long enabledKinds() {
-        return tracer.invoke("fakeStat", 5);
+        return FAKE.tracer().invoke("fakeStat", 5);
     }
 
     /** Runs {@code steps} steps: each one kernel in a {@code work} op, the enabled kinds noted at its start. */
@@ -62,7 +50,7 @@ class ScheduledSessionTest {
         for (int i = 0; i < steps; i++) {
             enabled.add(enabledKinds());
             try (OpScope op = session.op("work")) {
-                tracer.invoke("fakeLaunchKernel", 0);
+                FAKE.tracer().invoke("fakeLaunchKernel", 0);
             }
             session.step();
         }
@@ -135,7 +123,7 @@ class ScheduledSessionTest {
         StepSchedule schedule = StepSchedule.builder().skipFirst(1).waitSteps(1).warmup(1).active(2).repeat(2).build();
         // steps: 0 skip, 1 wait, 2 warmup, 3-4 active, 5 wait, 6 warmup, 7-8 active, then nothing
         List<Long> enabled;
-        try (ScheduledSession session = Profiler.start(tracer, ScheduleOptions.in(dir, schedule))) {
+        try (ScheduledSession session = Profiler.start(FAKE.tracer(), ScheduleOptions.in(dir, schedule))) {
             enabled = run(session, 12);
             assertEquals(2, session.cycles());
             assertEquals(12, session.currentStep());
@@ -155,9 +143,9 @@ class ScheduledSessionTest {
             assertEquals(armed, enabled.get(step) != 0, "step " + step + ": kinds enabled " + Long.toBinaryString(enabled.get(step)));
         }
         assertEquals(0, enabledKinds(), "nothing armed after close");
-        long enables = tracer.invoke("fakeStat", 6);
+        long enables = FAKE.tracer().invoke("fakeStat", 6);
         assertTrue(enables > 0 && enables % 2 == 0, "two armings of the same kinds: " + enables);
-        assertEquals(enables, tracer.invoke("fakeStat", 7), "every Enable undone");
+        assertEquals(enables, FAKE.tracer().invoke("fakeStat", 7), "every Enable undone");
     }
 
     /**
@@ -177,7 +165,7 @@ class ScheduledSessionTest {
         }
         assertEquals(List.of(List.of("ProfilerStep#3", "ProfilerStep#4"), List.of("ProfilerStep#7", "ProfilerStep#8")), torch);
         StepSchedule schedule = StepSchedule.builder().skipFirst(1).waitSteps(1).warmup(1).active(2).repeat(2).build();
-        try (ScheduledSession session = Profiler.start(tracer, ScheduleOptions.in(dir, schedule))) {
+        try (ScheduledSession session = Profiler.start(FAKE.tracer(), ScheduleOptions.in(dir, schedule))) {
             run(session, 12);
         }
         assertEquals(torch, traces(".pt.trace.json").stream().map(ScheduledSessionTest::steps).toList());
@@ -194,15 +182,15 @@ class ScheduledSessionTest {
     void aStepIsAUserAnnotationThatOwnsTheDeviceWorkItLaunchesOutsideOps() throws Exception {
         StepSchedule schedule = StepSchedule.builder().active(2).repeat(1).build();
         List<org.flagos.trace.stages.OpSummary> summaries = new CopyOnWriteArrayList<>();
-        try (ScheduledSession session = Profiler.start(tracer, ScheduleOptions.in(dir, schedule).onTraceReady(trace -> {
+        try (ScheduledSession session = Profiler.start(FAKE.tracer(), ScheduleOptions.in(dir, schedule).onTraceReady(trace -> {
             summaries.add(trace.summary());
             trace.moveTo(dir.resolve("steps" + trace.suffix()));
         }))) {
             for (int i = 0; i < 2; i++) {
                 try (OpScope op = session.op("work")) {
-                    tracer.invoke("fakeLaunchKernel", 0);
+                    FAKE.tracer().invoke("fakeLaunchKernel", 0);
                 }
-                tracer.invoke("fakeLaunchKernel", 1); // in the step, outside every op
+                FAKE.tracer().invoke("fakeLaunchKernel", 1); // in the step, outside every op
                 session.step();
             }
         }
@@ -249,14 +237,14 @@ class ScheduledSessionTest {
     @Test
     void everyCycleTakesTheSessionOptionsTheScheduleWasGiven() throws Exception {
         StepSchedule schedule = StepSchedule.builder().active(1).repeat(2).build();
-        try (ScheduledSession session = Profiler.start(tracer, ScheduleOptions.in(dir, schedule))) {
+        try (ScheduledSession session = Profiler.start(FAKE.tracer(), ScheduleOptions.in(dir, schedule))) {
             run(session, 3);
         }
         for (JsonNode trace : traces(".pt.trace.json")) {
             assertFalse(names(trace, "gpu_user_annotation").isEmpty(), "GPU annotation spans by default");
         }
         Path other = dir.resolve("options");
-        try (ScheduledSession session = Profiler.start(tracer, ScheduleOptions.in(other, schedule)
+        try (ScheduledSession session = Profiler.start(FAKE.tracer(), ScheduleOptions.in(other, schedule)
                 .withoutGpuAnnotations().withRank(3, 8).withStack(4))) {
             run(session, 3);
         }
@@ -289,10 +277,10 @@ class ScheduledSessionTest {
         StepSchedule schedule = StepSchedule.builder().waitSteps(1).warmup(1).active(1).build();
         Path argsDir = dir.resolve("args");
         org.flagos.trace.model.OpArgs args = org.flagos.trace.model.OpArgs.builder().inputDims(new long[] {4, 8}).build();
-        try (ScheduledSession session = Profiler.start(tracer, ScheduleOptions.in(argsDir, schedule))) {
+        try (ScheduledSession session = Profiler.start(FAKE.tracer(), ScheduleOptions.in(argsDir, schedule))) {
             for (int i = 0; i < 3; i++) {
                 try (var op = session.op("work", args)) {
-                    tracer.invoke("fakeLaunchKernel", 0);
+                    FAKE.tracer().invoke("fakeLaunchKernel", 0);
                 }
                 session.step();
             }
@@ -315,7 +303,7 @@ class ScheduledSessionTest {
     void repeatZeroRunsCyclesUntilTheSessionCloses() throws Exception {
         StepSchedule schedule = StepSchedule.builder().waitSteps(1).warmup(1).active(1).build();
         // N W S, N W S, N W S, N (close)
-        try (ScheduledSession session = Profiler.start(tracer, ScheduleOptions.in(dir, schedule))) {
+        try (ScheduledSession session = Profiler.start(FAKE.tracer(), ScheduleOptions.in(dir, schedule))) {
             run(session, 9);
             assertEquals(StepAction.NONE, session.currentAction());
         }
@@ -332,7 +320,7 @@ class ScheduledSessionTest {
         PrintStream saved = System.err;
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try (ScheduledSession session = Profiler.start(tracer, ScheduleOptions.in(dir, schedule).gzipped())) {
+        try (ScheduledSession session = Profiler.start(FAKE.tracer(), ScheduleOptions.in(dir, schedule).gzipped())) {
             run(session, 4);
         } finally {
             System.setErr(saved);
@@ -350,10 +338,10 @@ class ScheduledSessionTest {
     @Test
     void closingMidCycleHandsOverWhatWasRecordedAndClosingInWarmupNothing() throws Exception {
         StepSchedule schedule = StepSchedule.builder().warmup(1).active(3).build();
-        try (ScheduledSession session = Profiler.start(tracer, ScheduleOptions.in(dir, schedule))) {
+        try (ScheduledSession session = Profiler.start(FAKE.tracer(), ScheduleOptions.in(dir, schedule))) {
             run(session, 2); // step 0 warmup, 1 recorded; closes in step 2
             try (OpScope op = session.op("work")) {
-                tracer.invoke("fakeLaunchKernel", 0);
+                FAKE.tracer().invoke("fakeLaunchKernel", 0);
             }
         }
         List<JsonNode> traces = traces(".pt.trace.json");
@@ -361,7 +349,7 @@ class ScheduledSessionTest {
         assertCycle(traces.get(0), 1, 2);
 
         Path other = dir.resolve("warm");
-        try (ScheduledSession session = Profiler.start(tracer, ScheduleOptions.in(other, schedule))) {
+        try (ScheduledSession session = Profiler.start(FAKE.tracer(), ScheduleOptions.in(other, schedule))) {
             run(session, 0);
             assertEquals(StepAction.WARMUP, session.currentAction());
             assertTrue(enabledKinds() != 0, "armed in warmup");
@@ -388,7 +376,7 @@ class ScheduledSessionTest {
         PrintStream saved = System.err;
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        ScheduledSession session = Profiler.start(tracer, ScheduleOptions.in(dir, schedule).onTraceReady(handler));
+        ScheduledSession session = Profiler.start(FAKE.tracer(), ScheduleOptions.in(dir, schedule).onTraceReady(handler));
         try {
             run(session, 10);
         } finally {
@@ -422,7 +410,7 @@ class ScheduledSessionTest {
         };
         PrintStream saved = System.err;
         System.setErr(new PrintStream(OutputStreamNull.INSTANCE)); // the warmup-0 warning
-        try (ScheduledSession session = Profiler.start(tracer, ScheduleOptions.in(dir, schedule).onTraceReady(handler))) {
+        try (ScheduledSession session = Profiler.start(FAKE.tracer(), ScheduleOptions.in(dir, schedule).onTraceReady(handler))) {
             run(session, 3); // cycle 0: steps 0-1; step 2 records in cycle 1
             nextCycleRecorded.countDown();
             run(session, 1);
@@ -446,7 +434,7 @@ class ScheduledSessionTest {
         System.setErr(new PrintStream(OutputStreamNull.INSTANCE)); // the warmup-0 warning
         java.util.concurrent.atomic.AtomicReference<ScheduledSession> started = new java.util.concurrent.atomic.AtomicReference<>();
         Thread loop = new Thread(() -> { // the thread that starts the session drives its steps
-            try (ScheduledSession session = Profiler.start(tracer, ScheduleOptions.in(dir, schedule).onTraceReady(handler))) {
+            try (ScheduledSession session = Profiler.start(FAKE.tracer(), ScheduleOptions.in(dir, schedule).onTraceReady(handler))) {
                 started.set(session);
                 run(session, 6);
             }
@@ -483,7 +471,7 @@ class ScheduledSessionTest {
     @Test
     void opsOutsideRecordedStepsAreInertAndStepMisuseChangesNothing() throws Exception {
         StepSchedule schedule = StepSchedule.builder().waitSteps(1).warmup(1).active(2).repeat(1).build();
-        try (ScheduledSession session = Profiler.start(tracer, ScheduleOptions.in(dir, schedule))) {
+        try (ScheduledSession session = Profiler.start(FAKE.tracer(), ScheduleOptions.in(dir, schedule))) {
             assertEquals(-1, session.op("waiting").externalId(), "inert while waiting");
             session.step();
             assertEquals(-1, session.op("warming").externalId(), "inert in warmup");
@@ -516,13 +504,13 @@ class ScheduledSessionTest {
     @Test
     void oneSessionAtATime() throws Exception {
         StepSchedule schedule = StepSchedule.builder().active(1).warmup(1).build();
-        try (ScheduledSession session = Profiler.start(tracer, ScheduleOptions.in(dir, schedule))) {
+        try (ScheduledSession session = Profiler.start(FAKE.tracer(), ScheduleOptions.in(dir, schedule))) {
             IllegalStateException e = assertThrows(IllegalStateException.class,
-                    () -> Profiler.start(tracer, SessionOptions.to(dir.resolve("plain.json"))));
+                    () -> Profiler.start(FAKE.tracer(), SessionOptions.to(dir.resolve("plain.json"))));
             assertEquals("a profiler session is already active in this process", e.getMessage());
             session.step();
         }
-        Profiler.start(tracer, SessionOptions.to(dir.resolve("plain.json"))).close(); // the slot is free again
+        Profiler.start(FAKE.tracer(), SessionOptions.to(dir.resolve("plain.json"))).close(); // the slot is free again
         assertTrue(Files.exists(dir.resolve("plain.json")));
     }
 

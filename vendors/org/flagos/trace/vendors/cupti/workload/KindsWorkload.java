@@ -180,78 +180,63 @@ public final class KindsWorkload implements Workload {
     }
 
     private static void baseline(HostOpMarker session, Resources r) {
-        Kernels k = r.k();
-        CUstream_st s1 = r.s1();
-        FloatPointer a = r.a();
-        FloatPointer b = r.b();
-        FloatPointer c = r.c();
-        FloatPointer small = r.small();
-        FloatPointer pinned = r.pinned();
-        FloatPointer pageable = r.pageable();
         OpArgs vector = OpArgs.builder().inputDims(new long[] {N}).inputTypes("float").build();
         try (HostOpMarker.Scope op = session.op("kinds::baseline")) {
             try (HostOpMarker.Scope x = session.op("kinds::copy_h2d", vector)) {
-                check(cudart.cudaMemcpy(a, pageable, BYTES, cudart.cudaMemcpyHostToDevice), "cudaMemcpy");
-                check(cudart.cudaMemcpyAsync(b, pinned, BYTES, cudart.cudaMemcpyHostToDevice, s1), "cudaMemcpyAsync");
+                check(cudart.cudaMemcpy(r.a(), r.pageable(), BYTES, cudart.cudaMemcpyHostToDevice), "cudaMemcpy");
+                check(cudart.cudaMemcpyAsync(r.b(), r.pinned(), BYTES, cudart.cudaMemcpyHostToDevice, r.s1()), "cudaMemcpyAsync");
             }
             try (HostOpMarker.Scope x = session.op("kinds::fill", OpArgs.builder().inputDims(new long[] {N}, new long[0])
                     .inputTypes("float", "Scalar").concreteInputs("", "2.0").build())) {
-                launch(k.fill(), BLOCKS, 256, null, c, 2.0f, N);
+                launch(r.k().fill(), BLOCKS, 256, null, r.c(), 2.0f, N);
             }
             try (HostOpMarker.Scope x = session.op("kinds::axpy", OpArgs.builder().inputDims(new long[] {N}, new long[] {N})
                     .inputTypes("float", "float").add("alpha", 0.5).build())) {
-                launch(k.axpy(), BLOCKS, 256, null, c, a, 0.5f, N);
+                launch(r.k().axpy(), BLOCKS, 256, null, r.c(), r.a(), 0.5f, N);
             }
             try (HostOpMarker.Scope x = session.op("kinds::zeros", OpArgs.builder().add("bytes", 256).build())) {
-                check(cudart.cudaMemsetAsync(small, 0, 256, s1), "cudaMemsetAsync");
+                check(cudart.cudaMemsetAsync(r.small(), 0, 256, r.s1()), "cudaMemsetAsync");
             }
             try (HostOpMarker.Scope x = session.op("kinds::copy_d2h", vector)) {
-                check(cudart.cudaMemcpyAsync(pinned, c, BYTES, cudart.cudaMemcpyDeviceToHost, null), "cudaMemcpyAsync");
-                check(cudart.cudaMemcpy(pageable, c, 4096, cudart.cudaMemcpyDeviceToHost), "cudaMemcpy");
+                check(cudart.cudaMemcpyAsync(r.pinned(), r.c(), BYTES, cudart.cudaMemcpyDeviceToHost, null), "cudaMemcpyAsync");
+                check(cudart.cudaMemcpy(r.pageable(), r.c(), 4096, cudart.cudaMemcpyDeviceToHost), "cudaMemcpy");
             }
         }
     }
 
     private static void syncs(HostOpMarker session, Resources r) {
-        Kernels k = r.k();
-        CUstream_st s1 = r.s1();
-        CUstream_st s2 = r.s2();
-        CUevent_st ev1 = r.ev1();
-        CUevent_st ev2 = r.ev2();
-        FloatPointer c = r.c();
-        FloatPointer small = r.small();
         try (HostOpMarker.Scope op = session.op("kinds::sync")) {
             try (HostOpMarker.Scope x = session.op("kinds::stream_sync")) {
-                launch(k.spin(), 1, 32, s1, SPIN_CYCLES, small);
-                check(cudart.cudaStreamSynchronize(s1), "cudaStreamSynchronize");
+                launch(r.k().spin(), 1, 32, r.s1(), SPIN_CYCLES, r.small());
+                check(cudart.cudaStreamSynchronize(r.s1()), "cudaStreamSynchronize");
             }
             try (HostOpMarker.Scope x = session.op("kinds::event_sync")) {
-                launch(k.spin(), 1, 32, s1, SPIN_CYCLES, small);
-                check(cudart.cudaEventRecord(ev1, s1), "cudaEventRecord");
-                check(cudart.cudaEventSynchronize(ev1), "cudaEventSynchronize");
+                launch(r.k().spin(), 1, 32, r.s1(), SPIN_CYCLES, r.small());
+                check(cudart.cudaEventRecord(r.ev1(), r.s1()), "cudaEventRecord");
+                check(cudart.cudaEventSynchronize(r.ev1()), "cudaEventSynchronize");
             }
             try (HostOpMarker.Scope x = session.op("kinds::stream_wait_event")) {
-                launch(k.spin(), 1, 32, s1, SPIN_CYCLES, small);
-                check(cudart.cudaEventRecord(ev2, s1), "cudaEventRecord");
-                check(cudart.cudaStreamWaitEvent(s2, ev2, 0), "cudaStreamWaitEvent");
-                launch(k.scale(), BLOCKS, 256, s2, c, 0.5f, N);
-                check(cudart.cudaStreamSynchronize(s2), "cudaStreamSynchronize");
+                launch(r.k().spin(), 1, 32, r.s1(), SPIN_CYCLES, r.small());
+                check(cudart.cudaEventRecord(r.ev2(), r.s1()), "cudaEventRecord");
+                check(cudart.cudaStreamWaitEvent(r.s2(), r.ev2(), 0), "cudaStreamWaitEvent");
+                launch(r.k().scale(), BLOCKS, 256, r.s2(), r.c(), 0.5f, N);
+                check(cudart.cudaStreamSynchronize(r.s2()), "cudaStreamSynchronize");
             }
             try (HostOpMarker.Scope x = session.op("kinds::event_query")) {
-                launch(k.spin(), 1, 32, s1, SPIN_CYCLES, small);
-                check(cudart.cudaEventRecord(ev1, s1), "cudaEventRecord");
+                launch(r.k().spin(), 1, 32, r.s1(), SPIN_CYCLES, r.small());
+                check(cudart.cudaEventRecord(r.ev1(), r.s1()), "cudaEventRecord");
                 int status;
-                while ((status = cudart.cudaEventQuery(ev1)) == cudart.cudaErrorNotReady) {
+                while ((status = cudart.cudaEventQuery(r.ev1())) == cudart.cudaErrorNotReady) {
                     Thread.onSpinWait();
                 }
                 check(status, "cudaEventQuery");
             }
             try (HostOpMarker.Scope x = session.op("kinds::device_sync")) {
-                launch(k.spin(), 1, 32, s2, SPIN_CYCLES, small);
+                launch(r.k().spin(), 1, 32, r.s2(), SPIN_CYCLES, r.small());
                 check(cudart.cudaDeviceSynchronize(), "cudaDeviceSynchronize");
             }
             try (HostOpMarker.Scope x = session.op("kinds::context_sync")) {
-                launch(k.spin(), 1, 32, s1, SPIN_CYCLES, small);
+                launch(r.k().spin(), 1, 32, r.s1(), SPIN_CYCLES, r.small());
                 check(cudart.cuCtxSynchronize(), "cuCtxSynchronize");
             }
         }
@@ -274,22 +259,17 @@ public final class KindsWorkload implements Workload {
     }
 
     private static Graph graphCapture(HostOpMarker session, Resources r) {
-        Kernels k = r.k();
-        CUstream_st sg = r.sg();
-        FloatPointer a = r.a();
-        FloatPointer b = r.b();
-        FloatPointer c = r.c();
         CUgraph_st graph = new CUgraph_st();
         CUgraphExec_st exec = new CUgraphExec_st();
         try (HostOpMarker.Scope x = session.op("kinds::graph_capture")) {
             // Captured, not run: CUPTI reports the API calls; the device work comes at launch.
-            check(cudart.cudaStreamBeginCapture(sg, cudart.cudaStreamCaptureModeGlobal), "cudaStreamBeginCapture");
-            launch(k.fill(), BLOCKS, 256, sg, a, 1.0f, N);
-            launch(k.axpy(), BLOCKS, 256, sg, b, a, 2.0f, N);
-            check(cudart.cudaMemcpyAsync(c, b, BYTES, cudart.cudaMemcpyDeviceToDevice, sg), "cudaMemcpyAsync");
-            check(cudart.cudaMemsetAsync(r.small(), 0, 256, sg), "cudaMemsetAsync");
-            launch(k.scale(), BLOCKS, 256, sg, c, 0.25f, N);
-            check(cudart.cudaStreamEndCapture(sg, graph), "cudaStreamEndCapture");
+            check(cudart.cudaStreamBeginCapture(r.sg(), cudart.cudaStreamCaptureModeGlobal), "cudaStreamBeginCapture");
+            launch(r.k().fill(), BLOCKS, 256, r.sg(), r.a(), 1.0f, N);
+            launch(r.k().axpy(), BLOCKS, 256, r.sg(), r.b(), r.a(), 2.0f, N);
+            check(cudart.cudaMemcpyAsync(r.c(), r.b(), BYTES, cudart.cudaMemcpyDeviceToDevice, r.sg()), "cudaMemcpyAsync");
+            check(cudart.cudaMemsetAsync(r.small(), 0, 256, r.sg()), "cudaMemsetAsync");
+            launch(r.k().scale(), BLOCKS, 256, r.sg(), r.c(), 0.25f, N);
+            check(cudart.cudaStreamEndCapture(r.sg(), graph), "cudaStreamEndCapture");
         }
         try (HostOpMarker.Scope x = session.op("kinds::graph_instantiate")) {
             check(cudart.cudaGraphInstantiate(exec, graph, 0L), "cudaGraphInstantiate");
@@ -323,44 +303,38 @@ public final class KindsWorkload implements Workload {
      * Skipped, saying why on stderr, without the JNI library ({@link Nvtx}).
      */
     private static void nvtx(HostOpMarker session, Resources r) {
-        Kernels k = r.k();
-        CUstream_st s1 = r.s1();
-        FloatPointer a = r.a();
-        FloatPointer b = r.b();
-        FloatPointer c = r.c();
-        FloatPointer small = r.small();
         if (Nvtx.unavailableReason() != null) {
             System.err.println("kinds: no NVTX section: " + Nvtx.unavailableReason());
             return;
         }
         try (HostOpMarker.Scope op = session.op("kinds::nvtx")) {
             Nvtx.rangePush("nvtx::outer");
-            launch(k.fill(), BLOCKS, 256, s1, a, 3.0f, N);
+            launch(r.k().fill(), BLOCKS, 256, r.s1(), r.a(), 3.0f, N);
             Nvtx.rangePush("nvtx::inner");
-            launch(k.scale(), BLOCKS, 256, s1, a, 2.0f, N);
+            launch(r.k().scale(), BLOCKS, 256, r.s1(), r.a(), 2.0f, N);
             Nvtx.rangePop();
             Nvtx.rangePop();
             long range = Nvtx.rangeStart("nvtx::start_end");
-            check(cudart.cudaMemsetAsync(small, 1, 256, s1), "cudaMemsetAsync");
+            check(cudart.cudaMemsetAsync(r.small(), 1, 256, r.s1()), "cudaMemsetAsync");
             Nvtx.rangeEnd(range);
             Nvtx.mark("nvtx::mark");
             Nvtx.rangePushEx("nvtx::push_ex", 0xFF76B900, 7, 42);
-            launch(k.axpy(), BLOCKS, 256, s1, b, a, 1.0f, N);
+            launch(r.k().axpy(), BLOCKS, 256, r.s1(), r.b(), r.a(), 1.0f, N);
             Nvtx.rangePop();
             long domain = Nvtx.domainCreate("kinds.domain");
             Nvtx.domainRangePushEx(domain, "nvtx::domain_range", 0xFF0000FF, 3, 1234);
-            launch(k.scale(), BLOCKS, 256, s1, b, 0.5f, N);
+            launch(r.k().scale(), BLOCKS, 256, r.s1(), r.b(), 0.5f, N);
             Nvtx.domainRangePop(domain);
             long domainRange = Nvtx.domainRangeStartEx(domain, "nvtx::domain_start_end", 0xFFFF0000, 4, 99);
-            launch(k.fill(), BLOCKS, 256, s1, c, 0.0f, N);
+            launch(r.k().fill(), BLOCKS, 256, r.s1(), r.c(), 0.0f, N);
             Nvtx.domainRangeEnd(domain, domainRange);
             check(cudart.cudaDeviceSynchronize(), "cudaDeviceSynchronize");
             Nvtx.domainDestroy(domain);
         }
         Nvtx.rangePush("nvtx::no_op"); // no op encloses it: its kernel has no External id
-        launch(k.fill(), BLOCKS, 256, s1, a, 4.0f, N);
+        launch(r.k().fill(), BLOCKS, 256, r.s1(), r.a(), 4.0f, N);
         Nvtx.rangePop();
-        check(cudart.cudaStreamSynchronize(s1), "cudaStreamSynchronize");
+        check(cudart.cudaStreamSynchronize(r.s1()), "cudaStreamSynchronize");
     }
 
     /**
