@@ -171,6 +171,7 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
         if (!ACTIVE.compareAndSet(false, true)) {
             throw new IllegalStateException("a profiler session is already active in this process");
         }
+        SessionWarmup.sessionStarted();
     }
 
     static void releaseSlot() {

@@ -46,18 +46,25 @@ class SessionWarmupTest {
     @Test
     void theCapturesAreTheShortOneTheMainOneThenShortOnesForTheTailsTimeAndAFailureEndsThem() {
         List<Integer> walked = new ArrayList<>();
-        SessionWarmup.walkCaptures(0, ops -> walked.add(ops));
+        SessionWarmup.walkCaptures(0, () -> false, ops -> walked.add(ops));
         assertEquals(List.of(SessionWarmup.FIRST_OPS, SessionWarmup.OPS), walked, "no tail time: no tail");
         walked.clear();
-        SessionWarmup.walkCaptures(3_600_000, ops -> walked.add(ops));
+        SessionWarmup.walkCaptures(3_600_000, () -> false, ops -> walked.add(ops));
         List<Integer> all = new ArrayList<>(List.of(SessionWarmup.FIRST_OPS, SessionWarmup.OPS));
         all.addAll(Collections.nCopies(SessionWarmup.TAIL_CAPTURES, SessionWarmup.TAIL_OPS));
         assertEquals(all, walked, "an hour of tail: every tail capture, no more");
         for (int failing = 1; failing <= 3; failing++) {
             walked.clear();
             int last = failing;
-            SessionWarmup.walkCaptures(3_600_000, ops -> walked.add(ops) && walked.size() < last);
+            SessionWarmup.walkCaptures(3_600_000, () -> false, ops -> walked.add(ops) && walked.size() < last);
             assertEquals(all.subList(0, failing), walked, "capture " + failing + " failed");
+        }
+        for (int started = 0; started <= 3; started++) {
+            walked.clear();
+            int atCapture = started;
+            SessionWarmup.walkCaptures(3_600_000, () -> walked.size() >= atCapture, ops -> walked.add(ops));
+            assertEquals(all.subList(0, Math.max(2, started)), walked,
+                    "a session started after capture " + started + ": the first two are walked, no tail capture after it");
         }
     }
 
