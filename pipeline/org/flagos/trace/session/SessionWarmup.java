@@ -69,9 +69,9 @@ final class SessionWarmup {
      * Set when a session starts: no tail capture begins after it. A tail walked beside a session
      * competes with it for the cores and the compiler, and warms nothing that session still needs:
      * on the H200 (2026-12-02, 8 cores pinned) a JVM's first session added 0.24 µs more per launch
-     * than raw CUPTI's with the tail running beside it (13 pairs), against -0.12 µs before the tail
-     * existed and -0.03 µs for the same JVMs' later sessions; and the first close was no faster with
-     * it (0.083 s median, 0.088 s without, 6 JVMs each).
+     * than raw CUPTI's with the tail running beside it (13 pairs), +0.02 µs once it stopped there (6
+     * pairs), -0.12 µs before the tail existed; and the first close was no faster with it (0.083 s
+     * median, 0.088 s without, 6 JVMs each).
      */
     private static volatile boolean sessionStarted;
     private static final int CBID = 51; // the runtime call's id; its name does not matter here
