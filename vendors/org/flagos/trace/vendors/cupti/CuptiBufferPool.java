@@ -26,9 +26,13 @@ final class CuptiBufferPool {
     private static final int PREALLOCATED = Math.min(256, Math.max(2, (64 << 20) / BUFFER_BYTES));
 
     private static int bufferBytes() {
-        Integer mib = Integer.getInteger("flagtrace.cupti.bufferMiB"); // the older setting, still honoured
-        int kib = mib != null ? mib << 10 : Integer.getInteger("flagtrace.cupti.bufferKiB", 1 << 10);
-        return Math.max(64, Math.min(64 << 10, kib)) << 10;
+        return bufferBytes(Integer.getInteger("flagtrace.cupti.bufferMiB"), Integer.getInteger("flagtrace.cupti.bufferKiB"));
+    }
+
+    /** The buffer size these settings give: {@code mib} (the older one) first, else {@code kib}, else 1 MiB; 64 KiB to 64 MiB. */
+    static int bufferBytes(Integer mib, Integer kib) {
+        long asked = mib != null ? (long) mib << 10 : kib != null ? kib : 1 << 10;
+        return (int) Math.max(64, Math.min(64 << 10, asked)) << 10;
     }
 
     private final ArrayBlockingQueue<BytePointer> free = new ArrayBlockingQueue<>(256);
