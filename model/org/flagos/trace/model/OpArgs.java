@@ -95,6 +95,7 @@ public final class OpArgs {
         object.write('}');
         assert object.size() == length && object.array().length == length;
         objectJson = object.array();
+        // torch's inputs and the other members get arrays of their own: the trace's sinks write them whole
         extraJson = extraLength == 0 ? NO_MEMBERS : new byte[extraLength];
         int extra = 0;
         for (int i = 0; i < n; i++) {
