@@ -1,16 +1,16 @@
 package org.flagos.trace.model;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
  * Key/value arguments of a host op (tensor shapes, sizes), written into the op's {@code cpu_op}
- * args as torch writes its own: {@code "Input Dims": [[256, 256], [256, 256]]}. Immutable, checked
- * and encoded once when built, so a program that opens the same kind of op many times builds its
- * args once and passes the same object each time: opening an op with args then costs one reference.
+ * args as torch writes its own: {@code "Input Dims": [[256, 256], [256, 256]]}. Immutable and safe
+ * to share between threads, checked and encoded once when built, so a program that opens the same
+ * kind of op many times builds its args once and passes the same object each time: opening an op
+ * with args then costs one reference. A program whose shapes differ per op builds args per op: the
+ * builder writes every value straight into one byte array, and building costs a few small arrays.
  *
  * <p>torch's four input keys ({@link #INPUT_DIMS}, {@link #INPUT_STRIDES}, {@link #INPUT_TYPE},
  * {@link #CONCRETE_INPUTS}) take the place of the empty lists a {@code cpu_op} otherwise carries;
@@ -40,56 +40,74 @@ public final class OpArgs {
     /** How a value is typed, for formats that type their args (Perfetto's debug annotations). */
     public enum Kind { INTEGER, DOUBLE, STRING, LIST }
 
+    private static final byte[] NO_MEMBERS = new byte[0];
+
     private final String[] keys;
     private final Kind[] kinds;
-    private final byte[][] values;
-    private final long[] integers;
-    private final double[] doubles;
+    /** An {@link Kind#INTEGER}'s value or a {@link Kind#DOUBLE}'s raw bits; null when no arg is a number. */
+    private final long[] numbers;
+    /** A {@link Kind#STRING}'s value; null when no arg is a string. */
     private final String[] strings;
+    /** The whole object as JSON; value {@code i} is its bytes {@code [valueStarts[i], valueEnds[i])}. */
+    private final byte[] objectJson;
+    private final int[] valueStarts;
+    private final int[] valueEnds;
     private final byte[][] torchInputs = new byte[4][];
     private final byte[] extraJson;
-    private final byte[] objectJson;
-    private final String objectText;
+    /**
+     * {@link #toJson()}, made at its first call: a journal or an ops file reads it, a live trace never
+     * does. Not volatile on purpose: a String is immutable (its fields are final), so a thread that
+     * sees this field set sees the whole String, and one that sees null makes an equal one itself.
+     */
+    private String objectText;
 
     private OpArgs(Builder b) {
-        int n = b.keys.size();
-        keys = b.keys.toArray(new String[0]);
-        kinds = b.kinds.toArray(new Kind[0]);
-        values = b.values.toArray(new byte[0][]);
-        integers = Arrays.copyOf(b.integers, n);
-        doubles = Arrays.copyOf(b.doubles, n);
-        strings = b.strings.toArray(new String[0]);
-        ByteArrayOutputStream extra = new ByteArrayOutputStream();
-        ByteArrayOutputStream object = new ByteArrayOutputStream();
+        int n = b.count;
+        keys = Arrays.copyOf(b.keys, n);
+        kinds = Arrays.copyOf(b.kinds, n);
+        numbers = b.hasNumbers ? Arrays.copyOf(b.numbers, n) : null;
+        strings = b.strings == null ? null : Arrays.copyOf(b.strings, n);
+        valueStarts = new int[n];
+        valueEnds = new int[n];
+        byte[] values = b.values.array();
+        long length = 2 + b.values.size() + Math.max(0, n - 1);
+        for (int i = 0; i < n; i++) {
+            length += JsonBytes.quotedLength(keys[i]) + 1;
+        }
+        JsonBytes object = new JsonBytes((int) length);
+        int[] memberStarts = new int[n];
+        int extraLength = 0;
         object.write('{');
         for (int i = 0; i < n; i++) {
-            byte[] member = member(keys[i], values[i]);
             if (i > 0) {
                 object.write(',');
             }
-            object.writeBytes(member);
-            int torch = TORCH_INPUT_KEYS.indexOf(keys[i]);
-            if (torch >= 0) {
-                torchInputs[torch] = values[i];
-            } else {
-                extra.write(',');
-                extra.writeBytes(member);
+            memberStarts[i] = object.size();
+            object.writeQuoted(keys[i]);
+            object.write(':');
+            valueStarts[i] = object.size();
+            object.write(values, i == 0 ? 0 : b.ends[i - 1], b.ends[i]);
+            valueEnds[i] = object.size();
+            if (!isTorchInput(i)) {
+                extraLength += 1 + valueEnds[i] - memberStarts[i];
             }
         }
         object.write('}');
-        extraJson = extra.toByteArray();
-        objectJson = object.toByteArray();
-        objectText = new String(objectJson, StandardCharsets.UTF_8);
-    }
-
-    private static byte[] member(String key, byte[] value) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write('"');
-        out.writeBytes(JsonText.quotedUtf8(key));
-        out.write('"');
-        out.write(':');
-        out.writeBytes(value);
-        return out.toByteArray();
+        assert object.size() == length && object.array().length == length;
+        objectJson = object.array();
+        // torch's inputs and the other members get arrays of their own: the trace's sinks write them whole
+        extraJson = extraLength == 0 ? NO_MEMBERS : new byte[extraLength];
+        int extra = 0;
+        for (int i = 0; i < n; i++) {
+            int torch = TORCH_INPUT_KEYS.indexOf(keys[i]);
+            if (torch >= 0) {
+                torchInputs[torch] = Arrays.copyOfRange(objectJson, valueStarts[i], valueEnds[i]);
+            } else {
+                extraJson[extra++] = ',';
+                System.arraycopy(objectJson, memberStarts[i], extraJson, extra, valueEnds[i] - memberStarts[i]);
+                extra += valueEnds[i] - memberStarts[i];
+            }
+        }
     }
 
     public static Builder builder() {
@@ -110,22 +128,22 @@ public final class OpArgs {
 
     /** The value as JSON text (UTF-8), as the trace writes it. */
     public byte[] json(int i) {
-        return values[i].clone();
+        return Arrays.copyOfRange(objectJson, valueStarts[i], valueEnds[i]);
     }
 
     /** The value of an {@link Kind#INTEGER} arg. */
     public long integer(int i) {
-        return integers[i];
+        return kinds[i] == Kind.INTEGER ? numbers[i] : 0;
     }
 
     /** The value of a {@link Kind#DOUBLE} arg. */
     public double real(int i) {
-        return doubles[i];
+        return kinds[i] == Kind.DOUBLE ? Double.longBitsToDouble(numbers[i]) : 0;
     }
 
     /** The value of a {@link Kind#STRING} arg. */
     public String string(int i) {
-        return strings[i];
+        return kinds[i] == Kind.STRING ? strings[i] : null;
     }
 
     /** Whether the key is one of torch's input keys (written in place of an empty list). */
@@ -151,7 +169,12 @@ public final class OpArgs {
 
     /** The whole args as one JSON object, as an ops file and the journal hold them. */
     public String toJson() {
-        return objectText;
+        String text = objectText;
+        if (text == null) {
+            text = new String(objectJson, StandardCharsets.UTF_8);
+            objectText = text;
+        }
+        return text;
     }
 
     @Override
@@ -169,15 +192,24 @@ public final class OpArgs {
         return toJson();
     }
 
-    /** Builds one {@link OpArgs}; every method checks its key and value at once. Not thread-safe. */
+    /**
+     * Builds one {@link OpArgs}; every method checks its key and value at once. A refused key or value
+     * leaves the builder as it was, and a builder goes on after {@link #build()} without changing what
+     * it built. Not thread-safe.
+     */
     public static final class Builder {
-        private final List<String> keys = new ArrayList<>();
-        private final List<Kind> kinds = new ArrayList<>();
-        private final List<byte[]> values = new ArrayList<>();
-        private final List<String> strings = new ArrayList<>();
-        private long[] integers = new long[4];
-        private double[] doubles = new double[4];
-        private int valueBytes;
+        private static final int FIRST_CAPACITY = 8;
+
+        private String[] keys = new String[FIRST_CAPACITY];
+        private Kind[] kinds = new Kind[FIRST_CAPACITY];
+        /** Where each value ends in {@link #values}; value {@code i} starts where {@code i - 1} ends. */
+        private int[] ends = new int[FIRST_CAPACITY];
+        private long[] numbers = new long[FIRST_CAPACITY];
+        private boolean hasNumbers;
+        private String[] strings;
+        private int count;
+        /** The values' JSON, back to back; its size is the bytes that count against {@link #MAX_VALUE_BYTES}. */
+        private final JsonBytes values = new JsonBytes(128);
 
         private Builder() {
         }
@@ -203,8 +235,10 @@ public final class OpArgs {
         }
 
         public Builder add(String key, long value) {
-            int i = put(key, Kind.INTEGER, ascii(Long.toString(value)), null);
-            integers[i] = value;
+            int i = put(key, Kind.INTEGER, JsonBytes.longLength(value));
+            values.writeLong(value);
+            numbers[i] = value;
+            hasNumbers = true;
             return this;
         }
 
@@ -212,63 +246,76 @@ public final class OpArgs {
             if (!Double.isFinite(value)) {
                 throw refused(key, "a number must be finite (JSON has no " + value + ")");
             }
-            int i = put(key, Kind.DOUBLE, ascii(Double.toString(value)), null);
-            doubles[i] = value;
+            String text = Double.toString(value);
+            int i = put(key, Kind.DOUBLE, text.length());
+            values.writeAscii(text);
+            numbers[i] = Double.doubleToRawLongBits(value);
+            hasNumbers = true;
             return this;
         }
 
         public Builder add(String key, String value) {
             requireValue(key, value);
-            put(key, Kind.STRING, quoted(value), value);
+            int i = put(key, Kind.STRING, JsonBytes.quotedLength(value));
+            values.writeQuoted(value);
+            if (strings == null) {
+                strings = new String[keys.length];
+            }
+            strings[i] = value;
             return this;
         }
 
         /** A list of integers ({@code [256, 256]}). */
         public Builder add(String key, long[] list) {
             requireValue(key, list);
-            StringBuilder s = new StringBuilder(2 + list.length * 4);
-            append(s, list);
-            put(key, Kind.LIST, ascii(s.toString()), null);
+            put(key, Kind.LIST, listLength(list));
+            writeList(list);
             return this;
         }
 
         /** A list of integer lists ({@code [[256, 256], []]}). */
         public Builder add(String key, long[][] lists) {
             requireValue(key, lists);
-            StringBuilder s = new StringBuilder(2 + lists.length * 8);
-            s.append('[');
+            long length = 1;
             for (int i = 0; i < lists.length; i++) {
                 if (lists[i] == null) {
                     throw refused(key, "element " + i + " is null");
                 }
-                if (i > 0) {
-                    s.append(',');
-                }
-                append(s, lists[i]);
-                checkSize(key, s.length());
+                length += (i > 0 ? 1 : 0) + listLength(lists[i]);
+                checkSize(key, length);
             }
-            s.append(']');
-            put(key, Kind.LIST, ascii(s.toString()), null);
+            put(key, Kind.LIST, length + 1);
+            values.write('[');
+            for (int i = 0; i < lists.length; i++) {
+                if (i > 0) {
+                    values.write(',');
+                }
+                writeList(lists[i]);
+            }
+            values.write(']');
             return this;
         }
 
         /** A list of strings ({@code ["float", ""]}). */
         public Builder add(String key, String[] list) {
             requireValue(key, list);
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            out.write('[');
+            long length = 1;
             for (int i = 0; i < list.length; i++) {
                 if (list[i] == null) {
                     throw refused(key, "element " + i + " is null");
                 }
-                if (i > 0) {
-                    out.write(',');
-                }
-                out.writeBytes(quoted(list[i]));
-                checkSize(key, out.size());
+                length += (i > 0 ? 1 : 0) + JsonBytes.quotedLength(list[i]);
+                checkSize(key, length);
             }
-            out.write(']');
-            put(key, Kind.LIST, out.toByteArray(), null);
+            put(key, Kind.LIST, length + 1);
+            values.write('[');
+            for (int i = 0; i < list.length; i++) {
+                if (i > 0) {
+                    values.write(',');
+                }
+                values.writeQuoted(list[i]);
+            }
+            values.write(']');
             return this;
         }
 
@@ -276,30 +323,47 @@ public final class OpArgs {
             return new OpArgs(this);
         }
 
-        private void append(StringBuilder s, long[] list) {
-            s.append('[');
-            for (int i = 0; i < list.length; i++) {
-                if (i > 0) {
-                    s.append(',');
-                }
-                s.append(list[i]);
+        private static long listLength(long[] list) {
+            long length = 2 + Math.max(0, list.length - 1);
+            for (long v : list) {
+                length += JsonBytes.longLength(v);
             }
-            s.append(']');
+            return length;
         }
 
-        private int put(String key, Kind kind, byte[] json, String string) {
-            checkKey(key);
-            checkSize(key, json.length);
-            int i = keys.size();
-            keys.add(key);
-            kinds.add(kind);
-            values.add(json);
-            strings.add(string);
-            valueBytes += json.length;
-            if (i == integers.length) {
-                integers = Arrays.copyOf(integers, i * 2);
-                doubles = Arrays.copyOf(doubles, i * 2);
+        private void writeList(long[] list) {
+            values.write('[');
+            for (int i = 0; i < list.length; i++) {
+                if (i > 0) {
+                    values.write(',');
+                }
+                values.writeLong(list[i]);
             }
+            values.write(']');
+        }
+
+        /**
+         * Checks the key and the value's encoded length, then takes arg number {@code i} (returned)
+         * whose value the caller writes next, exactly {@code length} bytes of it.
+         */
+        private int put(String key, Kind kind, long length) {
+            checkKey(key);
+            checkSize(key, length);
+            int i = count;
+            if (i == keys.length) {
+                int capacity = Math.min(2 * i, MAX_ARGS);
+                keys = Arrays.copyOf(keys, capacity);
+                kinds = Arrays.copyOf(kinds, capacity);
+                ends = Arrays.copyOf(ends, capacity);
+                numbers = Arrays.copyOf(numbers, capacity);
+                if (strings != null) {
+                    strings = Arrays.copyOf(strings, capacity);
+                }
+            }
+            keys[i] = key;
+            kinds[i] = kind;
+            ends[i] = values.size() + (int) length;
+            count++;
             return i;
         }
 
@@ -319,16 +383,18 @@ public final class OpArgs {
             if (RESERVED_KEYS.contains(key)) {
                 throw refused(key, "flagtrace writes this key itself");
             }
-            if (keys.contains(key)) {
-                throw refused(key, "the key is given twice");
+            for (int i = 0; i < count; i++) {
+                if (keys[i].equals(key)) {
+                    throw refused(key, "the key is given twice");
+                }
             }
-            if (keys.size() == MAX_ARGS) {
+            if (count == MAX_ARGS) {
                 throw refused(key, "an op has at most " + MAX_ARGS + " args");
             }
         }
 
-        private void checkSize(String key, int bytes) {
-            if (valueBytes + bytes > MAX_VALUE_BYTES) {
+        private void checkSize(String key, long bytes) {
+            if (values.size() + bytes > MAX_VALUE_BYTES) {
                 throw refused(key, "the op's args would take more than " + MAX_VALUE_BYTES + " bytes as JSON");
             }
         }
@@ -342,19 +408,6 @@ public final class OpArgs {
         private static IllegalArgumentException refused(String key, String why) {
             String shown = key == null ? "null" : key.length() > 40 ? key.substring(0, 40) + "..." : key;
             return new IllegalArgumentException("op arg '" + shown + "': " + why);
-        }
-
-        private static byte[] quoted(String s) {
-            byte[] body = JsonText.quotedUtf8(s);
-            byte[] out = new byte[body.length + 2];
-            out[0] = '"';
-            System.arraycopy(body, 0, out, 1, body.length);
-            out[out.length - 1] = '"';
-            return out;
-        }
-
-        private static byte[] ascii(String s) {
-            return s.getBytes(StandardCharsets.US_ASCII);
         }
     }
 }
