@@ -224,6 +224,12 @@ public final class ScheduledSession implements AutoCloseable, HostOpMarker {
             while (!ready.awaitTermination(1, TimeUnit.SECONDS)) {
                 Diagnostics.trace("schedule", "waiting for the trace-ready handler to return");
             }
+            // The pool counts as terminated a moment before its worker thread ends: wait for that too,
+            // so that no thread of the session outlives close() (seen once in CI as a live thread).
+            Thread worker = readyThread;
+            if (worker != null) {
+                worker.join();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             ready.shutdownNow();
