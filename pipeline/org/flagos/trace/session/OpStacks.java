@@ -28,7 +28,7 @@ final class OpStacks {
     private static final String STACKS = OpStacks.class.getName();
     private static final String MARKER = org.flagos.trace.model.HostOpMarker.class.getName();
     /** Frames kept at most (a frame's text is under a few hundred bytes). */
-    static final int MAX_FRAMES = 1 << 16;
+    static final int MAX_FRAMES_KEPT = 1 << 16;
     /** Bytes of stack text kept at most (an {@link OpStack} holds its text in four forms). */
     static final long MAX_STACK_BYTES = 16L << 20;
 
@@ -69,7 +69,7 @@ final class OpStacks {
             return known;
         }
         String printed = print(f);
-        if (FRAMES.size() < MAX_FRAMES) {
+        if (FRAMES.size() < MAX_FRAMES_KEPT) {
             String raced = FRAMES.putIfAbsent(where, printed);
             return raced != null ? raced : printed;
         }
@@ -81,11 +81,6 @@ final class OpStacks {
         String where = f.isNativeMethod() ? "Native Method"
                 : file == null ? "Unknown Source" : f.getLineNumber() >= 0 ? file + ":" + f.getLineNumber() : file;
         return f.getClassName() + "." + f.getMethodName() + "(" + where + ")";
-    }
-
-    /** Stacks and frames kept now; for tests. */
-    static int stacksKept() {
-        return BY_FRAMES.size();
     }
 
     /** A frame's place: what its printed line follows from. */
