@@ -68,6 +68,26 @@ public interface DeviceTracer {
     }
 
     /**
+     * Hands every record the vendor holds of calls that have returned to the sink now, without
+     * disarming: when it returns true, each binding and API record of a call that returned before the
+     * flush began has been published. The session calls it from its own thread while ops run and
+     * nothing arrives, so ops that launched nothing can settle ({@link RecordType#FLUSH_BARRIER}).
+     * False (the default): the vendor cannot promise that, and ops wait for records as before.
+     */
+    default boolean flush() {
+        return false;
+    }
+
+    /**
+     * Buffers the vendor has handed over so far (every session's), or -1 when the tracer does not
+     * count them: how the session tells that records are arriving on their own, with no
+     * {@link #flush()} needed.
+     */
+    default long buffersDelivered() {
+        return -1;
+    }
+
+    /**
      * Stages this vendor's records need between API naming and the external-correlation join (MSPTI
      * remaps its correlation ids there), in order; the pipeline wires them in for every capture of
      * the vendor, live or replayed. None by default.

@@ -8,6 +8,12 @@ public enum RecordType {
     CORRELATION_BINDING,
     /** A host op range with its External id. */
     HOST_OP,
+    /**
+     * A live tracer's flush barrier at host time {@link TraceRecord#startNs}: every record of a vendor
+     * call that returned before it was published ahead of this slot, so a host op that ended before it
+     * and has no binding yet launched nothing. Produces no trace event.
+     */
+    FLUSH_BARRIER,
     /** The capture is complete: stages flush what they hold. Published exactly once, last. */
     END_OF_CAPTURE
 }

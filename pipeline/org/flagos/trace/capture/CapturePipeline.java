@@ -303,6 +303,20 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
         writer.settleOpsAfter(records);
     }
 
+    /** How long before a flush barrier an op with records must have ended to settle at it; see {@link TraceWalk#barrierBoundLag}. */
+    public void barrierBoundLag(long ns) {
+        writer.barrierBoundLag(ns);
+    }
+
+    /**
+     * Publishes a flush barrier at host time {@code ns}, once the tracer's {@code flush()} returned true
+     * for a flush begun at or after it: ops that ended before it and that no record named settle.
+     * Waits for a slot like a vendor record (the caller is the session's barrier thread, never a user's).
+     */
+    public void publishFlushBarrier(long ns) {
+        publish(HostOpTranslator.FLUSH_BARRIER, ns);
+    }
+
     public CaptureAccounting accounting() {
         return accounting;
     }

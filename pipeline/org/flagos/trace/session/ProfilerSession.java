@@ -87,6 +87,8 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
     /** Whether the dump was committed or discarded. */
     private boolean dumpSettled;
     private long stopTookNs;
+    /** Null when the session publishes no flush barriers. */
+    private SettleBarrier barrier;
     private long alignTookNs;
 
     private ProfilerSession(DeviceTracer tracer, SessionOptions options) throws IOException {
@@ -135,6 +137,7 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
             pipeline.accounting().note("device tracer unavailable: " + tracer.unavailableReason());
             pipeline.expectNoDeviceRecords();
         }
+        boolean barriers = SettleBarrier.prepare(tracer, pipeline, SettleBarrier.PERIOD_MS);
         try {
             tracer.start(pipeline, names, stats, BufferTap.both(dump == null ? BufferTap.NONE : dump,
                     journal == null ? BufferTap.NONE : journal));
@@ -150,6 +153,7 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
             }
             throw e;
         }
+        barrier = barriers ? SettleBarrier.start(tracer, pipeline, clock::now, nextExternalId, SettleBarrier.PERIOD_MS) : null;
         Diagnostics.trace("session", "started with tracer " + tracer.name() + ", window from " + startNs);
     }
 
@@ -321,6 +325,10 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
             endNs = clock.now();
             window.windowEnd(endNs);
             long t0 = System.nanoTime();
+            if (barrier != null) {
+                barrier.stop(); // before the tracer: no flush may race its stop, no barrier follow the end
+                barrier = null;
+            }
             tracer.stop();
             long t1 = System.nanoTime();
             ClockAlignment alignment = alignHostClock();

@@ -56,6 +56,8 @@ public final class CaptureAccounting {
     /** Records after which a live session's ops settled, when fewer than the join's horizon; else 0. */
     private volatile long opSettleRecords;
     private volatile long recordsAfterOpSettled;
+    private volatile long flushBarriers;
+    private volatile long opsSettledAtBarrier;
     private volatile long opsNestedApproximately;
     private volatile long opsDrawnBeforeRowKnown;
     private volatile long opsHeldMax;
@@ -263,6 +265,21 @@ public final class CaptureAccounting {
         this.opsDrawnBeforeRowKnown = drawnBeforeRowKnown;
     }
 
+    void flushBarriers(long barriers, long settled) {
+        this.flushBarriers = barriers;
+        this.opsSettledAtBarrier = settled;
+    }
+
+    /** Flush barriers the live tracer published while the session ran (ops settled without records). */
+    public long flushBarriers() {
+        return flushBarriers;
+    }
+
+    /** Host ops settled at a flush barrier: they launched nothing, or ended long before it. */
+    public long opsSettledAtBarrier() {
+        return opsSettledAtBarrier;
+    }
+
     void opsSettledSooner(long settleRecords, long recordsAfterSettled) {
         this.opSettleRecords = settleRecords;
         this.recordsAfterOpSettled = recordsAfterSettled;
@@ -437,6 +454,10 @@ public final class CaptureAccounting {
         if (opSettleRecords > 0) { // a live session's shorter settling only: a replay's block is unchanged
             g.writeNumberField("op_settle_records", opSettleRecords);
             g.writeNumberField("records_after_op_settled", recordsAfterOpSettled);
+            if (flushBarriers > 0) {
+                g.writeNumberField("flush_barriers", flushBarriers);
+                g.writeNumberField("ops_settled_at_barrier", opsSettledAtBarrier);
+            }
         }
         g.writeEndObject();
         g.writeNumberField("device_records_without_op", deviceRecordsWithoutOp);

@@ -34,6 +34,8 @@ import org.flagos.trace.model.OpStack;
  */
 final class HostOpLedger {
     private static final long NONE = -1;
+    /** Unsettled ops one barrier steps past at most before it stops looking. */
+    private static final int BARRIER_ASIDE_MAX = 4096;
 
     /** Records after an op's arrival by which records come for it once it arrived: then it settles. */
     private int settleAfter;
@@ -71,6 +73,8 @@ final class HostOpLedger {
     private long[] apiThread = new long[256];
     private long[] arrivedAt = new long[256];
     private boolean[] folded = new boolean[256];
+    /** True once a record named the op (binding, API or device record): it launched something. */
+    private boolean[] bound = new boolean[256];
     private int[] freeSlots = new int[256];
     private int freeCount;
     private int used;
@@ -116,6 +120,13 @@ final class HostOpLedger {
     private long unclaimedDeviceRecords;
     private long settledAtCapacity;
     private long drawnBeforeRowKnown;
+    private long barriers;
+    private boolean barriersExpected;
+    private long settledAtBarrier;
+    /** Ops a barrier could not settle yet, put back after its scan. */
+    private int[] aside = new int[BARRIER_ASIDE_MAX];
+    /** Threads on which a barrier met an op it could not settle: their later ops wait (post-order). */
+    private final org.agrona.collections.LongHashSet blocked = new org.agrona.collections.LongHashSet();
     private volatile boolean recordsExpected = true;
     /** Each op's span per stream, or null when GPU annotations are off. */
     StreamSpans spans;
@@ -174,7 +185,7 @@ final class HostOpLedger {
     }
 
     private void seen(long late) {
-        if (late > latestSeen) {
+        if (late > latestSeen && declared > 0) {
             latestSeen = late;
             if (late > settleAfter - settleAfter / 4) {
                 settleAfter = (int) Math.min(horizon, late + declared);
@@ -182,9 +193,20 @@ final class HostOpLedger {
         }
     }
 
-    /** True when a live bound was declared ({@link #settleAfter(int)}). */
-    boolean liveBound() {
-        return declared > 0;
+    /**
+     * Flush barriers will come ({@link #barrier}): ops settled at them are remembered, so a record that
+     * names one later is counted as late for its op. Before any op arrives.
+     */
+    void expectBarriers() {
+        barriersExpected = true;
+        if (settled == null) {
+            settled = new SettledIds(Math.min(horizon, 1 << 16));
+        }
+    }
+
+    /** True in a live session: a settle bound was declared ({@link #settleAfter(int)}) or barriers will come. */
+    boolean live() {
+        return declared > 0 || barriersExpected;
     }
 
     /** The records after which an op settles (a live bound may have grown: {@link #seen}). */
@@ -220,6 +242,7 @@ final class HostOpLedger {
         apiThread[s] = NONE;
         arrivedAt[s] = now;
         folded[s] = false;
+        bound[s] = false;
         annotation[s] = false;
         domainId[s] = -1;
         range[s] = false;
@@ -231,6 +254,7 @@ final class HostOpLedger {
             int e = earlySlot(early);
             deviceNs[s] = earlyDevice[e];
             apiThread[s] = earlyApi[e];
+            bound[s] = true; // a binding, API or device record came first
             earlyLive[e] = false;
             if (spans != null) {
                 spans.copy(s, earlySpans, e);
@@ -284,6 +308,7 @@ final class HostOpLedger {
                 seen((int) s);
             }
             deviceNs[(int) s] += ns;
+            bound[(int) s] = true;
             if (spanned && !spans.add((int) s, stream, startNs, endNs)) {
                 spansPastLimit++;
             }
@@ -310,6 +335,7 @@ final class HostOpLedger {
             if (apiThread[(int) s] == NONE) {
                 apiThread[(int) s] = apiThreadId;
             }
+            bound[(int) s] = true;
             return;
         }
         if (settled != null && lateForSettled(external)) {
@@ -319,6 +345,66 @@ final class HostOpLedger {
         if (earlyApi[e] == NONE) {
             earlyApi[e] = apiThreadId;
         }
+    }
+
+    /**
+     * A binding named this External id: its op launched something, so a flush barrier leaves it to
+     * its records. Before the op arrives the mark waits in an early entry (a horizon, like records).
+     */
+    void bound(long external) {
+        long s = slotOf.get(external);
+        if (s != NONE) {
+            bound[(int) s] = true;
+        } else if (settled == null || settled.arrivedAt(external) == SettledIds.ABSENT) {
+            earlyEntry(external); // an early entry of any record marks its op bound when it comes
+        }
+    }
+
+    /**
+     * A flush barrier at {@code ns}: the tracer has published every binding and API record of calls
+     * that returned before it. Among the held ops that ended before it, in end order, those no record
+     * named launched nothing and settle now; so do those that did, once they ended more than
+     * {@code boundLagNs} before it (their device work has had that long to complete; a record still
+     * to come is counted, {@link #recordsAfterSettled()}). An op that must wait blocks the later ops of
+     * its thread (the summary folds each thread's ops in post-order); an annotation range that must
+     * wait ends the scan (its thread is the vendor's, not an op's).
+     */
+    void barrier(long ns, long boundLagNs) {
+        barriers++;
+        int n = 0;
+        blocked.clear();
+        long boundBefore = ns - boundLagNs;
+        while (byEnd.size > 0 && n < aside.length) {
+            int s = byEnd.peek();
+            if (end[s] >= ns) {
+                break;
+            }
+            boolean due = !bound[s] || end[s] < boundBefore;
+            if (range[s]) {
+                if (!due || !blocked.isEmpty()) {
+                    break;
+                }
+            } else if (!due || blocked.contains(thread[s])) {
+                blocked.add(thread[s]);
+                aside[n++] = byEnd.poll();
+                continue;
+            }
+            fold(byEnd.poll());
+            settledAtBarrier++;
+        }
+        for (int i = 0; i < n; i++) {
+            byEnd.add(aside[i]);
+        }
+    }
+
+    /** Flush barriers seen. */
+    long barriers() {
+        return barriers;
+    }
+
+    /** Ops settled by a flush barrier rather than by their records or the capture's end. */
+    long settledAtBarrier() {
+        return settledAtBarrier;
     }
 
     /** One record (activity or binding) arrived: the clock the horizon is counted in. */
@@ -476,6 +562,7 @@ final class HostOpLedger {
             apiThread = Arrays.copyOf(apiThread, n);
             arrivedAt = Arrays.copyOf(arrivedAt, n);
             folded = Arrays.copyOf(folded, n);
+            bound = Arrays.copyOf(bound, n);
             freeSlots = Arrays.copyOf(freeSlots, n);
             if (spans != null) {
                 spans.ensure(n);

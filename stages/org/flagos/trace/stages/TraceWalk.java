@@ -26,6 +26,11 @@ import org.flagos.trace.model.TraceRecord;
 public final class TraceWalk implements EventHandler<TraceRecord> {
     /** Host rows of a capture that never names its process: kept clear of device pids (0..n). */
     private static final long UNKNOWN_HOST_PID = 1_000_000;
+    /**
+     * One second: a launch's device work completes within it in all but deep queues of long kernels;
+     * its record arriving after the op settled is still drawn, and counted.
+     */
+    public static final long DEFAULT_BARRIER_BOUND_LAG_NS = 1_000_000_000L;
 
     private final TraceSink sink;
     private final TraceHeader header;
@@ -70,6 +75,8 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
     private volatile Throwable failure;
     /** False when the capture has no host ops: nothing then needs the per-op tables. */
     private volatile boolean hostOpsExpected = true;
+    /** How long before a flush barrier an op with records must have ended to settle at it. */
+    private volatile long barrierBoundLagNs = DEFAULT_BARRIER_BOUND_LAG_NS;
 
     /**
      * Walks a capture into {@code sink}; {@code names} is read (op names for the summary), never
@@ -128,6 +135,16 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         ops.settleAfter(records);
     }
 
+    /**
+     * Declares that flush barriers ({@code RecordType.FLUSH_BARRIER}) will come, and how long before one an op that launched
+     * something must have ended to settle at it (ops that launched nothing settle at the first
+     * barrier after their end): {@value #DEFAULT_BARRIER_BOUND_LAG_NS} ns by default. Before the first record.
+     */
+    public void barrierBoundLag(long ns) {
+        barrierBoundLagNs = Math.max(0, ns);
+        ops.expectBarriers();
+    }
+
     @Override
     public void onEvent(TraceRecord slot, long sequence, boolean endOfBatch) {
         boolean end = slot.type == RecordType.END_OF_CAPTURE;
@@ -150,7 +167,11 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
             for (int i = 0; i < slot.releasedCount(); i++) {
                 walk(slot.released(i));
             }
-            if (slot.type == RecordType.ACTIVITY || slot.type == RecordType.CORRELATION_BINDING) {
+            if (slot.type == RecordType.FLUSH_BARRIER) {
+                if (started && hostOpsExpected) {
+                    ops.barrier(slot.startNs, barrierBoundLagNs);
+                }
+            } else if (slot.type == RecordType.ACTIVITY || slot.type == RecordType.CORRELATION_BINDING) {
                 ops.record(); // the join's clock: parked records come back within a horizon of these
                 if (memory.held() > 0) {
                     memory.arrival();
@@ -203,6 +224,10 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
                 api(r);
             }
             records++;
+        } else if (r.type == RecordType.CORRELATION_BINDING) {
+            if (hostOpsExpected && ops.live() && r.hasExternalId()) {
+                ops.bound(r.externalId()); // its op launched something: a flush barrier leaves it to its records
+            }
         } else if (r.type == RecordType.HOST_OP) {
             startIfNeeded(r.startNs);
             ops.op(r.nameId, r.externalId(), r.threadId, r.startNs, r.endNs, r.threadNameId);
@@ -401,8 +426,9 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         }
         accounting.opsSettling(ops.unclaimedDeviceRecords(), ops.settledAtCapacity(), fold.approximate(),
                 ops.drawnBeforeRowKnown(), ops.maxHeld());
-        if (ops.liveBound()) {
+        if (ops.live()) {
             accounting.opsSettledSooner(ops.settlesAfter(), ops.recordsAfterSettled());
+            accounting.flushBarriers(ops.barriers(), ops.settledAtBarrier());
         }
         accounting.flowEndsGivenUp(flows.givenUp());
         accounting.profilerOverhead(overheadRecords, overheadNs);

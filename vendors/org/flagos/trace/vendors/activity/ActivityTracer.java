@@ -147,6 +147,15 @@ public abstract class ActivityTracer<S extends ActivityTracer.Session> implement
     /** Disarms and force-flushes: when it returns, the vendor has completed every buffer it will. */
     protected abstract void disarm(S session);
 
+    /**
+     * Asks the vendor, without disarming, for every buffer whose records are complete; true when the
+     * vendor's completion callbacks for them have returned by then, with every binding published
+     * (under the session's lock). False by default: the vendor cannot flush mid-session.
+     */
+    protected boolean flushCompleted(S session) {
+        return false;
+    }
+
     /** After the last completion has returned and the session is withdrawn. Nothing by default. */
     protected void afterDrain(S session) {
     }
@@ -256,6 +265,27 @@ public abstract class ActivityTracer<S extends ActivityTracer.Session> implement
                     + " µs of it); buffers outside sessions " + callbacks.outsideSession()
                     + ", failed pushes " + pushFailures.get() + ", failed pops " + popFailures.get() + stopDetail());
         }
+    }
+
+    /**
+     * {@link #flushCompleted} on the running session, then waits out any completion still inside it on
+     * another of the vendor's threads (completions run under the session's lock). Serialized with
+     * {@link #stop()}: false once the session is gone.
+     */
+    @Override
+    public final synchronized boolean flush() {
+        S s = session;
+        if (!available() || s == null || !flushCompleted(s)) {
+            return false;
+        }
+        synchronized (s) {
+            return session == s;
+        }
+    }
+
+    @Override
+    public final long buffersDelivered() {
+        return callbacks.delivered();
     }
 
     @Override

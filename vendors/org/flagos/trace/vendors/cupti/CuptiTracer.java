@@ -400,6 +400,17 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
         lastFlushNs = System.nanoTime() - began;
     }
 
+    /**
+     * CUPTI's default flush (flag 0): the buffers whose records are all complete, as its documentation
+     * advises for flushing at intervals from a thread of one's own; the forced flush is for the stop
+     * only (it hands over records of work still running, without timestamps). Completions run inside
+     * the call.
+     */
+    @Override
+    protected boolean flushCompleted(Session s) {
+        return cupti.cuptiActivityFlushAll(0) == 0;
+    }
+
     @Override
     protected void afterDrain(Session s) {
         if (pool.grown() > 0) { // not a loss: the pool allocated more, CUPTI recorded on

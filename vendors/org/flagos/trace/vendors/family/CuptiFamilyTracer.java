@@ -227,6 +227,21 @@ public abstract class CuptiFamilyTracer extends ActivityTracer<CuptiFamilyTracer
         checkCall(CuptiFamilyLibrary.ft_family_flush_all(handle, FLUSH_FORCED), "ActivityFlushAll");
     }
 
+    /**
+     * The vendor's default flush (flag 0, complete buffers only), then the API-enter pairs captured since
+     * the last buffer: a flush that hands over no buffer must still publish them.
+     */
+    @Override
+    protected boolean flushCompleted(FamilySession s) {
+        if (CuptiFamilyLibrary.ft_family_flush_all(handle, 0) != 0) {
+            return false;
+        }
+        synchronized (s) {
+            publishBindings(s);
+        }
+        return true;
+    }
+
     @Override
     protected void afterDrain(FamilySession s) {
         synchronized (s) {

@@ -163,7 +163,7 @@ class HostOpLedgerTest {
         assertEquals(64, ops.settlesAfter(), "never past the join's horizon");
         finish(ops);
         assertEquals(1, ops.recordsAfterSettled());
-        assertTrue(ops.liveBound());
+        assertTrue(ops.live());
     }
 
     @Test
@@ -288,21 +288,143 @@ class HostOpLedgerTest {
             assertEquals(0, f.approximate(), "seed " + seed);
             assertEquals(0, f.crossing());
             assertNull(f.crossingNote());
-            Map<String, long[]> reference = reference(all);
-            OpSummary summary = f.summary();
-            assertEquals(reference.size(), summary.rows().size());
-            for (Map.Entry<String, long[]> e : reference.entrySet()) {
-                OpSummaryRow row = summary.row(e.getKey());
-                assertNotNull(row, e.getKey());
-                long[] want = e.getValue();
-                assertEquals(want[0], row.count(), e.getKey());
-                assertEquals(want[1] / 1000.0, row.cpuTimeTotalUs(), e.getKey());
-                assertEquals(want[2] / 1000.0, row.selfCpuTimeTotalUs(), "seed " + seed + " " + e.getKey());
-                assertEquals(want[3] / 1000.0, row.deviceTimeTotalUs(), "seed " + seed + " " + e.getKey());
-                assertEquals(want[4] / 1000.0, row.selfDeviceTimeTotalUs(), e.getKey());
+            assertSummaryIsReference(all, f, seed);
+        }
+    }
+
+    private static void assertSummaryIsReference(List<Op> all, OpSummaryFold f, long seed) {
+        Map<String, long[]> reference = reference(all);
+        OpSummary summary = f.summary();
+        assertEquals(reference.size(), summary.rows().size());
+        for (Map.Entry<String, long[]> e : reference.entrySet()) {
+            OpSummaryRow row = summary.row(e.getKey());
+            assertNotNull(row, e.getKey());
+            long[] want = e.getValue();
+            assertEquals(want[0], row.count(), e.getKey());
+            assertEquals(want[1] / 1000.0, row.cpuTimeTotalUs(), e.getKey());
+            assertEquals(want[2] / 1000.0, row.selfCpuTimeTotalUs(), "seed " + seed + " " + e.getKey());
+            assertEquals(want[3] / 1000.0, row.deviceTimeTotalUs(), "seed " + seed + " " + e.getKey());
+            assertEquals(want[4] / 1000.0, row.selfDeviceTimeTotalUs(), e.getKey());
+        }
+        assertTrue(summary.row("run").count() == 3 && all.size() > 3 * OpSummaryFold.MAX_SIBLINGS,
+                all.size() + " ops: more siblings per thread than are kept apart");
+    }
+
+    /**
+     * A live session's flush barrier: ops that ended before it and that no record named settle at it;
+     * an op that launched something waits for its records (or the lag) and holds back the later ops of
+     * its own thread only, since a thread's ops fold in post-order.
+     */
+    @Test
+    void aBarrierSettlesOpsNoRecordNamedAndAnOpWithRecordsHoldsBackOnlyItsThread() throws Exception {
+        HostOpLedger ops = new HostOpLedger(fold, 1 << 18, 1 << 18);
+        ops.settleAfter(1_000);
+        int name = names.intern("op");
+        ops.op(name, 0, 1, 0, 10, -1); // thread 1: CPU only
+        ops.op(name, 3, 2, 15, 25, -1); // thread 2: CPU only
+        ops.op(name, 1, 1, 20, 30, -1); // thread 1: launched something
+        ops.bound(1);
+        ops.op(name, 2, 1, 40, 50, -1); // thread 1: CPU only, after the launching op
+        ops.op(name, 4, 2, 60, 200, -1); // thread 2: ends after the barrier
+        ops.barrier(100, 1_000);
+        drain(ops);
+        assertEquals(2, ops.settledAtBarrier(), "the CPU-only op of each thread before the launching one");
+        assertEquals(List.of(0L, 3L), rows.stream().map(r -> r[0]).toList(), "rows in start order, up to the op still held");
+        ops.barrier(2_000, 1_000);
+        drain(ops);
+        assertEquals(5, ops.settledAtBarrier(), "the launching op ended more than the lag before: all settle");
+        assertEquals(List.of(0L, 3L, 1L, 2L, 4L), rows.stream().map(r -> r[0]).toList());
+        assertEquals(2, ops.barriers());
+        ops.device(1, 7); // a record after its op settled at a barrier
+        finish(ops);
+        assertEquals(1, ops.recordsAfterSettled(), "counted as after its op settled");
+        assertEquals(0, fold.approximate());
+    }
+
+    @Test
+    void aBindingBeforeItsOpArrivesStillKeepsTheOpFromABarrier() throws Exception {
+        HostOpLedger ops = new HostOpLedger(fold, 1 << 18, 1 << 18);
+        ops.settleAfter(1_000);
+        int name = names.intern("op");
+        ops.bound(9); // its binding came in a buffer flushed while the op was still open
+        ops.op(name, 9, 1, 0, 10, -1);
+        ops.op(name, 10, 2, -5, 10, -1); // starts first: its row is not behind the held one
+        ops.barrier(100, 1_000);
+        drain(ops);
+        assertEquals(List.of(10L), rows.stream().map(r -> r[0]).toList());
+        ops.device(9, 500); // its device record, after the barrier: still its own
+        ops.barrier(5_000, 1_000);
+        finish(ops);
+        assertEquals(0, ops.recordsAfterSettled());
+        assertEquals(0.5, fold.summary().row("op").deviceTimeTotalUs(), 1e-9);
+    }
+
+    @Test
+    void anAnnotationRangeThatMustWaitEndsTheBarriersScan() throws Exception {
+        HostOpLedger ops = new HostOpLedger(fold, 1 << 18, 1 << 18);
+        ops.settleAfter(1_000);
+        int name = names.intern("op");
+        ops.op(name, 1, 77, 0, 10, -1);
+        ops.annotation(-1); // a range on the vendor's API thread 77
+        ops.bound(1);
+        ops.op(name, 2, 1, 20, 30, -1); // another thread's CPU-only op, ending after the range
+        ops.barrier(100, 1_000);
+        assertEquals(0, ops.settledAtBarrier(), "the range's thread is not an op thread: the scan stops there");
+        ops.barrier(2_000, 1_000);
+        assertEquals(2, ops.settledAtBarrier());
+    }
+
+    /**
+     * The long random captures again, with a third of the ops launching nothing, a horizon no record
+     * clock reaches, and a flush barrier after every op: what is held stays small and the summary is
+     * still the reference's exactly (each thread's ops folded in post-order).
+     */
+    @Test
+    void opsSettledAtBarriersGiveTheWholeListsSummaryExactly() throws Exception {
+        for (long seed = 11; seed <= 13; seed++) {
+            SplittableRandom random = new SplittableRandom(seed);
+            List<Op> drawn = new ArrayList<>();
+            long[] nextId = {1};
+            for (int thread = 1; thread <= 3; thread++) {
+                drawThread(random, thread, drawn, nextId);
             }
-            assertTrue(summary.row("run").count() == 3 && all.size() > 3 * OpSummaryFold.MAX_SIBLINGS,
-                    all.size() + " ops: more siblings per thread than are kept apart");
+            List<Op> all = new ArrayList<>();
+            for (Op op : drawn) {
+                all.add(random.nextInt(3) == 0 ? new Op(op.name(), op.externalId(), op.thread(), op.start(), op.end(), 0) : op);
+            }
+            all.sort(Comparator.comparingLong(Op::end).thenComparing(Comparator.comparingLong(Op::start).reversed()));
+            NameTable n = new NameTable();
+            OpSummaryFold f = new OpSummaryFold(n);
+            HostOpLedger ops = new HostOpLedger(f, 1 << 18, 1 << 18);
+            ops.settleAfter((1 << 18) - 1);
+            for (Op op : all) {
+                boolean launched = op.deviceNs() > 0;
+                if (launched && random.nextBoolean()) {
+                    ops.bound(op.externalId()); // binding and device record before the op
+                    ops.device(op.externalId(), op.deviceNs());
+                    ops.op(n.intern(op.name()), op.externalId(), op.thread(), op.start(), op.end(), -1);
+                } else {
+                    ops.op(n.intern(op.name()), op.externalId(), op.thread(), op.start(), op.end(), -1);
+                    if (launched) {
+                        ops.bound(op.externalId());
+                        ops.device(op.externalId(), op.deviceNs());
+                    }
+                }
+                ops.barrier(op.end() + 1, 3_000);
+                while (ops.nextRow() >= 0) {
+                    // the summary is what is checked
+                }
+            }
+            ops.finish();
+            while (ops.nextRow() >= 0) {
+                // as above
+            }
+            assertTrue(ops.maxHeld() < 600, "held " + ops.maxHeld() + " of " + all.size());
+            assertTrue(ops.settledAtBarrier() > all.size() * 9L / 10, ops.settledAtBarrier() + " of " + all.size() + " at barriers");
+            assertEquals(0, ops.recordsAfterSettled());
+            assertEquals(0, f.approximate(), "seed " + seed);
+            assertEquals(0, f.crossing());
+            assertSummaryIsReference(all, f, seed);
         }
     }
 

@@ -1,0 +1,90 @@
+package org.flagos.trace.vendors.mupti;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import org.flagos.trace.session.OpScope;
+import org.flagos.trace.session.Profiler;
+import org.flagos.trace.session.ProfilerSession;
+import org.flagos.trace.session.SessionOptions;
+import org.flagos.trace.stages.CaptureAccounting;
+import org.flagos.trace.testing.FakeVendorLibrary;
+import org.flagos.trace.testing.TraceJson;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A session whose program launches on one thread, then runs a long CPU-only phase on another under
+ * the armed tracer (data loading, say), then launches again, through the fake MUPTI library. With
+ * nothing arriving, the record clock stands still; the session's flush barriers settle the CPU-only
+ * ops as it goes, so few are held and none is settled early at the walk's capacity, while the
+ * launching ops keep every device record.
+ */
+class FlushBarrierSessionTest {
+    private static final int LAUNCHES = 200;
+    private static final int CPU_ROUNDS = 24;
+    private static final int CPU_OPS_PER_ROUND = 2_500;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void cpuOnlyOpsSettleAtBarriersWhileTheSessionRunsAndLaunchesKeepTheirDeviceTime() throws Exception {
+        MuptiTracer tracer = new MuptiTracer(FakeVendorLibrary.build("fake_mupti").toString());
+        assertTrue(tracer.available(), tracer.unavailableReason());
+        Path trace = dir.resolve("trace.json");
+        CaptureAccounting accounting;
+        ProfilerSession session = Profiler.start(tracer, SessionOptions.to(trace));
+        try (session) {
+            Thread gpu = new Thread(() -> launches(session, tracer), "launcher");
+            gpu.start();
+            gpu.join();
+            for (int round = 0; round < CPU_ROUNDS; round++) {
+                for (int i = 0; i < CPU_OPS_PER_ROUND; i++) {
+                    try (OpScope outer = session.op("load")) {
+                        session.op("decode").close();
+                    }
+                }
+                Thread.sleep(150); // longer than a barrier's period
+            }
+            launches(session, tracer);
+        }
+        accounting = session.accounting();
+        long cpuOps = 2L * CPU_ROUNDS * CPU_OPS_PER_ROUND;
+        System.out.printf("flush barriers: %d published, %d ops settled at them, at most %d ops held of %d CPU-only%n",
+                accounting.flushBarriers(), accounting.opsSettledAtBarrier(), accounting.opsHeldMax(), cpuOps);
+        assertEquals(cpuOps + 2 * LAUNCHES, accounting.hostOps());
+        assertTrue(accounting.flushBarriers() > 0, "barriers published: " + accounting.flushBarriers());
+        assertTrue(accounting.opsSettledAtBarrier() > cpuOps / 2,
+                accounting.opsSettledAtBarrier() + " of " + cpuOps + " CPU-only ops settled at a barrier");
+        // Rows go out in start order, so the CPU-only ops also wait for the launching ops before them, which
+        // settle at a barrier once they ended the lag (1 s) before it: held are about the ops of that
+        // second, of a phase of more than 3.6 s (without barriers: all of them, none coming)
+        assertTrue(accounting.opsHeldMax() < cpuOps / 2, "held at most " + accounting.opsHeldMax() + " of " + cpuOps);
+        assertEquals(0, accounting.opsSettledAtCapacity());
+        assertEquals(0, accounting.recordsAfterOpSettled(), "every launch's records came before its op settled");
+        assertEquals(0, accounting.opsNestedApproximately());
+
+        double kernelUs = 0;
+        for (JsonNode e : TraceJson.MAPPER.readTree(trace.toFile()).get("traceEvents")) {
+            if ("kernel".equals(e.path("cat").asText())) {
+                kernelUs += e.path("dur").asDouble();
+            }
+        }
+        assertTrue(kernelUs > 0);
+        assertEquals(kernelUs, session.summary().row("launch").deviceTimeTotalUs(), 1e-3 * 2 * LAUNCHES,
+                "the launching ops' device time is every kernel's");
+        assertEquals(cpuOps / 2, session.summary().row("load").count());
+        assertEquals(0, session.summary().row("load").deviceTimeTotalUs());
+    }
+
+    private static void launches(ProfilerSession session, MuptiTracer tracer) {
+        for (int i = 0; i < LAUNCHES; i++) {
+            try (OpScope op = session.op("launch")) {
+                tracer.invoke("fakeMuptiLaunchKernel", i % 3);
+            }
+        }
+    }
+}
