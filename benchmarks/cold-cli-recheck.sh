@@ -9,7 +9,10 @@
 #   java -Xmx1g -cp "target/test-classes:target/classes:target/lib/*" org.flagos.trace.testing.SyntheticCapture DIR/s10m.fltrbuf 10000000
 #   (and DIR/s1m.fltrbuf 1000000); the traces are written into CAPTURE_DIR too.
 # With BEFORE=DIR (a built checkout of an earlier flagtrace) each command runs with that checkout's launcher and
-# with LAUNCHER's in turn, which goes first alternating by round; WHAT="replay10m replay1m ..." picks cases.
+# with LAUNCHER's in turn, which goes first alternating by round. WHAT picks the cases, from replay10m-256m,
+# replay10m-256m-nocds (FLAGTRACE_CDS=0), replay10m-null (-o /dev/null), replay1m-256m, replay1m-default, summary1m,
+# summary10m (the summaries read the replays' outputs: run those first). Results of 2026-12-03:
+# benchmarks/results/2026-12-03-vm/cold-cli-recheck/.
 # One line per run on stdout: side label round wall_s user_s sys_s cpu_s rss_kib rc load (load: /proc/loadavg
 # just before the run; on 2 cores the previous run's own threads are part of it).
 set -u
