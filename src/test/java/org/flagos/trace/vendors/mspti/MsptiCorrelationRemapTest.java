@@ -10,11 +10,24 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.flagos.trace.model.DecodeStats;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
+import org.flagos.trace.stages.CaptureAccounting;
+import org.flagos.trace.stages.CaptureWindowFilter;
 import org.flagos.trace.stages.ExternalCorrelationJoin;
+import org.flagos.trace.stages.FlowArrow;
+import org.flagos.trace.stages.GpuAnnotationRow;
+import org.flagos.trace.stages.HostOpRow;
+import org.flagos.trace.stages.MarkRow;
+import org.flagos.trace.stages.MemoryRow;
+import org.flagos.trace.stages.NameStage;
+import org.flagos.trace.stages.TraceFooter;
+import org.flagos.trace.stages.TraceHeader;
+import org.flagos.trace.stages.TraceSink;
+import org.flagos.trace.stages.TraceWalk;
 import org.junit.jupiter.api.Test;
 
 /** The MSPTI correlation remap, record by record, with records in hostile orders. */
@@ -241,6 +254,128 @@ class MsptiCorrelationRemapTest {
         step(stage, join, earlier, sequence++);
         assertEquals(390_000_000L, earlier.startNs, "a call that started after the barrier lowers nothing");
         assertEquals(2, stage.barriersLowered(), "two lowered barriers in all");
+    }
+
+    /** What a walk behind the remap hands on: its API calls and op rows, in order. */
+    private final class OrderSink implements TraceSink {
+        final List<String> lines = new ArrayList<>();
+
+        @Override
+        public void header(long baseNs) {
+        }
+
+        @Override
+        public void apiSlice(TraceRecord api) {
+            lines.add("api " + names.name(api.nameId));
+        }
+
+        @Override
+        public void deviceSlice(TraceRecord device) {
+            lines.add("kernel");
+        }
+
+        @Override
+        public void hostOpSlice(HostOpRow op) {
+            lines.add("op " + op.externalId);
+        }
+
+        @Override
+        public void gpuAnnotation(GpuAnnotationRow span) {
+        }
+
+        @Override
+        public void memoryInstant(MemoryRow memory) {
+        }
+
+        @Override
+        public void markInstant(MarkRow mark) {
+        }
+
+        @Override
+        public void unifiedMemory(TraceRecord record) {
+        }
+
+        @Override
+        public void flow(FlowArrow arrow) {
+        }
+
+        @Override
+        public int eventsPerFlow() {
+            return 2;
+        }
+
+        @Override
+        public void endOfBatch() {
+        }
+
+        @Override
+        public long footer(TraceFooter end) {
+            return 0;
+        }
+
+        @Override
+        public void overheadSlice(TraceRecord overhead) {
+        }
+    }
+
+    /**
+     * The remap, the join and the walk as a live session chains them, with the walk's lag (1 ms)
+     * shorter than the remap's (1 s): a barrier long after a launching op ended, while the op's calls
+     * are parked without their kernel, does not settle the op (the remap lowered it below the calls);
+     * the barrier after the kernel came releases the calls ahead of itself and settles the op with them.
+     * Either way no call of the op comes after it settled.
+     */
+    @Test
+    void aBarrierBehindAnOpsParkedCallsDoesNotSettleTheOpBeforeThem() throws Exception {
+        for (boolean kernelComes : new boolean[] {false, true}) {
+            long base = 1_795_982_694_000_000_000L;
+            CaptureAccounting accounting = new CaptureAccounting(new DecodeStats());
+            OrderSink sink = new OrderSink();
+            MsptiCorrelationRemap stage = new MsptiCorrelationRemap(names::name);
+            ExternalCorrelationJoin join = new ExternalCorrelationJoin();
+            TraceWalk walk = new TraceWalk(sink, names, new TraceHeader("t", List.of(), base, Map.of(), "p", 77), accounting,
+                    new NameStage(MsptiApiNames.INSTANCE, names), join, CaptureWindowFilter.unbounded());
+            walk.barrierBoundLag(1_000_000L);
+
+            TraceRecord op = new TraceRecord();
+            op.clear();
+            op.type = RecordType.HOST_OP;
+            op.nameId = names.intern("aten::mm");
+            op.externalId(1);
+            op.threadId = 3;
+            op.startNs = base;
+            op.endNs = base + 10_000;
+            TraceRecord kernel = device(EventKind.KERNEL, BIG);
+            kernel.startNs = base + 6_000;
+            kernel.endNs = base + 9_000;
+            List<TraceRecord> slots = new ArrayList<>(List.of(op, binding(BIG, 1),
+                    api("aclnnMatmul", BIG, base + 1_000, base + 5_000), api("rtKernelLaunch", BIG, base + 2_000, base + 4_000),
+                    barrier(base + 100_000_000L)));
+            if (kernelComes) {
+                slots.add(kernel);
+                slots.add(barrier(base + 200_000_000L));
+            }
+            TraceRecord end = new TraceRecord();
+            end.clear();
+            end.type = RecordType.END_OF_CAPTURE;
+            slots.add(end);
+            long sequence = 0;
+            for (TraceRecord r : slots) {
+                stage.onEvent(r, sequence, false);
+                join.onEvent(r, sequence, false);
+                walk.onEvent(r, sequence++, true);
+            }
+            walk.awaitFinished();
+            assertEquals(null, walk.failure());
+            assertEquals(kernelComes ? 2 : 1, accounting.flushBarriers());
+            assertEquals(kernelComes ? 1 : 0, accounting.opsSettledAtBarrier(),
+                    kernelComes ? "settled at the barrier that released its calls" : "held to the end: its calls were parked");
+            assertEquals(0, accounting.recordsAfterOpSettled(), "no call of the op came after it settled");
+            int opAt = sink.lines.indexOf("op 1");
+            assertTrue(opAt > sink.lines.indexOf("api aclnnMatmul") && opAt > sink.lines.indexOf("api rtKernelLaunch"),
+                    "the op's row after both its calls: " + sink.lines);
+            assertEquals(1, stage.barriersLowered(), "the first barrier was lowered below the calls");
+        }
     }
 
     @Test
