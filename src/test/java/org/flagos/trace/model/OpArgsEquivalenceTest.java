@@ -56,8 +56,8 @@ class OpArgsEquivalenceTest {
                 List.of(integer(LONG_KEY, 1), integer(LONG_KEY + "k", 1), integer("k\"ey\\ é", 2), integer("k", 1), integer("k", 2),
                         real("k", 1.0)),
                 List.of(integer("é", 1), integer("\ud800", 2), string("\u007f", "x")));
-        for (List<Step> steps : table) {
-            assertSameOutcomes(steps);
+        for (int i = 0; i < table.size(); i++) {
+            assertSameOutcomes("table." + i, table.get(i));
         }
     }
 
@@ -66,25 +66,25 @@ class OpArgsEquivalenceTest {
         // one list of MAX_VALUE_BYTES bytes exactly: [0,0,...,0] is 2 + 2n - 1 bytes, so n = (MAX - 1) / 2 fits with one byte to spare
         int n = (OpArgs.MAX_VALUE_BYTES - 1) / 2;
         assertEquals(OpArgs.MAX_VALUE_BYTES - 1, OpArgs.builder().add("a", new long[n]).build().json(0).length);
-        assertSameOutcomes(List.of(longs("a", new long[n]), integer("b", 7)));
-        assertSameOutcomes(List.of(longs("a", new long[n]), integer("b", 17)));
-        assertSameOutcomes(List.of(longs("a", new long[n + 1])));
-        assertSameOutcomes(List.of(string("s", "x".repeat(OpArgs.MAX_VALUE_BYTES - 2)), integer("b", 1)));
-        assertSameOutcomes(List.of(string("s", "x".repeat(OpArgs.MAX_VALUE_BYTES - 1))));
-        assertSameOutcomes(List.of(string("s", "\"".repeat(OpArgs.MAX_VALUE_BYTES / 2 - 1))));
-        assertSameOutcomes(List.of(string("s", "\"".repeat(OpArgs.MAX_VALUE_BYTES / 2))));
+        assertSameOutcomes("bounds.0", List.of(longs("a", new long[n]), integer("b", 7)));
+        assertSameOutcomes("bounds.1", List.of(longs("a", new long[n]), integer("b", 17)));
+        assertSameOutcomes("bounds.2", List.of(longs("a", new long[n + 1])));
+        assertSameOutcomes("bounds.3", List.of(string("s", "x".repeat(OpArgs.MAX_VALUE_BYTES - 2)), integer("b", 1)));
+        assertSameOutcomes("bounds.4", List.of(string("s", "x".repeat(OpArgs.MAX_VALUE_BYTES - 1))));
+        assertSameOutcomes("bounds.5", List.of(string("s", "\"".repeat(OpArgs.MAX_VALUE_BYTES / 2 - 1))));
+        assertSameOutcomes("bounds.6", List.of(string("s", "\"".repeat(OpArgs.MAX_VALUE_BYTES / 2))));
         // lists whose partial sums pass the limit in the middle, at their last element, or only at the closing bracket
         for (int extra = -2; extra <= 2; extra++) {
             int elements = (OpArgs.MAX_VALUE_BYTES - 3) / 4 + extra; // [[0],[0],...]: 4 bytes an element
             long[][] zeros = new long[elements][];
             Arrays.fill(zeros, new long[1]);
-            assertSameOutcomes(List.of(lists("z", zeros)));
-            assertSameOutcomes(List.of(lists("Ev Idx", zeros)));
+            assertSameOutcomes("bounds.z" + extra, List.of(lists("z", zeros)));
+            assertSameOutcomes("bounds.zr" + extra, List.of(lists("Ev Idx", zeros)));
             String[] empties = new String[(OpArgs.MAX_VALUE_BYTES - 1) / 3 + extra]; // ["","",...]: 3 bytes an element
             Arrays.fill(empties, "");
-            assertSameOutcomes(List.of(strings("e", empties)));
-            assertSameOutcomes(List.of(strings("Ev Idx", empties)));
-            assertSameOutcomes(List.of(integer("first", 1), strings("e", empties)));
+            assertSameOutcomes("bounds.e" + extra, List.of(strings("e", empties)));
+            assertSameOutcomes("bounds.er" + extra, List.of(strings("Ev Idx", empties)));
+            assertSameOutcomes("bounds.fe" + extra, List.of(integer("first", 1), strings("e", empties)));
         }
         List<Step> many = new ArrayList<>();
         for (int i = 0; i < OpArgs.MAX_ARGS; i++) {
@@ -92,7 +92,7 @@ class OpArgsEquivalenceTest {
         }
         many.add(integer("one more", 1));
         many.add(integer("k0", 1));
-        assertSameOutcomes(many);
+        assertSameOutcomes("bounds.many", many);
         assertEquals(OpArgs.MAX_ARGS, buildNow(many).size());
     }
 
@@ -105,7 +105,7 @@ class OpArgsEquivalenceTest {
             for (int c = 0; c < calls; c++) {
                 steps.add(randomStep(random));
             }
-            assertSameOutcomes(steps);
+            assertSameOutcomes("random." + round, steps);
         }
     }
 
@@ -223,16 +223,96 @@ class OpArgsEquivalenceTest {
     }
 
     /** Runs {@code steps} on both builders, building after each call, and compares every outcome. */
-    private static void assertSameOutcomes(List<Step> steps) {
+    private static void assertSameOutcomes(String name, List<Step> steps) {
+        String now = transcript(steps, false);
+        String before = transcript(steps, true);
+        assertEquals(before, now);
+        assertEquals(null, CASES.put(name, before), name);
+    }
+
+    static final java.util.Map<String, String> CASES = new java.util.LinkedHashMap<>();
+
+    @org.junit.jupiter.api.AfterAll
+    static void writeGolden() throws Exception {
+        if (System.getProperty("opargs.golden.out") == null) {
+            return;
+        }
+        StringBuilder file = new StringBuilder();
+        for (var e : CASES.entrySet()) {
+            String text = escape(e.getValue());
+            file.append(e.getKey()).append(' ').append(digest(text));
+            if (e.getKey().startsWith("table.") || text.length() <= 500) {
+                file.append(' ').append(text);
+            }
+            file.append('\n');
+        }
+        java.nio.file.Files.writeString(java.nio.file.Path.of(System.getProperty("opargs.golden.out")), file);
+        StringBuilder all = new StringBuilder();
+        for (var e : CASES.entrySet()) {
+            all.append(e.getKey()).append(' ').append(escape(e.getValue())).append('\n');
+        }
+        java.nio.file.Files.writeString(java.nio.file.Path.of(System.getProperty("opargs.golden.out") + ".all"), all);
+    }
+
+    /** Every outcome of {@code steps}, as text: each call's refusal, and each public method's answers after each call. */
+    private static String transcript(List<Step> steps, boolean legacy) {
         OpArgs.Builder now = OpArgs.builder();
         LegacyOpArgs.Builder before = LegacyOpArgs.builder();
-        assertSameArgs(now.build(), before.build(), "no calls");
+        StringBuilder out = new StringBuilder();
+        String state = legacy ? render(before.build()) : render(now.build());
+        out.append(state);
         for (Step step : steps) {
-            String refusedNow = refusal(() -> step.now().accept(now));
-            String refusedBefore = refusal(() -> step.before().accept(before));
-            assertEquals(refusedBefore, refusedNow, "after " + steps);
-            assertSameArgs(now.build(), before.build(), "after " + step + " of " + steps);
+            String refused = legacy ? refusal(() -> step.before().accept(before)) : refusal(() -> step.now().accept(now));
+            out.append(refused == null ? "ok" : "refused " + refused).append('\n');
+            String next = legacy ? render(before.build()) : render(now.build());
+            out.append(next.equals(state) ? "same\n" : next);
+            state = next;
         }
+        return out.toString();
+    }
+
+    private static String render(OpArgs a) {
+        StringBuilder s = new StringBuilder();
+        byte[] object = a.toJson().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        s.append("json ").append(a.toJson()).append('\n');
+        s.append("text ").append(a.toString().equals(a.toJson()) ? "=" : a.toString()).append('\n');
+        s.append("hash ").append(a.hashCode()).append(" size ").append(a.size()).append('\n');
+        for (int i = 0; i < a.size(); i++) {
+            s.append(i).append(' ').append(a.key(i)).append(" | ").append(a.kind(i).name()).append(" | ").append(slice(a.json(i), object))
+                    .append(" | ").append(a.integer(i)).append(" | ").append(Long.toHexString(Double.doubleToRawLongBits(a.real(i))))
+                    .append(" | ").append(a.string(i) == null ? "-" : "'" + a.string(i)).append(" | ").append(a.isTorchInput(i)).append('\n');
+        }
+        for (int k = 0; k < OpArgs.TORCH_INPUT_KEYS.size(); k++) {
+            s.append("torch ").append(k).append(' ').append(slice(a.torchInputJson(k), object)).append('\n');
+        }
+        s.append("extra ").append(bytes(a.extraMembersJson())).append('\n');
+        int n = a.size();
+        String past = outside(List.of(a::key, a::kind, a::json, a::integer, a::real, a::string, a::isTorchInput), n);
+        String before = outside(List.of(a::key, a::kind, a::json, a::integer, a::real, a::string, a::isTorchInput), -1);
+        s.append("outside ").append(past.equals(before) ? "both " + past : past + " " + before).append('\n');
+        return s.toString();
+    }
+
+    private static String render(LegacyOpArgs a) {
+        StringBuilder s = new StringBuilder();
+        byte[] object = a.toJson().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        s.append("json ").append(a.toJson()).append('\n');
+        s.append("text ").append(a.toString().equals(a.toJson()) ? "=" : a.toString()).append('\n');
+        s.append("hash ").append(a.hashCode()).append(" size ").append(a.size()).append('\n');
+        for (int i = 0; i < a.size(); i++) {
+            s.append(i).append(' ').append(a.key(i)).append(" | ").append(a.kind(i).name()).append(" | ").append(slice(a.json(i), object))
+                    .append(" | ").append(a.integer(i)).append(" | ").append(Long.toHexString(Double.doubleToRawLongBits(a.real(i))))
+                    .append(" | ").append(a.string(i) == null ? "-" : "'" + a.string(i)).append(" | ").append(a.isTorchInput(i)).append('\n');
+        }
+        for (int k = 0; k < OpArgs.TORCH_INPUT_KEYS.size(); k++) {
+            s.append("torch ").append(k).append(' ').append(slice(a.torchInputJson(k), object)).append('\n');
+        }
+        s.append("extra ").append(bytes(a.extraMembersJson())).append('\n');
+        int n = a.size();
+        String past = outside(List.of(a::key, a::kind, a::json, a::integer, a::real, a::string, a::isTorchInput), n);
+        String before = outside(List.of(a::key, a::kind, a::json, a::integer, a::real, a::string, a::isTorchInput), -1);
+        s.append("outside ").append(past.equals(before) ? "both " + past : past + " " + before).append('\n');
+        return s.toString();
     }
 
     private static OpArgs buildNow(List<Step> steps) {
@@ -252,40 +332,77 @@ class OpArgsEquivalenceTest {
         }
     }
 
-    private static void assertSameArgs(OpArgs now, LegacyOpArgs before, String where) {
-        assertEquals(before.toJson(), now.toJson(), where);
-        assertEquals(before.toString(), now.toString(), where);
-        assertEquals(before.hashCode(), now.hashCode(), where);
-        assertEquals(before.size(), now.size(), where);
-        for (int i = 0; i < before.size(); i++) {
-            assertEquals(before.key(i), now.key(i), where);
-            assertEquals(before.kind(i).name(), now.kind(i).name(), where);
-            assertArrayEquals(before.json(i), now.json(i), where);
-            assertEquals(before.integer(i), now.integer(i), where);
-            assertEquals(Double.doubleToRawLongBits(before.real(i)), Double.doubleToRawLongBits(now.real(i)), where);
-            assertEquals(before.string(i), now.string(i), where);
-            assertEquals(before.isTorchInput(i), now.isTorchInput(i), where);
+    /**
+     * What each call does at index {@code i}: the class it throws (classes only: a hot throw site may
+     * drop its message), once with {@code all} when every call throws the same.
+     */
+    private static String outside(List<Consumer<Integer>> calls, int i) {
+        List<String> thrown = new ArrayList<>();
+        for (Consumer<Integer> call : calls) {
+            try {
+                call.accept(i);
+                thrown.add("none");
+            } catch (RuntimeException e) {
+                thrown.add(e.getClass().getSimpleName());
+            }
         }
-        for (int k = 0; k < OpArgs.TORCH_INPUT_KEYS.size(); k++) {
-            assertArrayEquals(before.torchInputJson(k), now.torchInputJson(k), where);
-        }
-        assertArrayEquals(before.extraMembersJson(), now.extraMembersJson(), where);
-        assertIndexRefusedAlike(now, before, before.size());
-        assertIndexRefusedAlike(now, before, -1);
+        return thrown.stream().distinct().count() == 1 ? "all " + thrown.get(0) : String.join(",", thrown);
     }
 
-    private static void assertIndexRefusedAlike(OpArgs now, LegacyOpArgs before, int i) {
-        List<Consumer<Integer>> nowCalls = List.of(now::key, now::kind, now::json, now::integer, now::real, now::string,
-                now::isTorchInput);
-        List<Consumer<Integer>> beforeCalls = List.of(before::key, before::kind, before::json, before::integer,
-                before::real, before::string, before::isTorchInput);
-        for (int m = 0; m < nowCalls.size(); m++) {
-            int method = m;
-            RuntimeException b = assertThrows(IndexOutOfBoundsException.class, () -> beforeCalls.get(method).accept(i));
-            RuntimeException n = assertThrows(IndexOutOfBoundsException.class, () -> nowCalls.get(method).accept(i));
-            // classes only: once compiled, a hot throw site may throw a preallocated exception without its message
-            assertEquals(b.getClass(), n.getClass(), "method " + m + " at " + i);
+    /** {@code b} as {@code @start+length} where it stands in {@code object}, else as {@link #bytes}. */
+    private static String slice(byte[] b, byte[] object) {
+        if (b != null && b.length > 0) {
+            for (int start = 0; start + b.length <= object.length; start++) {
+                if (Arrays.equals(b, 0, b.length, object, start, start + b.length)) {
+                    return "@" + start + "+" + b.length;
+                }
+            }
         }
+        return bytes(b);
+    }
+
+    /** A byte array as text when it is UTF-8 that decodes and encodes back to itself, else as hex; null as {@code -}. */
+    private static String bytes(byte[] b) {
+        if (b == null) {
+            return "-";
+        }
+        String text = new String(b, java.nio.charset.StandardCharsets.UTF_8);
+        if (Arrays.equals(b, text.getBytes(java.nio.charset.StandardCharsets.UTF_8))) {
+            return "'" + text;
+        }
+        StringBuilder hex = new StringBuilder("x");
+        for (byte x : b) {
+            hex.append(String.format("%02x", x & 0xff));
+        }
+        return hex.toString();
+    }
+
+    /** {@code s} as printable ASCII on one line: {@code \\}, {@code \n}, and {@code \}{@code uXXXX} for any other char outside 0x20..0x7e. */
+    static String escape(String s) {
+        StringBuilder out = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\\') {
+                out.append("\\\\");
+            } else if (c == '\n') {
+                out.append("\\n");
+            } else if (c < 0x20 || c > 0x7e) {
+                out.append(String.format("\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+
+    /** The first 64 bits of the SHA-256 of {@code text}'s ASCII bytes, in hex. */
+    static String digest(String text) throws Exception {
+        byte[] sha = java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        StringBuilder hex = new StringBuilder();
+        for (int i = 0; i < 8; i++) {
+            hex.append(String.format("%02x", sha[i] & 0xff));
+        }
+        return hex.toString();
     }
 
     private static Step integer(String key, long v) {
