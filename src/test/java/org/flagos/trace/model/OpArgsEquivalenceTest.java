@@ -3,24 +3,40 @@ package org.flagos.trace.model;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
- * Args built through {@link OpArgs.Builder} and through {@link LegacyOpArgs.Builder} (the encoding
- * before values went straight into one byte array) with the same calls: every call is refused with
- * the same message or taken by both, and every public method of what each builds answers the same.
+ * Args built through {@link OpArgs.Builder} answer as the encoding before values went straight into
+ * one byte array did (the class of commit 221ba9e, kept as test code until the golden file was made
+ * from it, commit e3145ee): every call is refused with the same message or taken, and every public
+ * method of what is built after each call answers the same. The old answers are in
+ * {@code op-args-golden.txt}, one line a case: its name, a 64-bit digest of its transcript, and for
+ * the table's cases and any transcript of at most 500 characters the transcript itself (so that a
+ * change shows what differs there).
  */
 class OpArgsEquivalenceTest {
-    /** One builder call, made on both builders. */
-    private record Step(String label, Consumer<OpArgs.Builder> now, Consumer<LegacyOpArgs.Builder> before) {
+    private static final Map<String, String[]> GOLDEN = golden();
+
+    /** One builder call. */
+    private record Step(String label, Consumer<OpArgs.Builder> now) {
         @Override
         public String toString() {
             return label;
@@ -59,6 +75,7 @@ class OpArgsEquivalenceTest {
         for (int i = 0; i < table.size(); i++) {
             assertSameOutcomes("table." + i, table.get(i));
         }
+        assertEquals(table.size(), GOLDEN.keySet().stream().filter(k -> k.startsWith("table.")).count());
     }
 
     @Test
@@ -93,6 +110,7 @@ class OpArgsEquivalenceTest {
         many.add(integer("one more", 1));
         many.add(integer("k0", 1));
         assertSameOutcomes("bounds.many", many);
+        assertEquals(33, GOLDEN.keySet().stream().filter(k -> k.startsWith("bounds.")).count());
         assertEquals(OpArgs.MAX_ARGS, buildNow(many).size());
     }
 
@@ -107,6 +125,7 @@ class OpArgsEquivalenceTest {
             }
             assertSameOutcomes("random." + round, steps);
         }
+        assertEquals(2000, GOLDEN.keySet().stream().filter(k -> k.startsWith("random.")).count());
     }
 
     @Test
@@ -133,8 +152,8 @@ class OpArgsEquivalenceTest {
     void plainStringsAreQuotedAsJsonTextQuotesThem() {
         for (char c = 0; c < 0x100; c++) {
             String s = "a" + c + "b";
-            byte[] quoted = ("\"" + new String(JsonText.quotedUtf8(s), java.nio.charset.StandardCharsets.UTF_8) + "\"")
-                    .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] quoted = ("\"" + new String(JsonText.quotedUtf8(s), StandardCharsets.UTF_8) + "\"")
+                    .getBytes(StandardCharsets.UTF_8);
             JsonBytes out = new JsonBytes(1);
             out.writeQuoted(s);
             assertArrayEquals(quoted, Arrays.copyOf(out.array(), out.size()), "char " + (int) c);
@@ -154,7 +173,7 @@ class OpArgsEquivalenceTest {
                 assertEquals(Long.toString(v).length(), JsonBytes.longLength(v), Long.toString(v));
             }
         }
-        assertEquals(expected.toString(), new String(all.array(), 0, all.size(), java.nio.charset.StandardCharsets.US_ASCII));
+        assertEquals(expected.toString(), new String(all.array(), 0, all.size(), StandardCharsets.US_ASCII));
     }
 
     private static Step randomStep(Random r) {
@@ -222,49 +241,44 @@ class OpArgsEquivalenceTest {
         return s.toString();
     }
 
-    /** Runs {@code steps} on both builders, building after each call, and compares every outcome. */
+    /** Runs {@code steps}, building after each call, and compares every outcome with the golden case {@code name}. */
     private static void assertSameOutcomes(String name, List<Step> steps) {
-        String now = transcript(steps, false);
-        String before = transcript(steps, true);
-        assertEquals(before, now);
-        assertEquals(null, CASES.put(name, before), name);
+        String[] golden = GOLDEN.get(name);
+        assertNotNull(golden, name + " is not in the golden file");
+        String text = escape(transcript(steps));
+        if (golden.length > 1) {
+            assertEquals(golden[1], text, name);
+        }
+        // on a difference, the message shows the transcript made now (its start, for a large one)
+        assertEquals(golden[0], digest(text),
+                () -> name + " answers otherwise than before: " + text.substring(0, Math.min(text.length(), 4000)));
     }
 
-    static final java.util.Map<String, String> CASES = new java.util.LinkedHashMap<>();
-
-    @org.junit.jupiter.api.AfterAll
-    static void writeGolden() throws Exception {
-        if (System.getProperty("opargs.golden.out") == null) {
-            return;
-        }
-        StringBuilder file = new StringBuilder();
-        for (var e : CASES.entrySet()) {
-            String text = escape(e.getValue());
-            file.append(e.getKey()).append(' ').append(digest(text));
-            if (e.getKey().startsWith("table.") || text.length() <= 500) {
-                file.append(' ').append(text);
+    /** Golden case name to {digest} or {digest, transcript}. */
+    private static Map<String, String[]> golden() {
+        Map<String, String[]> cases = new HashMap<>();
+        try (InputStream in = OpArgsEquivalenceTest.class.getResourceAsStream("op-args-golden.txt")) {
+            assertNotNull(in, "op-args-golden.txt");
+            for (String line : new String(in.readAllBytes(), StandardCharsets.US_ASCII).split("\n")) {
+                String[] parts = line.split(" ", 3);
+                assertNull(cases.put(parts[0], Arrays.copyOfRange(parts, 1, parts.length)), parts[0]);
             }
-            file.append('\n');
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        java.nio.file.Files.writeString(java.nio.file.Path.of(System.getProperty("opargs.golden.out")), file);
-        StringBuilder all = new StringBuilder();
-        for (var e : CASES.entrySet()) {
-            all.append(e.getKey()).append(' ').append(escape(e.getValue())).append('\n');
-        }
-        java.nio.file.Files.writeString(java.nio.file.Path.of(System.getProperty("opargs.golden.out") + ".all"), all);
+        return cases;
     }
 
     /** Every outcome of {@code steps}, as text: each call's refusal, and each public method's answers after each call. */
-    private static String transcript(List<Step> steps, boolean legacy) {
-        OpArgs.Builder now = OpArgs.builder();
-        LegacyOpArgs.Builder before = LegacyOpArgs.builder();
+    private static String transcript(List<Step> steps) {
+        OpArgs.Builder builder = OpArgs.builder();
         StringBuilder out = new StringBuilder();
-        String state = legacy ? render(before.build()) : render(now.build());
+        String state = render(builder.build());
         out.append(state);
         for (Step step : steps) {
-            String refused = legacy ? refusal(() -> step.before().accept(before)) : refusal(() -> step.now().accept(now));
+            String refused = refusal(() -> step.now().accept(builder));
             out.append(refused == null ? "ok" : "refused " + refused).append('\n');
-            String next = legacy ? render(before.build()) : render(now.build());
+            String next = render(builder.build());
             out.append(next.equals(state) ? "same\n" : next);
             state = next;
         }
@@ -273,7 +287,7 @@ class OpArgsEquivalenceTest {
 
     private static String render(OpArgs a) {
         StringBuilder s = new StringBuilder();
-        byte[] object = a.toJson().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] object = a.toJson().getBytes(StandardCharsets.UTF_8);
         s.append("json ").append(a.toJson()).append('\n');
         s.append("text ").append(a.toString().equals(a.toJson()) ? "=" : a.toString()).append('\n');
         s.append("hash ").append(a.hashCode()).append(" size ").append(a.size()).append('\n');
@@ -288,30 +302,8 @@ class OpArgsEquivalenceTest {
         s.append("extra ").append(bytes(a.extraMembersJson())).append('\n');
         int n = a.size();
         String past = outside(List.of(a::key, a::kind, a::json, a::integer, a::real, a::string, a::isTorchInput), n);
-        String before = outside(List.of(a::key, a::kind, a::json, a::integer, a::real, a::string, a::isTorchInput), -1);
-        s.append("outside ").append(past.equals(before) ? "both " + past : past + " " + before).append('\n');
-        return s.toString();
-    }
-
-    private static String render(LegacyOpArgs a) {
-        StringBuilder s = new StringBuilder();
-        byte[] object = a.toJson().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        s.append("json ").append(a.toJson()).append('\n');
-        s.append("text ").append(a.toString().equals(a.toJson()) ? "=" : a.toString()).append('\n');
-        s.append("hash ").append(a.hashCode()).append(" size ").append(a.size()).append('\n');
-        for (int i = 0; i < a.size(); i++) {
-            s.append(i).append(' ').append(a.key(i)).append(" | ").append(a.kind(i).name()).append(" | ").append(slice(a.json(i), object))
-                    .append(" | ").append(a.integer(i)).append(" | ").append(Long.toHexString(Double.doubleToRawLongBits(a.real(i))))
-                    .append(" | ").append(a.string(i) == null ? "-" : "'" + a.string(i)).append(" | ").append(a.isTorchInput(i)).append('\n');
-        }
-        for (int k = 0; k < OpArgs.TORCH_INPUT_KEYS.size(); k++) {
-            s.append("torch ").append(k).append(' ').append(slice(a.torchInputJson(k), object)).append('\n');
-        }
-        s.append("extra ").append(bytes(a.extraMembersJson())).append('\n');
-        int n = a.size();
-        String past = outside(List.of(a::key, a::kind, a::json, a::integer, a::real, a::string, a::isTorchInput), n);
-        String before = outside(List.of(a::key, a::kind, a::json, a::integer, a::real, a::string, a::isTorchInput), -1);
-        s.append("outside ").append(past.equals(before) ? "both " + past : past + " " + before).append('\n');
+        String under = outside(List.of(a::key, a::kind, a::json, a::integer, a::real, a::string, a::isTorchInput), -1);
+        s.append("outside ").append(past.equals(under) ? "both " + past : past + " " + under).append('\n');
         return s.toString();
     }
 
@@ -366,8 +358,8 @@ class OpArgsEquivalenceTest {
         if (b == null) {
             return "-";
         }
-        String text = new String(b, java.nio.charset.StandardCharsets.UTF_8);
-        if (Arrays.equals(b, text.getBytes(java.nio.charset.StandardCharsets.UTF_8))) {
+        String text = new String(b, StandardCharsets.UTF_8);
+        if (Arrays.equals(b, text.getBytes(StandardCharsets.UTF_8))) {
             return "'" + text;
         }
         StringBuilder hex = new StringBuilder("x");
@@ -378,7 +370,7 @@ class OpArgsEquivalenceTest {
     }
 
     /** {@code s} as printable ASCII on one line: {@code \\}, {@code \n}, and {@code \}{@code uXXXX} for any other char outside 0x20..0x7e. */
-    static String escape(String s) {
+    private static String escape(String s) {
         StringBuilder out = new StringBuilder(s.length());
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
@@ -396,8 +388,13 @@ class OpArgsEquivalenceTest {
     }
 
     /** The first 64 bits of the SHA-256 of {@code text}'s ASCII bytes, in hex. */
-    static String digest(String text) throws Exception {
-        byte[] sha = java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    private static String digest(String text) {
+        byte[] sha;
+        try {
+            sha = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.US_ASCII));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
         StringBuilder hex = new StringBuilder();
         for (int i = 0; i < 8; i++) {
             hex.append(String.format("%02x", sha[i] & 0xff));
@@ -406,42 +403,42 @@ class OpArgsEquivalenceTest {
     }
 
     private static Step integer(String key, long v) {
-        return new Step(key + "=" + v, b -> b.add(key, v), b -> b.add(key, v));
+        return new Step(key + "=" + v, b -> b.add(key, v));
     }
 
     private static Step real(String key, double v) {
-        return new Step(key + "=" + v, b -> b.add(key, v), b -> b.add(key, v));
+        return new Step(key + "=" + v, b -> b.add(key, v));
     }
 
     private static Step string(String key, String v) {
-        return new Step(key + "='" + v + "'", b -> b.add(key, v), b -> b.add(key, v));
+        return new Step(key + "='" + v + "'", b -> b.add(key, v));
     }
 
     private static Step longs(String key, long[] v) {
-        return new Step(key + "=" + (v == null ? null : v.length + " longs"), b -> b.add(key, v), b -> b.add(key, v));
+        return new Step(key + "=" + (v == null ? null : v.length + " longs"), b -> b.add(key, v));
     }
 
     private static Step lists(String key, long[][] v) {
-        return new Step(key + "=" + (v == null ? null : v.length + " lists"), b -> b.add(key, v), b -> b.add(key, v));
+        return new Step(key + "=" + (v == null ? null : v.length + " lists"), b -> b.add(key, v));
     }
 
     private static Step strings(String key, String[] v) {
-        return new Step(key + "=" + (v == null ? null : v.length + " strings"), b -> b.add(key, v), b -> b.add(key, v));
+        return new Step(key + "=" + (v == null ? null : v.length + " strings"), b -> b.add(key, v));
     }
 
     private static Step dims(long[]... v) {
-        return new Step("dims", b -> b.inputDims(v), b -> b.inputDims(v));
+        return new Step("dims", b -> b.inputDims(v));
     }
 
     private static Step strides(long[]... v) {
-        return new Step("strides", b -> b.inputStrides(v), b -> b.inputStrides(v));
+        return new Step("strides", b -> b.inputStrides(v));
     }
 
     private static Step types(String... v) {
-        return new Step("types", b -> b.inputTypes(v), b -> b.inputTypes(v));
+        return new Step("types", b -> b.inputTypes(v));
     }
 
     private static Step concrete(String... v) {
-        return new Step("concrete", b -> b.concreteInputs(v), b -> b.concreteInputs(v));
+        return new Step("concrete", b -> b.concreteInputs(v));
     }
 }
