@@ -1,11 +1,13 @@
 package org.flagos.trace.model;
 
+import com.fasterxml.jackson.core.io.NumberOutput;
 import java.util.Arrays;
 
 /**
  * A growing byte array that JSON text is written into without a {@code String} per value: integers
- * as ASCII digits, strings quoted exactly as {@link JsonText#quotedUtf8} quotes them. Each write has
- * a length function beside it, so a caller can check what a value will take before writing it.
+ * as ASCII digits (Jackson's {@link NumberOutput}, as the trace's events are), strings quoted
+ * exactly as {@link JsonText#quotedUtf8} quotes them. Each write has a length function beside it,
+ * so a caller can check what a value will take before writing it.
  * Not thread-safe.
  */
 final class JsonBytes {
@@ -63,20 +65,13 @@ final class JsonBytes {
         return 19;
     }
 
+    /**
+     * Writes {@code v}'s {@link #longLength} characters with Jackson's digit writer, the one the
+     * trace's events are written with ({@code EventBytes}): one writer of decimal digits for both.
+     */
     void writeLong(long v) {
-        int length = longLength(v);
-        ensure(length);
-        int p = size + length;
-        size = p;
-        // digits are taken off a non-positive copy: -Long.MIN_VALUE does not exist
-        long q = v < 0 ? v : -v;
-        do {
-            bytes[--p] = (byte) ('0' - (q % 10));
-            q /= 10;
-        } while (q != 0);
-        if (v < 0) {
-            bytes[--p] = '-';
-        }
+        ensure(longLength(v));
+        size = NumberOutput.outputLong(v, bytes, size);
     }
 
     /** The bytes of {@code s} as a quoted JSON string, quotes included. */

@@ -32,29 +32,13 @@ final class OpStacks {
     /** Bytes of stack text kept at most (an {@link OpStack} holds its text in four forms). */
     static final long MAX_STACK_BYTES = 16L << 20;
 
-    private static final ConcurrentHashMap<Where, String> FRAMES = new ConcurrentHashMap<>();
-    private static final ConcurrentHashMap<Frames, OpStack> BY_FRAMES = new ConcurrentHashMap<>();
-    private static final AtomicLong stackBytes = new AtomicLong();
+    private static final Kept KEPT = new Kept(MAX_FRAMES_KEPT, MAX_STACK_BYTES);
 
     /** The calling thread's innermost {@code depth} frames below the profiler's own. */
     static OpStack capture(int depth) {
         String[] frames = WALKER.walk(s -> s.dropWhile(OpStacks::profilers).limit(depth).map(OpStacks::frame)
                 .toArray(String[]::new));
-        Frames key = new Frames(frames);
-        OpStack known = BY_FRAMES.get(key);
-        if (known != null) {
-            return known;
-        }
-        OpStack stack = OpStack.ofTruncated(frames, frames.length);
-        long bytes = 4L * stack.joinedUtf8().length;
-        if (stackBytes.get() + bytes <= MAX_STACK_BYTES) {
-            OpStack raced = BY_FRAMES.putIfAbsent(key, stack);
-            if (raced != null) {
-                return raced;
-            }
-            stackBytes.addAndGet(bytes);
-        }
-        return stack;
+        return KEPT.stack(frames);
     }
 
     private static boolean profilers(StackFrame f) {
@@ -64,16 +48,8 @@ final class OpStacks {
 
     private static String frame(StackFrame f) {
         Where where = new Where(f.getDeclaringClass(), f.getMethodName(), f.getDescriptor(), f.getByteCodeIndex());
-        String known = FRAMES.get(where);
-        if (known != null) {
-            return known;
-        }
-        String printed = print(f);
-        if (FRAMES.size() < MAX_FRAMES_KEPT) {
-            String raced = FRAMES.putIfAbsent(where, printed);
-            return raced != null ? raced : printed;
-        }
-        return printed;
+        String known = KEPT.knownFrame(where);
+        return known != null ? known : KEPT.keepFrame(where, print(f));
     }
 
     private static String print(StackFrame f) {
@@ -83,8 +59,70 @@ final class OpStacks {
         return f.getClassName() + "." + f.getMethodName() + "(" + where + ")";
     }
 
+    /**
+     * The two bounded caches: printed frames by {@link Where}, stacks by their frames. One for the
+     * process ({@link #capture}); a test makes its own to fill to the bounds.
+     */
+    static final class Kept {
+        private final int maxFrames;
+        private final long maxStackBytes;
+        private final ConcurrentHashMap<Where, String> frames = new ConcurrentHashMap<>();
+        private final ConcurrentHashMap<Frames, OpStack> byFrames = new ConcurrentHashMap<>();
+        private final AtomicLong stackBytes = new AtomicLong();
+
+        Kept(int maxFrames, long maxStackBytes) {
+            this.maxFrames = maxFrames;
+            this.maxStackBytes = maxStackBytes;
+        }
+
+        /** The frame printed at {@code where} when kept, else null. */
+        String knownFrame(Where where) {
+            return frames.get(where);
+        }
+
+        /** {@code printed}, the frame at {@code where}, kept while fewer than the bound are (the one kept first on a race). */
+        String keepFrame(Where where, String printed) {
+            if (frames.size() < maxFrames) {
+                String raced = frames.putIfAbsent(where, printed);
+                return raced != null ? raced : printed;
+            }
+            return printed;
+        }
+
+        /** The stack of {@code printedFrames}: the one kept for them, or a new one, kept while its text fits the bound. */
+        OpStack stack(String[] printedFrames) {
+            Frames key = new Frames(printedFrames);
+            OpStack known = byFrames.get(key);
+            if (known != null) {
+                return known;
+            }
+            OpStack stack = OpStack.ofTruncated(printedFrames, printedFrames.length);
+            long bytes = 4L * stack.joinedUtf8().length;
+            if (stackBytes.get() + bytes <= maxStackBytes) {
+                OpStack raced = byFrames.putIfAbsent(key, stack);
+                if (raced != null) {
+                    return raced;
+                }
+                stackBytes.addAndGet(bytes);
+            }
+            return stack;
+        }
+
+        int framesKept() {
+            return frames.size();
+        }
+
+        int stacksKept() {
+            return byFrames.size();
+        }
+
+        long stackBytesKept() {
+            return stackBytes.get();
+        }
+    }
+
     /** A frame's place: what its printed line follows from. */
-    private record Where(Class<?> type, String method, String descriptor, int bytecodeIndex) {
+    record Where(Class<?> type, String method, String descriptor, int bytecodeIndex) {
     }
 
     /** A stack's frames as printed; equal when every frame is. */
