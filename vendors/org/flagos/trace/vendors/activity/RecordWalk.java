@@ -21,7 +21,7 @@ import org.flagos.trace.model.DecodeStats;
  * }</pre>
  */
 public final class RecordWalk {
-    /** Kinds 0 to 255 are looked up in the size table; CUPTI's enum ends below 64, MSPTI's at 12. */
+    /** Kinds 0 to 255 are looked up in the size table (every kind CUPTI and MSPTI define lies below); others are unknown. */
     private static final int KINDS = 256;
 
     private final String vendor;
