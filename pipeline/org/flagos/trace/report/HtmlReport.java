@@ -271,8 +271,8 @@ public final class HtmlReport {
             h.raw("<g><title>").text("idle on every stream for " + KeyAveragesTable.time(c.lengthNs() / 1000.0) + ", from "
                     + KeyAveragesTable.time((c.startNs() - lo) / 1000.0) + " to " + KeyAveragesTable.time((c.endNs() - lo) / 1000.0)
                     + ": cut out").raw("</title>");
-            h.raw("<line x1=\"").num(x).raw("\" y1=\"2\" x2=\"").num(x).raw("\" y2=\"" + (bottom + 2)
-                    + "\" stroke=\"#555\" stroke-dasharray=\"3,2\"/>");
+            h.raw("<line x1=\"").num(x).raw("\" y1=\"15\" x2=\"").num(x).raw("\" y2=\"" + (bottom + 2)
+                    + "\" stroke=\"#222\" stroke-width=\"1.5\" stroke-dasharray=\"3,2\"/>");
             if (x - lastCut > 80) { // a cut close to the one before keeps its length in its title only
                 h.raw("<text x=\"").num(x).raw("\" y=\"12\" text-anchor=\"middle\">")
                         .text(KeyAveragesTable.time(c.lengthNs() / 1000.0) + " idle").raw("</text>");
