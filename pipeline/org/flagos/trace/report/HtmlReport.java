@@ -264,7 +264,7 @@ public final class HtmlReport {
         }
         // the time axis: since the first device work, at the start, at each side of a cut and at the end
         h.raw("<g fill=\"#555\"><text x=\"" + label + "\" y=\"" + (bottom + 13) + "\">0</text>");
-        double lastTick = label;
+        double lastTick = label - 55; // the "0" is short: a cut's far-side time may follow it closely
         double lastCut = Double.NEGATIVE_INFINITY;
         for (DeviceStreams.Cut c : cuts) {
             double x = label + plot * streams.shownAt(c.startNs()) / shown;
