@@ -120,11 +120,14 @@ public final class HtmlReport {
         return out;
     }
 
-    /** Records lost or left out in all, by the counts {@link #isLoss} names. */
+    /** Records lost or left out in all, by the counts {@link #isLoss} names (a sum that stops at Long.MAX_VALUE). */
     static long lost(Map<String, Long> counts) {
         long lost = 0;
         for (Map.Entry<String, Long> e : counts.entrySet()) {
-            lost += isLoss(e.getKey()) ? e.getValue() : 0;
+            long v = e.getValue();
+            if (isLoss(e.getKey()) && v > 0) {
+                lost = v > Long.MAX_VALUE - lost ? Long.MAX_VALUE : lost + v;
+            }
         }
         return lost;
     }
