@@ -37,7 +37,7 @@ class TraceWalkTest {
         }
 
         @Override
-        public void deviceSlice(TraceRecord device) {
+        public void deviceSlice(TraceRecord device, int row) {
             lines.add("device " + device.correlation());
         }
 
@@ -221,7 +221,7 @@ class TraceWalkTest {
         CaptureAccounting accounting = new CaptureAccounting(new DecodeStats());
         LinesSink failing = new LinesSink() {
             @Override
-            public void deviceSlice(TraceRecord device) {
+            public void deviceSlice(TraceRecord device, int row) {
                 throw new IllegalStateException("disk full");
             }
         };
@@ -242,7 +242,7 @@ class TraceWalkTest {
         java.util.concurrent.atomic.AtomicInteger abandoned = new java.util.concurrent.atomic.AtomicInteger();
         LinesSink failing = new LinesSink() {
             @Override
-            public void deviceSlice(TraceRecord device) {
+            public void deviceSlice(TraceRecord device, int row) {
                 throw new IllegalStateException("disk full");
             }
 
