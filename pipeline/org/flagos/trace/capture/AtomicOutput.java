@@ -17,8 +17,8 @@ import org.flagos.trace.ingest.IoFailureWords;
  * The temporary's name carries the writing process's id ({@code .NAME.PID-RANDOM.partial}): a
  * process killed before it could delete its temporary (kill -9, a power cut) leaves one behind, and
  * the next output to the same target deletes every such temporary whose process is gone.
- * A target ending in {@code .gz} is gzip-compressed on the writing thread at level 1
- * ({@link LevelGzipOutputStream}); the stream carries the target's {@link TraceFormat}. Every failure names the target the user asked
+ * A target ending in {@code .gz} is gzip-compressed, on worker threads ({@link ParallelGzipOutputStream},
+ * stopped by {@link #finish()} or {@link #close()}); the stream carries the target's {@link TraceFormat}. Every failure names the target the user asked
  * for, never the temporary file, and says why in words.
  *
  * <p>The target's directory must exist: none is created. A target that is a character device or a
@@ -52,16 +52,11 @@ public final class AtomicOutput implements AutoCloseable {
 
     /** Opens a temporary file beside {@code target}, or {@code target} itself when it {@link #writesStraight}. */
     public AtomicOutput(Path target) throws IOException {
-        this(target, file -> new LevelGzipOutputStream(file, gzipLevel()));
-    }
-
-    /** Makes the compressed stream of a {@code .gz} target over the file's stream. */
-    interface Gzip {
-        OutputStream over(OutputStream file) throws IOException;
+        this(target, (file, named) -> new ParallelGzipOutputStream(file, named, gzipLevel()));
     }
 
     /** As {@link #AtomicOutput(Path)}, with {@code gzip} making the compressed stream of a {@code .gz} target (tests). */
-    AtomicOutput(Path target, Gzip gzip) throws IOException {
+    AtomicOutput(Path target, java.util.function.BiFunction<OutputStream, Path, OutputStream> gzip) throws IOException {
         this.target = target.toAbsolutePath();
         Path dir = this.target.getParent();
         boolean straight = writesStraight(this.target);
@@ -81,7 +76,7 @@ public final class AtomicOutput implements AutoCloseable {
                     ? Files.newOutputStream(this.target, java.nio.file.StandardOpenOption.WRITE)
                     : Files.newOutputStream(temporary), 1 << 16);
             OutputStream named = new Named(raw, this.target);
-            OutputStream file = target.getFileName().toString().endsWith(".gz") ? gzip.over(named) : named;
+            OutputStream file = target.getFileName().toString().endsWith(".gz") ? gzip.apply(named, this.target) : named;
             this.stream = new TraceFormat.Tagged(file, TraceFormat.of(this.target), straight ? null : dir);
         } catch (IOException e) {
             throw new OutputException(this.target, e);

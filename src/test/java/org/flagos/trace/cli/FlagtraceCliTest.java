@@ -86,7 +86,7 @@ class FlagtraceCliTest {
      * in how often the producer waited on a full ring ({@code flagtrace.ring_full}: a measurement of
      * the run, 0 to 5 on h200-tiny30k here), so the JSON is compared with that block left out; two
      * runs of a .pftrace differ in a few interned ids (so did they before the parallel gzip): the same
-     * length here. The exact bytes of one run through both outputs: LevelGzipOutputStreamTest.
+     * length here. The exact bytes of one run through both outputs: ParallelGzipOutputStreamTest.
      */
     @Test
     void gzipOutputsDecompressToExactlyThePlainBytes() throws Exception {
