@@ -12,7 +12,9 @@ import org.flagos.trace.model.OpStack;
 import org.flagos.trace.model.ProcessIdentity;
 
 /**
- * Where a session writes and what it adds.
+ * Where a session writes and what it adds. Each option has its field and default in {@link Builder}
+ * and its check in the constructor; {@link #to}, the withers and {@link ScheduleOptions}' template
+ * all go through them.
  *
  * @param trace       the trace file (written whole at close, {@code .gz} compressed; Perfetto's protobuf
  *                    trace when it ends in {@code .pftrace}, torch-compatible JSON otherwise)
