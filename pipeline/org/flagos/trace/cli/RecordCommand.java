@@ -13,6 +13,7 @@ import java.util.function.Supplier;
 import org.flagos.trace.capture.AtomicOutput;
 import org.flagos.trace.capture.CaptureFailedException;
 import org.flagos.trace.journal.JournalOptions;
+import org.flagos.trace.model.DeviceProperties;
 import org.flagos.trace.model.DeviceTracer;
 import org.flagos.trace.model.NativeLoadFailure;
 import org.flagos.trace.model.OpStack;
@@ -155,7 +156,8 @@ final class RecordCommand implements Callable<Integer> {
         DeviceTracer tracer = tracer();
         Workload w = live.workloads().apply(workload);
         context.out().println("flagtrace record: tracer " + tracer.name() + "; workload " + w.name() + ": " + w.description());
-        SessionOptions options = new SessionOptions(trace, dump, Devices.read(deviceProperties), Map.of(), journalOptions);
+        SessionOptions options = SessionOptions.builder().trace(trace).dumpBuffers(dump).devices(Devices.read(deviceProperties))
+                .journal(journalOptions).build();
         if (noGpuAnnotations) {
             options = options.withoutGpuAnnotations();
         }
@@ -229,10 +231,11 @@ final class RecordCommand implements Callable<Integer> {
         context.out().println("flagtrace record: tracer " + tracer.name() + "; workload " + w.name() + ": " + w.description()
                 + "; " + steps + " steps, schedule " + schedule);
         TraceReadyHandler tensorboard = TraceReadyHandler.tensorboard(traceDir);
-        ScheduleOptions options = new ScheduleOptions(traceDir, plan, trace -> {
+        List<DeviceProperties> devices = Devices.read(deviceProperties);
+        ScheduleOptions options = ScheduleOptions.in(traceDir, plan).onTraceReady(trace -> {
             tensorboard.onTraceReady(trace);
             printCycle(trace);
-        }, false, Devices.read(deviceProperties), Map.of());
+        }).withSession(s -> s.withDevices(devices));
         if (noGpuAnnotations) {
             options = options.withoutGpuAnnotations();
         }

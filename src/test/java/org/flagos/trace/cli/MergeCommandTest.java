@@ -46,9 +46,10 @@ class MergeCommandTest {
                 ? List.of(new ClockAnchor("start", real, 1_000 + rank, real + CLOCK_OFFSETS[rank], ANCHOR_BOUND_NS))
                 : List.of();
         ProcessFacts facts = new ProcessFacts(new ProcessIdentity(rank, 4, 0, 1, "host" + rank, 4000 + rank, "boot" + rank), pairs);
-        CaptureReplay.Request request = new CaptureReplay.Request(CaptureBytes.load(Captures.capture(CAPTURE)), CAPTURE,
-                OpsJsonlReader.read(Captures.ops(CAPTURE)), KernelNameFile.read(Captures.names(CAPTURE)),
-                TestDevices.h200(), Map.of(), CAPTURE, CaptureReplay.IN_FILE_ORDER, 1 << 12).withProcess(facts);
+        CaptureReplay.Request request = CaptureReplay.Request.of(CaptureBytes.load(Captures.capture(CAPTURE)), CAPTURE)
+                .ops(OpsJsonlReader.read(Captures.ops(CAPTURE)))
+                .kernelNames(KernelNameFile.read(Captures.names(CAPTURE))).devices(TestDevices.h200()).ringSize(1 << 12)
+                .build().withProcess(facts);
         Path out = dir.resolve("rank" + rank + (anchors ? "" : "-bare") + ".json");
         Files.write(out, TraceJson.replay(request).bytes());
         return out;
