@@ -14,6 +14,7 @@ import org.flagos.trace.capture.AtomicOutput;
 import org.flagos.trace.capture.CaptureFailedException;
 import org.flagos.trace.journal.JournalOptions;
 import org.flagos.trace.model.DeviceTracer;
+import org.flagos.trace.report.KeyAveragesJson;
 import org.flagos.trace.model.OpStack;
 import org.flagos.trace.model.Workload;
 import org.flagos.trace.session.CycleTrace;
@@ -75,7 +76,7 @@ final class RecordCommand implements Callable<Integer> {
                     + "), torch's with_stack")
     Integer withStack;
 
-    @Option(names = "--summary", paramLabel = "SUMMARY.json", description = "also write the op summary as JSON rows")
+    @Option(names = "--summary", paramLabel = "SUMMARY.json", description = "also write the op summary (summary --json's schema)")
     Path summary;
 
     @Option(names = "--dump-buffers", paramLabel = "CAPTURE.fltrbuf",
@@ -174,7 +175,7 @@ final class RecordCommand implements Callable<Integer> {
         session.close();
         if (summary != null) {
             try (AtomicOutput s = new AtomicOutput(summary)) {
-                SummaryJson.write(session.summary(), s.stream());
+                KeyAveragesJson.write(session.summary(), s.stream());
                 s.finish();
                 s.commit();
             }
