@@ -21,8 +21,7 @@ final class OpTable {
     }
 
     /** The one line under the table that says what it leaves out. */
-    static final String NOTE = "Ops only; runtime calls and device work have rows of their own in the summary file"
-            + " (--summary) and in the table of `summary TRACE`.";
+    static final String NOTE = "Ops only; runtime calls and device work have their rows in --summary's file and `summary`.";
 
     static String render(OpSummary summary, TableLayout layout) {
         List<KeyAveragesRow> rows = new ArrayList<>(summary.rows().size());

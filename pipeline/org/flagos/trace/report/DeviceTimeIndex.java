@@ -12,7 +12,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 
 /**
- * The device time of each External id (nanoseconds, summed as {@code KeyAveragesRule} sums), appended in ascending id order and then looked up by binary search. Up to
+ * The device time of each External id (microseconds, summed in trace order as torch appends an
+ * op's kernels), appended in ascending id order and then looked up by binary search. Up to
  * {@link #IN_MEMORY} ids (by default) live on the heap; more go to a temporary file that is memory-mapped, so
  * a trace of millions of launches costs no heap for the join.
  */
@@ -24,7 +25,7 @@ final class DeviceTimeIndex implements Closeable {
     private final Path spillDir;
     private final SpillCounter counter;
     private long[] ids = new long[1024];
-    private long[] sums = new long[1024];
+    private double[] sums = new double[1024];
     private int size;
     private Path file;
     private DataOutputStream out;
@@ -40,10 +41,10 @@ final class DeviceTimeIndex implements Closeable {
     }
 
     /** Adds {@code id}'s time; ids come in ascending order. */
-    void append(long id, long ns) throws IOException {
+    void append(long id, double us) throws IOException {
         if (out != null) {
             out.writeLong(id);
-            out.writeLong(ns);
+            out.writeDouble(us);
             fileEntries++;
             return;
         }
@@ -53,12 +54,12 @@ final class DeviceTimeIndex implements Closeable {
             out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16));
             for (int i = 0; i < size; i++) {
                 out.writeLong(ids[i]);
-                out.writeLong(sums[i]);
+                out.writeDouble(sums[i]);
             }
             fileEntries = size;
             ids = null;
             sums = null;
-            append(id, ns);
+            append(id, us);
             return;
         }
         if (size == ids.length) {
@@ -66,7 +67,7 @@ final class DeviceTimeIndex implements Closeable {
             sums = Arrays.copyOf(sums, size * 2);
         }
         ids[size] = id;
-        sums[size++] = ns;
+        sums[size++] = us;
     }
 
     /** Ends the appending; lookups may start. */
@@ -86,7 +87,7 @@ final class DeviceTimeIndex implements Closeable {
     }
 
     /** The device time of {@code id}, or 0 when no device event carries it. */
-    long get(long id) {
+    double get(long id) {
         long lo = 0;
         long hi = (mapped != null ? fileEntries : size) - 1;
         while (lo <= hi) {
@@ -97,7 +98,7 @@ final class DeviceTimeIndex implements Closeable {
             } else if (at > id) {
                 hi = mid - 1;
             } else {
-                return mapped != null ? mapped.getLong((int) (mid * ENTRY + 8)) : sums[(int) mid];
+                return mapped != null ? mapped.getDouble((int) (mid * ENTRY + 8)) : sums[(int) mid];
             }
         }
         return 0;

@@ -9,10 +9,12 @@ import org.flagos.trace.stages.KeyAveragesRule;
  * stack as torch's {@code _populate_cpu_children} nests them and measured by {@link KeyAveragesRule}
  * (every event a call; self CPU time the duration less the union of the children's spans, never
  * negative): each event gives one result record
- * {@code [start, -end, seq, rowKey, selfCpu, cpuTotal, selfDevice, deviceTotal]} (times in ns).
+ * {@code [start, -end, seq, rowKey, selfCpu, cpuTotal, selfDevice, deviceTotal]} (times as double
+ * bits, microseconds, in torch's arithmetic).
  * Memory: the open events of one thread.
  */
 final class HostNesting {
+    private final long origin;
     private final DeviceTimeIndex device;
     private final RecordSorter results;
     private final long[] out = new long[KeyAveragesBuilder.RESULT_WIDTH];
@@ -24,10 +26,12 @@ final class HostNesting {
     private long[] seq = new long[64];
     private int[] name = new int[64];
     private long[] link = new long[64];
-    private long[] childDevice = new long[64];
+    private double[] childCpu = new double[64];
+    private double[] childDevice = new double[64];
     private KeyAveragesRule.UnionInStartOrder[] unions = new KeyAveragesRule.UnionInStartOrder[64];
 
-    HostNesting(DeviceTimeIndex device, RecordSorter results) {
+    HostNesting(long origin, DeviceTimeIndex device, RecordSorter results) {
+        this.origin = origin;
         this.device = device;
         this.results = results;
     }
@@ -108,6 +112,7 @@ final class HostNesting {
         seq[d] = sq;
         name[d] = nm;
         link[d] = ln;
+        childCpu[d] = 0;
         childDevice[d] = 0;
         if (unions[d] == null) {
             unions[d] = new KeyAveragesRule.UnionInStartOrder();
@@ -117,22 +122,29 @@ final class HostNesting {
 
     private void close() throws IOException {
         int d = --depth;
-        long elapsed = end[d] - start[d];
-        long kernels = link[d] == KeyAveragesBuilder.NO_LINK ? 0 : device.get(link[d]);
-        long deviceTotal = kernels + childDevice[d];
+        // torch's arithmetic: microseconds from the profile's start, as doubles
+        double elapsed = (end[d] - origin) / 1000.0 - (start[d] - origin) / 1000.0;
+        double kernels = link[d] == KeyAveragesBuilder.NO_LINK ? 0 : device.get(link[d]);
+        KeyAveragesRule.UnionInStartOrder children = unions[d];
+        // the rule's self time; where the children do not overlap their union is their sum, taken as torch takes it
+        double selfCpu = children.overlapped() ? KeyAveragesRule.selfNs(end[d] - start[d], children.union()) / 1000.0
+                : Math.max(0, elapsed - childCpu[d]);
+        double deviceTotal = kernels + childDevice[d];
         out[0] = start[d];
         out[1] = -end[d];
         out[2] = seq[d];
         out[3] = KeyAveragesBuilder.hostRowKey(name[d]);
-        out[4] = KeyAveragesRule.selfNs(elapsed, unions[d].union());
-        out[5] = elapsed;
-        out[6] = kernels;
-        out[7] = deviceTotal;
+        out[4] = Double.doubleToRawLongBits(selfCpu);
+        out[5] = Double.doubleToRawLongBits(elapsed);
+        out[6] = Double.doubleToRawLongBits(deviceTotal - childDevice[d]); // torch's self device: total less children's
+        out[7] = Double.doubleToRawLongBits(deviceTotal);
         results.add(out);
         if (d > 0) {
             int p = d - 1;
+            childCpu[p] += elapsed;
             childDevice[p] += deviceTotal;
-            unions[p].add(start[d], end[d], start[p], end[p]);
+            children = unions[p];
+            children.add(start[d], end[d], start[p], end[p]);
         }
     }
 
@@ -143,6 +155,7 @@ final class HostNesting {
         seq = Arrays.copyOf(seq, n);
         name = Arrays.copyOf(name, n);
         link = Arrays.copyOf(link, n);
+        childCpu = Arrays.copyOf(childCpu, n);
         childDevice = Arrays.copyOf(childDevice, n);
         unions = Arrays.copyOf(unions, n);
     }

@@ -30,7 +30,7 @@ final class KeyAveragesBuilder implements Closeable {
     static final int HOST_WIDTH = 6;
     /** Device record: External id, seq, start, dur, name, row. */
     static final int DEVICE_WIDTH = 6;
-    /** Result record: start, -end, seq, row key, self CPU, CPU total, self device, device total (ns). */
+    /** Result record: start, -end, seq, row key, self CPU, CPU total, self device, device total. */
     static final int RESULT_WIDTH = 8;
     /** Open (nested) events of one thread at most (each costs about 200 bytes while open). */
     static final int MAX_DEPTH = 1 << 16;
@@ -143,27 +143,28 @@ final class KeyAveragesBuilder implements Closeable {
     KeyAverages build(long origin, boolean cuda, DeviceStreams[] streamsOut) throws IOException {
         results = new RecordSorter(RESULT_WIDTH, 3, bufferLongs, spillDir, spilled);
         try (DeviceTimeIndex index = new DeviceTimeIndex(spillDir, spilled, deviceIdsInMemory)) {
-            streamsOut[0] = devicePass(index);
+            streamsOut[0] = devicePass(origin, index);
             int[] overheadOrder = new int[0];
             if (overhead.size > 0) {
                 overhead.attach(host.sorted());
                 overheadOrder = overhead.order(true);
             }
-            new HostNesting(index, results).run(host.sorted(), overhead, overheadOrder);
+            new HostNesting(origin, index, results).run(host.sorted(), overhead, overheadOrder);
         }
         host.close();
         return new KeyAverages(sum(), cuda);
     }
 
-    private DeviceStreams devicePass(DeviceTimeIndex index) throws IOException {
+    private DeviceStreams devicePass(long origin, DeviceTimeIndex index) throws IOException {
         DeviceStreams.Builder streams = new DeviceStreams.Builder(deviceLo, deviceHi);
         RecordSorter.Cursor cursor = device.sorted();
         long[] r = new long[DEVICE_WIDTH];
         long currentId = NO_LINK;
-        long sum = 0;
+        double sum = 0;
         while (cursor.next(r)) {
             long start = r[2];
             long end = r[2] + r[3];
+            double elapsed = (end - origin) / 1000.0 - (start - origin) / 1000.0;
             if (r[0] != NO_LINK) {
                 if (r[0] != currentId) {
                     if (currentId != NO_LINK) {
@@ -172,17 +173,18 @@ final class KeyAveragesBuilder implements Closeable {
                     currentId = r[0];
                     sum = 0;
                 }
-                sum += r[3];
+                sum += elapsed;
             }
             streams.add((int) r[5], start, r[3]);
+            double bits = elapsed;
             record[0] = start;
             record[1] = -end;
             record[2] = r[1];
             record[3] = hostRowKey((int) r[4]) | 1;
-            record[4] = 0;
-            record[5] = 0;
-            record[6] = r[3];
-            record[7] = r[3];
+            record[4] = Double.doubleToRawLongBits(0.0);
+            record[5] = Double.doubleToRawLongBits(0.0);
+            record[6] = Double.doubleToRawLongBits(bits);
+            record[7] = Double.doubleToRawLongBits(bits);
             results.add(record);
         }
         if (currentId != NO_LINK) {
@@ -197,7 +199,7 @@ final class KeyAveragesBuilder implements Closeable {
     private List<KeyAveragesRow> sum() throws IOException {
         int[] rowOfKey = new int[Math.max(1, names.size() * 2)];
         Arrays.fill(rowOfKey, -1);
-        List<long[]> acc = new ArrayList<>();
+        List<double[]> acc = new ArrayList<>();
         List<long[]> counts = new ArrayList<>();
         RecordSorter.Cursor cursor = results.sorted();
         long[] r = new long[RESULT_WIDTH];
@@ -205,23 +207,22 @@ final class KeyAveragesBuilder implements Closeable {
             int key = (int) r[3];
             if (rowOfKey[key] < 0) {
                 rowOfKey[key] = acc.size();
-                acc.add(new long[4]);
+                acc.add(new double[4]);
                 counts.add(new long[] {0, key});
             }
-            long[] a = acc.get(rowOfKey[key]);
+            double[] a = acc.get(rowOfKey[key]);
             counts.get(rowOfKey[key])[0]++;
-            a[0] += r[4];
-            a[1] += r[5];
-            a[2] += r[6];
-            a[3] += r[7];
+            a[0] += Double.longBitsToDouble(r[4]);
+            a[1] += Double.longBitsToDouble(r[5]);
+            a[2] += Double.longBitsToDouble(r[6]);
+            a[3] += Double.longBitsToDouble(r[7]);
         }
         results.close();
         List<KeyAveragesRow> out = new ArrayList<>(acc.size());
         for (int i = 0; i < acc.size(); i++) {
-            long[] a = acc.get(i);
+            double[] a = acc.get(i);
             long[] c = counts.get(i);
-            out.add(new KeyAveragesRow(names.get((int) (c[1] >>> 1)), (c[1] & 1) == 1, c[0],
-                    a[0] / 1000.0, a[1] / 1000.0, a[2] / 1000.0, a[3] / 1000.0));
+            out.add(new KeyAveragesRow(names.get((int) (c[1] >>> 1)), (c[1] & 1) == 1, c[0], a[0], a[1], a[2], a[3]));
         }
         return out;
     }

@@ -2,7 +2,7 @@ package org.flagos.trace.report;
 
 /**
  * One row of {@link KeyAverages}: every event of one name, like a row of torch's
- * {@code prof.key_averages()}. Times in microseconds: whole nanoseconds summed ({@code KeyAveragesRule}), divided by 1000.
+ * {@code prof.key_averages()}. Times in microseconds, computed as torch computes them (doubles).
  *
  * @param device whether the row is device work (a kernel, copy or memset) rather than host events
  */

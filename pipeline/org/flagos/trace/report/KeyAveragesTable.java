@@ -181,11 +181,7 @@ public final class KeyAveragesTable {
         return total == 0 ? "NaN" : fixed(part * 100.0 / total, 2) + "%";
     }
 
-    /**
-     * The value's shortest decimal (its times are whole nanoseconds, KeyAveragesRule) rounded half up:
-     * an average of 249.373 us over 2 calls prints 124.687, as torch prints it.
-     */
     static String fixed(double value, int decimals) {
-        return BigDecimal.valueOf(value).setScale(decimals, RoundingMode.HALF_UP).toPlainString();
+        return new BigDecimal(value).setScale(decimals, RoundingMode.HALF_EVEN).toPlainString();
     }
 }

@@ -17,7 +17,10 @@ package org.flagos.trace.stages;
  * <li>Device time: an op's own is the device work whose External id is its own; its total adds its
  *     children's totals.</li>
  * </ul>
- * All times are whole nanoseconds, summed as longs; a row's microseconds are its nanoseconds / 1000.
+ * Times are whole nanoseconds (a trace's microseconds have three decimals). The walk sums them as
+ * longs; the trace's summary in torch's double arithmetic (microseconds from the profile's start,
+ * so its table is torch's to the last printed digit): the two agree to the nanosecond once rounded
+ * to three decimals, as every summary file writes them.
  */
 public final class KeyAveragesRule {
     private KeyAveragesRule() {
@@ -61,13 +64,21 @@ public final class KeyAveragesRule {
     public static final class UnionInStartOrder {
         private long union;
         private long coveredTo = Long.MIN_VALUE;
+        private boolean overlapped;
 
         public void reset() {
             union = 0;
             coveredTo = Long.MIN_VALUE;
+            overlapped = false;
+        }
+
+        /** Whether two children overlapped: the union is then less than the sum of their durations. */
+        public boolean overlapped() {
+            return overlapped;
         }
 
         public void add(long start, long end, long parentStart, long parentEnd) {
+            overlapped |= start < coveredTo;
             long s = Math.max(Math.max(start, parentStart), coveredTo);
             long e = Math.min(end, parentEnd);
             if (e > s) {
