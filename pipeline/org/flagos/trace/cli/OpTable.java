@@ -14,7 +14,8 @@ import org.flagos.trace.stages.OpSummaryRow;
  * same numbers as {@code summary}'s rows of them ({@code KeyAveragesRule}); the runtime calls' and
  * device work's rows are in the summary file and in {@code summary}'s table, and {@link #NOTE} says
  * so under the table. Device columns are headed "CUDA" as the trace's {@code cuda_*} categories
- * make {@code summary} head them; the totals are the rows' own.
+ * make {@code summary} head them; the self CPU total (and the shares of it) is every host row's,
+ * runtime calls included, as {@code summary}'s is.
  */
 final class OpTable {
     private OpTable() {
@@ -34,6 +35,9 @@ final class OpTable {
             cpuTotal += r.selfCpuTimeTotalUs();
             deviceTotal += r.selfDeviceTimeTotalUs();
             device |= r.deviceTimeTotalUs() > 0;
+        }
+        for (OpSummaryRow r : summary.calls()) { // the shares and the footer are of every host row's self CPU, as summary's
+            cpuTotal += r.selfCpuTimeTotalUs();
         }
         return KeyAveragesTable.render(rows, device, "CUDA", cpuTotal, deviceTotal, layout) + NOTE + System.lineSeparator();
     }

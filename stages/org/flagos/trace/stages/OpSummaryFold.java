@@ -260,6 +260,9 @@ final class OpSummaryFold {
             }
             t.spans.ensure(t.start.length);
             t.spans.copy(t.size - 1, opSpans, holder);
+        } else if (t.spans != null) { // a runtime call or overhead record: no spans of its own (none left from an entry before)
+            t.spans.ensure(t.start.length);
+            t.spans.clear(t.size - 1);
         }
         if (t.size > MAX_SIBLINGS) {
             spansPastLimit += t.compactOlderHalf();
