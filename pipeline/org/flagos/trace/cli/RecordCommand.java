@@ -18,6 +18,7 @@ import org.flagos.trace.model.DeviceTracer;
 import org.flagos.trace.model.NativeLoadFailure;
 import org.flagos.trace.model.OpStack;
 import org.flagos.trace.model.Workload;
+import org.flagos.trace.report.KeyAveragesJson;
 import org.flagos.trace.session.CycleTrace;
 import org.flagos.trace.session.Profiler;
 import org.flagos.trace.session.ProfilerSession;
@@ -77,7 +78,7 @@ final class RecordCommand implements Callable<Integer> {
                     + "), torch's with_stack")
     Integer withStack;
 
-    @Option(names = "--summary", paramLabel = "SUMMARY.json", description = "also write the op summary as JSON rows")
+    @Option(names = "--summary", paramLabel = "SUMMARY.json", description = "also write the op summary (summary --json's schema)")
     Path summary;
 
     @Option(names = "--dump-buffers", paramLabel = "CAPTURE.fltrbuf",
@@ -177,7 +178,7 @@ final class RecordCommand implements Callable<Integer> {
         session.close();
         if (summary != null) {
             try (AtomicOutput s = new AtomicOutput(summary)) {
-                SummaryJson.write(session.summary(), s.stream());
+                KeyAveragesJson.write(session.summary(), s.stream());
                 s.finish();
                 s.commit();
             }

@@ -21,6 +21,7 @@ import org.flagos.trace.journal.JournalOptions;
 import org.flagos.trace.journal.JournalReader;
 import org.flagos.trace.journal.JournalWindow;
 import org.flagos.trace.model.DeviceProperties;
+import org.flagos.trace.report.KeyAveragesJson;
 import org.flagos.trace.report.TableLayout;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -58,7 +59,7 @@ final class ReplayCommand implements Callable<Integer> {
                     + " live session writes beside its dump)")
     Path ops;
 
-    @Option(names = "--summary", paramLabel = "SUMMARY.json", description = "also write the op summary as JSON rows")
+    @Option(names = "--summary", paramLabel = "SUMMARY.json", description = "also write the op summary (summary --json's schema)")
     Path summary;
 
     @Option(names = "--names", paramLabel = "NAMES.tsv", description = "kernel name table (default: CAPTURE.names.tsv)")
@@ -207,7 +208,7 @@ final class ReplayCommand implements Callable<Integer> {
 
     private static void commit(AtomicOutput trace, AtomicOutput summary, CaptureReplay.Result result) throws IOException {
         if (summary != null) {
-            SummaryJson.write(result.summary(), summary.stream());
+            KeyAveragesJson.write(result.summary(), summary.stream());
             summary.finish();
         }
         trace.finish();

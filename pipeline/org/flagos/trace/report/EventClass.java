@@ -19,6 +19,19 @@ public enum EventClass {
     /** Anything else (trace spans, device-side annotations, ...): not a row. */
     OTHER;
 
+    /** The process name torch's legacy exporter (torch built without kineto) gives host events, which carry no {@code cat}. */
+    static final String LEGACY_HOST_PID = "CPU functions";
+
+    /**
+     * The class of a complete event of category {@code cat} on process {@code pid}: as {@link #of(String)},
+     * and an event without a category on the legacy exporter's {@value #LEGACY_HOST_PID} process is an
+     * op (torch 1.13 built without kineto, e.g. Debian's CPU build, writes its record_function ranges
+     * and aten ops so).
+     */
+    public static EventClass of(String cat, String pid) {
+        return cat == null && LEGACY_HOST_PID.equals(pid) ? HOST_OP : of(cat);
+    }
+
     /** The class of events of category {@code cat} (null when the event has none). */
     public static EventClass of(String cat) {
         if (cat == null) {

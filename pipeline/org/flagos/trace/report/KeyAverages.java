@@ -1,23 +1,23 @@
 package org.flagos.trace.report;
 
+import java.util.ArrayList;
 import java.util.List;
+import org.flagos.trace.stages.OpSummary;
+import org.flagos.trace.stages.OpSummaryRow;
 
 /**
  * The key_averages table of a trace, computed from the trace alone with the semantics of torch's
  * profiler ({@code torch.autograd.profiler_util}):
  * <ul>
- * <li>host events (ops, runtime and driver calls, overhead) nest per thread by time containment;
- *     an event's self CPU time is its duration less its direct children's;</li>
+ * <li>host events (ops, runtime and driver calls, overhead) nest per thread by time containment,
+ *     by {@link org.flagos.trace.stages.KeyAveragesRule}, the rule every summary of flagtrace follows:
+ *     every event is a call; an event's self CPU time is its duration less the union of its direct
+ *     children's spans, never negative;</li>
  * <li>an op's self device time is the device events whose External id is the op's; its device
  *     total adds its children's device totals; runtime calls carry no device time;</li>
- * <li>an op that is the only child of a parent of the same name is folded into it (torch's
- *     {@code _remove_dup_nodes}): the parent keeps its own duration, takes the child's children and
- *     the child's device events (its own are dropped, as torch does), and the child is no row;</li>
  * <li>device events are rows of their own: self device time = device total = their duration;
  *     rows are keyed by name and device type, as torch keys them, so a kernel named like its host
  *     op (inductor's {@code triton_*}) is a device row beside the op's host row;</li>
- * <li>when an event's children overlap one another (ops that cross without nesting), its self CPU
- *     time is its duration less the union of their spans, never negative;</li>
  * <li>an overhead event (it carries no External id; pid -1 in torch's traces) belongs to the
  *     innermost op enclosing it in time on any host thread: it nests as that op's child on the op's
  *     thread and is credited with the device events of the op's External id. This reproduces what
@@ -94,6 +94,24 @@ public final class KeyAverages {
             }
         }
         return false;
+    }
+
+    /**
+     * The table the walk computed ({@link OpSummary}, by the same rule): its ops and runtime calls as
+     * host rows, its device records as device rows, in the summary's order.
+     */
+    public static KeyAverages of(OpSummary summary) {
+        List<KeyAveragesRow> rows = new ArrayList<>();
+        for (List<OpSummaryRow> host : List.of(summary.rows(), summary.calls())) {
+            for (OpSummaryRow r : host) {
+                rows.add(new KeyAveragesRow(r.name(), false, r.count(), r.selfCpuTimeTotalUs(), r.cpuTimeTotalUs(),
+                        r.selfDeviceTimeTotalUs(), r.deviceTimeTotalUs()));
+            }
+        }
+        for (OpSummaryRow r : summary.device()) {
+            rows.add(new KeyAveragesRow(r.name(), true, r.count(), 0, 0, r.selfDeviceTimeTotalUs(), r.deviceTimeTotalUs()));
+        }
+        return new KeyAverages(rows, true);
     }
 
     /** The table of {@code trace}, computed while it was read. */

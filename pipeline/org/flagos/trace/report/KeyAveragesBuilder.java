@@ -19,7 +19,7 @@ import org.flagos.trace.model.StringIds;
  *     id: each id's device time ({@link DeviceTimeIndex}), the device rows' results and the streams' busy time;</li>
  * <li>when the trace has overhead events, the host events once to find the op each belongs to
  *     ({@link OverheadEvents});</li>
- * <li>the host events nested, folded and measured per thread ({@link HostNesting});</li>
+ * <li>the host events nested and measured per thread by the one rule ({@link HostNesting}, {@code KeyAveragesRule});</li>
  * <li>the results in time order, summed per row (name and device type) as torch sums them.</li>
  * </ol>
  */

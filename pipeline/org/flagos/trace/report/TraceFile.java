@@ -351,7 +351,7 @@ public final class TraceFile {
         /** One complete event, its times as the trace's decimal microseconds. */
         void event(String cat, String name, String pid, String tid, String ts, String dur, long external) throws IOException {
             sawCategory(cat);
-            EventClass c = EventClass.of(cat);
+            EventClass c = EventClass.of(cat, pid); // the legacy exporter's ops carry no category
             if (cat != null && cat.startsWith("cuda_")) {
                 cuda = true;
             }

@@ -103,11 +103,9 @@ final class HostOpLedger {
     };
     private final SlotHeap byEnd = new SlotHeap() {
         @Override
-        boolean before(int a, int b) { // children before parents: earlier end, then later start, then the later id
-            if (end[a] != end[b]) {
-                return end[a] < end[b];
-            }
-            return start[a] != start[b] ? start[a] > start[b] : externalId[a] > externalId[b];
+        boolean before(int a, int b) { // children before parents (KeyAveragesRule's post-order), then the later id
+            int c = KeyAveragesRule.postOrder(start[a], end[a], start[b], end[b]);
+            return c != 0 ? c < 0 : externalId[a] > externalId[b];
         }
     };
 
@@ -493,17 +491,18 @@ final class HostOpLedger {
         if (range[s]) {
             thread[s] = layout.opThreadOf(thread[s]); // the row stays the API thread: hostRow maps it back
         }
-        fold.fold(nameId[s], externalId[s], thread[s], start[s], end[s], deviceNs[s], spans, s);
+        if (apiThread[s] != NONE && !layout.knows(thread[s])) {
+            layout.learn(thread[s], apiThread[s]);
+            drawnBeforeRowKnown += fallbackWritten.remove(thread[s]);
+        }
+        // nested by the row it is drawn on, with the runtime calls drawn there (a trace's summary nests by row)
+        fold.fold(nameId[s], externalId[s], layout.hostRow(thread[s]), start[s], end[s], deviceNs[s], spans, s);
         folded[s] = true;
         if (slotOf.get(externalId[s]) == s) {
             slotOf.remove(externalId[s]);
         }
         if (settled != null) {
             settled.put(externalId[s], arrivedAt[s]);
-        }
-        if (apiThread[s] != NONE && !layout.knows(thread[s])) {
-            layout.learn(thread[s], apiThread[s]);
-            drawnBeforeRowKnown += fallbackWritten.remove(thread[s]);
         }
     }
 

@@ -12,13 +12,28 @@ import java.util.List;
  */
 public final class OpSummary {
     private final List<OpSummaryRow> rows;
+    private final List<OpSummaryRow> calls;
+    private final List<OpSummaryRow> device;
 
-    private OpSummary(List<OpSummaryRow> rows) {
+    private OpSummary(List<OpSummaryRow> rows, List<OpSummaryRow> calls, List<OpSummaryRow> device) {
         this.rows = rows;
+        this.calls = calls;
+        this.device = device;
     }
 
+    /** The host ops' rows (ops and annotation ranges). */
     public List<OpSummaryRow> rows() {
         return rows;
+    }
+
+    /** The runtime and driver calls' rows: children of their ops ({@link KeyAveragesRule}), rows of their own. */
+    public List<OpSummaryRow> calls() {
+        return calls;
+    }
+
+    /** The device records' rows (kernels, copies, sets): their durations are their self device time. */
+    public List<OpSummaryRow> device() {
+        return device;
     }
 
     /** The row for {@code name}, or null. */
@@ -33,11 +48,19 @@ public final class OpSummary {
 
     /** Orders the rows as torch's table is usually sorted: self device time, then CPU total, descending. */
     static OpSummary of(List<OpSummaryRow> rows) {
+        return of(rows, List.of(), List.of());
+    }
+
+    static OpSummary of(List<OpSummaryRow> rows, List<OpSummaryRow> calls, List<OpSummaryRow> device) {
+        return new OpSummary(sorted(rows), sorted(calls), sorted(device));
+    }
+
+    private static List<OpSummaryRow> sorted(List<OpSummaryRow> rows) {
         List<OpSummaryRow> sorted = new ArrayList<>(rows);
         sorted.sort(Comparator.comparingDouble(OpSummaryRow::selfDeviceTimeTotalUs).reversed()
                 .thenComparing(Comparator.comparingDouble(OpSummaryRow::cpuTimeTotalUs).reversed())
                 .thenComparing(OpSummaryRow::name));
-        return new OpSummary(List.copyOf(sorted));
+        return List.copyOf(sorted);
     }
 
     /** The summary as a fixed-width table, like torch's {@code key_averages().table()}. */

@@ -30,6 +30,12 @@ final class OpSummaryFold {
     static final int MAX_SIBLINGS = 4096;
     /** Boundaries kept when the older half of a thread's siblings is merged. */
     static final int KEPT_BOUNDARIES = 256;
+    /** Runtime calls of one row held at most before the earliest are folded without waiting for their op. */
+    static final int MAX_PENDING_CALLS = 1 << 18; // the join's horizon: a call's op settles within it
+    /** Overhead records held at most while they wait for their op (the trace's summary holds as many). */
+    static final int MAX_OVERHEAD = 1 << 18;
+    /** The row of overhead records outside every op (torch's pid -1 row). */
+    private static final long OVERHEAD_ROW = Long.MIN_VALUE;
 
     private static final int COUNT = 0;
     private static final int CPU = 1;
@@ -39,6 +45,12 @@ final class OpSummaryFold {
 
     private final Long2ObjectHashMap<Siblings> threads = new Long2ObjectHashMap<>();
     private final Int2ObjectHashMap<long[]> byName = new Int2ObjectHashMap<>();
+    private final Int2ObjectHashMap<long[]> byCall = new Int2ObjectHashMap<>();
+    private final Int2ObjectHashMap<long[]> byDevice = new Int2ObjectHashMap<>();
+    private final Long2ObjectHashMap<Calls> calls = new Long2ObjectHashMap<>();
+    /** Overhead records no op around them has folded yet. */
+    private final Calls overhead = new Calls();
+    private final KeyAveragesRule.UnionInEndOrder union = new KeyAveragesRule.UnionInEndOrder();
     private final NameTable names;
     private long approximate;
     private long spansPastLimit;
@@ -56,6 +68,8 @@ final class OpSummaryFold {
         long[] lastPartStart = new long[16];
         long[] end = new long[16];
         long[] cpu = new long[16];
+        /** Nanoseconds the entry's parts cover: its span for one event, less for a merged entry with gaps. */
+        long[] cover = new long[16];
         long[] device = new long[16];
         int[] nameId = new int[16];
         long[] externalId = new long[16];
@@ -66,12 +80,17 @@ final class OpSummaryFold {
         StreamSpans spans;
 
         void push(long s, long partStart, long e, long c, long d, int name, long external) {
+            push(s, partStart, e, c, e - s, d, name, external);
+        }
+
+        void push(long s, long partStart, long e, long c, long cov, long d, int name, long external) {
             if (size == start.length) {
                 int n = size * 2;
                 start = java.util.Arrays.copyOf(start, n);
                 lastPartStart = java.util.Arrays.copyOf(lastPartStart, n);
                 end = java.util.Arrays.copyOf(end, n);
                 cpu = java.util.Arrays.copyOf(cpu, n);
+                cover = java.util.Arrays.copyOf(cover, n);
                 device = java.util.Arrays.copyOf(device, n);
                 nameId = java.util.Arrays.copyOf(nameId, n);
                 externalId = java.util.Arrays.copyOf(externalId, n);
@@ -83,6 +102,7 @@ final class OpSummaryFold {
             lastPartStart[size] = partStart;
             end[size] = e;
             cpu[size] = c;
+            cover[size] = cov;
             device[size] = d;
             nameId[size] = name;
             externalId[size] = external;
@@ -114,11 +134,13 @@ final class OpSummaryFold {
                     kept++;
                 }
                 long partCpu = cpu[i]; // read before the group (at or below i) is written
+                long partCover = Math.min(cover[i], end[i] - Math.max(start[i], to >= 0 && !boundary ? end[to] : Long.MIN_VALUE));
                 long partDevice = device[i];
                 if (boundary) {
                     to++;
                     start[to] = start[i];
                     cpu[to] = 0;
+                    cover[to] = 0;
                     device[to] = 0;
                     if (spans != null) {
                         spans.copy(to, spans, i);
@@ -129,6 +151,7 @@ final class OpSummaryFold {
                 lastPartStart[to] = lastPartStart[i];
                 end[to] = end[i];
                 cpu[to] += partCpu;
+                cover[to] += Math.max(0, partCover);
                 device[to] += partDevice;
                 nameId[to] = nameId[i];
                 externalId[to] = externalId[i];
@@ -139,6 +162,7 @@ final class OpSummaryFold {
             System.arraycopy(lastPartStart, half, lastPartStart, at, rest);
             System.arraycopy(end, half, end, at, rest);
             System.arraycopy(cpu, half, cpu, at, rest);
+            System.arraycopy(cover, half, cover, at, rest);
             System.arraycopy(device, half, device, at, rest);
             System.arraycopy(nameId, half, nameId, at, rest);
             System.arraycopy(externalId, half, externalId, at, rest);
@@ -152,10 +176,11 @@ final class OpSummaryFold {
         }
 
         boolean afterLast(long s, long e, long external) {
-            if (lastEnd == Long.MIN_VALUE || e != lastEnd) {
-                return e > lastEnd;
+            if (lastEnd == Long.MIN_VALUE) {
+                return true;
             }
-            return s != lastStart ? s < lastStart : external < lastExternalId;
+            int c = KeyAveragesRule.postOrder(lastStart, lastEnd, s, e);
+            return c != 0 ? c < 0 : external < lastExternalId;
         }
     }
 
@@ -167,6 +192,8 @@ final class OpSummaryFold {
     /**
      * As {@link #fold(int, long, long, long, long, long)}, and widens the op's spans ({@code holder} of
      * {@code opSpans}; null: none) by those of the children it claims, so they are its total spans after.
+     * {@code thread} is the row the op is drawn on: the runtime calls drawn there that end before it
+     * in post-order ({@link KeyAveragesRule#postOrder}) are folded first, as its children or siblings.
      */
     void fold(int nameId, long externalId, long thread, long start, long end, long selfDeviceNs,
               StreamSpans opSpans, int holder) {
@@ -175,21 +202,37 @@ final class OpSummaryFold {
             t = new Siblings();
             threads.put(thread, t);
         }
+        Calls pending = calls.get(thread);
+        if (overhead.size > 0 && end > start) {
+            pending = claimOverhead(thread, pending, start, end, selfDeviceNs);
+        }
+        if (pending != null) {
+            pending.foldBefore(t, start, end);
+        }
+        foldEvent(t, nameId, false, externalId, start, end, selfDeviceNs, opSpans, holder);
+    }
+
+    /**
+     * One event on its row's stack: it claims the completed siblings on top that nest in it
+     * ({@link KeyAveragesRule#nests}); its self CPU time is its duration less their union.
+     */
+    private void foldEvent(Siblings t, int nameId, boolean call, long externalId, long start, long end, long selfDeviceNs,
+                           StreamSpans opSpans, int holder) {
         long cpu = end - start;
         if (!t.afterLast(start, end, externalId)) {
-            approximate++; // a later op of this thread was folded already: this one is a leaf
-            add(nameId, cpu, cpu, selfDeviceNs, selfDeviceNs);
+            approximate++; // a later event of this row was folded already: this one is a leaf
+            add(call ? byCall : byName, nameId, cpu, cpu, selfDeviceNs, selfDeviceNs);
             return;
         }
         t.lastEnd = end;
         t.lastStart = start;
         t.lastExternalId = externalId;
-        long childCpu = 0;
+        union.reset();
         long childDevice = 0;
-        while (t.size > 0) {
+        while (t.size > 0 && end > start) { // an event of zero length has no children
             int top = t.size - 1;
             if (t.start[top] >= start) {
-                childCpu += t.cpu[top];
+                union.add(t.start[top], t.end[top], t.cover[top], start, end);
                 childDevice += t.device[top];
                 if (opSpans != null && t.spans != null) {
                     spansPastLimit += opSpans.addAll(holder, t.spans, top);
@@ -199,7 +242,7 @@ final class OpSummaryFold {
             }
             if (t.lastPartStart[top] >= start) {
                 approximate++; // starts between the parts of a merged entry: claims none of it
-            } else if (t.end[top] > start) {
+            } else if (t.end[top] > start && !call) {
                 crossing++;
                 if (firstCrossing == null) {
                     firstCrossing = "'" + names.name(nameId) + "' (External id " + externalId + ") starts inside '"
@@ -209,7 +252,7 @@ final class OpSummaryFold {
             break;
         }
         long total = selfDeviceNs + childDevice;
-        add(nameId, cpu, cpu - childCpu, total, selfDeviceNs);
+        add(call ? byCall : byName, nameId, cpu, KeyAveragesRule.selfNs(cpu, union.union()), total, selfDeviceNs);
         t.push(start, start, end, cpu, total, nameId, externalId);
         if (opSpans != null) {
             if (t.spans == null) {
@@ -217,17 +260,162 @@ final class OpSummaryFold {
             }
             t.spans.ensure(t.start.length);
             t.spans.copy(t.size - 1, opSpans, holder);
+        } else if (t.spans != null) { // a runtime call or overhead record: no spans of its own (none left from an entry before)
+            t.spans.ensure(t.start.length);
+            t.spans.clear(t.size - 1);
         }
         if (t.size > MAX_SIBLINGS) {
             spansPastLimit += t.compactOlderHalf();
         }
     }
 
-    private void add(int nameId, long cpu, long selfCpu, long device, long selfDevice) {
-        long[] row = byName.get(nameId);
+    /**
+     * A runtime or driver call drawn on row {@code thread}: a child of the op around it there, a row
+     * of its own. Held until an op of the row that ends after it folds (or {@link #summary()}), at
+     * most {@link #MAX_PENDING_CALLS} a row: past that the earliest are folded then.
+     */
+    void call(int nameId, long thread, long start, long end) {
+        Calls c = calls.get(thread);
+        if (c == null) {
+            c = new Calls();
+            calls.put(thread, c);
+        }
+        c.add(nameId, start, end, 0);
+        if (c.size > MAX_PENDING_CALLS) {
+            Siblings t = threads.get(thread);
+            if (t == null) {
+                t = new Siblings();
+                threads.put(thread, t);
+            }
+            c.foldEarliest(t, c.size / 2);
+        }
+    }
+
+    /**
+     * A profiler-overhead record (CUPTI's "Activity Buffer Request", ...): as the trace's summary and
+     * torch take it, it belongs to the innermost op around it on any thread, nests on that op's row
+     * and is credited with the op's own device time. Held (at most {@link #MAX_OVERHEAD}; past that
+     * it is a row alone) until the first op around it folds: that op is its owner. (An op of another
+     * thread around it that starts later but ends later still is not looked for.)
+     */
+    void overhead(int nameId, long start, long end) {
+        if (overhead.size == MAX_OVERHEAD) {
+            Siblings alone = threads.get(OVERHEAD_ROW);
+            if (alone == null) {
+                alone = new Siblings();
+                threads.put(OVERHEAD_ROW, alone);
+            }
+            approximate++;
+            foldEvent(alone, nameId, true, Long.MIN_VALUE, start, end, 0, null, 0);
+            return;
+        }
+        overhead.add(nameId, start, end, 0);
+    }
+
+    /** Moves the held overhead records inside {@code [start, end]} to that row's calls, with the op's device time. */
+    private Calls claimOverhead(long thread, Calls pending, long start, long end, long deviceNs) {
+        Calls c = pending;
+        if (c == null) {
+            c = new Calls();
+            calls.put(thread, c);
+        }
+        overhead.moveInside(start, end, c, deviceNs);
+        return c;
+    }
+
+    /** One device record (kernel, copy, set): a device row of its own, its duration its self device time. */
+    void deviceEvent(int nameId, long durationNs) {
+        add(byDevice, nameId, 0, 0, durationNs, durationNs);
+    }
+
+    /**
+     * A row's runtime calls (or overhead records) not folded yet, in post-order, entries
+     * {@code [head, head + size)}: they come nearly sorted (insertion from the back), leave from the front.
+     */
+    private final class Calls {
+        int head;
+        int size;
+        long[] start = new long[16];
+        long[] end = new long[16];
+        int[] nameId = new int[16];
+        /** The device time an overhead record is credited with (its op's); 0 for a call. */
+        long[] device = new long[16];
+
+        void add(int name, long s, long e, long d) {
+            if (head + size == start.length) {
+                if (head > 0) { // room at the front: move down
+                    System.arraycopy(start, head, start, 0, size);
+                    System.arraycopy(end, head, end, 0, size);
+                    System.arraycopy(nameId, head, nameId, 0, size);
+                    System.arraycopy(device, head, device, 0, size);
+                    head = 0;
+                }
+                if (size >= start.length / 2) {
+                    int n = start.length * 2;
+                    start = java.util.Arrays.copyOf(start, n);
+                    end = java.util.Arrays.copyOf(end, n);
+                    nameId = java.util.Arrays.copyOf(nameId, n);
+                    device = java.util.Arrays.copyOf(device, n);
+                }
+            }
+            int i = head + size++;
+            while (i > head && KeyAveragesRule.postOrder(s, e, start[i - 1], end[i - 1]) < 0) {
+                start[i] = start[i - 1];
+                end[i] = end[i - 1];
+                nameId[i] = nameId[i - 1];
+                device[i] = device[i - 1];
+                i--;
+            }
+            start[i] = s;
+            end[i] = e;
+            nameId[i] = name;
+            device[i] = d;
+        }
+
+        /** Folds the entries that come before an event {@code [s, e]} in post-order. */
+        void foldBefore(Siblings t, long s, long e) {
+            int n = 0;
+            while (n < size && KeyAveragesRule.postOrder(start[head + n], end[head + n], s, e) < 0) {
+                n++;
+            }
+            foldEarliest(t, n);
+        }
+
+        void foldEarliest(Siblings t, int n) {
+            for (int k = 0; k < n; k++) {
+                int i = head++;
+                size--;
+                foldEvent(t, nameId[i], true, Long.MIN_VALUE, start[i], end[i], device[i], null, 0);
+            }
+            if (size == 0) {
+                head = 0;
+            }
+        }
+
+        /** Hands the entries inside {@code [s, e]} to {@code out} (credited with {@code deviceNs}), keeps the others in order. */
+        void moveInside(long s, long e, Calls out, long deviceNs) {
+            int kept = 0;
+            for (int k = 0; k < size; k++) {
+                int i = head + k;
+                if (start[i] >= s && end[i] <= e) {
+                    out.add(nameId[i], start[i], end[i], deviceNs);
+                } else {
+                    int j = head + kept++;
+                    start[j] = start[i];
+                    end[j] = end[i];
+                    nameId[j] = nameId[i];
+                    device[j] = device[i];
+                }
+            }
+            size = kept;
+        }
+    }
+
+    private static void add(Int2ObjectHashMap<long[]> rows, int nameId, long cpu, long selfCpu, long device, long selfDevice) {
+        long[] row = rows.get(nameId);
         if (row == null) {
             row = new long[5];
-            byName.put(nameId, row);
+            rows.put(nameId, row);
         }
         row[COUNT]++;
         row[CPU] += cpu;
@@ -257,10 +445,31 @@ final class OpSummaryFold {
                 + firstCrossing + "); self CPU times of the ops involved are not meaningful";
     }
 
+    /** The rows; runtime calls still held are folded first (a trace's end closes every row). */
     OpSummary summary() {
-        java.util.List<OpSummaryRow> rows = new java.util.ArrayList<>(byName.size());
-        byName.forEachInt((nameId, a) -> rows.add(new OpSummaryRow(names.name(nameId), a[COUNT], a[CPU] / 1000.0,
+        if (overhead.size > 0) {
+            Siblings alone = threads.get(OVERHEAD_ROW);
+            if (alone == null) {
+                alone = new Siblings();
+                threads.put(OVERHEAD_ROW, alone);
+            }
+            overhead.foldEarliest(alone, overhead.size); // outside every op: rows alone, no device time
+        }
+        calls.forEach((thread, c) -> {
+            Siblings t = threads.get(thread);
+            if (t == null) {
+                t = new Siblings();
+                threads.put(thread, t);
+            }
+            c.foldEarliest(t, c.size);
+        });
+        return OpSummary.of(rows(byName), rows(byCall), rows(byDevice));
+    }
+
+    private java.util.List<OpSummaryRow> rows(Int2ObjectHashMap<long[]> table) {
+        java.util.List<OpSummaryRow> rows = new java.util.ArrayList<>(table.size());
+        table.forEachInt((nameId, a) -> rows.add(new OpSummaryRow(names.name(nameId), a[COUNT], a[CPU] / 1000.0,
                 a[SELF_CPU] / 1000.0, a[DEVICE] / 1000.0, a[SELF_DEVICE] / 1000.0)));
-        return OpSummary.of(rows);
+        return rows;
     }
 }

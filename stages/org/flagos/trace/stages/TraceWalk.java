@@ -213,6 +213,7 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
                 unifiedMemory.add(r);
             } else if (r.kind == EventKind.OVERHEAD) {
                 sink.overheadSlice(r);
+                fold.overhead(r.nameId, r.startNs, r.endNs); // a row of the summary, in the op around it
                 overheadRecords++;
                 overheadNs += r.durationNs();
             } else if (r.kind.isDevice()) {
@@ -290,6 +291,7 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
             inRange(r);
         }
         sink.apiSlice(r);
+        fold.call(r.nameId, r.threadId, r.startNs, r.endNs); // on its row, as the trace nests it
         memory.api(r);
         if (r.hasCorrelation()) {
             flow(flows.host(r.correlation(), r.startNs, r.processId, r.threadId));
@@ -309,6 +311,9 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         }
         int row = deviceRow(r);
         sink.deviceSlice(r, row);
+        if (r.kind != EventKind.SYNC) { // a synchronization is no device row of the summary (KeyAveragesRule)
+            fold.deviceEvent(r.nameId, r.endNs - r.startNs);
+        }
         if (r.hasCorrelation()) {
             flow(flows.device(r.correlation(), r.startNs, r.device, row, r.has(RecordField.GRAPH) ? r.graphNodeId & Long.MAX_VALUE : -1));
         }

@@ -49,10 +49,12 @@ class FlagtraceCliTest {
         assertEquals(0, code, stderr());
         JsonNode t = TraceJson.MAPPER.readTree(trace.toFile());
         assertTrue(t.get("traceEvents").size() > 0);
-        JsonNode rows = TraceJson.MAPPER.readTree(summary.toFile());
-        assertTrue(rows.isArray());
+        JsonNode file = TraceJson.MAPPER.readTree(summary.toFile()); // summary --json's schema (docs/formats.md)
+        JsonNode rows = file.get("rows");
+        assertEquals(file.get("rows_total").asInt(), rows.size());
+        assertTrue(rows.size() > 0);
         for (JsonNode row : rows) {
-            for (String key : List.of("name", "count", "cpu_time_total_us", "self_cpu_time_total_us",
+            for (String key : List.of("name", "kind", "count", "cpu_time_total_us", "self_cpu_time_total_us",
                     "device_time_total_us", "self_device_time_total_us")) {
                 assertTrue(row.has(key), key);
             }

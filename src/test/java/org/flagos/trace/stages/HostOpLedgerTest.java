@@ -241,6 +241,41 @@ class HostOpLedgerTest {
         assertEquals(1, fold.crossing());
         assertEquals("1 ops overlap an op on their thread without nesting in it (first: 'b' (External id 2) starts inside "
                 + "'a' (External id 1) but ends after it); self CPU times of the ops involved are not meaningful", fold.crossingNote());
+        assertEquals(0.1, fold.summary().row("a").selfCpuTimeTotalUs(), 0.0, "b is no child of a");
+        assertEquals(0.1, fold.summary().row("b").selfCpuTimeTotalUs(), 0.0);
+    }
+
+    /**
+     * The issue's case: a parent (0-1000 us) with two children that cross each other (100-700 and
+     * 300-900): the parent's self CPU is its duration less the union of the children (800 us), 200 us,
+     * as every summary computes it (KeyAveragesRule); the sum of the children (1,200 us) gave -200.
+     */
+    @Test
+    void aParentsSelfTimeIsItsDurationLessTheUnionOfItsCrossingChildren() throws Exception {
+        HostOpLedger ops = new HostOpLedger(fold, 8, 1 << 20);
+        ops.op(names.intern("childA"), 2, 1, 100_000, 700_000, -1);
+        ops.op(names.intern("childB"), 3, 1, 300_000, 900_000, -1);
+        ops.op(names.intern("parent"), 1, 1, 0, 1_000_000, -1);
+        finish(ops);
+        assertEquals(1, fold.crossing());
+        assertEquals(200.0, fold.summary().row("parent").selfCpuTimeTotalUs(), 0.0);
+        assertEquals(600.0, fold.summary().row("childA").selfCpuTimeTotalUs(), 0.0);
+        assertEquals(600.0, fold.summary().row("childB").selfCpuTimeTotalUs(), 0.0);
+    }
+
+    /** Zero-length ops: one at its parent's start is its child, one at its end is not (torch's nesting); touching siblings both are. */
+    @Test
+    void zeroLengthAndTouchingOpsNestAsTorchNestsThem() throws Exception {
+        HostOpLedger ops = new HostOpLedger(fold, 8, 1 << 20);
+        ops.op(names.intern("atStart"), 2, 1, 0, 0, -1);
+        ops.op(names.intern("t1"), 3, 1, 0, 100_000, -1);
+        ops.op(names.intern("t2"), 4, 1, 100_000, 250_000, -1);
+        ops.op(names.intern("atEnd"), 5, 1, 300_000, 300_000, -1);
+        ops.op(names.intern("p"), 1, 1, 0, 300_000, -1);
+        finish(ops);
+        assertEquals(0, fold.approximate());
+        assertEquals(50.0, fold.summary().row("p").selfCpuTimeTotalUs(), 0.0);
+        assertEquals(0, fold.crossing());
     }
 
     /**

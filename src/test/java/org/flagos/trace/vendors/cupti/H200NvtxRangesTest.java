@@ -168,7 +168,8 @@ class H200NvtxRangesTest {
         for (JsonNode other : trace.category("cpu_op")) {
             assertFalse(inside(drawn.get("nvtx::no_op"), other), "nvtx::no_op is outside every op: " + other);
         }
-        // the summary nests them too: the op's self CPU time leaves out its child ranges
+        // the summary nests them too: the op's self CPU time leaves out its child ranges and the runtime
+        // calls on its row directly inside it (KeyAveragesRule: a call is a child of the op around it)
         OpSummaryRow row = trace.result().summary().row("kinds::nvtx");
         double children = 0;
         for (Range r : all) {
@@ -176,10 +177,13 @@ class H200NvtxRangesTest {
                 children += (r.end() - r.start()) / 1000.0;
             }
         }
+        children += directCalls(op, all, drawn);
         assertEquals(row.cpuTimeTotalUs() - children, row.selfCpuTimeTotalUs(), 0.002);
         OpSummaryRow outer = trace.result().summary().row("nvtx::outer");
         Range inner = byName("nvtx::inner");
-        assertEquals(outer.cpuTimeTotalUs() - (inner.end() - inner.start()) / 1000.0, outer.selfCpuTimeTotalUs(), 0.002);
+        double outerChildren = (inner.end() - inner.start()) / 1000.0
+                + directCalls(drawn.get("nvtx::outer"), List.of(inner), drawn);
+        assertEquals(outer.cpuTimeTotalUs() - outerChildren, outer.selfCpuTimeTotalUs(), 0.002);
     }
 
     @Test
@@ -278,5 +282,26 @@ class H200NvtxRangesTest {
         BigDecimal e = s.add(in.get("dur").decimalValue());
         BigDecimal os = out.get("ts").decimalValue();
         return s.compareTo(os) >= 0 && e.compareTo(os.add(out.get("dur").decimalValue())) <= 0;
+    }
+
+    /** Microseconds of the runtime and driver calls on {@code parent}'s row inside it and inside none of {@code nested}. */
+    private double directCalls(JsonNode parent, List<Range> nested, Map<String, JsonNode> drawn) {
+        double us = 0;
+        List<JsonNode> calls = new ArrayList<>(trace.category("cuda_runtime"));
+        calls.addAll(trace.category("cuda_driver"));
+        for (JsonNode c : calls) {
+            if (c.get("tid").asLong() != parent.get("tid").asLong() || !inside(c, parent)) {
+                continue;
+            }
+            boolean deeper = false;
+            for (Range r : nested) {
+                JsonNode e = drawn.get(r.name());
+                deeper |= e != null && e != parent && inside(c, e);
+            }
+            if (!deeper) {
+                us += c.get("dur").asDouble();
+            }
+        }
+        return us;
     }
 }
