@@ -66,7 +66,7 @@ final class SummaryCommand implements Callable<Integer> {
         if (json != null) {
             outputs.put("--json", json);
         }
-        OutputPaths.check(Map.of("trace", trace), outputs);
+        OutputPaths.refuse(Map.of("trace", trace), outputs);
         OutputPaths.checkWritable(outputs); // before a long read, not after it
         if (ranks) {
             return ranks();

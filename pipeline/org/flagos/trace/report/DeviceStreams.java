@@ -13,6 +13,12 @@ import org.flagos.trace.model.StringIds;
 public final class DeviceStreams {
     /** Time slices of a strip. */
     public static final int BINS = 120;
+    /**
+     * Streams drawn with a strip of their own, in the order their rows first appear; the device work
+     * of every later stream is folded into one more strip ({@link #folded()} says how many it holds),
+     * so that the report's memory and page stay bounded on a trace of thousands of streams.
+     */
+    public static final int MAX_ROWS = 64;
 
     /** One stream's strip. */
     public record Stream(String pid, String tid, double[] busyNs, long totalNs) {
@@ -21,11 +27,18 @@ public final class DeviceStreams {
     private final long startNs;
     private final long endNs;
     private final List<Stream> streams;
+    private final int folded;
 
-    private DeviceStreams(long startNs, long endNs, List<Stream> streams) {
+    private DeviceStreams(long startNs, long endNs, List<Stream> streams, int folded) {
         this.startNs = startNs;
         this.endNs = endNs;
         this.streams = streams;
+        this.folded = folded;
+    }
+
+    /** Streams folded into the last strip (past the first {@link #MAX_ROWS}); 0 when none was. */
+    public int folded() {
+        return folded;
     }
 
     /** Start of the first device event, ns. */
@@ -50,6 +63,10 @@ public final class DeviceStreams {
         private final double bin;
         private final List<double[]> busy = new ArrayList<>();
         private final List<long[]> total = new ArrayList<>();
+        private final java.util.BitSet own = new java.util.BitSet();
+        private final java.util.BitSet foldedRows = new java.util.BitSet();
+        private final double[] foldedBusy = new double[BINS];
+        private final long[] foldedTotal = new long[1];
 
         Builder(long lo, long hi) {
             this.lo = lo;
@@ -61,16 +78,8 @@ public final class DeviceStreams {
             if (hi <= lo) {
                 return;
             }
-            while (busy.size() <= row) {
-                busy.add(null);
-                total.add(null);
-            }
-            if (busy.get(row) == null) {
-                busy.set(row, new double[BINS]);
-                total.set(row, new long[1]);
-            }
-            double[] b = busy.get(row);
-            total.get(row)[0] += dur;
+            double[] b = strip(row);
+            (own.get(row) ? total.get(row) : foldedTotal)[0] += dur;
             long s = start - lo;
             long e = start + dur - lo;
             int first = (int) Math.min(BINS - 1, s / bin);
@@ -79,6 +88,25 @@ public final class DeviceStreams {
                 double overlap = Math.min(e, (k + 1) * bin) - Math.max(s, k * bin);
                 b[k] += Math.max(0, overlap);
             }
+        }
+
+        /** The strip of {@code row}: its own for the first {@link #MAX_ROWS} rows, the folded one after. */
+        private double[] strip(int row) {
+            if (own.get(row)) {
+                return busy.get(row);
+            }
+            if (own.cardinality() >= MAX_ROWS) {
+                foldedRows.set(row);
+                return foldedBusy;
+            }
+            while (busy.size() <= row) {
+                busy.add(null);
+                total.add(null);
+            }
+            own.set(row);
+            busy.set(row, new double[BINS]);
+            total.set(row, new long[1]);
+            return busy.get(row);
         }
 
         /** The strips; {@code rows} holds each row's key as "pid NUL tid". */
@@ -91,7 +119,11 @@ public final class DeviceStreams {
                     out.add(new Stream(key.substring(0, nul), key.substring(nul + 1), busy.get(r), total.get(r)[0]));
                 }
             }
-            return new DeviceStreams(lo, hi, Collections.unmodifiableList(out));
+            int folded = foldedRows.cardinality();
+            if (folded > 0) {
+                out.add(new Stream("", "", foldedBusy, foldedTotal[0]));
+            }
+            return new DeviceStreams(lo, hi, Collections.unmodifiableList(out), folded);
         }
     }
 }

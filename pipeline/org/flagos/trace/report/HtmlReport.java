@@ -164,11 +164,11 @@ public final class HtmlReport {
         int count = streams.streams().size();
         int rowH = 20;
         h.raw("<p class=\"muted\">").text("Device span " + KeyAveragesTable.time((hi - lo) / 1000.0) + " in " + BINS
-                + " slices of " + KeyAveragesTable.time(bin / 1000.0) + "; darker is busier.").raw("</p>\n");
+                + " slices of " + KeyAveragesTable.time(bin / 1000.0) + "; darker is busier." + foldedNote(streams)).raw("</p>\n");
         h.raw("<svg id=\"streams\" width=\"" + (label + BINS * cell + 130) + "\" height=\"" + (count * rowH + 4) + "\">\n");
         int y = 2;
         for (DeviceStreams.Stream s : streams.streams()) {
-            String name = "device " + s.pid() + " stream " + s.tid();
+            String name = streamLabel(streams, s);
             h.raw("<g><text x=\"" + (label - 6) + "\" y=\"" + (y + 13) + "\" text-anchor=\"end\">").text(name).raw("</text>");
             for (int b = 0; b < BINS; b++) {
                 double f = Math.min(1, s.busyNs()[b] / bin);
@@ -182,6 +182,18 @@ public final class HtmlReport {
             y += rowH;
         }
         h.raw("</svg>\n");
+    }
+
+    /** A strip's label: its device and stream, or for the folded strip how many streams it holds. */
+    private static String streamLabel(DeviceStreams streams, DeviceStreams.Stream s) {
+        boolean folded = streams.folded() > 0 && s == streams.streams().get(streams.streams().size() - 1);
+        return folded ? streams.folded() + " more streams" : "device " + s.pid() + " stream " + s.tid();
+    }
+
+    /** The sentence saying that streams past {@link DeviceStreams#MAX_ROWS} share one strip; empty when none do. */
+    private static String foldedNote(DeviceStreams streams) {
+        return streams.folded() == 0 ? "" : " The first " + DeviceStreams.MAX_ROWS + " streams have a strip each; the other "
+                + streams.folded() + " streams share the last one (their busy time summed).";
     }
 
     /** Per device, the total allocated over time as a step line, when the trace has {@code [memory]} events. */
