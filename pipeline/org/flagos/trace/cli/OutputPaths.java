@@ -10,6 +10,7 @@ import java.util.Objects;
 import org.flagos.trace.capture.AtomicOutput;
 import org.flagos.trace.capture.TraceFormat;
 import org.flagos.trace.ingest.CaptureSidecars;
+import org.flagos.trace.journal.JournalReader;
 
 /**
  * Refuses, before anything is read, a command line whose output would overwrite one of its inputs,
@@ -41,7 +42,8 @@ final class OutputPaths {
                 refuseSidecars(p, out);
             }
             if (Files.isDirectory(p)) {
-                checkOutside(input.getKey() + " (a directory) being read", p, out);
+                checkOutside(JournalReader.isJournal(p) ? "journal directory being read"
+                        : "directory being read (" + input.getKey() + ")", p, out);
             }
         }
     }
