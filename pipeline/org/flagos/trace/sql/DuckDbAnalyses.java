@@ -81,12 +81,13 @@ public final class DuckDbAnalyses implements AutoCloseable {
         Connection c = null;
         try {
             c = DriverManager.getConnection("jdbc:duckdb:", props);
-            List<String> quoted = new ArrayList<>();
+            // One read_parquet of one literal path per file, in plain SQL (a folder's files have one schema).
+            List<String> reads = new ArrayList<>();
             for (String l : literal) {
-                quoted.add(literal(l));
+                reads.add("SELECT * FROM read_parquet(" + literal(l) + ")");
             }
             try (Statement s = c.createStatement()) {
-                s.execute("CREATE VIEW " + Analyses.INPUT_TABLE + " AS SELECT * FROM read_parquet([" + String.join(", ", quoted) + "])");
+                s.execute("CREATE VIEW " + Analyses.INPUT_TABLE + " AS " + String.join(" UNION ALL ", reads));
             }
             checkColumns(c, events);
             return new DuckDbAnalyses(c, links);
