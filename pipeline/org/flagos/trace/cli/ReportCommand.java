@@ -40,6 +40,7 @@ final class ReportCommand implements Callable<Integer> {
         OutputPaths.refuse(Map.of("trace", trace), Map.of("-o", html));
         OutputPaths.checkPageName("-o", html);
         OutputPaths.checkWritable(Map.of("-o", html)); // before a long read, not after it
+        SummaryCommand.refuseCapture(trace);
         TraceFile file = TraceFile.read(trace);
         KeyAverages averages = KeyAverages.of(file);
         RankTimes times = null;
