@@ -44,6 +44,59 @@ final class JournalFiles {
     record Extent(long endIndex, String damage) {
     }
 
+    /**
+     * Why the journal in {@code dir} cannot be opened because one of its queue files ({@code .cq4},
+     * {@code .cq4t}) is not a regular file: a FIFO (opening it would wait for a writer forever), a
+     * directory, a device or a socket, or a link to one. Found from the directory's listing and the
+     * files' attributes only: nothing is opened. Null when every queue file is a regular file.
+     */
+    static String notRegular(Path dir) {
+        try (var entries = Files.newDirectoryStream(dir)) {
+            for (Path entry : entries) {
+                String name = entry.getFileName().toString();
+                if (!name.endsWith(SingleChronicleQueue.SUFFIX) && !name.endsWith(".cq4t")) {
+                    continue;
+                }
+                String type = nodeType(entry);
+                if (!type.equals("regular file")) {
+                    boolean link = Files.isSymbolicLink(entry);
+                    return "its queue file " + name + " is " + (link ? "a link to " : "") + type + ", not a regular file;"
+                            + " only the files --journal writes can be read";
+                }
+            }
+            return null;
+        } catch (IOException e) {
+            return "its files cannot be listed (" + e.getMessage() + ")";
+        }
+    }
+
+    /** What kind of node {@code path} is, links followed, in words ("a FIFO"); "regular file" for a regular file. */
+    private static String nodeType(Path path) {
+        java.nio.file.attribute.BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(path, java.nio.file.attribute.BasicFileAttributes.class);
+        } catch (IOException e) {
+            return "missing (a dangling link)";
+        }
+        if (a.isRegularFile()) {
+            return "regular file";
+        }
+        if (a.isDirectory()) {
+            return "a directory";
+        }
+        try {
+            switch ((Integer) Files.getAttribute(path, "unix:mode") & 0170000) {
+                case 0010000: return "a FIFO";
+                case 0020000: return "a character device";
+                case 0060000: return "a block device";
+                case 0140000: return "a socket";
+                default: return "a special file";
+            }
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException | ClassCastException e) {
+            return "a special file";
+        }
+    }
+
     /** Walks every cycle file of {@code queue}, oldest first, and stops at the first damage. */
     static Extent walk(Path dir, SingleChronicleQueue queue) {
         RollCycle roll = queue.rollCycle();

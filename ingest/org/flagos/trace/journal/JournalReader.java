@@ -67,6 +67,10 @@ public final class JournalReader implements AutoCloseable {
             throw new CaptureFormatException(dir + ": a directory that is not a flagtrace journal (it has no metadata.cq4t);"
                     + " a journal is the directory that --journal writes");
         }
+        String notRegular = JournalFiles.notRegular(dir); // before Chronicle opens any: a FIFO would block the open
+        if (notRegular != null) {
+            throw new CaptureFormatException(dir + ": cannot read the journal: " + notRegular);
+        }
         SingleChronicleQueue queue;
         try {
             queue = SingleChronicleQueueBuilder.single(dir.toFile()).readOnly(true).timeoutMS(WAIT_MS).build();

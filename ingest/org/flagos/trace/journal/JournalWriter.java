@@ -225,7 +225,11 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
         }
         stop(JournalSchema.NO_TIME);
         closed = true;
-        queue.close();
+        try {
+            queue.close();
+        } catch (RuntimeException | InternalError e) { // a mapped write that faults shows here too (MappedFault)
+            fail(e);
+        }
         if (failure != null) {
             throw new IOException("writing the journal in " + options.dir() + " failed after " + seq + " documents: " + reason(failure)
                     + "; the journal holds every document before the failure; check its free space and permissions", failure);
@@ -314,7 +318,10 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
     }
 
     /** Why an append failed, in words (an I/O failure's own message; never a class name). */
-    private static String reason(Throwable e) {
+    static String reason(Throwable e) {
+        if (MappedFault.is(e)) {
+            return MappedFault.WORDS;
+        }
         for (Throwable t = e; t != null; t = t.getCause()) {
             String m = t.getMessage();
             if (t instanceof IOException && m != null && !m.isBlank()) {

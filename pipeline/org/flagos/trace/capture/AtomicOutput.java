@@ -86,8 +86,35 @@ public final class AtomicOutput implements AutoCloseable {
     private static final String SUFFIX = ".partial";
     private static final long PID = ProcessHandle.current().pid();
 
-    private static String prefix(String name) {
-        return "." + name + ".";
+    /** Bytes of a target's name kept whole in its temporary's name; a longer name is cut and given its hash. */
+    static final int NAME_BYTES_KEPT = 180;
+
+    /**
+     * The start of the temporaries' names of target {@code name}: {@code .NAME.}, or for a name longer
+     * than {@link #NAME_BYTES_KEPT} bytes (a valid name may have 255) its first bytes and a hash of the
+     * whole, {@code .NAMESTART~1a2b3c4d.}, so that the temporary's name stays within the file system's
+     * 255 bytes and is the same for every run (a later run still finds and removes a stale one).
+     */
+    static String prefix(String name) {
+        byte[] bytes = name.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        if (bytes.length <= NAME_BYTES_KEPT) {
+            return "." + name + ".";
+        }
+        StringBuilder kept = new StringBuilder();
+        int used = 0;
+        for (int i = 0; i < name.length(); ) {
+            int cp = name.codePointAt(i);
+            int n = new String(Character.toChars(cp)).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            if (used + n > NAME_BYTES_KEPT - 9) {
+                break;
+            }
+            kept.appendCodePoint(cp);
+            used += n;
+            i += Character.charCount(cp);
+        }
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(bytes);
+        return "." + kept + "~" + String.format("%08x", crc.getValue()) + ".";
     }
 
     /**
@@ -117,6 +144,48 @@ public final class AtomicOutput implements AutoCloseable {
             }
         } catch (IOException | RuntimeException ignored) {
             // best effort: a stale temporary is visibly incomplete by its name; the output itself goes on
+        }
+    }
+
+    /**
+     * A new empty scratch file in {@code dir} for this process, named {@code .flagtrace-TAG.PID-N SUFFIX}
+     * (deleted when the JVM exits, as a last resort): a process killed before it deleted it leaves a
+     * name that {@link #removeStaleScratch} recognises. Stale ones of {@code tag} are removed first.
+     */
+    public static Path scratchFile(Path dir, String tag, String suffix) throws IOException {
+        removeStaleScratch(dir, tag);
+        Path file = Files.createTempFile(dir, scratchPrefix(tag) + PID + "-", suffix);
+        file.toFile().deleteOnExit();
+        return file;
+    }
+
+    private static String scratchPrefix(String tag) {
+        return ".flagtrace-" + tag + ".";
+    }
+
+    /**
+     * Deletes the scratch files of {@code tag} ({@link #scratchFile}) in {@code dir} whose process no
+     * longer runs, and the {@code .partial} temporaries written towards them; a live process's files,
+     * this one's included, are never touched.
+     */
+    public static void removeStaleScratch(Path dir, String tag) {
+        String prefix = scratchPrefix(tag);
+        try (var entries = Files.newDirectoryStream(dir == null ? Path.of(".") : dir, "*" + prefix + "*")) {
+            for (Path entry : entries) {
+                String name = entry.getFileName().toString();
+                String rest = name.startsWith(prefix) ? name.substring(prefix.length())
+                        : name.startsWith("." + prefix) ? name.substring(prefix.length() + 1) : null;
+                int dash = rest == null ? -1 : rest.indexOf('-');
+                if (dash <= 0 || dash > 19 || !rest.substring(0, dash).chars().allMatch(Character::isDigit)) {
+                    continue; // not a name this class gives
+                }
+                long pid = Long.parseLong(rest.substring(0, dash));
+                if (pid != PID && !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                    Files.deleteIfExists(entry);
+                }
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // best effort: a stale scratch file is visibly flagtrace's by its name
         }
     }
 

@@ -10,6 +10,7 @@ import org.flagos.trace.journal.JournalOptions;
 import org.flagos.trace.journal.JournalSchema;
 import org.flagos.trace.journal.JournalSession;
 import org.flagos.trace.journal.JournalWriter;
+import org.flagos.trace.journal.MappedFault;
 
 /**
  * Journals a saved capture as a replay reads it: the session (window start, devices, metadata),
@@ -27,6 +28,20 @@ public final class CaptureJournal {
         HostOpSource ops = request.ops();
         JournalSession session = new JournalSession(request.traceName(), request.source(),
                 ops == null ? JournalSchema.NO_TIME : ops.windowStartNs(), request.devices(), request.metadata(), -1, false);
+        try {
+            return write(request, names, options, session, ops);
+        } catch (InternalError e) {
+            if (!MappedFault.is(e)) {
+                throw e;
+            }
+            // raised at the JVM's next safe point, so it may escape the writer's own catch (MappedFault)
+            throw new IOException("writing the journal in " + options.dir() + " failed: " + MappedFault.WORDS
+                    + "; the journal holds the documents written before the failure; free some space and journal again", e);
+        }
+    }
+
+    private static long write(CaptureReplay.Request request, Map<Long, String> names, JournalOptions options,
+                              JournalSession session, HostOpSource ops) throws IOException {
         try (JournalWriter journal = JournalWriter.open(options, session)) {
             if (!request.clock().isIdentity()) {
                 journal.clock(request.clock());

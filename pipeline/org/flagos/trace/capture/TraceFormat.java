@@ -4,6 +4,9 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.NameTable;
@@ -22,14 +25,14 @@ import org.flagos.trace.stages.TraceSink;
  */
 public enum TraceFormat {
     /** torch-compatible Chrome trace JSON ({@link ChromeJsonSink}). */
-    JSON {
+    JSON(".json", ".json.gz") {
         @Override
         public TraceSink sink(OutputStream out, NameTable names, TraceHeader header, Function<EventKind, String> apiCategory) {
             return new ChromeJsonSink(out, names, header, apiCategory);
         }
     },
     /** Perfetto's TracePacket protobuf stream ({@link PerfettoProtoSink}). */
-    PERFETTO {
+    PERFETTO(".pftrace", ".pftrace.gz") {
         @Override
         public TraceSink sink(OutputStream out, NameTable names, TraceHeader header, Function<EventKind, String> apiCategory) {
             return new PerfettoProtoSink(out, names, header, apiCategory);
@@ -40,7 +43,7 @@ public enum TraceFormat {
      * output's folder (the system's temporary folder for a stream that is not a file) before its bytes
      * go to the stream; the scratch is deleted when the stream closes, whether or not the walk finished.
      */
-    PARQUET {
+    PARQUET(".parquet") {
         @Override
         public TraceSink sink(OutputStream out, NameTable names, TraceHeader header, Function<EventKind, String> apiCategory) {
             Path scratch = out instanceof Tagged && ((Tagged) out).scratchDir != null ? ((Tagged) out).scratchDir
@@ -53,6 +56,42 @@ public enum TraceFormat {
         }
     };
 
+    private final List<String> suffixes;
+
+    TraceFormat(String... suffixes) {
+        this.suffixes = List.of(suffixes);
+    }
+
+    /** The endings a file of this format is named with: the one suffix table of trace files. */
+    public List<String> suffixes() {
+        return suffixes;
+    }
+
+    /**
+     * The format a file named {@code file} holds by its ending, or empty when no format's suffix ends
+     * it (a suffix alone, {@code .json}, is no name). The one place a file name picks a format.
+     */
+    public static Optional<TraceFormat> forPath(Path file) {
+        String name = file.getFileName() == null ? "" : file.getFileName().toString();
+        for (TraceFormat f : values()) {
+            for (String suffix : f.suffixes) {
+                if (name.endsWith(suffix) && name.length() > suffix.length()) {
+                    return Optional.of(f);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Every format's suffixes in words: ".json, .json.gz, ... or .parquet". */
+    public static String suffixWords(List<TraceFormat> formats) {
+        List<String> all = new ArrayList<>();
+        for (TraceFormat f : formats) {
+            all.addAll(f.suffixes);
+        }
+        return all.size() == 1 ? all.get(0) : String.join(", ", all.subList(0, all.size() - 1)) + " or " + all.get(all.size() - 1);
+    }
+
     /**
      * The encoder of this format over {@code out}, for the trace walk.
      *
@@ -63,11 +102,7 @@ public enum TraceFormat {
 
     /** The format a file of this name holds. */
     public static TraceFormat of(Path file) {
-        String name = file.getFileName() == null ? "" : file.getFileName().toString();
-        if (name.endsWith(".parquet")) {
-            return PARQUET;
-        }
-        return name.endsWith(".pftrace") || name.endsWith(".pftrace.gz") ? PERFETTO : JSON;
+        return forPath(file).orElse(JSON); // a device or FIFO of any name gets JSON
     }
 
     /** The format a stream was opened for: its file's when {@link AtomicOutput} opened it, JSON otherwise. */

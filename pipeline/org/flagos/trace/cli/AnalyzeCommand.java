@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -61,9 +62,17 @@ final class AnalyzeCommand implements Callable<Integer> {
         if (!Files.exists(events)) {
             throw new IOException(events + ": no such file or folder");
         }
+        Map<String, Path> files = new LinkedHashMap<>();
         if (output != null) {
+            Map<String, Path> outputs = new LinkedHashMap<>();
+            outputs.put("-o", output);
             for (String n : names) {
-                OutputPaths.check(Map.of("EVENTS", events), Map.of("-o", output.resolve(n + "." + format)));
+                files.put("-o " + n, output.resolve(n + "." + format));
+            }
+            outputs.putAll(files);
+            OutputPaths.refuse(Map.of("EVENTS", events), outputs);
+            if (Files.isDirectory(output)) {
+                OutputPaths.checkWritable(files); // before the analyses run, not after
             }
         }
         List<ResultTable> tables = new ArrayList<>();
@@ -72,23 +81,7 @@ final class AnalyzeCommand implements Callable<Integer> {
                 tables.add(duck.run(n));
             }
         }
-        List<Path> written = new ArrayList<>();
-        if (output != null) {
-            Files.createDirectories(output);
-            for (ResultTable t : tables) {
-                Path file = output.resolve(t.name() + "." + format);
-                try (AtomicOutput o = new AtomicOutput(file)) {
-                    if (format.equals("csv")) {
-                        t.writeCsv(o.stream());
-                    } else {
-                        t.writeJson(o.stream());
-                    }
-                    o.finish();
-                    o.commit();
-                }
-                written.add(file);
-            }
-        }
+        List<Path> written = output == null ? List.of() : write(tables);
         for (ResultTable t : tables) {
             context.out().println(t.name() + ": " + Analyses.summary(t.name()) + " (" + t.rows().size() + " rows)");
             context.out().print(t.render());
@@ -98,5 +91,44 @@ final class AnalyzeCommand implements Callable<Integer> {
             context.out().println("wrote " + p);
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * Writes every table to a temporary file first, and renames them into place only when all are
+     * whole: a failure while writing leaves none of them. A failure of a rename itself (rare: the
+     * folder changed under the run) says exactly which tables were already in place.
+     */
+    private List<Path> write(List<ResultTable> tables) throws IOException {
+        Files.createDirectories(output);
+        List<AtomicOutput> outs = new ArrayList<>();
+        List<Path> written = new ArrayList<>();
+        try {
+            for (ResultTable t : tables) {
+                Path file = output.resolve(t.name() + "." + format);
+                AtomicOutput o = new AtomicOutput(file);
+                outs.add(o);
+                if (format.equals("csv")) {
+                    t.writeCsv(o.stream());
+                } else {
+                    t.writeJson(o.stream());
+                }
+                o.finish();
+            }
+            for (int i = 0; i < outs.size(); i++) {
+                Path file = output.resolve(tables.get(i).name() + "." + format);
+                try {
+                    outs.get(i).commit();
+                } catch (IOException e) {
+                    throw written.isEmpty() ? e : new IOException(AtomicOutput.describe(e) + "; already written before the"
+                            + " failure: " + written, e);
+                }
+                written.add(file);
+            }
+            return written;
+        } finally {
+            for (AtomicOutput o : outs) {
+                o.close(); // a temporary not committed is deleted
+            }
+        }
     }
 }

@@ -9,6 +9,8 @@ import org.flagos.trace.capture.AtomicOutput;
 import org.flagos.trace.capture.CaptureFailedException;
 import org.flagos.trace.capture.FailureWords;
 import org.flagos.trace.ingest.CaptureFormatException;
+import org.flagos.trace.journal.MappedFault;
+import org.flagos.trace.model.TerminalText;
 import org.flagos.trace.model.WorkloadFailedException;
 import picocli.CommandLine;
 import picocli.CommandLine.MissingParameterException;
@@ -25,23 +27,25 @@ final class CliFailures {
     /** Prints {@code e} as one line; returns the exit code it means. */
     static int report(Throwable e, String command, PrintStream err) {
         if (e instanceof UsageException) {
-            err.println(command + ": " + e.getMessage() + "; see '" + command + " --help'");
+            err.println(command + ": " + TerminalText.safe(e.getMessage()) + "; see '" + command + " --help'");
             return ExitCodes.USAGE;
         }
         if (e instanceof CaptureFormatException || e instanceof CaptureFailedException || e instanceof CommandFailedException
                 || e instanceof WorkloadFailedException) {
-            err.println("flagtrace: error: " + oneLine(e.getMessage()));
+            err.println("flagtrace: error: " + safeLine(e.getMessage()));
         } else if (e instanceof IOException) {
-            err.println("flagtrace: error: " + oneLine(AtomicOutput.describe(e)));
+            err.println("flagtrace: error: " + safeLine(AtomicOutput.describe(e)));
         } else if (e instanceof UncheckedIOException) {
-            err.println("flagtrace: error: " + oneLine(AtomicOutput.describe(e.getCause())));
+            err.println("flagtrace: error: " + safeLine(AtomicOutput.describe(e.getCause())));
         } else if (e instanceof InterruptedException) {
             Thread.currentThread().interrupt();
             err.println("flagtrace: interrupted");
         } else if (e instanceof OutOfMemoryError || e instanceof StackOverflowError) {
-            err.println("flagtrace: error: " + FailureWords.of(e));
+            err.println("flagtrace: error: " + safeLine(FailureWords.of(e)));
+        } else if (MappedFault.is(e)) { // a write into a mapped file faulted: SIGBUS, the disk is full
+            err.println("flagtrace: error: " + MappedFault.WORDS + "; free some space, or write elsewhere, and run it again");
         } else { // anything else ends the run with one line, never a stack trace nor a class name
-            err.println("flagtrace: internal error: " + FailureWords.of(e) + " (please report it with the command line and the input)");
+            err.println("flagtrace: internal error: " + safeLine(FailureWords.of(e)) + " (please report it with the command line and the input)");
         }
         return ExitCodes.FAILED;
     }
@@ -110,6 +114,14 @@ final class CliFailures {
             }
         }
         return d[a.length()][b.length()];
+    }
+
+    /**
+     * A message as one line a terminal prints as it is: its first line ({@link #oneLine}) with every
+     * name from a file in it made safe ({@link TerminalText}).
+     */
+    static String safeLine(String text) {
+        return TerminalText.safe(oneLine(text));
     }
 
     static String oneLine(String text) {

@@ -127,7 +127,7 @@ public final class FlagtraceCli implements Callable<Integer> {
 
     private int usageError(ParameterException e, String[] args) {
         String command = e.getCommandLine().getCommandSpec().qualifiedName();
-        context.err().println(command + ": " + CliFailures.describe(e) + "; see '" + command + " --help'");
+        context.err().println(command + ": " + org.flagos.trace.model.TerminalText.safe(CliFailures.describe(e)) + "; see '" + command + " --help'");
         return ExitCodes.USAGE;
     }
 }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.flagos.trace.capture.AtomicOutput;
+import org.flagos.trace.capture.TraceFormat;
 import org.flagos.trace.merge.ClockChoice;
 import org.flagos.trace.merge.TraceMerge;
 import picocli.CommandLine.Command;
@@ -51,15 +52,13 @@ final class MergeCommand implements Callable<Integer> {
         for (int i = 0; i < traces.size(); i++) {
             inputs.put("trace " + (i + 1), traces.get(i));
         }
-        OutputPaths.check(inputs, Map.of("-o", merged));
-        String name = merged.getFileName() == null ? "" : merged.getFileName().toString();
-        if (!AtomicOutput.writesStraight(merged) && !name.endsWith(".json") && !name.endsWith(".json.gz")) {
-            throw new UsageException("-o " + merged + ": a merged trace is Chrome JSON; name it .json or .json.gz");
-        }
+        OutputPaths.refuse(inputs, Map.of("-o", merged));
+        OutputPaths.checkTraceName("-o", merged, List.of(TraceFormat.JSON), "a merged trace is Chrome JSON");
         OutputPaths.checkWritable(Map.of("-o", merged));
         TraceMerge.Result result;
         Path parent = merged.toAbsolutePath().getParent();
         Path scratch = AtomicOutput.writesStraight(merged) || parent == null ? Path.of(System.getProperty("java.io.tmpdir")) : parent;
+        AtomicOutput.removeStaleScratch(scratch, "merge"); // what a killed merge left: its replayed inputs
         try (MergeInputs in = new MergeInputs(context)) {
             for (Path trace : traces) {
                 in.add(trace, scratch);

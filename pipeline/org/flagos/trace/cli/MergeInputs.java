@@ -39,7 +39,7 @@ final class MergeInputs implements AutoCloseable {
             traces.add(input);
             return;
         }
-        Path trace = Files.createTempFile(scratch, ".flagtrace-merge-", ".json");
+        Path trace = AtomicOutput.scratchFile(scratch, "merge", ".json"); // a killed merge's is removed by the next
         temporaries.add(trace);
         try (AtomicOutput out = new AtomicOutput(trace)) {
             if (capture) {

@@ -4,8 +4,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import org.flagos.trace.capture.AtomicOutput;
+import org.flagos.trace.capture.TraceFormat;
+import org.flagos.trace.ingest.CaptureSidecars;
+import org.flagos.trace.journal.JournalReader;
 
 /**
  * Refuses, before anything is read, a command line whose output would overwrite one of its inputs,
@@ -14,8 +19,52 @@ import org.flagos.trace.capture.AtomicOutput;
  * profiler must never destroy a capture it was given, nor fail only after the work is done.
  */
 final class OutputPaths {
-    /** The names a trace file may end with; the name picks the format. */
-    static final List<String> TRACE_EXTENSIONS = List.of(".json", ".json.gz", ".pftrace", ".pftrace.gz", ".parquet");
+    /**
+     * The one rule every command's outputs follow, checked before anything is read (exit 2): no output
+     * is one of the inputs or another output ({@link #check}); none is where a replay of a capture
+     * among the inputs reads a sidecar, present or not ({@code NAME.process.json}, {@code .clock.json},
+     * ...: a file written there would be read as that capture's ranks, clock or devices); none is inside
+     * an input directory (a journal: a file there would replace or sit among its own files).
+     *
+     * @param inputs  what the command reads, by what it is in words (null values and missing files ignored)
+     * @param outputs what it writes, by option (null values ignored)
+     */
+    static void refuse(Map<String, Path> inputs, Map<String, Path> outputs) {
+        Map<String, Path> in = new LinkedHashMap<>(inputs);
+        Map<String, Path> out = new LinkedHashMap<>(outputs);
+        in.values().removeIf(Objects::isNull);
+        out.values().removeIf(Objects::isNull);
+        check(in, out);
+        for (Map.Entry<String, Path> input : in.entrySet()) {
+            Path p = input.getValue();
+            String name = p.getFileName() == null ? "" : p.getFileName().toString();
+            if (name.endsWith(".fltrbuf") || name.endsWith(".fltrbuf.gz")) {
+                refuseSidecars(p, out);
+            }
+            if (Files.isDirectory(p)) {
+                checkOutside(JournalReader.isJournal(p) ? "journal directory being read"
+                        : "directory being read (" + input.getKey() + ")", p, out);
+            }
+        }
+    }
+
+    /**
+     * Refuses an output on any place a replay of {@code capture} reads a sidecar from, present or
+     * not: a trace written there would be read as ops, names, devices or clock by the next replay.
+     */
+    static void refuseSidecars(Path capture, Map<String, Path> outputs) {
+        for (Map.Entry<String, Path> out : outputs.entrySet()) {
+            Path written = out.getValue().toAbsolutePath().normalize();
+            for (CaptureSidecars sidecar : CaptureSidecars.values()) {
+                for (Path place : sidecar.places(capture)) {
+                    if (written.equals(place.toAbsolutePath().normalize()) || same(out.getValue(), place)) {
+                        throw new UsageException(out.getKey() + " " + out.getValue() + " is where a replay of " + capture
+                                + " reads its " + sidecar.what() + ": refusing to write there; choose another output path");
+                    }
+                }
+            }
+        }
+    }
 
     /**
      * @param inputs  what the command reads, by what it is in words (files that do not exist are ignored)
@@ -89,20 +138,43 @@ final class OutputPaths {
      * Refuses a trace name whose ending picks no format ({@code -o x.txt} would be JSON under a name
      * that says otherwise); a character device or a FIFO ({@code /dev/null}) takes any name and gets JSON.
      */
-    static void checkTraceName(String option, Path trace) {
-        String name = trace.getFileName() == null ? "" : trace.getFileName().toString();
-        for (String extension : TRACE_EXTENSIONS) {
-            if (name.endsWith(extension) && name.length() > extension.length()) {
+    static TraceFormat checkTraceName(String option, Path trace) {
+        return checkTraceName(option, trace, List.of(TraceFormat.values()), null);
+    }
+
+    /**
+     * Refuses a name that {@link TraceFormat#forPath} gives none of {@code allowed} (exit 2, as replay
+     * refuses {@code -o x.txt}); returns the format the name picks (JSON for a device or FIFO).
+     *
+     * @param what what the output is, in words ("a merged trace is Chrome JSON"); null for any trace
+     */
+    static TraceFormat checkTraceName(String option, Path trace, List<TraceFormat> allowed, String what) {
+        var format = TraceFormat.forPath(trace);
+        if (format.isPresent() && allowed.contains(format.get())) {
+            return format.get();
+        }
+        if (AtomicOutput.writesStraight(trace)) {
+            return allowed.get(0);
+        }
+        throw new UsageException(option + " " + trace + ": " + (what == null ? "a trace file's name ends in "
+                + TraceFormat.suffixWords(allowed) + " (the name picks the format: torch JSON or Perfetto protobuf, .gz compressed,"
+                + " or the events table as Parquet)" : what + "; name it " + TraceFormat.suffixWords(allowed)));
+    }
+
+    /** The endings of an HTML page's name. */
+    static final List<String> PAGE_SUFFIXES = List.of(".html", ".htm");
+
+    /** Refuses a page name that does not end in {@link #PAGE_SUFFIXES} (a device or FIFO takes any name). */
+    static void checkPageName(String option, Path page) {
+        String name = page.getFileName() == null ? "" : page.getFileName().toString();
+        for (String suffix : PAGE_SUFFIXES) {
+            if (name.endsWith(suffix) && name.length() > suffix.length()) {
                 return;
             }
         }
-        if (AtomicOutput.writesStraight(trace)) {
-            return;
+        if (!AtomicOutput.writesStraight(page)) {
+            throw new UsageException(option + " " + page + ": the report is an HTML page; name it .html");
         }
-        int last = TRACE_EXTENSIONS.size() - 1;
-        throw new UsageException(option + " " + trace + ": a trace file's name ends in " + String.join(", ", TRACE_EXTENSIONS.subList(0, last))
-                + " or " + TRACE_EXTENSIONS.get(last)
-                + " (the name picks the format: torch JSON or Perfetto protobuf, .gz compressed, or the events table as Parquet)");
     }
 
     private static boolean same(Path a, Path b) {

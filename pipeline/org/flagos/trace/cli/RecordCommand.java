@@ -149,7 +149,7 @@ final class RecordCommand implements Callable<Integer> {
         if (dump != null) { // the session writes ops, names, devices and clock beside the dump
             Map<String, Path> others = new java.util.LinkedHashMap<>(outputs);
             others.remove("--dump-buffers");
-            Sidecars.refuseAsOutputs(dump, others);
+            OutputPaths.refuseSidecars(dump, others);
         }
         OutputPaths.check(Map.of(), outputs);
         outputs.remove("--journal");

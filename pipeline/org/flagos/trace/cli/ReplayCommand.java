@@ -136,8 +136,7 @@ final class ReplayCommand implements Callable<Integer> {
         outputs.put("--journal", journalOptions == null ? null : journalOptions.dir());
         inputs.values().removeIf(Objects::isNull);
         outputs.values().removeIf(Objects::isNull);
-        OutputPaths.check(inputs, outputs);
-        Sidecars.refuseAsOutputs(capture, outputs); // also where a sidecar is not yet: the next replay would read it
+        OutputPaths.refuse(inputs, outputs); // sidecars too, where none is yet: the next replay would read it
         OutputPaths.checkTraceName("-o", trace);
         outputs.remove("--journal");
         if (journalOptions != null) {
@@ -182,8 +181,7 @@ final class ReplayCommand implements Callable<Integer> {
         if (summary != null) {
             outputs.put("--summary", summary);
         }
-        OutputPaths.check(Map.of("journal", capture), outputs);
-        OutputPaths.checkOutside("journal directory being read", capture, outputs);
+        OutputPaths.refuse(Map.of("journal", capture), outputs);
         OutputPaths.checkTraceName("-o", trace);
         OutputPaths.checkWritable(outputs);
         JournalReplay.Request request = new JournalReplay.Request(capture, selected, Devices.read(deviceProperties), meta,

@@ -37,7 +37,8 @@ final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        OutputPaths.check(Map.of("trace", trace), Map.of("-o", html));
+        OutputPaths.refuse(Map.of("trace", trace), Map.of("-o", html));
+        OutputPaths.checkPageName("-o", html);
         OutputPaths.checkWritable(Map.of("-o", html)); // before a long read, not after it
         SummaryCommand.refuseCapture(trace);
         TraceFile file = TraceFile.read(trace);

@@ -3,30 +3,11 @@ package org.flagos.trace.cli;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.flagos.trace.ingest.CaptureSidecars;
 
 /** What {@code replay} says about, and refuses to write over, the files beside a capture ({@link CaptureSidecars}). */
 final class Sidecars {
     private Sidecars() {
-    }
-
-    /**
-     * Refuses an output on any place a replay of {@code capture} reads a sidecar from, present or
-     * not: a trace written there would be read as ops, names, devices or clock by the next replay.
-     */
-    static void refuseAsOutputs(Path capture, Map<String, Path> outputs) {
-        for (Map.Entry<String, Path> out : outputs.entrySet()) {
-            Path written = out.getValue().toAbsolutePath().normalize();
-            for (CaptureSidecars sidecar : CaptureSidecars.values()) {
-                for (Path place : sidecar.places(capture)) {
-                    if (written.equals(place.toAbsolutePath().normalize())) {
-                        throw new UsageException(out.getKey() + " " + out.getValue() + " is where a replay of " + capture
-                                + " reads its " + sidecar.what() + ": refusing to write there; choose another output path");
-                    }
-                }
-            }
-        }
     }
 
     /**

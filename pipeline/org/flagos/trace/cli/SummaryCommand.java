@@ -67,7 +67,7 @@ final class SummaryCommand implements Callable<Integer> {
         if (json != null) {
             outputs.put("--json", json);
         }
-        OutputPaths.check(Map.of("trace", trace), outputs);
+        OutputPaths.refuse(Map.of("trace", trace), outputs);
         OutputPaths.checkWritable(outputs); // before a long read, not after it
         refuseCapture(trace);
         if (ranks) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.flagos.trace.capture.AtomicOutput;
+import org.flagos.trace.capture.TraceFormat;
 import org.flagos.trace.report.TraceTables;
 import org.flagos.trace.stages.EventTable;
 import picocli.CommandLine.Command;
@@ -42,11 +43,8 @@ final class TablesCommand implements Callable<Integer> {
         for (int i = 0; i < traces.size(); i++) {
             inputs.put(traces.size() == 1 ? "trace" : "trace " + (i + 1), traces.get(i));
         }
-        OutputPaths.check(inputs, Map.of("-o", table));
-        String name = table.getFileName() == null ? "" : table.getFileName().toString();
-        if (!AtomicOutput.writesStraight(table) && !(name.endsWith(".parquet") && name.length() > ".parquet".length())) {
-            throw new UsageException("-o " + table + ": the table is a Parquet file; name it .parquet");
-        }
+        OutputPaths.refuse(inputs, Map.of("-o", table));
+        OutputPaths.checkTraceName("-o", table, List.of(TraceFormat.PARQUET), "the table is a Parquet file");
         OutputPaths.checkWritable(Map.of("-o", table)); // before a long read, not after it
         Path parent = table.toAbsolutePath().getParent();
         Path scratch = AtomicOutput.writesStraight(table) || parent == null ? Path.of(System.getProperty("java.io.tmpdir")) : parent;

@@ -24,6 +24,12 @@ import org.flagos.trace.model.StringIds;
 public final class DeviceStreams {
     /** Time slices of a strip. */
     public static final int BINS = 120;
+    /**
+     * Streams drawn with a strip of their own, in the order their rows first appear; the device work
+     * of every later stream is folded into one more strip ({@link #folded()} says how many it holds),
+     * so that the report's memory and page stay bounded on a trace of thousands of streams.
+     */
+    public static final int MAX_ROWS = 64;
     /** Slices of the span in which idle stretches are found: their length is known to a 1/FINE of the span. */
     static final int FINE = 1 << 14;
     /** An idle stretch is cut when it is at least this share of the time left shown after the cut: longer than all of it. */
@@ -47,12 +53,19 @@ public final class DeviceStreams {
     private final long endNs;
     private final List<Cut> cuts;
     private final List<Stream> streams;
+    private final int folded;
 
-    private DeviceStreams(long startNs, long endNs, List<Cut> cuts, List<Stream> streams) {
+    private DeviceStreams(long startNs, long endNs, List<Cut> cuts, List<Stream> streams, int folded) {
         this.startNs = startNs;
         this.endNs = endNs;
         this.cuts = cuts;
         this.streams = streams;
+        this.folded = folded;
+    }
+
+    /** Streams folded into the last strip (past the first {@link #MAX_ROWS}); 0 when none was. */
+    public int folded() {
+        return folded;
     }
 
     /** Start of the first device event, ns. */
@@ -119,6 +132,10 @@ public final class DeviceStreams {
         private double bin;
         private final List<double[]> busy = new ArrayList<>();
         private final List<long[]> total = new ArrayList<>();
+        private final java.util.BitSet own = new java.util.BitSet();
+        private final java.util.BitSet foldedRows = new java.util.BitSet();
+        private final double[] foldedBusy = new double[BINS];
+        private final long[] foldedTotal = new long[1];
 
         Builder(long lo, long hi) {
             this.lo = lo;
@@ -168,16 +185,8 @@ public final class DeviceStreams {
             if (hi <= lo) {
                 return;
             }
-            while (busy.size() <= row) {
-                busy.add(null);
-                total.add(null);
-            }
-            if (busy.get(row) == null) {
-                busy.set(row, new double[BINS]);
-                total.set(row, new long[1]);
-            }
-            double[] b = busy.get(row);
-            total.get(row)[0] += dur;
+            double[] b = strip(row);
+            (own.get(row) ? total.get(row) : foldedTotal)[0] += dur;
             double s = shown(start, lo, cuts);
             double e = s + dur;
             int first = (int) Math.max(0, Math.min(BINS - 1, s / bin));
@@ -186,6 +195,25 @@ public final class DeviceStreams {
                 double overlap = Math.min(e, (k + 1) * bin) - Math.max(s, k * bin);
                 b[k] += Math.max(0, overlap);
             }
+        }
+
+        /** The strip of {@code row}: its own for the first {@link #MAX_ROWS} rows, the folded one after. */
+        private double[] strip(int row) {
+            if (own.get(row)) {
+                return busy.get(row);
+            }
+            if (own.cardinality() >= MAX_ROWS) {
+                foldedRows.set(row);
+                return foldedBusy;
+            }
+            while (busy.size() <= row) {
+                busy.add(null);
+                total.add(null);
+            }
+            own.set(row);
+            busy.set(row, new double[BINS]);
+            total.set(row, new long[1]);
+            return busy.get(row);
         }
 
         /** The strips; {@code rows} holds each row's key as "pid NUL tid". */
@@ -198,7 +226,11 @@ public final class DeviceStreams {
                     out.add(new Stream(key.substring(0, nul), key.substring(nul + 1), busy.get(r), total.get(r)[0]));
                 }
             }
-            return new DeviceStreams(lo, hi, cuts == null ? List.of() : cuts, Collections.unmodifiableList(out));
+            int folded = foldedRows.cardinality();
+            if (folded > 0) {
+                out.add(new Stream("", "", foldedBusy, foldedTotal[0]));
+            }
+            return new DeviceStreams(lo, hi, cuts == null ? List.of() : cuts, Collections.unmodifiableList(out), folded);
         }
     }
 }

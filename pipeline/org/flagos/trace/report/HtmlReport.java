@@ -243,11 +243,11 @@ public final class HtmlReport {
         }
         caption += " Each bar is the share of its slice the stream was busy (full height: all of it); any work shows at least"
                 + " a sliver. The figure at the right is the stream's busy time and its share of the whole span.";
-        h.raw("<p class=\"muted\">").text(caption).raw("</p>\n");
+        h.raw("<p class=\"muted\">").text(caption + foldedNote(streams)).raw("</p>\n");
         h.raw("<svg id=\"streams\" width=\"" + (label + plot + 190) + "\" height=\"" + (bottom + 18) + "\">\n");
         int y = top;
         for (DeviceStreams.Stream s : streams.streams()) {
-            String name = "device " + s.pid() + " stream " + s.tid();
+            String name = streamLabel(streams, s);
             String busy = KeyAveragesTable.time(s.totalNs() / 1000.0) + " (" + KeyAveragesTable.fixed(100.0 * s.totalNs() / span, 1) + "%)";
             h.raw("<g><title>").text(name + ": busy " + busy + " of the span").raw("</title>")
                     .raw("<text x=\"" + (label - 6) + "\" y=\"" + (y + 13) + "\" text-anchor=\"end\">").text(name).raw("</text>")
@@ -294,6 +294,18 @@ public final class HtmlReport {
         }
         h.raw("</g>\n");
         h.raw("</svg>\n");
+    }
+
+    /** A strip's label: its device and stream, or for the folded strip how many streams it holds. */
+    private static String streamLabel(DeviceStreams streams, DeviceStreams.Stream s) {
+        boolean folded = streams.folded() > 0 && s == streams.streams().get(streams.streams().size() - 1);
+        return folded ? streams.folded() + " more streams" : "device " + s.pid() + " stream " + s.tid();
+    }
+
+    /** The sentence saying that streams past {@link DeviceStreams#MAX_ROWS} share one strip; empty when none do. */
+    private static String foldedNote(DeviceStreams streams) {
+        return streams.folded() == 0 ? "" : " The first " + DeviceStreams.MAX_ROWS + " streams have a strip each; the other "
+                + streams.folded() + " streams share the last one (their busy time summed).";
     }
 
     /** Per device, the total allocated over time as a step line, when the trace has {@code [memory]} events. */

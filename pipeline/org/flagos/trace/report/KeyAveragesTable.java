@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
+import org.flagos.trace.model.TerminalText;
 
 /**
  * {@link KeyAverages} as text, in one of two layouts ({@link TableLayout}): the compact one every
@@ -53,6 +54,7 @@ public final class KeyAveragesTable {
      */
     public static String render(List<KeyAveragesRow> rows, boolean device, String deviceLabel, double cpuTotal,
             double deviceTotal, TableLayout layout) {
+        rows = terminalSafe(rows);
         if (layout == TableLayout.COMPACT) {
             return compact(rows, device, deviceLabel, cpuTotal, deviceTotal);
         }
@@ -163,6 +165,17 @@ public final class KeyAveragesTable {
             out.append(" ".repeat(Math.max(0, width - cell.length()))).append(cell).append(SPACING);
         }
         out.append('\n');
+    }
+
+    /** The rows with their names safe for a terminal ({@link TerminalText}); the files keep them whole. */
+    private static List<KeyAveragesRow> terminalSafe(List<KeyAveragesRow> rows) {
+        List<KeyAveragesRow> out = new ArrayList<>(rows.size());
+        for (KeyAveragesRow r : rows) {
+            String safe = TerminalText.safe(r.name());
+            out.add(safe == r.name() ? r : new KeyAveragesRow(safe, r.device(), r.count(), r.selfCpuUs(), r.cpuTotalUs(),
+                    r.selfDeviceUs(), r.deviceTotalUs()));
+        }
+        return out;
     }
 
     /** A time in microseconds with torch's unit choice: s, ms or us, three decimals. */

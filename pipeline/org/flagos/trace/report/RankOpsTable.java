@@ -3,6 +3,7 @@ package org.flagos.trace.report;
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
 import java.util.Locale;
+import org.flagos.trace.model.TerminalText;
 
 /**
  * {@link RankOps} as a text table at most 100 characters wide (the first {@link #TEXT_ROWS} names,
@@ -39,7 +40,7 @@ public final class RankOpsTable {
         }
         out.append(head).append('\n');
         for (RankOps.Op op : ops.ops().subList(0, rows)) {
-            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-30s", cut(op.name(), 30)));
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-30s", cut(TerminalText.safe(op.name()), 30)));
             if (!all) {
                 line.append(String.format(Locale.ROOT, cell, ms(op.medianDeviceUs()), op.medianCalls()));
             }

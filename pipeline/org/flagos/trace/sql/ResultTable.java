@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.flagos.trace.model.TerminalText;
 
 /**
  * One analysis's result: its column names and its rows, each value a {@link Long}, a {@link String}
@@ -87,7 +88,7 @@ public record ResultTable(String name, List<String> columns, List<List<Object>> 
             String[] c = new String[r.size()];
             for (int i = 0; i < c.length; i++) {
                 Object v = r.get(i);
-                String s = v == null ? "-" : v.toString();
+                String s = v == null ? "-" : TerminalText.safe(v.toString()); // the files keep names whole
                 c[i] = s.length() > 60 ? s.substring(0, 57) + "..." : s;
             }
             cells.add(c);
