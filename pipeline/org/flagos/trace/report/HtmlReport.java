@@ -81,7 +81,7 @@ public final class HtmlReport {
         h.raw("<h2>Device time by op (self: work the op launched itself)</h2>\n");
         bars(h, "device-per-op", ops, false);
         h.raw("<h2>Device streams over time</h2>\n");
-        streams(h, trace.streams());
+        streams(h, trace, trace.streams());
         if (trace.memory().events() > 0) { // a section only where the trace has memory events: other reports keep their bytes
             h.raw("<h2>Device memory over time</h2>\n");
             memory(h, trace.memory());
@@ -151,7 +151,7 @@ public final class HtmlReport {
     }
 
     /** One strip per device row (device, stream): how busy it was in each slice of the device span. */
-    private static void streams(Html h, DeviceStreams streams) {
+    private static void streams(Html h, TraceFile trace, DeviceStreams streams) {
         long lo = streams.startNs();
         long hi = streams.endNs();
         if (lo >= hi || streams.streams().isEmpty()) {
@@ -168,7 +168,7 @@ public final class HtmlReport {
         h.raw("<svg id=\"streams\" width=\"" + (label + BINS * cell + 130) + "\" height=\"" + (count * rowH + 4) + "\">\n");
         int y = 2;
         for (DeviceStreams.Stream s : streams.streams()) {
-            String name = "device " + s.pid() + " stream " + s.tid();
+            String name = trace.deviceName(s.pid()) + " stream " + s.tid();
             h.raw("<g><text x=\"" + (label - 6) + "\" y=\"" + (y + 13) + "\" text-anchor=\"end\">").text(name).raw("</text>");
             for (int b = 0; b < BINS; b++) {
                 double f = Math.min(1, s.busyNs()[b] / bin);
