@@ -2,6 +2,7 @@ package org.flagos.trace.tracefile;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.util.JsonParserDelegate;
 import java.io.BufferedInputStream;
 import java.io.IOException;
@@ -162,12 +163,31 @@ public final class TraceReader {
                     throw new TraceFormatException(path + " ends in the middle of its traceEvents (truncated?)");
                 }
                 if (t != JsonToken.START_OBJECT) {
-                    throw new TraceFormatException(path + " is not a trace: traceEvents holds a " + t.asString()
+                    throw new TraceFormatException(path + " is not a trace: traceEvents holds " + what(t)
                             + " where an event object belongs (line " + p.currentLocation().getLineNr() + ")");
                 }
-                event();
+                try {
+                    event();
+                } catch (StreamConstraintsException e) {
+                    String m = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+                    if (m.contains("String value length") || m.contains("StringLength")) { // a string longer than an event may be
+                        throw eventTooLong();
+                    }
+                    throw e;
+                }
                 visitor.event(event);
             }
+        }
+
+        private static String what(JsonToken t) {
+            return switch (t) {
+                case START_ARRAY -> "an array";
+                case VALUE_STRING -> "a string";
+                case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "a number";
+                case VALUE_TRUE, VALUE_FALSE -> "a " + t.asString();
+                case VALUE_NULL -> "a null";
+                default -> "a " + t;
+            };
         }
 
         private long offset() {
@@ -177,9 +197,14 @@ public final class TraceReader {
 
         void checkSize() throws TraceFormatException {
             if (offset() - eventStart > TraceLimits.MAX_EVENT_BYTES) {
-                throw new TraceFormatException(path + " is not a trace: the event on line " + event.line + " is longer than "
-                        + TraceLimits.MAX_EVENT_BYTES + " bytes");
+                throw eventTooLong();
             }
+        }
+
+        /** Whether the reader skipped or kept its strings, an event past the cap is refused in these words. */
+        private TraceFormatException eventTooLong() {
+            return new TraceFormatException(path + " is not a trace: the event on line " + event.line + " is longer than "
+                    + TraceLimits.MAX_EVENT_BYTES + " bytes");
         }
 
         /** The event the parser is at (its START_OBJECT current), read to its end. */

@@ -75,7 +75,8 @@ public final class TraceSource {
         } catch (CharConversionException e) { // Jackson took the first bytes for UTF-16 or UTF-32 and met a bad character
             throw new TraceFormatException(path + " is not valid JSON (" + firstLine(e.getMessage()) + ")");
         } catch (EOFException | ZipException e) {
-            throw new TraceFormatException(path + " is not a whole gzip file (" + e.getMessage() + "); truncated?");
+            throw new TraceFormatException(path + " is not a whole gzip file (" + (e.getMessage() == null ? "it ends early"
+                    : e.getMessage()) + "); truncated?");
         }
     }
 
