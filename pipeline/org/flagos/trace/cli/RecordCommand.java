@@ -14,6 +14,7 @@ import org.flagos.trace.capture.AtomicOutput;
 import org.flagos.trace.capture.CaptureFailedException;
 import org.flagos.trace.journal.JournalOptions;
 import org.flagos.trace.model.DeviceTracer;
+import org.flagos.trace.model.NativeLoadFailure;
 import org.flagos.trace.model.OpStack;
 import org.flagos.trace.model.Workload;
 import org.flagos.trace.session.CycleTrace;
@@ -196,7 +197,7 @@ final class RecordCommand implements Callable<Integer> {
 
     private static CaptureFailedException needsCuda(Workload w, Throwable e) {
         return new CaptureFailedException("workload " + w.name() + " needs an NVIDIA GPU with CUDA 13"
-                + " (cudart, cuBLAS, NVRTC) and could not load them: " + CliFailures.oneLine(e.getMessage()), e);
+                + " (cudart, cuBLAS, NVRTC) and could not load them: " + CliFailures.oneLine(NativeLoadFailure.describe(e)), e);
     }
 
     /** {@code --schedule}: the workload in steps, one trace (and with --dump-cycles one dump) per active cycle. */

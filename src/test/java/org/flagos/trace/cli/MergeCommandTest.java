@@ -119,6 +119,9 @@ class MergeCommandTest {
         assertFalse(Files.exists(merged), "nothing written");
         assertEquals(0, cli.run("merge", zero.toString(), bare.toString(), "-o", merged.toString(), "--assume-aligned"), cli.stderr());
         assertTrue(cli.stdout().contains("unknown: traces without anchors were taken as aligned"), cli.stdout());
+        assertEquals(1, cli.stdout().split("assumed", -1).length - 1, "the assumption said once, on the bare rank's line: "
+                + cli.stdout()); // it was "(assumed, no anchors) (assumed)"
+        assertTrue(cli.stdout().lines().anyMatch(l -> l.startsWith("rank 1: ") && l.endsWith(" (assumed, no anchors)")), cli.stdout());
         assertTrue(TraceJson.MAPPER.readTree(merged.toFile()).get("flagtrace_merge").get("bound_ns").isNull());
     }
 
