@@ -22,7 +22,7 @@ import picocli.CommandLine.Parameters;
                 + " session records, and the merged trace's flagtrace_merge block states each trace's offset and bound."
                 + " Streamed: memory does not grow with the traces.",
         exitCodeListHeading = ExitCodes.HEADING,
-        exitCodeList = {ExitCodes.OK_LINE, ExitCodes.FAILED_LINE, ExitCodes.USAGE_LINE})
+        exitCodeList = {ExitCodes.OK_LINE, ExitCodes.FAILED_LINE, ExitCodes.USAGE_LINE, ExitCodes.TRUNCATED_LINE})
 final class MergeCommand implements Callable<Integer> {
     @Parameters(index = "0..*", arity = "1..*", paramLabel = "TRACE", description = "Chrome JSON traces (gzipped or not), one per rank;"
             + " a capture (.fltrbuf[.gz], files beside it read as replay reads them) or a journal directory is replayed first")
@@ -56,6 +56,7 @@ final class MergeCommand implements Callable<Integer> {
         OutputPaths.checkTraceName("-o", merged, List.of(TraceFormat.JSON), "a merged trace is Chrome JSON");
         OutputPaths.checkWritable(Map.of("-o", merged));
         TraceMerge.Result result;
+        boolean damaged;
         Path parent = merged.toAbsolutePath().getParent();
         Path scratch = AtomicOutput.writesStraight(merged) || parent == null ? Path.of(System.getProperty("java.io.tmpdir")) : parent;
         AtomicOutput.removeStaleScratch(scratch, "merge"); // what a killed merge left: its replayed inputs
@@ -68,6 +69,7 @@ final class MergeCommand implements Callable<Integer> {
                 o.finish();
                 o.commit();
             }
+            damaged = in.damaged;
         }
         for (String line : result.ranks()) {
             context.out().println(line);
@@ -76,7 +78,7 @@ final class MergeCommand implements Callable<Integer> {
                 : "within " + result.boundNs() + " ns" + (result.clock().equals("monotonic") ? " (one host's monotonic clock: exact)" : "");
         context.out().println("wrote " + merged + ": " + traces.size() + " traces, " + result.events()
                 + " events on one clock, " + bound);
-        return ExitCodes.OK;
+        return damaged ? ExitCodes.TRUNCATED : ExitCodes.OK; // a cut capture or damaged journal: exit 3, as its replay
     }
 
     /** {@code auto}, {@code monotonic} or {@code realtime}. */

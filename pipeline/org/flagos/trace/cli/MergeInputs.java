@@ -23,6 +23,8 @@ final class MergeInputs implements AutoCloseable {
     final List<Path> traces = new ArrayList<>();
     final List<String> sources = new ArrayList<>();
     private final List<Path> temporaries = new ArrayList<>();
+    /** Whether a capture was cut short or a journal damaged: the merge then ends with exit 3, as their replay does. */
+    boolean damaged;
     private final CliContext context;
 
     MergeInputs(CliContext context) {
@@ -46,6 +48,7 @@ final class MergeInputs implements AutoCloseable {
                 CaptureReplay.Request request = CaptureReplay.request(input, CaptureSidecars.OPS.found(input), null, List.of(), Map.of());
                 CaptureReplay.Result result = CaptureReplay.run(request, out.stream());
                 if (result.truncated()) {
+                    damaged = true;
                     context.err().println("flagtrace: warning: " + input + " is cut short (" + result.truncation()
                             + "); merged with every whole record before the cut");
                 }
@@ -56,6 +59,7 @@ final class MergeInputs implements AutoCloseable {
                 } catch (JournalReplay.WindowException e) {
                     throw new UsageException(e.getMessage());
                 }
+                damaged |= !result.warnings().isEmpty();
                 for (String warning : result.warnings()) {
                     context.err().println("flagtrace: warning: " + warning);
                 }

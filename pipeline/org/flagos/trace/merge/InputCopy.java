@@ -1,14 +1,16 @@
 package org.flagos.trace.merge;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import org.flagos.trace.report.TraceFormatException;
+import org.flagos.trace.tracefile.EventTokens;
+import org.flagos.trace.tracefile.TraceEvent;
+import org.flagos.trace.tracefile.TraceFormatException;
+import org.flagos.trace.tracefile.TraceLimits;
+import org.flagos.trace.tracefile.TraceReader;
 
 /**
  * Copies one trace's events into the merged trace, streamed one event at a time: its processes get
@@ -20,7 +22,7 @@ import org.flagos.trace.report.TraceFormatException;
  */
 final class InputCopy {
     /** Pids given to one input's processes: its host process and up to 998 devices. */
-    static final int PID_STRIDE = 1_000;
+    static final int PID_STRIDE = TraceLimits.PID_STRIDE;
     /** Ids a viewer reads as JavaScript numbers stay exact up to 2^53. */
     static final long MAX_ID = 1L << 53;
     /** Categories of device work: their process is a device's. */
@@ -46,11 +48,11 @@ final class InputCopy {
     private final int inputs;
     private final long shiftNs;
     private final String label;
-    private final EventTokens event = new EventTokens();
     private final Map<String, Row> rows = new LinkedHashMap<>();
     long events;
     long labelsReplaced;
-    long notObjects;
+    /** Events whose ts or dur is no time (not a number, a negative duration): left out, counted. */
+    long leftOutUnusable;
 
     /**
      * @param slot    this input's place in the merged trace (0 for the reference)
@@ -72,75 +74,56 @@ final class InputCopy {
 
     /** Copies every event, then writes the input's process labels. */
     void copy(JsonGenerator g) throws IOException {
-        try (JsonParser p = TraceFacts.open(facts.path())) {
-            toEvents(p);
-            JsonToken t;
-            while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
-                if (t == null) {
-                    throw new TraceFormatException(facts.path() + " ends in the middle of its traceEvents (truncated?)");
-                }
-                if (t != JsonToken.START_OBJECT) {
-                    p.skipChildren();
-                    notObjects++;
-                    continue;
-                }
-                event.read(p, facts.path());
-                write(g);
-            }
-        } catch (JsonProcessingException e) {
-            throw TraceFacts.notJson(facts.path(), e);
-        } catch (IOException e) {
-            if (TraceFacts.gzipDamage(e)) {
-                throw TraceFacts.notWholeGzip(facts.path(), e);
-            }
-            throw e;
-        }
+        TraceReader.read(facts.path(), TraceFacts.DIRECTORY, TraceReader.Options.COPY, e -> write(g, e));
         writeLabels(g);
     }
 
-    private void toEvents(JsonParser p) throws IOException {
-        if (p.nextToken() == JsonToken.START_ARRAY) {
+    private void write(JsonGenerator g, TraceEvent e) throws IOException {
+        if (e.unusable()) { // a ts or dur that is no time: left out, as every reader of the merged trace would
+            leftOutUnusable++;
             return;
         }
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
-            p.nextToken();
-            if (field.equals("traceEvents")) {
-                return;
-            }
-            p.skipChildren();
-        }
-        throw new TraceFormatException(facts.path() + " has no traceEvents array"); // read a moment ago: it changed
-    }
-
-    private void write(JsonGenerator g) throws IOException {
-        int pidAt = event.top("pid");
-        Row row = pidAt < 0 ? null : row(event.tokens[pidAt], event.texts[pidAt]);
-        String ph = event.topString("ph");
-        String name = event.topString("name");
+        EventTokens event = e.tokens();
+        Row row = e.pid() == null ? null : row(e.pid());
+        String ph = e.ph();
+        String name = e.name();
         if (row != null && "M".equals(ph) && ("process_name".equals(name) || "process_sort_index".equals(name))) {
             int at = event.arg("name");
-            if ("process_name".equals(name) && at >= 0 && event.tokens[at] == JsonToken.VALUE_STRING) {
-                row.name = event.texts[at];
+            if ("process_name".equals(name) && at >= 0 && event.token(at) == JsonToken.VALUE_STRING) {
+                row.name = event.text(at);
             }
             labelsReplaced++;
             return;
         }
-        String category = event.topString("cat");
+        String category = e.cat();
         if (row != null && category != null && DEVICE_CATEGORIES.contains(category)) {
             row.device = true;
+        }
+        String shifted = null;
+        if (e.tsNs() != TraceEvent.NONE) {
+            long at;
+            try {
+                at = Math.addExact(e.tsNs(), shiftNs);
+            } catch (ArithmeticException overflow) {
+                at = Long.MAX_VALUE;
+            }
+            if (at > TraceLimits.MAX_TIME_NS || at < -TraceLimits.MAX_TIME_NS) {
+                throw new TraceFormatException(facts.path() + ": its event on line " + e.line() + " falls beyond ±" + TraceLimits.MAX_TIME_NS
+                        + " ns once on the reference's clock (its base time or clock anchors are not a clock's)");
+            }
+            shifted = Timestamps.shift(event.text(event.top("ts")), shiftNs);
         }
         int depth = 0;
         String top = null;
         String arg = null;
         boolean inArgs = false;
-        for (int i = 0; i < event.size; i++) {
-            JsonToken t = event.tokens[i];
-            String text = event.texts[i];
+        for (int i = 0; i < event.size(); i++) {
+            JsonToken t = event.token(i);
+            String text = event.text(i);
             switch (t) {
                 case START_OBJECT -> {
                     depth++;
-                    inArgs = depth == 2 && "args".equals(top) && event.tokens[i - 1] == JsonToken.FIELD_NAME;
+                    inArgs = depth == 2 && "args".equals(top) && event.token(i - 1) == JsonToken.FIELD_NAME;
                     g.writeStartObject();
                 }
                 case END_OBJECT -> {
@@ -169,8 +152,8 @@ final class InputCopy {
                 default -> {
                     if (depth == 1 && row != null && top.equals("pid")) {
                         g.writeNumber(row.pid);
-                    } else if (depth == 1 && top.equals("ts") && t.isNumeric()) {
-                        g.writeNumber(Timestamps.shift(text, shiftNs));
+                    } else if (depth == 1 && top.equals("ts") && shifted != null) {
+                        g.writeNumber(shifted);
                     } else if (depth == 1 && top.equals("id")) {
                         writeId(g, t, text);
                     } else if (depth == 2 && inArgs && t == JsonToken.VALUE_NUMBER_INT
@@ -185,10 +168,7 @@ final class InputCopy {
         events++;
     }
 
-    private Row row(JsonToken token, String text) throws TraceFormatException {
-        if (token != JsonToken.VALUE_NUMBER_INT && token != JsonToken.VALUE_STRING) {
-            return null;
-        }
+    private Row row(String text) throws TraceFormatException {
         Row row = rows.get(text);
         if (row == null) {
             if (rows.size() == PID_STRIDE - 1) {

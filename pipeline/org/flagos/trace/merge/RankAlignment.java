@@ -2,7 +2,8 @@ package org.flagos.trace.merge;
 
 import java.util.List;
 import org.flagos.trace.model.ClockAnchor;
-import org.flagos.trace.report.TraceFormatException;
+import org.flagos.trace.tracefile.TraceFormatException;
+import org.flagos.trace.tracefile.TraceLimits;
 
 /**
  * How one trace's clock is put on the reference trace's: {@code offsetNs} added to its times, right
@@ -36,18 +37,40 @@ record RankAlignment(long offsetNs, long boundNs, String clock) {
             throw new TraceFormatException(trace.path() + " was not captured on the reference's host and boot (its boot_id "
                     + (trace.identity().bootId() == null ? "is not known" : "differs") + "): --clock monotonic cannot align it; use --clock auto");
         }
-        long offset = monotonic ? refStart.monotonicOffsetNs() - start.monotonicOffsetNs()
-                : refStart.realtimeOffsetNs() - start.realtimeOffsetNs();
-        long bound = monotonic ? 0 : refStart.boundNs() + start.boundNs();
+        long offset;
+        long atStop = 0;
         ClockAnchor refStop = stop(reference.anchors());
         ClockAnchor stop = stop(trace.anchors());
+        try { // readings are within ±2^62 ns (TraceLimits), their differences' differences may not be: exact, or refused
+            offset = monotonic ? offset(refStart.traceNs(), refStart.monotonicNs(), start.traceNs(), start.monotonicNs())
+                    : offset(refStart.traceNs(), refStart.realtimeNs(), start.traceNs(), start.realtimeNs());
+            if (refStop != null && stop != null) {
+                atStop = monotonic ? offset(refStop.traceNs(), refStop.monotonicNs(), stop.traceNs(), stop.monotonicNs())
+                        : offset(refStop.traceNs(), refStop.realtimeNs(), stop.traceNs(), stop.realtimeNs());
+                Math.subtractExact(atStop, offset);
+            }
+        } catch (ArithmeticException e) {
+            offset = Long.MAX_VALUE;
+        }
+        if (Math.abs(offset) >= TraceLimits.MAX_TIME_NS) { // a base time plus this offset must stay within a long too
+            throw new TraceFormatException(trace.path() + ": its clock anchors put it more than " + TraceLimits.MAX_TIME_NS
+                    + " ns from the reference's clock: not a clock of the same time");
+        }
+        long bound = monotonic ? 0 : refStart.boundNs() + start.boundNs();
         if (refStop != null && stop != null) {
-            long atStop = monotonic ? refStop.monotonicOffsetNs() - stop.monotonicOffsetNs()
-                    : refStop.realtimeOffsetNs() - stop.realtimeOffsetNs();
             long drift = Math.abs(atStop - offset);
+            if (drift > TraceLimits.MAX_CLOCK_BOUND_NS) {
+                throw new TraceFormatException(trace.path() + ": its clock anchors at start and at stop disagree with the reference's by "
+                        + drift + " ns, more than an hour: not the same clock");
+            }
             bound += monotonic ? drift : Math.max(0, drift - refStop.boundNs() - stop.boundNs());
         }
         return new RankAlignment(offset, bound, monotonic ? "monotonic" : "realtime");
+    }
+
+    /** (refTrace - refClock) - (trace - clock), exactly; ArithmeticException past a long. */
+    private static long offset(long refTrace, long refClock, long trace, long clock) {
+        return Math.subtractExact(Math.subtractExact(refTrace, refClock), Math.subtractExact(trace, clock));
     }
 
     /** The anchor taken at start, else the first. */

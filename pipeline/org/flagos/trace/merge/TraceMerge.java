@@ -10,7 +10,11 @@ import java.util.Comparator;
 import java.util.List;
 import org.flagos.trace.model.JsonText;
 import org.flagos.trace.model.ProcessIdentity;
-import org.flagos.trace.report.TraceFormatException;
+import com.fasterxml.jackson.core.JsonToken;
+import org.flagos.trace.tracefile.EventTokens;
+import org.flagos.trace.tracefile.TraceFormatException;
+import org.flagos.trace.tracefile.TraceLimits;
+import org.flagos.trace.tracefile.TraceSource;
 
 /**
  * Many processes' Chrome JSON traces into one ({@code flagtrace merge}): one group of processes per
@@ -68,14 +72,14 @@ public final class TraceMerge {
             alignments.add(align(reference, f, choice, assumeAligned));
         }
         long base = Long.MAX_VALUE;
+        long[] starts = new long[order.size()];
         for (int i = 0; i < order.size(); i++) {
-            base = Math.min(base, Math.addExact(order.get(i).baseNs(), alignments.get(i).offsetNs()));
+            starts[i] = onReference(order.get(i), order.get(i).baseNs(), alignments.get(i).offsetNs());
+            base = Math.min(base, starts[i]);
         }
-        JsonGenerator g = TraceFacts.JSON.createGenerator(out, JsonEncoding.UTF8);
+        JsonGenerator g = TraceSource.JSON.createGenerator(out, JsonEncoding.UTF8);
         g.writeStartObject();
         g.writeNumberField("schemaVersion", 1);
-        g.writeArrayFieldStart("deviceProperties"); // devices of different ranks share ordinals: none is named for all
-        g.writeEndArray();
         JsonText.writeStringField(g, "traceName", "merge of " + order.size() + " traces");
         g.writeStringField("displayTimeUnit", "ms");
         g.writeNumberField("baseTimeNanoseconds", base);
@@ -84,13 +88,15 @@ public final class TraceMerge {
         long events = 0;
         for (int i = 0; i < order.size(); i++) {
             TraceFacts f = order.get(i);
-            long shift = f.baseNs() + alignments.get(i).offsetNs() - base;
+            long shift = starts[i] - base; // both within ±2^62 ns: no overflow
             InputCopy copy = new InputCopy(f, i, order.size(), shift, label(f, facts.indexOf(f)));
             copy.copy(g);
             copies.add(copy);
             events += copy.events;
         }
         g.writeEndArray();
+        writeDevices(g, order, copies);
+        writeAccounting(g, order, facts);
         long bound = 0;
         String clock = null;
         for (RankAlignment a : alignments) {
@@ -112,6 +118,141 @@ public final class TraceMerge {
                             : " (" + a.clock() + ", no anchors)")); // "(assumed, no anchors)": the clock said once
         }
         return new Result(events, bound, lines, clock);
+    }
+
+    /**
+     * Each trace's {@code deviceProperties}, in the merged order, each device's {@code id} (its pid in its own trace,
+     * torch's convention) renumbered to the pid its events have in the merged trace; the rest as read.
+     */
+    private static void writeDevices(JsonGenerator g, List<TraceFacts> order, List<InputCopy> copies) throws IOException {
+        g.writeArrayFieldStart("deviceProperties");
+        for (int i = 0; i < order.size(); i++) {
+            java.util.Map<String, InputCopy.Row> rows = copies.get(i).rows();
+            for (EventTokens device : order.get(i).devices()) {
+                int depth = 0;
+                String field = null;
+                for (int k = 0; k < device.size(); k++) {
+                    JsonToken t = device.token(k);
+                    String text = device.text(k);
+                    switch (t) {
+                        case START_OBJECT -> {
+                            depth++;
+                            g.writeStartObject();
+                        }
+                        case END_OBJECT -> {
+                            depth--;
+                            g.writeEndObject();
+                        }
+                        case START_ARRAY -> {
+                            depth++;
+                            g.writeStartArray();
+                        }
+                        case END_ARRAY -> {
+                            depth--;
+                            g.writeEndArray();
+                        }
+                        case FIELD_NAME -> {
+                            field = depth == 1 ? text : field;
+                            g.writeFieldName(text);
+                        }
+                        case VALUE_STRING -> g.writeString(text);
+                        case VALUE_NUMBER_INT -> {
+                            InputCopy.Row row = depth == 1 && "id".equals(field) ? rows.get(text) : null;
+                            if (row != null) {
+                                g.writeNumber(row.pid);
+                            } else {
+                                g.writeNumber(text);
+                            }
+                        }
+                        case VALUE_NUMBER_FLOAT -> g.writeNumber(text);
+                        case VALUE_TRUE -> g.writeBoolean(true);
+                        case VALUE_FALSE -> g.writeBoolean(false);
+                        default -> g.writeNull();
+                    }
+                }
+            }
+        }
+        g.writeEndArray();
+    }
+
+    /**
+     * The {@code flagtrace} block of the merge, when any trace has one: each count the sum of the traces' counts of
+     * that name (what was lost in any rank was lost in the merge), each trace's notes after its label.
+     */
+    private static void writeAccounting(JsonGenerator g, List<TraceFacts> order, List<TraceFacts> facts) throws IOException {
+        java.util.Map<String, Object> tree = new java.util.LinkedHashMap<>();
+        List<String> notes = new ArrayList<>();
+        boolean any = false;
+        for (TraceFacts f : order) {
+            any |= f.blocks().flagtrace();
+            for (java.util.Map.Entry<String, Long> e : f.accounting().entrySet()) {
+                add(tree, e.getKey(), e.getValue());
+            }
+            for (String note : f.blocks().notes()) {
+                notes.add(label(f, facts.indexOf(f)) + ": " + note);
+            }
+        }
+        if (!any) {
+            return;
+        }
+        g.writeObjectFieldStart("flagtrace");
+        writeTree(g, tree);
+        if (!notes.isEmpty()) {
+            g.writeArrayFieldStart("notes");
+            for (String note : notes) {
+                JsonText.writeString(g, note);
+            }
+            g.writeEndArray();
+        }
+        g.writeEndObject();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void add(java.util.Map<String, Object> tree, String dotted, long value) {
+        int dot = dotted.indexOf('.');
+        if (dot > 0 && dot < dotted.length() - 1) {
+            Object sub = tree.get(dotted.substring(0, dot));
+            if (sub == null) {
+                sub = new java.util.LinkedHashMap<String, Object>();
+                tree.put(dotted.substring(0, dot), sub);
+            }
+            if (sub instanceof java.util.Map) {
+                add((java.util.Map<String, Object>) sub, dotted.substring(dot + 1), value);
+                return;
+            }
+        }
+        Object had = tree.get(dotted);
+        long sum = had instanceof Long l ? l : 0;
+        try {
+            tree.put(dotted, Math.addExact(sum, value));
+        } catch (ArithmeticException e) {
+            tree.put(dotted, Long.MAX_VALUE); // saturated: a count past a long says "more than can be counted"
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void writeTree(JsonGenerator g, java.util.Map<String, Object> tree) throws IOException {
+        for (java.util.Map.Entry<String, Object> e : tree.entrySet()) {
+            if (e.getValue() instanceof java.util.Map) {
+                g.writeFieldName(e.getKey());
+                g.writeStartObject();
+                writeTree(g, (java.util.Map<String, Object>) e.getValue());
+                g.writeEndObject();
+            } else {
+                g.writeFieldName(e.getKey());
+                g.writeNumber((Long) e.getValue());
+            }
+        }
+    }
+
+    /** A trace's base time on the reference's clock; refused beyond ±2^62 ns, where its events' times would pass a long. */
+    private static long onReference(TraceFacts f, long baseNs, long offsetNs) throws TraceFormatException {
+        long at = baseNs + offsetNs; // each within ±2^62 (TraceLimits, RankAlignment): exact
+        if (at >= TraceLimits.MAX_TIME_NS || at <= -TraceLimits.MAX_TIME_NS) {
+            throw new TraceFormatException(f.path() + ": its baseTimeNanoseconds " + baseNs + " on the reference's clock (offset "
+                    + offsetNs + " ns) falls beyond ±" + TraceLimits.MAX_TIME_NS + " ns");
+        }
+        return at;
     }
 
     /** Ranked traces by rank, then the others in the order given; two traces of one rank are refused. */
@@ -193,8 +334,8 @@ public final class TraceMerge {
                 g.writeNumberField(row.original, row.pid);
             }
             g.writeEndObject();
-            if (copies.get(i).notObjects > 0) {
-                g.writeNumberField("left_out_not_objects", copies.get(i).notObjects);
+            if (copies.get(i).leftOutUnusable > 0) {
+                g.writeNumberField("left_out_unusable_times", copies.get(i).leftOutUnusable);
             }
             g.writeEndObject();
         }

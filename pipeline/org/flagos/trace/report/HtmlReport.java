@@ -92,7 +92,7 @@ public final class HtmlReport {
                     + " work their children launched) have no device time of their own; the op table lists them.").raw("</p>\n");
         }
         h.raw("<h2>Device streams over time</h2>\n");
-        streams(h, trace.streams());
+        streams(h, trace, trace.streams());
         if (trace.memory().events() > 0) { // a section only where the trace has memory events: other reports keep their bytes
             h.raw("<h2>Device memory over time</h2>\n");
             memory(h, trace.memory());
@@ -213,7 +213,7 @@ public final class HtmlReport {
      * cut out are marked where they were, with their length, and the axis under the strips gives the
      * time since the first device work at each side of a cut.
      */
-    private static void streams(Html h, DeviceStreams streams) {
+    private static void streams(Html h, TraceFile trace, DeviceStreams streams) {
         long lo = streams.startNs();
         long hi = streams.endNs();
         if (lo >= hi || streams.streams().isEmpty()) {
@@ -247,7 +247,7 @@ public final class HtmlReport {
         h.raw("<svg id=\"streams\" width=\"" + (label + plot + 190) + "\" height=\"" + (bottom + 18) + "\">\n");
         int y = top;
         for (DeviceStreams.Stream s : streams.streams()) {
-            String name = streamLabel(streams, s);
+            String name = streamLabel(trace, streams, s);
             String busy = KeyAveragesTable.time(s.totalNs() / 1000.0) + " (" + KeyAveragesTable.fixed(100.0 * s.totalNs() / span, 1) + "%)";
             h.raw("<g><title>").text(name + ": busy " + busy + " of the span").raw("</title>")
                     .raw("<text x=\"" + (label - 6) + "\" y=\"" + (y + 13) + "\" text-anchor=\"end\">").text(name).raw("</text>")
@@ -297,9 +297,9 @@ public final class HtmlReport {
     }
 
     /** A strip's label: its device and stream, or for the folded strip how many streams it holds. */
-    private static String streamLabel(DeviceStreams streams, DeviceStreams.Stream s) {
+    private static String streamLabel(TraceFile trace, DeviceStreams streams, DeviceStreams.Stream s) {
         boolean folded = streams.folded() > 0 && s == streams.streams().get(streams.streams().size() - 1);
-        return folded ? streams.folded() + " more streams" : "device " + s.pid() + " stream " + s.tid();
+        return folded ? streams.folded() + " more streams" : trace.deviceName(s.pid()) + " stream " + s.tid();
     }
 
     /** The sentence saying that streams past {@link DeviceStreams#MAX_ROWS} share one strip; empty when none do. */

@@ -72,6 +72,14 @@ final class MemoryTimeline {
         events++;
     }
 
+    /** The same series under names {@code rename} gives (distinct names stay distinct). */
+    MemoryTimeline relabel(java.util.function.Function<String, String> rename) {
+        MemoryTimeline out = new MemoryTimeline();
+        devices.forEach((k, v) -> out.devices.put(rename.apply(k), v));
+        out.events = events;
+        return out;
+    }
+
     /** The series by device, in name order. */
     Map<String, Series> devices() {
         return devices;

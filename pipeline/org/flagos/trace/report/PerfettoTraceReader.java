@@ -1,6 +1,5 @@
 package org.flagos.trace.report;
 
-import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -8,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.flagos.trace.tracefile.TraceFormatException;
 
 /**
  * flagtrace's own {@code .pftrace} (Perfetto's protobuf {@code Trace}: a sequence of length-prefixed
@@ -62,34 +62,6 @@ final class PerfettoTraceReader {
 
     PerfettoTraceReader(TraceFile.Reader sink) {
         this.sink = sink;
-    }
-
-    /**
-     * Whether the stream starts like a Perfetto trace (field 1, length-delimited: byte 0x0A) and not
-     * like JSON, whose first byte may be the same newline; does not consume. JSON is told by its
-     * first byte after whitespace, '{' or '[', which Perfetto never writes there (both would be
-     * group markers, a wire type no packet of it uses).
-     */
-    static boolean looksLike(BufferedInputStream in) throws IOException {
-        in.mark(4096);
-        try {
-            int first = in.read();
-            if (first != (TRACE_PACKET << 3 | 2)) {
-                return false;
-            }
-            for (int i = 1; i < 4096; i++) {
-                int b = in.read();
-                if (b == '{' || b == '[') {
-                    return false;
-                }
-                if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
-                    return true;
-                }
-            }
-            return true;
-        } finally {
-            in.reset();
-        }
     }
 
     void read(InputStream in) throws IOException {

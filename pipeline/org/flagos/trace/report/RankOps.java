@@ -73,7 +73,7 @@ public final class RankOps {
 
     /** Reads the merged trace at {@code path}, whose ranks {@code times} read. */
     public static RankOps read(Path path, RankTimes times) throws IOException {
-        TraceFile file = TraceFile.readBySlot(path, RankTimes.ASSUMED_STRIDE);
+        TraceFile file = TraceFile.readBySlot(path);
         return of(file.averages().rows(), times, file.unplacedEvents());
     }
 

@@ -1,20 +1,15 @@
 package org.flagos.trace.report;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonToken;
-import java.io.BufferedInputStream;
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.zip.ZipException;
+import org.flagos.trace.tracefile.TraceBlocks;
+import org.flagos.trace.tracefile.TraceEvent;
+import org.flagos.trace.tracefile.TraceFormatException;
+import org.flagos.trace.tracefile.TraceReader;
 
 /**
  * Per rank of a merged trace ({@code flagtrace merge}'s output): the time of each
@@ -33,8 +28,6 @@ public final class RankTimes {
     static final int MAX_STEPS = 1_000_000;
     /** Ranks (merge slots) one trace may hold: each is kept with its steps until the end. */
     static final int MAX_RANKS = 1 << 16;
-    /** flagtrace merge's {@code pid_stride}. */
-    static final long ASSUMED_STRIDE = 1_000;
 
     /** One rank of the merge. */
     public static final class Rank {
@@ -183,41 +176,15 @@ public final class RankTimes {
 
     /** Reads a merged trace (Chrome JSON, gzipped or not); anything else ends in a {@link TraceFormatException}. */
     public static RankTimes read(Path path) throws IOException {
-        if (Files.isDirectory(path)) {
-            throw new TraceFormatException(path + " is a directory, not a merged trace");
-        }
-        InputStream raw;
-        try {
-            raw = Files.newInputStream(path);
-        } catch (NoSuchFileException e) {
-            throw new TraceFormatException(path + ": no such file");
-        }
-        try (BufferedInputStream in = TraceInput.maybeGunzip(new BufferedInputStream(raw, 1 << 16));
-             JsonParser p = TraceInput.parser(in)) {
-            return new Pass(path).read(p);
-        } catch (JsonProcessingException e) {
-            String m = e.getOriginalMessage() == null ? "" : e.getOriginalMessage().lines().findFirst().orElse("");
-            throw new TraceFormatException(path + (m.startsWith("Unexpected end-of-input") ? " ends in the middle of its JSON (truncated?)"
-                    : " is not valid JSON (" + m + ")"));
-        } catch (EOFException | ZipException e) {
-            throw new TraceFormatException(path + " is not a whole gzip file; truncated?");
-        }
+        Pass pass = new Pass(path);
+        TraceBlocks blocks = TraceReader.read(path, "not a merged trace", TraceReader.Options.FIELDS, pass);
+        return pass.finish(blocks);
     }
 
-    /**
-     * A merged trace: an object, every element of its events an event; the lines that refuse anything else are
-     * {@code --ranks}' own, shorter than the summary's.
-     */
-    private static final TraceTopLevel.Rules RULES = new TraceTopLevel.Rules(false, true, false,
-            "is not a merged trace: not a JSON object with traceEvents",
-            "is not a trace: traceEvents holds something other than event objects", "is not a trace: no traceEvents array");
-
     /** One streaming pass. */
-    private static final class Pass implements TraceTopLevel.Visitor {
+    private static final class Pass implements TraceReader.Visitor {
         final Path path;
         final TreeMap<Integer, Rank> slots = new TreeMap<>();
-        long pidStride = -1;
-        boolean merged;
         long invalid;
         long unplaced;
 
@@ -225,15 +192,15 @@ public final class RankTimes {
             this.path = path;
         }
 
-        RankTimes read(JsonParser p) throws IOException {
-            TraceTopLevel.walk(p, path, RULES, this);
-            if (!merged) {
+        RankTimes finish(TraceBlocks blocks) throws IOException {
+            if (!blocks.merged()) {
                 throw new TraceFormatException(path + " is not a merged trace (no flagtrace_merge block):"
                         + " --ranks reads what flagtrace merge writes");
             }
-            if (pidStride > 0 && pidStride != ASSUMED_STRIDE) {
-                throw new TraceFormatException(path + " numbers its ranks' pids " + pidStride + " apart; this version reads "
-                        + ASSUMED_STRIDE + " (flagtrace merge's)");
+            for (TraceBlocks.MergeInput in : blocks.mergeInputs().values()) {
+                Rank r = slot(in.slot());
+                r.rank = in.rank();
+                r.host = in.host();
             }
             List<Rank> out = new ArrayList<>();
             for (Rank r : slots.values()) {
@@ -256,110 +223,27 @@ public final class RankTimes {
             return r;
         }
 
-        /** The {@code flagtrace_merge} block: the stride and each slot's rank and host; the rest is skipped. */
-        @Override
-        public void block(String field, JsonToken v, JsonParser p) throws IOException {
-            if (field.equals("flagtrace_merge") && v == JsonToken.START_OBJECT) {
-                mergeBlock(p);
-            } else {
-                p.skipChildren();
-            }
-        }
-
-        private void mergeBlock(JsonParser p) throws IOException {
-            merged = true;
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken v = p.nextToken();
-                if (field.equals("pid_stride") && v == JsonToken.VALUE_NUMBER_INT) {
-                    pidStride = p.getLongValue();
-                } else if (field.equals("inputs") && v == JsonToken.START_ARRAY) {
-                    while (p.nextToken() == JsonToken.START_OBJECT) {
-                        long slot = -1;
-                        long rank = -1;
-                        String host = null;
-                        while (p.nextToken() == JsonToken.FIELD_NAME) {
-                            String f = p.currentName();
-                            JsonToken fv = p.nextToken();
-                            if (f.equals("slot") && fv == JsonToken.VALUE_NUMBER_INT) {
-                                slot = p.getLongValue();
-                            } else if (f.equals("rank") && fv == JsonToken.VALUE_NUMBER_INT) {
-                                rank = p.getLongValue();
-                            } else if (f.equals("host") && fv == JsonToken.VALUE_STRING) {
-                                host = p.getText();
-                            } else {
-                                p.skipChildren();
-                            }
-                        }
-                        if (slot >= 0 && slot < Integer.MAX_VALUE) {
-                            Rank r = slot((int) slot);
-                            r.rank = rank;
-                            r.host = host;
-                        }
-                    }
-                } else {
-                    p.skipChildren();
-                }
-            }
-        }
-
         /** One event: a complete one counts toward its rank's steps or device work. */
         @Override
-        public void event(JsonParser p) throws IOException {
-            String ph = null;
-            String cat = null;
-            String name = null;
-            String pid = null;
-            String ts = null;
-            String dur = null;
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken v = p.nextToken();
-                if (v == JsonToken.START_OBJECT || v == JsonToken.START_ARRAY) {
-                    p.skipChildren();
-                    continue;
-                }
-                String text = v == JsonToken.VALUE_NULL ? null : p.getText();
-                switch (field) {
-                    case "ph": ph = text; break;
-                    case "cat": cat = text; break;
-                    case "name": name = text; break;
-                    case "pid": pid = text; break;
-                    case "ts": ts = text; break;
-                    case "dur": dur = text; break;
-                    default: break;
-                }
-            }
-            if (!"X".equals(ph)) {
+        public void event(TraceEvent e) throws IOException {
+            if (!"X".equals(e.ph())) {
                 return;
             }
-            long start;
-            long length;
-            try {
-                start = Micros.toNanos(ts);
-                length = dur == null ? 0 : Micros.toNanos(dur);
-            } catch (RuntimeException e) {
+            if (e.name() == null || e.unusable() || e.tsNs() == TraceEvent.NONE) {
                 invalid++;
                 return;
             }
-            if (name == null || length < 0 || start > Long.MAX_VALUE - length) {
-                invalid++;
-                return;
-            }
-            // merged pids are (slot + 1) * pid_stride + n; the block comes after the events, so its stride is checked at the end
-            long number;
-            try {
-                number = Long.parseLong(pid);
-            } catch (NumberFormatException e) {
+            String name = e.name();
+            String cat = e.cat();
+            long start = e.tsNs();
+            long length = e.durNs() == TraceEvent.NONE ? 0 : e.durNs();
+            // merged pids are (slot + 1) * pid_stride + n; the block, after the events, says which rank each slot is
+            int slot = TraceBlocks.slotOf(e.pidNumber());
+            if (slot < 0) {
                 unplaced++;
                 return;
             }
-            long stride = ASSUMED_STRIDE;
-            if (number < stride || number / stride - 1 >= Integer.MAX_VALUE) {
-                unplaced++;
-                return;
-            }
-            Rank r = slot((int) (number / stride - 1));
+            Rank r = slot(slot);
             long end = start + length;
             r.start = Math.min(r.start, start);
             r.end = Math.max(r.end, end);

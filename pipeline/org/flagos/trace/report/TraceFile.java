@@ -1,7 +1,5 @@
 package org.flagos.trace.report;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,6 +7,11 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.flagos.trace.tracefile.TraceBlocks;
+import org.flagos.trace.tracefile.TraceEvent;
+import org.flagos.trace.tracefile.TraceFormatException;
+import org.flagos.trace.tracefile.TraceReader;
+import org.flagos.trace.tracefile.TraceSource;
 
 /**
  * A torch-compatible trace (PyTorch's own or flagtrace's, Chrome JSON in either schema, object or
@@ -39,6 +42,7 @@ public final class TraceFile {
     private final long originNs;
     private final MemoryTimeline memory;
     private final boolean merged;
+    private final Map<Integer, TraceBlocks.MergeInput> mergeInputs;
     private final long unplacedEvents;
 
     private TraceFile(Reader r, KeyAverages averages, DeviceStreams streams, long spilledBytes) {
@@ -53,8 +57,10 @@ public final class TraceFile {
         this.otherEvents = r.other;
         this.invalidEvents = r.invalid;
         this.originNs = r.origin();
-        this.memory = r.memory;
         this.merged = r.merged;
+        this.mergeInputs = r.mergeInputs;
+        this.memory = r.merged ? r.memoryBySlot.relabel(key -> slotLabel(Integer.parseInt(key.substring(0, key.indexOf(SLOT_MARK))))
+                + " " + key.substring(key.indexOf(SLOT_MARK) + 1)) : r.memory;
         this.unplacedEvents = r.unplaced;
     }
 
@@ -80,17 +86,17 @@ public final class TraceFile {
 
     /** Reads {@code path} into {@code builder} (tests give one with small buffers, to make it spill). */
     static TraceFile read(Path path, long maxEvents, KeyAveragesBuilder builder) throws IOException {
-        return read(path, maxEvents, builder, 0);
+        return read(path, maxEvents, builder, false);
     }
 
     /**
-     * Reads a merged trace ({@code flagtrace merge}'s, pids {@code (slot + 1) * pidStride + n}) with every
+     * Reads a merged trace ({@code flagtrace merge}'s, pids {@code (slot + 1) * 1000 + n}) with every
      * event's name keyed by its merge slot, so that each row of the table is one name of one rank:
      * {@link #slotOf} and {@link #nameOf} take a row's name apart. An event on a pid of no slot is
      * left out and counted ({@link #unplacedEvents}).
      */
-    static TraceFile readBySlot(Path path, long pidStride) throws IOException {
-        return read(path, DEFAULT_MAX_EVENTS, new KeyAveragesBuilder(Path.of(System.getProperty("java.io.tmpdir"))), pidStride);
+    static TraceFile readBySlot(Path path) throws IOException {
+        return read(path, DEFAULT_MAX_EVENTS, new KeyAveragesBuilder(Path.of(System.getProperty("java.io.tmpdir"))), true);
     }
 
     /** Separates the slot from the name in {@link #readBySlot}'s row names: the first one (the slot is digits before it). */
@@ -106,26 +112,34 @@ public final class TraceFile {
         return keyed.substring(keyed.indexOf(SLOT_MARK) + 1);
     }
 
-    private static TraceFile read(Path path, long maxEvents, KeyAveragesBuilder builder, long pidStride) throws IOException {
+    private static TraceFile read(Path path, long maxEvents, KeyAveragesBuilder builder, boolean bySlot) throws IOException {
         try (builder) {
-            return TraceInput.read(path, "not a trace; name one trace file (TRACE.json, TRACE.json.gz or TRACE.pftrace)", in -> {
-                Reader r = new Reader(builder, maxEvents, path);
-                r.pidStride = pidStride;
-                if (PerfettoTraceReader.looksLike(in)) {
-                    new PerfettoTraceReader(r).read(in);
-                } else {
-                    try (JsonParser p = TraceInput.parser(in)) {
-                        TraceTopLevel.walk(p, path, TraceTopLevel.Rules.TRACE, r);
-                    }
+            return TraceSource.read(path, "not a trace; name one trace file (TRACE.json, TRACE.json.gz or TRACE.pftrace)", in -> {
+                try {
+                    return summarise(in, path, maxEvents, builder, bySlot);
+                } catch (TraceLimitException e) {
+                    throw new TraceFormatException(path + " " + e.getMessage());
                 }
-                if (pidStride == 0) { // by slot, a merge whose ranks hold no row is an empty table: its ranks say what they hold
-                    r.checkSomethingToSummarise();
-                }
-                DeviceStreams[] streams = new DeviceStreams[1];
-                KeyAverages averages = builder.build(r.origin(), r.cuda, streams);
-                return new TraceFile(r, averages, streams[0], builder.spilledBytes());
             });
         }
+    }
+
+    /** One pass over the opened file ({@code .pftrace} or JSON), then the table. */
+    private static TraceFile summarise(java.io.BufferedInputStream in, Path path, long maxEvents, KeyAveragesBuilder builder,
+                                       boolean bySlot) throws IOException {
+        Reader r = new Reader(builder, maxEvents, path);
+        r.bySlot = bySlot;
+        if (TraceReader.looksLikePerfetto(in)) {
+            new PerfettoTraceReader(r).read(in);
+        } else {
+            r.blocks(TraceReader.walk(in, path, TraceReader.Options.FIELDS, r));
+        }
+        if (!bySlot) { // by slot, a merge whose ranks hold no row is an empty table: its ranks say what they hold
+            r.checkSomethingToSummarise();
+        }
+        DeviceStreams[] streams = new DeviceStreams[1];
+        KeyAverages averages = builder.build(r.origin(), r.cuda, streams);
+        return new TraceFile(r, averages, streams[0], builder.spilledBytes());
     }
 
     /** The key_averages table of the trace. */
@@ -197,13 +211,45 @@ public final class TraceFile {
         return merged;
     }
 
+    /** A merge slot's label: "rank R", or "slot S" when its trace named no rank (or the merge block lists no such slot). */
+    String slotLabel(int slot) {
+        TraceBlocks.MergeInput in = mergeInputs.get(slot);
+        return in == null ? "slot " + slot : in.label();
+    }
+
+    /**
+     * The name of the device whose events have pid {@code pid}: "device P" (torch's device rows have the device's
+     * index as pid); in a merged trace, "rank R device P" with P the pid its own trace gave it (the merge block's map),
+     * as the memory chart names the device.
+     */
+    String deviceName(String pid) {
+        if (merged && pid != null) {
+            long number;
+            try {
+                number = Long.parseLong(pid);
+            } catch (NumberFormatException e) {
+                return "device " + pid;
+            }
+            int slot = TraceBlocks.slotOf(number);
+            TraceBlocks.MergeInput in = mergeInputs.get(slot);
+            if (in != null) {
+                for (Map.Entry<String, Long> e : in.pids().entrySet()) {
+                    if (e.getValue() == number) {
+                        return in.label() + " device " + e.getKey();
+                    }
+                }
+            }
+        }
+        return "device " + pid;
+    }
+
     /** Complete events {@link #readBySlot} left out: on a pid of no merge slot. */
     long unplacedEvents() {
         return unplacedEvents;
     }
 
-    /** What one streaming pass keeps of a JSON trace ({@link TraceTopLevel} hands it each event and block); also the sink {@link PerfettoTraceReader} feeds. */
-    static final class Reader implements TraceTopLevel.Visitor {
+    /** What one streaming pass keeps of a trace ({@link TraceReader} hands it each event, then the blocks); also the sink {@link PerfettoTraceReader} feeds. */
+    static final class Reader implements TraceReader.Visitor {
         final KeyAveragesBuilder builder;
         final long maxEvents;
         final Path path;
@@ -213,18 +259,16 @@ public final class TraceFile {
         final List<String> devices = new ArrayList<>();
         boolean cuda;
         boolean merged;
-        /** Non-zero: names are keyed by merge slot ({@link #readBySlot}). */
-        long pidStride;
+        /** Whether names are keyed by merge slot ({@link #readBySlot}). */
+        boolean bySlot;
         long unplaced;
         long other;
         long invalid;
         long spanStart = Long.MAX_VALUE;
         long firstStart = Long.MAX_VALUE;
         final MemoryTimeline memory = new MemoryTimeline();
-        /** The memory args of the event being read (torch's {@code [memory]}); reset per event. */
-        long argTotalAllocated;
-        long argDeviceType;
-        long argDeviceId;
+        final MemoryTimeline memoryBySlot = new MemoryTimeline();
+        Map<Integer, TraceBlocks.MergeInput> mergeInputs = Map.of();
 
         Reader(KeyAveragesBuilder builder, long maxEvents, Path path) {
             this.builder = builder;
@@ -272,114 +316,66 @@ public final class TraceFile {
             }
         }
 
-        /** The accounting ({@code flagtrace}), the device names, whether it is a merge's or a CUDA trace; the rest is skipped. */
-        @Override
-        public void block(String field, JsonToken value, JsonParser p) throws IOException {
-            if (field.equals("flagtrace") && value == JsonToken.START_OBJECT) {
-                readBlock(p, "");
-            } else if (field.equals("deviceProperties") && value == JsonToken.START_ARRAY) {
-                readDevices(p);
-            } else if (field.equals("flagtrace_merge")) {
-                merged = true;
-                p.skipChildren();
-            } else {
-                cuda |= field.startsWith("cuda_");
-                p.skipChildren();
-            }
+        /** The accounting ({@code flagtrace}), the device names, whether it is a merge's or a CUDA trace. */
+        void blocks(TraceBlocks b) {
+            accounting.putAll(b.accounting());
+            notes.addAll(b.notes());
+            devices.addAll(b.devices());
+            merged = b.merged();
+            mergeInputs = b.mergeInputs();
+            cuda |= b.cuda();
         }
 
         /** One event: a complete one is summarised, a {@code [memory]} instant kept, the rest skipped. */
         @Override
-        public void event(JsonParser p) throws IOException {
-            String ph = null;
-            String cat = null;
-            String name = null;
-            String pid = "";
-            String tid = "";
-            String ts = null;
-            String dur = null;
-            long external = KeyAveragesBuilder.NO_LINK;
-            argTotalAllocated = Long.MIN_VALUE;
-            argDeviceType = Long.MIN_VALUE;
-            argDeviceId = Long.MIN_VALUE;
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken v = p.nextToken();
-                switch (field) {
-                    case "ph": ph = TraceTopLevel.text(p, v); break;
-                    case "cat": cat = TraceTopLevel.text(p, v); break;
-                    case "name": name = TraceTopLevel.text(p, v); break;
-                    case "pid": pid = TraceTopLevel.text(p, v); break;
-                    case "tid": tid = TraceTopLevel.text(p, v); break;
-                    case "ts": ts = TraceTopLevel.text(p, v); break;
-                    case "dur": dur = TraceTopLevel.text(p, v); break;
-                    case "args":
-                        if (v == JsonToken.START_OBJECT) {
-                            external = readArgs(p);
-                        } else {
-                            p.skipChildren();
-                        }
-                        break;
-                    default: p.skipChildren();
-                }
-            }
-            if ("i".equals(ph) && "[memory]".equals(name)) {
-                memory(ts);
+        public void event(TraceEvent e) throws IOException {
+            if ("i".equals(e.ph()) && "[memory]".equals(e.name())) {
+                memory(e);
                 return;
             }
-            if (!"X".equals(ph)) {
+            if (!"X".equals(e.ph())) {
                 return;
             }
-            event(cat, name, pid, tid, ts, dur, external);
-        }
-
-        /** A {@code [memory]} instant: its device's total at {@code ts}; one without a usable total or time is left out. */
-        private void memory(String ts) {
-            if (argTotalAllocated == Long.MIN_VALUE || argTotalAllocated < 0) {
-                return;
-            }
-            long at;
-            try {
-                at = Micros.toNanos(ts);
-            } catch (RuntimeException e) {
-                return;
-            }
-            String device = argDeviceType == 0 ? "CPU" : argDeviceId == Long.MIN_VALUE ? "device" : "device " + argDeviceId;
-            memory.add(device, at, argTotalAllocated);
-        }
-
-        /** One complete event, its times as the trace's decimal microseconds. */
-        void event(String cat, String name, String pid, String tid, String ts, String dur, long external) throws IOException {
+            String cat = e.cat();
             sawCategory(cat);
-            EventClass c = EventClass.of(cat, pid); // the legacy exporter's ops carry no category
+            EventClass c = EventClass.of(cat, e.pid()); // the legacy exporter's ops carry no category
             if (cat != null && cat.startsWith("cuda_")) {
                 cuda = true;
             }
             if (c == EventClass.OTHER) {
                 other++;
                 if ("Trace".equals(cat)) {
-                    try {
-                        spanStart = Math.min(spanStart, Micros.toNanos(ts));
-                    } catch (RuntimeException e) {
+                    if (e.tsNs() == TraceEvent.NONE) {
                         invalid++;
+                    } else {
+                        spanStart = Math.min(spanStart, e.tsNs());
                     }
                 }
                 return;
             }
-            long start;
-            long length;
-            try {
-                start = Micros.toNanos(ts);
-                length = dur == null ? 0 : Micros.toNanos(dur);
-            } catch (RuntimeException e) { // null, non-numeric or out of range
+            if (e.name() == null || e.unusable() || e.tsNs() == TraceEvent.NONE) {
                 invalid++;
                 return;
             }
-            if (name == null || length < 0 || start > Long.MAX_VALUE - length) {
-                invalid++;
+            long length = e.durNs() == TraceEvent.NONE ? 0 : e.durNs();
+            long external = e.externalId() == TraceEvent.NONE ? KeyAveragesBuilder.NO_LINK : e.externalId();
+            event(c, e.name(), e.pid() == null ? "" : e.pid(), e.tid() == null ? "" : e.tid(), e.tsNs(), length, external);
+        }
+
+        /**
+         * A {@code [memory]} instant: its device's total at its time; one without a usable total or time is left out.
+         * Kept twice: by device, and by merge slot and device, for a merged trace (whose block comes after its events).
+         */
+        private void memory(TraceEvent e) {
+            if (e.totalAllocated() == TraceEvent.NONE || e.totalAllocated() < 0 || e.tsNs() == TraceEvent.NONE || e.unusable()) {
                 return;
             }
-            event(c, name, pid, tid, start, length, external);
+            String device = e.deviceType() == 0 ? "CPU" : e.device() == TraceEvent.NONE ? "device" : "device " + e.device();
+            memory.add(device, e.tsNs(), e.totalAllocated());
+            int slot = TraceBlocks.slotOf(e.pidNumber());
+            if (slot >= 0) {
+                memoryBySlot.add(slot + String.valueOf(SLOT_MARK) + device, e.tsNs(), e.totalAllocated());
+            }
         }
 
         /** One slice of a {@code .pftrace}: a complete event of category {@code cat}, its times in nanoseconds. */
@@ -399,8 +395,8 @@ public final class TraceFile {
                 other++;
                 return;
             }
-            if (pidStride > 0) {
-                long slot = slot(pid);
+            if (bySlot) {
+                int slot = TraceBlocks.slotOf(slot(pid));
                 if (slot < 0) {
                     unplaced++;
                     return;
@@ -416,94 +412,14 @@ public final class TraceFile {
             builder.add(c, name, pid, tid, start, length, external);
         }
 
-        /** The merge slot of {@code pid}, or -1 when it is no slot's. */
-        private long slot(String pid) {
-            long number;
+        /** {@code pid} as a number, or {@link TraceEvent#NONE}. */
+        private static long slot(String pid) {
             try {
-                number = Long.parseLong(pid);
+                return Long.parseLong(pid);
             } catch (NumberFormatException e) {
-                return -1;
-            }
-            return number < pidStride || number / pidStride - 1 >= Integer.MAX_VALUE ? -1 : number / pidStride - 1;
-        }
-
-        /**
-         * The External id among an event's args, skipping the rest. The 2021 schema spells it
-         * {@code external id} on runtime calls and device work.
-         */
-        private long readArgs(JsonParser p) throws IOException {
-            long external = KeyAveragesBuilder.NO_LINK;
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken v = p.nextToken();
-                if ((field.equals("External id") || field.equals("external id")) && v == JsonToken.VALUE_NUMBER_INT) {
-                    try {
-                        external = p.getLongValue();
-                    } catch (IOException e) { // beyond a long: no usable link
-                        external = KeyAveragesBuilder.NO_LINK;
-                    }
-                } else if (v == JsonToken.VALUE_NUMBER_INT && (field.equals("Total Allocated")
-                        || field.equals("Device Type") || field.equals("Device Id"))) {
-                    long value;
-                    try {
-                        value = p.getLongValue();
-                    } catch (IOException e) { // beyond a long: not a usable figure
-                        value = Long.MIN_VALUE;
-                    }
-                    switch (field) {
-                        case "Total Allocated": argTotalAllocated = value; break;
-                        case "Device Type": argDeviceType = value; break;
-                        default: argDeviceId = value;
-                    }
-                } else {
-                    p.skipChildren();
-                }
-            }
-            return external;
-        }
-
-        void readBlock(JsonParser p, String prefix) throws IOException {
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String key = prefix + p.currentName();
-                JsonToken v = p.nextToken();
-                if (v == JsonToken.START_OBJECT) {
-                    readBlock(p, key + ".");
-                } else if (v == JsonToken.START_ARRAY) {
-                    JsonToken t;
-                    while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
-                        if (t == JsonToken.VALUE_STRING && notes.size() < 1000) {
-                            notes.add(p.getText());
-                        } else {
-                            p.skipChildren();
-                        }
-                    }
-                } else if (v == JsonToken.VALUE_NUMBER_INT && accounting.size() < 10_000) {
-                    try {
-                        accounting.put(key, p.getLongValue());
-                    } catch (IOException e) {
-                        // a count beyond a long is no count: left out
-                    }
-                }
+                return TraceEvent.NONE;
             }
         }
 
-        void readDevices(JsonParser p) throws IOException {
-            JsonToken t;
-            while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
-                if (t != JsonToken.START_OBJECT) {
-                    p.skipChildren();
-                    continue;
-                }
-                while (p.nextToken() == JsonToken.FIELD_NAME) {
-                    String field = p.currentName();
-                    JsonToken v = p.nextToken();
-                    if (field.equals("name") && v == JsonToken.VALUE_STRING && devices.size() < 1024) {
-                        devices.add(p.getText());
-                    } else {
-                        p.skipChildren();
-                    }
-                }
-            }
-        }
     }
 }

@@ -1,11 +1,9 @@
 package org.flagos.trace.benchmarks;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.nio.file.Path;
-import org.flagos.trace.report.TraceTopLevel;
+import org.flagos.trace.tracefile.TraceEvent;
+import org.flagos.trace.tracefile.TraceReader;
 
 /**
  * Checks a written trace the way {@link TeardownStress} checks the raw records: every memset event
@@ -22,41 +20,18 @@ final class TraceMemsetCheck {
 
     static TraceMemsetCheck of(Path trace) throws IOException {
         TraceMemsetCheck check = new TraceMemsetCheck();
-        try (JsonParser p = new JsonFactory().createParser(trace.toFile())) {
-            TraceTopLevel.walk(p, trace, TraceTopLevel.Rules.TRACE, check::event);
-        }
+        TraceReader.read(trace, "not a trace", TraceReader.Options.FIELDS, check::event);
         return check;
     }
 
-    private void event(JsonParser p) throws IOException {
-        String cat = null;
-        long external = -1;
-        long value = -1;
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
-            JsonToken t = p.nextToken();
-            if (field.equals("cat") && t == JsonToken.VALUE_STRING) {
-                cat = p.getText();
-            } else if (field.equals("args") && t == JsonToken.START_OBJECT) {
-                while (p.nextToken() == JsonToken.FIELD_NAME) {
-                    String arg = p.currentName();
-                    JsonToken v = p.nextToken();
-                    if (arg.equals("External id") && v == JsonToken.VALUE_NUMBER_INT) {
-                        external = p.getLongValue();
-                    } else if (arg.equals("value") && v == JsonToken.VALUE_NUMBER_INT) {
-                        value = p.getLongValue();
-                    } else {
-                        p.skipChildren();
-                    }
-                }
-            } else {
-                p.skipChildren();
-            }
+    private void event(TraceEvent e) {
+        if (!"gpu_memset".equals(e.cat())) {
+            return;
         }
-        if ("gpu_memset".equals(cat)) {
-            allMemsets++;
-        }
-        if ("gpu_memset".equals(cat) && external >= 0 && value >= 0) {
+        allMemsets++;
+        long external = e.externalId();
+        long value = e.value();
+        if (external >= 0 && value >= 0) {
             memsets++;
             if ((external & 0xff) != value) {
                 misattributed++;

@@ -13,7 +13,7 @@ import java.util.List;
 final class Floors {
     static final List<String> MODEL = List.of("model");
     static final List<String> STANDING = List.of("ingest", "journal", "stages", "names", "natives", "vendors");
-    static final List<String> ASSEMBLY = List.of("capture", "session", "cli", "report", "merge", "sql");
+    static final List<String> ASSEMBLY = List.of("capture", "session", "cli", "report", "merge", "sql", "tracefile");
 
     private Floors() {
     }

@@ -145,6 +145,18 @@ class MergeCommandTest {
         }
     }
 
+    /** A cut capture is replayed first, as replay reads it: the merge keeps what precedes the cut and exits 3, as replay does (it exited 0). */
+    @Test
+    void aCutCaptureMergesWhatPrecedesTheCutAndExitsThree() throws Exception {
+        byte[] whole = Files.readAllBytes(Captures.capture("h200-mt4"));
+        Path cut = dir.resolve("cut.fltrbuf");
+        Files.write(cut, java.util.Arrays.copyOf(whole, whole.length - 1000));
+        Path merged = dir.resolve("m.json");
+        assertEquals(ExitCodes.TRUNCATED, cli.run("merge", cut.toString(), "-o", merged.toString()), cli.stderr());
+        assertTrue(cli.stderr().contains("cut short"), cli.stderr());
+        assertTrue(TraceJson.MAPPER.readTree(merged.toFile()).get("traceEvents").size() > 1000, "the whole buffers are merged");
+    }
+
     private static boolean label(JsonNode e) {
         String name = e.path("name").asText();
         return "M".equals(e.path("ph").asText()) && (name.equals("process_name") || name.equals("process_sort_index"));

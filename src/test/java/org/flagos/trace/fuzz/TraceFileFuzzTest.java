@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import org.flagos.trace.report.KeyAverages;
 import org.flagos.trace.report.KeyAveragesRow;
 import org.flagos.trace.report.TraceFile;
-import org.flagos.trace.report.TraceFormatException;
+import org.flagos.trace.tracefile.TraceFormatException;
 
 /**
  * Fuzz target: any file given to {@code summary} or {@code report}, through

@@ -1,4 +1,4 @@
-package org.flagos.trace.report;
+package org.flagos.trace.tracefile;
 
 import java.io.IOException;
 

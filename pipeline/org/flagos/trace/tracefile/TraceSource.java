@@ -1,4 +1,4 @@
-package org.flagos.trace.report;
+package org.flagos.trace.tracefile;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
@@ -18,22 +18,28 @@ import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
 
 /**
- * One trace file opened for a streaming read, gzipped or not, and every way it can fail said as one
- * {@link TraceFormatException} naming the file: a directory, a missing file, JSON that is invalid,
- * cut short or nested too deep, a gzip stream cut short, a limit of the reader.
+ * One trace file opened for a streaming read: a directory, a missing file or something other than a
+ * regular file refused by its path; gzip recognised by its magic bytes, here and nowhere else; and every
+ * way the read can fail (JSON that is invalid, cut short, nested too deep, a string or number past
+ * {@link TraceLimits}, a gzip stream cut short or failing its CRC) said as one
+ * {@link TraceFormatException} naming the file, in words, never a library's.
  */
-final class TraceInput {
-    /** The JSON reader of trace files: no trace nests deeper than this, a hostile file may. */
-    static final JsonFactory JSON = JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(64).build())
+public final class TraceSource {
+    /** The JSON reader of trace files, with {@link TraceLimits}' depth, string and number lengths. */
+    public static final JsonFactory JSON = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxNestingDepth(TraceLimits.MAX_DEPTH)
+                    .maxStringLength(TraceLimits.MAX_STRING_CHARS)
+                    .maxNumberLength(TraceLimits.MAX_NUMBER_CHARS)
+                    .build())
             .build();
 
     /** What reads the file's bytes, gunzipped. */
-    interface Body<T> {
+    public interface Body<T> {
         T read(BufferedInputStream in) throws IOException;
     }
 
-    private TraceInput() {
+    private TraceSource() {
     }
 
     /**
@@ -41,9 +47,12 @@ final class TraceInput {
      *
      * @param directory what the line says after "PATH is a directory, " when {@code path} is one
      */
-    static <T> T read(Path path, String directory, Body<T> body) throws IOException {
+    public static <T> T read(Path path, String directory, Body<T> body) throws IOException {
         if (Files.isDirectory(path)) {
             throw new TraceFormatException(path + " is a directory, " + directory);
+        }
+        if (Files.exists(path) && !Files.isRegularFile(path)) {
+            throw new TraceFormatException(path + " is not a regular file (a FIFO, a socket or a device): not a trace");
         }
         InputStream raw;
         try {
@@ -55,10 +64,8 @@ final class TraceInput {
             return body.read(in);
         } catch (TraceFormatException e) {
             throw e;
-        } catch (TraceLimitException e) {
-            throw new TraceFormatException(path + " " + e.getMessage());
         } catch (StreamConstraintsException e) {
-            throw new TraceFormatException(path + " is not a trace: " + firstLine(e.getOriginalMessage()));
+            throw new TraceFormatException(path + " " + limit(e));
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
@@ -68,21 +75,40 @@ final class TraceInput {
         } catch (CharConversionException e) { // Jackson took the first bytes for UTF-16 or UTF-32 and met a bad character
             throw new TraceFormatException(path + " is not valid JSON (" + firstLine(e.getMessage()) + ")");
         } catch (EOFException | ZipException e) {
-            throw new TraceFormatException(path + " is not a whole gzip file (" + e.getMessage() + "); truncated?");
+            throw new TraceFormatException(path + " is not a whole gzip file (" + (e.getMessage() == null ? "it ends early"
+                    : e.getMessage()) + "); truncated?");
         }
     }
 
-    /** A JSON parser over {@code in}. */
-    static JsonParser parser(InputStream in) throws IOException {
+    /** A JSON parser over {@code in}, under {@link TraceLimits}. */
+    public static JsonParser parser(InputStream in) throws IOException {
         return JSON.createParser(in);
     }
 
+    /** {@code in}, gunzipped when its first two bytes are gzip's magic. */
     static BufferedInputStream maybeGunzip(BufferedInputStream in) throws IOException {
         in.mark(2);
         int b0 = in.read();
         int b1 = in.read();
         in.reset();
         return b0 == 0x1f && b1 == 0x8b ? new BufferedInputStream(new GZIPInputStream(in, 1 << 16), 1 << 16) : in;
+    }
+
+    /** A limit of the JSON reader in the words of {@link TraceLimits}, never the library's API names. */
+    private static String limit(StreamConstraintsException e) {
+        String m = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+        JsonLocation at = e.getLocation();
+        String where = at == null || at.getLineNr() < 0 ? "" : " (line " + at.getLineNr() + ")";
+        if (m.contains("nesting depth") || m.contains("NestingDepth")) {
+            return "is not a trace: it nests JSON more than " + TraceLimits.MAX_DEPTH + " levels deep" + where;
+        }
+        if (m.contains("String value length") || m.contains("StringLength")) {
+            return "is not a trace: it holds a string of more than " + TraceLimits.MAX_STRING_CHARS + " characters" + where;
+        }
+        if (m.contains("Number value length") || m.contains("NumberLength")) {
+            return "is not a trace: it holds a number of more than " + TraceLimits.MAX_NUMBER_CHARS + " digits" + where;
+        }
+        return "is not a trace: it passes a limit of the trace reader" + where;
     }
 
     private static String firstLine(String s) {

@@ -1,0 +1,89 @@
+package org.flagos.trace.tracefile;
+
+import com.fasterxml.jackson.core.JsonToken;
+import java.util.Arrays;
+
+/**
+ * One trace event as its JSON tokens, kept by the reader for a command that copies events
+ * ({@code merge}): a trace may give an event's fields in any order, so its {@code ph} and
+ * {@code name} are known only once it is whole. Numbers keep their text, so what is copied is what
+ * was read. Reused from event to event; its size is bounded by {@link TraceLimits#MAX_EVENT_BYTES},
+ * checked as each token is read.
+ */
+public final class EventTokens {
+    JsonToken[] tokens = new JsonToken[64];
+    String[] texts = new String[64];
+    int size;
+
+    void add(JsonToken t, String text) {
+        if (size == tokens.length) {
+            tokens = Arrays.copyOf(tokens, size * 2);
+            texts = Arrays.copyOf(texts, size * 2);
+        }
+        tokens[size] = t;
+        texts[size] = text;
+        size++;
+    }
+
+    /** Tokens held. */
+    public int size() {
+        return size;
+    }
+
+    /** Token {@code i}. */
+    public JsonToken token(int i) {
+        return tokens[i];
+    }
+
+    /** The text of token {@code i}: a field's name, a string, a number as written; null for the rest. */
+    public String text(int i) {
+        return texts[i];
+    }
+
+    /** The index of the value of top-level field {@code name}, or -1. */
+    public int top(String name) {
+        int depth = 0;
+        for (int i = 0; i < size; i++) {
+            JsonToken t = tokens[i];
+            if (depth == 1 && t == JsonToken.FIELD_NAME && texts[i].equals(name)) {
+                return i + 1;
+            }
+            if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
+                depth++;
+            } else if (t == JsonToken.END_OBJECT || t == JsonToken.END_ARRAY) {
+                depth--;
+            }
+        }
+        return -1;
+    }
+
+    /** The text of top-level string field {@code name}, or null. */
+    public String topString(String name) {
+        int i = top(name);
+        return i < 0 || tokens[i] != JsonToken.VALUE_STRING ? null : texts[i];
+    }
+
+    /** The index of the value of {@code args.name}, or -1. */
+    public int arg(String name) {
+        int args = top("args");
+        if (args < 0 || tokens[args] != JsonToken.START_OBJECT) {
+            return -1;
+        }
+        int depth = 0;
+        for (int i = args; i < size; i++) {
+            JsonToken t = tokens[i];
+            if (depth == 1 && t == JsonToken.FIELD_NAME && texts[i].equals(name)) {
+                return i + 1;
+            }
+            if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
+                depth++;
+            } else if (t == JsonToken.END_OBJECT || t == JsonToken.END_ARRAY) {
+                depth--;
+                if (depth == 0) {
+                    return -1;
+                }
+            }
+        }
+        return -1;
+    }
+}
