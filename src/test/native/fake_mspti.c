@@ -10,7 +10,9 @@
 //   - msptiActivityPopExternalCorrelationId(kind, NULL) returns MSPTI_ERROR_INVALID_PARAMETER and
 //     leaves the stack as it was (CANN 9.0);
 //   - buffers are completed out of order (pairs swapped during the run, reversed at FlushAll);
-//   - FlushAll after Unsubscribe still delivers (the order the seed measured).
+//   - FlushAll after Unsubscribe still delivers (the order the seed measured);
+//   - FlushAll returns once every buffer filled before it was completed, those another thread is
+//     completing included (MSPTI joins the threads completing the buffers its own thread took).
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stddef.h>
@@ -129,6 +131,9 @@ static fake_buffer current;
 static int current_records;
 static fake_buffer pending[MAX_PENDING];
 static int pending_count;
+static pthread_cond_t completed_cond = PTHREAD_COND_INITIALIZER;
+// Buffers a recording thread took to complete and has not completed yet (under the lock).
+static int in_flight;
 static uint64_t base_ns;
 static int64_t last_unsubscribe;
 static int64_t last_flush;
@@ -195,9 +200,14 @@ static void emit(int kind, const void* record, size_t size) {
     if (n == 2) {
         fake_buffer first = ready[0];
         fake_buffer second = ready[1];
+        in_flight += 2;
         pthread_mutex_unlock(&lock);
         complete(&second);
         complete(&first);
+        pthread_mutex_lock(&lock);
+        in_flight -= 2;
+        pthread_cond_broadcast(&completed_cond);
+        pthread_mutex_unlock(&lock);
         return;
     }
     pthread_mutex_unlock(&lock);
@@ -303,6 +313,11 @@ int msptiActivityFlushAll(uint32_t flag) {
     for (int i = n - 1; i >= 0; i--) {
         complete(&ready[i]);
     }
+    pthread_mutex_lock(&lock);
+    while (in_flight > 0) {
+        pthread_cond_wait(&completed_cond, &lock);
+    }
+    pthread_mutex_unlock(&lock);
     return MSPTI_SUCCESS;
 }
 
