@@ -361,10 +361,15 @@ static uint32_t step_stream(int64_t step) {
     return (uint32_t) (step / 100);
 }
 
-/** Starts a script: its times count from now (epoch ns), returned. */
-int64_t fakeMsptiBegin(int64_t unused) {
-    (void) unused;
-    base_ns = now_ns();
+/**
+ * Starts a script whose steps before {@code past} lie in the past: step 0 is {@code past} * 10 us before
+ * now (the base, epoch ns, returned). A script's times run 10 us a step whatever the host does, so
+ * from 0 a quick phase's last steps lie ahead of the host's clock (step 399: 4 ms), past the session's
+ * end when the session closes right after: dropped outside the window. A later phase of a session
+ * numbers its steps on (its correlations must differ from the earlier ones') and passes its end.
+ */
+int64_t fakeMsptiBegin(int64_t past) {
+    base_ns = now_ns() - (uint64_t) past * 10000ULL;
     return (int64_t) base_ns;
 }
 

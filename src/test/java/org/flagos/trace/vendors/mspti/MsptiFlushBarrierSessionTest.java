@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
+import org.flagos.trace.model.EventKind;
 import org.flagos.trace.session.OpScope;
 import org.flagos.trace.session.Profiler;
 import org.flagos.trace.session.ProfilerSession;
@@ -50,7 +51,7 @@ class MsptiFlushBarrierSessionTest {
                 }
                 Thread.sleep(150); // longer than a barrier's period
             }
-            tracer.invoke("fakeMsptiBegin", 0);
+            tracer.invoke("fakeMsptiBegin", 2 * LAUNCHES); // steps 200-399 in the last 2 ms: inside the window
             launches(session, tracer, LAUNCHES);
         }
         CaptureAccounting accounting = session.accounting();
@@ -73,6 +74,7 @@ class MsptiFlushBarrierSessionTest {
                 kernels++;
             }
         }
+        assertEquals(0, accounting.droppedOutsideWindow(EventKind.KERNEL), "no kernel scripted past the session's end");
         assertEquals(2 * LAUNCHES, kernels);
         assertEquals(kernelUs, session.summary().row("launch").deviceTimeTotalUs(), 1e-3 * 2 * LAUNCHES,
                 "the launching ops' device time is every kernel's");
