@@ -22,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * every session's trace holds every kernel its threads launched. The engine keeps a buffer per
  * recording thread in 64 slots; a slot now goes back when its thread ends, so the 25 sessions' 100
  * threads never share one (fakeStat 8) and nothing is dropped (fakeStat 9). Before, a thread took a
- * slot for good and the 65th thread on shared the last, which tests running many sessions in one JVM
- * (the load loop, scripts/load-loop) met after about 16 sessions of 4 threads.
+ * slot for good and the 65th thread on shared the last: the limit met after about 16 sessions of 4
+ * threads in one JVM (the load loop, scripts/load-loop, runs many).
  */
 class McptiManySessionsTest {
     private static final int SESSIONS = 25;
