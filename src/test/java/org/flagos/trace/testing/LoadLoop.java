@@ -67,6 +67,9 @@ public final class LoadLoop {
                 out.printf(Locale.ROOT, "load-loop: run %d %s %s (%d tests, %d failed, %.1f s)%n", run, c.getSimpleName(),
                         pass ? "PASS" : "FAIL", summary.getTestsFoundCount(), summary.getTotalFailureCount(),
                         (System.nanoTime() - t0) / 1e9);
+                for (TestExecutionSummary.Failure f : summary.getFailures()) { // at once: a long loop may be stopped
+                    out.println("  failed: " + f.getTestIdentifier().getDisplayName() + ": " + f.getException());
+                }
             }
         }
         return tallies;
