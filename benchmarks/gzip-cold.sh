@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # .json against .json.gz as a user runs them: /usr/bin/time -v ./flagtrace replay CAPTURE -o t.EXT, interleaved,
-# with BEFORE=DIR (a built checkout of an earlier flagtrace) as more columns. One line per run.
+# with BEFORE=DIR (a built checkout of an earlier flagtrace) as more columns; GZ_ONLY=1 runs the .json.gz
+# pair only (a loaded machine). One line per run.
 #   benchmarks/gzip-cold.sh CAPTURE.fltrbuf [RUNS] >> runs.txt
 # A 10M-record capture: java -cp target/test-classes:target/classes:$(deps) org.flagos.trace.testing.SyntheticCapture BIG.fltrbuf 10000000
 set -u
@@ -17,8 +18,8 @@ one() { # label launcher ext
   rm -f "$scratch/t.$3"
 }
 for i in $(seq 1 "$runs"); do
-  [ -n "$before" ] && one before "$before/flagtrace" json
+  [ -n "$before" ] && [ -z "${GZ_ONLY:-}" ] && one before "$before/flagtrace" json
   one after "$root/flagtrace" json.gz
   [ -n "$before" ] && one before "$before/flagtrace" json.gz
-  one after "$root/flagtrace" json
+  [ -z "${GZ_ONLY:-}" ] && one after "$root/flagtrace" json
 done

@@ -1,5 +1,6 @@
 package org.flagos.trace.ingest;
 
+import java.io.BufferedInputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,9 +10,11 @@ import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.zip.GZIPInputStream;
 
 /**
@@ -82,6 +85,26 @@ public final class FltrbufFrames implements Closeable {
         }
         position = MAGIC.length;
         remaining = size < 0 ? -1 : size - MAGIC.length;
+    }
+
+    /**
+     * Whether {@code path} is a regular file that begins with a capture's magic, gzipped or not: what a
+     * command that reads traces tells apart from a trace, to say "replay it" rather than "not valid JSON".
+     * Anything unreadable is not a capture here; the reader that follows says why.
+     */
+    public static boolean isCapture(Path path) {
+        if (!Files.isRegularFile(path)) {
+            return false;
+        }
+        try (InputStream raw = new BufferedInputStream(Files.newInputStream(path), 1 << 12)) {
+            raw.mark(2);
+            boolean gzip = raw.read() == 0x1f && raw.read() == 0x8b;
+            raw.reset();
+            InputStream in = gzip ? new GZIPInputStream(raw, 1 << 12) : raw;
+            return Arrays.equals(in.readNBytes(MAGIC.length), MAGIC);
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /**

@@ -2,7 +2,7 @@ package org.flagos.trace.model;
 
 /**
  * Vendor correlation id to External id, held for a whole capture (the join keeps a bounded
- * horizon instead, {@code BindingGenerations}). The key is always the vendor's correlation
+ * horizon instead, {@link GenerationalMap}). The key is always the vendor's correlation
  * id and the value the host op's External id; the two are never interchangeable. Correlation ids
  * are 64 bits (ROCtracer's and MSPTI's are; CUPTI's are 32-bit, dense, counting from 1): small
  * ones are paged, any other is hashed ({@link DenseLongTable}).

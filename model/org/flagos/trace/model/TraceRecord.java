@@ -185,6 +185,33 @@ public final class TraceRecord {
         this.hasExternalId = false;
     }
 
+    /**
+     * Makes this slot an {@link RecordType#ACTIVITY} record of {@code kind} over {@code [startNs, endNs]}
+     * (epoch ns) with vendor correlation id {@code correlation}: what every vendor's activity record
+     * publishes first; its translator adds the fields of its kind (device, stream, names, sizes).
+     */
+    public void activity(EventKind kind, long startNs, long endNs, long correlation) {
+        clear();
+        type = RecordType.ACTIVITY;
+        this.kind = kind;
+        this.startNs = startNs;
+        this.endNs = endNs;
+        correlation(correlation);
+    }
+
+    /**
+     * Makes this slot a {@link RecordType#CORRELATION_BINDING}: vendor correlation id {@code correlation}
+     * (any 64 bits) belongs to the host op of External id {@code externalId}. The one way every vendor's
+     * binding record (CUPTI's and MSPTI's external correlation, ROCtracer's EXTERN_ID, a tracer's own
+     * bindings taken at API enter) is written.
+     */
+    public void binding(long correlation, long externalId) {
+        clear();
+        type = RecordType.CORRELATION_BINDING;
+        correlation(correlation);
+        externalId(externalId);
+    }
+
     public long durationNs() {
         return endNs - startNs;
     }

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.LongConsumer;
 import java.util.function.UnaryOperator;
 import org.flagos.trace.ingest.DeviceClockFile;
@@ -47,12 +48,18 @@ public final class CaptureReplay {
     }
 
     /**
-     * What to replay.
+     * What to replay: made by {@link #of} (a capture in memory) or {@link CaptureReplay#request} (a
+     * capture file with what lies beside it), changed through a {@link Builder}, where each field has its default.
      *
      * @param capture    the capture's bytes in memory, or null when {@code file} is set
+     * @param source     the capture's name in messages
+     * @param ops        the host ops; null: none
+     * @param traceName  the trace's name (its {@code traceName} key)
      * @param frameOrder reorders the frames before decoding (tests use it to show the result does
      *                   not depend on arrival order; the frames are then held in memory);
      *                   {@link #IN_FILE_ORDER} streams them
+     * @param ringSize   the pipeline's ring slots (a power of two)
+     * @param clock      maps the device clock to epoch ns; {@link DeviceClockMapping#IDENTITY} when records are in epoch ns
      * @param file       the capture file, streamed frame by frame (any size, {@code .gz} inflated as
      *                   it is read); null when {@code capture} is given
      * @param process    who captured and the clock anchors (the {@code .process.json} beside a dump),
@@ -63,23 +70,42 @@ public final class CaptureReplay {
                           List<DeviceProperties> devices, Map<String, String> metadata, String traceName,
                           UnaryOperator<List<Frame>> frameOrder, int ringSize, DeviceClockMapping clock, Path file,
                           ProcessFacts process, boolean gpuAnnotations) {
-        /** A request without process facts, drawing GPU annotations. */
-        public Request(ByteBuffer capture, String source, HostOpSource ops, KernelNames kernelNames,
-                       List<DeviceProperties> devices, Map<String, String> metadata, String traceName,
-                       UnaryOperator<List<Frame>> frameOrder, int ringSize, DeviceClockMapping clock, Path file) {
-            this(capture, source, ops, kernelNames, devices, metadata, traceName, frameOrder, ringSize, clock, file, null, true);
+        public Request {
+            if ((capture == null) == (file == null)) {
+                throw new IllegalArgumentException("a replay reads a capture in memory or a file, exactly one of them");
+            }
+            Objects.requireNonNull(source, "source");
+            Objects.requireNonNull(kernelNames, "kernelNames");
+            Objects.requireNonNull(devices, "devices");
+            Objects.requireNonNull(metadata, "metadata");
+            Objects.requireNonNull(traceName, "traceName");
+            Objects.requireNonNull(frameOrder, "frameOrder");
+            Objects.requireNonNull(clock, "clock");
+        }
+
+        /**
+         * A replay of the capture in memory {@code capture} named {@code source}, every other field at
+         * its default ({@link Builder}).
+         */
+        public static Builder of(ByteBuffer capture, String source) {
+            return new Builder().capture(capture).source(source).traceName(source);
+        }
+
+        /** A builder holding this request, to change some of it. */
+        public Builder toBuilder() {
+            return new Builder().capture(capture).source(source).ops(ops).kernelNames(kernelNames).devices(devices)
+                    .metadata(metadata).traceName(traceName).frameOrder(frameOrder).ringSize(ringSize).clock(clock)
+                    .file(file).process(process).gpuAnnotations(gpuAnnotations);
         }
 
         /** This request, the trace saying who captured it and when ({@code null}: nobody). */
         public Request withProcess(ProcessFacts facts) {
-            return new Request(capture, source, ops, kernelNames, devices, metadata, traceName, frameOrder, ringSize, clock,
-                    file, facts, gpuAnnotations);
+            return toBuilder().process(facts).build();
         }
 
         /** This request, drawing no GPU annotation spans. */
         public Request withoutGpuAnnotations() {
-            return new Request(capture, source, ops, kernelNames, devices, metadata, traceName, frameOrder, ringSize, clock,
-                    file, process, false);
+            return toBuilder().gpuAnnotations(false).build();
         }
 
         /**
@@ -91,19 +117,101 @@ public final class CaptureReplay {
             return capture == null && file != null ? CaptureBytes.load(file) : capture;
         }
 
-        /** A request for a capture in memory, with its device clock mapping. */
-        public Request(ByteBuffer capture, String source, HostOpSource ops, KernelNames kernelNames,
-                       List<DeviceProperties> devices, Map<String, String> metadata, String traceName,
-                       UnaryOperator<List<Frame>> frameOrder, int ringSize, DeviceClockMapping clock) {
-            this(capture, source, ops, kernelNames, devices, metadata, traceName, frameOrder, ringSize, clock, null);
-        }
+        /**
+         * A request made one field at a time: each field and its default here, the checks in
+         * {@link Request}'s constructor when {@link #build()} makes it. Defaults: no host ops, no
+         * kernel name table, the decoder's devices, no metadata, the trace named as the source, frames
+         * in file order, the default ring, device clocks in epoch ns, no process facts, GPU annotations drawn.
+         */
+        public static final class Builder {
+            private ByteBuffer capture;
+            private String source;
+            private HostOpSource ops;
+            private KernelNames kernelNames = KernelNames.NONE;
+            private List<DeviceProperties> devices = List.of();
+            private Map<String, String> metadata = Map.of();
+            private String traceName;
+            private UnaryOperator<List<Frame>> frameOrder = IN_FILE_ORDER;
+            private int ringSize = CapturePipeline.DEFAULT_RING_SIZE;
+            private DeviceClockMapping clock = DeviceClockMapping.IDENTITY;
+            private Path file;
+            private ProcessFacts process;
+            private boolean gpuAnnotations = true;
 
-        /** A request for a capture in memory whose records are in epoch ns. */
-        public Request(ByteBuffer capture, String source, HostOpSource ops, KernelNames kernelNames,
-                       List<DeviceProperties> devices, Map<String, String> metadata, String traceName,
-                       UnaryOperator<List<Frame>> frameOrder, int ringSize) {
-            this(capture, source, ops, kernelNames, devices, metadata, traceName, frameOrder, ringSize,
-                    DeviceClockMapping.IDENTITY);
+            private Builder() {
+            }
+
+            public Builder capture(ByteBuffer capture) {
+                this.capture = capture;
+                return this;
+            }
+
+            public Builder source(String source) {
+                this.source = source;
+                return this;
+            }
+
+            public Builder ops(HostOpSource ops) {
+                this.ops = ops;
+                return this;
+            }
+
+            public Builder kernelNames(KernelNames kernelNames) {
+                this.kernelNames = kernelNames;
+                return this;
+            }
+
+            public Builder devices(List<DeviceProperties> devices) {
+                this.devices = devices;
+                return this;
+            }
+
+            public Builder metadata(Map<String, String> metadata) {
+                this.metadata = metadata;
+                return this;
+            }
+
+            public Builder traceName(String traceName) {
+                this.traceName = traceName;
+                return this;
+            }
+
+            public Builder frameOrder(UnaryOperator<List<Frame>> frameOrder) {
+                this.frameOrder = frameOrder;
+                return this;
+            }
+
+            public Builder ringSize(int ringSize) {
+                this.ringSize = ringSize;
+                return this;
+            }
+
+            public Builder clock(DeviceClockMapping clock) {
+                this.clock = clock;
+                return this;
+            }
+
+            /** Streams the capture from {@code file} rather than from bytes in memory. */
+            public Builder file(Path file) {
+                this.file = file;
+                return this;
+            }
+
+            public Builder process(ProcessFacts process) {
+                this.process = process;
+                return this;
+            }
+
+            public Builder gpuAnnotations(boolean gpuAnnotations) {
+                this.gpuAnnotations = gpuAnnotations;
+                return this;
+            }
+
+            /** The request, checked. */
+            public Request build() {
+                return new Request(capture, source, ops, kernelNames, devices, metadata, traceName, frameOrder, ringSize, clock,
+                        file, process, gpuAnnotations);
+            }
         }
     }
 
@@ -142,8 +250,9 @@ public final class CaptureReplay {
         DeviceClockMapping clock = clockBeside != null ? DeviceClockFile.read(clockBeside) : DeviceClockMapping.IDENTITY;
         Path processBeside = CaptureSidecars.PROCESS.found(capture);
         ProcessFacts process = processBeside != null ? ProcessFactsFile.read(processBeside) : null;
-        return new Request(null, capture.toString(), hostOps, kernelNames, devices, metadata,
-                capture.getFileName().toString(), IN_FILE_ORDER, CapturePipeline.DEFAULT_RING_SIZE, clock, capture, process, true);
+        return new Request.Builder().file(capture).source(capture.toString()).ops(hostOps).kernelNames(kernelNames)
+                .devices(devices).metadata(metadata).traceName(capture.getFileName().toString()).clock(clock).process(process)
+                .build();
     }
 
     public static Result run(Request request, OutputStream out) throws InterruptedException {

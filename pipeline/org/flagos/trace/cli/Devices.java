@@ -21,7 +21,10 @@ final class Devices {
     private Devices() {
     }
 
-    /** The devices a spec names: none for null, the bundled H200 for {@code h200}, else a JSON file or a torch trace. */
+    /**
+     * The devices a spec names: none for null, the bundled H200 for {@code h200}, else a JSON file or a torch trace.
+     * A name that is neither a file nor bundled is a bad value of the option: a usage error (exit 2), as the help says.
+     */
     static List<DeviceProperties> read(String spec) throws IOException {
         if (spec == null) {
             return List.of();
@@ -36,7 +39,7 @@ final class Devices {
         }
         Path file = Path.of(spec);
         if (!Files.exists(file)) {
-            throw new CliFailures.CommandFailedException("--device-properties " + spec + ": no such file, and no bundled"
+            throw new UsageException("--device-properties " + spec + ": no such file, and no bundled"
                     + " device of that name; the bundled ones are " + String.join(", ", BUNDLED) + ", and a JSON file of"
                     + " device properties or a torch trace (.json or .json.gz) from the same machine works too");
         }

@@ -13,7 +13,9 @@ import java.util.function.Supplier;
 import org.flagos.trace.capture.AtomicOutput;
 import org.flagos.trace.capture.CaptureFailedException;
 import org.flagos.trace.journal.JournalOptions;
+import org.flagos.trace.model.DeviceProperties;
 import org.flagos.trace.model.DeviceTracer;
+import org.flagos.trace.model.NativeLoadFailure;
 import org.flagos.trace.model.OpStack;
 import org.flagos.trace.model.Workload;
 import org.flagos.trace.session.CycleTrace;
@@ -154,7 +156,8 @@ final class RecordCommand implements Callable<Integer> {
         DeviceTracer tracer = tracer();
         Workload w = live.workloads().apply(workload);
         context.out().println("flagtrace record: tracer " + tracer.name() + "; workload " + w.name() + ": " + w.description());
-        SessionOptions options = new SessionOptions(trace, dump, Devices.read(deviceProperties), Map.of(), journalOptions);
+        SessionOptions options = SessionOptions.builder().trace(trace).dumpBuffers(dump).devices(Devices.read(deviceProperties))
+                .journal(journalOptions).build();
         if (noGpuAnnotations) {
             options = options.withoutGpuAnnotations();
         }
@@ -196,7 +199,7 @@ final class RecordCommand implements Callable<Integer> {
 
     private static CaptureFailedException needsCuda(Workload w, Throwable e) {
         return new CaptureFailedException("workload " + w.name() + " needs an NVIDIA GPU with CUDA 13"
-                + " (cudart, cuBLAS, NVRTC) and could not load them: " + CliFailures.oneLine(e.getMessage()), e);
+                + " (cudart, cuBLAS, NVRTC) and could not load them: " + CliFailures.oneLine(NativeLoadFailure.describe(e)), e);
     }
 
     /** {@code --schedule}: the workload in steps, one trace (and with --dump-cycles one dump) per active cycle. */
@@ -228,10 +231,11 @@ final class RecordCommand implements Callable<Integer> {
         context.out().println("flagtrace record: tracer " + tracer.name() + "; workload " + w.name() + ": " + w.description()
                 + "; " + steps + " steps, schedule " + schedule);
         TraceReadyHandler tensorboard = TraceReadyHandler.tensorboard(traceDir);
-        ScheduleOptions options = new ScheduleOptions(traceDir, plan, trace -> {
+        List<DeviceProperties> devices = Devices.read(deviceProperties);
+        ScheduleOptions options = ScheduleOptions.in(traceDir, plan).onTraceReady(trace -> {
             tensorboard.onTraceReady(trace);
             printCycle(trace);
-        }, false, Devices.read(deviceProperties), Map.of());
+        }).withSession(s -> s.withDevices(devices));
         if (noGpuAnnotations) {
             options = options.withoutGpuAnnotations();
         }

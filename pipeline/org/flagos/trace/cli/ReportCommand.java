@@ -39,6 +39,7 @@ final class ReportCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         OutputPaths.check(Map.of("trace", trace), Map.of("-o", html));
         OutputPaths.checkWritable(Map.of("-o", html)); // before a long read, not after it
+        SummaryCommand.refuseCapture(trace);
         TraceFile file = TraceFile.read(trace);
         KeyAverages averages = KeyAverages.of(file);
         RankTimes times = null;

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.flagos.trace.capture.AtomicOutput;
+import org.flagos.trace.ingest.FltrbufFrames;
 import org.flagos.trace.report.KeyAverages;
 import org.flagos.trace.report.KeyAveragesJson;
 import org.flagos.trace.report.KeyAveragesTable;
@@ -68,6 +69,7 @@ final class SummaryCommand implements Callable<Integer> {
         }
         OutputPaths.check(Map.of("trace", trace), outputs);
         OutputPaths.checkWritable(outputs); // before a long read, not after it
+        refuseCapture(trace);
         if (ranks) {
             return ranks();
         }
@@ -89,6 +91,17 @@ final class SummaryCommand implements Callable<Integer> {
             context.out().println("wrote " + json);
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * A capture given where a trace is read (by name or by its first bytes) is refused with the command
+     * that turns it into one, instead of "not valid JSON".
+     */
+    static void refuseCapture(Path trace) {
+        if (FltrbufFrames.isCapture(trace)) {
+            throw new CliFailures.CommandFailedException(trace + " is a capture, not a trace: replay it first ("
+                    + Launcher.name() + " replay " + trace + " -o TRACE.json) and give the trace this command");
+        }
     }
 
     private int ranks() throws IOException {

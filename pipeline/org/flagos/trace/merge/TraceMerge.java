@@ -108,8 +108,8 @@ public final class TraceMerge {
         for (int i = 0; i < order.size(); i++) {
             RankAlignment a = alignments.get(i);
             lines.add(label(order.get(i), facts.indexOf(order.get(i))) + ": " + sources.get(facts.indexOf(order.get(i))) + ", " + copies.get(i).events
-                    + " events, offset " + a.offsetNs() + " ns" + (a.boundNs() >= 0 ? " ± " + a.boundNs() + " ns" : " (assumed, no anchors)")
-                    + " (" + a.clock() + ")");
+                    + " events, offset " + a.offsetNs() + " ns" + (a.boundNs() >= 0 ? " ± " + a.boundNs() + " ns (" + a.clock() + ")"
+                            : " (" + a.clock() + ", no anchors)")); // "(assumed, no anchors)": the clock said once
         }
         return new Result(events, bound, lines, clock);
     }

@@ -10,11 +10,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One self-contained HTML page about a trace: the op table, where device time goes (top kernels,
- * device time per op, each stream's busy time over the profile) as inline SVG charts, and the
- * capture's loss counts from the trace's {@code flagtrace} block; for a merged trace also its ranks
- * side by side ({@link RanksHtml}). No script, no stylesheet or image
- * to fetch, no link out: it opens the same offline, and it is well-formed XML.
+ * One self-contained HTML page about a trace, findings first: for a merged trace its ranks side by
+ * side ({@link RanksHtml}); where device time goes (top kernels, device time per op, each stream's
+ * busy time over the profile) as inline SVG charts; the op table; and last the capture's losses from
+ * the trace's {@code flagtrace} block: one line when nothing was lost, the counts behind a fold (a
+ * loss is also said under the title, since every number above misses it). No script, no stylesheet
+ * or image to fetch, no link out: it opens the same offline, and it is well-formed XML.
  */
 public final class HtmlReport {
     /** Bars per chart. */
@@ -30,7 +31,8 @@ public final class HtmlReport {
             "table{border-collapse:collapse;font-size:12px}td,th{padding:2px 8px;text-align:right;white-space:nowrap}",
             "td.n,th.n{text-align:left;max-width:520px;overflow:hidden;text-overflow:ellipsis}",
             "tr:nth-child(even){background:#f6f6f6}th{background:#eee}",
-            ".loss{color:#b00;font-weight:bold}.muted{color:#777}svg text{font-size:11px}");
+            ".loss{color:#b00;font-weight:bold}.muted{color:#777}svg text{font-size:11px}",
+            "details{margin:6px 0}summary{cursor:pointer;color:#555}");
 
     private HtmlReport() {
     }
@@ -53,7 +55,7 @@ public final class HtmlReport {
 
     /**
      * The page; with {@code times} and {@code rankOps} (a merged trace's, else both null) a section across
-     * its ranks follows the capture's losses ({@link RanksHtml}).
+     * its ranks comes first ({@link RanksHtml}).
      */
     public static String render(String title, TraceFile trace, KeyAverages averages, RankTimes times, RankOps rankOps) {
         Html h = new Html();
@@ -66,7 +68,11 @@ public final class HtmlReport {
                 .raw("<br/>").text(trace.events() + " events summarised; self CPU time total "
                         + KeyAveragesTable.time(cpu) + "; self " + averages.deviceLabel() + " time total " + KeyAveragesTable.time(device))
                 .raw("</p>\n");
-        losses(h, trace);
+        long lost = lost(trace.accounting());
+        if (lost > 0) { // the numbers below miss these: said before them, counted at the end
+            h.raw("<p class=\"loss\">").text(lost + " records were lost or left out by the capture: every number below misses"
+                    + " them (Capture losses, at the end, says which).").raw("</p>\n");
+        }
         if (times != null) {
             RanksHtml.write(h, times, rankOps);
         }
@@ -75,11 +81,16 @@ public final class HtmlReport {
         for (KeyAveragesRow r : all) {
             (r.device() ? kernels : ops).add(r);
         }
-        ops.sort(Comparator.comparingDouble(KeyAveragesRow::selfDeviceUs).reversed());
+        List<KeyAveragesRow> launching = launching(ops);
         h.raw("<h2>Top device work (kernels, copies, memsets) by total time</h2>\n");
-        bars(h, "top-kernels", kernels, true);
+        bars(h, "top-kernels", kernels, true, "No device time in this trace.");
         h.raw("<h2>Device time by op (self: work the op launched itself)</h2>\n");
-        bars(h, "device-per-op", ops, false);
+        bars(h, "device-per-op", launching, false, kernels.isEmpty() ? "No device time in this trace."
+                : "No op has device time of its own in this trace (no device work was joined to an op).");
+        if (!launching.isEmpty() && ops.size() > launching.size()) {
+            h.raw("<p class=\"muted\">").text((ops.size() - launching.size()) + " more names (runtime calls, and ops whose device"
+                    + " work their children launched) have no device time of their own; the op table lists them.").raw("</p>\n");
+        }
         h.raw("<h2>Device streams over time</h2>\n");
         streams(h, trace.streams());
         if (trace.memory().events() > 0) { // a section only where the trace has memory events: other reports keep their bytes
@@ -88,10 +99,43 @@ public final class HtmlReport {
         }
         h.raw("<h2>Op table</h2>\n");
         table(h, averages);
+        losses(h, trace);
         h.raw("</body></html>\n");
         return h.toString();
     }
 
+    /**
+     * Names with device time of their own, most first: what "device time by op" draws. A runtime call
+     * (cudaMalloc, cudaLaunchKernel) or an op whose kernels its children launched has none, and a bar of
+     * zero says nothing; the op table keeps every row.
+     */
+    static List<KeyAveragesRow> launching(List<KeyAveragesRow> ops) {
+        List<KeyAveragesRow> out = new ArrayList<>();
+        for (KeyAveragesRow r : ops) {
+            if (r.selfDeviceUs() > 0) {
+                out.add(r);
+            }
+        }
+        out.sort(Comparator.comparingDouble(KeyAveragesRow::selfDeviceUs).reversed());
+        return out;
+    }
+
+    /** Records lost or left out in all, by the counts {@link #isLoss} names (a sum that stops at Long.MAX_VALUE). */
+    static long lost(Map<String, Long> counts) {
+        long lost = 0;
+        for (Map.Entry<String, Long> e : counts.entrySet()) {
+            long v = e.getValue();
+            if (isLoss(e.getKey()) && v > 0) {
+                lost = v > Long.MAX_VALUE - lost ? Long.MAX_VALUE : lost + v;
+            }
+        }
+        return lost;
+    }
+
+    /**
+     * The last section: one line when nothing was lost (or when the trace carries no accounting), else the
+     * counts that lost records; every count of the capture behind a fold.
+     */
     private static void losses(Html h, TraceFile trace) {
         h.raw("<h2>Capture losses</h2>\n");
         Map<String, Long> counts = trace.accounting();
@@ -100,18 +144,31 @@ public final class HtmlReport {
                     + " it was not written by flagtrace), so its losses are unknown.</p>\n");
             return;
         }
-        long lost = 0;
-        h.raw("<table id=\"losses\"><tr><th class=\"n\">count</th><th>value</th></tr>\n");
-        for (Map.Entry<String, Long> e : counts.entrySet()) {
-            boolean loss = isLoss(e.getKey()) && e.getValue() > 0;
-            lost += isLoss(e.getKey()) ? e.getValue() : 0;
-            h.raw("<tr><td class=\"n\">").text(e.getKey()).raw("</td><td").raw(loss ? " class=\"loss\"" : "").raw(">")
-                    .text(Long.toString(e.getValue())).raw("</td></tr>\n");
+        long lost = lost(counts);
+        if (lost == 0) {
+            h.raw("<p id=\"losses\">No record was lost.</p>\n");
+        } else {
+            h.raw("<p class=\"loss\">").text(lost + " records lost or left out in all:").raw("</p>\n");
+            h.raw("<table id=\"losses\"><tr><th class=\"n\">count</th><th>value</th></tr>\n");
+            for (Map.Entry<String, Long> e : counts.entrySet()) {
+                if (isLoss(e.getKey()) && e.getValue() > 0) {
+                    h.raw("<tr><td class=\"n\">").text(e.getKey()).raw("</td><td class=\"loss\">").text(Long.toString(e.getValue()))
+                            .raw("</td></tr>\n");
+                }
+            }
+            h.raw("</table>\n");
         }
-        h.raw("</table>\n<p>").text(lost == 0 ? "No record was lost." : lost + " records lost or left out in all (in red).").raw("</p>\n");
         for (String note : trace.notes()) {
             h.raw("<p class=\"muted\">").text(note).raw("</p>\n");
         }
+        h.raw("<details><summary>").text("All " + counts.size() + " counts of the capture (what was decoded, joined, kept and lost)")
+                .raw("</summary>\n<table id=\"counts\"><tr><th class=\"n\">count</th><th>value</th></tr>\n");
+        for (Map.Entry<String, Long> e : counts.entrySet()) {
+            boolean loss = isLoss(e.getKey()) && e.getValue() > 0;
+            h.raw("<tr><td class=\"n\">").text(e.getKey()).raw("</td><td").raw(loss ? " class=\"loss\"" : "").raw(">")
+                    .text(Long.toString(e.getValue())).raw("</td></tr>\n");
+        }
+        h.raw("</table></details>\n");
     }
 
     /** Counts that mean records lost or left out; the other counts say what was decoded and joined. */
@@ -121,14 +178,14 @@ public final class HtmlReport {
                 || key.equals("vendor_dropped") || key.equals("conflicting_bindings");
     }
 
-    private static void bars(Html h, String id, List<KeyAveragesRow> rows, boolean total) {
+    private static void bars(Html h, String id, List<KeyAveragesRow> rows, boolean total, String none) {
         int n = Math.min(TOP, rows.size());
         double max = 0;
         for (int i = 0; i < n; i++) {
             max = Math.max(max, total ? rows.get(i).deviceTotalUs() : rows.get(i).selfDeviceUs());
         }
         if (n == 0 || max <= 0) {
-            h.raw("<p id=\"").raw(id).raw("\" class=\"muted\">No device time in this trace.</p>\n");
+            h.raw("<p id=\"").raw(id).raw("\" class=\"muted\">").text(none).raw("</p>\n");
             return;
         }
         int row = 18;
@@ -150,7 +207,12 @@ public final class HtmlReport {
         h.raw("</svg>\n");
     }
 
-    /** One strip per device row (device, stream): how busy it was in each slice of the device span. */
+    /**
+     * One strip per device row (device, stream): in each slice of the shown time, a bar as high as the
+     * share of the slice the stream was busy. Idle stretches of every stream that {@link DeviceStreams}
+     * cut out are marked where they were, with their length, and the axis under the strips gives the
+     * time since the first device work at each side of a cut.
+     */
     private static void streams(Html h, DeviceStreams streams) {
         long lo = streams.startNs();
         long hi = streams.endNs();
@@ -158,29 +220,79 @@ public final class HtmlReport {
             h.raw("<p id=\"streams\" class=\"muted\">No device work in this trace.</p>\n");
             return;
         }
-        double bin = (double) (hi - lo) / BINS;
+        double span = hi - lo;
+        double shown = streams.shownNs();
+        double bin = streams.binNs();
+        List<DeviceStreams.Cut> cuts = streams.cuts();
         int cell = 7;
-        int label = 240;
-        int count = streams.streams().size();
+        int label = 180;
+        int plot = BINS * cell;
         int rowH = 20;
-        h.raw("<p class=\"muted\">").text("Device span " + KeyAveragesTable.time((hi - lo) / 1000.0) + " in " + BINS
-                + " slices of " + KeyAveragesTable.time(bin / 1000.0) + "; darker is busier.").raw("</p>\n");
-        h.raw("<svg id=\"streams\" width=\"" + (label + BINS * cell + 130) + "\" height=\"" + (count * rowH + 4) + "\">\n");
-        int y = 2;
+        int top = cuts.isEmpty() ? 4 : 18;
+        int count = streams.streams().size();
+        int bottom = top + count * rowH;
+        double cut = span - shown;
+        String caption = "Device span " + KeyAveragesTable.time(span / 1000.0) + ", from the first device work to the last";
+        if (cuts.isEmpty()) {
+            caption += ", in " + BINS + " slices of " + KeyAveragesTable.time(bin / 1000.0) + ".";
+        } else {
+            caption += ". " + (cuts.size() == 1 ? "1 idle stretch" : cuts.size() + " idle stretches") + " with no work on any stream ("
+                    + KeyAveragesTable.time(cut / 1000.0) + ", " + KeyAveragesTable.fixed(100.0 * cut / span, 1)
+                    + "% of the span) " + (cuts.size() == 1 ? "is" : "are") + " cut out and marked by a dashed line; the strips show the other "
+                    + KeyAveragesTable.time(shown / 1000.0) + " in " + BINS + " slices of " + KeyAveragesTable.time(bin / 1000.0) + ".";
+        }
+        caption += " Each bar is the share of its slice the stream was busy (full height: all of it); any work shows at least"
+                + " a sliver. The figure at the right is the stream's busy time and its share of the whole span.";
+        h.raw("<p class=\"muted\">").text(caption).raw("</p>\n");
+        h.raw("<svg id=\"streams\" width=\"" + (label + plot + 190) + "\" height=\"" + (bottom + 18) + "\">\n");
+        int y = top;
         for (DeviceStreams.Stream s : streams.streams()) {
             String name = "device " + s.pid() + " stream " + s.tid();
-            h.raw("<g><text x=\"" + (label - 6) + "\" y=\"" + (y + 13) + "\" text-anchor=\"end\">").text(name).raw("</text>");
+            String busy = KeyAveragesTable.time(s.totalNs() / 1000.0) + " (" + KeyAveragesTable.fixed(100.0 * s.totalNs() / span, 1) + "%)";
+            h.raw("<g><title>").text(name + ": busy " + busy + " of the span").raw("</title>")
+                    .raw("<text x=\"" + (label - 6) + "\" y=\"" + (y + 13) + "\" text-anchor=\"end\">").text(name).raw("</text>")
+                    .raw("<line x1=\"" + label + "\" y1=\"" + (y + rowH - 3) + "\" x2=\"" + (label + plot) + "\" y2=\"" + (y + rowH - 3)
+                            + "\" stroke=\"#ddd\"/>");
+            int full = rowH - 4;
             for (int b = 0; b < BINS; b++) {
                 double f = Math.min(1, s.busyNs()[b] / bin);
                 if (f > 0) {
-                    h.raw("<rect x=\"" + (label + b * cell) + "\" y=\"" + y + "\" width=\"" + cell + "\" height=\"" + (rowH - 4)
-                            + "\" fill=\"#c0392b\" fill-opacity=\"").raw(KeyAveragesTable.fixed(0.15 + 0.85 * f, 2)).raw("\"/>");
+                    double height = Math.max(1, f * full);
+                    h.raw("<rect x=\"" + (label + b * cell) + "\" y=\"").num(y + rowH - 3 - height).raw("\" width=\"" + (cell - 1)
+                            + "\" height=\"").num(height).raw("\" fill=\"#c0392b\"/>");
                 }
             }
-            h.raw("<text x=\"" + (label + BINS * cell + 6) + "\" y=\"" + (y + 13) + "\">")
-                    .text("busy " + KeyAveragesTable.fixed(100.0 * s.totalNs() / (hi - lo), 1) + "%").raw("</text></g>\n");
+            h.raw("<text x=\"" + (label + plot + 6) + "\" y=\"" + (y + 13) + "\">").text("busy " + busy).raw("</text></g>\n");
             y += rowH;
         }
+        // the time axis: since the first device work, at the start, at each side of a cut and at the end
+        h.raw("<g fill=\"#555\"><text x=\"" + label + "\" y=\"" + (bottom + 13) + "\">0</text>");
+        double lastTick = label - 55; // the "0" is short: a cut's far-side time may follow it closely
+        double lastCut = Double.NEGATIVE_INFINITY;
+        for (DeviceStreams.Cut c : cuts) {
+            double x = label + plot * streams.shownAt(c.startNs()) / shown;
+            h.raw("<g><title>").text("idle on every stream for " + KeyAveragesTable.time(c.lengthNs() / 1000.0) + ", from "
+                    + KeyAveragesTable.time((c.startNs() - lo) / 1000.0) + " to " + KeyAveragesTable.time((c.endNs() - lo) / 1000.0)
+                    + ": cut out").raw("</title>");
+            h.raw("<line x1=\"").num(x).raw("\" y1=\"15\" x2=\"").num(x).raw("\" y2=\"" + (bottom + 2)
+                    + "\" stroke=\"#222\" stroke-width=\"1.5\" stroke-dasharray=\"3,2\"/>");
+            if (x - lastCut > 80) { // a cut close to the one before keeps its length in its title only
+                h.raw("<text x=\"").num(x).raw("\" y=\"12\" text-anchor=\"middle\">")
+                        .text(KeyAveragesTable.time(c.lengthNs() / 1000.0) + " idle").raw("</text>");
+                lastCut = x;
+            }
+            if (x - lastTick > 70) { // the time at the cut's far side, where it has room
+                h.raw("<text x=\"").num(x + 3).raw("\" y=\"" + (bottom + 13) + "\">")
+                        .text(KeyAveragesTable.time((c.endNs() - lo) / 1000.0)).raw("</text>");
+                lastTick = x;
+            }
+            h.raw("</g>");
+        }
+        if (label + plot - lastTick > 140) {
+            h.raw("<text x=\"" + (label + plot) + "\" y=\"" + (bottom + 13) + "\" text-anchor=\"end\">")
+                    .text(KeyAveragesTable.time(span / 1000.0)).raw("</text>");
+        }
+        h.raw("</g>\n");
         h.raw("</svg>\n");
     }
 

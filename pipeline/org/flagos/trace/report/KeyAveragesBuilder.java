@@ -15,8 +15,8 @@ import org.flagos.trace.model.StringIds;
  * id, and every row-making event's result by (start, longer first); only names, rows (pid/tid)
  * and the overhead events are held in memory, each with a bound. The passes, after the last event:
  * <ol>
- * <li>device events by External id: each id's device time ({@link DeviceTimeIndex}), the device
- *     rows' results and the streams' busy time;</li>
+ * <li>device events once to find the device's idle stretches ({@link DeviceStreams}), then by External
+ *     id: each id's device time ({@link DeviceTimeIndex}), the device rows' results and the streams' busy time;</li>
  * <li>when the trace has overhead events, the host events once to find the op each belongs to
  *     ({@link OverheadEvents});</li>
  * <li>the host events nested, folded and measured per thread ({@link HostNesting});</li>
@@ -157,8 +157,12 @@ final class KeyAveragesBuilder implements Closeable {
 
     private DeviceStreams devicePass(long origin, DeviceTimeIndex index) throws IOException {
         DeviceStreams.Builder streams = new DeviceStreams.Builder(deviceLo, deviceHi);
-        RecordSorter.Cursor cursor = device.sorted();
         long[] r = new long[DEVICE_WIDTH];
+        for (RecordSorter.Cursor scan = device.sorted(); scan.next(r); ) { // where the device was idle, before the strips are summed
+            streams.scan(r[2], r[3]);
+        }
+        streams.cutIdle();
+        RecordSorter.Cursor cursor = device.sorted();
         long currentId = NO_LINK;
         double sum = 0;
         while (cursor.next(r)) {

@@ -1,15 +1,20 @@
 package org.flagos.trace.session;
 
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.flagos.trace.journal.JournalOptions;
 import org.flagos.trace.model.DeviceProperties;
 import org.flagos.trace.model.OpStack;
 import org.flagos.trace.model.ProcessIdentity;
 
 /**
- * Where a session writes and what it adds.
+ * Where a session writes and what it adds. Each option has its field and default in {@link Builder}
+ * and its check in the constructor; {@link #to}, the withers and {@link ScheduleOptions}' template
+ * all go through them.
  *
  * @param trace       the trace file (written whole at close, {@code .gz} compressed; Perfetto's protobuf
  *                    trace when it ends in {@code .pftrace}, torch-compatible JSON otherwise)
@@ -31,33 +36,53 @@ import org.flagos.trace.model.ProcessIdentity;
  */
 public record SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties> devices, Map<String, String> metadata,
                              JournalOptions journal, int stackDepth, boolean gpuAnnotations, ProcessIdentity identity) {
+    /** The one check of every option, whichever way the options were made. */
     public SessionOptions {
+        devices = List.copyOf(Objects.requireNonNull(devices, "devices"));
+        metadata = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(metadata, "metadata"))); // in the order given
         if (stackDepth < 0 || stackDepth > OpStack.MAX_FRAMES) {
             throw new IllegalArgumentException("stackDepth must be 0 (no stacks) to " + OpStack.MAX_FRAMES + ", not " + stackDepth);
         }
     }
 
-    public SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties> devices, Map<String, String> metadata,
-                          JournalOptions journal, int stackDepth) {
-        this(trace, dumpBuffers, devices, metadata, journal, stackDepth, true, null);
-    }
-
-    public SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties> devices, Map<String, String> metadata,
-                          JournalOptions journal) {
-        this(trace, dumpBuffers, devices, metadata, journal, 0);
-    }
-
-    public SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties> devices, Map<String, String> metadata) {
-        this(trace, dumpBuffers, devices, metadata, null);
-    }
-
     /** A session writing {@code trace} and nothing else. */
     public static SessionOptions to(Path trace) {
-        return new SessionOptions(trace, null, List.of(), Map.of());
+        return builder().trace(trace).build();
+    }
+
+    /** Options as {@link #builder()} starts them: each option at its default, no trace (a template). */
+    public static SessionOptions defaults() {
+        return builder().build();
+    }
+
+    /** Every option at its default: no trace yet, no dump, the tracer's devices, no metadata, no journal, no stacks, GPU annotations, the environment's identity. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding these options, to change some. */
+    public Builder toBuilder() {
+        return new Builder().trace(trace).dumpBuffers(dumpBuffers).devices(devices).metadata(metadata).journal(journal)
+                .stackDepth(stackDepth).gpuAnnotations(gpuAnnotations).identity(identity);
+    }
+
+    /** These options writing {@code trace} (a template's cycle, say). */
+    public SessionOptions withTrace(Path trace) {
+        return toBuilder().trace(trace).build();
     }
 
     public SessionOptions withDumpBuffers(Path dump) {
-        return new SessionOptions(trace, dump, devices, metadata, journal, stackDepth, gpuAnnotations, identity);
+        return toBuilder().dumpBuffers(dump).build();
+    }
+
+    /** Device properties overriding what the tracer reports. */
+    public SessionOptions withDevices(List<DeviceProperties> devices) {
+        return toBuilder().devices(devices).build();
+    }
+
+    /** Adds {@code metadata} as top-level keys of the trace. */
+    public SessionOptions withMetadata(Map<String, String> metadata) {
+        return toBuilder().metadata(metadata).build();
     }
 
     /** Journals the session into the new or empty directory {@code dir}, keeping everything. */
@@ -67,7 +92,7 @@ public record SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties
 
     /** Journals the session as {@code options} say (a flight recorder when they bound retention). */
     public SessionOptions withJournal(JournalOptions options) {
-        return new SessionOptions(trace, dumpBuffers, devices, metadata, options, stackDepth, gpuAnnotations, identity);
+        return toBuilder().journal(options).build();
     }
 
     /**
@@ -77,12 +102,12 @@ public record SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties
      * opens (docs/benchmarks.md gives the cost).
      */
     public SessionOptions withStack(int depth) {
-        return new SessionOptions(trace, dumpBuffers, devices, metadata, journal, depth, gpuAnnotations, identity);
+        return toBuilder().stackDepth(depth).build();
     }
 
     /** Says who captures, in place of what the environment says. */
     public SessionOptions withIdentity(ProcessIdentity who) {
-        return new SessionOptions(trace, dumpBuffers, devices, metadata, journal, stackDepth, gpuAnnotations, who);
+        return toBuilder().identity(who).build();
     }
 
     /**
@@ -103,6 +128,70 @@ public record SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties
      * it ran device work on, drawn by default.
      */
     public SessionOptions withoutGpuAnnotations() {
-        return new SessionOptions(trace, dumpBuffers, devices, metadata, journal, stackDepth, false, identity);
+        return toBuilder().gpuAnnotations(false).build();
+    }
+
+    /**
+     * Session options made one at a time: each option's field and default here, its check in
+     * {@link SessionOptions}'s constructor when {@link #build()} makes them. A new option is a
+     * component of the record, a field and a setter here, and a line of {@link #toBuilder()}.
+     */
+    public static final class Builder {
+        private Path trace;
+        private Path dumpBuffers;
+        private List<DeviceProperties> devices = List.of();
+        private Map<String, String> metadata = Map.of();
+        private JournalOptions journal;
+        private int stackDepth;
+        private boolean gpuAnnotations = true;
+        private ProcessIdentity identity;
+
+        private Builder() {
+        }
+
+        public Builder trace(Path trace) {
+            this.trace = trace;
+            return this;
+        }
+
+        public Builder dumpBuffers(Path dumpBuffers) {
+            this.dumpBuffers = dumpBuffers;
+            return this;
+        }
+
+        public Builder devices(List<DeviceProperties> devices) {
+            this.devices = devices;
+            return this;
+        }
+
+        public Builder metadata(Map<String, String> metadata) {
+            this.metadata = metadata;
+            return this;
+        }
+
+        public Builder journal(JournalOptions journal) {
+            this.journal = journal;
+            return this;
+        }
+
+        public Builder stackDepth(int stackDepth) {
+            this.stackDepth = stackDepth;
+            return this;
+        }
+
+        public Builder gpuAnnotations(boolean gpuAnnotations) {
+            this.gpuAnnotations = gpuAnnotations;
+            return this;
+        }
+
+        public Builder identity(ProcessIdentity identity) {
+            this.identity = identity;
+            return this;
+        }
+
+        /** The options, checked. */
+        public SessionOptions build() {
+            return new SessionOptions(trace, dumpBuffers, devices, metadata, journal, stackDepth, gpuAnnotations, identity);
+        }
     }
 }

@@ -243,15 +243,15 @@ public final class ChromeJsonSink implements TraceSink {
     }
 
     @Override
-    public void deviceSlice(TraceRecord r) throws IOException {
+    public void deviceSlice(TraceRecord r, int row) throws IOException {
         rows.deviceStream(r.device, r.stream);
         if (r.kind == EventKind.SYNC) {
-            syncSlice(r);
+            syncSlice(r, row);
             return;
         }
         EventBytes e = begin()
                 .raw(DEVICE_HEAD[r.kind.ordinal()]).string(name(r.nameId))
-                .row(r.device, r.stream).micros(r.startNs - base).raw(DUR_).micros(r.endNs - r.startNs)
+                .row(r.device, row).micros(r.startNs - base).raw(DUR_).micros(r.endNs - r.startNs)
                 .raw(ARGS_);
         if (r.hasExternalId()) {
             e.raw(EXTERNAL_ID_).number(r.externalId()).raw(COMMA);
@@ -298,14 +298,11 @@ public final class ChromeJsonSink implements TraceSink {
         emit(e.raw(END_ARGS_AND_EVENT));
     }
 
-    /**
-     * A synchronization on its stream's row (one that concerns no stream on torch's device row,
-     * {@link TraceRows#DEVICE_ROW}), with kineto's {@code cuda_sync} args in kineto's order.
-     */
-    private void syncSlice(TraceRecord r) throws IOException {
+    /** A synchronization on the row the walk chose, with kineto's {@code cuda_sync} args in kineto's order. */
+    private void syncSlice(TraceRecord r, int row) throws IOException {
         EventBytes e = begin()
                 .raw(DEVICE_HEAD[r.kind.ordinal()]).string(name(r.nameId))
-                .row(r.device, r.stream == -1 ? TraceRows.DEVICE_ROW : r.stream)
+                .row(r.device, row)
                 .micros(r.startNs - base).raw(DUR_).micros(r.endNs - r.startNs)
                 .raw(ARGS_);
         if (r.hasExternalId()) {

@@ -2,6 +2,7 @@ package org.flagos.trace.stages;
 
 import com.lmax.disruptor.EventHandler;
 import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.GenerationalMap;
 import org.flagos.trace.model.ParkedRecords;
 import org.flagos.trace.model.RecordCopies;
 import org.flagos.trace.model.RecordType;
@@ -25,7 +26,7 @@ import org.flagos.trace.model.TraceRecord;
  * need it by at most the records that complete meanwhile in other buffers. A record parked longer
  * than the horizon (counted in records arriving at this stage) can no longer expect its binding:
  * it is released without an External id, counted as unjoined and as {@link #releasedAtHorizon()}.
- * Bindings are likewise kept for a horizon of later bindings ({@link BindingGenerations}). At the
+ * Bindings are likewise kept for a horizon of later bindings ({@link GenerationalMap}). At the
  * end of the capture, records still parked are released without an External id and counted per
  * kind as unjoined. A second binding of a correlation to a different id keeps the first and is
  * counted as a conflict.
@@ -42,8 +43,12 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
     /** Records a parked record may wait for its binding; bindings kept for as many later bindings. */
     public static final int DEFAULT_HORIZON = 1 << 18;
 
+    /** External ids are never negative (decoders reject them), so this marks an absent binding. */
+    private static final long UNBOUND = Long.MIN_VALUE;
+
     private final int horizon;
-    private final BindingGenerations bindings;
+    /** Vendor correlation id to External id; the first binding of a correlation wins. */
+    private final GenerationalMap bindings;
     /** Records waiting for their binding, by correlation, in parking order. */
     private final ParkedRecords parked = new ParkedRecords();
     private long arrivals;
@@ -69,7 +74,7 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
             throw new IllegalArgumentException("horizon " + horizon + " must be at least one record");
         }
         this.horizon = horizon;
-        this.bindings = new BindingGenerations(horizon);
+        this.bindings = new GenerationalMap(horizon, UNBOUND);
     }
 
     @Override
@@ -137,8 +142,8 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
     private void bind(TraceRecord binding, TraceRecord carrier) {
         long correlation = binding.correlation();
         long external = binding.externalId();
-        if (!bindings.bind(correlation, external)) {
-            if (bindings.externalId(correlation) == external) {
+        if (!bindings.putIfAbsent(correlation, external)) {
+            if (bindings.get(correlation) == external) {
                 duplicateBindings++;
             } else {
                 conflictingBindings++;
@@ -159,8 +164,8 @@ public final class ExternalCorrelationJoin implements EventHandler<TraceRecord> 
             }
             return false;
         }
-        long external = bindings.externalId(record.correlation());
-        if (external != BindingGenerations.UNBOUND) {
+        long external = bindings.get(record.correlation());
+        if (external != UNBOUND) {
             record.externalId(external);
             joined[record.kind.ordinal()]++;
             forJoinOnly(record);

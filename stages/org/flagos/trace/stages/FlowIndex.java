@@ -1,5 +1,7 @@
 package org.flagos.trace.stages;
 
+import org.flagos.trace.model.NearbyKeyMap;
+
 /**
  * Pairs the two ends of each flow arrow by vendor correlation id: the API call (the {@code s}
  * half) and the first device record it launched (the {@code f} half). An arrow is returned to the

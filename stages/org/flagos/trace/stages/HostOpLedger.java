@@ -2,6 +2,8 @@ package org.flagos.trace.stages;
 
 import java.util.Arrays;
 import org.agrona.collections.Long2LongHashMap;
+import org.flagos.trace.model.GenerationalMap;
+import org.flagos.trace.model.NearbyKeyMap;
 import org.flagos.trace.model.OpArgs;
 import org.flagos.trace.model.OpStack;
 
@@ -34,6 +36,8 @@ import org.flagos.trace.model.OpStack;
  */
 final class HostOpLedger {
     private static final long NONE = -1;
+    /** What {@link #settled} returns for an op not settled recently (arrival clocks are never negative). */
+    private static final long NOT_SETTLED = -1;
     /** Unsettled ops one barrier steps past at most before it stops looking. */
     private static final int BARRIER_ASIDE_MAX = 4096;
 
@@ -42,8 +46,12 @@ final class HostOpLedger {
     /** Records a device or API record waits for its op to arrive (the join's horizon). */
     private final int horizon;
     private final int capacity;
-    /** Ops settled recently, when their settling horizon is shorter than the join's; else null. */
-    private SettledIds settled;
+    /**
+     * Ops settled recently (External id to the record clock at its arrival, never negative), so that a
+     * record arriving for one is counted as late for its op rather than as a record of no op; kept for
+     * a horizon of later settlings. Only when their settling horizon is shorter than the join's; else null.
+     */
+    private GenerationalMap settled;
     private long recordsAfterSettled;
     /** The latest a record came after its op (records), while the op was held; live bound only. */
     private long latestSeen;
@@ -155,7 +163,7 @@ final class HostOpLedger {
         if (records > 0 && records < horizon) {
             settleAfter = records;
             declared = records;
-            settled = new SettledIds(records);
+            settled = new GenerationalMap(records, NOT_SETTLED);
         }
     }
 
@@ -175,8 +183,8 @@ final class HostOpLedger {
 
     /** A record of a settled op: counted, and its lateness raises the bound as {@link #seen(int)} says. */
     private boolean lateForSettled(long external) {
-        long at = settled.arrivedAt(external);
-        if (at == SettledIds.ABSENT) {
+        long at = settled.get(external);
+        if (at == NOT_SETTLED) {
             return false;
         }
         recordsAfterSettled++;
@@ -200,7 +208,7 @@ final class HostOpLedger {
     void expectBarriers() {
         barriersExpected = true;
         if (settled == null) {
-            settled = new SettledIds(Math.min(horizon, 1 << 16));
+            settled = new GenerationalMap(Math.min(horizon, 1 << 16), NOT_SETTLED);
         }
     }
 
@@ -355,7 +363,7 @@ final class HostOpLedger {
         long s = slotOf.get(external);
         if (s != NONE) {
             bound[(int) s] = true;
-        } else if (settled == null || settled.arrivedAt(external) == SettledIds.ABSENT) {
+        } else if (settled == null || settled.get(external) == NOT_SETTLED) {
             earlyEntry(external); // an early entry of any record marks its op bound when it comes
         }
     }
@@ -491,7 +499,7 @@ final class HostOpLedger {
             slotOf.remove(externalId[s]);
         }
         if (settled != null) {
-            settled.add(externalId[s], arrivedAt[s]);
+            settled.put(externalId[s], arrivedAt[s]);
         }
         if (apiThread[s] != NONE && !layout.knows(thread[s])) {
             layout.learn(thread[s], apiThread[s]);
@@ -526,7 +534,7 @@ final class HostOpLedger {
     /**
      * Device and API records that named an op already settled because its settling horizon
      * ({@link #settleAfter}) had passed: drawn with their External id, in no op's device total, span or
-     * row choice. Records of ops settled longer ago than {@link SettledIds} remembers count in
+     * row choice. Records of ops settled longer ago than {@link #settled} remembers count in
      * {@link #unclaimedDeviceRecords()} instead.
      */
     long recordsAfterSettled() {

@@ -1,6 +1,7 @@
 package org.flagos.trace.stages;
 
 import org.agrona.collections.Long2LongHashMap;
+import org.flagos.trace.model.GenerationalMap;
 import org.flagos.trace.model.TraceRecord;
 
 /**
@@ -38,6 +39,8 @@ final class MarkerRanges {
     /** Ranges open at once, all threads together. */
     static final int OPEN_CAPACITY = 4096;
     private static final long NONE = -1;
+    /** What {@link #rangeOf} returns for a call no range claimed: External ids are never negative. */
+    static final long UNBOUND = Long.MIN_VALUE;
 
     /** Open ranges, packed in {@code [0, open)}; {@link #slotOf} finds one by marker id. */
     private final long[] ids = new long[OPEN_CAPACITY];
@@ -47,7 +50,8 @@ final class MarkerRanges {
     private final int[] domainIds = new int[OPEN_CAPACITY];
     private final Long2LongHashMap slotOf = new Long2LongHashMap(OPEN_CAPACITY * 2, 0.65f, NONE, true);
     private int open;
-    private final BindingGenerations calls;
+    /** Correlation of a call to the External id of the range that claimed it, for a horizon of later calls; first claim wins. */
+    private final GenerationalMap calls;
 
     /** The range {@link #end} closed last: valid until the next call. */
     long closedStartNs;
@@ -64,7 +68,7 @@ final class MarkerRanges {
 
     /** @param horizon calls remembered per generation (two generations): the join's reorder horizon */
     MarkerRanges(int horizon) {
-        this.calls = new BindingGenerations(horizon);
+        this.calls = new GenerationalMap(horizon, UNBOUND);
     }
 
     /** The External id of the range with the vendor's marker id {@code markerId}. */
@@ -132,17 +136,17 @@ final class MarkerRanges {
                 inner = s;
             }
         }
-        if (inner >= 0 && calls.bind(api.correlation(), externalId(ids[inner]))) {
+        if (inner >= 0 && calls.putIfAbsent(api.correlation(), externalId(ids[inner]))) {
             callsAttributed++;
         }
     }
 
     /**
      * The External id of the range that claimed the call with this correlation (the call itself, or
-     * the device work it launched), or {@link BindingGenerations#UNBOUND}.
+     * the device work it launched), or {@link #UNBOUND}.
      */
     long rangeOf(long correlation) {
-        return callsAttributed == 0 ? BindingGenerations.UNBOUND : calls.externalId(correlation); // most captures: no lookup
+        return callsAttributed == 0 ? UNBOUND : calls.get(correlation); // most captures: no lookup
     }
 
     /** A device record's time went to a range. */

@@ -2,6 +2,7 @@ package org.flagos.trace.stages;
 
 import java.io.IOException;
 import org.flagos.trace.model.MemoryKind;
+import org.flagos.trace.model.NearbyKeyMap;
 import org.flagos.trace.model.RecordLimits;
 import org.flagos.trace.model.TraceRecord;
 

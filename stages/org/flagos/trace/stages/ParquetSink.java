@@ -81,9 +81,8 @@ public final class ParquetSink implements TraceSink {
     }
 
     @Override
-    public void deviceSlice(TraceRecord d) throws IOException {
-        long tid = d.kind == EventKind.SYNC && d.stream == -1 ? TraceRows.DEVICE_ROW : d.stream;
-        EventTable.Row r = begin("X", d.kind.category(), names.name(d.nameId), d.device, tid, d.startNs);
+    public void deviceSlice(TraceRecord d, int row) throws IOException {
+        EventTable.Row r = begin("X", d.kind.category(), names.name(d.nameId), d.device, row, d.startNs);
         r.dur = d.endNs - d.startNs;
         if (d.hasExternalId()) {
             r.externalId = d.externalId();

@@ -159,7 +159,7 @@ public final class PerfettoProtoSink implements TraceSink {
     }
 
     @Override
-    public void deviceSlice(TraceRecord r) throws IOException {
+    public void deviceSlice(TraceRecord r, int row) throws IOException {
         if (r.kind == EventKind.SYNC || r.has(RecordField.GRAPH)) {
             internKeys(LATER_KEYS); // before the slice's packet opens: keys first seen in traces that have these records
         }

@@ -22,8 +22,12 @@ public interface TraceSink {
     /** An API call (named, windowed, joined): one slice on its host thread's row. */
     void apiSlice(TraceRecord api) throws IOException;
 
-    /** A device record (kernel, copy, set; named, windowed, joined): one slice on its stream's row. */
-    void deviceSlice(TraceRecord device) throws IOException;
+    /**
+     * A device record (kernel, copy, set, sync; named, windowed, joined): one slice on row {@code row}
+     * of its device, as the walk decided it (its stream's row; a sync on no stream, stream -1, on
+     * torch's device row, {@link TraceRows#DEVICE_ROW}). A format that keeps rows encodes that one.
+     */
+    void deviceSlice(TraceRecord device, int row) throws IOException;
 
     /**
      * A settled host op: one slice on the row its API calls ran on; or a closed annotation range

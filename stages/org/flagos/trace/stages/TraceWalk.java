@@ -307,11 +307,20 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         } else if (r.hasExternalId() && hostOpsExpected && r.kind != EventKind.SYNC) {
             ops.device(r.externalId(), StreamSpans.streamKey(r.device, r.stream), r.startNs, r.endNs);
         }
-        sink.deviceSlice(r);
+        int row = deviceRow(r);
+        sink.deviceSlice(r, row);
         if (r.hasCorrelation()) {
-            int row = r.kind == EventKind.SYNC && r.stream == -1 ? TraceRows.DEVICE_ROW : r.stream; // where the sink draws it
             flow(flows.device(r.correlation(), r.startNs, r.device, row, r.has(RecordField.GRAPH) ? r.graphNodeId & Long.MAX_VALUE : -1));
         }
+    }
+
+    /**
+     * The row of its device a device record is drawn on, and its flow arrow ends at: its stream's, but
+     * a synchronization that concerns no stream (stream -1: a context or event sync) on torch's device
+     * row. The one place this is decided; the sinks encode the row they are given.
+     */
+    static int deviceRow(TraceRecord r) {
+        return r.kind == EventKind.SYNC && r.stream == -1 ? TraceRows.DEVICE_ROW : r.stream;
     }
 
     /**
@@ -324,7 +333,7 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
             ranges.call(r);
         }
         long range = ranges.rangeOf(r.correlation());
-        if (range == BindingGenerations.UNBOUND) {
+        if (range == MarkerRanges.UNBOUND) {
             return false;
         }
         r.externalId(range);

@@ -5,9 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.flagos.trace.capture.CaptureJournal;
 import org.flagos.trace.capture.CaptureReplay;
@@ -54,8 +52,8 @@ public class JournalBenchmark {
         @Setup(Level.Trial)
         public void load() throws Exception {
             capture = new BenchmarkCapture();
-            request = new CaptureReplay.Request(capture.bytes.duplicate(), BenchmarkCapture.NAME, capture.ops, capture.names,
-                    capture.devices, Map.of(), BenchmarkCapture.NAME, UnaryOperator.identity(), 1 << 12);
+            request = CaptureReplay.Request.of(capture.bytes.duplicate(), BenchmarkCapture.NAME).ops(capture.ops)
+                    .kernelNames(capture.names).devices(capture.devices).ringSize(1 << 12).build();
             events = CaptureReplay.run(request, new BenchmarkCapture.CountingSink()).events();
             root = Files.createTempDirectory("flagtrace-journal-bench");
             journal = root.resolve("replayed");

@@ -1,8 +1,6 @@
 package org.flagos.trace.benchmarks;
 
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.UnaryOperator;
 import org.flagos.trace.capture.CaptureReplay;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -58,9 +56,8 @@ public class ReplayThroughputBenchmark {
     public long replay(Capture c, Events counters) throws InterruptedException {
         BenchmarkCapture capture = c.capture;
         BenchmarkCapture.CountingSink sink = new BenchmarkCapture.CountingSink();
-        CaptureReplay.Request request = new CaptureReplay.Request(capture.bytes.duplicate(), BenchmarkCapture.NAME,
-                capture.ops, capture.names, capture.devices, Map.of(), BenchmarkCapture.NAME,
-                UnaryOperator.identity(), 1 << 12);
+        CaptureReplay.Request request = CaptureReplay.Request.of(capture.bytes.duplicate(), BenchmarkCapture.NAME)
+                .ops(capture.ops).kernelNames(capture.names).devices(capture.devices).ringSize(1 << 12).build();
         CaptureReplay.Result result = CaptureReplay.run(request, sink);
         counters.events += result.events();
         counters.traceBytes += sink.bytes;

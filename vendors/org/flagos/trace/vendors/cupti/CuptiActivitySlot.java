@@ -1,7 +1,6 @@
 package org.flagos.trace.vendors.cupti;
 
 import org.flagos.trace.model.EventKind;
-import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 import org.flagos.trace.vendors.family.CuptiShapedEnums;
 
@@ -17,15 +16,10 @@ final class CuptiActivitySlot {
     /** Clears {@code slot} and fills the fields every device activity record carries. */
     static void fill(TraceRecord slot, EventKind kind, long startNs, long endNs, int device, int context, int stream,
             long correlation) {
-        slot.clear();
-        slot.type = RecordType.ACTIVITY;
-        slot.kind = kind;
-        slot.startNs = startNs;
-        slot.endNs = endNs;
+        slot.activity(kind, startNs, endNs, correlation);
         slot.device = device;
         slot.context = context;
         slot.stream = stream;
-        slot.correlation(correlation);
     }
 
     /** The fields of a copy (memcpy or peer copy): its size and CUPTI's copy and memory kinds. */

@@ -5,7 +5,6 @@ import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.RecordField;
-import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 
 /** Flyweight over a {@code CUpti_ActivityAPI} record (kinds RUNTIME and DRIVER), read in place, little-endian. */
@@ -21,16 +20,12 @@ final class CuptiApiDecoder {
     private static final int RETURN_VALUE = 36;
 
     static final EventTranslatorOneArg<TraceRecord, CuptiApiDecoder> TRANSLATOR = (slot, sequence, api) -> {
-        slot.clear();
-        slot.type = RecordType.ACTIVITY;
-        slot.kind = api.kind() == CuptiActivityKind.DRIVER ? EventKind.DRIVER : EventKind.RUNTIME;
+        slot.activity(api.kind() == CuptiActivityKind.DRIVER ? EventKind.DRIVER : EventKind.RUNTIME,
+                api.times.startNs(), api.times.endNs(), api.correlationId());
         slot.cbid = api.cbid();
         slot.present(RecordField.CBID);
-        slot.startNs = api.times.startNs();
-        slot.endNs = api.times.endNs();
         slot.processId = api.processId();
         slot.threadId = api.threadId();
-        slot.correlation(api.correlationId());
     };
 
     private final CuptiTimes times;

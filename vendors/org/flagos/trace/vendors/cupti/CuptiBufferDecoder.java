@@ -1,7 +1,6 @@
 package org.flagos.trace.vendors.cupti;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.List;
 import org.flagos.trace.model.ApiNames;
 import org.flagos.trace.model.DecodeStats;
@@ -12,6 +11,7 @@ import org.flagos.trace.model.KernelNames;
 import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RecordLimits;
 import org.flagos.trace.model.RecordSink;
+import org.flagos.trace.vendors.activity.RecordWalk;
 import org.flagos.trace.vendors.family.ClockedDecoder;
 import org.flagos.trace.vendors.family.LiveKernelNames;
 import org.flagos.trace.vendors.family.VendorClock;
@@ -31,10 +31,9 @@ import org.flagos.trace.vendors.family.VendorClock;
  * span is dropped and counted as invalid.
  */
 public final class CuptiBufferDecoder implements ClockedDecoder {
-    private final String vendor;
     private final CuptiRecordLayout layout;
-    /** How an unknown kind's size is said: the wording each vendor's problems have always had. */
-    private final String sizeUnknown;
+    /** The walk over this layout's record sizes, in the wording each vendor's problems have always had. */
+    private final RecordWalk walk;
     private final ApiNames apiNames;
     private final CuptiTimes times;
     private final CuptiKernelDecoder kernel;
@@ -76,10 +75,9 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
     private CuptiBufferDecoder(String vendor, CuptiRecordLayout layout, CuptiTimes times, String sizeUnknown,
                                KernelNames kernelNames, NameTable table, List<DeviceProperties> devices,
                                ApiNames apiNames) {
-        this.vendor = vendor;
         this.layout = layout;
+        this.walk = new RecordWalk(vendor, layout::recordSize, sizeUnknown);
         this.times = times;
-        this.sizeUnknown = sizeUnknown;
         this.apiNames = apiNames;
         CuptiRecordNaming naming = new CuptiRecordNaming(kernelNames, new CuptiKernelMetrics(devices));
         this.kernel = new CuptiKernelDecoder(naming, layout, times);
@@ -166,30 +164,9 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
 
     @Override
     public void decode(ByteBuffer source, RecordSink sink, DecodeStats stats) {
-        ByteBuffer buffer = source.order() == ByteOrder.LITTLE_ENDIAN ? source : source.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-        int base = buffer.position();
-        int limit = buffer.limit();
-        int pos = base;
-        while (pos < limit) {
-            if (limit - pos < Integer.BYTES) {
-                stats.undecodable(limit - pos, vendor + " buffer ends with " + (limit - pos) + " stray bytes at offset "
-                        + (pos - base));
-                return;
-            }
-            int kind = buffer.getInt(pos);
-            int size = layout.recordSize(kind);
-            if (size < 0) {
-                stats.undecodable(limit - pos, "unknown " + vendor + " activity kind " + kind + " at offset " + (pos - base)
-                        + ": its size is unknown" + sizeUnknown + ", rest of buffer (" + (limit - pos) + " bytes) skipped");
-                return;
-            }
-            if (limit - pos < size) {
-                stats.undecodable(limit - pos, vendor + " record of kind " + kind + " at offset " + (pos - base)
-                        + " needs " + size + " bytes, buffer has " + (limit - pos));
-                return;
-            }
-            decodeRecord(kind, buffer, pos, sink, stats);
-            pos += size;
+        ByteBuffer buffer = walk.start(source, stats);
+        for (int pos = walk.next(); pos >= 0; pos = walk.next()) {
+            decodeRecord(walk.kind(), buffer, pos, sink, stats);
         }
     }
 
@@ -235,15 +212,7 @@ public final class CuptiBufferDecoder implements ClockedDecoder {
                 }
                 break;
             case CuptiActivityKind.EXTERNAL_CORRELATION:
-                external.wrap(buffer, pos);
-                if (external.externalKind() != CuptiExternalCorrelationDecoder.CUSTOM0) {
-                    stats.countSkipped(kind); // another tool's external ids (CUSTOM1, OpenACC, ...)
-                } else if (external.externalId() < 0) {
-                    stats.invalid("External id above 2^63 in correlation record " + external.correlationId());
-                } else {
-                    sink.publish(CuptiExternalCorrelationDecoder.TRANSLATOR, external);
-                    stats.countBinding();
-                }
+                external.wrap(buffer, pos).publish(kind, sink, stats);
                 break;
             case CuptiActivityKind.SYNCHRONIZATION:
                 sync.wrap(buffer, pos);

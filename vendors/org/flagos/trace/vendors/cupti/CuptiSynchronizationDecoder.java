@@ -4,7 +4,6 @@ import com.lmax.disruptor.EventTranslatorOneArg;
 import java.nio.ByteBuffer;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.RecordField;
-import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.SyncKind;
 import org.flagos.trace.model.TraceRecord;
 import org.flagos.trace.vendors.activity.RecordBounds;
@@ -34,15 +33,10 @@ final class CuptiSynchronizationDecoder {
         SyncKind.STREAM, SyncKind.CONTEXT};
 
     static final EventTranslatorOneArg<TraceRecord, CuptiSynchronizationDecoder> TRANSLATOR = (slot, sequence, s) -> {
-        slot.clear();
-        slot.type = RecordType.ACTIVITY;
-        slot.kind = EventKind.SYNC;
-        slot.startNs = s.times.startNs();
-        slot.endNs = s.times.endNs();
+        slot.activity(EventKind.SYNC, s.times.startNs(), s.times.endNs(), s.correlationId());
         slot.context = s.contextId();
         slot.device = s.device;
         slot.stream = s.streamId();
-        slot.correlation(s.correlationId());
         slot.present(RecordField.CONTEXT);
         slot.syncKind = s.syncKind();
         slot.syncEventId = Integer.toUnsignedLong(s.buffer.getInt(s.offset + EVENT_ID));

@@ -20,6 +20,7 @@ import org.flagos.trace.model.DecodeStats;
 import org.flagos.trace.model.DeviceProperties;
 import org.flagos.trace.model.Diagnostics;
 import org.flagos.trace.model.NameTable;
+import org.flagos.trace.model.NativeLoadFailure;
 import org.flagos.trace.model.RecordSink;
 import org.flagos.trace.vendors.activity.ActivityTracer;
 import org.flagos.trace.vendors.family.LiveKernelNames;
@@ -237,10 +238,9 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
             Loader.load(cupti.class);
         } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
             if (override != null && !override.isBlank()) {
-                return "cannot load FLAGOS_TRACER_LIBRARY=" + override + " (" + firstLine(e.getMessage()) + ")";
+                return "cannot load FLAGOS_TRACER_LIBRARY=" + override + " (" + NativeLoadFailure.describe(e) + ")";
             }
-            return "no NVIDIA driver (libcuda.so.1) or CUDA 13 runtime with CUPTI could be loaded ("
-                    + firstLine(e.getMessage()) + ")";
+            return "no NVIDIA driver or CUDA 13 runtime with CUPTI could be loaded: " + NativeLoadFailure.describe(e);
         }
         int[] version = new int[1];
         int status = cupti.cuptiGetVersion(version);
@@ -275,14 +275,6 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
             cupti.cuptiGetResultString(status, text);
             throw new IllegalStateException(call + " failed: " + (text.isNull() ? status : text.getString()));
         }
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "no detail";
-        }
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
     }
 
 

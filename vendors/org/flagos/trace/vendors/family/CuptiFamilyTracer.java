@@ -14,7 +14,6 @@ import org.flagos.trace.model.Diagnostics;
 import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RealtimeClock;
 import org.flagos.trace.model.RecordSink;
-import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 import org.flagos.trace.vendors.activity.ActivityTracer;
 import org.flagos.trace.vendors.activity.VendorLibrary;
@@ -107,12 +106,8 @@ public abstract class CuptiFamilyTracer extends ActivityTracer<CuptiFamilyTracer
         long externalId;
     }
 
-    private static final com.lmax.disruptor.EventTranslatorOneArg<TraceRecord, Binding> BINDING = (slot, sequence, b) -> {
-        slot.clear();
-        slot.type = RecordType.CORRELATION_BINDING;
-        slot.correlation(b.correlation);
-        slot.externalId(b.externalId);
-    };
+    private static final com.lmax.disruptor.EventTranslatorOneArg<TraceRecord, Binding> BINDING =
+            (slot, sequence, b) -> slot.binding(b.correlation, b.externalId);
 
     /**
      * Opens the library: {@code library} when given, else {@value #LIBRARY_PROPERTY}, else

@@ -1,7 +1,6 @@
 package org.flagos.trace.vendors.mcpti;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.List;
 import org.flagos.trace.model.ApiNames;
 import org.flagos.trace.model.DecodeStats;
@@ -16,6 +15,7 @@ import org.flagos.trace.model.RecordSink;
 import org.flagos.trace.vendors.cupti.CuptiActivityKind;
 import org.flagos.trace.vendors.cupti.CuptiBufferDecoder;
 import org.flagos.trace.vendors.cupti.CuptiRecordLayout;
+import org.flagos.trace.vendors.activity.RecordWalk;
 import org.flagos.trace.vendors.family.ClockedDecoder;
 
 /**
@@ -81,7 +81,7 @@ public final class McptiBufferDecoder implements ClockedDecoder {
 
     @Override
     public void decode(ByteBuffer source, RecordSink sink, DecodeStats stats) {
-        ByteBuffer buffer = source.order() == ByteOrder.LITTLE_ENDIAN ? source : source.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer buffer = RecordWalk.littleEndian(source);
         int base = buffer.position();
         int limit = buffer.limit();
         int pos = base;

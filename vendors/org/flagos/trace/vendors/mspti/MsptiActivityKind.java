@@ -1,5 +1,7 @@
 package org.flagos.trace.vendors.mspti;
 
+import org.flagos.trace.vendors.cupti.CuptiExternalCorrelationDecoder;
+
 /**
  * {@code msptiActivityKind} values and the size each kind's record occupies in a buffer, from the
  * public header {@code csrc/include/mspti_activity.h} of github.com/Ascend/mspti (commit
@@ -41,7 +43,7 @@ final class MsptiActivityKind {
             case MEMORY:
                 return 64;
             case EXTERNAL_CORRELATION:
-                return MsptiExternalCorrelationRecord.SIZE;
+                return CuptiExternalCorrelationDecoder.SIZE; // msptiActivityExternalCorrelation: CUPTI's 24 bytes
             case COMMUNICATION:
                 return 72;
             default:

@@ -2,7 +2,6 @@ package org.flagos.trace.vendors.mspti;
 
 import com.lmax.disruptor.EventHandler;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.List;
 import org.flagos.trace.model.ActivityBufferDecoder;
 import org.flagos.trace.model.ApiNames;
@@ -13,6 +12,8 @@ import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RecordLimits;
 import org.flagos.trace.model.RecordSink;
 import org.flagos.trace.model.TraceRecord;
+import org.flagos.trace.vendors.activity.RecordWalk;
+import org.flagos.trace.vendors.cupti.CuptiExternalCorrelationDecoder;
 
 /**
  * Walks an MSPTI activity buffer record by record (records back to back, each {@code sizeof} its
@@ -32,7 +33,9 @@ public final class MsptiBufferDecoder implements ActivityBufferDecoder {
     private final MsptiKernelRecord kernel = new MsptiKernelRecord();
     private final MsptiMemcpyRecord memcpy = new MsptiMemcpyRecord();
     private final MsptiMemsetRecord memset = new MsptiMemsetRecord();
-    private final MsptiExternalCorrelationRecord external = new MsptiExternalCorrelationRecord();
+    private final CuptiExternalCorrelationDecoder external = CuptiExternalCorrelationDecoder.wideCorrelation(
+            "msptiActivityExternalCorrelation", MsptiActivityKind.EXTERNAL_KIND_CUSTOM0);
+    private final RecordWalk walk = new RecordWalk("MSPTI", MsptiActivityKind::recordSize, "");
 
     /**
      * A decoder for a replay: names and the device mapping come from the capture's name table.
@@ -66,29 +69,9 @@ public final class MsptiBufferDecoder implements ActivityBufferDecoder {
 
     @Override
     public void decode(ByteBuffer source, RecordSink sink, DecodeStats stats) {
-        ByteBuffer buffer = source.order() == ByteOrder.LITTLE_ENDIAN ? source : source.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-        int base = buffer.position();
-        int limit = buffer.limit();
-        int pos = base;
-        while (pos < limit) {
-            if (limit - pos < Integer.BYTES) {
-                stats.undecodable(limit - pos, "MSPTI buffer ends with " + (limit - pos) + " stray bytes at offset " + (pos - base));
-                return;
-            }
-            int kind = buffer.getInt(pos);
-            int size = MsptiActivityKind.recordSize(kind);
-            if (size < 0) {
-                stats.undecodable(limit - pos, "unknown MSPTI activity kind " + kind + " at offset " + (pos - base)
-                        + ": its size is unknown, rest of buffer (" + (limit - pos) + " bytes) skipped");
-                return;
-            }
-            if (limit - pos < size) {
-                stats.undecodable(limit - pos, "MSPTI record of kind " + kind + " at offset " + (pos - base)
-                        + " needs " + size + " bytes, buffer has " + (limit - pos));
-                return;
-            }
-            decodeRecord(kind, buffer, pos, sink, stats);
-            pos += size;
+        ByteBuffer buffer = walk.start(source, stats);
+        for (int pos = walk.next(); pos >= 0; pos = walk.next()) {
+            decodeRecord(walk.kind(), buffer, pos, sink, stats);
         }
     }
 
@@ -130,15 +113,7 @@ public final class MsptiBufferDecoder implements ActivityBufferDecoder {
                 }
                 break;
             case MsptiActivityKind.EXTERNAL_CORRELATION:
-                external.wrap(buffer, pos);
-                if (external.externalKind() != MsptiActivityKind.EXTERNAL_KIND_CUSTOM0) {
-                    stats.countSkipped(kind); // another tool's external ids
-                } else if (external.externalId() < 0) {
-                    stats.invalid("External id above 2^63 in correlation record " + Long.toUnsignedString(external.correlationId()));
-                } else {
-                    sink.publish(MsptiExternalCorrelationRecord.TRANSLATOR, external);
-                    stats.countBinding();
-                }
+                external.wrap(buffer, pos).publish(kind, sink, stats); // CUPTI's record but for a 64-bit correlation id
                 break;
             default:
                 stats.countSkipped(kind);

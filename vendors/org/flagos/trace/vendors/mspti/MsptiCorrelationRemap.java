@@ -8,6 +8,7 @@ import java.util.function.IntFunction;
 import org.flagos.trace.model.AccountedStage;
 import org.flagos.trace.model.Diagnostics;
 import org.flagos.trace.model.EventKind;
+import org.flagos.trace.model.GenerationalMap;
 import org.flagos.trace.model.ParkedRecords;
 import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
@@ -21,7 +22,7 @@ import org.flagos.trace.model.TraceRecord;
  * order of first sight (any record type); activity records and the CORRELATION_BINDING records that
  * carry MSPTI's external-correlation records are remapped through the same table, so the join
  * pairs them and External ids stay the host op's ids, untouched. The table remembers the ids of
- * one horizon of correlations ({@link RecentFlows}); a correlation seen again after it was
+ * one horizon of correlations ({@link GenerationalMap}); a correlation seen again after it was
  * forgotten gets a new flow id (counted). Correlation 0 is {@code MSPTI_INVALID_CORRELATION_ID}:
  * such a record loses its correlation, joins no group and draws no arrow (counted). A replay sees
  * the same records in the same order, so it assigns the same ids.
@@ -79,6 +80,7 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, A
     public static final long DEFAULT_BARRIER_LAG_NS = 1_000_000_000L;
     /** How far below a parked call's start a lowered barrier goes: the host clock is aligned to MSPTI's within microseconds. */
     public static final long CLOCK_SLACK_NS = 1_000_000L;
+    /** What the tables return for a correlation or flow not known; the values stored are never 0. */
     private static final int NONE = 0;
     private static final int KERNEL_BIT = 1;
     private static final int MEMCPY_BIT = 2;
@@ -90,9 +92,9 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, A
     private final IntFunction<String> names;
     private final int horizon;
     private final long barrierLagNs;
-    private final RecentFlows flowIds;
+    private final GenerationalMap flowIds;
     /** Per flow id: the device work seen (kinds) and whether its calls were released. */
-    private final RecentFlows groups;
+    private final GenerationalMap groups;
     /** Parked calls by flow id, in arrival order. */
     private final ParkedRecords parked = new ParkedRecords();
     private long arrivals;
@@ -132,8 +134,8 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, A
         this.names = names;
         this.horizon = horizon;
         this.barrierLagNs = Math.max(0, barrierLagNs);
-        this.flowIds = new RecentFlows(horizon, NONE);
-        this.groups = new RecentFlows(horizon, NONE);
+        this.flowIds = new GenerationalMap(horizon, NONE);
+        this.groups = new GenerationalMap(horizon, NONE);
     }
 
     @Override
@@ -191,7 +193,7 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, A
     private void device(TraceRecord record) {
         long flow = remap(record);
         if (flow != 0) {
-            int state = groups.get(flow);
+            int state = (int) groups.get(flow);
             if ((state & RELEASED_BIT) != 0 && (state & WORK_BITS) == 0) {
                 deviceWorkAfterRelease++;
             }
@@ -204,7 +206,7 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, A
         if (flow == 0) {
             return;
         }
-        int state = groups.get(flow);
+        int state = (int) groups.get(flow);
         if ((state & RELEASED_BIT) != 0) {
             callsAfterRelease++;
             if ((state & WORK_BITS) != 0) {
@@ -232,7 +234,7 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, A
 
     /** Decides the group of {@code flow} and releases its parked calls on {@code carrier}, oldest first; how many. */
     private int release(TraceRecord carrier, long sequence, long flow) {
-        int state = groups.get(flow);
+        int state = (int) groups.get(flow);
         long head = decide(flow, state & WORK_BITS);
         int n = 0;
         for (long s = head; s != ParkedRecords.NONE; s = parked.older(s)) {
@@ -291,7 +293,7 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, A
         for (long n = parked.oldest(); n < parked.end(); n++) {
             TraceRecord r = parked.record(n);
             if (r != null && parked.hasChain(r.correlation())) {
-                decide(r.correlation(), groups.get(r.correlation()) & WORK_BITS);
+                decide(r.correlation(), (int) groups.get(r.correlation()) & WORK_BITS);
             }
         }
         for (long n = parked.oldest(); n < parked.end(); n++) {
@@ -367,7 +369,7 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, A
     }
 
     private long flowId(long correlation) {
-        int id = flowIds.get(correlation);
+        int id = (int) flowIds.get(correlation);
         if (id != NONE) {
             return Integer.toUnsignedLong(id);
         }

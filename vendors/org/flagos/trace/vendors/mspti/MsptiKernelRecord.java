@@ -1,11 +1,7 @@
 package org.flagos.trace.vendors.mspti;
 
-import org.flagos.trace.vendors.activity.RecordBounds;
 import com.lmax.disruptor.EventTranslatorOneArg;
-import java.nio.ByteBuffer;
 import org.flagos.trace.model.EventKind;
-import org.flagos.trace.model.RecordNaming;
-import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 
 /**
@@ -13,48 +9,26 @@ import org.flagos.trace.model.TraceRecord;
  * block, registers, shared memory, queued time or context: none of those fields is marked, so the
  * trace leaves them out. Note the header's order: {@code type} before {@code name}.
  */
-final class MsptiKernelRecord {
+final class MsptiKernelRecord extends MsptiPackedRecord {
     static final int SIZE = 56;
-    private static final int START = 4;
-    private static final int END = 12;
     private static final int DEVICE_ID = 20;
     private static final int STREAM_ID = 24;
-    private static final int CORRELATION_ID = 28;
     private static final int TYPE = 36;
     private static final int NAME = 44;
 
     static final EventTranslatorOneArg<TraceRecord, MsptiKernelRecord> TRANSLATOR = (slot, sequence, k) -> {
-        slot.clear();
-        slot.type = RecordType.ACTIVITY;
-        slot.kind = EventKind.KERNEL;
-        slot.startNs = k.start();
-        slot.endNs = k.end();
+        slot.activity(EventKind.KERNEL, k.start(), k.end(), k.correlationId());
         slot.device = k.logicalDevice;
         slot.stream = k.streamId();
-        slot.correlation(k.correlationId());
         slot.nameHandle = k.namePointer();
         slot.naming = k.naming;
     };
 
-    private ByteBuffer buffer;
-    private int offset;
-    /** How the name stage resolves the name pointer; set by the decoder. */
-    RecordNaming naming;
+    /** The device's logical ordinal, set by the decoder from {@link #deviceId()}. */
     int logicalDevice;
 
-    MsptiKernelRecord wrap(ByteBuffer buffer, int offset) {
-        RecordBounds.check(buffer, offset, SIZE, "msptiActivityKernel");
-        this.buffer = buffer;
-        this.offset = offset;
-        return this;
-    }
-
-    long start() {
-        return buffer.getLong(offset + START);
-    }
-
-    long end() {
-        return buffer.getLong(offset + END);
+    MsptiKernelRecord() {
+        super(SIZE, "msptiActivityKernel");
     }
 
     int deviceId() {
@@ -63,10 +37,6 @@ final class MsptiKernelRecord {
 
     int streamId() {
         return buffer.getInt(offset + STREAM_ID);
-    }
-
-    long correlationId() {
-        return buffer.getLong(offset + CORRELATION_ID);
     }
 
     long typePointer() {

@@ -1,7 +1,6 @@
 package org.flagos.trace.vendors.roctracer;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import org.flagos.trace.model.ApiNames;
 import org.flagos.trace.model.DecodeStats;
 import org.flagos.trace.model.DeviceClockMapping;
@@ -11,6 +10,7 @@ import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RecordNaming;
 import org.flagos.trace.model.RecordLimits;
 import org.flagos.trace.model.RecordSink;
+import org.flagos.trace.vendors.activity.RecordWalk;
 import org.flagos.trace.vendors.family.ClockedDecoder;
 
 /**
@@ -34,15 +34,11 @@ import org.flagos.trace.vendors.family.ClockedDecoder;
  */
 public final class RoctracerBufferDecoder implements ClockedDecoder {
     private final RoctracerApiNames apiNames;
-    private final RoctracerOpsRecord ops;
-    private final RoctracerApiRecord api = new RoctracerApiRecord();
-    private final RoctracerExternRecord extern = new RoctracerExternRecord();
+    /** The one view of every record: API, ops and extern records are the same struct. */
+    private final RoctracerRecord record;
     private DeviceClockMapping mapping;
     private long plausibleFromNs = Long.MIN_VALUE;
     private long plausibleToNs = Long.MAX_VALUE;
-    /** The interval {@link #times} mapped last, in epoch ns. */
-    private long mappedStart;
-    private long mappedEnd;
 
     /**
      * @param names   resolves kernel-name handles and API-name handles (the capture's name table, or
@@ -54,7 +50,7 @@ public final class RoctracerBufferDecoder implements ClockedDecoder {
         // The name stage caches by handle: a live handle is the shim's process-lifetime copy of the name,
         // a replayed one the same value read back from the capture, so caching by handle is exact in
         // both. A null name (handle 0) is never looked up.
-        this.ops = new RoctracerOpsRecord(RecordNaming.of(handle -> handle == 0 ? null : names.lookup(handle)));
+        this.record = new RoctracerRecord(RecordNaming.of(handle -> handle == 0 ? null : names.lookup(handle)));
         this.apiNames = new RoctracerApiNames(names);
         this.mapping = mapping;
     }
@@ -73,7 +69,7 @@ public final class RoctracerBufferDecoder implements ClockedDecoder {
 
     @Override
     public void decode(ByteBuffer source, RecordSink sink, DecodeStats stats) {
-        ByteBuffer buffer = source.order() == ByteOrder.LITTLE_ENDIAN ? source : source.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer buffer = RecordWalk.littleEndian(source);
         int base = buffer.position();
         int limit = buffer.limit();
         for (int pos = base; pos < limit; pos += RoctracerRecord.SIZE) {
@@ -82,45 +78,42 @@ public final class RoctracerBufferDecoder implements ClockedDecoder {
                         + " bytes, less than a 64-byte record, at offset " + (pos - base));
                 return;
             }
-            int domain = buffer.getInt(pos + RoctracerRecord.DOMAIN);
+            int domain = record.wrap(buffer, pos).domain();
             if (domain < 0 || domain >= RoctracerRecord.DOMAIN_NUMBER) {
                 stats.undecodable(limit - pos, "unknown ROCtracer activity domain " + Integer.toUnsignedString(domain)
                         + " at offset " + (pos - base) + ": not an activity_record_t, rest of buffer ("
                         + (limit - pos) + " bytes) skipped");
                 return;
             }
-            decodeRecord(domain, buffer, pos, sink, stats);
+            decodeRecord(domain, sink, stats);
         }
     }
 
-    private void decodeRecord(int domain, ByteBuffer buffer, int pos, RecordSink sink, DecodeStats stats) {
-        int op = buffer.getInt(pos + RoctracerRecord.OP);
+    /** Publishes the wrapped {@link #record} of {@code domain}, or counts it. */
+    private void decodeRecord(int domain, RecordSink sink, DecodeStats stats) {
+        int op = record.op();
         switch (domain) {
             case RoctracerRecord.DOMAIN_HIP_OPS:
                 if (op == RoctracerRecord.OP_DISPATCH || op == RoctracerRecord.OP_COPY) {
-                    device(buffer, pos, sink, stats);
+                    device(sink, stats);
                 } else {
                     stats.countSkipped(RoctracerRecord.skipKey(domain, op)); // barriers: no work of their own
                 }
                 break;
             case RoctracerRecord.DOMAIN_HIP_API:
-                api.wrap(buffer, pos);
-                if (times(api.begin(), api.end(), "HIP_API", stats)) {
-                    api.startNs = mappedStart;
-                    api.endNs = mappedEnd;
-                    sink.publish(RoctracerApiRecord.TRANSLATOR, api);
+                if (times(record.begin(), record.end(), "HIP_API", stats)) {
+                    sink.publish(RoctracerRecord.API, record);
                     stats.countPublished(EventKind.RUNTIME);
                 }
                 break;
             case RoctracerRecord.DOMAIN_EXT_API:
-                extern.wrap(buffer, pos);
                 if (op != RoctracerRecord.EXT_OP_EXTERN_ID) {
                     stats.countSkipped(RoctracerRecord.skipKey(domain, op)); // MARK
-                } else if (extern.externalId() < 0) {
+                } else if (record.externalId() < 0) {
                     stats.invalid("External id above 2^63 in EXT_API record of correlation "
-                            + Long.toUnsignedString(extern.correlationId()));
+                            + Long.toUnsignedString(record.correlationId()));
                 } else {
-                    sink.publish(RoctracerExternRecord.TRANSLATOR, extern);
+                    sink.publish(RoctracerRecord.EXTERN, record);
                     stats.countBinding();
                 }
                 break;
@@ -129,32 +122,29 @@ public final class RoctracerBufferDecoder implements ClockedDecoder {
         }
     }
 
-    private void device(ByteBuffer buffer, int pos, RecordSink sink, DecodeStats stats) {
-        ops.wrap(buffer, pos);
-        EventKind kind = ops.eventKind();
-        if (!times(ops.begin(), ops.end(), "HIP_OPS", stats)) {
+    private void device(RecordSink sink, DecodeStats stats) {
+        EventKind kind = record.eventKind();
+        if (!times(record.begin(), record.end(), "HIP_OPS", stats)) {
             return;
         }
-        String why = RecordLimits.device(ops.deviceId());
-        if (why == null && (ops.queueId() < 0 || ops.queueId() > Integer.MAX_VALUE)) {
-            why = "queue id " + Long.toUnsignedString(ops.queueId()) + " is not a queue index";
+        String why = RecordLimits.device(record.deviceId());
+        if (why == null && (record.queueId() < 0 || record.queueId() > Integer.MAX_VALUE)) {
+            why = "queue id " + Long.toUnsignedString(record.queueId()) + " is not a queue index";
         }
         if (why != null) {
             stats.invalid("HIP_OPS record: " + why);
             return;
         }
-        ops.startNs = mappedStart;
-        ops.endNs = mappedEnd;
-        sink.publish(RoctracerOpsRecord.TRANSLATOR, ops);
+        sink.publish(RoctracerRecord.OPS, record);
         stats.countPublished(kind);
     }
 
-    /** Maps a record's interval to epoch ns into {@link #mappedStart}/{@link #mappedEnd}; false (counted) when implausible. */
+    /** Maps a record's interval to epoch ns into the record's startNs/endNs; false (counted) when implausible. */
     private boolean times(long begin, long end, String what, DecodeStats stats) {
         String why = RecordLimits.interval(begin, end);
         if (why == null) {
-            mappedStart = mapping.toEpoch(begin);
-            mappedEnd = mapping.toEpoch(end);
+            long mappedStart = record.startNs = mapping.toEpoch(begin);
+            long mappedEnd = record.endNs = mapping.toEpoch(end);
             if (mappedStart < plausibleFromNs || mappedEnd > plausibleToNs) {
                 why = "[" + mappedStart + ", " + mappedEnd + "] lies outside the session's plausible span ["
                         + plausibleFromNs + ", " + plausibleToNs + "]";

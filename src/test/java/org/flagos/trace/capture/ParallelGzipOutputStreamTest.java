@@ -15,16 +15,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import java.util.zip.CRC32;
 import java.util.zip.GZIPInputStream;
 import org.flagos.trace.ingest.CaptureBytes;
-import org.flagos.trace.model.KernelNames;
 import org.flagos.trace.testing.Captures;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -208,10 +205,10 @@ class ParallelGzipOutputStreamTest {
     }
 
     private static CaptureReplay.Request request(String name) {
-        return new CaptureReplay.Request(CaptureBytes.load(Captures.capture(name)), name,
-                Files.exists(Captures.ops(name)) ? org.flagos.trace.ingest.OpsJsonlReader.read(Captures.ops(name)) : null,
-                org.flagos.trace.ingest.KernelNameFile.read(Captures.names(name)), org.flagos.trace.cli.TestDevices.h200(), Map.of(),
-                name, CaptureReplay.IN_FILE_ORDER, 1 << 12);
+        return CaptureReplay.Request.of(CaptureBytes.load(Captures.capture(name)), name)
+                .ops(Files.exists(Captures.ops(name)) ? org.flagos.trace.ingest.OpsJsonlReader.read(Captures.ops(name)) : null)
+                .kernelNames(org.flagos.trace.ingest.KernelNameFile.read(Captures.names(name)))
+                .devices(org.flagos.trace.cli.TestDevices.h200()).ringSize(1 << 12).build();
     }
 
     /** Fails in a worker on its {@code at}th block. */
@@ -249,8 +246,8 @@ class ParallelGzipOutputStreamTest {
 
     @Test
     void aReplayWhoseCompressorFailsEndsWithOneLineNoThreadAndNoPartialFile() throws Exception {
-        CaptureReplay.Request request = new CaptureReplay.Request(CaptureBytes.load(Captures.capture("h200-app-tiny2k")), "tiny2k",
-                null, KernelNames.NONE, List.of(), Map.of(), "t", UnaryOperator.identity(), 1 << 10);
+        CaptureReplay.Request request = CaptureReplay.Request.of(CaptureBytes.load(Captures.capture("h200-app-tiny2k")), "tiny2k")
+                .traceName("t").ringSize(1 << 10).build();
         CaptureReplay.run(request, OutputStream.nullOutputStream()); // class loading out of the thread count
         Thread.sleep(100);
         int before = Thread.activeCount();

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.Map;
 import org.flagos.trace.ingest.CaptureBytes;
 import org.flagos.trace.ingest.KernelNameFile;
 import org.flagos.trace.ingest.OpsJsonlReader;
@@ -32,9 +30,9 @@ class SlotBatchTest {
     }
 
     private static String replay(int ringSize) throws Exception {
-        CaptureReplay.Request request = new CaptureReplay.Request(CaptureBytes.load(Captures.capture(NAME)), NAME,
-                OpsJsonlReader.read(Captures.ops(NAME)), KernelNameFile.read(Captures.names(NAME)), List.of(), Map.of(),
-                NAME, CaptureReplay.IN_FILE_ORDER, ringSize);
+        CaptureReplay.Request request = CaptureReplay.Request.of(CaptureBytes.load(Captures.capture(NAME)), NAME)
+                .ops(OpsJsonlReader.read(Captures.ops(NAME))).kernelNames(KernelNameFile.read(Captures.names(NAME)))
+                .ringSize(ringSize).build();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         CaptureReplay.Result result = CaptureReplay.run(request, out);
         assertTrue(result.events() > 0);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -16,6 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The CLI's documentation is what the CLI prints: README's usage block is {@code flagtrace --help},
@@ -72,6 +74,46 @@ class CliDocsTest {
             Files.writeString(CLI_MD, expected);
         }
         assertEquals(expected, Files.readString(CLI_MD), "docs/cli.md differs from the commands' --help");
+    }
+
+    private long printed(Pattern p, int group) {
+        Matcher m = p.matcher(cli.stdout());
+        assertTrue(m.find(), p + " in " + cli.stdout());
+        return Long.parseLong(m.group(group));
+    }
+
+    /**
+     * The counts the README and docs/formats.md quote are what {@code demo} prints (JSON) and what a replay
+     * of the demo's capture to {@code .pftrace} prints: they said 358/281 while the demo printed 378/301.
+     */
+    @Test
+    void theDocsCountsAreWhatTheDemoPrints(@TempDir Path dir) throws IOException {
+        assertEquals(0, cli.run("demo", "-o", dir.resolve("demo").toString()), cli.stderr());
+        Pattern json = Pattern.compile("wrote \\S+ \\((\\d+) trace events: (\\d+) records, ops and flow ends, (\\d+) row labels and markers\\)");
+        long events = printed(json, 1);
+        long withFlows = printed(json, 2);
+        long labels = printed(json, 3);
+        Path in = Files.createDirectories(dir.resolve("in"));
+        for (String file : List.of("h200-app.fltrbuf", "h200-app.ops.jsonl", "h200-app.names.tsv")) {
+            try (InputStream bundled = CliDocsTest.class.getResourceAsStream("/org/flagos/trace/demo/" + file)) {
+                Files.copy(bundled, in.resolve(file));
+            }
+        }
+        assertEquals(0, cli.run("replay", in.resolve("h200-app.fltrbuf").toString(), "--device-properties", "h200",
+                "-o", dir.resolve("t.pftrace").toString()), cli.stderr());
+        Pattern pftrace = Pattern.compile("\\((\\d+) slices: (\\d+) records and ops, 1 capture span;");
+        long slices = printed(pftrace, 1);
+        long recordsAndOps = printed(pftrace, 2);
+        long flowEnds = withFlows - recordsAndOps;
+        String readme = Files.readString(README).replaceAll("\\s+", " ");
+        String says = "demo's capture prints " + events + " trace events as JSON (" + recordsAndOps + " records and ops, " + flowEnds
+                + " flow ends, " + labels + " labels and markers) and " + slices + " slices as `.pftrace` (" + recordsAndOps + " and the span)";
+        assertTrue(readme.contains(says), "README says: " + says);
+        String formats = Files.readString(Path.of("docs/formats.md")).replaceAll("\\s+", " ");
+        String formatsSays = "`wrote T.pftrace (" + slices + " slices: " + recordsAndOps + " records and ops, 1 capture span; ...)` for the"
+                + " demo's capture, which as JSON is `" + events + " trace events: " + withFlows + " records, ops and flow ends, " + labels
+                + " row labels and markers`. The " + recordsAndOps + " records and ops";
+        assertTrue(formats.contains(formatsSays), "docs/formats.md says: " + formatsSays);
     }
 
     @Test

@@ -17,8 +17,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.function.UnaryOperator;
 import org.flagos.trace.capture.CaptureFailedException;
 import org.flagos.trace.capture.CaptureReplay;
 import org.flagos.trace.ingest.CaptureBytes;
@@ -241,8 +239,8 @@ class HostileInputTest {
     }
 
     private static CaptureReplay.Request request() {
-        return new CaptureReplay.Request(CaptureBytes.load(Captures.capture("h200-app-tiny2k")), "tiny2k",
-                null, KernelNames.NONE, List.of(), Map.of(), "t", UnaryOperator.identity(), 1 << 10);
+        return CaptureReplay.Request.of(CaptureBytes.load(Captures.capture("h200-app-tiny2k")), "tiny2k").traceName("t")
+                .ringSize(1 << 10).build();
     }
 
     @Test
@@ -262,11 +260,11 @@ class HostileInputTest {
             throw new IllegalStateException("the name stage fails midway");
         };
         CaptureReplay.Request base = request();
-        CaptureReplay.Request namingFails = new CaptureReplay.Request(base.capture(), base.source(), null, failing,
-                List.of(), Map.of(), "t", UnaryOperator.identity(), 1 << 10);
+        CaptureReplay.Request namingFails = CaptureReplay.Request.of(base.capture(), base.source()).kernelNames(failing)
+                .traceName("t").ringSize(1 << 10).build();
         // The producer reads the ops as it publishes: ops that fail after a few fail the producer.
-        CaptureReplay.Request producerFails = new CaptureReplay.Request(base.capture(), base.source(), new FailingOps(), base.kernelNames(),
-                List.of(), Map.of(), "t", UnaryOperator.identity(), 1 << 10);
+        CaptureReplay.Request producerFails = CaptureReplay.Request.of(base.capture(), base.source())
+                .ops(new FailingOps()).kernelNames(base.kernelNames()).traceName("t").ringSize(1 << 10).build();
         for (int i = 0; i < 20; i++) {
             assertThrows(CaptureFailedException.class, () -> CaptureReplay.run(request(), new FailingOutput(new IOException("disk full"))));
             CaptureFailedException named = assertThrows(CaptureFailedException.class,

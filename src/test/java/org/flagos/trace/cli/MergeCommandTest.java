@@ -46,9 +46,10 @@ class MergeCommandTest {
                 ? List.of(new ClockAnchor("start", real, 1_000 + rank, real + CLOCK_OFFSETS[rank], ANCHOR_BOUND_NS))
                 : List.of();
         ProcessFacts facts = new ProcessFacts(new ProcessIdentity(rank, 4, 0, 1, "host" + rank, 4000 + rank, "boot" + rank), pairs);
-        CaptureReplay.Request request = new CaptureReplay.Request(CaptureBytes.load(Captures.capture(CAPTURE)), CAPTURE,
-                OpsJsonlReader.read(Captures.ops(CAPTURE)), KernelNameFile.read(Captures.names(CAPTURE)),
-                TestDevices.h200(), Map.of(), CAPTURE, CaptureReplay.IN_FILE_ORDER, 1 << 12).withProcess(facts);
+        CaptureReplay.Request request = CaptureReplay.Request.of(CaptureBytes.load(Captures.capture(CAPTURE)), CAPTURE)
+                .ops(OpsJsonlReader.read(Captures.ops(CAPTURE)))
+                .kernelNames(KernelNameFile.read(Captures.names(CAPTURE))).devices(TestDevices.h200()).ringSize(1 << 12)
+                .build().withProcess(facts);
         Path out = dir.resolve("rank" + rank + (anchors ? "" : "-bare") + ".json");
         Files.write(out, TraceJson.replay(request).bytes());
         return out;
@@ -119,6 +120,9 @@ class MergeCommandTest {
         assertFalse(Files.exists(merged), "nothing written");
         assertEquals(0, cli.run("merge", zero.toString(), bare.toString(), "-o", merged.toString(), "--assume-aligned"), cli.stderr());
         assertTrue(cli.stdout().contains("unknown: traces without anchors were taken as aligned"), cli.stdout());
+        assertEquals(1, cli.stdout().split("assumed", -1).length - 1, "the assumption said once, on the bare rank's line: "
+                + cli.stdout()); // it was "(assumed, no anchors) (assumed)"
+        assertTrue(cli.stdout().lines().anyMatch(l -> l.startsWith("rank 1: ") && l.endsWith(" (assumed, no anchors)")), cli.stdout());
         assertTrue(TraceJson.MAPPER.readTree(merged.toFile()).get("flagtrace_merge").get("bound_ns").isNull());
     }
 

@@ -57,9 +57,9 @@ final class MergedRanks {
         long real = 1_795_982_694_000_000_000L;
         ProcessFacts facts = new ProcessFacts(new ProcessIdentity(rank, 3, rank, 3, "host", 4000 + rank, "boot"),
                 List.of(new ClockAnchor("start", real, 1_000 + rank, real, 100)));
-        CaptureReplay.Request request = new CaptureReplay.Request(CaptureBytes.load(Captures.capture(capture)), capture,
-                OpsJsonlReader.read(ops), KernelNameFile.read(names), TestDevices.h200(), Map.of(), capture,
-                CaptureReplay.IN_FILE_ORDER, 1 << 12).withProcess(facts);
+        CaptureReplay.Request request = CaptureReplay.Request.of(CaptureBytes.load(Captures.capture(capture)), capture)
+                .ops(OpsJsonlReader.read(ops)).kernelNames(KernelNameFile.read(names)).devices(TestDevices.h200())
+                .ringSize(1 << 12).build().withProcess(facts);
         Path out = dir.resolve("rank" + rank + ".json");
         Files.write(out, TraceJson.replay(request).bytes());
         return out;

@@ -58,17 +58,51 @@ class RoughEdgesTest {
         assertTrue(cli.stdout().contains(".pftrace"), cli.stdout());
     }
 
-    /** Issue: {@code --device-properties h100} said "h100: no such file" and no more. */
+    /**
+     * Issue: {@code --device-properties h100} said "h100: no such file" and no more; later issue: it exited 1
+     * where the help says a bad value is a usage error (2).
+     */
     @Test
     void anUnknownDeviceNameListsTheBundledOnesAndWhatElseWorks() {
         Path trace = dir.resolve("t.json");
-        assertEquals(1, cli.run("replay", Captures.capture("h200-app").toString(), "--device-properties", "h100",
+        assertEquals(ExitCodes.USAGE, cli.run("replay", Captures.capture("h200-app").toString(), "--device-properties", "h100",
                 "-o", trace.toString()));
         String err = cli.stderr().strip();
         assertEquals(1, err.lines().count(), err);
         assertTrue(err.contains("--device-properties h100: no such file"), err);
         assertTrue(err.contains("bundled ones are h200") && err.contains("torch trace") && err.contains("same machine"), err);
         assertFalse(Files.exists(trace));
+    }
+
+    /** Issue: {@code summary CAPTURE.fltrbuf} said "not valid JSON (Unrecognized token 'FLTRBUF1...')". */
+    @Test
+    void aCaptureGivenToSummaryOrReportSaysToReplayIt() throws Exception {
+        Path capture = Captures.capture("h200-app");
+        Path renamed = Files.copy(capture, dir.resolve("capture.json")); // known by its first bytes, not its name
+        for (Path c : new Path[] {capture, renamed}) {
+            assertEquals(ExitCodes.FAILED, cli.run("summary", c.toString()));
+            String err = cli.stderr().strip();
+            assertEquals(1, err.lines().count(), err);
+            assertTrue(err.contains(c + " is a capture, not a trace") && err.contains("./flagtrace replay " + c + " -o TRACE.json"), err);
+            assertFalse(err.contains("JSON ("), err);
+            assertEquals(ExitCodes.FAILED, cli.run("report", c.toString(), "-o", dir.resolve("r.html").toString()));
+            assertTrue(cli.stderr().contains("replay it first"), cli.stderr());
+            assertFalse(Files.exists(dir.resolve("r.html")));
+        }
+    }
+
+    /**
+     * Issue: with no GPU, record said "no jnicudart in java.library.path" (JavaCPP's bridge) and not the
+     * library that was missing, which the linker's line in the cause names.
+     */
+    @Test
+    void withoutAGpuRecordNamesTheLibraryThatFailed() {
+        int code = cli.run("record", "--workload", "kinds", "-o", dir.resolve("t.json").toString());
+        org.junit.jupiter.api.Assumptions.assumeTrue(code != 0, "a GPU is here: the workload ran");
+        String err = cli.stderr().strip();
+        assertEquals(1, err.lines().count(), err);
+        assertFalse(err.contains("jnicudart"), err);
+        assertTrue(Pattern.compile("\\blib[\\w+-]+\\.so[\\w.]*: cannot open shared object file").matcher(err).find(), err);
     }
 
     @Test

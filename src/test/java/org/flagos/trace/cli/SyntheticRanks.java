@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.flagos.trace.capture.CaptureReplay;
 import org.flagos.trace.ingest.CaptureBytes;
@@ -90,8 +89,9 @@ public final class SyntheticRanks {
             long offset = (r % 2 == 0 ? 1 : -1) * (r * 1_000_003_007L + 37_000);
             ProcessFacts facts = new ProcessFacts(new ProcessIdentity(r, ranks, r % 8, 8, "node" + r / 8, 4000 + r, "boot" + r / 8),
                     List.of(new ClockAnchor("start", real, 1_000 + r, real + offset, 500)));
-            CaptureReplay.Request request = new CaptureReplay.Request(CaptureBytes.load(Captures.capture(CAPTURE)), CAPTURE, OpsJsonlReader.read(ops),
-                    KernelNameFile.read(nccl), TestDevices.h200(), Map.of(), CAPTURE, CaptureReplay.IN_FILE_ORDER, 1 << 12)
+            CaptureReplay.Request request = CaptureReplay.Request.of(CaptureBytes.load(Captures.capture(CAPTURE)), CAPTURE)
+                    .ops(OpsJsonlReader.read(ops)).kernelNames(KernelNameFile.read(nccl)).devices(TestDevices.h200())
+                    .ringSize(1 << 12).build()
                     .withProcess(facts);
             JsonNode trace = EXACT.readTree(TraceJson.replay(request).bytes());
             for (int step = 1; steps && step <= 5; step++) {

@@ -14,8 +14,6 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import java.util.function.UnaryOperator;
 import org.flagos.trace.capture.CaptureFailedException;
 import org.flagos.trace.capture.CaptureReplay;
 import org.flagos.trace.cli.TestDevices;
@@ -57,9 +55,8 @@ class CaptureReplayFuzzTest {
             List<DeviceProperties> devices = parts.devicesJson() != null
                     ? DevicePropertiesFile.read(FuzzScratch.write(DEVICES_FILE, parts.devicesJson()))
                     : parts.h200() ? H200 : List.of();
-            CaptureReplay.Request request = new CaptureReplay.Request(
-                    ByteBuffer.wrap(parts.capture()).order(ByteOrder.LITTLE_ENDIAN), "fuzz.fltrbuf", ops, names,
-                    devices, Map.of(), "fuzz.fltrbuf", UnaryOperator.identity(), 1 << 8);
+            CaptureReplay.Request request = CaptureReplay.Request.of(ByteBuffer.wrap(parts.capture()).order(ByteOrder.LITTLE_ENDIAN), "fuzz.fltrbuf")
+                    .ops(ops).kernelNames(names).devices(devices).ringSize(1 << 8).build();
             CaptureReplay.run(request, out);
         } catch (CaptureFormatException | CaptureFailedException | UncheckedIOException expected) {
             return;

@@ -8,13 +8,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.Map;
-import java.util.function.UnaryOperator;
 import org.flagos.trace.capture.CaptureFailedException;
 import org.flagos.trace.capture.CaptureReplay;
 import org.flagos.trace.ingest.CaptureFormatException;
-import org.flagos.trace.model.KernelNames;
 
 /**
  * The fuzz targets' shared first step: the fuzzer's bytes framed as one CUPTI buffer of a capture
@@ -39,8 +35,7 @@ final class OneCuptiBuffer {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         CaptureReplay.Result result;
         try {
-            result = CaptureReplay.run(new CaptureReplay.Request(capture, "fuzz.fltrbuf", null, KernelNames.NONE,
-                    List.of(), Map.of(), "fuzz.fltrbuf", UnaryOperator.identity(), 1 << 8), out);
+            result = CaptureReplay.run(CaptureReplay.Request.of(capture, "fuzz.fltrbuf").ringSize(1 << 8).build(), out);
         } catch (CaptureFormatException | CaptureFailedException expected) {
             return null;
         }

@@ -7,8 +7,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.function.UnaryOperator;
 import org.flagos.trace.capture.CaptureJournal;
 import org.flagos.trace.capture.CaptureReplay;
 import org.flagos.trace.capture.JournalReplay;
@@ -22,9 +20,10 @@ import org.flagos.trace.testing.TraceJson;
 /** Journals of the bundled captures, and their exports, for the journal tests. */
 final class JournalFixtures {
     static CaptureReplay.Request request(String capture) {
-        return new CaptureReplay.Request(CaptureBytes.load(Captures.capture(capture)), capture,
-                OpsJsonlReader.read(Captures.ops(capture)), KernelNameFile.read(Captures.names(capture)),
-                TestDevices.h200(), Map.of(), capture, UnaryOperator.identity(), 1 << 12);
+        return CaptureReplay.Request.of(CaptureBytes.load(Captures.capture(capture)), capture)
+                .ops(OpsJsonlReader.read(Captures.ops(capture)))
+                .kernelNames(KernelNameFile.read(Captures.names(capture))).devices(TestDevices.h200()).ringSize(1 << 12)
+                .build();
     }
 
     /** Journals {@code capture} into {@code dir}. */

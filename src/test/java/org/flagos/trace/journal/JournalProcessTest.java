@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.UnaryOperator;
 import org.flagos.trace.capture.CaptureReplay;
 import org.flagos.trace.ingest.HostOps;
 import org.flagos.trace.testing.TraceJson;
@@ -56,8 +55,9 @@ class JournalProcessTest {
         CaptureReplay.Request full = JournalFixtures.request(CAPTURE);
         HostOps ops = (HostOps) full.ops(); // the fixture reads the ops file into memory
         HostOps prefix = new HostOps(ops.windowStartNs(), Long.MAX_VALUE, ops.ops().subList(0, (int) facts.ops()));
-        CaptureReplay.Request same = new CaptureReplay.Request(full.capture(), full.source(), prefix, full.kernelNames(),
-                full.devices(), full.metadata(), full.traceName(), UnaryOperator.identity(), full.ringSize(), full.clock());
+        CaptureReplay.Request same = CaptureReplay.Request.of(full.capture(), full.source()).ops(prefix)
+                .kernelNames(full.kernelNames()).devices(full.devices()).metadata(full.metadata())
+                .traceName(full.traceName()).ringSize(full.ringSize()).clock(full.clock()).build();
         TraceJson.Replayed direct = TraceJson.replay(same);
         assertEquals(sortedEvents(direct.trace()), sortedEvents(export.trace()));
     }

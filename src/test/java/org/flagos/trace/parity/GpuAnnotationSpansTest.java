@@ -14,7 +14,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.UnaryOperator;
 import org.flagos.trace.capture.CaptureJournal;
 import org.flagos.trace.capture.CaptureReplay;
 import org.flagos.trace.capture.JournalReplay;
@@ -196,9 +195,9 @@ class GpuAnnotationSpansTest {
         }
         java.nio.file.Files.write(ops, lines);
         assertEquals(5, steps);
-        JsonNode trace = TraceJson.replay(new CaptureReplay.Request(CaptureBytes.load(Captures.capture(capture)), capture,
-                OpsJsonlReader.read(ops), KernelNameFile.read(Captures.names(capture)), TestDevices.h200(), Map.of(), capture,
-                UnaryOperator.identity(), 1 << 12)).trace();
+        JsonNode trace = TraceJson.replay(CaptureReplay.Request.of(CaptureBytes.load(Captures.capture(capture)), capture)
+                .ops(OpsJsonlReader.read(ops)).kernelNames(KernelNameFile.read(Captures.names(capture)))
+                .devices(TestDevices.h200()).ringSize(1 << 12).build()).trace();
         JsonNode accounting = trace.get("flagtrace");
         assertTrue(accounting.get("reorder_horizon").get("ops_nested_approximately").asLong() > 0,
                 "a step starts inside a merged entry of the ops before it: " + accounting.get("reorder_horizon"));
@@ -268,9 +267,10 @@ class GpuAnnotationSpansTest {
     }
 
     private static CaptureReplay.Request request(String capture) {
-        return new CaptureReplay.Request(CaptureBytes.load(Captures.capture(capture)), capture,
-                OpsJsonlReader.read(Captures.ops(capture)), KernelNameFile.read(Captures.names(capture)),
-                TestDevices.h200(), Map.of(), capture, UnaryOperator.identity(), 1 << 12);
+        return CaptureReplay.Request.of(CaptureBytes.load(Captures.capture(capture)), capture)
+                .ops(OpsJsonlReader.read(Captures.ops(capture)))
+                .kernelNames(KernelNameFile.read(Captures.names(capture))).devices(TestDevices.h200()).ringSize(1 << 12)
+                .build();
     }
 
     private static List<String> keys(JsonNode args) {

@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.UnaryOperator;
 import java.util.zip.GZIPInputStream;
 import org.flagos.trace.capture.CaptureReplay;
 import org.flagos.trace.cli.TestDevices;
@@ -69,9 +68,9 @@ abstract class TorchTwinParity {
 
     /** A capture bundled under captures/, replayed with the H200's properties and GPU annotation spans. */
     protected static JsonNode replay(String name) throws IOException {
-        CaptureReplay.Request request = new CaptureReplay.Request(CaptureBytes.load(Captures.capture(name)), name,
-                OpsJsonlReader.read(Captures.ops(name)), KernelNameFile.read(Captures.names(name)), TestDevices.h200(),
-                Map.of(), name, UnaryOperator.identity(), 1 << 12);
+        CaptureReplay.Request request = CaptureReplay.Request.of(CaptureBytes.load(Captures.capture(name)), name)
+                .ops(OpsJsonlReader.read(Captures.ops(name))).kernelNames(KernelNameFile.read(Captures.names(name)))
+                .devices(TestDevices.h200()).ringSize(1 << 12).build();
         return TraceJson.replay(request).trace();
     }
 

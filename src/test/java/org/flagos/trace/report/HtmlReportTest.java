@@ -92,7 +92,7 @@ class HtmlReportTest {
         TraceFile trace = TraceFile.read(json);
         String html = HtmlReport.render(name, trace, KeyAverages.of(trace));
         assertSelfContained(html);
-        Element losses = byId(parse(html), "table", "losses");
+        Element losses = byId(parse(html), "table", "counts");
         NodeList rows = losses.getElementsByTagName("tr");
         Map<String, Long> shown = new LinkedHashMap<>();
         long lost = 0;

@@ -93,6 +93,6 @@ class SpillingSummaryTest {
                 ((org.w3c.dom.Element) HtmlReportTest.byId(doc, "svg", "top-kernels").getElementsByTagName("title").item(0))
                         .getTextContent());
         assertNotNull(HtmlReportTest.byId(doc, "svg", "streams"));
-        assertTrue(html.contains("busy 85.7%"), "240 us busy over the 280 us device span");
+        assertTrue(html.contains("busy 240.000us (85.7%)"), "240 us busy over the 280 us device span");
     }
 }

@@ -9,13 +9,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.function.UnaryOperator;
 import org.flagos.trace.capture.CaptureReplay;
 import org.flagos.trace.ingest.CaptureBytes;
 import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.ingest.HostOps;
 import org.flagos.trace.model.ExternalId;
-import org.flagos.trace.model.KernelNames;
 import org.flagos.trace.testing.Captures;
 import org.flagos.trace.testing.TraceJson;
 import org.junit.jupiter.api.Test;
@@ -67,9 +65,9 @@ class JsonValidityPropertyTest {
                 ops.add(new HostOp(name, new ExternalId(id), random.nextInt(3), t, t + 1 + random.nextInt(1000), draw(random)));
                 t += 2_000;
             }
-            CaptureReplay.Request request = new CaptureReplay.Request(CaptureBytes.load(Captures.capture("h200-app-tiny2k")),
-                    "tiny2k", new HostOps(0, Long.MAX_VALUE, ops), KernelNames.NONE, List.of(), metadata, draw(random),
-                    UnaryOperator.identity(), 1 << 10);
+            CaptureReplay.Request request = CaptureReplay.Request.of(CaptureBytes.load(Captures.capture("h200-app-tiny2k")), "tiny2k")
+                    .ops(new HostOps(0, Long.MAX_VALUE, ops)).metadata(metadata).traceName(draw(random))
+                    .ringSize(1 << 10).build();
             JsonNode trace = TraceJson.replay(request).trace(); // fails the test if it does not parse
             for (Map.Entry<String, String> e : metadata.entrySet()) {
                 JsonNode value = trace.get(e.getKey());

@@ -75,9 +75,9 @@ class PerfettoTraceDecodeTest {
     }
 
     private static CaptureReplay.Request request(String name) {
-        return new CaptureReplay.Request(CaptureBytes.load(Captures.capture(name)), name,
-                OpsJsonlReader.read(Captures.ops(name)), KernelNameFile.read(Captures.names(name)),
-                TestDevices.h200(), Map.of(), name, CaptureReplay.IN_FILE_ORDER, 1 << 12);
+        return CaptureReplay.Request.of(CaptureBytes.load(Captures.capture(name)), name)
+                .ops(OpsJsonlReader.read(Captures.ops(name))).kernelNames(KernelNameFile.read(Captures.names(name)))
+                .devices(TestDevices.h200()).ringSize(1 << 12).build();
     }
 
     private static long leaves(JsonNode node) {

@@ -20,6 +20,21 @@ import org.junit.jupiter.api.Test;
  * counts) comes from the walk.
  */
 class TraceWalkTest {
+    /** The walk decides a device record's row once: a sync on no stream (-1) on the device row, anything else on its stream. */
+    @Test
+    void aSyncOnNoStreamGoesToTheDeviceRowAndEverythingElseToItsStream() {
+        TraceRecord r = new TraceRecord();
+        r.kind = EventKind.SYNC;
+        r.stream = -1;
+        assertEquals(TraceRows.DEVICE_ROW, TraceWalk.deviceRow(r));
+        r.stream = 7;
+        assertEquals(7, TraceWalk.deviceRow(r));
+        r.kind = EventKind.KERNEL;
+        assertEquals(7, TraceWalk.deviceRow(r));
+        r.stream = -1;
+        assertEquals(-1, TraceWalk.deviceRow(r), "only a sync moves to the device row");
+    }
+
     private static final long BASE = 1_795_982_694_000_000_000L;
 
     /** A format of one line per call. */
@@ -37,7 +52,7 @@ class TraceWalkTest {
         }
 
         @Override
-        public void deviceSlice(TraceRecord device) {
+        public void deviceSlice(TraceRecord device, int row) {
             lines.add("device " + device.correlation());
         }
 
@@ -221,7 +236,7 @@ class TraceWalkTest {
         CaptureAccounting accounting = new CaptureAccounting(new DecodeStats());
         LinesSink failing = new LinesSink() {
             @Override
-            public void deviceSlice(TraceRecord device) {
+            public void deviceSlice(TraceRecord device, int row) {
                 throw new IllegalStateException("disk full");
             }
         };
@@ -242,7 +257,7 @@ class TraceWalkTest {
         java.util.concurrent.atomic.AtomicInteger abandoned = new java.util.concurrent.atomic.AtomicInteger();
         LinesSink failing = new LinesSink() {
             @Override
-            public void deviceSlice(TraceRecord device) {
+            public void deviceSlice(TraceRecord device, int row) {
                 throw new IllegalStateException("disk full");
             }
 

@@ -57,10 +57,10 @@ public final class TraceJson {
     }
 
     public static Replayed replay(String capture, UnaryOperator<List<CaptureReplay.Frame>> order) {
-        CaptureReplay.Request base = new CaptureReplay.Request(
-                CaptureBytes.load(Captures.capture(capture)), capture,
-                OpsJsonlReader.read(Captures.ops(capture)), KernelNameFile.read(Captures.names(capture)),
-                TestDevices.h200(), java.util.Map.of(), capture, order, 1 << 12);
+        CaptureReplay.Request base = CaptureReplay.Request.of(CaptureBytes.load(Captures.capture(capture)), capture)
+                .ops(OpsJsonlReader.read(Captures.ops(capture)))
+                .kernelNames(KernelNameFile.read(Captures.names(capture))).devices(TestDevices.h200())
+                .metadata(java.util.Map.of()).frameOrder(order).ringSize(1 << 12).build();
         return replay(base);
     }
 

@@ -37,10 +37,11 @@ class MemoryInPerfettoTest {
         for (int withMemory = 0; withMemory < 2; withMemory++) {
             String name = "h200-app";
             String file = name + (withMemory == 1 ? ".memory" : ".plain");
-            CaptureReplay.Request request = new CaptureReplay.Request(CaptureBytes.load(Captures.capture(name)), name,
-                    OpsJsonlReader.read(Captures.ops(name)), KernelNameFile.read(Captures.names(name)), TestDevices.h200(),
-                    Map.of(), name, withMemory == 1 ? MemoryCapture.injected(MemoryCapture.Placement.BEFORE_CALL)
-                            : CaptureReplay.IN_FILE_ORDER, 1 << 12);
+            CaptureReplay.Request request = CaptureReplay.Request.of(CaptureBytes.load(Captures.capture(name)), name)
+                    .ops(OpsJsonlReader.read(Captures.ops(name))).kernelNames(KernelNameFile.read(Captures.names(name)))
+                    .devices(TestDevices.h200())
+                    .frameOrder(withMemory == 1 ? MemoryCapture.injected(MemoryCapture.Placement.BEFORE_CALL) : CaptureReplay.IN_FILE_ORDER)
+                    .ringSize(1 << 12).build();
             files.add(Files.write(dir.resolve(file + ".json"), TraceJson.replay(request).bytes()).toString());
             Path pftrace = dir.resolve(file + ".pftrace");
             try (AtomicOutput out = new AtomicOutput(pftrace)) {

@@ -32,9 +32,10 @@ class SyncGraphOverheadPerfettoTest {
     void bothFormatsLoadWithoutAProblem() throws Exception {
         Browser.requireTraceProcessor();
         Path dir = Files.createDirectories(Browser.outputDir().resolve("perfetto-sync-graph-overhead"));
-        CaptureReplay.Request request = new CaptureReplay.Request(CaptureBytes.load(Captures.capture("h200-app")), "h200-app",
-                OpsJsonlReader.read(Captures.ops("h200-app")), KernelNameFile.read(Captures.names("h200-app")),
-                TestDevices.h200(), Map.of(), "h200-app", SyncGraphOverheadTest.addedBuffers(), 1 << 12);
+        CaptureReplay.Request request = CaptureReplay.Request.of(CaptureBytes.load(Captures.capture("h200-app")), "h200-app")
+                .ops(OpsJsonlReader.read(Captures.ops("h200-app")))
+                .kernelNames(KernelNameFile.read(Captures.names("h200-app"))).devices(TestDevices.h200())
+                .frameOrder(SyncGraphOverheadTest.addedBuffers()).ringSize(1 << 12).build();
         Path pftrace = dir.resolve("sync-graph-overhead.pftrace");
         long written;
         try (AtomicOutput out = new AtomicOutput(pftrace)) {

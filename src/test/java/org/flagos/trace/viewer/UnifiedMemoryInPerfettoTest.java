@@ -43,9 +43,9 @@ class UnifiedMemoryInPerfettoTest {
     void unifiedMemoryLoadsFromJsonAndProtobufAlike() throws IOException, InterruptedException {
         Browser.requireTraceProcessor();
         Path dir = Files.createDirectories(Browser.outputDir().resolve("perfetto-unified-memory"));
-        CaptureReplay.Request request = new CaptureReplay.Request(CaptureBytes.load(Captures.capture(NAME)), NAME,
-                OpsJsonlReader.read(Captures.ops(NAME)), KernelNameFile.read(Captures.names(NAME)), TestDevices.h200(),
-                Map.of(), NAME, CaptureReplay.IN_FILE_ORDER, 1 << 12);
+        CaptureReplay.Request request = CaptureReplay.Request.of(CaptureBytes.load(Captures.capture(NAME)), NAME)
+                .ops(OpsJsonlReader.read(Captures.ops(NAME))).kernelNames(KernelNameFile.read(Captures.names(NAME)))
+                .devices(TestDevices.h200()).ringSize(1 << 12).build();
         List<String> files = new ArrayList<>(List.of(dir.toString()));
         files.add(Files.write(dir.resolve("h200-managed.json"), TraceJson.replay(request).bytes()).toString());
         Path pftrace = dir.resolve("h200-managed.pftrace");

@@ -37,12 +37,23 @@ final class NvrtcKernels {
             "}",
             "");
 
-    /** The kinds workload's kernels: those of benchmarks/device/kinds-capture/kinds_capture.cu. */
-    static final String KINDS_SOURCE = String.join("\n",
+    /** {@code fill}: every element set to one value (the kinds and exchange workloads). */
+    private static final String FILL = String.join("\n",
             "__global__ void fill(float* x, float v, int n) {",
             "  int i = blockIdx.x * blockDim.x + threadIdx.x;",
             "  if (i < n) x[i] = v;",
-            "}",
+            "}");
+    /** {@code spin}: one block busy for a number of clock cycles (the kinds and exchange workloads). */
+    private static final String SPIN = String.join("\n",
+            "__global__ void spin(long long cycles, float* sink) {",
+            "  long long t0 = clock64();",
+            "  while (clock64() - t0 < cycles) {}",
+            "  if (threadIdx.x == 0 && sink) sink[blockIdx.x] = (float) (t0 & 1);",
+            "}");
+
+    /** The kinds workload's kernels: those of benchmarks/device/kinds-capture/kinds_capture.cu. */
+    static final String KINDS_SOURCE = String.join("\n",
+            FILL,
             "__global__ void axpy(float* y, const float* x, float a, int n) {",
             "  int i = blockIdx.x * blockDim.x + threadIdx.x;",
             "  if (i < n) y[i] += a * x[i];",
@@ -51,11 +62,7 @@ final class NvrtcKernels {
             "  int i = blockIdx.x * blockDim.x + threadIdx.x;",
             "  if (i < n) x[i] *= a;",
             "}",
-            "__global__ void spin(long long cycles, float* sink) {",
-            "  long long t0 = clock64();",
-            "  while (clock64() - t0 < cycles) {}",
-            "  if (threadIdx.x == 0 && sink) sink[blockIdx.x] = (float) (t0 & 1);",
-            "}",
+            SPIN,
             "");
 
     /**
@@ -64,15 +71,8 @@ final class NvrtcKernels {
      * CUDA IPC, to its own, so both end with the sum over the two ranks (an all-reduce of world size 2).
      */
     static final String EXCHANGE_SOURCE = String.join("\n",
-            "__global__ void fill(float* x, float v, int n) {",
-            "  int i = blockIdx.x * blockDim.x + threadIdx.x;",
-            "  if (i < n) x[i] = v;",
-            "}",
-            "__global__ void spin(long long cycles, float* sink) {",
-            "  long long t0 = clock64();",
-            "  while (clock64() - t0 < cycles) {}",
-            "  if (threadIdx.x == 0 && sink) sink[blockIdx.x] = (float) (t0 & 1);",
-            "}",
+            FILL,
+            SPIN,
             "__global__ void allreduce_sum_peer(float* out, const float* mine, const float* peer, int n) {",
             "  int i = blockIdx.x * blockDim.x + threadIdx.x;",
             "  if (i < n) out[i] = mine[i] + peer[i];",

@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.UnaryOperator;
 import org.flagos.trace.capture.CaptureReplay;
 import org.flagos.trace.model.DecodeStats;
 import org.flagos.trace.model.EventKind;
@@ -91,8 +90,8 @@ class CuptiMemoryRecordsTest {
         byte[] magic = "FLTRBUF1".getBytes(StandardCharsets.US_ASCII);
         ByteBuffer capture = ByteBuffer.allocate(magic.length + 16 + payload.length).order(ByteOrder.LITTLE_ENDIAN);
         capture.put(magic).putInt(1).putInt(0).putLong(payload.length).put(payload).flip();
-        TraceJson.Replayed t = TraceJson.replay(new CaptureReplay.Request(capture, "h200-memory2", null, KernelNames.NONE,
-                List.of(), Map.of(), "h200-memory2", UnaryOperator.identity(), 1 << 8));
+        TraceJson.Replayed t = TraceJson.replay(CaptureReplay.Request.of(capture, "h200-memory2").ringSize(1 << 8)
+                .build());
         List<JsonNode> memory = t.category("cpu_instant_event");
         assertEquals(10, memory.size());
         long peak = 0;

@@ -11,8 +11,6 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.function.UnaryOperator;
 import org.flagos.trace.capture.CaptureReplay;
 import org.flagos.trace.model.DecodeStats;
 import org.flagos.trace.model.KernelNames;
@@ -60,8 +58,8 @@ class CuptiUnifiedMemoryRecordsTest {
         ByteBuffer capture = ByteBuffer.allocate(magic.length + 16 + buffer.remaining()).order(ByteOrder.LITTLE_ENDIAN);
         capture.put(magic).putInt(1).putInt(0).putLong(buffer.remaining()).put(buffer).flip();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        CaptureReplay.Result result = CaptureReplay.run(new CaptureReplay.Request(capture, "um.fltrbuf", null, KernelNames.NONE,
-                List.of(), Map.of(), "um.fltrbuf", UnaryOperator.identity(), 1 << 8), out);
+        CaptureReplay.Result result = CaptureReplay.run(CaptureReplay.Request.of(capture, "um.fltrbuf").ringSize(1 << 8)
+                .build(), out);
         JsonNode trace = TraceJson.MAPPER.readTree(out.toByteArray());
         long base = trace.get("baseTimeNanoseconds").asLong();
         assertEquals(T0 / 1_000_000_000L * 1_000_000_000L, base);

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.UnaryOperator;
 import org.flagos.trace.capture.CaptureReplay;
 import org.flagos.trace.cli.TestDevices;
 import org.flagos.trace.ingest.CaptureBytes;
@@ -42,9 +41,9 @@ class H200KindsReplayTest {
 
     @BeforeAll
     void replay() throws IOException {
-        CaptureReplay.Request request = new CaptureReplay.Request(CaptureBytes.load(Captures.capture(NAME)), NAME,
-                OpsJsonlReader.read(Captures.ops(NAME)), KernelNameFile.read(Captures.names(NAME)), TestDevices.h200(),
-                Map.of(), NAME, UnaryOperator.identity(), 1 << 12);
+        CaptureReplay.Request request = CaptureReplay.Request.of(CaptureBytes.load(Captures.capture(NAME)), NAME)
+                .ops(OpsJsonlReader.read(Captures.ops(NAME))).kernelNames(KernelNameFile.read(Captures.names(NAME)))
+                .devices(TestDevices.h200()).ringSize(1 << 12).build();
         trace = TraceJson.replay(request);
         for (String line : Files.readAllLines(Captures.truth(NAME))) {
             truth.add(TraceJson.MAPPER.readTree(line));

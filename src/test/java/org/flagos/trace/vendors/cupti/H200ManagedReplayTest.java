@@ -15,7 +15,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.UnaryOperator;
 import org.flagos.trace.capture.CaptureReplay;
 import org.flagos.trace.cli.TestDevices;
 import org.flagos.trace.ingest.CaptureBytes;
@@ -52,9 +51,9 @@ class H200ManagedReplayTest {
 
     @BeforeAll
     void replay() throws IOException {
-        CaptureReplay.Request request = new CaptureReplay.Request(CaptureBytes.load(Captures.capture(NAME)), NAME,
-                OpsJsonlReader.read(Captures.ops(NAME)), KernelNameFile.read(Captures.names(NAME)), TestDevices.h200(),
-                Map.of(), NAME, UnaryOperator.identity(), 1 << 12);
+        CaptureReplay.Request request = CaptureReplay.Request.of(CaptureBytes.load(Captures.capture(NAME)), NAME)
+                .ops(OpsJsonlReader.read(Captures.ops(NAME))).kernelNames(KernelNameFile.read(Captures.names(NAME)))
+                .devices(TestDevices.h200()).ringSize(1 << 12).build();
         trace = TraceJson.replay(request);
         base = trace.trace().get("baseTimeNanoseconds").asLong();
         try (BufferedReader in = new BufferedReader(new InputStreamReader(Captures.open(Captures.truth(NAME)), StandardCharsets.UTF_8))) {

@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.UnaryOperator;
 import org.flagos.trace.capture.CaptureReplay;
 import org.flagos.trace.stages.OpSummaryRow;
 import org.flagos.trace.testing.CuptiRecords;
@@ -44,8 +43,8 @@ class NvtxRangeAgitatorTest {
         byte[] magic = "FLTRBUF1".getBytes(StandardCharsets.US_ASCII);
         ByteBuffer capture = ByteBuffer.allocate(magic.length + 16 + buffer.length).order(ByteOrder.LITTLE_ENDIAN);
         capture.put(magic).putInt(1).putInt(0).putLong(buffer.length).put(buffer).flip();
-        return TraceJson.replay(new CaptureReplay.Request(capture, "nvtx.fltrbuf", null, NAMES::get, List.of(), Map.of(),
-                "nvtx.fltrbuf", UnaryOperator.identity(), 1 << 8));
+        return TraceJson.replay(CaptureReplay.Request.of(capture, "nvtx.fltrbuf").kernelNames(NAMES::get)
+                .ringSize(1 << 8).build());
     }
 
     private static JsonNode annotations(TraceJson.Replayed t) {

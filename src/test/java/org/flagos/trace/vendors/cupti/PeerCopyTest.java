@@ -331,11 +331,10 @@ class PeerCopyTest {
 
     private static void write(UnaryOperator<List<CaptureReplay.Frame>> order, org.flagos.trace.capture.TraceFormat format,
                               java.nio.file.Path to) throws Exception {
-        CaptureReplay.Request request = new CaptureReplay.Request(
-                org.flagos.trace.ingest.CaptureBytes.load(org.flagos.trace.testing.Captures.capture(CAPTURE)), CAPTURE,
-                org.flagos.trace.ingest.OpsJsonlReader.read(org.flagos.trace.testing.Captures.ops(CAPTURE)),
-                org.flagos.trace.ingest.KernelNameFile.read(org.flagos.trace.testing.Captures.names(CAPTURE)),
-                org.flagos.trace.cli.TestDevices.h200(), Map.of(), CAPTURE, order, 1 << 12);
+        CaptureReplay.Request request = CaptureReplay.Request.of(org.flagos.trace.ingest.CaptureBytes.load(org.flagos.trace.testing.Captures.capture(CAPTURE)), CAPTURE)
+                .ops(org.flagos.trace.ingest.OpsJsonlReader.read(org.flagos.trace.testing.Captures.ops(CAPTURE)))
+                .kernelNames(org.flagos.trace.ingest.KernelNameFile.read(org.flagos.trace.testing.Captures.names(CAPTURE)))
+                .devices(org.flagos.trace.cli.TestDevices.h200()).frameOrder(order).ringSize(1 << 12).build();
         try (java.io.OutputStream out = java.nio.file.Files.newOutputStream(to)) {
             CaptureReplay.run(request, format.stream(out));
         }

@@ -314,12 +314,15 @@ class RoctracerContractTest extends VendorContract {
         CaptureReplay.Request request = CaptureReplay.request(capture, OpsJsonlWriter.besides(capture), null, List.of(), Map.of());
         List<String> live = TraceJson.sortedEventsWithoutRowLabels(trace().trace());
         assertEquals(live, TraceJson.sortedEventsWithoutRowLabels(replay(request)));
-        CaptureReplay.Request reversed = new CaptureReplay.Request(request.capture(), request.source(), request.ops(),
-                request.kernelNames(), request.devices(), request.metadata(), request.traceName(), frames -> {
+        CaptureReplay.Request reversed = CaptureReplay.Request.of(request.capture(), request.source())
+                .ops(request.ops()).kernelNames(request.kernelNames()).devices(request.devices())
+                .metadata(request.metadata()).traceName(request.traceName())
+                .frameOrder(frames -> {
                     List<CaptureReplay.Frame> copy = new ArrayList<>(frames);
                     Collections.reverse(copy);
                     return copy;
-                }, request.ringSize(), request.clock());
+                })
+                .ringSize(request.ringSize()).clock(request.clock()).build();
         assertEquals(live, TraceJson.sortedEventsWithoutRowLabels(replay(reversed)));
     }
 

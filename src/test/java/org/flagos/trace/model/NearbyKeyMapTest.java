@@ -1,4 +1,4 @@
-package org.flagos.trace.stages;
+package org.flagos.trace.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

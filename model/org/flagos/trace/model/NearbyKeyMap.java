@@ -1,4 +1,4 @@
-package org.flagos.trace.stages;
+package org.flagos.trace.model;
 
 import java.util.Arrays;
 import org.agrona.collections.Long2LongHashMap;
@@ -18,7 +18,7 @@ import org.agrona.collections.Long2LongHashMap;
  * then probes the whole run (tried: the 10M-record replay's join went from 1.6 s to 34 s of CPU).
  * Keys without locality (ids in the high bits, say) end up in the hash map: no worse than before.
  */
-final class NearbyKeyMap {
+public final class NearbyKeyMap {
     private static final int MAX_SLOTS = 1 << 28;
 
     private final long missing;
@@ -37,7 +37,7 @@ final class NearbyKeyMap {
      * @param initialCapacity keys held before the window first grows
      * @param missing         the value {@link #get} returns for an absent key; never stored
      */
-    NearbyKeyMap(int initialCapacity, long missing) {
+    public NearbyKeyMap(int initialCapacity, long missing) {
         this.missing = missing;
         this.overflow = new Long2LongHashMap(16, 0.65f, missing, true);
         allocate(Math.min(MAX_SLOTS, Integer.highestOneBit(Math.max(8, initialCapacity * 2 - 1)) << 1));
@@ -49,7 +49,7 @@ final class NearbyKeyMap {
         inWindow = 0;
     }
 
-    long get(long key) {
+    public long get(long key) {
         int i = (int) key & mask;
         long stored = window[2 * i + 1];
         if (stored != 0 && window[2 * i] == key) {
@@ -59,7 +59,7 @@ final class NearbyKeyMap {
     }
 
     /** Stores {@code value} (never {@code missing}) for {@code key}; returns the previous value or {@code missing}. */
-    long put(long key, long value) {
+    public long put(long key, long value) {
         if (value == missing) {
             throw new IllegalArgumentException("the missing value cannot be stored");
         }
@@ -86,7 +86,7 @@ final class NearbyKeyMap {
     }
 
     /** Removes {@code key}; returns its value or {@code missing}. */
-    long remove(long key) {
+    public long remove(long key) {
         int i = (int) key & mask;
         long stored = window[2 * i + 1];
         if (stored != 0 && window[2 * i] == key) {
@@ -98,7 +98,7 @@ final class NearbyKeyMap {
     }
 
     /** Empties the map, keeping its tables (a steady state allocates nothing). */
-    void clear() {
+    public void clear() {
         if (inWindow > 0) {
             Arrays.fill(window, 0);
             inWindow = 0;
@@ -106,7 +106,7 @@ final class NearbyKeyMap {
         overflow.clear();
     }
 
-    int size() {
+    public int size() {
         return inWindow + overflow.size();
     }
 
