@@ -270,7 +270,7 @@ class MsptiCorrelationRemapTest {
         }
 
         @Override
-        public void deviceSlice(TraceRecord device) {
+        public void deviceSlice(TraceRecord device, int row) {
             lines.add("kernel");
         }
 
