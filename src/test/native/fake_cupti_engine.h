@@ -50,6 +50,13 @@ static fk_completed_fn fk_on_completed;
 static uint64_t fk_enabled; /* bit per kind (kinds below 64) */
 static pthread_mutex_t fk_lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int fk_in_callback;
+/* Buffers a recording thread took to complete and has not completed yet (under fk_lock): a flush
+ * returns only once they are, as CUPTI's FlushAll returns once the buffers complete before it were
+ * handed over. Without this wait a barrier published after the flush could overtake a buffer that
+ * a descheduled thread was still completing (seen under CPU contention: an op settled without its
+ * kernel, "app::mm expected 28.8 but was 24.0"). */
+static int fk_in_flight;
+static pthread_cond_t fk_completed_cond = PTHREAD_COND_INITIALIZER;
 static atomic_uint fk_next_correlation = 1;
 static atomic_long fk_refused_pops;
 static atomic_long fk_dropped;
@@ -57,6 +64,13 @@ static atomic_long fk_enable_calls; /* successful Enable / Disable calls since t
 static atomic_long fk_disable_calls;
 static fk_buffer fk_current[FK_SLOTS];
 static int fk_slots_used;
+/* Slots given back by threads that ended (under fk_lock): a slot is a live thread's, so any number of
+ * threads may come and go, as sessions' threads do; at most FK_SLOTS threads record at once. */
+static int fk_free_slots[FK_SLOTS];
+static int fk_free_count;
+static atomic_long fk_threads_past_slots; /* threads that found every slot taken by a live thread */
+static pthread_key_t fk_slot_key;
+static pthread_once_t fk_slot_key_once = PTHREAD_ONCE_INIT;
 static fk_buffer fk_pending[FK_PENDING];
 static int fk_pending_count;
 static fk_truth_entry fk_truth[FK_TRUTH];
@@ -178,19 +192,61 @@ static int fk_take_pending(fk_buffer* batch) {
     return n;
 }
 
+/* A thread that ends gives its slot back; its partly filled buffer waits with the full ones for the
+ * next completion or flush, as a real library keeps an ended thread's records until then. */
+static void fk_slot_release(void* value) {
+    int slot = (int) (intptr_t) value - 1;
+    pthread_mutex_lock(&fk_lock);
+    fk_buffer* b = &fk_current[slot];
+    if (b->data != NULL) {
+        if (fk_pending_count < FK_PENDING) {
+            fk_pending[fk_pending_count++] = *b;
+        } else {
+            atomic_fetch_add(&fk_dropped, 1);
+        }
+        b->data = NULL;
+        b->used = 0;
+    }
+    fk_free_slots[fk_free_count++] = slot;
+    pthread_mutex_unlock(&fk_lock);
+}
+
+static void fk_slot_key_create(void) {
+    pthread_key_create(&fk_slot_key, fk_slot_release);
+}
+
+/* The calling thread's slot (under fk_lock): a free one, else a new one; when FK_SLOTS threads hold
+ * one each, the last slot is shared (and counted). */
+static int fk_take_slot(void) {
+    pthread_once(&fk_slot_key_once, fk_slot_key_create);
+    int slot;
+    if (fk_free_count > 0) {
+        slot = fk_free_slots[--fk_free_count];
+    } else if (fk_slots_used < FK_SLOTS) {
+        slot = fk_slots_used++;
+    } else {
+        atomic_fetch_add(&fk_threads_past_slots, 1);
+        return FK_SLOTS - 1; /* shared: never given back */
+    }
+    pthread_setspecific(fk_slot_key, (void*) (intptr_t) (slot + 1));
+    return slot;
+}
+
 /* Appends one record (or scripted bytes) to the calling thread's buffer. */
 static void fk_append(const void* bytes, size_t n) {
     fk_buffer local[FK_PENDING];
     int completing = 0;
     pthread_mutex_lock(&fk_lock);
     if (fk_slot < 0) {
-        fk_slot = fk_slots_used < FK_SLOTS ? fk_slots_used++ : FK_SLOTS - 1;
+        fk_slot = fk_take_slot();
     }
     fk_buffer* b = &fk_current[fk_slot];
     size_t capacity = b->size < FK_FILL ? b->size : FK_FILL;
     if (b->data != NULL && b->used + n > capacity) {
         if (fk_pending_count < FK_PENDING) {
             fk_pending[fk_pending_count++] = *b;
+        } else {
+            atomic_fetch_add(&fk_dropped, 1);
         }
         b->data = NULL;
     }
@@ -209,9 +265,16 @@ static void fk_append(const void* bytes, size_t n) {
     b->used += n;
     if (fk_pending_count >= 3) {
         completing = fk_take_pending(local);
+        fk_in_flight += completing;
     }
     pthread_mutex_unlock(&fk_lock);
-    fk_complete(local, completing);
+    if (completing > 0) {
+        fk_complete(local, completing);
+        pthread_mutex_lock(&fk_lock);
+        fk_in_flight -= completing;
+        pthread_cond_broadcast(&fk_completed_cond);
+        pthread_mutex_unlock(&fk_lock);
+    }
 }
 
 /* The external-correlation record of `correlation` when this thread has an id pushed and the kind
@@ -262,6 +325,11 @@ static int fk_flush_all(void) {
     }
     pthread_mutex_unlock(&fk_lock);
     fk_complete(local, n);
+    pthread_mutex_lock(&fk_lock);
+    while (fk_in_flight > 0) {
+        pthread_cond_wait(&fk_completed_cond, &fk_lock);
+    }
+    pthread_mutex_unlock(&fk_lock);
     return FK_SUCCESS;
 }
 

@@ -41,6 +41,11 @@ static uint8_t* fk_held[FK_HELD_BUFFERS + 1];
 static size_t fk_held_size[FK_HELD_BUFFERS + 1];
 static size_t fk_held_valid[FK_HELD_BUFFERS + 1];
 static int fk_held_count;
+/* Buffers a recording thread took to complete and has not completed yet (under fk_lock): a flush
+ * returns only once they are, so no buffer of a call made before the flush is still on its way
+ * when the flush returns (a flush barrier follows it; see fake_cupti_engine.h). */
+static int fk_in_flight;
+static pthread_cond_t fk_completed_cond = PTHREAD_COND_INITIALIZER;
 static uint32_t fk_next_correlation = 1;
 static uint64_t fk_emitted[64]; /* records written per kind */
 
@@ -168,10 +173,17 @@ static void fk_append(int kind, const uint8_t* record, size_t size) {
             memcpy(done_size, fk_held_size, sizeof(size_t) * (size_t) n);
             memcpy(done_valid, fk_held_valid, sizeof(size_t) * (size_t) n);
             fk_held_count = 0;
+            fk_in_flight += n;
         }
     }
     pthread_mutex_unlock(&fk_lock);
-    fk_complete(done, done_size, done_valid, n);
+    if (n > 0) {
+        fk_complete(done, done_size, done_valid, n);
+        pthread_mutex_lock(&fk_lock);
+        fk_in_flight -= n;
+        pthread_cond_broadcast(&fk_completed_cond);
+        pthread_mutex_unlock(&fk_lock);
+    }
 }
 
 /* Completes every buffer, the partly filled one included (an empty one with validSize 0). */
@@ -196,6 +208,11 @@ static int fk_flush_all(void) {
     if (fk_completed != NULL) {
         fk_complete(done, done_size, done_valid, n);
     }
+    pthread_mutex_lock(&fk_lock);
+    while (fk_in_flight > 0) {
+        pthread_cond_wait(&fk_completed_cond, &fk_lock);
+    }
+    pthread_mutex_unlock(&fk_lock);
     return 0;
 }
 

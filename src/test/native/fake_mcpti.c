@@ -218,7 +218,8 @@ int64_t fakeLateApiCall(int64_t unused) {
 
 /* fakeStat(0): resolver calls made while a buffer callback ran; 1: resolver calls; 2: malformed
  * bytes written; 3: records written with start == end == 0; 4: refused pops; 5: the kinds enabled
- * now (a bit per kind); 6 and 7: successful Enable and Disable calls since the last reset. */
+ * now (a bit per kind); 6 and 7: successful Enable and Disable calls since the last reset; 8: threads
+ * that recorded while every buffer slot was a live thread's (they share the last); 9: records dropped. */
 int64_t fakeStat(int64_t which) {
     switch (which) {
         case 0: return atomic_load(&name_calls_in_callback);
@@ -229,6 +230,8 @@ int64_t fakeStat(int64_t which) {
         case 5: return (int64_t) __atomic_load_n(&fk_enabled, __ATOMIC_ACQUIRE);
         case 6: return atomic_load(&fk_enable_calls);
         case 7: return atomic_load(&fk_disable_calls);
+        case 8: return atomic_load(&fk_threads_past_slots);
+        case 9: return atomic_load(&fk_dropped);
         default: return -1;
     }
 }

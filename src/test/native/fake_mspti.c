@@ -10,7 +10,9 @@
 //   - msptiActivityPopExternalCorrelationId(kind, NULL) returns MSPTI_ERROR_INVALID_PARAMETER and
 //     leaves the stack as it was (CANN 9.0);
 //   - buffers are completed out of order (pairs swapped during the run, reversed at FlushAll);
-//   - FlushAll after Unsubscribe still delivers (the order the seed measured).
+//   - FlushAll after Unsubscribe still delivers (the order the seed measured);
+//   - FlushAll returns once every buffer filled before it was completed, those another thread is
+//     completing included (MSPTI joins the threads completing the buffers its own thread took).
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stddef.h>
@@ -129,6 +131,9 @@ static fake_buffer current;
 static int current_records;
 static fake_buffer pending[MAX_PENDING];
 static int pending_count;
+static pthread_cond_t completed_cond = PTHREAD_COND_INITIALIZER;
+// Buffers a recording thread took to complete and has not completed yet (under the lock).
+static int in_flight;
 static uint64_t base_ns;
 static int64_t last_unsubscribe;
 static int64_t last_flush;
@@ -195,9 +200,14 @@ static void emit(int kind, const void* record, size_t size) {
     if (n == 2) {
         fake_buffer first = ready[0];
         fake_buffer second = ready[1];
+        in_flight += 2;
         pthread_mutex_unlock(&lock);
         complete(&second);
         complete(&first);
+        pthread_mutex_lock(&lock);
+        in_flight -= 2;
+        pthread_cond_broadcast(&completed_cond);
+        pthread_mutex_unlock(&lock);
         return;
     }
     pthread_mutex_unlock(&lock);
@@ -303,6 +313,11 @@ int msptiActivityFlushAll(uint32_t flag) {
     for (int i = n - 1; i >= 0; i--) {
         complete(&ready[i]);
     }
+    pthread_mutex_lock(&lock);
+    while (in_flight > 0) {
+        pthread_cond_wait(&completed_cond, &lock);
+    }
+    pthread_mutex_unlock(&lock);
     return MSPTI_SUCCESS;
 }
 
@@ -346,10 +361,15 @@ static uint32_t step_stream(int64_t step) {
     return (uint32_t) (step / 100);
 }
 
-/** Starts a script: its times count from now (epoch ns), returned. */
-int64_t fakeMsptiBegin(int64_t unused) {
-    (void) unused;
-    base_ns = now_ns();
+/**
+ * Starts a script whose steps before {@code past} lie in the past: step 0 is {@code past} * 10 us before
+ * now (the base, epoch ns, returned). A script's times run 10 us a step whatever the host does, so
+ * from 0 a quick phase's last steps lie ahead of the host's clock (step 399: 4 ms), past the session's
+ * end when the session closes right after: dropped outside the window. A later phase of a session
+ * numbers its steps on (its correlations must differ from the earlier ones') and passes its end.
+ */
+int64_t fakeMsptiBegin(int64_t past) {
+    base_ns = now_ns() - (uint64_t) past * 10000ULL;
     return (int64_t) base_ns;
 }
 
@@ -415,9 +435,13 @@ int64_t fakeMemset(int64_t step) {
     return (int64_t) c;
 }
 
-/** A launch recorded a second before the script began: activity from before the window. */
+/**
+ * A launch recorded a minute before the script began: activity from before the window, however long
+ * the session took to open before the script began (over a second in a cold JVM on two cores beside
+ * two CPU hogs, where a second before was inside the window).
+ */
 int64_t fakeLaunchBeforeWindow(int64_t step) {
-    uint64_t s = base_ns - 1000000000ULL + (uint64_t) step * 10000ULL;
+    uint64_t s = base_ns - 60000000000ULL + (uint64_t) step * 10000ULL;
     uint64_t c = step_correlation(step);
     emit_api(KIND_RUNTIME_API, s, s + 2000, c, "rtKernelLaunch");
     fake_kernel k;

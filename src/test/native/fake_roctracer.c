@@ -14,6 +14,9 @@
  *  - pop of an empty stack returns ROCTRACER_STATUS_ERROR_MISMATCHED_EXTERNAL_CORRELATION_ID (-7)
  *    and sets *last to 0;
  *  - timestamps are CLOCK_BOOTTIME ns (the HSA system clock), not epoch.
+ *  - roctracer_flush_activity_expl returns once every buffer filled before it was delivered, those
+ *    a HIP call on another thread is delivering included (roctracer's Flush waits for its consumer
+ *    thread, which runs the callbacks one buffer at a time).
  * What it does harder than roctracer: full buffers are held back and delivered newest first, so
  * device records and their bindings reach the decoder out of order.
  *
@@ -122,6 +125,9 @@ enum { T_DOMAIN, T_OP, T_KIND, T_CORRELATION, T_BEGIN, T_END, T_EXTERNAL, T_THRE
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t delivery = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t delivered = PTHREAD_COND_INITIALIZER;
+/* Buffers a HIP call took for delivery and has not delivered yet (under lock). */
+static int in_flight;
 static pool_t pool_state;
 static int enabled[DOMAIN_NUMBER];
 static uint64_t next_correlation = 1;
@@ -316,9 +322,16 @@ static int64_t hip_call(uint32_t api, int op, uint32_t command, int kernel, uint
     put(b, &r);
     remember(&r, external, thread, -1);
 done:
+    in_flight += overflow_count;
     pthread_mutex_unlock(&lock);
     for (int i = 0; i < overflow_count; i++) {
         deliver(p, overflow[i]);
+    }
+    if (overflow_count > 0) {
+        pthread_mutex_lock(&lock);
+        in_flight -= overflow_count;
+        pthread_cond_broadcast(&delivered);
+        pthread_mutex_unlock(&lock);
     }
     return (int64_t) correlation;
 }
@@ -449,6 +462,11 @@ int roctracer_flush_activity_expl(void* pool) {
     for (int i = 0; i < n; i++) {
         deliver(&pool_state, out[i]);
     }
+    pthread_mutex_lock(&lock);
+    while (in_flight > 0) {
+        pthread_cond_wait(&delivered, &lock);
+    }
+    pthread_mutex_unlock(&lock);
     return STATUS_SUCCESS;
 }
 

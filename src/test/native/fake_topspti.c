@@ -139,7 +139,14 @@ int64_t fakeTopsptiLaunchKernel(int64_t which) { return fk_operation(FK_OP_KERNE
 int64_t fakeTopsptiMemcpy(int64_t bytes) { return fk_operation(FK_OP_MEMCPY, bytes, enter); }
 int64_t fakeTopsptiMemset(int64_t bytes) { return fk_operation(FK_OP_MEMSET, bytes, enter); }
 int64_t fakeTopsptiImplausible(int64_t unused) { (void) unused; return fk_implausible(); }
-int64_t fakeTopsptiReset(int64_t unused) { (void) unused; fk_reset(); return 0; }
+/* Forgets the log and the counts, the callbacks delivered too (a JVM may run the contract many times:
+ * scripts/load-loop); with no session running. */
+int64_t fakeTopsptiReset(int64_t unused) {
+    (void) unused;
+    fk_reset();
+    __atomic_store_n(&callbacks_delivered, 0, __ATOMIC_RELAXED);
+    return 0;
+}
 int64_t fakeTopsptiTruthCount(int64_t unused) { (void) unused; return fk_truth_count; }
 /* Field (code % 6) of truth record (code / 6): kind, correlation, start epoch, end epoch, thread, cbid or argument. */
 int64_t fakeTopsptiTruth(int64_t code) { return fk_truth_field(code); }

@@ -56,6 +56,11 @@ public final class ParkedRecords {
         return newest.remove(key);
     }
 
+    /** The newest parking number of {@code key}'s chain, left in place; {@link #NONE} when none. */
+    public long newest(long key) {
+        return newest.get(key);
+    }
+
     /** True when records are parked under {@code key} and their chain was not taken. */
     public boolean hasChain(long key) {
         return newest.containsKey(key);

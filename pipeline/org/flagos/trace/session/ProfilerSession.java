@@ -101,6 +101,9 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
      * dropped (and counted) as torch's does.
      */
     private ProfilerSession(DeviceTracer tracer, SessionOptions options, boolean ownsSlot) throws IOException {
+        // The barrier settings first: one refused leaves nothing open behind it.
+        long barrierPeriodMs = SettleBarrier.periodMs();
+        long barrierBoundLagNs = SettleBarrier.boundLagNs();
         this.ownsSlot = ownsSlot;
         this.tracer = tracer;
         this.options = options;
@@ -137,7 +140,7 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
             pipeline.accounting().note("device tracer unavailable: " + tracer.unavailableReason());
             pipeline.expectNoDeviceRecords();
         }
-        boolean barriers = SettleBarrier.prepare(tracer, pipeline, SettleBarrier.PERIOD_MS);
+        boolean barriers = SettleBarrier.prepare(tracer, pipeline, barrierPeriodMs, barrierBoundLagNs);
         try {
             tracer.start(pipeline, names, stats, BufferTap.both(dump == null ? BufferTap.NONE : dump,
                     journal == null ? BufferTap.NONE : journal));
@@ -153,7 +156,7 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
             }
             throw e;
         }
-        barrier = barriers ? SettleBarrier.start(tracer, pipeline, clock::now, nextExternalId, SettleBarrier.PERIOD_MS) : null;
+        barrier = barriers ? SettleBarrier.start(tracer, pipeline, clock::now, nextExternalId, barrierPeriodMs) : null;
         Diagnostics.trace("session", "started with tracer " + tracer.name() + ", window from " + startNs);
     }
 

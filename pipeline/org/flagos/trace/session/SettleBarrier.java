@@ -23,9 +23,50 @@ import org.flagos.trace.model.Diagnostics;
  */
 final class SettleBarrier implements Runnable {
     /** Milliseconds between barriers ({@code -Dflagtrace.settleBarrierMs}; 0: none). */
-    static final long PERIOD_MS = Long.getLong("flagtrace.settleBarrierMs", 100);
+    static final String PERIOD_PROPERTY = "flagtrace.settleBarrierMs";
     /** How long before a barrier an op that launched something must have ended to settle at it ({@code -Dflagtrace.barrierBoundLagMs}). */
-    static final long BOUND_LAG_MS = Long.getLong("flagtrace.barrierBoundLagMs", 1_000);
+    static final String BOUND_LAG_PROPERTY = "flagtrace.barrierBoundLagMs";
+    /**
+     * The largest either setting may be: one day. A longer period is no barrier in practice, and the
+     * lag is multiplied into nanoseconds, which must not overflow (a day is 8.64e13 ns).
+     */
+    static final long MAX_MS = 86_400_000L;
+
+    /** The period between barriers in ms ({@value #PERIOD_PROPERTY}, 100 unless set; 0: none); refused when out of bounds. */
+    static long periodMs() {
+        return millis(PERIOD_PROPERTY, 100);
+    }
+
+    /** The bound lag in ns ({@value #BOUND_LAG_PROPERTY} in ms, 1,000 unless set); refused when out of bounds. */
+    static long boundLagNs() {
+        return millis(BOUND_LAG_PROPERTY, 1_000) * 1_000_000L;
+    }
+
+    /**
+     * The setting {@code -Dname} in whole milliseconds, 0 to {@value #MAX_MS}, or {@code fallback} when it
+     * is not set; anything else is refused in one line naming the setting (not read as the default,
+     * as {@code Long.getLong} would).
+     */
+    static long millis(String name, long fallback) {
+        String text = System.getProperty(name);
+        if (text == null) {
+            return fallback;
+        }
+        long ms;
+        try {
+            ms = Long.parseLong(text.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(refusal(name, text));
+        }
+        if (ms < 0 || ms > MAX_MS) {
+            throw new IllegalArgumentException(refusal(name, text));
+        }
+        return ms;
+    }
+
+    private static String refusal(String name, String text) {
+        return "-D" + name + "=" + text + ": expected whole milliseconds from 0 to " + MAX_MS + " (one day)";
+    }
 
     private final DeviceTracer tracer;
     private final CapturePipeline pipeline;
@@ -51,11 +92,11 @@ final class SettleBarrier implements Runnable {
      * Whether a session of {@code tracer} gets barriers every {@code periodMs}; when it does, the
      * pipeline is told before the tracer starts (the walk then remembers the ops barriers settle).
      */
-    static boolean prepare(DeviceTracer tracer, CapturePipeline pipeline, long periodMs) {
+    static boolean prepare(DeviceTracer tracer, CapturePipeline pipeline, long periodMs, long boundLagNs) {
         if (!wanted(tracer, periodMs)) {
             return false;
         }
-        pipeline.barrierBoundLag(BOUND_LAG_MS * 1_000_000L);
+        pipeline.barrierBoundLag(boundLagNs);
         return true;
     }
 

@@ -10,6 +10,7 @@ import org.flagos.trace.model.Diagnostics;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.GenerationalMap;
 import org.flagos.trace.model.ParkedRecords;
+import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 
 /**
@@ -46,10 +47,39 @@ import org.flagos.trace.model.TraceRecord;
  * of a group arriving after the group was released is counted (the call is coalesced at once when
  * the group had device work; device work that comes after its calls were released may draw its
  * arrow from any of them).
+ *
+ * <p><b>Flush barriers.</b> A live session's {@link RecordType#FLUSH_BARRIER} at host time T claims
+ * that every binding and API record of a call that returned before T is ahead of it, and the walk
+ * then settles a held op that ended before T: at once when no record named it, else once it ended
+ * the walk's lag before T (its device work has had that long). Bindings and device records pass this
+ * stage at once, so the first half stays true; but a parked call has not passed, and an op settled
+ * while its calls are parked here would get them after it settled (counted as records after their op
+ * settled, missing from its row). So the barrier is made to claim only what is true after this stage:
+ * <ol>
+ *   <li>groups that can be decided now are released on the barrier's slot, ahead of it: those whose
+ *       parked calls all ended before T and that have device work (a call of the group still to come
+ *       would be an outer call running at T, in an op that does not end before T), or whose calls all
+ *       ended more than {@link #DEFAULT_BARRIER_LAG_NS} before T (device work given up on, as the
+ *       walk gives it up);</li>
+ *   <li>when calls stay parked, the barrier's time is lowered to {@link #CLOCK_SLACK_NS} before the
+ *       earliest start among them: an op holding one of them started before that call and ends after
+ *       it, so it cannot have ended before the lowered time, and every call that returned before that
+ *       time has passed.</li>
+ * </ol>
+ * Nothing is allocated for this beyond what releasing does anyway. Lowered barriers, and calls
+ * released at barriers, are counted; a barrier release that a call or device record of its group
+ * follows is counted with the horizon's ({@link #callsAfterRelease()}, {@link #deviceWorkAfterRelease()}).
  */
 public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, AccountedStage {
     /** Records arriving here that a parked call waits at most for the rest of its group. */
     public static final int DEFAULT_HORIZON = 1 << 18;
+    /**
+     * How long before a flush barrier a group without device work must have ended to be released at
+     * it: one second, the walk's default lag for ops that launched something.
+     */
+    public static final long DEFAULT_BARRIER_LAG_NS = 1_000_000_000L;
+    /** How far below a parked call's start a lowered barrier goes: the host clock is aligned to MSPTI's within microseconds. */
+    public static final long CLOCK_SLACK_NS = 1_000_000L;
     /** What the tables return for a correlation or flow not known; the values stored are never 0. */
     private static final int NONE = 0;
     private static final int KERNEL_BIT = 1;
@@ -61,6 +91,7 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, A
 
     private final IntFunction<String> names;
     private final int horizon;
+    private final long barrierLagNs;
     private final GenerationalMap flowIds;
     /** Per flow id: the device work seen (kinds) and whether its calls were released. */
     private final GenerationalMap groups;
@@ -77,6 +108,9 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, A
     private long releasedAtHorizon;
     private long callsAfterRelease;
     private long deviceWorkAfterRelease;
+    private long barriers;
+    private long barriersLowered;
+    private long releasedAtBarrier;
     private Consumer<String> notes = MsptiCorrelationRemap::unheard;
 
     /** @param names the capture's name table (API names decide which call of a group wins) */
@@ -86,11 +120,20 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, A
 
     /** @param horizon records a parked call waits for its group, and correlations remembered per generation */
     public MsptiCorrelationRemap(IntFunction<String> names, int horizon) {
+        this(names, horizon, DEFAULT_BARRIER_LAG_NS);
+    }
+
+    /**
+     * @param horizon      records a parked call waits for its group, and correlations remembered per generation
+     * @param barrierLagNs how long before a flush barrier a group without device work must have ended to be released at it
+     */
+    public MsptiCorrelationRemap(IntFunction<String> names, int horizon, long barrierLagNs) {
         if (horizon < 1) {
             throw new IllegalArgumentException("horizon " + horizon + " must be at least one record");
         }
         this.names = names;
         this.horizon = horizon;
+        this.barrierLagNs = Math.max(0, barrierLagNs);
         this.flowIds = new GenerationalMap(horizon, NONE);
         this.groups = new GenerationalMap(horizon, NONE);
     }
@@ -114,6 +157,9 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, A
                 } else {
                     api(record, sequence);
                 }
+                break;
+            case FLUSH_BARRIER:
+                barrier(record, sequence);
                 break;
             case END_OF_CAPTURE:
                 releaseAll(record, sequence);
@@ -183,6 +229,11 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, A
             Diagnostics.warn("mspti", "a launch's API calls waited more than " + horizon + " records for the rest"
                     + " of their group: released at the horizon; calls of the group arriving later are coalesced as they come");
         }
+        releasedAtHorizon += release(carrier, sequence, flow);
+    }
+
+    /** Decides the group of {@code flow} and releases its parked calls on {@code carrier}, oldest first; how many. */
+    private int release(TraceRecord carrier, long sequence, long flow) {
         int state = (int) groups.get(flow);
         long head = decide(flow, state & WORK_BITS);
         int n = 0;
@@ -194,9 +245,47 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, A
         }
         for (int k = n - 1; k >= 0; k--) {
             parked.release(group[k], carrier, sequence);
-            releasedAtHorizon++;
         }
         groups.put(flow, state | RELEASED_BIT);
+        return n;
+    }
+
+    /**
+     * A flush barrier: releases on its slot the groups that can be decided at its time, then lowers
+     * its time below the earliest call still parked (see the class comment).
+     */
+    private void barrier(TraceRecord barrier, long sequence) {
+        barriers++;
+        if (parked.size() == 0) {
+            return;
+        }
+        long at = barrier.startNs;
+        long earliest = Long.MAX_VALUE;
+        for (long n = parked.oldest(); n < parked.end(); n++) {
+            TraceRecord r = parked.record(n);
+            if (r == null) {
+                continue; // released
+            }
+            long flow = r.correlation();
+            long latestEnd = Long.MIN_VALUE;
+            long earliestStart = Long.MAX_VALUE;
+            for (long s = parked.newest(flow); s != ParkedRecords.NONE; s = parked.older(s)) {
+                TraceRecord call = parked.record(s);
+                latestEnd = Math.max(latestEnd, call.endNs);
+                earliestStart = Math.min(earliestStart, call.startNs);
+            }
+            boolean work = (groups.get(flow) & WORK_BITS) != 0;
+            if (latestEnd < at && (work || latestEnd < at - barrierLagNs)) {
+                releasedAtBarrier += release(barrier, sequence, flow);
+            } else {
+                earliest = Math.min(earliest, earliestStart);
+            }
+        }
+        if (earliest != Long.MAX_VALUE && earliest - CLOCK_SLACK_NS < at) {
+            barrier.startNs = earliest - CLOCK_SLACK_NS;
+            barrier.endNs = barrier.startNs;
+            barriersLowered++;
+        }
     }
 
     /** At the end of the capture: every group decided, then every parked call released in arrival order. */
@@ -213,6 +302,12 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, A
             }
         }
         parked.clear();
+        if (releasedAtBarrier > 0 && (callsAfterRelease > 0 || deviceWorkAfterRelease > 0)) {
+            notes.accept("mspti correlation remap at flush barriers: " + releasedAtBarrier + " API calls released at "
+                    + barriers + " barriers (" + barriersLowered + " lowered below calls still parked); calls of released"
+                    + " groups that came later: " + callsAfterRelease + ", device records after their calls' release: "
+                    + deviceWorkAfterRelease + " (with the horizon's)");
+        }
         if (releasedAtHorizon > 0 || exhausted > 0) {
             notes.accept("mspti correlation remap past its bounds: " + releasedAtHorizon + " API calls released at the horizon of "
                     + horizon + " records (" + callsAfterRelease + " calls of their groups came later and were coalesced as they"
@@ -223,7 +318,8 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, A
         Diagnostics.trace("mspti", "correlation remap: " + (nextFlowId - 1) + " flow ids, " + coalesced
                 + " API records coalesced, " + withoutCorrelation + " records without correlation, "
                 + releasedAtHorizon + " released at the horizon, " + callsAfterRelease + " calls after their group's release, "
-                + deviceWorkAfterRelease + " device records after their calls' release, " + flowIds.forgotten()
+                + deviceWorkAfterRelease + " device records after their calls' release, " + releasedAtBarrier
+                + " released at " + barriers + " flush barriers (" + barriersLowered + " lowered), " + flowIds.forgotten()
                 + " correlations forgotten, at most " + parked.most() + " calls parked");
     }
 
@@ -367,6 +463,21 @@ public final class MsptiCorrelationRemap implements EventHandler<TraceRecord>, A
     /** Records whose correlation found no flow id left (more than 2^32 - 1 in one capture). */
     public long exhausted() {
         return exhausted;
+    }
+
+    /** Flush barriers seen. */
+    public long barriers() {
+        return barriers;
+    }
+
+    /** Flush barriers whose time was lowered below a call still parked. */
+    public long barriersLowered() {
+        return barriersLowered;
+    }
+
+    /** Calls released on a flush barrier's slot, their group decided at it. */
+    public long releasedAtBarrier() {
+        return releasedAtBarrier;
     }
 
     /** API records parked right now. */

@@ -31,6 +31,8 @@ import org.flagos.trace.vendors.activity.VendorLibrary;
  *       running without device records), register the buffer callbacks, enable the kinds.</li>
  *   <li>Stop: shut the push gate, then unsubscribe first and flush after (the order measured on
  *       CANN 9.0), then wait for the callbacks in flight.</li>
+ *   <li>Flush barriers: the session's mid-session flush ({@link #flushCompleted}) hands over every
+ *       buffer; the remap stage keeps a barrier from claiming calls it still parks.</li>
  *   <li>Pop: always with a real out-parameter (CANN 9.0 refuses a null one without unwinding).</li>
  *   <li>Copies and memsets: CANN records them only when libmspti.so was preloaded at process start;
  *       {@link #capturesTransfers()} says whether it was, from the link map sampled once.</li>
@@ -172,6 +174,25 @@ public final class MsptiTracer extends ActivityTracer<ActivityTracer.Session> {
             MsptiLibrary.ftm_disable(handle, MsptiActivityKind.API);
         }
         check(MsptiLibrary.ftm_flush_all(handle, 1), "msptiActivityFlushAll");
+    }
+
+    /**
+     * {@code msptiActivityFlushAll(0)}, twice. MSPTI records a call's external-correlation record and its
+     * API record into its current buffer on the calling thread, before the call returns; FlushAll
+     * completes the full buffers queued for MSPTI's thread, joins the threads completing those it
+     * already took, then completes the current buffer, each completion running the shim's callback, which
+     * decodes and publishes into the ring before it returns (CANN ignores the flag; the documentation
+     * calls FlushAll synchronous: it returns once all activity data is consumed). One gap, read from the
+     * public implementation (Ascend/mspti, {@code ActivityManager::FlushAll}): a call recording on another
+     * thread while FlushAll runs can queue the full current buffer after FlushAll took the queue and
+     * before it takes the current buffer, and that buffer, holding records of calls that returned before
+     * the flush, then waits for MSPTI's thread. The second FlushAll takes it from the queue (or joins the
+     * thread completing it). API records still parked in {@link MsptiCorrelationRemap} are the remap's to
+     * account for at the barrier.
+     */
+    @Override
+    protected boolean flushCompleted(Session s) {
+        return MsptiLibrary.ftm_flush_all(handle, 0) == 0 && MsptiLibrary.ftm_flush_all(handle, 0) == 0;
     }
 
     @Override

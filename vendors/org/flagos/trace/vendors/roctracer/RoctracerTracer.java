@@ -29,7 +29,8 @@ import org.flagos.trace.vendors.family.VendorClock;
  *   <li>each completed buffer (on roctracer's thread): tap the records, decode under the session's
  *       lock;</li>
  *   <li>stop: shut the push gate, disable both domains, flush, close the pool (roctracer returns
- *       once the callbacks ran), save the clock mapping to the tap. The library stays loaded.</li>
+ *       once the callbacks ran), save the clock mapping to the tap. The library stays loaded;</li>
+ *   <li>flush barriers: the pool is flushed mid-session ({@link #flushCompleted}).</li>
  * </ul>
  *
  * <p>Clock: ROCtracer's timestamps are the HSA system clock, CLOCK_BOOTTIME ns on Linux. It is mapped
@@ -153,6 +154,23 @@ public final class RoctracerTracer extends ActivityTracer<RoctracerTracer.RocSes
         }
         check(RoctracerLibrary.ft_roc_flush(handle), "roctracer_flush_activity_expl");
         check(RoctracerLibrary.ft_roc_close_pool(handle), "roctracer_close_pool_expl");
+    }
+
+    /**
+     * {@code roctracer_flush_activity_expl} on the session's pool. A HIP call writes its EXTERN_ID binding
+     * and its API record into the pool at its exit, before it returns ({@code ApiTracer::Exit}); the
+     * flush hands the pool's current buffer to roctracer's consumer thread and returns once that thread
+     * has run the callback, and the shim's callback decodes and publishes into the ring before it returns
+     * (it queues nothing). Buffers filled before went to the same thread earlier, one at a time, so they
+     * were consumed first. When the current buffer is empty the flush returns without waiting, which still
+     * holds: a full buffer is switched only to write the record that did not fit (the new one is then not
+     * empty) or by a write or flush that waits for the consumer itself, and flushes are serialized with
+     * each other and with the stop. Read from ROCm/roctracer's {@code MemoryPool} (rocm-6.2 and, in its
+     * older form, rocm-4.5 to 5.2); not run against a real library.
+     */
+    @Override
+    protected boolean flushCompleted(RocSession s) {
+        return RoctracerLibrary.ft_roc_flush(handle) == 0;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package org.flagos.trace.cli;
 
+import org.flagos.trace.testing.ChildJvm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,7 +25,7 @@ class CliProcessTest {
     }
 
     private Run flagtrace(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        List<String> command = ChildJvm.command();
         command.addAll(List.of("--add-exports=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
                 "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 FlagtraceCli.class.getName()));

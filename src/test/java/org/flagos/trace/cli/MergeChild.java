@@ -1,5 +1,6 @@
 package org.flagos.trace.cli;
 
+import org.flagos.trace.testing.ChildJvm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,12 +25,11 @@ import org.flagos.trace.vendors.mcpti.McptiTracer;
 public final class MergeChild {
     /** Starts a child for {@code rank} of {@code world} whose vendor clock is {@code offsetNs} off the host's. */
     static Process start(Path dir, Path library, int rank, int world, long offsetNs) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:TieredStopAtLevel=1",
+        List<String> command = ChildJvm.command("-Xmx256m", "-XX:TieredStopAtLevel=1",
                 // the journal's (Chronicle's) flags on Java 17, as JournalChild starts it
                 "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
                 "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), MergeChild.class.getName(),
-                dir.toString(), library.toString()));
+                dir.toString(), library.toString());
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("rank" + rank + ".log").toFile());
         Map<String, String> env = builder.environment();

@@ -1,5 +1,6 @@
 package org.flagos.trace.journal;
 
+import org.flagos.trace.testing.ChildJvm;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -30,8 +31,7 @@ public final class JournalChild {
      * goes to the test's. Security managers are allowed (the "net" mode installs one).
      */
     public static Process start(String... args) throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        List<String> command = ChildJvm.command();
         command.add("-Xmx512m");
         command.add("-Djava.security.manager=allow");
         command.addAll(List.of("--add-exports=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",

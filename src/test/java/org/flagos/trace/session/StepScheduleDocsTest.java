@@ -1,5 +1,6 @@
 package org.flagos.trace.session;
 
+import org.flagos.trace.testing.ChildJvm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -55,8 +56,10 @@ class StepScheduleDocsTest {
         Path log = dir.resolve("log");
         // In a JVM of its own: the example's Profiler.start selects this process's tracer once and says
         // so on stderr once, which ProfilerSessionTest checks in the test JVM.
-        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", classes + java.io.File.pathSeparator + System.getProperty("java.class.path"), "StepExample", log.toString())
+        // Its temporary files and JavaCPP's extracted libraries stay in the build tree, as the test JVM's do.
+        List<String> command = ChildJvm.command("-cp", classes + java.io.File.pathSeparator + System.getProperty("java.class.path"),
+                "StepExample", log.toString());
+        Process child = new ProcessBuilder(command)
                 .redirectErrorStream(true).redirectOutput(dir.resolve("example.out").toFile()).start();
         if (!child.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)) {
             child.destroyForcibly().waitFor();

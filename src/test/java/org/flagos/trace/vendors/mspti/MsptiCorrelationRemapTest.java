@@ -10,11 +10,24 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.flagos.trace.model.DecodeStats;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
+import org.flagos.trace.stages.CaptureAccounting;
+import org.flagos.trace.stages.CaptureWindowFilter;
 import org.flagos.trace.stages.ExternalCorrelationJoin;
+import org.flagos.trace.stages.FlowArrow;
+import org.flagos.trace.stages.GpuAnnotationRow;
+import org.flagos.trace.stages.HostOpRow;
+import org.flagos.trace.stages.MarkRow;
+import org.flagos.trace.stages.MemoryRow;
+import org.flagos.trace.stages.NameStage;
+import org.flagos.trace.stages.TraceFooter;
+import org.flagos.trace.stages.TraceHeader;
+import org.flagos.trace.stages.TraceSink;
+import org.flagos.trace.stages.TraceWalk;
 import org.junit.jupiter.api.Test;
 
 /** The MSPTI correlation remap, record by record, with records in hostile orders. */
@@ -134,6 +147,235 @@ class MsptiCorrelationRemapTest {
             orders++;
         }
         assertEquals(120, orders);
+    }
+
+    private static TraceRecord barrier(long at) {
+        TraceRecord r = new TraceRecord();
+        r.clear();
+        r.type = RecordType.FLUSH_BARRIER;
+        r.startNs = at;
+        r.endNs = at;
+        return r;
+    }
+
+    /** One slot through the stage and the join behind it, as the ring hands it on; what left. */
+    private static List<TraceRecord> step(MsptiCorrelationRemap stage, ExternalCorrelationJoin join, TraceRecord r, long sequence) {
+        stage.onEvent(r, sequence, false);
+        join.onEvent(r, sequence, false);
+        List<TraceRecord> out = new ArrayList<>();
+        passed(r, out);
+        return out;
+    }
+
+    /**
+     * A flush barrier behind a launch's parked calls: while the group has no device work and ended
+     * within the lag, the barrier is lowered below the calls' start, so the walk cannot settle the op
+     * holding them (it started before them and ended after); once the kernel came, the next barrier
+     * releases the group on its own slot, joined and coalesced, ahead of it, and keeps its time.
+     */
+    @Test
+    void aBarrierBehindParkedCallsIsLoweredBelowThemUntilTheirGroupCanBeDecidedThenReleasesThemAheadOfIt() {
+        MsptiCorrelationRemap stage = new MsptiCorrelationRemap(names::name);
+        ExternalCorrelationJoin join = new ExternalCorrelationJoin();
+        long sequence = 0;
+        step(stage, join, binding(BIG, 42), sequence++);
+        assertTrue(step(stage, join, api("aclnnMatmul", BIG, 1_000, 5_000), sequence++).isEmpty(), "parked");
+        assertTrue(step(stage, join, api("rtKernelLaunch", BIG, 2_000, 4_000), sequence++).isEmpty(), "parked");
+
+        TraceRecord first = barrier(10_000);
+        List<TraceRecord> out = step(stage, join, first, sequence++);
+        assertEquals(1, out.size(), "nothing released: the barrier alone");
+        assertEquals(1_000 - MsptiCorrelationRemap.CLOCK_SLACK_NS, first.startNs,
+                "lowered below the earliest parked call: an op holding it cannot have ended before");
+        assertEquals(2, stage.parkedNow());
+
+        TraceRecord later = barrier(5_000 + 2 * MsptiCorrelationRemap.CLOCK_SLACK_NS);
+        step(stage, join, later, sequence++);
+        assertEquals(1_000 - MsptiCorrelationRemap.CLOCK_SLACK_NS, later.startNs, "still lowered: no device work yet");
+
+        step(stage, join, device(EventKind.KERNEL, BIG), sequence++);
+        TraceRecord decided = barrier(20_000);
+        out = step(stage, join, decided, sequence++);
+        assertEquals(20_000, decided.startNs, "nothing parked any more: the barrier keeps its time");
+        assertEquals(3, out.size(), "the barrier, then the group's calls released on its slot, oldest first");
+        assertEquals(RecordType.FLUSH_BARRIER, out.get(0).type);
+        TraceRecord acl = out.get(1);
+        TraceRecord launch = out.get(2);
+        assertEquals("aclnnMatmul", names.name(acl.nameId));
+        assertEquals("rtKernelLaunch", names.name(launch.nameId));
+        assertEquals(42, acl.externalId(), "joined on the barrier's slot");
+        assertEquals(42, launch.externalId());
+        assertEquals(1, launch.correlation(), "the launch call keeps the arrow");
+        assertFalse(acl.hasCorrelation(), "coalesced as at the horizon");
+        assertEquals(0, stage.parkedNow());
+        assertEquals(2, stage.releasedAtBarrier());
+        assertEquals(3, stage.barriers());
+        assertEquals(2, stage.barriersLowered());
+        assertEquals(0, stage.releasedAtHorizon());
+    }
+
+    /**
+     * A group that never gets device work (a synchronizing call) is released at the first barrier more
+     * than the lag after its calls ended; calls that ended after a barrier's time, or started after it,
+     * are no reason to lower it further than their start.
+     */
+    @Test
+    void aGroupWithoutDeviceWorkIsReleasedAtABarrierTheLagAfterItAndLaterCallsLowerNoBarrierBelowTheirStart() {
+        long lag = 100_000_000L;
+        MsptiCorrelationRemap stage = new MsptiCorrelationRemap(names::name, MsptiCorrelationRemap.DEFAULT_HORIZON, lag);
+        ExternalCorrelationJoin join = new ExternalCorrelationJoin();
+        long sequence = 0;
+        step(stage, join, binding(BIG, 7), sequence++);
+        step(stage, join, api("aclrtSynchronizeDevice", BIG, 1_000, 50_000_000L), sequence++);
+        step(stage, join, binding(BIG + 1, 8), sequence++);
+        step(stage, join, api("aclrtSynchronizeStream", BIG + 1, 60_000_000L, 130_000_000L), sequence++);
+
+        TraceRecord before = barrier(120_000_000L);
+        step(stage, join, before, sequence++);
+        assertEquals(1_000 - MsptiCorrelationRemap.CLOCK_SLACK_NS, before.startNs);
+        assertEquals(0, stage.releasedAtBarrier());
+
+        TraceRecord after = barrier(150_000_001L);
+        List<TraceRecord> out = step(stage, join, after, sequence++);
+        assertEquals(2, out.size(), "the first call ended more than the lag before: released");
+        assertEquals(7, out.get(1).externalId());
+        assertTrue(out.get(1).hasCorrelation(), "a group without device work keeps its id");
+        assertEquals(60_000_000L - MsptiCorrelationRemap.CLOCK_SLACK_NS, after.startNs,
+                "lowered below the call still parked, which ended after the barrier's lag");
+
+        TraceRecord past = barrier(300_000_000L);
+        step(stage, join, past, sequence++);
+        assertEquals(300_000_000L, past.startNs);
+        assertEquals(0, stage.parkedNow());
+
+        step(stage, join, binding(BIG + 2, 9), sequence++);
+        step(stage, join, api("aclrtSynchronizeDevice", BIG + 2, 400_000_000L, 401_000_000L), sequence++);
+        TraceRecord earlier = barrier(390_000_000L);
+        step(stage, join, earlier, sequence++);
+        assertEquals(390_000_000L, earlier.startNs, "a call that started after the barrier lowers nothing");
+        assertEquals(2, stage.barriersLowered(), "two lowered barriers in all");
+    }
+
+    /** What a walk behind the remap hands on: its API calls and op rows, in order. */
+    private final class OrderSink implements TraceSink {
+        final List<String> lines = new ArrayList<>();
+
+        @Override
+        public void header(long baseNs) {
+        }
+
+        @Override
+        public void apiSlice(TraceRecord api) {
+            lines.add("api " + names.name(api.nameId));
+        }
+
+        @Override
+        public void deviceSlice(TraceRecord device, int row) {
+            lines.add("kernel");
+        }
+
+        @Override
+        public void hostOpSlice(HostOpRow op) {
+            lines.add("op " + op.externalId);
+        }
+
+        @Override
+        public void gpuAnnotation(GpuAnnotationRow span) {
+        }
+
+        @Override
+        public void memoryInstant(MemoryRow memory) {
+        }
+
+        @Override
+        public void markInstant(MarkRow mark) {
+        }
+
+        @Override
+        public void unifiedMemory(TraceRecord record) {
+        }
+
+        @Override
+        public void flow(FlowArrow arrow) {
+        }
+
+        @Override
+        public int eventsPerFlow() {
+            return 2;
+        }
+
+        @Override
+        public void endOfBatch() {
+        }
+
+        @Override
+        public long footer(TraceFooter end) {
+            return 0;
+        }
+
+        @Override
+        public void overheadSlice(TraceRecord overhead) {
+        }
+    }
+
+    /**
+     * The remap, the join and the walk as a live session chains them, with the walk's lag (1 ms)
+     * shorter than the remap's (1 s): a barrier long after a launching op ended, while the op's calls
+     * are parked without their kernel, does not settle the op (the remap lowered it below the calls);
+     * the barrier after the kernel came releases the calls ahead of itself and settles the op with them.
+     * Either way no call of the op comes after it settled.
+     */
+    @Test
+    void aBarrierBehindAnOpsParkedCallsDoesNotSettleTheOpBeforeThem() throws Exception {
+        for (boolean kernelComes : new boolean[] {false, true}) {
+            long base = 1_795_982_694_000_000_000L;
+            CaptureAccounting accounting = new CaptureAccounting(new DecodeStats());
+            OrderSink sink = new OrderSink();
+            MsptiCorrelationRemap stage = new MsptiCorrelationRemap(names::name);
+            ExternalCorrelationJoin join = new ExternalCorrelationJoin();
+            TraceWalk walk = new TraceWalk(sink, names, new TraceHeader("t", List.of(), base, Map.of(), "p", 77), accounting,
+                    new NameStage(MsptiApiNames.INSTANCE, names), join, CaptureWindowFilter.unbounded());
+            walk.barrierBoundLag(1_000_000L);
+
+            TraceRecord op = new TraceRecord();
+            op.clear();
+            op.type = RecordType.HOST_OP;
+            op.nameId = names.intern("aten::mm");
+            op.externalId(1);
+            op.threadId = 3;
+            op.startNs = base;
+            op.endNs = base + 10_000;
+            TraceRecord kernel = device(EventKind.KERNEL, BIG);
+            kernel.startNs = base + 6_000;
+            kernel.endNs = base + 9_000;
+            List<TraceRecord> slots = new ArrayList<>(List.of(op, binding(BIG, 1),
+                    api("aclnnMatmul", BIG, base + 1_000, base + 5_000), api("rtKernelLaunch", BIG, base + 2_000, base + 4_000),
+                    barrier(base + 100_000_000L)));
+            if (kernelComes) {
+                slots.add(kernel);
+                slots.add(barrier(base + 200_000_000L));
+            }
+            TraceRecord end = new TraceRecord();
+            end.clear();
+            end.type = RecordType.END_OF_CAPTURE;
+            slots.add(end);
+            long sequence = 0;
+            for (TraceRecord r : slots) {
+                stage.onEvent(r, sequence, false);
+                join.onEvent(r, sequence, false);
+                walk.onEvent(r, sequence++, true);
+            }
+            walk.awaitFinished();
+            assertEquals(null, walk.failure());
+            assertEquals(kernelComes ? 2 : 1, accounting.flushBarriers());
+            assertEquals(kernelComes ? 1 : 0, accounting.opsSettledAtBarrier(),
+                    kernelComes ? "settled at the barrier that released its calls" : "held to the end: its calls were parked");
+            assertEquals(0, accounting.recordsAfterOpSettled(), "no call of the op came after it settled");
+            int opAt = sink.lines.indexOf("op 1");
+            assertTrue(opAt > sink.lines.indexOf("api aclnnMatmul") && opAt > sink.lines.indexOf("api rtKernelLaunch"),
+                    "the op's row after both its calls: " + sink.lines);
+            assertEquals(1, stage.barriersLowered(), "the first barrier was lowered below the calls");
+        }
     }
 
     @Test

@@ -23,6 +23,7 @@ import org.flagos.trace.contract.VendorContract;
 import org.flagos.trace.ingest.DeviceClockFile;
 import org.flagos.trace.ingest.KernelNameFile;
 import org.flagos.trace.ingest.OpsJsonlWriter;
+import org.flagos.trace.model.RealtimeClock;
 import org.flagos.trace.names.ItaniumDemangler;
 import org.flagos.trace.model.ApiNameHandle;
 import org.flagos.trace.model.DeviceClockMapping;
@@ -90,11 +91,16 @@ class RoctracerContractTest extends VendorContract {
         assertTrue(tracer.available(), tracer.unavailableReason());
         assertEquals(0, tracer.invoke("fakeHipLaunchKernel", 0), "no pool before the session: nothing recorded");
         tracer.invoke("fakeTruthReset", 0);
+        long opened = RealtimeClock.nowNs();
         ProfilerSession session = Profiler.start(tracer, SessionOptions.to(trace).withDumpBuffers(capture));
         try {
-            tracer.invoke("fakeBackdate", 500_000_000L); // work in flight before the session: plausible, outside the window
+            // Backdated from the session's opening, not from the call: on two cores beside two CPU hogs the
+            // session took over half a second to open, and work backdated half a second from the call lay
+            // inside the window. 0.2 s before the opening: before the window, within the vendor clock's 1 s
+            // of slack (the clock starts after the opening, in the tracer's start).
+            tracer.invoke("fakeBackdate", RealtimeClock.nowNs() - opened + 200_000_000L); // in flight before the session: plausible, outside the window
             backdated = tracer.invoke("fakeHipLaunchKernel", 0);
-            tracer.invoke("fakeBackdate", 5_000_000_000L); // not this session's at all: implausible
+            tracer.invoke("fakeBackdate", RealtimeClock.nowNs() - opened + 5_000_000_000L); // not this session's at all: implausible
             implausible = tracer.invoke("fakeHipLaunchKernel", 1);
             tracer.invoke("fakeBackdate", 0);
             outsideOps = tracer.invoke("fakeHipLaunchKernel", 2);
