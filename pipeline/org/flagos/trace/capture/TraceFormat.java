@@ -10,9 +10,9 @@ import java.util.Optional;
 import java.util.function.Function;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.NameTable;
-import org.flagos.trace.stages.ChromeJsonSink;
-import org.flagos.trace.stages.ParquetSink;
-import org.flagos.trace.stages.PerfettoProtoSink;
+import org.flagos.trace.encoders.ChromeJsonSink;
+import org.flagos.trace.encoders.ParquetSink;
+import org.flagos.trace.encoders.PerfettoProtoSink;
 import org.flagos.trace.stages.TraceHeader;
 import org.flagos.trace.stages.TraceSink;
 

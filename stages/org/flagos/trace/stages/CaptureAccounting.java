@@ -398,7 +398,7 @@ public final class CaptureAccounting {
         return apiNamesGeneric;
     }
 
-    void write(JsonGenerator g) throws IOException {
+    public void write(JsonGenerator g) throws IOException {
         g.writeObjectFieldStart("decoded");
         for (int k = 0; k < EventKind.count(); k++) {
             EventKind kind = EventKind.ofOrdinal(k);

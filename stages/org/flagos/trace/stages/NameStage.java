@@ -16,7 +16,7 @@ import org.flagos.trace.model.RecordNaming;
 import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.SyncKind;
 import org.flagos.trace.model.TraceRecord;
-import org.flagos.trace.names.ItaniumDemangler;
+import org.flagos.trace.stages.names.ItaniumDemangler;
 
 /**
  * Stage 1, the one stage that names records and owns the capture's {@link NameTable}: after it no

@@ -12,6 +12,19 @@ import org.flagos.trace.model.TraceRecord;
  */
 public interface TraceSink {
     /**
+     * The row of a device's unified-memory records (migrations, page faults), named
+     * {@code Unified Memory} and sorted after the device's streams: a tid no CUDA stream id of a
+     * process reaches in practice (CUPTI numbers a context's streams from small integers up).
+     */
+    int UNIFIED_MEMORY_ROW = 0x7FFF_FFFE;
+
+    /**
+     * torch's row of a device's work that concerns no stream (a context or event synchronization,
+     * stream -1): tid 1, named {@code Device N}, sorted first.
+     */
+    int DEVICE_ROW = 1;
+
+    /**
      * The start of the document, before anything else: called once, at the first record written
      * (or at the end of a capture with none).
      *
@@ -25,7 +38,7 @@ public interface TraceSink {
     /**
      * A device record (kernel, copy, set, sync; named, windowed, joined): one slice on row {@code row}
      * of its device, as the walk decided it (its stream's row; a sync on no stream, stream -1, on
-     * torch's device row, {@link TraceRows#DEVICE_ROW}). A format that keeps rows encodes that one.
+     * torch's device row, {@link TraceSink#DEVICE_ROW}). A format that keeps rows encodes that one.
      */
     void deviceSlice(TraceRecord device, int row) throws IOException;
 

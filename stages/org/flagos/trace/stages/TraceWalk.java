@@ -325,7 +325,7 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
      * row. The one place this is decided; the sinks encode the row they are given.
      */
     static int deviceRow(TraceRecord r) {
-        return r.kind == EventKind.SYNC && r.stream == -1 ? TraceRows.DEVICE_ROW : r.stream;
+        return r.kind == EventKind.SYNC && r.stream == -1 ? TraceSink.DEVICE_ROW : r.stream;
     }
 
     /**

@@ -32,7 +32,7 @@ import org.flagos.trace.model.DeviceProperties;
  * carry come from a table keyed by compute capability (3.x to 12.x).
  *
  * <p>All methods are static and allocation-free. The trace writer prints the per-SM figures
- * ({@code org.flagos.trace.stages.FixedDecimal}).
+ * ({@code org.flagos.trace.encoders.FixedDecimal}).
  */
 public final class CudaOccupancy {
 

@@ -22,7 +22,7 @@ class JournalLayeringTest {
     void theJournalIsVendorNeutralPersistence() {
         noClasses().that().resideInAPackage("org.flagos.trace.journal..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.flagos.trace.vendors..", "org.flagos.trace.natives..",
-                        "org.flagos.trace.stages..", "org.flagos.trace.capture..", "org.flagos.trace.session..",
+                        "org.flagos.trace.stages..", "org.flagos.trace.encoders..", "org.flagos.trace.capture..", "org.flagos.trace.session..",
                         "org.flagos.trace.cli..")
                 .check(CLASSES);
     }

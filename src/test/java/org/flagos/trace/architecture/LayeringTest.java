@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The floors of {@link Floors}, checked on the compiled classes and on the source folders: the model
- * imports nothing of the project, nothing standing on it imports the assembly, and each source folder
- * holds one floor's packages, so the folders show the floors too.
+ * imports nothing of the project, no import runs back up a floor, each source folder holds one floor's
+ * packages and each file's package is its folder, so the folders show the floors too.
  */
 class LayeringTest {
     private static final JavaClasses MAIN = new ClassFileImporter()
@@ -62,17 +62,22 @@ class LayeringTest {
         assertTrue(lines.stream().allMatch(l -> l.contains("sample.model.UpwardRecord")), String.join("\n", lines));
     }
 
+    /** The source folders and the packages each holds: one floor's, so the folders show the floors. */
+    static final Map<String, List<String>> FOLDERS = Map.of(
+            "model", Floors.MODEL,
+            "ingest", List.of("ingest", "journal"),
+            "stages", List.of("stages"),
+            "native", List.of("natives"),
+            "vendors", List.of("vendors"),
+            "encoders", Floors.ENCODERS,
+            "pipeline", Floors.PIPELINE,
+            "analysis", Floors.ANALYSIS,
+            "cli", Floors.CLI,
+            "spark/main", List.of("spark"));
+
     @Test
     void eachSourceFolderHoldsOneFloor() throws IOException {
-        Map<String, List<String>> folders = Map.of(
-                "model", Floors.MODEL,
-                "ingest", List.of("ingest", "journal"),
-                "stages", List.of("stages", "names"),
-                "native", List.of("natives"),
-                "vendors", List.of("vendors"),
-                "pipeline", Floors.ASSEMBLY,
-                "spark/main", List.of("spark"));
-        for (var folder : folders.entrySet()) {
+        for (var folder : FOLDERS.entrySet()) {
             Path root = Path.of(folder.getKey(), "org", "flagos", "trace");
             TreeSet<String> found = new TreeSet<>();
             try (Stream<Path> dirs = Files.list(root)) {
@@ -80,5 +85,51 @@ class LayeringTest {
             }
             assertEquals(new TreeSet<>(folder.getValue()), found, "packages in " + folder.getKey() + "/");
         }
+    }
+
+    @Test
+    void everyFilesPackageIsItsFolder() throws IOException {
+        // Below each source root (main and test), a file's package is its path: org/flagos/trace/x/Y.java is in org.flagos.trace.x.
+        List<String> roots = new java.util.ArrayList<>(FOLDERS.keySet());
+        roots.addAll(List.of("src/test/java", "benchmarks/java", "spark/test"));
+        List<String> wrong = new java.util.ArrayList<>();
+        int files = 0;
+        for (String r : roots) {
+            Path root = Path.of(r);
+            if (!Files.isDirectory(root)) {
+                continue;
+            }
+            List<Path> sources;
+            try (Stream<Path> all = Files.walk(root)) {
+                sources = all.filter(f -> f.toString().endsWith(".java")).toList();
+            }
+            for (Path f : sources) {
+                files++;
+                String expected = root.relativize(f.getParent()).toString().replace(java.io.File.separatorChar, '.');
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^package\\s+([\\w.]+)\\s*;").matcher(Files.readString(f));
+                String declared = m.find() ? m.group(1) : "";
+                if (!declared.equals(expected)) {
+                    wrong.add(f + ": package " + declared + ", folder " + expected);
+                }
+            }
+        }
+        assertTrue(files > 500, "too few sources found (" + files + "): is the working directory the project root?");
+        assertTrue(wrong.isEmpty(), String.join("\n", wrong));
+    }
+
+    @Test
+    void everyMainPackageSaysItsJob() throws IOException {
+        List<String> missing = new java.util.ArrayList<>();
+        for (String r : FOLDERS.keySet()) {
+            if (r.startsWith("spark")) {
+                continue;
+            }
+            try (Stream<Path> all = Files.walk(Path.of(r, "org"))) {
+                all.filter(f -> f.toString().endsWith(".java")).map(Path::getParent).distinct()
+                        .filter(d -> !Files.exists(d.resolve("package-info.java")))
+                        .forEach(d -> missing.add(d.toString()));
+            }
+        }
+        assertTrue(missing.isEmpty(), "no package-info.java in " + missing);
     }
 }

@@ -27,7 +27,7 @@ class VendorBoundaryTest {
 
     @Test
     void theStagesAndTheTraceWriterAreVendorNeutral() {
-        noClasses().that().resideInAnyPackage("org.flagos.trace.stages..", "org.flagos.trace.model..")
+        noClasses().that().resideInAnyPackage("org.flagos.trace.stages..", "org.flagos.trace.encoders..", "org.flagos.trace.model..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.flagos.trace.vendors..", "org.flagos.trace.natives..",
                         "org.flagos.trace.capture..", "org.flagos.trace.cli..")
                 .check(CLASSES);

@@ -6,7 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.flagos.trace.report.TraceTables;
-import org.flagos.trace.stages.EventTable;
+import org.flagos.trace.encoders.EventTable;
 
 /**
  * Fuzz target: a trace given to {@code tables} (issue 30, item 6), read by {@link TraceTables} into

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.flagos.trace.encoders.EventTable;
+import org.flagos.trace.encoders.ParquetSink;
 import org.flagos.trace.model.DecodeStats;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.NameTable;
@@ -26,7 +28,7 @@ class TraceWalkTest {
         TraceRecord r = new TraceRecord();
         r.kind = EventKind.SYNC;
         r.stream = -1;
-        assertEquals(TraceRows.DEVICE_ROW, TraceWalk.deviceRow(r));
+        assertEquals(TraceSink.DEVICE_ROW, TraceWalk.deviceRow(r));
         r.stream = 7;
         assertEquals(7, TraceWalk.deviceRow(r));
         r.kind = EventKind.KERNEL;

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.flagos.trace.model.DeviceProperties;
-import org.flagos.trace.stages.FixedDecimal;
+import org.flagos.trace.encoders.FixedDecimal;
 import org.junit.jupiter.api.Test;
 
 class CudaOccupancyTest {

@@ -9,7 +9,7 @@ import java.util.List;
 import org.flagos.trace.ingest.CaptureBytes;
 import org.flagos.trace.ingest.FltrbufFrames;
 import org.flagos.trace.ingest.KernelNameFile;
-import org.flagos.trace.names.ItaniumDemangler;
+import org.flagos.trace.stages.names.ItaniumDemangler;
 import java.util.Optional;
 import org.flagos.trace.model.CorrelationId;
 import org.flagos.trace.model.DecodeStats;

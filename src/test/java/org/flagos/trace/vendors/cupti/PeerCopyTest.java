@@ -29,7 +29,7 @@ import org.flagos.trace.model.RecordField;
 import org.flagos.trace.model.RecordSink;
 import org.flagos.trace.model.TraceRecord;
 import org.flagos.trace.report.TraceTables;
-import org.flagos.trace.stages.EventTable;
+import org.flagos.trace.encoders.EventTable;
 import org.flagos.trace.testing.CuptiRecords;
 import org.flagos.trace.testing.TargetScratch;
 import org.flagos.trace.testing.TraceJson;

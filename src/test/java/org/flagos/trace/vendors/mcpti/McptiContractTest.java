@@ -14,7 +14,7 @@ import java.util.Set;
 import org.flagos.trace.contract.Capabilities;
 import org.flagos.trace.contract.VendorContract;
 import org.flagos.trace.ingest.KernelNameFile;
-import org.flagos.trace.names.ItaniumDemangler;
+import org.flagos.trace.stages.names.ItaniumDemangler;
 import org.flagos.trace.model.ApiNameHandle;
 import org.flagos.trace.session.OpScope;
 import org.flagos.trace.session.Profiler;

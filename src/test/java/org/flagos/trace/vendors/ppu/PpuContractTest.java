@@ -17,7 +17,7 @@ import java.util.Set;
 import org.flagos.trace.contract.Capabilities;
 import org.flagos.trace.contract.VendorContract;
 import org.flagos.trace.ingest.DeviceClockFile;
-import org.flagos.trace.names.ItaniumDemangler;
+import org.flagos.trace.stages.names.ItaniumDemangler;
 import org.flagos.trace.model.DeviceClockMapping;
 import org.flagos.trace.session.OpScope;
 import org.flagos.trace.session.Profiler;

@@ -24,7 +24,7 @@ import org.flagos.trace.ingest.DeviceClockFile;
 import org.flagos.trace.ingest.KernelNameFile;
 import org.flagos.trace.ingest.OpsJsonlWriter;
 import org.flagos.trace.model.RealtimeClock;
-import org.flagos.trace.names.ItaniumDemangler;
+import org.flagos.trace.stages.names.ItaniumDemangler;
 import org.flagos.trace.model.ApiNameHandle;
 import org.flagos.trace.model.DeviceClockMapping;
 import org.flagos.trace.model.EventKind;

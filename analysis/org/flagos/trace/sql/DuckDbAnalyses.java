@@ -1,0 +1,262 @@
+package org.flagos.trace.sql;
+
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import org.flagos.trace.encoders.EventTable;
+
+/**
+ * Runs {@link Analyses} on DuckDB, embedded through its JDBC driver (an in-memory database: nothing
+ * to install, nothing written), over a Parquet events table: one {@code .parquet} file, or a folder
+ * of them (read as one table).
+ */
+public final class DuckDbAnalyses implements AutoCloseable {
+    private final Connection db;
+    private final Path links; // the folder of literal names given to DuckDB, or null
+
+    private DuckDbAnalyses(Connection db, Path links) {
+        this.db = db;
+        this.links = links;
+    }
+
+    /** Characters DuckDB reads as a pattern in a path (glob), never as themselves. */
+    private static final String GLOB = "*?[]{}\\";
+
+    /**
+     * Opens DuckDB with {@code events} as a view of the Parquet file or folder {@code events}. DuckDB
+     * is given literal paths only: a folder's {@code .parquet} files are listed here, and a file whose
+     * path holds a glob character ({@code ev[1].parquet}) is given through a link of a plain name in a
+     * private folder. The table's columns are checked against docs/tables.md before any analysis runs.
+     */
+    public static DuckDbAnalyses open(Path events) throws IOException {
+        List<Path> files = new ArrayList<>();
+        if (Files.isDirectory(events)) {
+            try (var entries = Files.newDirectoryStream(events)) {
+                for (Path entry : entries) {
+                    if (entry.getFileName().toString().endsWith(".parquet") && Files.isRegularFile(entry)) {
+                        files.add(entry.toAbsolutePath());
+                    }
+                }
+            }
+            if (files.isEmpty()) {
+                throw new IOException(events + ": a folder with no .parquet file in it");
+            }
+            files.sort(null);
+        } else if (Files.isRegularFile(events)) {
+            files.add(events.toAbsolutePath());
+        } else {
+            throw new IOException(events + ": no such file or folder");
+        }
+        Path links = null;
+        List<String> literal = new ArrayList<>();
+        for (Path f : files) {
+            if (!hasGlob(f.toString())) {
+                literal.add(f.toString());
+                continue;
+            }
+            if (links == null) {
+                links = Files.createTempDirectory("flagtrace-analyze-").toAbsolutePath();
+                if (hasGlob(links.toString())) {
+                    deleteLinks(links);
+                    throw new IOException(events + ": its path holds a character DuckDB reads as a pattern (" + GLOB
+                            + "), and so does the temporary folder " + links + "; rename it or set java.io.tmpdir");
+                }
+            }
+            literal.add(Files.createSymbolicLink(links.resolve(literal.size() + ".parquet"), f).toString());
+        }
+        Properties props = new Properties();
+        // Parquet is built into the driver; nothing is fetched (the CLI never touches the network).
+        props.setProperty("autoinstall_known_extensions", "false");
+        props.setProperty("autoload_known_extensions", "false");
+        Connection c = null;
+        try {
+            c = DriverManager.getConnection("jdbc:duckdb:", props);
+            // One read_parquet of one literal path per file, in plain SQL (a folder's files have one schema).
+            List<String> reads = new ArrayList<>();
+            for (String l : literal) {
+                reads.add("SELECT * FROM read_parquet(" + literal(l) + ")");
+            }
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE VIEW " + Analyses.INPUT_TABLE + " AS " + String.join(" UNION ALL ", reads));
+            }
+            checkColumns(c, events);
+            return new DuckDbAnalyses(c, links);
+        } catch (SQLException | IOException | RuntimeException e) {
+            if (c != null) {
+                try {
+                    c.close();
+                } catch (SQLException ignored) {
+                    // the failure below is what matters
+                }
+            }
+            deleteLinks(links);
+            if (e instanceof IOException io) {
+                throw io;
+            }
+            throw new IOException(events + " is not a Parquet events table: " + words(e), e);
+        }
+    }
+
+    private static boolean hasGlob(String path) {
+        for (int i = 0; i < path.length(); i++) {
+            if (GLOB.indexOf(path.charAt(i)) >= 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void deleteLinks(Path links) {
+        if (links == null) {
+            return;
+        }
+        try (var entries = Files.newDirectoryStream(links)) {
+            for (Path l : entries) {
+                Files.deleteIfExists(l);
+            }
+            Files.deleteIfExists(links);
+        } catch (IOException ignored) {
+            // a leftover link names a file the user gave; it holds no data
+        }
+    }
+
+    /**
+     * Refuses, in words, a table whose columns are not those of docs/tables.md: a published column of
+     * another type (a whole number where a whole number is expected may be narrower), or a column an
+     * analysis needs that is missing. Extra columns are allowed.
+     */
+    private static void checkColumns(Connection c, Path events) throws SQLException, IOException {
+        java.util.Map<String, String> types = new java.util.LinkedHashMap<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("DESCRIBE " + Analyses.INPUT_TABLE)) {
+            while (rs.next()) {
+                types.put(rs.getString(1), rs.getString(2));
+            }
+        }
+        StringBuilder sql = new StringBuilder();
+        for (String name : Analyses.NAMES) {
+            sql.append(Analyses.sql(name)).append('\n');
+        }
+        for (String[] column : EventTable.COLUMNS) {
+            String found = types.get(column[0]);
+            if (found == null) {
+                if (java.util.regex.Pattern.compile("\\b" + column[0] + "\\b").matcher(sql).find()) {
+                    throw new IOException(events + " is not a flagtrace events table: it has no column " + column[0] + " ("
+                            + column[1] + ", docs/tables.md); write the table with flagtrace tables");
+                }
+                continue;
+            }
+            if (!fits(found, column[1])) {
+                throw new IOException(events + " is not a flagtrace events table: column " + column[0] + " is " + found
+                        + " where docs/tables.md has " + column[1] + "; write the table with flagtrace tables");
+            }
+        }
+    }
+
+    /** Whether a column of DuckDB type {@code found} reads exactly as {@code expected} (INTEGER, BIGINT or VARCHAR). */
+    private static boolean fits(String found, String expected) {
+        switch (expected) {
+            case "VARCHAR":
+                return found.equals("VARCHAR");
+            case "INTEGER":
+                return List.of("TINYINT", "SMALLINT", "INTEGER", "UTINYINT", "USMALLINT").contains(found);
+            case "BIGINT":
+                return List.of("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "UTINYINT", "USMALLINT", "UINTEGER").contains(found);
+            default:
+                return found.equals(expected);
+        }
+    }
+
+    /**
+     * What went wrong in DuckDB, in this CLI's words: never DuckDB's own (its class and type names,
+     * {@code TProtocolException}, {@code Conversion Error ... INT32}), which say nothing to a user.
+     */
+    static String words(Throwable e) {
+        String m = String.valueOf(e.getMessage());
+        if (m.contains("Conversion Error") || m.contains("Could not convert") || m.contains("Out of Range")) {
+            return "a value in it does not fit its column's type";
+        }
+        if (m.contains("Binder Error") || m.contains("Catalog Error")) {
+            return "it lacks a column the analyses need, or a column has another type (docs/tables.md)";
+        }
+        if (m.contains("Out of Memory")) {
+            return "DuckDB ran out of memory reading it";
+        }
+        if (m.contains("No files found") || m.contains("No such file")) {
+            return "the file cannot be found";
+        }
+        if (m.contains("IO Error") && m.contains("ermission")) {
+            return "the file cannot be read (permission denied)";
+        }
+        return "its Parquet structure is damaged or it is not Parquet (the footer, the metadata or a page cannot be read)";
+    }
+    /** Runs every analysis, in {@link Analyses#NAMES}'s order. */
+    public List<ResultTable> runAll() throws IOException {
+        List<ResultTable> out = new ArrayList<>();
+        for (String name : Analyses.NAMES) {
+            out.add(run(name));
+        }
+        return out;
+    }
+
+    /** Runs analysis {@code name}. */
+    public ResultTable run(String name) throws IOException {
+        try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery(Analyses.sql(name))) {
+            ResultSetMetaData meta = rs.getMetaData();
+            List<String> columns = new ArrayList<>();
+            for (int i = 1; i <= meta.getColumnCount(); i++) {
+                columns.add(meta.getColumnLabel(i));
+            }
+            List<List<Object>> rows = new ArrayList<>();
+            while (rs.next()) {
+                List<Object> row = new ArrayList<>(columns.size());
+                for (int i = 1; i <= columns.size(); i++) {
+                    row.add(value(rs.getObject(i), name, columns.get(i - 1)));
+                }
+                rows.add(row);
+            }
+            return new ResultTable(name, columns, rows);
+        } catch (SQLException | ArithmeticException e) {
+            throw new IOException("analysis " + name + " cannot run over the events table: " + words(e), e);
+        }
+    }
+
+    /** A value as the analyses promise them: a whole number as a Long, text as a String, or null. */
+    public static Object value(Object v, String table, String column) {
+        if (v == null || v instanceof String || v instanceof Long) {
+            return v;
+        }
+        if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
+            return ((Number) v).longValue();
+        }
+        if (v instanceof BigInteger b) {
+            return b.longValueExact();
+        }
+        throw new IllegalStateException(table + "." + column + " holds a " + v.getClass().getSimpleName()
+                + " (" + v + "); the analyses give whole numbers and text only");
+    }
+
+    private static String literal(String s) {
+        return "'" + s.replace("'", "''") + "'";
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            db.close();
+        } catch (SQLException e) {
+            throw new IOException("cannot close DuckDB: " + words(e), e);
+        } finally {
+            deleteLinks(links);
+        }
+    }
+}

@@ -1,0 +1,6 @@
+/**
+ * Huawei Ascend MSPTI: its tracer, decoders and the correlation remap of its flows. Floor 1, on
+ * the model: imports only the model and its own floor; imported by the encoders, the pipeline,
+ * the analysis and the CLI (vendor types only through Vendors).
+ */
+package org.flagos.trace.vendors.mspti;
