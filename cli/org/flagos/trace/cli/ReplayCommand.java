@@ -144,7 +144,7 @@ final class ReplayCommand implements Callable<Integer> {
         }
         OutputPaths.checkWritable(outputs);
         List<DeviceProperties> devices = Devices.read(deviceProperties);
-        CaptureReplay.Request request = CaptureReplay.request(capture, opsUsed, names, devices, meta);
+        CaptureReplay.Request request = CaptureReplay.request(capture, opsUsed, names, devices, meta).withFormat(TraceFormat.of(trace));
         if (noGpuAnnotations) {
             request = request.withoutGpuAnnotations();
         }
@@ -185,7 +185,7 @@ final class ReplayCommand implements Callable<Integer> {
         OutputPaths.checkTraceName("-o", trace);
         OutputPaths.checkWritable(outputs);
         JournalReplay.Request request = new JournalReplay.Request(capture, selected, Devices.read(deviceProperties), meta,
-                CapturePipeline.DEFAULT_RING_SIZE, !noGpuAnnotations);
+                CapturePipeline.DEFAULT_RING_SIZE, !noGpuAnnotations, TraceFormat.of(trace));
         JournalReplay.Result result;
         try (AtomicOutput t = new AtomicOutput(trace);
              AtomicOutput s = summary == null ? null : new AtomicOutput(summary)) {

@@ -18,7 +18,8 @@ import org.flagos.trace.ingest.IoFailureWords;
  * process killed before it could delete its temporary (kill -9, a power cut) leaves one behind, and
  * the next output to the same target deletes every such temporary whose process is gone.
  * A target ending in {@code .gz} is gzip-compressed, on worker threads ({@link ParallelGzipOutputStream},
- * stopped by {@link #finish()} or {@link #close()}); the stream carries the target's {@link TraceFormat}. Every failure names the target the user asked
+ * stopped by {@link #finish()} or {@link #close()}); the stream says where a format's scratch files go (the
+ * target's folder), never which format it is. Every failure names the target the user asked
  * for, never the temporary file, and says why in words.
  *
  * <p>The target's directory must exist: none is created. A target that is a character device or a
@@ -77,7 +78,7 @@ public final class AtomicOutput implements AutoCloseable {
                     : Files.newOutputStream(temporary), 1 << 16);
             OutputStream named = new Named(raw, this.target);
             OutputStream file = target.getFileName().toString().endsWith(".gz") ? gzip.apply(named, this.target) : named;
-            this.stream = new TraceFormat.Tagged(file, TraceFormat.of(this.target), straight ? null : dir);
+            this.stream = new TraceFormat.ScratchOutput(file, straight ? null : dir);
         } catch (IOException e) {
             throw new OutputException(this.target, e);
         }

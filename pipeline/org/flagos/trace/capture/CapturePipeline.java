@@ -37,8 +37,8 @@ import org.flagos.trace.stages.TraceWalk;
 /**
  * The ring and its chain of stages, wired in one place: names, then the vendor's own stages
  * (MSPTI's correlation remap; none for most vendors), then the external-correlation join, then the
- * capture window, then the trace walk into the format's sink (JSON, or Perfetto's protobuf when the
- * stream was opened for a {@code .pftrace} file: {@link TraceFormat}). See {@link StageThreading} for how the
+ * capture window, then the trace walk into the sink of the {@link TraceFormat} it is given (JSON,
+ * Perfetto's protobuf or Parquet: the request or session options carry it). See {@link StageThreading} for how the
  * stages map to threads. Producers (a replay, a live tracer's buffer
  * callback, host ops) publish into it; {@link #finish()} publishes the end of the capture and
  * waits until the trace is complete.
@@ -65,29 +65,31 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
     private final SlotBatch batch;
 
     public CapturePipeline(NameTable names, ApiNames apiNames, CaptureWindowFilter window, TraceHeader header,
-                           OutputStream out, DecodeStats decodeStats, ProducerType producers, int ringSize) {
-        this(names, apiNames, window, header, out, decodeStats, producers, ringSize, waitStrategy());
+                           TraceFormat format, OutputStream out, DecodeStats decodeStats, ProducerType producers, int ringSize) {
+        this(names, apiNames, window, header, format, out, decodeStats, producers, ringSize, waitStrategy());
     }
 
     public CapturePipeline(NameTable names, ApiNames apiNames, CaptureWindowFilter window, TraceHeader header,
-                           OutputStream out, DecodeStats decodeStats, ProducerType producers, int ringSize,
+                           TraceFormat format, OutputStream out, DecodeStats decodeStats, ProducerType producers, int ringSize,
                            WaitStrategy waitStrategy) {
-        this(names, apiNames, List.of(), window, header, out, decodeStats, producers, ringSize, waitStrategy);
+        this(names, apiNames, List.of(), window, header, format, out, decodeStats, producers, ringSize, waitStrategy);
     }
 
     /**
      * @param vendorStages what the vendor's records need between API naming and the join (MSPTI's
      *                     correlation remap), in order; empty for most vendors
+     * @param format       the trace's format, as the request or the session options give it
      */
     public CapturePipeline(NameTable names, ApiNames apiNames, List<EventHandler<TraceRecord>> vendorStages,
-                           CaptureWindowFilter window, TraceHeader header, OutputStream out, DecodeStats decodeStats,
-                           ProducerType producers, int ringSize) {
-        this(names, apiNames, vendorStages, window, header, out, decodeStats, producers, ringSize, waitStrategy());
+                           CaptureWindowFilter window, TraceHeader header, TraceFormat format, OutputStream out,
+                           DecodeStats decodeStats, ProducerType producers, int ringSize) {
+        this(names, apiNames, vendorStages, window, header, format, out, decodeStats, producers, ringSize, waitStrategy());
     }
 
     private CapturePipeline(NameTable names, ApiNames apiNames, List<EventHandler<TraceRecord>> vendorStages,
-                            CaptureWindowFilter window, TraceHeader header, OutputStream out, DecodeStats decodeStats,
-                            ProducerType producers, int ringSize, WaitStrategy waitStrategy) {
+                            CaptureWindowFilter window, TraceHeader header, TraceFormat format, OutputStream out,
+                            DecodeStats decodeStats, ProducerType producers, int ringSize, WaitStrategy waitStrategy) {
+        java.util.Objects.requireNonNull(format, "format");
         if (ringSize > RecordCopies.REUSE_DISTANCE) {
             throw new IllegalArgumentException("ring of " + ringSize + " slots: stages reuse the copies they park after "
                     + RecordCopies.REUSE_DISTANCE + " slots, so no ring may be larger");
@@ -100,7 +102,7 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
                 ((AccountedStage) vendorStage).notesTo(accounting::note);
             }
         }
-        this.writer = new TraceWalk(TraceFormat.of(out).sink(out, names, header, apiNames::category), names, header, accounting,
+        this.writer = new TraceWalk(format.sink(out, names, header, apiNames::category), names, header, accounting,
                 apiNameStage, join, window);
         this.disruptor = new Disruptor<>(TraceRecord::new, ringSize, DaemonThreadFactory.INSTANCE, producers, waitStrategy);
         disruptor.setDefaultExceptionHandler(new RecordingExceptionHandler());

@@ -65,11 +65,12 @@ public final class CaptureReplay {
      * @param process    who captured and the clock anchors (the {@code .process.json} beside a dump),
      *                   written into the trace as the live session wrote them; null: none
      * @param gpuAnnotations whether each op's span per stream is drawn (torch's {@code gpu_user_annotation})
+     * @param format     the trace's format (for a file, {@link TraceFormat#of(Path)} of its name)
      */
     public record Request(ByteBuffer capture, String source, HostOpSource ops, KernelNames kernelNames,
                           List<DeviceProperties> devices, Map<String, String> metadata, String traceName,
                           UnaryOperator<List<Frame>> frameOrder, int ringSize, DeviceClockMapping clock, Path file,
-                          ProcessFacts process, boolean gpuAnnotations) {
+                          ProcessFacts process, boolean gpuAnnotations, TraceFormat format) {
         public Request {
             if ((capture == null) == (file == null)) {
                 throw new IllegalArgumentException("a replay reads a capture in memory or a file, exactly one of them");
@@ -81,6 +82,7 @@ public final class CaptureReplay {
             Objects.requireNonNull(traceName, "traceName");
             Objects.requireNonNull(frameOrder, "frameOrder");
             Objects.requireNonNull(clock, "clock");
+            Objects.requireNonNull(format, "format");
         }
 
         /**
@@ -95,7 +97,7 @@ public final class CaptureReplay {
         public Builder toBuilder() {
             return new Builder().capture(capture).source(source).ops(ops).kernelNames(kernelNames).devices(devices)
                     .metadata(metadata).traceName(traceName).frameOrder(frameOrder).ringSize(ringSize).clock(clock)
-                    .file(file).process(process).gpuAnnotations(gpuAnnotations);
+                    .file(file).process(process).gpuAnnotations(gpuAnnotations).format(format);
         }
 
         /** This request, the trace saying who captured it and when ({@code null}: nobody). */
@@ -106,6 +108,11 @@ public final class CaptureReplay {
         /** This request, drawing no GPU annotation spans. */
         public Request withoutGpuAnnotations() {
             return toBuilder().gpuAnnotations(false).build();
+        }
+
+        /** This request, writing {@code format}. */
+        public Request withFormat(TraceFormat format) {
+            return toBuilder().format(format).build();
         }
 
         /**
@@ -121,7 +128,7 @@ public final class CaptureReplay {
          * A request made one field at a time: each field and its default here, the checks in
          * {@link Request}'s constructor when {@link #build()} makes it. Defaults: no host ops, no
          * kernel name table, the decoder's devices, no metadata, the trace named as the source, frames
-         * in file order, the default ring, device clocks in epoch ns, no process facts, GPU annotations drawn.
+         * in file order, the default ring, device clocks in epoch ns, no process facts, GPU annotations drawn, JSON.
          */
         public static final class Builder {
             private ByteBuffer capture;
@@ -137,6 +144,7 @@ public final class CaptureReplay {
             private Path file;
             private ProcessFacts process;
             private boolean gpuAnnotations = true;
+            private TraceFormat format = TraceFormat.JSON;
 
             private Builder() {
             }
@@ -207,10 +215,16 @@ public final class CaptureReplay {
                 return this;
             }
 
+            /** The trace's format: {@link TraceFormat#of(Path)} of the output's name, for a file. */
+            public Builder format(TraceFormat format) {
+                this.format = format;
+                return this;
+            }
+
             /** The request, checked. */
             public Request build() {
                 return new Request(capture, source, ops, kernelNames, devices, metadata, traceName, frameOrder, ringSize, clock,
-                        file, process, gpuAnnotations);
+                        file, process, gpuAnnotations, format);
             }
         }
     }
@@ -315,7 +329,7 @@ public final class CaptureReplay {
         TraceHeader header = new TraceHeader(request.traceName(), request.devices(), null, request.metadata(), "flagtrace", -1,
                 process == null ? null : process.identity());
         DecodeStats stats = new DecodeStats();
-        try (CapturePipeline pipeline = new CapturePipeline(names, decoder.apiNames(), decoder.stages(), window, header, out,
+        try (CapturePipeline pipeline = new CapturePipeline(names, decoder.apiNames(), decoder.stages(), window, header, request.format(), out,
                 stats, ProducerType.SINGLE, request.ringSize())) {
             if (process != null) {
                 pipeline.accounting().clockAnchors(process.anchors());

@@ -40,18 +40,28 @@ public final class JournalReplay {
      * @param devices  device properties overriding the journal's; empty: the journal's
      * @param metadata extra trace keys, added to the journal's
      * @param gpuAnnotations whether each op's span per stream is drawn (torch's {@code gpu_user_annotation})
+     * @param format   the trace's format (for a file, {@link TraceFormat#of(Path)} of its name)
      */
     public record Request(Path journal, JournalWindow window, List<DeviceProperties> devices, Map<String, String> metadata,
-                          int ringSize, boolean gpuAnnotations) {
-        /** A request with GPU annotations drawn. */
+                          int ringSize, boolean gpuAnnotations, TraceFormat format) {
+        public Request {
+            java.util.Objects.requireNonNull(format, "format");
+        }
+
+        /** A request with GPU annotations drawn, writing JSON. */
         public Request(Path journal, JournalWindow window, List<DeviceProperties> devices, Map<String, String> metadata,
                        int ringSize) {
-            this(journal, window, devices, metadata, ringSize, true);
+            this(journal, window, devices, metadata, ringSize, true, TraceFormat.JSON);
         }
 
         /** This request, drawing no GPU annotation spans. */
         public Request withoutGpuAnnotations() {
-            return new Request(journal, window, devices, metadata, ringSize, false);
+            return new Request(journal, window, devices, metadata, ringSize, false, format);
+        }
+
+        /** This request, writing {@code format}. */
+        public Request withFormat(TraceFormat format) {
+            return new Request(journal, window, devices, metadata, ringSize, gpuAnnotations, format);
         }
 
         public static Request of(Path journal, JournalWindow window) {
@@ -115,7 +125,7 @@ public final class JournalReplay {
             DecodeStats stats = new DecodeStats();
             boolean bounded = window[0] != Long.MIN_VALUE || window[1] != Long.MAX_VALUE;
             CaptureWindowFilter filter = bounded ? new CaptureWindowFilter(window[0], window[1]) : CaptureWindowFilter.unbounded();
-            try (CapturePipeline pipeline = new CapturePipeline(table, decoder.apiNames(), decoder.stages(), filter, header, out,
+            try (CapturePipeline pipeline = new CapturePipeline(table, decoder.apiNames(), decoder.stages(), filter, header, request.format(), out,
                     stats, ProducerType.SINGLE, request.ringSize());
                  JournalOpCursor ops = facts.ops() > 0 ? reader.ops() : null) {
                 if (process != null) { // the start anchor from the session's metadata, the stop one from its own document

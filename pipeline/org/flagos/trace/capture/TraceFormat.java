@@ -19,9 +19,10 @@ import org.flagos.trace.stages.TraceSink;
 /**
  * The format of a trace file, chosen by its name: {@code .pftrace} (or {@code .pftrace.gz}) is
  * Perfetto's protobuf trace, {@code .parquet} the events table (docs/tables.md), anything else
- * torch-compatible JSON. The choice travels with the
- * stream {@link AtomicOutput} opens, so whoever hands that stream to a capture (the CLI, a live
- * session) gets the format the file name asks for without saying it again.
+ * torch-compatible JSON ({@link #forPath}, the one suffix table). The format is a value that travels
+ * with what asks for the trace ({@code CaptureReplay.Request.format}, {@code JournalReplay.Request.format},
+ * {@code SessionOptions.traceFormat()}) to {@link CapturePipeline}, which asks it for its sink; the
+ * output stream only carries bytes (and, from {@link AtomicOutput}, where scratch files go).
  */
 public enum TraceFormat {
     /** torch-compatible Chrome trace JSON ({@link ChromeJsonSink}). */
@@ -46,11 +47,12 @@ public enum TraceFormat {
     PARQUET(".parquet") {
         @Override
         public TraceSink sink(OutputStream out, NameTable names, TraceHeader header, Function<EventKind, String> apiCategory) {
-            Path scratch = out instanceof Tagged && ((Tagged) out).scratchDir != null ? ((Tagged) out).scratchDir
+            ScratchOutput holder = out instanceof ScratchOutput ? (ScratchOutput) out : null;
+            Path scratch = holder != null && holder.scratchDir != null ? holder.scratchDir
                     : Path.of(System.getProperty("java.io.tmpdir"));
             ParquetSink sink = new ParquetSink(out, names, header, apiCategory, scratch);
-            if (out instanceof Tagged) {
-                ((Tagged) out).onClose = sink::discard;
+            if (holder != null) {
+                holder.onClose = sink::discard;
             }
             return sink;
         }
@@ -105,30 +107,19 @@ public enum TraceFormat {
         return forPath(file).orElse(JSON); // a device or FIFO of any name gets JSON
     }
 
-    /** The format a stream was opened for: its file's when {@link AtomicOutput} opened it, JSON otherwise. */
-    public static TraceFormat of(OutputStream out) {
-        return out instanceof Tagged ? ((Tagged) out).format : JSON;
-    }
-
     /**
-     * Wraps {@code out} so that a capture given the result writes this format to it (for a stream
-     * that is not a file {@link AtomicOutput} opened: a socket, a buffer).
+     * The stream {@link AtomicOutput} opens: plain bytes to the file, plus what a format that needs
+     * scratch files uses (where to make them, a cleanup run when the stream closes). It says nothing
+     * of the format: that comes with the request.
      */
-    public OutputStream stream(OutputStream out) {
-        return new Tagged(out, this, null);
-    }
-
-    /** A stream that knows the format of the file it writes. */
-    static final class Tagged extends FilterOutputStream {
-        private final TraceFormat format;
+    static final class ScratchOutput extends FilterOutputStream {
         /** Where a format that needs scratch files makes them (the file's folder); null: the system's temporary folder. */
         final Path scratchDir;
         /** Run once when the stream closes (a sink's scratch cleanup); null for none. */
         Runnable onClose;
 
-        Tagged(OutputStream out, TraceFormat format, Path scratchDir) {
+        ScratchOutput(OutputStream out, Path scratchDir) {
             super(out);
-            this.format = format;
             this.scratchDir = scratchDir;
         }
 

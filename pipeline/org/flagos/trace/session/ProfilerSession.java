@@ -129,7 +129,7 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
         this.window = new CaptureWindowFilter(ownsSlot ? startNs : Long.MAX_VALUE, Long.MAX_VALUE);
         TraceHeader header = new TraceHeader(options.trace().getFileName().toString(), devices, null,
                 options.metadata(), processName(), ProcessHandle.current().pid(), process.identity());
-        this.pipeline = new CapturePipeline(names, tracer.apiNames(), tracer.stages(), window, header, trace.stream(), stats,
+        this.pipeline = new CapturePipeline(names, tracer.apiNames(), tracer.stages(), window, header, options.traceFormat(), trace.stream(), stats,
                 ProducerType.MULTI, RING_SIZE);
         if (!options.gpuAnnotations()) {
             pipeline.withoutGpuAnnotations();

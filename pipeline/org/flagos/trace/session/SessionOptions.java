@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.flagos.trace.capture.TraceFormat;
 import org.flagos.trace.journal.JournalOptions;
 import org.flagos.trace.model.DeviceProperties;
 import org.flagos.trace.model.OpStack;
@@ -16,8 +17,7 @@ import org.flagos.trace.model.ProcessIdentity;
  * and its check in the constructor; {@link #to}, the withers and {@link ScheduleOptions}' template
  * all go through them.
  *
- * @param trace       the trace file (written whole at close, {@code .gz} compressed; Perfetto's protobuf
- *                    trace when it ends in {@code .pftrace}, torch-compatible JSON otherwise)
+ * @param trace       the trace file (written whole at close, {@code .gz} compressed)
  * @param dumpBuffers when non-null, every raw vendor buffer is also saved there as a
  *                    {@code .fltrbuf} capture (with its kernel name table beside it) for replay
  * @param devices     device properties overriding what the tracer reports; empty: the tracer's
@@ -33,9 +33,11 @@ import org.flagos.trace.model.ProcessIdentity;
  *                    {@code distributedInfo} when a rank is known; null: read from the environment
  *                    ({@code RANK}, {@code WORLD_SIZE}, {@code LOCAL_RANK}, {@code LOCAL_WORLD_SIZE}
  *                    as torchrun sets them, or Open MPI's, PMI's and Slurm's) when the session starts
+ * @param format      the trace's format; null: as the trace's name says ({@link #traceFormat()})
  */
 public record SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties> devices, Map<String, String> metadata,
-                             JournalOptions journal, int stackDepth, boolean gpuAnnotations, ProcessIdentity identity) {
+                             JournalOptions journal, int stackDepth, boolean gpuAnnotations, ProcessIdentity identity,
+                             TraceFormat format) {
     /** The one check of every option, whichever way the options were made. */
     public SessionOptions {
         devices = List.copyOf(Objects.requireNonNull(devices, "devices"));
@@ -63,7 +65,21 @@ public record SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties
     /** A builder holding these options, to change some. */
     public Builder toBuilder() {
         return new Builder().trace(trace).dumpBuffers(dumpBuffers).devices(devices).metadata(metadata).journal(journal)
-                .stackDepth(stackDepth).gpuAnnotations(gpuAnnotations).identity(identity);
+                .stackDepth(stackDepth).gpuAnnotations(gpuAnnotations).identity(identity).format(format);
+    }
+
+    /**
+     * The format the session writes: {@link #format} when set, else the one its trace's name picks
+     * ({@link TraceFormat#of(Path)}: Perfetto's protobuf for {@code .pftrace}, the events table for
+     * {@code .parquet}, torch-compatible JSON otherwise). A template's cycles each take their own name's.
+     */
+    public TraceFormat traceFormat() {
+        return format != null ? format : TraceFormat.of(trace);
+    }
+
+    /** These options writing {@code format} whatever the trace's name. */
+    public SessionOptions withFormat(TraceFormat format) {
+        return toBuilder().format(format).build();
     }
 
     /** These options writing {@code trace} (a template's cycle, say). */
@@ -145,6 +161,7 @@ public record SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties
         private int stackDepth;
         private boolean gpuAnnotations = true;
         private ProcessIdentity identity;
+        private TraceFormat format;
 
         private Builder() {
         }
@@ -189,9 +206,15 @@ public record SessionOptions(Path trace, Path dumpBuffers, List<DeviceProperties
             return this;
         }
 
+        /** The trace's format; null (the default): as the trace's name says. */
+        public Builder format(TraceFormat format) {
+            this.format = format;
+            return this;
+        }
+
         /** The options, checked. */
         public SessionOptions build() {
-            return new SessionOptions(trace, dumpBuffers, devices, metadata, journal, stackDepth, gpuAnnotations, identity);
+            return new SessionOptions(trace, dumpBuffers, devices, metadata, journal, stackDepth, gpuAnnotations, identity, format);
         }
     }
 }

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntPredicate;
 import org.flagos.trace.capture.CapturePipeline;
+import org.flagos.trace.capture.TraceFormat;
 import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.model.ApiNames;
 import org.flagos.trace.model.ClockAnchor;
@@ -247,7 +248,7 @@ final class SessionWarmup {
         CaptureWindowFilter window = new CaptureWindowFilter(base, Long.MAX_VALUE);
         TraceHeader header = new TraceHeader("warmup.json", List.of(), null, Map.of(), "warmup", pid);
         CapturePipeline pipeline = new CapturePipeline(names, apiNames, List.of(), window, header,
-                OutputStream.nullOutputStream(), new DecodeStats(), ProducerType.MULTI, CapturePipeline.DEFAULT_RING_SIZE);
+                TraceFormat.JSON, OutputStream.nullOutputStream(), new DecodeStats(), ProducerType.MULTI, CapturePipeline.DEFAULT_RING_SIZE);
         pipeline.settleOpsAfter(settleRecords);
         try {
             long[] op = {0, 0, pid, tid, 0};

@@ -64,7 +64,7 @@ public class SteadyStateStreamingBenchmark {
         TraceHeader header = new TraceHeader(BenchmarkCapture.NAME, capture.devices, null, Map.of(), "bench", -1);
         pipeline = new CapturePipeline(names, decoder.apiNames(),
                 new CaptureWindowFilter(capture.ops.windowStartNs(), capture.ops.windowEndNs()), header,
-                new BenchmarkCapture.CountingSink(), stats, ProducerType.SINGLE, CapturePipeline.DEFAULT_RING_SIZE);
+                org.flagos.trace.capture.TraceFormat.JSON, new BenchmarkCapture.CountingSink(), stats, ProducerType.SINGLE, CapturePipeline.DEFAULT_RING_SIZE);
         DecodeStats probe = new DecodeStats();
         decoder.decode(buffer.duplicate(), new org.flagos.trace.model.RecordSink() {
             @Override

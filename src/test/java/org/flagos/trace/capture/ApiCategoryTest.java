@@ -50,7 +50,7 @@ class ApiCategoryTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         DecodeStats stats = new DecodeStats();
         try (CapturePipeline pipeline = new CapturePipeline(names, privateUse1, List.of(), CaptureWindowFilter.unbounded(),
-                new TraceHeader("t", List.of(), null, Map.of(), "p", 1), out, stats, ProducerType.SINGLE, 1 << 10)) {
+                new TraceHeader("t", List.of(), null, Map.of(), "p", 1), TraceFormat.JSON, out, stats, ProducerType.SINGLE, 1 << 10)) {
             FltrbufFrames frames = new FltrbufFrames(CaptureBytes.load(Captures.capture(name)), name);
             while (frames.next()) {
                 decoder.decode(frames.payload(), pipeline, stats);

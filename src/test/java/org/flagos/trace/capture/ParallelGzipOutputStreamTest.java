@@ -190,7 +190,7 @@ class ParallelGzipOutputStreamTest {
                 Path plain = dir.resolve(capture + ext);
                 Path gz = dir.resolve(capture + ext + ".gz");
                 try (AtomicOutput p = new AtomicOutput(plain); AtomicOutput g = new AtomicOutput(gz)) {
-                    CaptureReplay.run(request(capture), format.stream(new Tee(p.stream(), g.stream())));
+                    CaptureReplay.run(request(capture).withFormat(format), new Tee(p.stream(), g.stream()));
                     p.commit();
                     g.commit();
                 }

@@ -58,7 +58,7 @@ class RingFullPolicyTest {
         StalledOutput out = new StalledOutput();
         CaptureWindowFilter window = new CaptureWindowFilter(1_000, Long.MAX_VALUE);
         CapturePipeline pipeline = new CapturePipeline(new NameTable(), new UnavailableTracer("test").apiNames(), window,
-                new TraceHeader("t.json", List.of(), null, Map.of(), "test", 1), out, new DecodeStats(),
+                new TraceHeader("t.json", List.of(), null, Map.of(), "test", 1), TraceFormat.JSON, out, new DecodeStats(),
                 ProducerType.MULTI, 8);
         int ops = 1_000;
         Thread user = new Thread(() -> {

@@ -74,7 +74,7 @@ class StageFailureTest {
         // A ring much smaller than the capture: a stuck stage would block the producer here.
         try (CapturePipeline pipeline = new CapturePipeline(names, decoder.apiNames(), List.of(stage),
                 CaptureWindowFilter.unbounded(), new TraceHeader("t", List.of(), null, Map.of(), "p", 1),
-                new ByteArrayOutputStream(), stats, ProducerType.SINGLE, 1 << 8)) {
+                TraceFormat.JSON, new ByteArrayOutputStream(), stats, ProducerType.SINGLE, 1 << 8)) {
             FltrbufFrames frames = new FltrbufFrames(CaptureBytes.load(Captures.capture(name)), name);
             while (frames.next()) {
                 decoder.decode(frames.payload(), pipeline, stats);

@@ -53,7 +53,7 @@ class VendorStagesTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         DecodeStats stats = new DecodeStats();
         try (CapturePipeline pipeline = new CapturePipeline(names, decoder.apiNames(), stages, CaptureWindowFilter.unbounded(),
-                new TraceHeader("t", List.of(), null, Map.of(), "p", 1), out, stats, ProducerType.SINGLE, ringSize)) {
+                new TraceHeader("t", List.of(), null, Map.of(), "p", 1), TraceFormat.JSON, out, stats, ProducerType.SINGLE, ringSize)) {
             FltrbufFrames frames = new FltrbufFrames(CaptureBytes.load(Captures.capture(name)), name);
             while (frames.next()) {
                 decoder.decode(frames.payload(), pipeline, stats);
@@ -157,7 +157,7 @@ class VendorStagesTest {
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> new CapturePipeline(
                 names, decoder.apiNames(), List.of(),
                 CaptureWindowFilter.unbounded(), new TraceHeader("t", List.of(), null, Map.of(), "p", 1),
-                new ByteArrayOutputStream(), new DecodeStats(), ProducerType.SINGLE, RecordCopies.REUSE_DISTANCE * 2));
+                TraceFormat.JSON, new ByteArrayOutputStream(), new DecodeStats(), ProducerType.SINGLE, RecordCopies.REUSE_DISTANCE * 2));
         assertTrue(refused.getMessage().contains("no ring may be larger"), refused.getMessage());
     }
 }

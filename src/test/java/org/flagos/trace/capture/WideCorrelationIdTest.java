@@ -51,7 +51,7 @@ class WideCorrelationIdTest {
         NameTable names = new NameTable();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         CapturePipeline pipeline = new CapturePipeline(names, new UnavailableTracer("t").apiNames(),
-                new CaptureWindowFilter(0, Long.MAX_VALUE), new TraceHeader("t", List.of(), null, Map.of(), "p", 7), out,
+                new CaptureWindowFilter(0, Long.MAX_VALUE), new TraceHeader("t", List.of(), null, Map.of(), "p", 7), TraceFormat.JSON, out,
                 new DecodeStats(), ProducerType.SINGLE, 1 << 6);
         long t = 1_000_000;
         for (int k = 0; k < ids.length; k++) {

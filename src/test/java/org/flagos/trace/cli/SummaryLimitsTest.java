@@ -61,8 +61,8 @@ class SummaryLimitsTest {
         Path pf = dir.resolve("t.pftrace");
         try (OutputStream out = Files.newOutputStream(pf)) {
             String name = Captures.EVERY.get(0);
-            CaptureReplay.run(CaptureReplay.request(Captures.capture(name), Captures.ops(name), null, java.util.List.of(), java.util.Map.of()),
-                    TraceFormat.PERFETTO.stream(out));
+            CaptureReplay.run(CaptureReplay.request(Captures.capture(name), Captures.ops(name), null, java.util.List.of(), java.util.Map.of())
+                    .withFormat(TraceFormat.PERFETTO), out);
         }
         byte[] whole = Files.readAllBytes(pf);
         Path json = dir.resolve("t.json");

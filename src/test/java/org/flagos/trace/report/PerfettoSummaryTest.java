@@ -36,8 +36,8 @@ class PerfettoSummaryTest {
     Path replay(String name, TraceFormat format, String suffix) throws Exception {
         Path trace = dir.resolve(Captures.stem(name) + suffix);
         try (OutputStream out = Files.newOutputStream(trace)) {
-            CaptureReplay.run(CaptureReplay.request(Captures.capture(name), Captures.ops(name), null, List.of(), Map.of()),
-                    format == TraceFormat.PERFETTO ? TraceFormat.PERFETTO.stream(out) : out);
+            CaptureReplay.run(CaptureReplay.request(Captures.capture(name), Captures.ops(name), null, List.of(), Map.of())
+                    .withFormat(format), out);
         }
         return trace;
     }

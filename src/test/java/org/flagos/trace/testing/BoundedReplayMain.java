@@ -48,9 +48,10 @@ public final class BoundedReplayMain {
         Counter out = new Counter();
         CaptureReplay.Result result = CaptureReplay.run(
                 CaptureReplay.request(Path.of(args[0]), args.length > 1 ? Path.of(args[1]) : null, null, TestDevices.h200(),
-                        Map.of()),
-                // -Dflagtrace.test.format=pftrace: Perfetto's protobuf trace instead of JSON
-                "pftrace".equals(System.getProperty("flagtrace.test.format")) ? TraceFormat.PERFETTO.stream(out) : out);
+                        Map.of())
+                        // -Dflagtrace.test.format=pftrace: Perfetto's protobuf trace instead of JSON
+                        .withFormat("pftrace".equals(System.getProperty("flagtrace.test.format")) ? TraceFormat.PERFETTO : TraceFormat.JSON),
+                out);
         double seconds = (System.nanoTime() - t0) / 1e9;
         CaptureAccounting a = result.accounting();
         StringBuilder line = new StringBuilder();

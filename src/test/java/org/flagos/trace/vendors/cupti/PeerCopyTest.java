@@ -334,9 +334,9 @@ class PeerCopyTest {
         CaptureReplay.Request request = CaptureReplay.Request.of(org.flagos.trace.ingest.CaptureBytes.load(org.flagos.trace.testing.Captures.capture(CAPTURE)), CAPTURE)
                 .ops(org.flagos.trace.ingest.OpsJsonlReader.read(org.flagos.trace.testing.Captures.ops(CAPTURE)))
                 .kernelNames(org.flagos.trace.ingest.KernelNameFile.read(org.flagos.trace.testing.Captures.names(CAPTURE)))
-                .devices(org.flagos.trace.cli.TestDevices.h200()).frameOrder(order).ringSize(1 << 12).build();
+                .devices(org.flagos.trace.cli.TestDevices.h200()).frameOrder(order).ringSize(1 << 12).format(format).build();
         try (java.io.OutputStream out = java.nio.file.Files.newOutputStream(to)) {
-            CaptureReplay.run(request, format.stream(out));
+            CaptureReplay.run(request, out);
         }
     }
 
