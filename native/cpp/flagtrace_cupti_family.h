@@ -22,8 +22,12 @@ typedef void (*ft_buffer_requested_fn)(uint8_t** buffer, size_t* size, size_t* m
 typedef void (*ft_buffer_completed_fn)(void* context, uint32_t streamId, uint8_t* buffer, size_t size, size_t validSize);
 typedef void (*ft_api_callback_fn)(void* userdata, int domain, uint32_t cbid, const void* cbdata);
 
-/** Where a completed buffer goes: implemented in Java (CuptiFamilyLibrary.BufferSink). */
-typedef void (*ft_buffer_sink_fn)(uint8_t* buffer, int64_t validSize);
+/**
+ * Where a completed buffer goes: implemented in Java (CuptiFamilyLibrary.BufferSink), one for the
+ * whole process; {@code library} is the completing ft_family's key (ft_shim_key), by which Java
+ * finds the tracer.
+ */
+typedef void (*ft_buffer_sink_fn)(int64_t library, uint8_t* buffer, int64_t validSize);
 
 struct ft_family {
     void* handle;
@@ -88,7 +92,7 @@ static void ft_completed(void* context, uint32_t streamId, uint8_t* buffer, size
     (void) streamId;
     ft_family* f = ft_active;
     if (f != NULL && f->sink != NULL && buffer != NULL && validSize <= size) {
-        f->sink(buffer, (int64_t) validSize);
+        f->sink(ft_shim_key(f), buffer, (int64_t) validSize);
     }
     if (f != NULL && buffer != NULL) {
         __atomic_sub_fetch(&f->buffersInFlight, 1, __ATOMIC_RELAXED);
@@ -159,13 +163,34 @@ static int ft_family_has(ft_family* f, const char* suffix) {
     return ft_sym(f, suffix) != NULL ? 1 : 0;
 }
 
-/** Makes {@code f} the active library and registers the buffer callbacks; the vendor's status. */
+/**
+ * Makes {@code f} the active library and registers the buffer callbacks; the vendor's status, or
+ * FT_SHIM_NO_SINK with nothing registered when {@code sink} is null.
+ */
 static int ft_family_register(ft_family* f, int64_t bufferBytes, ft_buffer_sink_fn sink) {
+    if (sink == NULL) {
+        return FT_SHIM_NO_SINK;
+    }
     std::lock_guard<std::mutex> guard(ft_active_lock);
     f->bufferBytes = (size_t) bufferBytes;
     f->sink = sink;
     ft_active = f;
     return f->registerCallbacks(ft_requested, ft_completed);
+}
+
+/**
+ * Makes {@code f}, registered before, the active library again: the vendors call the buffer
+ * callbacks without a user pointer, so after another library's tracer registered, {@code f}'s
+ * buffers would go to that library's sink. 0, or FT_SHIM_NO_SINK when {@code f} has no sink
+ * (never registered, or detached).
+ */
+static int ft_family_activate(ft_family* f) {
+    std::lock_guard<std::mutex> guard(ft_active_lock);
+    if (f->sink == NULL) {
+        return FT_SHIM_NO_SINK;
+    }
+    ft_active = f;
+    return 0;
 }
 
 static int ft_family_enable(ft_family* f, int kind) {

@@ -20,8 +20,11 @@ typedef void (*ftm_requested_fn)(uint8_t** buffer, size_t* size, size_t* maxNumR
 typedef void (*ftm_completed_fn)(uint8_t* buffer, size_t size, size_t validSize);
 typedef void (*ftm_callback_fn)(void* userdata, int domain, uint32_t cbid, const void* cbdata);
 
-/** Where a completed buffer goes: implemented in Java (MsptiLibrary.BufferSink). */
-typedef void (*ftm_sink_fn)(uint8_t* buffer, int64_t validSize);
+/**
+ * Where a completed buffer goes: implemented in Java (MsptiLibrary.BufferSink), one for the whole
+ * process; {@code library} is the completing ftm_library's key (ft_shim_key).
+ */
+typedef void (*ftm_sink_fn)(int64_t library, uint8_t* buffer, int64_t validSize);
 
 struct ftm_library {
     void* handle;
@@ -65,7 +68,7 @@ static void ftm_requested(uint8_t** buffer, size_t* size, size_t* maxNumRecords)
 static void ftm_completed(uint8_t* buffer, size_t size, size_t validSize) {
     ftm_library* m = ftm_active;
     if (m != NULL && m->sink != NULL && buffer != NULL && validSize <= size) {
-        m->sink(buffer, (int64_t) validSize);
+        m->sink(ft_shim_key(m), buffer, (int64_t) validSize);
     }
     if (m != NULL && buffer != NULL) {
         __atomic_sub_fetch(&m->buffersInFlight, 1, __ATOMIC_RELAXED);
@@ -132,6 +135,9 @@ static int ftm_unsubscribe(ftm_library* m) {
 
 /** Makes {@code m} the active library and registers the buffer callbacks; MSPTI's status. */
 static int ftm_register(ftm_library* m, int64_t bufferBytes, ftm_sink_fn sink) {
+    if (sink == NULL) {
+        return FT_SHIM_NO_SINK; // nothing registered: every buffer would be freed unread
+    }
     std::lock_guard<std::mutex> guard(ftm_active_lock);
     m->bufferBytes = (size_t) bufferBytes;
     m->sink = sink;

@@ -52,7 +52,7 @@ static const uint32_t FT_ROC_OP_DISPATCH = 0;
 static const size_t FT_ROC_MAX_NAME = 1 << 16;
 
 /** Where a completed buffer goes: implemented in Java (RoctracerLibrary.BufferSink). */
-typedef void (*ft_roc_sink_fn)(uint8_t* records, int64_t size);
+typedef void (*ft_roc_sink_fn)(int64_t library, uint8_t* records, int64_t size);
 
 struct ft_roc {
     void* handle;
@@ -186,7 +186,7 @@ static void ft_roc_completed(const char* begin, const char* end, void* arg) {
         uint64_t stable = (uint64_t) (uintptr_t) ft_roc_intern(r, (const char*) (uintptr_t) name);
         memcpy(copy + at + FT_ROC_NAME_AT, &stable, sizeof stable);
     }
-    r->sink(copy, (int64_t) size);
+    r->sink(ft_shim_key(r), copy, (int64_t) size);
 }
 
 /**
@@ -195,6 +195,9 @@ static void ft_roc_completed(const char* begin, const char* end, void* arg) {
  * since).
  */
 static int ft_roc_open_pool(ft_roc* r, int64_t bufferBytes, ft_roc_sink_fn sink) {
+    if (sink == NULL) {
+        return FT_SHIM_NO_SINK; // no pool: every buffer would be dropped unread
+    }
     {
         std::lock_guard<std::mutex> guard(r->lock);
         r->sink = sink;

@@ -13,6 +13,14 @@
 #include <mutex>
 
 /**
+ * What a shim's register call returns, instead of calling the vendor, when the buffer sink it was
+ * given is a null function pointer (JavaCPP hands out a null one, silently, once its 10 native
+ * slots per callback class are taken): not any vendor's status. Without this refusal every buffer
+ * of the session was freed unread.
+ */
+static const int FT_SHIM_NO_SINK = -1000001;
+
+/**
  * dlopen()s {@code path} (a name the dynamic linker searches for, or a path) with RTLD_NOW |
  * RTLD_LOCAL; null with dlerror()'s reason in {@code error} when it cannot.
  */
@@ -52,6 +60,15 @@ static int64_t ft_shim_invoke(void* handle, const char* symbol, int64_t argument
 /** The counter's current value, read without ordering (the shims count with relaxed atomics). */
 static int64_t ft_shim_count(uint64_t* counter) {
     return (int64_t) __atomic_load_n(counter, __ATOMIC_RELAXED);
+}
+
+/**
+ * The key a shim passes its one buffer sink with each buffer: the address of the shim's library
+ * struct that completed it, by which Java finds the tracer (vendors/activity/BufferRoutes).
+ */
+template <typename Library>
+static int64_t ft_shim_key(Library* library) {
+    return (int64_t) (intptr_t) library;
 }
 
 /**

@@ -35,7 +35,17 @@ public final class CuptiFamilyLibrary {
         }
     }
 
-    /** Receives every completed activity buffer, on the vendor's thread, before the shim frees it. */
+    /**
+     * What a register call returns when the sink it was given is a null function pointer (JavaCPP's
+     * 10 native slots per callback class were taken): nothing was registered.
+     */
+    public static final int NO_SINK = -1000001;
+
+    /**
+     * Receives every completed activity buffer, on the vendor's thread, before the shim frees it. Make
+     * one for the whole process, not one per tracer: JavaCPP has 10 native slots per callback class,
+     * and an 11th live sink is a null function pointer ({@link #NO_SINK}).
+     */
     public static class BufferSink extends FunctionPointer {
         static {
             Loader.load();
@@ -47,8 +57,12 @@ public final class CuptiFamilyLibrary {
 
         private native void allocate();
 
-        /** {@code validSize} bytes of records at {@code buffer}; valid only during the call. */
-        public native void call(@Cast("uint8_t*") BytePointer buffer, @Cast("int64_t") long validSize);
+        /**
+         * {@code validSize} bytes of records at {@code buffer}, valid only during the call, completed
+         * for the library whose handle's address is {@code library}.
+         */
+        public native void call(@Cast("int64_t") long library, @Cast("uint8_t*") BytePointer buffer,
+                @Cast("int64_t") long validSize);
     }
 
     /** Opens {@code path} and binds {@code prefix}'s entry points; null with the reason in {@code error}. */
@@ -57,6 +71,9 @@ public final class CuptiFamilyLibrary {
     public static native int ft_family_has(Handle library, String suffix);
 
     public static native int ft_family_register(Handle library, @Cast("int64_t") long bufferBytes, BufferSink sink);
+
+    /** Makes a registered library the active one again; 0, or {@link #NO_SINK} when it has no sink. */
+    public static native int ft_family_activate(Handle library);
 
     public static native int ft_family_enable(Handle library, int kind);
 

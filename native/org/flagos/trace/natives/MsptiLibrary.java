@@ -35,7 +35,14 @@ public final class MsptiLibrary {
         }
     }
 
-    /** Receives every completed activity buffer, on MSPTI's thread, before the shim frees it. */
+    /** What ftm_register returns, having registered nothing, when its sink is a null function pointer. */
+    public static final int NO_SINK = -1000001;
+
+    /**
+     * Receives every completed activity buffer, on MSPTI's thread, before the shim frees it. One for
+     * the whole process: JavaCPP has 10 native slots per callback class, and an 11th live sink is a
+     * null function pointer ({@link #NO_SINK}).
+     */
     public static class BufferSink extends FunctionPointer {
         static {
             Loader.load();
@@ -47,8 +54,12 @@ public final class MsptiLibrary {
 
         private native void allocate();
 
-        /** {@code validSize} bytes of records at {@code buffer}; valid only during the call. */
-        public native void call(@Cast("uint8_t*") BytePointer buffer, @Cast("int64_t") long validSize);
+        /**
+         * {@code validSize} bytes of records at {@code buffer}, valid only during the call, completed
+         * for the library whose handle's address is {@code library}.
+         */
+        public native void call(@Cast("int64_t") long library, @Cast("uint8_t*") BytePointer buffer,
+                @Cast("int64_t") long validSize);
     }
 
     /** Opens {@code path} and binds MSPTI's entry points; null with the reason in {@code error}. */

@@ -37,9 +37,14 @@ public final class RoctracerLibrary {
         }
     }
 
+    /** What ft_roc_open_pool returns, having opened no pool, when its sink is a null function pointer. */
+    public static final int NO_SINK = -1000001;
+
     /**
      * Receives every completed buffer's records on roctracer's thread: a copy whose dispatch records'
-     * {@code kernel_name} point at strings the shim keeps for the process's life.
+     * {@code kernel_name} point at strings the shim keeps for the process's life. One for the whole
+     * process: JavaCPP has 10 native slots per callback class, and an 11th live sink is a null
+     * function pointer ({@link #NO_SINK}).
      */
     public static class BufferSink extends FunctionPointer {
         static {
@@ -52,8 +57,12 @@ public final class RoctracerLibrary {
 
         private native void allocate();
 
-        /** {@code size} bytes of 64-byte records at {@code records}; valid only during the call. */
-        public native void call(@Cast("uint8_t*") BytePointer records, @Cast("int64_t") long size);
+        /**
+         * {@code size} bytes of 64-byte records at {@code records}, valid only during the call, from the
+         * library whose handle's address is {@code library}.
+         */
+        public native void call(@Cast("int64_t") long library, @Cast("uint8_t*") BytePointer records,
+                @Cast("int64_t") long size);
     }
 
     /** Opens {@code path} and binds its entry points; null with the reason in {@code error}. */

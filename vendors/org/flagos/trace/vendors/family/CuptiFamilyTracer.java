@@ -16,6 +16,7 @@ import org.flagos.trace.model.RealtimeClock;
 import org.flagos.trace.model.RecordSink;
 import org.flagos.trace.model.TraceRecord;
 import org.flagos.trace.vendors.activity.ActivityTracer;
+import org.flagos.trace.vendors.activity.BufferRoutes;
 import org.flagos.trace.vendors.activity.VendorLibrary;
 import org.flagos.trace.vendors.cupti.CuptiExternalCorrelationDecoder;
 
@@ -66,7 +67,6 @@ public abstract class CuptiFamilyTracer extends ActivityTracer<CuptiFamilyTracer
     private final List<String> candidates;
     private VendorLibrary<Handle> library;
     private Handle handle;
-    private Sink sink;
     private boolean registered;
     private long droppedAtStart;
     private long dropped;
@@ -128,7 +128,7 @@ public abstract class CuptiFamilyTracer extends ActivityTracer<CuptiFamilyTracer
         if (handle == null) {
             return library.failure();
         }
-        sink = new Sink();
+        ROUTES.route(handle.address(), this);
         return null;
     }
 
@@ -172,14 +172,24 @@ public abstract class CuptiFamilyTracer extends ActivityTracer<CuptiFamilyTracer
         VendorClock clock = VendorClock.start(this::vendorNow, profile.vendorClockIsEpoch());
         FamilySession s = new FamilySession(recordSink, stats, tap, decoder(names, tap), clock);
         beforeArming(tap);
-        if (!registered) {
-            int status = CuptiFamilyLibrary.ft_family_register(handle, BUFFER_BYTES, sink);
-            if (status != 0) { // another subscriber owns the library, or it refused us
-                activationFailed(profile.prefix() + "ActivityRegisterCallbacks returned " + status);
+        if (registered) { // another library's tracer may have registered since: its sink would get our buffers
+            int status = CuptiFamilyLibrary.ft_family_activate(handle);
+            if (status != 0) {
+                activationFailed("the shim has no buffer sink for " + library.path() + " (status " + status + ")");
                 return null;
             }
-            registered = true;
+            return s;
         }
+        int status = CuptiFamilyLibrary.ft_family_register(handle, BUFFER_BYTES, Shared.SINK);
+        if (status == CuptiFamilyLibrary.NO_SINK) {
+            activationFailed("flagtrace's buffer callback is a null function pointer (JavaCPP's callback slots are taken)");
+            return null;
+        }
+        if (status != 0) { // another subscriber owns the library, or it refused us
+            activationFailed(profile.prefix() + "ActivityRegisterCallbacks returned " + status);
+            return null;
+        }
+        registered = true;
         return s;
     }
 
@@ -341,11 +351,24 @@ public abstract class CuptiFamilyTracer extends ActivityTracer<CuptiFamilyTracer
         } while (n == PAIRS_PER_TAKE);
     }
 
+    /** Which tracer a completed buffer goes to, by the shim's library that completed it. */
+    private static final BufferRoutes ROUTES = new BufferRoutes();
+
+    /** The one sink of every CUPTI-family tracer in the process (see {@link BufferRoutes}); made on first use. */
+    private static final class Shared {
+        static final Sink SINK = new Sink();
+    }
+
     /** Receives completed buffers from the shim, on the vendor's thread. */
-    private final class Sink extends CuptiFamilyLibrary.BufferSink {
+    private static final class Sink extends CuptiFamilyLibrary.BufferSink {
         @Override
-        public void call(BytePointer buffer, long validSize) {
-            deliverFromNative(buffer, validSize);
+        public void call(long library, BytePointer buffer, long validSize) {
+            ROUTES.deliver(library, buffer, validSize);
         }
+    }
+
+    /** Buffers the shim completed for a CUPTI-family library no live tracer owns (counted, dropped). */
+    public static long buffersUnrouted() {
+        return ROUTES.unrouted();
     }
 }

@@ -15,6 +15,7 @@ import org.flagos.trace.model.RealtimeClock;
 import org.flagos.trace.model.RecordSink;
 import org.flagos.trace.model.TraceRecord;
 import org.flagos.trace.vendors.activity.ActivityTracer;
+import org.flagos.trace.vendors.activity.BufferRoutes;
 import org.flagos.trace.vendors.activity.VendorLibrary;
 
 /**
@@ -57,7 +58,6 @@ public final class MsptiTracer extends ActivityTracer<ActivityTracer.Session> {
     private final AscendDevices devices;
     private VendorLibrary<Handle> library;
     private Handle handle;
-    private Sink sink;
     private boolean legacyApiKind;
     private volatile NameTable sessionNames;
 
@@ -105,7 +105,7 @@ public final class MsptiTracer extends ActivityTracer<ActivityTracer.Session> {
         if (handle == null) {
             return library.failure();
         }
-        sink = new Sink();
+        ROUTES.route(handle.address(), this);
         return null;
     }
 
@@ -137,7 +137,12 @@ public final class MsptiTracer extends ActivityTracer<ActivityTracer.Session> {
 
     @Override
     protected boolean arm(Session s) {
-        check(MsptiLibrary.ftm_register(handle, BUFFER_BYTES, sink), "msptiActivityRegisterCallbacks");
+        int registered = MsptiLibrary.ftm_register(handle, BUFFER_BYTES, Shared.SINK);
+        if (registered == MsptiLibrary.NO_SINK) {
+            activationFailed("flagtrace's buffer callback is a null function pointer (JavaCPP's callback slots are taken)");
+            return false;
+        }
+        check(registered, "msptiActivityRegisterCallbacks");
         for (int kind : SESSION_KINDS) {
             enable(kind);
         }
@@ -216,11 +221,19 @@ public final class MsptiTracer extends ActivityTracer<ActivityTracer.Session> {
         return MsptiLibrary.ftm_invoke(handle, symbol, argument);
     }
 
+    /** Which tracer a completed buffer goes to, by the shim's library that completed it. */
+    private static final BufferRoutes ROUTES = new BufferRoutes();
+
+    /** The one sink of every MSPTI tracer in the process (see {@link BufferRoutes}); made on first use. */
+    private static final class Shared {
+        static final Sink SINK = new Sink();
+    }
+
     /** Receives completed buffers from the shim, on MSPTI's thread. */
-    private final class Sink extends MsptiLibrary.BufferSink {
+    private static final class Sink extends MsptiLibrary.BufferSink {
         @Override
-        public void call(BytePointer buffer, long validSize) {
-            deliverFromNative(buffer, validSize);
+        public void call(long library, BytePointer buffer, long validSize) {
+            ROUTES.deliver(library, buffer, validSize);
         }
     }
 }

@@ -14,6 +14,7 @@ import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RealtimeClock;
 import org.flagos.trace.model.RecordSink;
 import org.flagos.trace.vendors.activity.ActivityTracer;
+import org.flagos.trace.vendors.activity.BufferRoutes;
 import org.flagos.trace.vendors.activity.VendorLibrary;
 import org.flagos.trace.vendors.family.VendorClock;
 
@@ -53,7 +54,6 @@ public final class RoctracerTracer extends ActivityTracer<RoctracerTracer.RocSes
     private final Handle handle;
     private final RoctracerLiveNames liveNames;
     private final ApiNames apiNames;
-    private final Sink sink;
     private volatile boolean clockFallbackWarned;
 
     /** One session: the clock mapping sampled at start, and the clock resampled per buffer for the plausible span. */
@@ -94,7 +94,9 @@ public final class RoctracerTracer extends ActivityTracer<RoctracerTracer.RocSes
         this.handle = this.library.handle();
         this.liveNames = handle != null ? new RoctracerLiveNames(handle) : null;
         this.apiNames = new RoctracerApiNames(liveNames != null ? liveNames : h -> null);
-        this.sink = handle != null ? new Sink() : null;
+        if (handle != null) {
+            ROUTES.route(handle.address(), this);
+        }
     }
 
     @Override
@@ -122,7 +124,11 @@ public final class RoctracerTracer extends ActivityTracer<RoctracerTracer.RocSes
 
     @Override
     protected boolean arm(RocSession s) {
-        int status = RoctracerLibrary.ft_roc_open_pool(handle, bufferBytes, sink);
+        int status = RoctracerLibrary.ft_roc_open_pool(handle, bufferBytes, Shared.SINK);
+        if (status == RoctracerLibrary.NO_SINK) {
+            activationFailed("flagtrace's buffer callback is a null function pointer (JavaCPP's callback slots are taken)");
+            return false;
+        }
         if (status != 0) {
             activationFailed("roctracer_open_pool_expl returned " + status);
             return false;
@@ -220,11 +226,19 @@ public final class RoctracerTracer extends ActivityTracer<RoctracerTracer.RocSes
         return RoctracerLibrary.ft_roc_invoke(handle, symbol, argument);
     }
 
+    /** Which tracer a completed buffer goes to, by the shim's library that completed it. */
+    private static final BufferRoutes ROUTES = new BufferRoutes();
+
+    /** The one sink of every ROCtracer tracer in the process (see {@link BufferRoutes}); made on first use. */
+    private static final class Shared {
+        static final Sink SINK = new Sink();
+    }
+
     /** Receives completed buffers from the shim, on roctracer's thread. */
-    private final class Sink extends RoctracerLibrary.BufferSink {
+    private static final class Sink extends RoctracerLibrary.BufferSink {
         @Override
-        public void call(BytePointer records, long size) {
-            deliverFromNative(records, size);
+        public void call(long library, BytePointer records, long size) {
+            ROUTES.deliver(library, records, size);
         }
     }
 }

@@ -44,14 +44,15 @@ class SummaryLimitsTest {
         }
         Path deep = Files.writeString(dir.resolve("deep.json"), b.append(']').toString());
         assertOneLineError(deep, "nests events more than 65536 deep on one thread");
-        // one level less is summarised, and the chain of same-named ops folds into one call
+        // one level less is summarised, and every event of the chain counts (the one summary rule, docs/summary.md)
         Path ok = Files.writeString(dir.resolve("ok.json"), b.toString().replaceFirst("\\{[^}]*\\},", ""));
         Path json = dir.resolve("ok-summary.json");
         assertEquals(0, cli.run("summary", ok.toString(), "--json", json.toString()), cli.stderr());
         JsonNode rows = new ObjectMapper().readTree(json.toFile()).get("rows");
         assertEquals(1, rows.size());
-        assertEquals(1, rows.get(0).get("count").asInt(), "65,536 calls of f, each the only child of an f: one call");
-        assertEquals(2.0 * 65_536, rows.get(0).get("cpu_time_total_us").asDouble(), 1e-9);
+        assertEquals(65_536, rows.get(0).get("count").asInt(), "65,536 calls of f, each the only child of an f: each counts");
+        assertEquals(65_536.0 * 65_537, rows.get(0).get("cpu_time_total_us").asDouble(), 1e-9); // durations 2, 4, ..., 2 x 65,536
+        // each f's self time is its 2 µs outside its child, the innermost's its whole 2 µs
         assertEquals(2.0 * 65_536, rows.get(0).get("self_cpu_time_total_us").asDouble(), 1e-9);
     }
 

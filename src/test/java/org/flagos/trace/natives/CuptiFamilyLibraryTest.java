@@ -27,9 +27,11 @@ class CuptiFamilyLibraryTest {
         assertEquals(1234567890123L, CuptiFamilyLibrary.ft_family_timestamp(lib));
         assertEquals(0, CuptiFamilyLibrary.ft_family_has(lib, "Subscribe"));
         List<long[]> buffers = new ArrayList<>();
+        List<Long> libraries = new ArrayList<>();
         CuptiFamilyLibrary.BufferSink sink = new CuptiFamilyLibrary.BufferSink() {
             @Override
-            public void call(BytePointer buffer, long validSize) {
+            public void call(long library, BytePointer buffer, long validSize) {
+                libraries.add(library);
                 ByteBuffer b = buffer.capacity(validSize).asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
                 long[] words = new long[(int) (validSize / 8)];
                 for (int i = 0; i < words.length; i++) {
@@ -44,6 +46,7 @@ class CuptiFamilyLibraryTest {
         assertEquals(0, CuptiFamilyLibrary.ft_family_push(lib, 0, 41));
         assertEquals(0, CuptiFamilyLibrary.ft_family_flush_all(lib, 1));
         assertEquals(1, buffers.size());
+        assertEquals(List.of(lib.address()), libraries, "the buffer names the library that completed it");
         assertEquals(List.of(8L, 0L, 41L), List.of(buffers.get(0)[0], buffers.get(0)[1], buffers.get(0)[2]));
         LongPointer last = new LongPointer(1);
         assertEquals(0, CuptiFamilyLibrary.ft_family_pop(lib, 0, last));

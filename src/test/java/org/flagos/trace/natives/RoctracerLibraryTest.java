@@ -27,7 +27,7 @@ class RoctracerLibraryTest {
         final List<ByteBuffer> buffers = new ArrayList<>();
 
         @Override
-        public void call(BytePointer records, long size) {
+        public void call(long library, BytePointer records, long size) {
             ByteBuffer view = records.capacity(size).asByteBuffer();
             ByteBuffer copy = ByteBuffer.allocate((int) size).order(ByteOrder.LITTLE_ENDIAN);
             copy.put(view).flip();

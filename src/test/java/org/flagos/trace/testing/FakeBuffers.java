@@ -17,8 +17,29 @@ import org.flagos.trace.natives.CuptiFamilyLibrary.Handle;
  * buffer too.
  */
 public final class FakeBuffers {
+    /** Where the one sink puts buffers: the running {@link #collect}'s list (collect is synchronized). */
+    private static volatile List<byte[]> collecting;
+
+    /**
+     * One sink for every collect: JavaCPP has 10 native slots per callback class, and a sink made per
+     * call would take one each until a GC (the tracers' BufferRoutes says more).
+     */
+    private static final class Shared {
+        static final CuptiFamilyLibrary.BufferSink SINK = new CuptiFamilyLibrary.BufferSink() {
+            @Override
+            public void call(long library, BytePointer buffer, long validSize) {
+                List<byte[]> buffers = collecting;
+                byte[] bytes = new byte[(int) validSize];
+                buffer.position(0).capacity(validSize).asByteBuffer().get(bytes);
+                if (bytes.length > 0 && buffers != null) {
+                    buffers.add(bytes);
+                }
+            }
+        };
+    }
+
     /** The buffers the fake completed while {@code calls} ran with {@code kinds} enabled and External id 7 pushed. */
-    public static List<byte[]> collect(String fake, String prefix, long resetArgument, int[] kinds, String... calls) {
+    public static synchronized List<byte[]> collect(String fake, String prefix, long resetArgument, int[] kinds, String... calls) {
         String path = FakeVendorLibrary.build(fake).toString();
         BytePointer error = new BytePointer(512);
         Handle lib = CuptiFamilyLibrary.ft_family_open(path, prefix, error, 512);
@@ -26,18 +47,9 @@ public final class FakeBuffers {
             throw new IllegalStateException(error.getString(StandardCharsets.UTF_8));
         }
         List<byte[]> buffers = new ArrayList<>();
-        CuptiFamilyLibrary.BufferSink sink = new CuptiFamilyLibrary.BufferSink() {
-            @Override
-            public void call(BytePointer buffer, long validSize) {
-                byte[] bytes = new byte[(int) validSize];
-                buffer.position(0).capacity(validSize).asByteBuffer().get(bytes);
-                if (bytes.length > 0) {
-                    buffers.add(bytes);
-                }
-            }
-        };
+        collecting = buffers;
         CuptiFamilyLibrary.ft_family_invoke(lib, "fakeReset", resetArgument);
-        CuptiFamilyLibrary.ft_family_register(lib, 1 << 20, sink);
+        CuptiFamilyLibrary.ft_family_register(lib, 1 << 20, Shared.SINK);
         for (int kind : kinds) {
             CuptiFamilyLibrary.ft_family_enable(lib, kind);
         }
@@ -52,6 +64,7 @@ public final class FakeBuffers {
         }
         CuptiFamilyLibrary.ft_family_flush_all(lib, 1);
         CuptiFamilyLibrary.ft_family_detach(lib);
+        collecting = null;
         return buffers;
     }
 

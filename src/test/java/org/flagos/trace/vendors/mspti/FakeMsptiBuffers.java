@@ -25,20 +25,31 @@ final class FakeMsptiBuffers {
         return lib;
     }
 
+    /** Where the one sink writes: the running {@link #scripted}'s stream (scripted is synchronized). */
+    private static volatile ByteArrayOutputStream collecting;
+
+    /** One sink for every call: JavaCPP has 10 native slots per callback class (see BufferRoutes). */
+    private static final class Shared {
+        static final MsptiLibrary.BufferSink SINK = new MsptiLibrary.BufferSink() {
+            @Override
+            public void call(long library, BytePointer buffer, long validSize) {
+                ByteArrayOutputStream all = collecting;
+                byte[] bytes = new byte[(int) validSize];
+                buffer.position(0).capacity(validSize).get(bytes);
+                if (all != null) {
+                    all.write(bytes, 0, bytes.length);
+                }
+            }
+        };
+    }
+
     /** One launch, copy and memset inside a pushed External id (7), and one launch outside it. */
     static synchronized byte[] scripted() {
         Handle lib = open();
         ByteArrayOutputStream all = new ByteArrayOutputStream();
-        MsptiLibrary.BufferSink sink = new MsptiLibrary.BufferSink() {
-            @Override
-            public void call(BytePointer buffer, long validSize) {
-                byte[] bytes = new byte[(int) validSize];
-                buffer.position(0).capacity(validSize).get(bytes);
-                all.write(bytes, 0, bytes.length);
-            }
-        };
+        collecting = all;
         check(MsptiLibrary.ftm_subscribe(lib));
-        check(MsptiLibrary.ftm_register(lib, 4096, sink));
+        check(MsptiLibrary.ftm_register(lib, 4096, Shared.SINK));
         for (int kind : KINDS) {
             check(MsptiLibrary.ftm_enable(lib, kind));
         }

@@ -348,6 +348,7 @@ class MsptiCorrelationRemapTest {
             TraceRecord kernel = device(EventKind.KERNEL, BIG);
             kernel.startNs = base + 6_000;
             kernel.endNs = base + 9_000;
+            kernel.nameId = names.intern("matmul_kernel"); // the name stage, ahead of the walk in the ring, names every device record
             List<TraceRecord> slots = new ArrayList<>(List.of(op, binding(BIG, 1),
                     api("aclnnMatmul", BIG, base + 1_000, base + 5_000), api("rtKernelLaunch", BIG, base + 2_000, base + 4_000),
                     barrier(base + 100_000_000L)));

@@ -35,7 +35,7 @@ class RoctracerDecoderContractTest extends ActivityDecoderContract {
             byte[][] out = new byte[1][];
             RoctracerLibrary.BufferSink sink = new RoctracerLibrary.BufferSink() {
                 @Override
-                public void call(BytePointer records, long size) {
+                public void call(long library, BytePointer records, long size) { // made once per JVM (buffer is kept)
                     out[0] = new byte[(int) size];
                     records.capacity(size).asByteBuffer().get(out[0]);
                 }
