@@ -42,19 +42,7 @@ public final class EventTokens {
 
     /** The index of the value of top-level field {@code name}, or -1. */
     public int top(String name) {
-        int depth = 0;
-        for (int i = 0; i < size; i++) {
-            JsonToken t = tokens[i];
-            if (depth == 1 && t == JsonToken.FIELD_NAME && texts[i].equals(name)) {
-                return i + 1;
-            }
-            if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
-                depth++;
-            } else if (t == JsonToken.END_OBJECT || t == JsonToken.END_ARRAY) {
-                depth--;
-            }
-        }
-        return -1;
+        return field(0, name);
     }
 
     /** The text of top-level string field {@code name}, or null. */
@@ -69,8 +57,16 @@ public final class EventTokens {
         if (args < 0 || tokens[args] != JsonToken.START_OBJECT) {
             return -1;
         }
+        return field(args, name);
+    }
+
+    /**
+     * The index of the value of field {@code name} of the object whose {@code START_OBJECT} is token
+     * {@code from} (its own fields only, not those of objects inside it), or -1.
+     */
+    private int field(int from, String name) {
         int depth = 0;
-        for (int i = args; i < size; i++) {
+        for (int i = from; i < size; i++) {
             JsonToken t = tokens[i];
             if (depth == 1 && t == JsonToken.FIELD_NAME && texts[i].equals(name)) {
                 return i + 1;

@@ -86,34 +86,14 @@ final class SessionWarmup {
     /** One op in this many is followed by a synchronization outside every op and an overhead record. */
     private static final int SYNC_EVERY = 64;
 
-    private static final EventTranslatorOneArg<TraceRecord, long[]> BINDING = (slot, sequence, op) -> {
-        slot.clear();
-        slot.type = RecordType.CORRELATION_BINDING;
-        slot.correlation(op[0]);
-        slot.externalId(op[0]);
-    };
-    private static final EventTranslatorOneArg<TraceRecord, long[]> RUNTIME = (slot, sequence, op) -> {
-        slot.clear();
-        slot.type = RecordType.ACTIVITY;
-        slot.kind = EventKind.RUNTIME;
-        slot.cbid = CBID;
-        slot.present(RecordField.CBID);
-        slot.startNs = op[1] + 100;
-        slot.endNs = op[1] + 900;
-        slot.processId = (int) op[2];
-        slot.threadId = op[3];
-        slot.correlation(op[0]);
-    };
+    private static final EventTranslatorOneArg<TraceRecord, long[]> BINDING = (slot, sequence, op) -> slot.binding(op[0], op[0]);
+    private static final EventTranslatorOneArg<TraceRecord, long[]> RUNTIME =
+            (slot, sequence, op) -> runtime(slot, op, CBID, 100, 900, op[0]);
     private static final EventTranslatorOneArg<TraceRecord, long[]> MEMSET = (slot, sequence, op) -> {
-        slot.clear();
-        slot.type = RecordType.ACTIVITY;
-        slot.kind = EventKind.MEMSET;
-        slot.startNs = op[1] + 2_000;
-        slot.endNs = op[1] + 3_000;
+        slot.activity(EventKind.MEMSET, op[1] + 2_000, op[1] + 3_000, op[0]);
         slot.device = 0;
         slot.context = 1;
         slot.stream = 7;
-        slot.correlation(op[0]);
         slot.bytes = 4;
         slot.memsetValue = (int) (op[0] & 0xff);
         slot.presentAll(RecordField.CONTEXT.bit() | RecordField.BYTES.bit() | RecordField.MEMSET_VALUE.bit());
@@ -121,29 +101,14 @@ final class SessionWarmup {
     };
 
     /** The synchronizing call outside every op: no binding, so the walk meets a call no op claims. */
-    private static final EventTranslatorOneArg<TraceRecord, long[]> SYNC_CALL = (slot, sequence, op) -> {
-        slot.clear();
-        slot.type = RecordType.ACTIVITY;
-        slot.kind = EventKind.RUNTIME;
-        slot.cbid = CBID_SYNCHRONIZE;
-        slot.present(RecordField.CBID);
-        slot.startNs = op[1] + 4_100;
-        slot.endNs = op[1] + 4_900;
-        slot.processId = (int) op[2];
-        slot.threadId = op[3];
-        slot.correlation(op[4]);
-    };
+    private static final EventTranslatorOneArg<TraceRecord, long[]> SYNC_CALL =
+            (slot, sequence, op) -> runtime(slot, op, CBID_SYNCHRONIZE, 4_100, 4_900, op[4]);
     /** Its record: a context synchronization (no stream), drawn on the device's row. */
     private static final EventTranslatorOneArg<TraceRecord, long[]> SYNC = (slot, sequence, op) -> {
-        slot.clear();
-        slot.type = RecordType.ACTIVITY;
-        slot.kind = EventKind.SYNC;
-        slot.startNs = op[1] + 4_200;
-        slot.endNs = op[1] + 4_800;
+        slot.activity(EventKind.SYNC, op[1] + 4_200, op[1] + 4_800, op[4]);
         slot.device = 0;
         slot.context = 1;
         slot.stream = -1;
-        slot.correlation(op[4]);
         slot.present(RecordField.CONTEXT);
         slot.syncKind = SyncKind.CONTEXT;
         slot.syncEventId = -1;
@@ -157,6 +122,19 @@ final class SessionWarmup {
         slot.endNs = op[1] + 4_400;
         slot.label = "Buffer Flush";
     };
+
+    /**
+     * The one runtime-call record of both call translators: call {@code cbid} of op {@code op}'s
+     * thread ({@code op[2]} its process, {@code op[3]} its thread), from {@code fromNs} to
+     * {@code toNs} after the op's start ({@code op[1]}), of vendor correlation {@code correlation}.
+     */
+    private static void runtime(TraceRecord slot, long[] op, int cbid, long fromNs, long toNs, long correlation) {
+        slot.activity(EventKind.RUNTIME, op[1] + fromNs, op[1] + toNs, correlation);
+        slot.cbid = cbid;
+        slot.present(RecordField.CBID);
+        slot.processId = (int) op[2];
+        slot.threadId = op[3];
+    }
 
     private SessionWarmup() {
     }

@@ -659,15 +659,8 @@ final class DemanglePrinter {
                 append(" transaction_safe");
                 return;
             case NOEXCEPT:
-                append(" noexcept");
-                if (mod.right != null) {
-                    append('(');
-                    print0(mod.right);
-                    append(')');
-                }
-                return;
             case THROW_SPEC:
-                append(" throw");
+                append(mod.kind == Kind.NOEXCEPT ? " noexcept" : " throw");
                 if (mod.right != null) {
                     append('(');
                     print0(mod.right);
