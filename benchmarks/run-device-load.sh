@@ -27,10 +27,10 @@ flags=(--add-exports=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/java
 hog() { taskset -c "$1" bash -c 'while :; do :; done' >/dev/null 2>&1 & echo $!; }
 
 echo "== 1. backpressure"
-bp() { "$java" "${flags[@]}" -Xmx8g -cp "$cp" org.flagos.trace.benchmarks.BackpressureProbe "$@"; }
+bp=("$java" "${flags[@]}" -Xmx8g -cp "$cp" org.flagos.trace.benchmarks.BackpressureProbe) # timeout runs no shell function
 {
-  echo "# 1 thread x 100,000 ops, 2 sessions"; timeout 120 bp 1 100000 2 /tmp/bp; echo "rc $?"
-  echo "# 8 threads x 25,000 ops, 2 sessions"; timeout 120 bp 8 25000 2 /tmp/bp; echo "rc $?"
+  echo "# 1 thread x 100,000 ops, 2 sessions"; timeout 120 "${bp[@]}" 1 100000 2 /tmp/bp; echo "rc $?"
+  echo "# 8 threads x 25,000 ops, 2 sessions"; timeout 120 "${bp[@]}" 8 25000 2 /tmp/bp; echo "rc $?"
   h1=$(hog 0); h2=$(hog 1)
   echo "# 8 threads x 12,500 ops, 2 sessions, pinned to cores 0-1 beside 2 hogs"
   timeout 180 taskset -c 0,1 "$java" "${flags[@]}" -Xmx8g -cp "$cp" org.flagos.trace.benchmarks.BackpressureProbe 8 12500 2 /tmp/bp; echo "rc $?"

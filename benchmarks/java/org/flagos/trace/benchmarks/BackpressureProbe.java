@@ -107,7 +107,8 @@ public final class BackpressureProbe {
                 boolean exact = byCat.getOrDefault("cpu_op", 0L) == ops
                         && memsetCalls + callsOutside + cuptiDropped >= ops && memsetCalls <= ops
                         && memsets + memsetsOutside + cuptiDropped >= ops && memsets <= ops
-                        && byCat.getOrDefault("ac2g", 0L) == 2 * Math.min(memsets, memsetCalls)
+                        // an arrow per memset and one for the closing synchronize (its call and its cuda_sync record)
+                        && byCat.getOrDefault("ac2g", 0L) == 2 * (Math.min(memsets, memsetCalls) + byCat.getOrDefault("cuda_sync", 0L))
                         && spans + notNested == ops
                         && root != null && root.path("events").asLong() == session.events();
                 allExact &= exact && cuptiDropped == 0 && memsetsOutside == 0;
