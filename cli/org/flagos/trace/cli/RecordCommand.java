@@ -78,7 +78,7 @@ final class RecordCommand implements Callable<Integer> {
                     + "), torch's with_stack")
     Integer withStack;
 
-    @Option(names = "--summary", paramLabel = "SUMMARY.json", description = "also write the op summary (summary --json's schema)")
+    @Option(names = "--summary", paramLabel = "SUMMARY.json", description = "also write the op summary (in the schema of every summary file)")
     Path summary;
 
     @Option(names = "--dump-buffers", paramLabel = "CAPTURE.fltrbuf",

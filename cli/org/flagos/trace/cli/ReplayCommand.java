@@ -59,7 +59,7 @@ final class ReplayCommand implements Callable<Integer> {
                     + " live session writes beside its dump)")
     Path ops;
 
-    @Option(names = "--summary", paramLabel = "SUMMARY.json", description = "also write the op summary (summary --json's schema)")
+    @Option(names = "--summary", paramLabel = "SUMMARY.json", description = "also write the op summary (in the schema of every summary file)")
     Path summary;
 
     @Option(names = "--names", paramLabel = "NAMES.tsv", description = "kernel name table (default: CAPTURE.names.tsv)")

@@ -273,11 +273,12 @@ class OtherPeoplesTracesTest {
     }
 
     @Test
-    void aDirectoryIsNamedAsOne() {
-        for (String[] args : new String[][] {{"summary", dir.toString()}, {"report", dir.toString(), "-o", dir.resolve("r.html").toString()}}) {
-            assertEquals(1, cli.run(args));
+    void aDirectoryIsNamedAsOne() throws IOException {
+        Path traces = Files.createDirectories(dir.resolve("traces")); // the report's output beside it, not inside it (that is usage, exit 2)
+        for (String[] args : new String[][] {{"summary", traces.toString()}, {"report", traces.toString(), "-o", dir.resolve("r.html").toString()}}) {
+            assertEquals(1, cli.run(args), cli.stderr());
             String err = cli.stderr().strip();
-            assertEquals("flagtrace: error: " + dir + " is a directory, not a trace; name one trace file"
+            assertEquals("flagtrace: error: " + traces + " is a directory, not a trace; name one trace file"
                     + " (TRACE.json, TRACE.json.gz or TRACE.pftrace)", err);
         }
     }

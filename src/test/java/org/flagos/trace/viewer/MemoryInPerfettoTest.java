@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.flagos.trace.capture.AtomicOutput;
 import org.flagos.trace.capture.CaptureReplay;
+import org.flagos.trace.capture.TraceFormat;
 import org.flagos.trace.cli.TestDevices;
 import org.flagos.trace.ingest.CaptureBytes;
 import org.flagos.trace.ingest.KernelNameFile;
@@ -45,7 +46,7 @@ class MemoryInPerfettoTest {
             files.add(Files.write(dir.resolve(file + ".json"), TraceJson.replay(request).bytes()).toString());
             Path pftrace = dir.resolve(file + ".pftrace");
             try (AtomicOutput out = new AtomicOutput(pftrace)) {
-                written[withMemory] = CaptureReplay.run(request, out.stream()).traceEvents();
+                written[withMemory] = CaptureReplay.run(request.withFormat(TraceFormat.PERFETTO), out.stream()).traceEvents();
                 out.commit();
             }
             files.add(pftrace.toString());

@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.flagos.trace.capture.AtomicOutput;
 import org.flagos.trace.capture.CaptureReplay;
+import org.flagos.trace.capture.TraceFormat;
 import org.flagos.trace.cli.TestDevices;
 import org.flagos.trace.ingest.CaptureBytes;
 import org.flagos.trace.ingest.KernelNameFile;
@@ -72,8 +73,8 @@ class PerfettoTraceProcessorTest {
             json.put(name, replayed.trace());
             Path jsonFile = Files.write(dir.resolve(Captures.stem(name) + ".json"), replayed.bytes());
             Path pftrace = dir.resolve(Captures.stem(name) + ".pftrace");
-            try (AtomicOutput out = new AtomicOutput(pftrace)) { // the format follows the file name
-                written.put(name, CaptureReplay.run(request(name), out.stream()).traceEvents());
+            try (AtomicOutput out = new AtomicOutput(pftrace)) { // the request names the format (the file name only chooses it in the CLI)
+                written.put(name, CaptureReplay.run(request(name).withFormat(TraceFormat.PERFETTO), out.stream()).traceEvents());
                 out.commit();
             }
             files.add(pftrace.toString());

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.flagos.trace.capture.AtomicOutput;
 import org.flagos.trace.capture.CaptureReplay;
+import org.flagos.trace.capture.TraceFormat;
 import org.flagos.trace.cli.TestDevices;
 import org.flagos.trace.ingest.CaptureBytes;
 import org.flagos.trace.ingest.KernelNameFile;
@@ -39,7 +40,7 @@ class SyncGraphOverheadPerfettoTest {
         Path pftrace = dir.resolve("sync-graph-overhead.pftrace");
         long written;
         try (AtomicOutput out = new AtomicOutput(pftrace)) {
-            written = CaptureReplay.run(request, out.stream()).traceEvents();
+            written = CaptureReplay.run(request.withFormat(TraceFormat.PERFETTO), out.stream()).traceEvents();
             out.commit();
         }
         TraceJson.Replayed json = TraceJson.replay(request);

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import org.flagos.trace.capture.AtomicOutput;
 import org.flagos.trace.capture.CaptureReplay;
+import org.flagos.trace.capture.TraceFormat;
 import org.flagos.trace.cli.TestDevices;
 import org.flagos.trace.ingest.CaptureBytes;
 import org.flagos.trace.ingest.KernelNameFile;
@@ -51,7 +52,7 @@ class UnifiedMemoryInPerfettoTest {
         Path pftrace = dir.resolve("h200-managed.pftrace");
         long written;
         try (AtomicOutput out = new AtomicOutput(pftrace)) {
-            written = CaptureReplay.run(request, out.stream()).traceEvents();
+            written = CaptureReplay.run(request.withFormat(TraceFormat.PERFETTO), out.stream()).traceEvents();
             out.commit();
         }
         files.add(pftrace.toString());
