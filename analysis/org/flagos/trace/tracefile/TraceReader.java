@@ -219,15 +219,8 @@ public final class TraceReader {
                 e.tokens.add(JsonToken.START_OBJECT, null);
                 ep = recorder;
             }
-            int seen = 0; // the fields read below, one bit each: a second one is refused
             while (ep.nextToken() == JsonToken.FIELD_NAME) {
                 String field = ep.currentName();
-                int bit = fieldBit(field);
-                if ((seen & bit) != 0) {
-                    throw new TraceFormatException(path + " is not a trace: the event on line " + e.line + " has its \""
-                            + field + "\" twice");
-                }
-                seen |= bit;
                 JsonToken v = ep.nextToken();
                 switch (field) {
                     case "ph" -> e.ph = string(ep, v);
@@ -255,25 +248,6 @@ public final class TraceReader {
                 }
                 checkSize();
             }
-        }
-
-        /**
-         * The bit of an event field the reader takes, 0 for one it skips. Two of one field would leave a
-         * command to pick one (merge copied both), so every reader refuses the event instead.
-         */
-        private static int fieldBit(String field) {
-            return switch (field) {
-                case "ph" -> 1;
-                case "cat" -> 1 << 1;
-                case "name" -> 1 << 2;
-                case "pid" -> 1 << 3;
-                case "tid" -> 1 << 4;
-                case "ts" -> 1 << 5;
-                case "dur" -> 1 << 6;
-                case "id" -> 1 << 7;
-                case "args" -> 1 << 8;
-                default -> 0;
-            };
         }
 
         private void args(JsonParser ep, TraceEvent e) throws IOException {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import java.io.BufferedInputStream;
 import java.io.CharConversionException;
@@ -32,6 +33,7 @@ public final class TraceSource {
                     .maxStringLength(TraceLimits.MAX_STRING_CHARS)
                     .maxNumberLength(TraceLimits.MAX_NUMBER_CHARS)
                     .build())
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION) // two values of one field: a reader would have to pick one
             .build();
 
     /** What reads the file's bytes, gunzipped. */
@@ -69,8 +71,14 @@ public final class TraceSource {
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
-            String what = e.getOriginalMessage() != null && e.getOriginalMessage().startsWith("Unexpected end-of-input")
-                    ? "ends in the middle of its JSON (truncated?)" : "is not valid JSON (" + firstLine(e.getOriginalMessage()) + ")";
+            String message = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+            String what = message.startsWith("Unexpected end-of-input") ? "ends in the middle of its JSON (truncated?)"
+                    : message.startsWith("Duplicate field '") ? "is not a trace: an object has its \""
+                            + message.substring("Duplicate field '".length(), message.length() - 1) + "\" twice"
+                    : "is not valid JSON (" + firstLine(message) + ")";
+            if (message.equals("Duplicate field 'traceEvents'")) {
+                throw new TraceFormatException(path + " is not a trace: it has two traceEvents arrays");
+            }
             throw new TraceFormatException(path + " " + what + where);
         } catch (CharConversionException e) { // Jackson took the first bytes for UTF-16 or UTF-32 and met a bad character
             throw new TraceFormatException(path + " is not valid JSON (" + firstLine(e.getMessage()) + ")");

@@ -136,7 +136,7 @@ public final class MalformedTraces {
                 refused("a rank past 32 bits", doc("", "", MERGE_BLOCK.replace("\"rank\":0", "\"rank\":4294967296")),
                         ": flagtrace_merge.inputs.rank must be a whole number from 0 to 2147483647, not 4294967296"),
                 refused("an event with two names", doc("{\"ph\":\"X\",\"cat\":\"Trace\",\"name\":\"a\",\"name\":\"b\",\"pid\":1000,"
-                        + "\"tid\":1,\"ts\":0,\"dur\":30}", "", MERGE_BLOCK), "is not a trace: the event on line 5 has its \"name\" twice"),
+                        + "\"tid\":1,\"ts\":0,\"dur\":30}", "", MERGE_BLOCK), "is not a trace: an object has its \"name\" twice at line 5, column 42"),
                 refused("traceEvents that is not an array", "{\"traceEvents\":{}}", "is not a trace: its traceEvents is not an array"),
                 refused("JSON that is no trace", "5", "is not a trace: it is JSON, but not an object with traceEvents"),
                 refused("JSON cut short", doc("", "", MERGE_BLOCK).substring(0, 120), "ends in the middle of its JSON (truncated?) at line 3, column 52"),
