@@ -1,7 +1,5 @@
 package org.flagos.trace.vendors.cupti;
 
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.atomic.AtomicLong;
 import org.bytedeco.javacpp.BytePointer;
 
 /**
@@ -9,6 +7,11 @@ import org.bytedeco.javacpp.BytePointer;
  * request: nothing is allocated on the launch path (kineto users report launch-latency spikes when
  * buffers are allocated mid-capture). If every buffer is in flight, one more is allocated and
  * counted, rather than letting CUPTI drop records.
+ *
+ * <p>Each buffer is free, lent to CUPTI, or orphaned: lent when CUPTI was detached. A buffer is lent
+ * to one CUPTI request at a time: one handed back twice is counted and ignored, never queued twice
+ * (two requests given one buffer would interleave two streams of records in it). Calls are rare (one
+ * per buffer, 1 MiB by default), so every state change holds the pool's lock.
  */
 final class CuptiBufferPool {
     /**
@@ -22,8 +25,13 @@ final class CuptiBufferPool {
      * earlier, 8 MiB took 0.14-0.18 s. CUPTI requires 8-byte aligned buffers; malloc gives 16.
      */
     static final int BUFFER_BYTES = bufferBytes();
+    /** The most buffers the pool ever holds. */
+    static final int CAPACITY = 256;
     /** 64 MiB in all, whatever the buffer size: the same room for bursts. */
-    private static final int PREALLOCATED = Math.min(256, Math.max(2, (64 << 20) / BUFFER_BYTES));
+    private static final int PREALLOCATED = Math.min(CAPACITY, Math.max(2, (64 << 20) / BUFFER_BYTES));
+    private static final byte FREE = 0;
+    private static final byte LENT = 1;
+    private static final byte ORPHANED = 2;
 
     private static int bufferBytes() {
         return bufferBytes(Integer.getInteger("flagtrace.cupti.bufferMiB"), Integer.getInteger("flagtrace.cupti.bufferKiB"));
@@ -35,68 +43,119 @@ final class CuptiBufferPool {
         return (int) Math.max(64, Math.min(64 << 10, asked)) << 10;
     }
 
-    private final ArrayBlockingQueue<BytePointer> free = new ArrayBlockingQueue<>(256);
-    private final BytePointer[] all = new BytePointer[256];
+    private final int bufferBytes;
+    private final BytePointer[] all = new BytePointer[CAPACITY];
+    private final byte[] state = new byte[CAPACITY];
+    /** The detach that orphaned each orphaned buffer. */
+    private final int[] orphanedAt = new int[CAPACITY];
+    /** Indexes of the free buffers, a stack: the most recently returned (warm in cache) goes out first. */
+    private final int[] free = new int[CAPACITY];
+    private int freeCount;
     private int count;
-    private final AtomicLong grown = new AtomicLong();
+    private int detaches;
+    private long grown;
+    private long returnedTwice;
 
     CuptiBufferPool() {
-        for (int i = 0; i < PREALLOCATED; i++) {
-            add();
+        this(BUFFER_BYTES, PREALLOCATED);
+    }
+
+    /** A pool of {@code preallocated} buffers of {@code bufferBytes} each, growing to {@link #CAPACITY}. */
+    CuptiBufferPool(int bufferBytes, int preallocated) {
+        this.bufferBytes = bufferBytes;
+        for (int i = 0; i < Math.min(preallocated, CAPACITY); i++) {
+            free[freeCount++] = allocate();
         }
     }
 
-    private synchronized BytePointer add() {
-        if (count == all.length) {
+    private int allocate() {
+        all[count] = new BytePointer(bufferBytes);
+        return count++;
+    }
+
+    /** A buffer lent to CUPTI: a free one, or a newly allocated one when none is free; null past the cap. */
+    synchronized BytePointer take() {
+        int i;
+        if (freeCount > 0) {
+            i = free[--freeCount];
+        } else if (count < CAPACITY) {
+            i = allocate();
+            grown++;
+        } else {
             return null;
         }
-        BytePointer buffer = new BytePointer(BUFFER_BYTES);
-        all[count++] = buffer;
-        free.offer(buffer);
-        return buffer;
-    }
-
-    /** A free buffer, or a newly allocated one when none is free; null past the pool's cap. */
-    BytePointer take() {
-        BytePointer buffer = free.poll();
-        if (buffer == null && add() != null) {
-            grown.incrementAndGet();
-            buffer = free.poll();
-        }
-        return buffer;
-    }
-
-    /** Returns the buffer at {@code address} to the pool; false if the pool does not own it. */
-    boolean give(long address) {
-        synchronized (this) {
-            for (int i = 0; i < count; i++) {
-                if (all[i].address() == address) {
-                    free.offer(all[i]);
-                    return true;
-                }
-            }
-        }
-        return false;
+        state[i] = LENT;
+        return all[i];
     }
 
     /**
-     * Makes every buffer free again, once CUPTI is detached: {@code cuptiFinalize} forgets the
-     * buffers it had requested and not handed back (the forced flush before it returns only those
-     * holding records), so without this each detach leaked them. Measured on the H200
-     * (TeardownStress, 8 launching threads, detaching at every stop): the pool reached its cap
-     * after 80 sessions and CUPTI dropped the records it had no buffer for. Returns how many
-     * buffers came back.
+     * CUPTI handed the buffer at {@code address} back: it is free again. False when the pool does not
+     * own it; a buffer already free is counted ({@link #returnedTwice()}) and stays free once.
      */
-    synchronized int reclaimAfterDetach() {
-        int reclaimed = count - free.size();
-        free.clear();
-        for (int i = 0; i < count; i++) {
-            free.offer(all[i]);
+    synchronized boolean give(long address) {
+        int i = indexOf(address);
+        if (i < 0) {
+            return false;
         }
-        return reclaimed;
+        if (state[i] == FREE) {
+            returnedTwice++;
+        } else {
+            release(i);
+        }
+        return true;
     }
 
-    long grown() {
-        return grown.get();
+    private int indexOf(long address) {
+        for (int i = 0; i < count; i++) {
+            if (all[i].address() == address) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private void release(int i) {
+        state[i] = FREE;
+        free[freeCount++] = i;
+    }
+
+    /**
+     * CUPTI was detached. {@code cuptiFinalize} forgets the buffers it had requested and not handed
+     * back (the forced flush before it returns only those holding records), so without taking them
+     * back each detach leaked them: measured on the H200 (TeardownStress, 8 launching threads,
+     * detaching at every stop), the pool reached its cap after 80 sessions and CUPTI dropped the
+     * records it had no buffer for. But a completion may still be on its way back from CUPTI's own
+     * thread when the detach returns, so the buffers still lent are orphaned, not freed: one that
+     * comes back is free again, and one still out at the next detach (a whole session later) is
+     * taken back then. Returns how many buffers this detach orphaned.
+     */
+    synchronized int orphanAtDetach() {
+        detaches++;
+        int orphaned = 0;
+        for (int i = 0; i < count; i++) {
+            if (state[i] == ORPHANED && orphanedAt[i] < detaches) {
+                release(i);
+            } else if (state[i] == LENT) {
+                state[i] = ORPHANED;
+                orphanedAt[i] = detaches;
+                orphaned++;
+            }
+        }
+        return orphaned;
+    }
+
+    /** Buffers allocated past the preallocated ones. */
+    synchronized long grown() {
+        return grown;
+    }
+
+    /** Buffers handed back while already free: CUPTI completed one twice, or a detach raced a completion. */
+    synchronized long returnedTwice() {
+        return returnedTwice;
+    }
+
+    /** Buffers free now. */
+    synchronized int free() {
+        return freeCount;
     }
 }

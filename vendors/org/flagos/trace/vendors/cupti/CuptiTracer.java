@@ -416,8 +416,8 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
             String failure = detacher.detach(DETACH_TIMEOUT_MS);
             detached = failure == null;
             if (detached) {
-                int reclaimed = pool.reclaimAfterDetach();
-                Diagnostics.trace(COMPONENT, "CUPTI detached; " + reclaimed + " buffers it still held are free again");
+                int orphaned = pool.orphanAtDetach();
+                Diagnostics.trace(COMPONENT, "CUPTI detached; " + orphaned + " buffers it still held are orphaned (free again when handed back, or at the next detach)");
             }
             if (!detached) {
                 openPops(); // still attached: pops must reach the stacks again
@@ -438,7 +438,8 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
     @Override
     protected String stopDetail() {
         return ", last flush " + lastFlushNs / 1_000 + " µs, buffers delivered so far " + buffersDelivered.get() + " (after a stop " + buffersAfterStop.get()
-                + "), dropped by CUPTI " + dropped.get() + (detached ? "; detached" : "");
+                + "), dropped by CUPTI " + dropped.get() + (pool.returnedTwice() > 0 ? ", buffers handed back twice " + pool.returnedTwice() : "")
+                + (detached ? "; detached" : "");
     }
 
     /** Buffers with records that CUPTI delivered after a session had stopped: their records reached no trace. */
