@@ -23,6 +23,7 @@ import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.journal.JournalSession;
 import org.flagos.trace.journal.JournalWriter;
 import org.flagos.trace.model.BufferTap;
+import org.flagos.trace.model.CallGate;
 import org.flagos.trace.model.ClockAlignment;
 import org.flagos.trace.model.ClockAnchor;
 import org.flagos.trace.model.DecodeStats;
@@ -74,6 +75,12 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
     /** The clock anchor taken at stop, journaled beside the stop marker. */
     private ClockAnchor stopAnchor;
     private final AtomicLong nextExternalId = new AtomicLong();
+    /**
+     * Op ends enter it to reach the ring, the journal and the ops file; the stop shuts it and waits
+     * for those inside, so no op is written into an output the close has already closed.
+     */
+    private final CallGate recording = new CallGate();
+    private final AtomicLong opsRecorded = new AtomicLong();
     private final ThreadLocal<ArrayDeque<OpScope>> openOps = ThreadLocal.withInitial(ArrayDeque::new);
     private final long startNs;
     private final List<DeviceProperties> devices;
@@ -157,6 +164,7 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
             throw e;
         }
         barrier = barriers ? SettleBarrier.start(tracer, pipeline, clock::now, nextExternalId, barrierPeriodMs) : null;
+        recording.open();
         Diagnostics.trace("session", "started with tracer " + tracer.name() + ", window from " + startNs);
     }
 
@@ -278,7 +286,10 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
             tracer.popCorrelation();
         }
         long end = clock.now();
-        if (!closed) {
+        if (!recording.enter()) {
+            return; // the session stopped while the op was open: counted at the stop
+        }
+        try {
             HostOp line = new HostOp(op.name(), new ExternalId(op.externalId()), op.thread(), op.startNs(), end,
                     Thread.currentThread().getName(), op.args(), op.stack(), op.annotation()); // close runs on the op's own thread
             pipeline.publish(line);
@@ -292,6 +303,9 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
                     throw new UncheckedIOException("writing the ops beside the buffer dump failed", e);
                 }
             }
+        } finally {
+            opsRecorded.incrementAndGet();
+            recording.exit();
         }
     }
 
@@ -323,8 +337,11 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
      */
     synchronized void stopTracer() {
         closed = true;
+        recording.closeAndDrain();
         boolean stopped = false;
         try {
+            // Ops opened (ids taken) less ops recorded: those still open now end after the window.
+            pipeline.accounting().hostOpsOpenAtStop(nextExternalId.get() - opsRecorded.get());
             endNs = clock.now();
             window.windowEnd(endNs);
             long t0 = System.nanoTime();

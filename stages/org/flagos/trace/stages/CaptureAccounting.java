@@ -24,6 +24,7 @@ public final class CaptureAccounting {
     private final long[] joined = new long[EventKind.count()];
     private final long[] unjoined = new long[EventKind.count()];
     private volatile long droppedHostOps;
+    private volatile long hostOpsOpenAtStop;
     private volatile long lateJoined;
     private volatile long releasedAtHorizon;
     private volatile long longestWait;
@@ -350,6 +351,19 @@ public final class CaptureAccounting {
         return droppedHostOps;
     }
 
+    /**
+     * Host ops of a live session still open when it stopped (they end after the window, on threads
+     * the stop does not wait for): left out of the trace, as torch leaves them, and counted here.
+     */
+    public void hostOpsOpenAtStop(long ops) {
+        this.hostOpsOpenAtStop = ops;
+    }
+
+    /** See {@link #hostOpsOpenAtStop(long)}. */
+    public long hostOpsOpenAtStop() {
+        return hostOpsOpenAtStop;
+    }
+
     /** Records of {@code kind} that got an External id. */
     public long joined(EventKind kind) {
         return joined[kind.ordinal()];
@@ -432,6 +446,9 @@ public final class CaptureAccounting {
             }
         }
         g.writeNumberField("cpu_op", droppedHostOps);
+        if (hostOpsOpenAtStop > 0) { // live only, and rare: a trace without it keeps its bytes
+            g.writeNumberField("cpu_op_open_at_stop", hostOpsOpenAtStop);
+        }
         g.writeEndObject();
         g.writeObjectFieldStart("without_external_id");
         for (int k = 0; k < EventKind.count(); k++) {
@@ -588,6 +605,9 @@ public final class CaptureAccounting {
             dropped.append(' ').append(kind.category()).append('=').append(droppedOutsideWindow(kind));
         }
         dropped.append(" cpu_op=").append(droppedHostOps);
+        if (hostOpsOpenAtStop > 0) {
+            dropped.append(" cpu_op_open_at_stop=").append(hostOpsOpenAtStop);
+        }
         out.add(dropped.toString());
         StringBuilder unjoined = new StringBuilder("without External id (launched outside any op):");
         for (int k = 0; k < EventKind.count(); k++) {
