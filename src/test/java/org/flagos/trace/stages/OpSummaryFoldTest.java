@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
  */
 class OpSummaryFoldTest {
     private static final String[] NAMES = {"aten::mm", "aten::add", "step", "outer", "deep"};
+    private static final String[] CALLS = {"cudaLaunchKernel", "cudaMemcpyAsync"};
 
     private static final class Op {
         final int name;
@@ -33,6 +34,8 @@ class OpSummaryFoldTest {
         final long end;
         final long selfDevice;
         final List<Op> children = new ArrayList<>();
+        /** A runtime call: a leaf on its op's row, named from CALLS, no device time of its own. */
+        boolean call;
 
         Op(int name, long ext, long thread, long start, long end, long selfDevice) {
             this.name = name;
@@ -44,7 +47,7 @@ class OpSummaryFoldTest {
         }
 
         long totalDevice() {
-            long t = selfDevice;
+            long t = call ? 0 : selfDevice;
             for (Op c : children) {
                 t += c.totalDevice();
             }
@@ -61,6 +64,8 @@ class OpSummaryFoldTest {
     }
 
     private long nextExt;
+    /** The runtime calls the forests made, walked before the ops (a call arrives before its op settles). */
+    private final List<Op> calls = new ArrayList<>();
 
     /** An op over [s, e] with random children, disjoint (they may touch), and zero-length ops in strict gaps. */
     private Op tree(Random rnd, long thread, long s, long e, int depth, List<Op> all) {
@@ -90,11 +95,23 @@ class OpSummaryFoldTest {
         for (long[] c : spans) {
             op.children.add(tree(rnd, thread, c[0], c[1], depth - 1, all));
         }
-        // zero-length ops strictly inside gaps between the children (never at an edge they would nest in)
+        // zero-length ops and runtime calls strictly inside gaps between the children (never at an edge
+        // they would nest in)
         long prev = s;
         List<Op> zeros = new ArrayList<>();
         for (int i = 0; i <= spans.size(); i++) {
             long next = i < spans.size() ? spans.get(i)[0] : e;
+            if (next - prev >= 4 && rnd.nextInt(2) == 0) {
+                long cs = prev + 1 + (long) (rnd.nextDouble() * (next - prev - 3));
+                long ce = cs + 1 + (long) (rnd.nextDouble() * (next - 1 - cs - 1));
+                if (cs > prev && ce < next && ce > cs) {
+                    Op call = new Op(rnd.nextInt(CALLS.length), -1, thread, cs, ce, 0);
+                    call.call = true;
+                    calls.add(call);
+                    zeros.add(call);
+                    prev = ce; // a zero-length op below goes after the call, not inside it
+                }
+            }
             if (next - prev >= 2 && rnd.nextInt(3) == 0) {
                 long z = prev + 1 + (long) (rnd.nextDouble() * (next - prev - 1));
                 if (z > prev && z < next) {
@@ -121,6 +138,7 @@ class OpSummaryFoldTest {
         for (long seed = 1; seed <= 40; seed++) {
             Random rnd = new Random(seed);
             nextExt = 0;
+            calls.clear();
             List<List<Op>> perThread = new ArrayList<>();
             List<Op> every = new ArrayList<>();
             for (long thread = 1; thread <= 3; thread++) {
@@ -141,6 +159,14 @@ class OpSummaryFoldTest {
                 ids[i] = names.intern(NAMES[i]);
             }
             OpSummaryFold fold = new OpSummaryFold(names);
+            int[] callIds = new int[CALLS.length];
+            for (int i = 0; i < CALLS.length; i++) {
+                callIds[i] = names.intern(CALLS[i]);
+            }
+            java.util.Collections.shuffle(calls, rnd);
+            for (Op c : calls) {
+                fold.call(callIds[c.name], c.thread, c.start, c.end);
+            }
             int[] at = new int[perThread.size()];
             for (int left = every.size(); left > 0; left--) {
                 int th;
@@ -160,6 +186,24 @@ class OpSummaryFoldTest {
                 row[4] += op.selfDevice;
             }
             OpSummary summary = fold.summary();
+            Map<String, long[]> expectedCalls = new HashMap<>();
+            for (Op c : calls) {
+                long[] row = expectedCalls.computeIfAbsent(CALLS[c.name], n -> new long[2]);
+                row[0]++;
+                row[1] += c.end - c.start;
+            }
+            assertTrue(calls.size() > 20, "seed " + seed + ": " + calls.size() + " calls");
+            Map<String, OpSummaryRow> callRows = new HashMap<>();
+            for (OpSummaryRow r : summary.calls()) {
+                callRows.put(r.name(), r);
+            }
+            assertEquals(expectedCalls.keySet(), callRows.keySet(), "seed " + seed);
+            for (Map.Entry<String, long[]> e : expectedCalls.entrySet()) {
+                OpSummaryRow row = callRows.get(e.getKey());
+                assertEquals(e.getValue()[0], row.count(), "seed " + seed + " " + e.getKey());
+                assertEquals(e.getValue()[1] / 1000.0, row.cpuTimeTotalUs(), 1e-6, "seed " + seed + " " + e.getKey());
+                assertEquals(e.getValue()[1] / 1000.0, row.selfCpuTimeTotalUs(), 1e-6, "seed " + seed + " " + e.getKey());
+            }
             for (Map.Entry<Integer, long[]> e : expected.entrySet()) {
                 String where = "seed " + seed + " " + NAMES[e.getKey()];
                 OpSummaryRow row = summary.row(NAMES[e.getKey()]);
