@@ -114,18 +114,20 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
      */
     private static final boolean DEVICE_KINDS_AT_INIT = Boolean.getBoolean("flagtrace.cupti.deviceKindsAtInit");
     /**
-     * CUPTI is detached ({@code cuptiFinalize}) at every stop by default, from a native callback at
-     * the exit of a runtime API call ({@link CuptiDetach}): kinds merely disabled leave their cost on
-     * every later launch (SYNCHRONIZATION all of its +0.18 µs, RUNTIME about half, measured with raw
-     * CUPTI on the H200). The first detach, through a Java upcall, crashed in libcupti under 8
-     * launching threads (TeardownStress); the native one ran 200 sessions x 8 threads clean on the
-     * H200 (2026-12-02), and launches returned to plain after each session. Detached, a session
-     * that starts while other threads launch can see CUPTI drop a few records at its start
-     * (counted: 8 of 434,921 memsets in 4 of those 200 sessions; none with CUPTI attached).
-     * {@code -Dflagtrace.cupti.finalizeAtStop=false} keeps CUPTI attached.
+     * CUPTI stays attached after a session by default; {@code -Dflagtrace.cupti.finalizeAtStop=true}
+     * detaches it ({@code cuptiFinalize}) at every stop, from a native callback at the exit of a runtime
+     * API call ({@link CuptiDetach}), so later launches lose CUPTI's cost (kinds merely disabled leave
+     * SYNCHRONIZATION's +0.18 µs and about half of RUNTIME's on every launch, raw CUPTI on the H200).
+     * It is off because it is not safe while other threads call CUDA: on the H200 (2026-12-05,
+     * TeardownStress 40 x 8 pinned to 2 cores beside 2 spinning hogs, 8 pairs of cores, 380 s each)
+     * the detaching runs crashed in libcupti on a launching thread (SIGSEGV inside CUPTI's callback
+     * dispatch under cudaMemsetAsync, or glibc heap aborts) in 31 of 140 runs, whether the buffer pool
+     * lent each buffer once or not, while the runs that kept CUPTI attached had no native failure in
+     * 99. (Without hogs, 200 sessions x 8 threads had run clean on 2026-12-02.) Opt in only for a
+     * program whose other threads make no CUDA call while a session stops.
      */
     private static final boolean FINALIZE_AT_STOP =
-            !"false".equalsIgnoreCase(System.getProperty("flagtrace.cupti.finalizeAtStop", "true"));
+            Boolean.getBoolean("flagtrace.cupti.finalizeAtStop");
     /**
      * CUPTI hands over a buffer when it is full (1 MiB by default, ~11,000 records) unless told to flush
      * periodically ({@code -Dflagtrace.cupti.flushPeriodMs=N}). Off by default: measured on the H200
