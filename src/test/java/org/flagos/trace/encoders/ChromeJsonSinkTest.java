@@ -20,6 +20,7 @@ import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RecordField;
 import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
+import org.flagos.trace.stages.AnnotationRangeJoin;
 import org.flagos.trace.stages.CaptureAccounting;
 import org.flagos.trace.stages.CaptureWindowFilter;
 import org.flagos.trace.stages.ExternalCorrelationJoin;
@@ -55,7 +56,8 @@ class ChromeJsonSinkTest {
 
     private TraceWalk walk(ByteArrayOutputStream into, TraceHeader header, CaptureAccounting accounting,
                            ExternalCorrelationJoin join) {
-        return new TraceWalk(new ChromeJsonSink(into, names, header), names, header, accounting, apiNames, join, window);
+        return new TraceWalk(new ChromeJsonSink(into, names, header), names, header, accounting, apiNames, join, window,
+                new AnnotationRangeJoin(join.horizon()));
     }
 
     /** One slot through the stages this test has: names, then the walk. */

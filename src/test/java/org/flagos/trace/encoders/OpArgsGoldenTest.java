@@ -16,6 +16,7 @@ import org.flagos.trace.model.OpArgs;
 import org.flagos.trace.model.OpStack;
 import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
+import org.flagos.trace.stages.AnnotationRangeJoin;
 import org.flagos.trace.stages.CaptureAccounting;
 import org.flagos.trace.stages.CaptureWindowFilter;
 import org.flagos.trace.stages.ExternalCorrelationJoin;
@@ -53,7 +54,8 @@ class OpArgsGoldenTest {
             }
         }, names);
         TraceWalk walk = new TraceWalk(sink, names, header, new CaptureAccounting(new DecodeStats()), stage,
-                new ExternalCorrelationJoin(), new CaptureWindowFilter(BASE + 1_000, BASE + 1_000_000));
+                new ExternalCorrelationJoin(), new CaptureWindowFilter(BASE + 1_000, BASE + 1_000_000),
+                new AnnotationRangeJoin(ExternalCorrelationJoin.DEFAULT_HORIZON));
         TraceRecord[] slots = {op("aten::mm", 0, 2_000, 3_500, ARGS, STACK), op("plain", 1, 4_000, 4_100, null, null),
             new TraceRecord()};
         slots[2].clear();

@@ -15,6 +15,7 @@ import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
+import org.flagos.trace.stages.AnnotationRangeJoin;
 import org.flagos.trace.stages.CaptureAccounting;
 import org.flagos.trace.stages.CaptureWindowFilter;
 import org.flagos.trace.stages.ExternalCorrelationJoin;
@@ -334,7 +335,8 @@ class MsptiCorrelationRemapTest {
             MsptiCorrelationRemap stage = new MsptiCorrelationRemap(names::name);
             ExternalCorrelationJoin join = new ExternalCorrelationJoin();
             TraceWalk walk = new TraceWalk(sink, names, new TraceHeader("t", List.of(), base, Map.of(), "p", 77), accounting,
-                    new NameStage(MsptiApiNames.INSTANCE, names), join, CaptureWindowFilter.unbounded());
+                    new NameStage(MsptiApiNames.INSTANCE, names), join, CaptureWindowFilter.unbounded(),
+                    new AnnotationRangeJoin(join.horizon()));
             walk.barrierBoundLag(1_000_000L);
 
             TraceRecord op = new TraceRecord();
