@@ -33,6 +33,7 @@ import org.flagos.trace.stages.CaptureWindowFilter;
 import org.flagos.trace.stages.ExternalCorrelationJoin;
 import org.flagos.trace.stages.NameStage;
 import org.flagos.trace.stages.OpSummary;
+import org.flagos.trace.stages.StagesBeforeWalk;
 import org.flagos.trace.stages.TraceHeader;
 import org.flagos.trace.stages.TraceWalk;
 
@@ -82,7 +83,8 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
         int ringSize = b.ringSize;
         NameStage apiNameStage = new NameStage(apiNames, names, decodeStats);
         ExternalCorrelationJoin join = new ExternalCorrelationJoin();
-        AnnotationRangeJoin ranges = new AnnotationRangeJoin(join.horizon());
+        StagesBeforeWalk stages = StagesBeforeWalk.of(apiNameStage, join, window);
+        AnnotationRangeJoin ranges = stages.ranges();
         this.accounting = new CaptureAccounting(decodeStats);
         for (EventHandler<TraceRecord> vendorStage : vendorStages) {
             if (vendorStage instanceof AccountedStage) {
@@ -90,7 +92,7 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
             }
         }
         this.writer = new TraceWalk(b.format.sink(b.out, names, header, apiNames::category), names, header, accounting,
-                apiNameStage, join, window, ranges);
+                stages);
         this.disruptor = new Disruptor<>(TraceRecord::new, ringSize, DaemonThreadFactory.INSTANCE, producers, waitStrategy());
         disruptor.setDefaultExceptionHandler(new RecordingExceptionHandler());
         if (StageThreading.current() == StageThreading.ONE_PER_STAGE) {

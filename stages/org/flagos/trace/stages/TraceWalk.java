@@ -10,13 +10,14 @@ import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 
 /**
- * The last stage: walks the named, joined, windowed records once and hands a {@link TraceSink}
- * what to encode. Everything every output format shares happens here and only here: the parked
- * and released slots of the join, the window's verdict, the join's clock that settles host ops
- * ({@link HostOpLedger}: a horizon of records after an op, on the row of the thread its API calls
- * ran on), pairing flow ends ({@link FlowIndex}), the op summary ({@link OpSummaryFold}), the
- * capture span and the final accounting, and the failure latch: after a failure nothing more is
- * handed to the sink, and the end of the capture still releases whoever waits for it.
+ * The last stage: walks the named, joined, windowed records, joined to their annotation ranges, once
+ * and hands a {@link TraceSink} what to encode; it reads records, never writes them. Everything every
+ * output format shares happens here and only here: the parked and released slots of the join, the
+ * window's verdict, the join's clock that settles host ops ({@link HostOpLedger}: a horizon of records
+ * after an op, on the row of the thread its API calls ran on), pairing flow ends ({@link FlowIndex}),
+ * the op summary ({@link OpSummaryFold}), the capture span and the final accounting, and the failure
+ * latch: after a failure nothing more is handed to the sink, and the end of the capture still releases
+ * whoever waits for it.
  *
  * <p>GPU annotations (on unless {@link #withoutGpuAnnotations()}): each op's span on each stream it
  * ran device work on, its nested ops' included, is folded by the ledger as the op settles and handed
@@ -82,26 +83,23 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
      * Walks a capture into {@code sink}; {@code names} is read (op names for the summary), never
      * written. The stages before the walk are read once, at the end of the capture, for their counts
      * ({@link CaptureAccounting#chainCounts}, and the annotation ranges' in the accounting's
-     * {@code annotations} block) and the window's bounds; the join also gives the horizon.
-     *
-     * @param ranges the stage that ran before the walk and joined records to annotation ranges: a
-     *               range's closing marker and the records it enclosed arrive with its External id
+     * {@code annotations} block) and the window's bounds; the join also gives the horizon. A range's
+     * closing marker and the records it enclosed arrive with its External id ({@link AnnotationRangeJoin}).
      */
     public TraceWalk(TraceSink sink, NameTable names, TraceHeader header, CaptureAccounting accounting,
-                     NameStage naming, ExternalCorrelationJoin join, CaptureWindowFilter window,
-                     AnnotationRangeJoin ranges) {
+                     StagesBeforeWalk stages) {
         this.sink = sink;
         this.header = header;
         this.accounting = accounting;
-        this.naming = naming;
-        this.join = join;
-        this.window = window;
+        this.naming = stages.names();
+        this.join = stages.join();
+        this.window = stages.window();
         int horizon = join.horizon();
         this.flows = new FlowIndex(horizon);
         this.fold = new OpSummaryFold(names);
         this.ops = new HostOpLedger(fold, horizon, horizon);
         this.memory = new MemoryRows(sink, ops::written);
-        this.ranges = ranges;
+        this.ranges = stages.ranges();
     }
 
     /**

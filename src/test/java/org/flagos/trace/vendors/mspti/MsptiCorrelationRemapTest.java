@@ -15,7 +15,6 @@ import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
-import org.flagos.trace.stages.AnnotationRangeJoin;
 import org.flagos.trace.stages.CaptureAccounting;
 import org.flagos.trace.stages.CaptureWindowFilter;
 import org.flagos.trace.stages.ExternalCorrelationJoin;
@@ -26,6 +25,7 @@ import org.flagos.trace.stages.MarkRow;
 import org.flagos.trace.stages.MemoryRow;
 import org.flagos.trace.stages.NameStage;
 import org.flagos.trace.stages.TraceFooter;
+import org.flagos.trace.stages.StagesBeforeWalk;
 import org.flagos.trace.stages.TraceHeader;
 import org.flagos.trace.stages.TraceSink;
 import org.flagos.trace.stages.TraceWalk;
@@ -335,8 +335,7 @@ class MsptiCorrelationRemapTest {
             MsptiCorrelationRemap stage = new MsptiCorrelationRemap(names::name);
             ExternalCorrelationJoin join = new ExternalCorrelationJoin();
             TraceWalk walk = new TraceWalk(sink, names, new TraceHeader("t", List.of(), base, Map.of(), "p", 77), accounting,
-                    new NameStage(MsptiApiNames.INSTANCE, names), join, CaptureWindowFilter.unbounded(),
-                    new AnnotationRangeJoin(join.horizon()));
+                    StagesBeforeWalk.of(new NameStage(MsptiApiNames.INSTANCE, names), join, CaptureWindowFilter.unbounded()));
             walk.barrierBoundLag(1_000_000L);
 
             TraceRecord op = new TraceRecord();
