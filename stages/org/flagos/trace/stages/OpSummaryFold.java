@@ -78,6 +78,9 @@ final class OpSummaryFold {
         long lastExternalId;
         /** Each entry's spans per stream; null when the ops carry none. */
         StreamSpans spans;
+        /** Scratch of {@link #compactOlderHalf}: the gaps between the older half's entries, and sorted. */
+        long[] gaps = new long[0];
+        long[] sorted = new long[0];
 
         void push(long s, long partStart, long e, long c, long d, int name, long external) {
             push(s, partStart, e, c, e - s, d, name, external);
@@ -119,13 +122,16 @@ final class OpSummaryFold {
         int compactOlderHalf() {
             int lost = 0;
             int half = size / 2;
-            long[] gaps = new long[half - 1];
+            if (gaps.length < half - 1) { // scratch kept between compactions: they come every MAX_SIBLINGS / 2 events
+                gaps = new long[half - 1];
+                sorted = new long[half - 1];
+            }
             for (int i = 1; i < half; i++) {
                 gaps[i - 1] = start[i] - end[i - 1];
             }
-            long[] sorted = gaps.clone();
-            java.util.Arrays.sort(sorted);
-            long threshold = sorted.length > KEPT_BOUNDARIES ? sorted[sorted.length - KEPT_BOUNDARIES] : Long.MIN_VALUE;
+            System.arraycopy(gaps, 0, sorted, 0, half - 1);
+            java.util.Arrays.sort(sorted, 0, half - 1);
+            long threshold = half - 1 > KEPT_BOUNDARIES ? sorted[half - 1 - KEPT_BOUNDARIES] : Long.MIN_VALUE;
             int kept = 0;
             int to = -1;
             for (int i = 0; i < half; i++) {
@@ -203,7 +209,7 @@ final class OpSummaryFold {
             threads.put(thread, t);
         }
         Calls pending = calls.get(thread);
-        if (overhead.size > 0 && end > start) {
+        if (overhead.size() > 0 && end > start) {
             pending = claimOverhead(thread, pending, start, end, selfDeviceNs);
         }
         if (pending != null) {
@@ -281,13 +287,13 @@ final class OpSummaryFold {
             calls.put(thread, c);
         }
         c.add(nameId, start, end, 0);
-        if (c.size > MAX_PENDING_CALLS) {
+        if (c.size() > MAX_PENDING_CALLS) {
             Siblings t = threads.get(thread);
             if (t == null) {
                 t = new Siblings();
                 threads.put(thread, t);
             }
-            c.foldEarliest(t, c.size / 2);
+            c.foldEarliest(t, c.size() / 2);
         }
     }
 
@@ -299,7 +305,7 @@ final class OpSummaryFold {
      * thread around it that starts later but ends later still is not looked for.)
      */
     void overhead(int nameId, long start, long end) {
-        if (overhead.size == MAX_OVERHEAD) {
+        if (overhead.size() == MAX_OVERHEAD) {
             Siblings alone = threads.get(OVERHEAD_ROW);
             if (alone == null) {
                 alone = new Siblings();
@@ -328,86 +334,43 @@ final class OpSummaryFold {
         add(byDevice, nameId, 0, 0, durationNs, durationNs);
     }
 
-    /**
-     * A row's runtime calls (or overhead records) not folded yet, in post-order, entries
-     * {@code [head, head + size)}: they come nearly sorted (insertion from the back), leave from the front.
-     */
+    /** A row's runtime calls (or overhead records) not folded yet, leaving in post-order. */
     private final class Calls {
-        int head;
-        int size;
-        long[] start = new long[16];
-        long[] end = new long[16];
-        int[] nameId = new int[16];
-        /** The device time an overhead record is credited with (its op's); 0 for a call. */
-        long[] device = new long[16];
+        private final PostOrderQueue queue = new PostOrderQueue();
+
+        int size() {
+            return queue.size();
+        }
 
         void add(int name, long s, long e, long d) {
-            if (head + size == start.length) {
-                if (head > 0) { // room at the front: move down
-                    System.arraycopy(start, head, start, 0, size);
-                    System.arraycopy(end, head, end, 0, size);
-                    System.arraycopy(nameId, head, nameId, 0, size);
-                    System.arraycopy(device, head, device, 0, size);
-                    head = 0;
-                }
-                if (size >= start.length / 2) {
-                    int n = start.length * 2;
-                    start = java.util.Arrays.copyOf(start, n);
-                    end = java.util.Arrays.copyOf(end, n);
-                    nameId = java.util.Arrays.copyOf(nameId, n);
-                    device = java.util.Arrays.copyOf(device, n);
-                }
-            }
-            int i = head + size++;
-            while (i > head && KeyAveragesRule.postOrder(s, e, start[i - 1], end[i - 1]) < 0) {
-                start[i] = start[i - 1];
-                end[i] = end[i - 1];
-                nameId[i] = nameId[i - 1];
-                device[i] = device[i - 1];
-                i--;
-            }
-            start[i] = s;
-            end[i] = e;
-            nameId[i] = name;
-            device[i] = d;
+            queue.add(name, s, e, d);
         }
 
         /** Folds the entries that come before an event {@code [s, e]} in post-order. */
         void foldBefore(Siblings t, long s, long e) {
-            int n = 0;
-            while (n < size && KeyAveragesRule.postOrder(start[head + n], end[head + n], s, e) < 0) {
-                n++;
+            while (queue.size() > 0 && KeyAveragesRule.postOrder(queue.firstStart(), queue.firstEnd(), s, e) < 0) {
+                foldFirst(t);
             }
-            foldEarliest(t, n);
         }
 
         void foldEarliest(Siblings t, int n) {
             for (int k = 0; k < n; k++) {
-                int i = head++;
-                size--;
-                foldEvent(t, nameId[i], true, Long.MIN_VALUE, start[i], end[i], device[i], null, 0);
-            }
-            if (size == 0) {
-                head = 0;
+                foldFirst(t);
             }
         }
 
-        /** Hands the entries inside {@code [s, e]} to {@code out} (credited with {@code deviceNs}), keeps the others in order. */
+        private void foldFirst(Siblings t) {
+            int name = queue.firstName();
+            long start = queue.firstStart();
+            long end = queue.firstEnd();
+            long device = queue.firstDevice();
+            queue.removeFirst();
+            foldEvent(t, name, true, Long.MIN_VALUE, start, end, device, null, 0);
+        }
+
+        /** Hands the entries inside {@code [s, e]} to {@code out} (credited with {@code deviceNs}), keeps the others. */
         void moveInside(long s, long e, Calls out, long deviceNs) {
-            int kept = 0;
-            for (int k = 0; k < size; k++) {
-                int i = head + k;
-                if (start[i] >= s && end[i] <= e) {
-                    out.add(nameId[i], start[i], end[i], deviceNs);
-                } else {
-                    int j = head + kept++;
-                    start[j] = start[i];
-                    end[j] = end[i];
-                    nameId[j] = nameId[i];
-                    device[j] = device[i];
-                }
-            }
-            size = kept;
+            queue.moveInside(s, e, out.queue, deviceNs);
         }
     }
 
@@ -447,13 +410,13 @@ final class OpSummaryFold {
 
     /** The rows; runtime calls still held are folded first (a trace's end closes every row). */
     OpSummary summary() {
-        if (overhead.size > 0) {
+        if (overhead.size() > 0) {
             Siblings alone = threads.get(OVERHEAD_ROW);
             if (alone == null) {
                 alone = new Siblings();
                 threads.put(OVERHEAD_ROW, alone);
             }
-            overhead.foldEarliest(alone, overhead.size); // outside every op: rows alone, no device time
+            overhead.foldEarliest(alone, overhead.size()); // outside every op: rows alone, no device time
         }
         calls.forEach((thread, c) -> {
             Siblings t = threads.get(thread);
@@ -461,7 +424,7 @@ final class OpSummaryFold {
                 t = new Siblings();
                 threads.put(thread, t);
             }
-            c.foldEarliest(t, c.size);
+            c.foldEarliest(t, c.size());
         });
         return OpSummary.of(rows(byName), rows(byCall), rows(byDevice));
     }
