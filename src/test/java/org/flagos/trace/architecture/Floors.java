@@ -17,7 +17,7 @@ final class Floors {
     static final List<String> ENCODERS = List.of("encoders");
     static final List<String> PIPELINE = List.of("capture", "session");
     static final List<String> ANALYSIS = List.of("merge", "report", "sql", "tracefile");
-    static final List<String> CLI = List.of("cli");
+    static final List<String> CLI = List.of("cli", "agent");
 
     private Floors() {
     }
