@@ -10,6 +10,8 @@ import java.util.Locale;
  * <ul>
  *   <li>{@code trace=PATH}: the trace to write (its suffix picks the format, as {@code -o} does); by
  *       default {@code flagtrace-PID.json} in the program's working directory.</li>
+ *   <li>{@code dir=DIR}: the trace is {@code DIR/flagtrace-PID.json} (one per process of a tree, as
+ *       {@code flagtrace run} arms them); not with {@code trace}.</li>
  *   <li>{@code journal=DIR}: journal the capture there as well.</li>
  *   <li>{@code delay=SECONDS}: arm that long after the agent loads.</li>
  *   <li>{@code duration=SECONDS}: stop that long after arming; without it the session stops when
@@ -34,6 +36,7 @@ public record AgentOptions(Path trace, Path journal, long delayNs, long duration
      */
     public static AgentOptions parse(String options, long pid) {
         Path trace = null;
+        Path dir = null;
         Path journal = null;
         long delayNs = -1;
         long durationNs = -1;
@@ -45,6 +48,7 @@ public record AgentOptions(Path trace, Path journal, long delayNs, long duration
                 String value = eq < 0 ? null : part.substring(eq + 1).trim();
                 switch (key) {
                     case "trace" -> trace = once(trace, "trace", path(key, value));
+                    case "dir" -> dir = once(dir, "dir", path(key, value));
                     case "journal" -> journal = once(journal, "journal", path(key, value));
                     case "delay" -> delayNs = onceNs(delayNs, key, seconds(key, value));
                     case "duration" -> durationNs = onceNs(durationNs, key, seconds(key, value));
@@ -55,9 +59,15 @@ public record AgentOptions(Path trace, Path journal, long delayNs, long duration
                         stop = true;
                     }
                     default -> throw new IllegalArgumentException("unknown option '" + key
-                            + "' (known: trace=PATH, journal=DIR, delay=SECONDS, duration=SECONDS, stop)");
+                            + "' (known: trace=PATH, dir=DIR, journal=DIR, delay=SECONDS, duration=SECONDS, stop)");
                 }
             }
+        }
+        if (trace != null && dir != null) {
+            throw new IllegalArgumentException("'trace' and 'dir' both name the trace: give one");
+        }
+        if (dir != null) {
+            trace = dir.resolve("flagtrace-" + pid + ".json");
         }
         if (stop && (trace != null || journal != null || delayNs >= 0 || durationNs >= 0)) {
             throw new IllegalArgumentException("'stop' takes no other option: the running session keeps its own");

@@ -3,7 +3,6 @@ package org.flagos.trace.cli;
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 import java.io.IOException;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,7 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.flagos.trace.agent.AgentOptions;
-import org.flagos.trace.agent.FlagtraceAgent;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -58,14 +56,18 @@ final class AttachCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         String options = options();
-        AgentOptions.parse(options, pid); // refused here, with the CLI's exit code, not in the program
+        try {
+            AgentOptions.parse(options, pid); // refused here, with the CLI's exit code, not in the program
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
         if (pid == ProcessHandle.current().pid()) {
             throw new UsageException("PID " + pid + " is this flagtrace itself");
         }
         if (ProcessHandle.of(pid).isEmpty()) {
             throw new UsageException("no process " + pid);
         }
-        Path jar = agentJar != null ? agentJar.toAbsolutePath() : ownJar();
+        Path jar = AgentJar.of(agentJar);
         VirtualMachine vm;
         try {
             vm = VirtualMachine.attach(Long.toString(pid));
@@ -124,18 +126,5 @@ final class AttachCommand implements Callable<Integer> {
             throw new UsageException(option + " " + s + ": a path with a comma cannot be handed to the agent");
         }
         return s;
-    }
-
-    private static Path ownJar() {
-        try {
-            Path p = Path.of(FlagtraceAgent.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            if (Files.isRegularFile(p) && p.toString().endsWith(".jar")) {
-                return p;
-            }
-            throw new UsageException("the agent must be loaded from flagtrace's jar, and this flagtrace runs from " + p
-                    + " (run the launcher, which builds target/flagtrace.jar)");
-        } catch (URISyntaxException | SecurityException e) {
-            throw new UsageException("cannot tell where flagtrace's jar is: " + e.getMessage());
-        }
     }
 }

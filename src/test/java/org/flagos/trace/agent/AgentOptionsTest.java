@@ -30,6 +30,7 @@ class AgentOptionsTest {
         assertEquals(1_500_000_000L, o.delayNs());
         assertEquals(250_000_000L, o.durationNs());
         assertTrue(AgentOptions.parse("stop", 1).stop());
+        assertEquals(Path.of("/x/flagtrace-77.json"), AgentOptions.parse("dir=/x", 77).trace(), "one trace per process of a tree");
     }
 
     @Test
@@ -46,6 +47,7 @@ class AgentOptionsTest {
         assertRefused("delay", "'delay' needs seconds");
         assertRefused("stop=now", "'stop' takes no value");
         assertRefused("stop,trace=a.json", "'stop' takes no other option");
+        assertRefused("trace=a.json,dir=/x", "'trace' and 'dir' both name the trace");
     }
 
     private static void assertRefused(String options, String words) {

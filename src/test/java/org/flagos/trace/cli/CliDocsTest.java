@@ -127,7 +127,9 @@ class CliDocsTest {
         while (line.find()) {
             CommandLine command = commands.get(line.group(1));
             assertNotNull(command, "README runs ./flagtrace " + line.group(1) + ", which is no command");
-            Matcher o = option.matcher(line.group(2));
+            String own = line.group(2);
+            int end = own.indexOf(" -- ");
+            Matcher o = option.matcher(end < 0 ? own : own.substring(0, end)); // after "--": the program's own options
             while (o.find()) {
                 assertNotNull(command.getCommandSpec().findOption(o.group(1)),
                         "README: ./flagtrace " + line.group(1) + " has no option " + o.group(1) + " (" + line.group() + ")");

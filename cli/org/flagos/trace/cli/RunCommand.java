@@ -1,0 +1,115 @@
+package org.flagos.trace.cli;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code flagtrace run -- CMD ARGS...}: runs an unchanged program with every JVM of its process tree
+ * traced by flagtrace's agent (handed down through {@code JAVA_TOOL_OPTIONS}, which every JVM the
+ * tree starts reads), one trace per process in one folder, merged at the end into one.
+ */
+@Command(name = "run", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false, sortSynopsis = false, separator = " ",
+        header = "Run a program unchanged with every JVM of its process tree traced, then merge their traces.",
+        description = "Starts CMD with its standard input, output and error its own, and hands flagtrace's agent to every"
+                + " Java 17+ JVM of its process tree through JAVA_TOOL_OPTIONS (each JVM then prints the JDK's one 'Picked up"
+                + " JAVA_TOOL_OPTIONS' line on its standard error). Each process writes DIR/flagtrace-PID.json when it exits"
+                + " or after --duration; with more than one, they are merged into DIR/merged.json. Exits with CMD's exit"
+                + " code. Programs that are not JVMs are not traced yet (the vendors' injection hooks: issue 31).",
+        exitCodeListHeading = ExitCodes.HEADING,
+        exitCodeList = {"CMD's:the program's own exit code", ExitCodes.USAGE_LINE})
+final class RunCommand implements Callable<Integer> {
+    @Option(names = {"-d", "--dir"}, paramLabel = "DIR", description = "where the traces go (created; default flagtrace-run-TIME)")
+    Path dir;
+
+    @Option(names = "--delay", paramLabel = "SECONDS", description = "arm each process that long after it starts")
+    Double delay;
+
+    @Option(names = "--duration", paramLabel = "SECONDS", description = "stop each process's session that long after arming")
+    Double duration;
+
+    @Option(names = "--agent-jar", paramLabel = "JAR", hidden = true, description = "the jar to load as the agent (default: flagtrace's own)")
+    Path agentJar;
+
+    @Parameters(index = "0..*", arity = "1..*", paramLabel = "CMD", description = "the program and its arguments (after --)")
+    List<String> command;
+
+    private final CliContext context;
+
+    RunCommand(CliContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        Path out = (dir != null ? dir : Path.of("flagtrace-run-" + System.currentTimeMillis())).toAbsolutePath();
+        Path jar = AgentJar.of(agentJar);
+        String options = "dir=" + out + (delay != null ? ",delay=" + seconds(delay) : "") + (duration != null ? ",duration=" + seconds(duration) : "");
+        try {
+            org.flagos.trace.agent.AgentOptions.parse(options, 0); // refused here with the usage code, not in each JVM
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        for (String s : List.of(out.toString(), jar.toString())) {
+            if (s.contains(" ") || s.contains(",")) {
+                throw new UsageException(s + ": a path with a space or comma cannot go into JAVA_TOOL_OPTIONS");
+            }
+        }
+        Files.createDirectories(out);
+        ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
+        String previous = System.getenv("JAVA_TOOL_OPTIONS");
+        pb.environment().put("JAVA_TOOL_OPTIONS", (previous == null || previous.isBlank() ? "" : previous + " ") + "-javaagent:" + jar + "=" + options);
+        Process process;
+        try {
+            process = pb.start();
+        } catch (IOException e) {
+            context.err().println("flagtrace run: cannot start " + command.get(0) + ": " + e.getMessage());
+            return ExitCodes.FAILED;
+        }
+        int exit = process.waitFor();
+        List<Path> traces = traces(out);
+        String head = "flagtrace run: " + command.get(0) + " exited with " + exit + "; ";
+        if (traces.size() == 1) {
+            context.err().println(head + "1 trace: " + traces.get(0));
+        } else {
+            context.err().println(head + traces.size() + " traces in " + out + (traces.isEmpty() ? " (no JVM of the tree was traced)" : ":"));
+            for (Path t : traces) {
+                context.err().println("  " + t.getFileName());
+            }
+        }
+        if (traces.size() > 1) {
+            MergeCommand merge = new MergeCommand(context);
+            merge.traces = traces;
+            merge.merged = out.resolve("merged.json");
+            try {
+                if (merge.call() == ExitCodes.OK) {
+                    context.err().println("flagtrace run: merged into " + merge.merged);
+                }
+            } catch (RuntimeException | IOException e) { // the program's exit code stands; the merge's failure is one line
+                CliFailures.report(e, "flagtrace run: merge", context.err());
+            }
+        }
+        return exit;
+    }
+
+    private static List<Path> traces(Path dir) throws IOException {
+        List<Path> found = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "flagtrace-*.json")) {
+            files.forEach(found::add);
+        }
+        found.sort(null);
+        return found;
+    }
+
+    private static String seconds(double s) {
+        return String.format(Locale.ROOT, "%s", s);
+    }
+}
