@@ -78,6 +78,12 @@ final class KeyAveragesBuilder implements Closeable {
         return (long) nameId << 1;
     }
 
+    /** Past {@link #MAX_NAMES} names or {@link #MAX_NAME_CHARS} characters of them: the same words for every input format. */
+    static TraceLimitException tooManyNames() {
+        return new TraceLimitException("holds more than " + MAX_NAMES + " distinct event names (or " + MAX_NAME_CHARS
+                + " characters of them); the summary keeps one row a name");
+    }
+
     static TraceLimitException tooDeep() {
         return new TraceLimitException("nests events more than " + MAX_DEPTH + " deep on one thread; summarise a shorter window of it");
     }
@@ -96,8 +102,7 @@ final class KeyAveragesBuilder implements Closeable {
     void add(EventClass c, String eventName, String pid, String tid, long startNs, long durNs, long externalId) throws IOException {
         int nameId = names.id(eventName);
         if (nameId < 0) {
-            throw new TraceLimitException("holds more than " + MAX_NAMES + " distinct event names (or " + MAX_NAME_CHARS
-                    + " characters of them); the summary keeps one row a name");
+            throw tooManyNames();
         }
         int row = lastRow;
         if (!pid.equals(lastPid) || !tid.equals(lastTid)) { // traces run in stretches of one row

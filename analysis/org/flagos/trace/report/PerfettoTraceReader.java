@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.flagos.trace.tracefile.TraceFormatException;
+import org.flagos.trace.tracefile.TraceLimits;
 
 /**
  * flagtrace's own {@code .pftrace} (Perfetto's protobuf {@code Trace}: a sequence of length-prefixed
@@ -16,18 +17,22 @@ import org.flagos.trace.tracefile.TraceFormatException;
  * {@code stream S} under {@code GPU D}), and slices whose begin and end become one complete event
  * for {@link TraceFile.Reader}, with the same pid, tid, name, category, times (ns) and External
  * id as in the JSON trace of the same capture. Field numbers are Perfetto's, as documented in its
- * protos. Every size read from the file is checked before it sizes anything.
+ * protos.
+ *
+ * <p>Held to the JSON reader's bounds ({@link TraceLimits}) and words: a packet is one event
+ * ({@link TraceLimits#MAX_PACKET_BYTES}, refused from its length before a byte of it is read), a
+ * timestamp is a time ({@link TraceLimits#MAX_TIME_NS}), tracks and open slices are counted
+ * ({@link TraceLimits#MAX_TRACKS}, {@link TraceLimits#MAX_OPEN_SLICES}), names are the summary's
+ * ({@link KeyAveragesBuilder#MAX_NAMES}); every length inside a packet is checked against the packet
+ * and every field's wire type against what the field holds. A fault is one
+ * {@link TraceFormatException}, "PATH is not a trace: ..." naming the packet by its byte offset (in
+ * the gunzipped stream), or "PATH ends in the middle of a packet (truncated?) at byte N". A slice
+ * ended without a begin, or begun and never ended, is counted as invalid, never dropped silently.
  */
 final class PerfettoTraceReader {
-    /** Bytes of one packet at most. */
-    static final int MAX_PACKET = 64 << 20;
-    /** Interned strings, and tracks, at most. */
-    static final int MAX_INTERNED = 1 << 19;
-    static final int MAX_TRACKS = 1 << 16;
-    /** Slices begun and not yet ended, over all tracks, at most. */
-    static final int MAX_OPEN = 1 << 18;
-
     private static final int TRACE_PACKET = 1;
+    private static final int WIRE_VARINT = 0;
+    private static final int WIRE_LENGTH = 2;
     private static final int PACKET_TIMESTAMP = 8;
     private static final int PACKET_TRACK_EVENT = 11;
     private static final int PACKET_INTERNED_DATA = 12;
@@ -50,6 +55,9 @@ final class PerfettoTraceReader {
     private final Map<Long, Track> tracks = new HashMap<>();
     private long namedChars;
     private int open;
+    /** Bytes of the (gunzipped) stream read so far, and where the packet being read starts. */
+    private long offset;
+    private long packetAt;
 
     /** A track: its row as the JSON trace writes it, and its open slices. */
     private static final class Track {
@@ -66,22 +74,24 @@ final class PerfettoTraceReader {
 
     void read(InputStream in) throws IOException {
         while (true) {
+            packetAt = offset;
             long tag = varint(in, true);
             if (tag < 0) {
                 break;
             }
-            if (tag != (TRACE_PACKET << 3 | 2)) {
-                throw new TraceFormatException(sink.path + " is not a Perfetto trace flagtrace can read (field "
-                        + (tag >>> 3) + " where a packet belongs)");
+            if (tag != (TRACE_PACKET << 3 | WIRE_LENGTH)) {
+                throw notATrace("field " + (tag >>> 3) + " of wire type " + (tag & 7) + " at byte " + packetAt
+                        + " where a packet belongs");
             }
             long len = varint(in, false);
-            if (len < 0 || len > MAX_PACKET) { // a 10-byte varint may read as negative
-                throw new TraceFormatException(sink.path + " holds a packet of " + Long.toUnsignedString(len) + " bytes, over the "
-                        + MAX_PACKET + " a packet may have");
+            if (Long.compareUnsigned(len, TraceLimits.MAX_PACKET_BYTES) > 0) { // a 10-byte varint may read as negative
+                throw notATrace("the packet at byte " + packetAt + " is longer than " + TraceLimits.MAX_PACKET_BYTES
+                        + " bytes (it says " + Long.toUnsignedString(len) + ")");
             }
-            byte[] packet = in.readNBytes((int) len);
+            byte[] packet = in.readNBytes((int) len); // read in chunks: a length the file does not hold allocates no more than it holds
+            offset += packet.length;
             if (packet.length != len) {
-                throw new TraceFormatException(sink.path + " ends in the middle of a packet (truncated?)");
+                throw cut();
             }
             packet(new Msg(packet, 0, packet.length));
         }
@@ -98,14 +108,28 @@ final class PerfettoTraceReader {
                 if (atPacketStart && shift == 0) {
                     return -1;
                 }
-                throw new TraceFormatException(sink.path + " ends in the middle of a packet (truncated?)");
+                throw cut();
             }
+            offset++;
             v |= (long) (b & 0x7f) << shift;
             if ((b & 0x80) == 0) {
                 return v;
             }
         }
-        throw new TraceFormatException(sink.path + " is not a Perfetto trace: a number runs past 10 bytes");
+        throw notATrace("a number at byte " + packetAt + " runs past 10 bytes");
+    }
+
+    private TraceFormatException cut() {
+        return new TraceFormatException(sink.path + " ends in the middle of a packet (truncated?) at byte " + offset);
+    }
+
+    private TraceFormatException notATrace(String why) {
+        return new TraceFormatException(sink.path + " is not a trace: " + why);
+    }
+
+    /** The fault of the packet being read, in the words every fault of a packet has. */
+    private TraceFormatException badPacket(String why) {
+        return notATrace("the packet at byte " + packetAt + " " + why);
     }
 
     private void packet(Msg m) throws IOException {
@@ -114,7 +138,7 @@ final class PerfettoTraceReader {
         while (m.more()) {
             int field = m.field();
             switch (field) {
-                case PACKET_TIMESTAMP: ts = m.varint(); break;
+                case PACKET_TIMESTAMP: ts = time(m.number()); break;
                 case PACKET_INTERNED_DATA: interned(m.message()); break;
                 case PACKET_TRACK_DESCRIPTOR: descriptor(m.message()); break;
                 case PACKET_TRACK_EVENT: event = m.message(); break;
@@ -141,15 +165,16 @@ final class PerfettoTraceReader {
             while (entry.more()) {
                 int f = entry.field();
                 if (f == 1) {
-                    iid = entry.varint();
+                    iid = entry.number();
                 } else if (f == 2) {
                     name = entry.string();
                 } else {
                     entry.skip();
                 }
             }
-            if (!into.containsKey(iid) && (into.size() == MAX_INTERNED || namedChars + name.length() > KeyAveragesBuilder.MAX_NAME_CHARS)) {
-                throw new TraceLimitException("interns more than " + MAX_INTERNED + " names");
+            if (namedChars + name.length() > KeyAveragesBuilder.MAX_NAME_CHARS
+                    || !into.containsKey(iid) && into.size() == KeyAveragesBuilder.MAX_NAMES) {
+                throw KeyAveragesBuilder.tooManyNames();
             }
             namedChars += name.length();
             into.put(iid, name);
@@ -165,19 +190,19 @@ final class PerfettoTraceReader {
         while (m.more()) {
             int field = m.field();
             if (field == 1) {
-                uuid = m.varint();
+                uuid = m.number();
             } else if (field == 2) {
                 name = m.string();
             } else if (field == 5) {
-                parent = m.varint();
+                parent = m.number();
             } else if (field == 3 || field == 4) { // process: pid 1; thread: pid 1, tid 2
                 Msg p = m.message();
                 while (p.more()) {
                     int f = p.field();
                     if (f == 1) {
-                        pid = Long.toString((int) p.varint());
+                        pid = Long.toString((int) p.number()); // int32, as protobuf reads one
                     } else if (f == 2 && field == 4) {
-                        tid = Long.toString((int) p.varint());
+                        tid = Long.toString((int) p.number());
                     } else {
                         p.skip();
                     }
@@ -214,8 +239,8 @@ final class PerfettoTraceReader {
     private Track track(long uuid) throws TraceLimitException {
         Track t = tracks.get(uuid);
         if (t == null) {
-            if (tracks.size() == MAX_TRACKS) {
-                throw new TraceLimitException("holds more than " + MAX_TRACKS + " tracks");
+            if (tracks.size() == TraceLimits.MAX_TRACKS) {
+                throw new TraceLimitException("holds more than " + TraceLimits.MAX_TRACKS + " tracks (threads, devices and streams)");
             }
             t = new Track();
             tracks.put(uuid, t);
@@ -232,10 +257,10 @@ final class PerfettoTraceReader {
         while (m.more()) {
             int field = m.field();
             switch (field) {
-                case EVENT_TYPE: type = m.varint(); break;
-                case EVENT_TRACK_UUID: uuid = m.varint(); break;
-                case EVENT_CATEGORY_IIDS: category = m.varint(); break;
-                case EVENT_NAME_IID: name = m.varint(); break;
+                case EVENT_TYPE: type = m.number(); break;
+                case EVENT_TRACK_UUID: uuid = m.number(); break;
+                case EVENT_CATEGORY_IIDS: category = m.number(); break;
+                case EVENT_NAME_IID: name = m.number(); break;
                 case EVENT_DEBUG_ANNOTATIONS: external = externalId(m.message(), external); break;
                 default: m.skip();
             }
@@ -245,12 +270,14 @@ final class PerfettoTraceReader {
             if (t.open.size() == KeyAveragesBuilder.MAX_DEPTH) {
                 throw KeyAveragesBuilder.tooDeep();
             }
-            if (open == MAX_OPEN) {
-                throw new TraceLimitException("holds more than " + MAX_OPEN + " slices begun and not yet ended");
+            if (open == TraceLimits.MAX_OPEN_SLICES) {
+                throw new TraceLimitException("holds more than " + TraceLimits.MAX_OPEN_SLICES + " slices begun and not yet ended");
             }
             open++;
             t.open.add(new long[] {ts, name, category, external});
-        } else if (type == TYPE_SLICE_END && !t.open.isEmpty()) {
+        } else if (type == TYPE_SLICE_END && t.open.isEmpty()) {
+            sink.invalid++; // an end without its begin
+        } else if (type == TYPE_SLICE_END) {
             long[] b = t.open.remove(t.open.size() - 1);
             open--;
             String n = names.get(b[1]);
@@ -262,6 +289,14 @@ final class PerfettoTraceReader {
         }
     }
 
+    /** A packet's timestamp (uint64 ns): past {@link TraceLimits#MAX_TIME_NS} it refuses the file, as a JSON event's ts does. */
+    private long time(long ns) throws TraceFormatException {
+        if (Long.compareUnsigned(ns, TraceLimits.MAX_TIME_NS) > 0) {
+            throw badPacket("has a timestamp of " + Long.toUnsignedString(ns) + " ns, beyond ±" + TraceLimits.MAX_TIME_NS + " ns");
+        }
+        return ns;
+    }
+
     /** The External id when {@code a} is that annotation, else {@code current}. */
     private long externalId(Msg a, long current) throws IOException {
         long key = -1;
@@ -271,9 +306,9 @@ final class PerfettoTraceReader {
         while (a.more()) {
             int field = a.field();
             if (field == 1) {
-                key = a.varint();
+                key = a.number();
             } else if (field == 3 || field == 4) {
-                v = a.varint();
+                v = a.number();
                 number = true;
             } else {
                 a.skip();
@@ -305,14 +340,25 @@ final class PerfettoTraceReader {
         int field() throws IOException {
             long tag = varint();
             wire = (int) (tag & 7);
+            if (tag >>> 3 == 0 || tag >>> 3 > 536_870_911L) {
+                throw badPacket("has a field numbered " + (tag >>> 3) + ", which protobuf has not");
+            }
             return (int) (tag >>> 3);
         }
 
-        long varint() throws IOException {
+        /** The value of a field that holds a number (wire type 0). */
+        long number() throws IOException {
+            if (wire != WIRE_VARINT) {
+                throw wrongWire("a number");
+            }
+            return varint();
+        }
+
+        private long varint() throws IOException {
             long v = 0;
             for (int shift = 0; shift < 64; shift += 7) {
                 if (at >= end) {
-                    throw damaged();
+                    throw pastEnd();
                 }
                 int x = b[at++];
                 v |= (long) (x & 0x7f) << shift;
@@ -320,16 +366,17 @@ final class PerfettoTraceReader {
                     return v;
                 }
             }
-            throw damaged();
+            throw badPacket("has a number that runs past 10 bytes");
         }
 
+        /** The value of a field that holds a message (wire type 2), checked to lie inside this one. */
         Msg message() throws IOException {
-            if (wire != 2) {
-                throw damaged();
+            if (wire != WIRE_LENGTH) {
+                throw wrongWire("a message");
             }
             long len = varint();
-            if (len < 0 || len > end - at) {
-                throw damaged();
+            if (Long.compareUnsigned(len, end - at) > 0) {
+                throw badPacket("has a field of " + Long.toUnsignedString(len) + " bytes where " + (end - at) + " are left");
             }
             Msg m = new Msg(b, at, at + (int) len);
             at += (int) len;
@@ -337,6 +384,9 @@ final class PerfettoTraceReader {
         }
 
         String string() throws IOException {
+            if (wire != WIRE_LENGTH) {
+                throw wrongWire("a string");
+            }
             Msg m = message();
             return new String(b, m.at, m.end - m.at, StandardCharsets.UTF_8);
         }
@@ -347,19 +397,23 @@ final class PerfettoTraceReader {
                 case 1: advance(8); break;
                 case 2: message(); break;
                 case 5: advance(4); break;
-                default: throw damaged();
+                default: throw badPacket("has a field of wire type " + wire + ", which no trace uses");
             }
         }
 
         private void advance(int n) throws IOException {
             if (end - at < n) {
-                throw damaged();
+                throw pastEnd();
             }
             at += n;
         }
 
-        private TraceFormatException damaged() {
-            return new TraceFormatException(sink.path + " is not a whole Perfetto trace: a packet's fields run past its end");
+        private TraceFormatException wrongWire(String what) {
+            return badPacket("has wire type " + wire + " where " + what + " belongs");
+        }
+
+        private TraceFormatException pastEnd() {
+            return badPacket("has a field that runs past its end");
         }
     }
 }

@@ -36,6 +36,15 @@ public final class TraceLimits {
     public static final int MAX_COUNTERS = 10_000;
     /** A host name longer than this is not a host's (a host name has at most 255 bytes). */
     public static final int MAX_HOST_CHARS = 1024;
+    /**
+     * One packet of a {@code .pftrace}, in bytes (after gunzip): a packet is one slice's begin or end with what it
+     * interns, so it is held to one event's bound ({@link #MAX_EVENT_BYTES}).
+     */
+    public static final long MAX_PACKET_BYTES = MAX_EVENT_BYTES;
+    /** Tracks (host threads, devices, device streams) of a {@code .pftrace}. */
+    public static final int MAX_TRACKS = 1 << 16;
+    /** Slices of a {@code .pftrace} begun and not yet ended, over all its tracks. */
+    public static final int MAX_OPEN_SLICES = 1 << 18;
 
     private TraceLimits() {
     }

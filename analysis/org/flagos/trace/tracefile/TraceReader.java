@@ -144,6 +144,8 @@ public final class TraceReader {
                         blocks.read(field, value, p);
                     }
                 }
+            } else if (first == null) { // nothing, or white space only: no format to name
+                throw new TraceFormatException(path + " is not a trace: it is empty");
             } else {
                 throw new TraceFormatException(path + " is not a trace: it is JSON, but not an object with traceEvents");
             }

@@ -82,8 +82,10 @@ public final class TraceSource {
             throw new TraceFormatException(path + " " + what + where);
         } catch (CharConversionException e) { // Jackson took the first bytes for UTF-16 or UTF-32 and met a bad character
             throw new TraceFormatException(path + " is not valid JSON (" + firstLine(e.getMessage()) + ")");
-        } catch (EOFException | ZipException e) {
-            throw new TraceFormatException(path + " is not a whole gzip file (" + (e.getMessage() == null ? "it ends early"
+        } catch (EOFException e) { // cut inside the deflate data ("Unexpected end of ZLIB input stream") or its trailer: one fault, one line
+            throw new TraceFormatException(path + " is not a whole gzip file (it ends early); truncated?");
+        } catch (ZipException e) {
+            throw new TraceFormatException(path + " is not a whole gzip file (" + (e.getMessage() == null ? "it is damaged"
                     : e.getMessage()) + "); truncated?");
         }
     }

@@ -144,6 +144,9 @@ public final class ProcessFactsFile {
         if (value != JsonToken.VALUE_NUMBER_INT) {
             throw new CaptureFormatException(source + ": " + field + " must be an integer");
         }
+        if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) { // else Jackson's "out of range of long" reaches the message
+            throw new CaptureFormatException(source + ": " + field + " must be an integer within 64 bits");
+        }
         return p.getLongValue();
     }
 

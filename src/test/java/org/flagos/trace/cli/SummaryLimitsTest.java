@@ -86,9 +86,9 @@ class SummaryLimitsTest {
         assertOneLineError(cut, "ends in the middle of a packet (truncated?)");
         // a packet that claims 2 GiB: refused from its length, nothing allocated for it
         Path huge = Files.write(dir.resolve("huge.pftrace"), new byte[] {0x0A, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, 0x08});
-        assertOneLineError(huge, "holds a packet of 2147483648 bytes, over the 67108864 a packet may have");
+        assertOneLineError(huge, "is not a trace: the packet at byte 0 is longer than 4194304 bytes (it says 2147483648)");
         // a packet whose inner field runs past the packet's end
         Path inner = Files.write(dir.resolve("inner.pftrace"), new byte[] {0x0A, 0x03, 0x5A, 0x10, 0x00});
-        assertOneLineError(inner, "is not a whole Perfetto trace");
+        assertOneLineError(inner, "is not a trace: the packet at byte 0 has a field of 16 bytes where 1 are left");
     }
 }

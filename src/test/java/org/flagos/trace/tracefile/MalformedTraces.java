@@ -117,6 +117,8 @@ public final class MalformedTraces {
                         "is not a trace: its clock anchor 'start' reads -9223372036854775808 ns, beyond ±4611686018427387904 ns"),
                 refused("a clock anchor of 2^62 + 1", doc("", anchors("4611686018427387905"), MERGE_BLOCK),
                         "is not a trace: its clock anchor 'start' reads 4611686018427387905 ns, beyond ±4611686018427387904 ns"),
+                refused("a clock anchor past 64 bits", doc("", anchors("18446744073709551616"), MERGE_BLOCK),
+                        ": realtime_ns must be an integer within 64 bits"), // said Jackson's "Numeric value (...) out of range of long"
                 refused("args nested 65 deep", doc(nested(65), "", MERGE_BLOCK), "is not a trace: it nests JSON more than 64 levels deep"),
                 refused("args nested 1000 deep", doc(nested(1000), "", MERGE_BLOCK), "is not a trace: it nests JSON more than 64 levels deep"),
                 refused("an event that is a number", doc("5", "", MERGE_BLOCK),
