@@ -22,6 +22,8 @@ public final class TraceRecord {
     private boolean hasCorrelation;
     private long externalId;
     private boolean hasExternalId;
+    /** The External id is an annotation range's (set by the stage that pairs ranges), not a host op's binding. */
+    private boolean externalIdOfRange;
     /** Which {@link RecordField}s the vendor reported; the writer leaves the others out. */
     private int fields;
 
@@ -175,14 +177,33 @@ public final class TraceRecord {
         return hasExternalId;
     }
 
+    /** Sets a host op's External id (the join's binding, or a host op's own). */
     public void externalId(long id) {
         this.externalId = id;
         this.hasExternalId = true;
+        this.externalIdOfRange = false;
     }
 
     public void clearExternalId() {
         this.externalId = 0;
         this.hasExternalId = false;
+        this.externalIdOfRange = false;
+    }
+
+    /**
+     * Sets the External id of the annotation range this record belongs to: a range's closing marker,
+     * or a record outside every host op whose call a range enclosed. Only the stage that pairs ranges
+     * sets it; the walk tells it from an op's id with {@link #externalIdOfRange()}.
+     */
+    public void rangeExternalId(long id) {
+        this.externalId = id;
+        this.hasExternalId = true;
+        this.externalIdOfRange = true;
+    }
+
+    /** True when {@link #externalId()} is an annotation range's ({@link #rangeExternalId}), not a host op's. */
+    public boolean externalIdOfRange() {
+        return externalIdOfRange;
     }
 
     /**
@@ -262,6 +283,7 @@ public final class TraceRecord {
         hasCorrelation = false;
         externalId = 0;
         hasExternalId = false;
+        externalIdOfRange = false;
         fields = 0;
         device = context = stream = processId = 0;
         threadId = 0;
@@ -317,6 +339,7 @@ public final class TraceRecord {
         hasCorrelation = other.hasCorrelation;
         externalId = other.externalId;
         hasExternalId = other.hasExternalId;
+        externalIdOfRange = other.externalIdOfRange;
         fields = other.fields;
         device = other.device;
         context = other.context;

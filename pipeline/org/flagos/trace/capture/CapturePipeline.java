@@ -15,6 +15,7 @@ import com.lmax.disruptor.dsl.ProducerType;
 import com.lmax.disruptor.util.DaemonThreadFactory;
 import java.io.OutputStream;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.atomic.LongAdder;
@@ -26,18 +27,20 @@ import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RecordCopies;
 import org.flagos.trace.model.RecordSink;
 import org.flagos.trace.model.TraceRecord;
+import org.flagos.trace.stages.AnnotationRangeJoin;
 import org.flagos.trace.stages.CaptureAccounting;
 import org.flagos.trace.stages.CaptureWindowFilter;
 import org.flagos.trace.stages.ExternalCorrelationJoin;
 import org.flagos.trace.stages.NameStage;
 import org.flagos.trace.stages.OpSummary;
+import org.flagos.trace.stages.StagesBeforeWalk;
 import org.flagos.trace.stages.TraceHeader;
 import org.flagos.trace.stages.TraceWalk;
 
 /**
  * The ring and its chain of stages, wired in one place: names, then the vendor's own stages
  * (MSPTI's correlation remap; none for most vendors), then the external-correlation join, then the
- * capture window, then the trace walk into the sink of the {@link TraceFormat} it is given (JSON,
+ * capture window, then the annotation-range join ({@link AnnotationRangeJoin}), then the trace walk into the sink of the {@link TraceFormat} it is given (JSON,
  * Perfetto's protobuf or Parquet: the request or session options carry it). See {@link StageThreading} for how the
  * stages map to threads. Producers (a replay, a live tracer's buffer
  * callback, host ops) publish into it; {@link #finish()} publishes the end of the capture and
@@ -64,47 +67,33 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
     /** A replay's one producer publishes through here, a batch of slots at a time; null for several producers. */
     private final SlotBatch batch;
 
-    public CapturePipeline(NameTable names, ApiNames apiNames, CaptureWindowFilter window, TraceHeader header,
-                           TraceFormat format, OutputStream out, DecodeStats decodeStats, ProducerType producers, int ringSize) {
-        this(names, apiNames, window, header, format, out, decodeStats, producers, ringSize, waitStrategy());
+    /** A pipeline made part by part: see {@link Builder} for what is required and each default. */
+    public static Builder builder() {
+        return new Builder();
     }
 
-    public CapturePipeline(NameTable names, ApiNames apiNames, CaptureWindowFilter window, TraceHeader header,
-                           TraceFormat format, OutputStream out, DecodeStats decodeStats, ProducerType producers, int ringSize,
-                           WaitStrategy waitStrategy) {
-        this(names, apiNames, List.of(), window, header, format, out, decodeStats, producers, ringSize, waitStrategy);
-    }
-
-    /**
-     * @param vendorStages what the vendor's records need between API naming and the join (MSPTI's
-     *                     correlation remap), in order; empty for most vendors
-     * @param format       the trace's format, as the request or the session options give it
-     */
-    public CapturePipeline(NameTable names, ApiNames apiNames, List<EventHandler<TraceRecord>> vendorStages,
-                           CaptureWindowFilter window, TraceHeader header, TraceFormat format, OutputStream out,
-                           DecodeStats decodeStats, ProducerType producers, int ringSize) {
-        this(names, apiNames, vendorStages, window, header, format, out, decodeStats, producers, ringSize, waitStrategy());
-    }
-
-    private CapturePipeline(NameTable names, ApiNames apiNames, List<EventHandler<TraceRecord>> vendorStages,
-                            CaptureWindowFilter window, TraceHeader header, TraceFormat format, OutputStream out,
-                            DecodeStats decodeStats, ProducerType producers, int ringSize, WaitStrategy waitStrategy) {
-        java.util.Objects.requireNonNull(format, "format");
-        if (ringSize > RecordCopies.REUSE_DISTANCE) {
-            throw new IllegalArgumentException("ring of " + ringSize + " slots: stages reuse the copies they park after "
-                    + RecordCopies.REUSE_DISTANCE + " slots, so no ring may be larger");
-        }
+    private CapturePipeline(Builder b) {
+        NameTable names = b.names;
+        ApiNames apiNames = b.apiNames;
+        List<EventHandler<TraceRecord>> vendorStages = b.vendorStages;
+        CaptureWindowFilter window = b.window;
+        TraceHeader header = b.header;
+        DecodeStats decodeStats = b.decodeStats;
+        ProducerType producers = b.producers;
+        int ringSize = b.ringSize;
         NameStage apiNameStage = new NameStage(apiNames, names, decodeStats);
         ExternalCorrelationJoin join = new ExternalCorrelationJoin();
+        StagesBeforeWalk stages = StagesBeforeWalk.of(apiNameStage, join, window);
+        AnnotationRangeJoin ranges = stages.ranges();
         this.accounting = new CaptureAccounting(decodeStats);
         for (EventHandler<TraceRecord> vendorStage : vendorStages) {
             if (vendorStage instanceof AccountedStage) {
                 ((AccountedStage) vendorStage).notesTo(accounting::note);
             }
         }
-        this.writer = new TraceWalk(format.sink(out, names, header, apiNames::category), names, header, accounting,
-                apiNameStage, join, window);
-        this.disruptor = new Disruptor<>(TraceRecord::new, ringSize, DaemonThreadFactory.INSTANCE, producers, waitStrategy);
+        this.writer = new TraceWalk(b.format.sink(b.out, names, header, apiNames::category), names, header, accounting,
+                stages);
+        this.disruptor = new Disruptor<>(TraceRecord::new, ringSize, DaemonThreadFactory.INSTANCE, producers, waitStrategy());
         disruptor.setDefaultExceptionHandler(new RecordingExceptionHandler());
         if (StageThreading.current() == StageThreading.ONE_PER_STAGE) {
             EventHandlerGroup<TraceRecord> named = disruptor.handleEventsWith(guarded(apiNameStage));
@@ -113,9 +102,10 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
             }
             named.then(guarded(join))
                     .then(guarded(window))
+                    .then(guarded(ranges))
                     .then(writer);
         } else {
-            disruptor.handleEventsWith(new AggregateEventHandler<>(light(apiNameStage, vendorStages, join, window)))
+            disruptor.handleEventsWith(new AggregateEventHandler<>(light(apiNameStage, vendorStages, join, window, ranges)))
                     .then(writer);
         }
         this.ring = disruptor.start();
@@ -133,12 +123,14 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
     /** The light stages in chain order, for one shared thread. */
     @SuppressWarnings("unchecked")
     private EventHandler<TraceRecord>[] light(NameStage names, List<EventHandler<TraceRecord>> vendorStages,
-                                                     ExternalCorrelationJoin join, CaptureWindowFilter window) {
+                                              ExternalCorrelationJoin join, CaptureWindowFilter window,
+                                              AnnotationRangeJoin ranges) {
         List<EventHandler<TraceRecord>> chain = new java.util.ArrayList<>();
         chain.add(names);
         chain.addAll(vendorStages);
         chain.add(join);
         chain.add(window);
+        chain.add(ranges);
         return chain.stream().map(this::guarded).toArray(EventHandler[]::new);
     }
 
@@ -343,6 +335,120 @@ public final class CapturePipeline implements RecordSink, AutoCloseable {
     /** Every element of the trace's {@code traceEvents} array (events, row labels, span markers), once finished. */
     public long traceEvents() {
         return writer.traceEvents();
+    }
+
+    /**
+     * A pipeline made one part at a time, its parts checked in {@link #build()} only. Required: the
+     * name table, the API names, the capture window, the trace header, the format, the output stream,
+     * the decode counts and the producer type. Defaults: no vendor stages, {@link #DEFAULT_RING_SIZE}
+     * slots. The stages' threads start when {@link #build()} returns the pipeline.
+     */
+    public static final class Builder {
+        private NameTable names;
+        private ApiNames apiNames;
+        private List<EventHandler<TraceRecord>> vendorStages = List.of();
+        private CaptureWindowFilter window;
+        private TraceHeader header;
+        private TraceFormat format;
+        private OutputStream out;
+        private DecodeStats decodeStats;
+        private ProducerType producers;
+        private int ringSize = DEFAULT_RING_SIZE;
+
+        private Builder() {
+        }
+
+        /** The capture's name table: written by the name stage only, read by the walk and the sink. */
+        public Builder names(NameTable names) {
+            this.names = names;
+            return this;
+        }
+
+        /** The vendor's API names (runtime and driver ids to names, and the API category). */
+        public Builder apiNames(ApiNames apiNames) {
+            this.apiNames = apiNames;
+            return this;
+        }
+
+        /**
+         * What the vendor's records need between API naming and the join (MSPTI's correlation remap),
+         * in order; none by default, as for most vendors.
+         */
+        public Builder vendorStages(List<EventHandler<TraceRecord>> vendorStages) {
+            this.vendorStages = vendorStages;
+            return this;
+        }
+
+        /** The capture window: what starts before it or ends after it is dropped and counted. */
+        public Builder window(CaptureWindowFilter window) {
+            this.window = window;
+            return this;
+        }
+
+        /** What the trace's header says: its name, devices, base time, metadata, process. */
+        public Builder header(TraceHeader header) {
+            this.header = header;
+            return this;
+        }
+
+        /** The trace's format, as the request or the session options give it (never read from the stream). */
+        public Builder format(TraceFormat format) {
+            this.format = format;
+            return this;
+        }
+
+        /** Where the trace is written. */
+        public Builder out(OutputStream out) {
+            this.out = out;
+            return this;
+        }
+
+        /** The decoders' counts, which the accounting reports (the producers fill them). */
+        public Builder decodeStats(DecodeStats decodeStats) {
+            this.decodeStats = decodeStats;
+            return this;
+        }
+
+        /**
+         * {@link ProducerType#SINGLE} for one publishing thread (a replay: slots are then published a
+         * batch at a time), {@link ProducerType#MULTI} for several (a live session's buffer callbacks and
+         * host ops).
+         */
+        public Builder producers(ProducerType producers) {
+            this.producers = producers;
+            return this;
+        }
+
+        /** Ring slots: a power of two, at most {@link RecordCopies#REUSE_DISTANCE}; {@link #DEFAULT_RING_SIZE} by default. */
+        public Builder ringSize(int ringSize) {
+            this.ringSize = ringSize;
+            return this;
+        }
+
+        /**
+         * The pipeline, its stage threads started. Throws {@link NullPointerException} naming a missing
+         * part, {@link IllegalArgumentException} for a ring larger than the stages' copies allow or not
+         * a power of two.
+         */
+        public CapturePipeline build() {
+            Objects.requireNonNull(names, "names");
+            Objects.requireNonNull(apiNames, "apiNames");
+            Objects.requireNonNull(vendorStages, "vendorStages");
+            Objects.requireNonNull(window, "window");
+            Objects.requireNonNull(header, "header");
+            Objects.requireNonNull(format, "format");
+            Objects.requireNonNull(out, "out");
+            Objects.requireNonNull(decodeStats, "decodeStats");
+            Objects.requireNonNull(producers, "producers");
+            if (ringSize > RecordCopies.REUSE_DISTANCE) {
+                throw new IllegalArgumentException("ring of " + ringSize + " slots: stages reuse the copies they park after "
+                        + RecordCopies.REUSE_DISTANCE + " slots, so no ring may be larger");
+            }
+            if (ringSize < 1 || Integer.bitCount(ringSize) != 1) {
+                throw new IllegalArgumentException("ring of " + ringSize + " slots: the ring's size must be a power of two");
+            }
+            return new CapturePipeline(this);
+        }
     }
 
     private final class RecordingExceptionHandler implements ExceptionHandler<TraceRecord> {

@@ -329,8 +329,9 @@ public final class CaptureReplay {
         TraceHeader header = new TraceHeader(request.traceName(), request.devices(), null, request.metadata(), "flagtrace", -1,
                 process == null ? null : process.identity());
         DecodeStats stats = new DecodeStats();
-        try (CapturePipeline pipeline = new CapturePipeline(names, decoder.apiNames(), decoder.stages(), window, header, request.format(), out,
-                stats, ProducerType.SINGLE, request.ringSize())) {
+        try (CapturePipeline pipeline = CapturePipeline.builder().names(names).apiNames(decoder.apiNames())
+                .vendorStages(decoder.stages()).window(window).header(header).format(request.format()).out(out)
+                .decodeStats(stats).producers(ProducerType.SINGLE).ringSize(request.ringSize()).build()) {
             if (process != null) {
                 pipeline.accounting().clockAnchors(process.anchors());
             }

@@ -125,8 +125,9 @@ public final class JournalReplay {
             DecodeStats stats = new DecodeStats();
             boolean bounded = window[0] != Long.MIN_VALUE || window[1] != Long.MAX_VALUE;
             CaptureWindowFilter filter = bounded ? new CaptureWindowFilter(window[0], window[1]) : CaptureWindowFilter.unbounded();
-            try (CapturePipeline pipeline = new CapturePipeline(table, decoder.apiNames(), decoder.stages(), filter, header, request.format(), out,
-                    stats, ProducerType.SINGLE, request.ringSize());
+            try (CapturePipeline pipeline = CapturePipeline.builder().names(table).apiNames(decoder.apiNames())
+                    .vendorStages(decoder.stages()).window(filter).header(header).format(request.format()).out(out)
+                    .decodeStats(stats).producers(ProducerType.SINGLE).ringSize(request.ringSize()).build();
                  JournalOpCursor ops = facts.ops() > 0 ? reader.ops() : null) {
                 if (process != null) { // the start anchor from the session's metadata, the stop one from its own document
                     pipeline.accounting().clockAnchors(process.anchors());

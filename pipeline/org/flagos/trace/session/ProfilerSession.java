@@ -136,8 +136,9 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
         this.window = new CaptureWindowFilter(ownsSlot ? startNs : Long.MAX_VALUE, Long.MAX_VALUE);
         TraceHeader header = new TraceHeader(options.trace().getFileName().toString(), devices, null,
                 options.metadata(), processName(), ProcessHandle.current().pid(), process.identity());
-        this.pipeline = new CapturePipeline(names, tracer.apiNames(), tracer.stages(), window, header, options.traceFormat(), trace.stream(), stats,
-                ProducerType.MULTI, RING_SIZE);
+        this.pipeline = CapturePipeline.builder().names(names).apiNames(tracer.apiNames()).vendorStages(tracer.stages())
+                .window(window).header(header).format(options.traceFormat()).out(trace.stream()).decodeStats(stats)
+                .producers(ProducerType.MULTI).ringSize(RING_SIZE).build();
         if (!options.gpuAnnotations()) {
             pipeline.withoutGpuAnnotations();
         }

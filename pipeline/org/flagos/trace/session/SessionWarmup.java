@@ -225,8 +225,9 @@ final class SessionWarmup {
         long base = System.currentTimeMillis() * 1_000_000L;
         CaptureWindowFilter window = new CaptureWindowFilter(base, Long.MAX_VALUE);
         TraceHeader header = new TraceHeader("warmup.json", List.of(), null, Map.of(), "warmup", pid);
-        CapturePipeline pipeline = new CapturePipeline(names, apiNames, List.of(), window, header,
-                TraceFormat.JSON, OutputStream.nullOutputStream(), new DecodeStats(), ProducerType.MULTI, CapturePipeline.DEFAULT_RING_SIZE);
+        CapturePipeline pipeline = CapturePipeline.builder().names(names).apiNames(apiNames).window(window).header(header)
+                .format(TraceFormat.JSON).out(OutputStream.nullOutputStream()).decodeStats(new DecodeStats())
+                .producers(ProducerType.MULTI).build();
         pipeline.settleOpsAfter(settleRecords);
         try {
             long[] op = {0, 0, pid, tid, 0};

@@ -5,7 +5,7 @@ import org.flagos.trace.model.GenerationalMap;
 import org.flagos.trace.model.TraceRecord;
 
 /**
- * The trace walk's annotation ranges (NVTX through the vendor's MARKER records): pairs each range's
+ * The annotation ranges of {@link AnnotationRangeJoin} (NVTX through the vendor's MARKER records): pairs each range's
  * start and end by the vendor's marker id, and says which open range encloses an API call made
  * outside every host op, so the device work that call launched counts for the range.
  *
@@ -16,17 +16,17 @@ import org.flagos.trace.model.TraceRecord;
  *
  * <p>What is held is bounded: at most {@link #OPEN_CAPACITY} open ranges (a start beyond them is
  * counted and forgotten, {@link #openAtCapacity()}), and the correlation of each call an open range
- * enclosed for two generations of a horizon of such calls each (a device record walked later is in
- * no range's time). What cannot be paired is counted, never drawn: an end whose start never
+ * enclosed for two generations of a horizon of such calls each (a device record arriving after that finds
+ * no range). What cannot be paired is counted, never drawn: an end whose start never
  * came ({@link #endsWithoutStart()}: it lay before the window, or past the open capacity), a
  * second start of an open id ({@link #duplicateStarts()}: the first is kept), a start never closed
  * by the end of the capture ({@link #neverClosed()}).
  *
  * <p>Order: CUPTI writes a thread's markers and API records into that thread's buffer as they
  * happen, so a range's start arrives before the calls inside it and its end after them. A call is
- * therefore claimed when its slot arrives at the walk, parked or not: a call outside every op has
+ * therefore claimed when its slot arrives at the stage, parked or not: a call outside every op has
  * no binding, so the join parks it and releases it a horizon later (or at the end), long after its
- * range closed. Its device records, parked the same way, are walked after it and find the claim.
+ * range closed. Its device records, parked the same way, arrive after it and find the claim.
  * A start arriving after a call it encloses (a later buffer) does not claim that call.
  */
 final class MarkerRanges {

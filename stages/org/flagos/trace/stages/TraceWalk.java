@@ -10,13 +10,14 @@ import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 
 /**
- * The last stage: walks the named, joined, windowed records once and hands a {@link TraceSink}
- * what to encode. Everything every output format shares happens here and only here: the parked
- * and released slots of the join, the window's verdict, the join's clock that settles host ops
- * ({@link HostOpLedger}: a horizon of records after an op, on the row of the thread its API calls
- * ran on), pairing flow ends ({@link FlowIndex}), the op summary ({@link OpSummaryFold}), the
- * capture span and the final accounting, and the failure latch: after a failure nothing more is
- * handed to the sink, and the end of the capture still releases whoever waits for it.
+ * The last stage: walks the named, joined, windowed records, joined to their annotation ranges, once
+ * and hands a {@link TraceSink} what to encode; it reads records, never writes them. Everything every
+ * output format shares happens here and only here: the parked and released slots of the join, the
+ * window's verdict, the join's clock that settles host ops ({@link HostOpLedger}: a horizon of records
+ * after an op, on the row of the thread its API calls ran on), pairing flow ends ({@link FlowIndex}),
+ * the op summary ({@link OpSummaryFold}), the capture span and the final accounting, and the failure
+ * latch: after a failure nothing more is handed to the sink, and the end of the capture still releases
+ * whoever waits for it.
  *
  * <p>GPU annotations (on unless {@link #withoutGpuAnnotations()}): each op's span on each stream it
  * ran device work on, its nested ops' included, is folded by the ledger as the op settles and handed
@@ -48,7 +49,7 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
     private long annotations;
     private long annotationsNotNested;
     private final MemoryRows memory;
-    private final MarkerRanges ranges;
+    private final AnnotationRangeJoin ranges;
     private final MarkRow mark = new MarkRow();
     private final UnifiedMemoryTotals unifiedMemory = new UnifiedMemoryTotals();
     /** Annotation ranges and marks drawn (ranges are op rows too: not counted as host ops). */
@@ -81,22 +82,24 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
     /**
      * Walks a capture into {@code sink}; {@code names} is read (op names for the summary), never
      * written. The stages before the walk are read once, at the end of the capture, for their counts
-     * ({@link CaptureAccounting#chainCounts}) and the window's bounds; the join also gives the horizon.
+     * ({@link CaptureAccounting#chainCounts}, and the annotation ranges' in the accounting's
+     * {@code annotations} block) and the window's bounds; the join also gives the horizon. A range's
+     * closing marker and the records it enclosed arrive with its External id ({@link AnnotationRangeJoin}).
      */
     public TraceWalk(TraceSink sink, NameTable names, TraceHeader header, CaptureAccounting accounting,
-                     NameStage naming, ExternalCorrelationJoin join, CaptureWindowFilter window) {
+                     StagesBeforeWalk stages) {
         this.sink = sink;
         this.header = header;
         this.accounting = accounting;
-        this.naming = naming;
-        this.join = join;
-        this.window = window;
+        this.naming = stages.names();
+        this.join = stages.join();
+        this.window = stages.window();
         int horizon = join.horizon();
         this.flows = new FlowIndex(horizon);
         this.fold = new OpSummaryFold(names);
         this.ops = new HostOpLedger(fold, horizon, horizon);
         this.memory = new MemoryRows(sink, ops::written);
-        this.ranges = new MarkerRanges(horizon);
+        this.ranges = stages.ranges();
     }
 
     /**
@@ -161,8 +164,6 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
             }
             if (!slot.parked) {
                 walk(slot);
-            } else if (slot.type == RecordType.ACTIVITY && (slot.kind == EventKind.RUNTIME || slot.kind == EventKind.DRIVER)) {
-                ranges.call(slot); // a call without a binding yet, arriving: the annotation range open now claims it
             }
             for (int i = 0; i < slot.releasedCount(); i++) {
                 walk(slot.released(i));
@@ -240,20 +241,19 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
     }
 
     /**
-     * An annotation marker: a range's start is held until its end comes; the closed range goes to
-     * the ledger as a host op of its own External id (it settles, nests and sums device time like
-     * one); a mark is drawn now.
+     * An annotation marker: a range's end that {@link AnnotationRangeJoin} paired with its start
+     * carries the whole range, which goes to the ledger as a host op of its own External id (it
+     * settles, nests and sums device time like one); a mark is drawn now. A start, and an end paired
+     * with nothing (counted by that stage), draw nothing.
      */
     private void marker(TraceRecord r) throws IOException {
         switch (r.markerPhase) {
             case START:
-                ranges.start(r);
                 break;
             case END:
-                if (ranges.end(r)) {
-                    ops.op(ranges.closedNameId, MarkerRanges.externalId(r.markerId), ranges.closedThread,
-                            ranges.closedStartNs, Math.max(r.startNs, ranges.closedStartNs), -1);
-                    ops.annotation(ranges.closedDomainId);
+                if (r.externalIdOfRange()) {
+                    ops.op(r.nameId, r.externalId(), r.threadId, r.startNs, r.endNs, -1);
+                    ops.annotation(r.domainNameId);
                 }
                 break;
             default:
@@ -285,10 +285,8 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         if (hostPid == -1) {
             hostPid = r.processId;
         }
-        if (r.hasExternalId() && hostOpsExpected) {
+        if (r.hasExternalId() && hostOpsExpected && !r.externalIdOfRange()) { // a range's id teaches no op its thread
             ops.api(r.externalId(), r.threadId);
-        } else if (!r.hasExternalId() && r.hasCorrelation()) {
-            inRange(r);
         }
         sink.apiSlice(r);
         fold.call(r.nameId, r.threadId, r.startNs, r.endNs); // on its row, as the trace nests it
@@ -302,11 +300,9 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
     }
 
     private void device(TraceRecord r) throws IOException {
-        // a synchronization is the host waiting, not device work: it keeps its op's id, not its device time
-        if (!r.hasExternalId() && r.hasCorrelation() && inRange(r) && r.kind != EventKind.SYNC) {
-            ranges.deviceRecordAttributed();
-            ops.device(r.externalId(), StreamSpans.streamKey(r.device, r.stream), r.startNs, r.endNs); // launched inside an annotation range, outside every op
-        } else if (r.hasExternalId() && hostOpsExpected && r.kind != EventKind.SYNC) {
+        // a synchronization is the host waiting, not device work: it keeps its op's id, not its device time;
+        // a range's id (launched inside an annotation range, outside every op) counts with or without host ops
+        if (r.kind != EventKind.SYNC && r.hasExternalId() && (hostOpsExpected || r.externalIdOfRange())) {
             ops.device(r.externalId(), StreamSpans.streamKey(r.device, r.stream), r.startNs, r.endNs);
         }
         int row = deviceRow(r);
@@ -326,23 +322,6 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
      */
     static int deviceRow(TraceRecord r) {
         return r.kind == EventKind.SYNC && r.stream == -1 ? TraceSink.DEVICE_ROW : r.stream;
-    }
-
-    /**
-     * A record outside every op whose call an annotation range claimed (an unparked call is claimed
-     * now; a parked one was when its slot arrived) takes the range's External id, as torch gives a
-     * launch the id of the innermost range around it: true when it did.
-     */
-    private boolean inRange(TraceRecord r) {
-        if (!r.kind.isDevice()) {
-            ranges.call(r);
-        }
-        long range = ranges.rangeOf(r.correlation());
-        if (range == MarkerRanges.UNBOUND) {
-            return false;
-        }
-        r.externalId(range);
-        return true;
     }
 
     private void flow(FlowArrow arrow) throws IOException {
@@ -420,7 +399,6 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
     private void finish(int spanNameId) throws IOException {
         boolean bounded = window.windowStart() != Long.MIN_VALUE && window.windowEnd() != Long.MAX_VALUE;
         startIfNeeded(bounded ? window.windowStart() : 0);
-        ranges.finish();
         ops.finish();
         writeSettledOps();
         opsWrittenNs = System.nanoTime();

@@ -62,9 +62,10 @@ public class SteadyStateStreamingBenchmark {
         decoder = Vendors.decoderFor(1).create(capture.names, names, capture.devices);
         stats = new DecodeStats();
         TraceHeader header = new TraceHeader(BenchmarkCapture.NAME, capture.devices, null, Map.of(), "bench", -1);
-        pipeline = new CapturePipeline(names, decoder.apiNames(),
-                new CaptureWindowFilter(capture.ops.windowStartNs(), capture.ops.windowEndNs()), header,
-                org.flagos.trace.capture.TraceFormat.JSON, new BenchmarkCapture.CountingSink(), stats, ProducerType.SINGLE, CapturePipeline.DEFAULT_RING_SIZE);
+        pipeline = CapturePipeline.builder().names(names).apiNames(decoder.apiNames())
+                .window(new CaptureWindowFilter(capture.ops.windowStartNs(), capture.ops.windowEndNs())).header(header)
+                .format(org.flagos.trace.capture.TraceFormat.JSON).out(new BenchmarkCapture.CountingSink()).decodeStats(stats)
+                .producers(ProducerType.SINGLE).build();
         DecodeStats probe = new DecodeStats();
         decoder.decode(buffer.duplicate(), new org.flagos.trace.model.RecordSink() {
             @Override

@@ -49,8 +49,9 @@ class ApiCategoryTest {
         };
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         DecodeStats stats = new DecodeStats();
-        try (CapturePipeline pipeline = new CapturePipeline(names, privateUse1, List.of(), CaptureWindowFilter.unbounded(),
-                new TraceHeader("t", List.of(), null, Map.of(), "p", 1), TraceFormat.JSON, out, stats, ProducerType.SINGLE, 1 << 10)) {
+        try (CapturePipeline pipeline = CapturePipeline.builder().names(names).apiNames(privateUse1)
+                .window(CaptureWindowFilter.unbounded()).header(new TraceHeader("t", List.of(), null, Map.of(), "p", 1))
+                .format(TraceFormat.JSON).out(out).decodeStats(stats).producers(ProducerType.SINGLE).ringSize(1 << 10).build()) {
             FltrbufFrames frames = new FltrbufFrames(CaptureBytes.load(Captures.capture(name)), name);
             while (frames.next()) {
                 decoder.decode(frames.payload(), pipeline, stats);

@@ -57,9 +57,9 @@ class RingFullPolicyTest {
     void userThreadsNeverBlockAndNoOpIsLost() throws Exception {
         StalledOutput out = new StalledOutput();
         CaptureWindowFilter window = new CaptureWindowFilter(1_000, Long.MAX_VALUE);
-        CapturePipeline pipeline = new CapturePipeline(new NameTable(), new UnavailableTracer("test").apiNames(), window,
-                new TraceHeader("t.json", List.of(), null, Map.of(), "test", 1), TraceFormat.JSON, out, new DecodeStats(),
-                ProducerType.MULTI, 8);
+        CapturePipeline pipeline = CapturePipeline.builder().names(new NameTable()).apiNames(new UnavailableTracer("test").apiNames())
+                .window(window).header(new TraceHeader("t.json", List.of(), null, Map.of(), "test", 1)).format(TraceFormat.JSON)
+                .out(out).decodeStats(new DecodeStats()).producers(ProducerType.MULTI).ringSize(8).build();
         int ops = 1_000;
         Thread user = new Thread(() -> {
             for (int i = 0; i < ops; i++) {

@@ -72,9 +72,10 @@ class StageFailureTest {
         ActivityBufferDecoder decoder = Vendors.decoderFor(1).create(KernelNameFile.read(Captures.names(name)), names, List.of());
         DecodeStats stats = new DecodeStats();
         // A ring much smaller than the capture: a stuck stage would block the producer here.
-        try (CapturePipeline pipeline = new CapturePipeline(names, decoder.apiNames(), List.of(stage),
-                CaptureWindowFilter.unbounded(), new TraceHeader("t", List.of(), null, Map.of(), "p", 1),
-                TraceFormat.JSON, new ByteArrayOutputStream(), stats, ProducerType.SINGLE, 1 << 8)) {
+        try (CapturePipeline pipeline = CapturePipeline.builder().names(names).apiNames(decoder.apiNames())
+                .vendorStages(List.of(stage)).window(CaptureWindowFilter.unbounded())
+                .header(new TraceHeader("t", List.of(), null, Map.of(), "p", 1)).format(TraceFormat.JSON)
+                .out(new ByteArrayOutputStream()).decodeStats(stats).producers(ProducerType.SINGLE).ringSize(1 << 8).build()) {
             FltrbufFrames frames = new FltrbufFrames(CaptureBytes.load(Captures.capture(name)), name);
             while (frames.next()) {
                 decoder.decode(frames.payload(), pipeline, stats);

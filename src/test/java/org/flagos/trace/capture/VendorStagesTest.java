@@ -52,8 +52,9 @@ class VendorStagesTest {
         ActivityBufferDecoder decoder = Vendors.decoderFor(1).create(KernelNameFile.read(Captures.names(name)), names, List.of());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         DecodeStats stats = new DecodeStats();
-        try (CapturePipeline pipeline = new CapturePipeline(names, decoder.apiNames(), stages, CaptureWindowFilter.unbounded(),
-                new TraceHeader("t", List.of(), null, Map.of(), "p", 1), TraceFormat.JSON, out, stats, ProducerType.SINGLE, ringSize)) {
+        try (CapturePipeline pipeline = CapturePipeline.builder().names(names).apiNames(decoder.apiNames()).vendorStages(stages)
+                .window(CaptureWindowFilter.unbounded()).header(new TraceHeader("t", List.of(), null, Map.of(), "p", 1))
+                .format(TraceFormat.JSON).out(out).decodeStats(stats).producers(ProducerType.SINGLE).ringSize(ringSize).build()) {
             FltrbufFrames frames = new FltrbufFrames(CaptureBytes.load(Captures.capture(name)), name);
             while (frames.next()) {
                 decoder.decode(frames.payload(), pipeline, stats);
@@ -154,10 +155,11 @@ class VendorStagesTest {
     void aRingLargerThanTheCopiesReuseDistanceIsRefused() throws Exception {
         NameTable names = new NameTable();
         ActivityBufferDecoder decoder = Vendors.decoderFor(1).create(KernelNameFile.read(Captures.names("h200-app")), names, List.of());
-        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> new CapturePipeline(
-                names, decoder.apiNames(), List.of(),
-                CaptureWindowFilter.unbounded(), new TraceHeader("t", List.of(), null, Map.of(), "p", 1),
-                TraceFormat.JSON, new ByteArrayOutputStream(), new DecodeStats(), ProducerType.SINGLE, RecordCopies.REUSE_DISTANCE * 2));
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> CapturePipeline.builder()
+                .names(names).apiNames(decoder.apiNames())
+                .window(CaptureWindowFilter.unbounded()).header(new TraceHeader("t", List.of(), null, Map.of(), "p", 1))
+                .format(TraceFormat.JSON).out(new ByteArrayOutputStream()).decodeStats(new DecodeStats())
+                .producers(ProducerType.SINGLE).ringSize(RecordCopies.REUSE_DISTANCE * 2).build());
         assertTrue(refused.getMessage().contains("no ring may be larger"), refused.getMessage());
     }
 }

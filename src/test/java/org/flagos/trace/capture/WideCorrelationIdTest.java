@@ -50,9 +50,10 @@ class WideCorrelationIdTest {
         long[] ids = {1L << 40, 0x8000_0000_0000_0005L, -1L};
         NameTable names = new NameTable();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        CapturePipeline pipeline = new CapturePipeline(names, new UnavailableTracer("t").apiNames(),
-                new CaptureWindowFilter(0, Long.MAX_VALUE), new TraceHeader("t", List.of(), null, Map.of(), "p", 7), TraceFormat.JSON, out,
-                new DecodeStats(), ProducerType.SINGLE, 1 << 6);
+        CapturePipeline pipeline = CapturePipeline.builder().names(names).apiNames(new UnavailableTracer("t").apiNames())
+                .window(new CaptureWindowFilter(0, Long.MAX_VALUE)).header(new TraceHeader("t", List.of(), null, Map.of(), "p", 7))
+                .format(TraceFormat.JSON).out(out).decodeStats(new DecodeStats()).producers(ProducerType.SINGLE).ringSize(1 << 6)
+                .build();
         long t = 1_000_000;
         for (int k = 0; k < ids.length; k++) {
             pipeline.publish(new HostOp("op" + k, new ExternalId(k), 5, t + k * 1_000, t + k * 1_000 + 900));

@@ -24,6 +24,7 @@ import org.flagos.trace.stages.CaptureAccounting;
 import org.flagos.trace.stages.CaptureWindowFilter;
 import org.flagos.trace.stages.ExternalCorrelationJoin;
 import org.flagos.trace.stages.NameStage;
+import org.flagos.trace.stages.StagesBeforeWalk;
 import org.flagos.trace.stages.TraceHeader;
 import org.flagos.trace.stages.TraceWalk;
 import org.flagos.trace.testing.TraceJson;
@@ -55,7 +56,7 @@ class ChromeJsonSinkTest {
 
     private TraceWalk walk(ByteArrayOutputStream into, TraceHeader header, CaptureAccounting accounting,
                            ExternalCorrelationJoin join) {
-        return new TraceWalk(new ChromeJsonSink(into, names, header), names, header, accounting, apiNames, join, window);
+        return new TraceWalk(new ChromeJsonSink(into, names, header), names, header, accounting, StagesBeforeWalk.of(apiNames, join, window));
     }
 
     /** One slot through the stages this test has: names, then the walk. */

@@ -20,6 +20,7 @@ import org.flagos.trace.stages.CaptureAccounting;
 import org.flagos.trace.stages.CaptureWindowFilter;
 import org.flagos.trace.stages.ExternalCorrelationJoin;
 import org.flagos.trace.stages.NameStage;
+import org.flagos.trace.stages.StagesBeforeWalk;
 import org.flagos.trace.stages.TraceHeader;
 import org.flagos.trace.stages.TraceSink;
 import org.flagos.trace.stages.TraceWalk;
@@ -52,8 +53,8 @@ class OpArgsGoldenTest {
                 return "cudaRuntime";
             }
         }, names);
-        TraceWalk walk = new TraceWalk(sink, names, header, new CaptureAccounting(new DecodeStats()), stage,
-                new ExternalCorrelationJoin(), new CaptureWindowFilter(BASE + 1_000, BASE + 1_000_000));
+        TraceWalk walk = new TraceWalk(sink, names, header, new CaptureAccounting(new DecodeStats()),
+                StagesBeforeWalk.of(stage, new ExternalCorrelationJoin(), new CaptureWindowFilter(BASE + 1_000, BASE + 1_000_000)));
         TraceRecord[] slots = {op("aten::mm", 0, 2_000, 3_500, ARGS, STACK), op("plain", 1, 4_000, 4_100, null, null),
             new TraceRecord()};
         slots[2].clear();

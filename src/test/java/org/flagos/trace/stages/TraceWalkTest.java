@@ -130,7 +130,8 @@ class TraceWalkTest {
         CaptureAccounting accounting = new CaptureAccounting(new DecodeStats());
         LinesSink sink = new LinesSink();
         TraceWalk walk = new TraceWalk(sink, names, new TraceHeader("t", List.of(), BASE, Map.of(), "p", 77), accounting,
-                new NameStage(TraceWalkTestNames.NONE, names), new ExternalCorrelationJoin(), CaptureWindowFilter.unbounded());
+                StagesBeforeWalk.of(new NameStage(TraceWalkTestNames.NONE, names), new ExternalCorrelationJoin(),
+                        CaptureWindowFilter.unbounded()));
 
         TraceRecord kernel = record(RecordType.ACTIVITY, EventKind.KERNEL, 5, 300);
         kernel.externalId(1);
@@ -183,7 +184,8 @@ class TraceWalkTest {
         CaptureAccounting accounting = new CaptureAccounting(new DecodeStats());
         LinesSink sink = new LinesSink();
         TraceWalk walk = new TraceWalk(sink, names, new TraceHeader("t", List.of(), BASE, Map.of(), "p", 77), accounting,
-                new NameStage(TraceWalkTestNames.NONE, names), new ExternalCorrelationJoin(), CaptureWindowFilter.unbounded());
+                StagesBeforeWalk.of(new NameStage(TraceWalkTestNames.NONE, names), new ExternalCorrelationJoin(),
+                        CaptureWindowFilter.unbounded()));
         walk.settleOpsAfter(2);
 
         TraceRecord launch1 = record(RecordType.ACTIVITY, EventKind.RUNTIME, 5, 100);
@@ -243,7 +245,8 @@ class TraceWalkTest {
             }
         };
         TraceWalk walk = new TraceWalk(failing, names, new TraceHeader("t", List.of(), BASE, Map.of(), "p", 77), accounting,
-                new NameStage(TraceWalkTestNames.NONE, names), new ExternalCorrelationJoin(), CaptureWindowFilter.unbounded());
+                StagesBeforeWalk.of(new NameStage(TraceWalkTestNames.NONE, names), new ExternalCorrelationJoin(),
+                        CaptureWindowFilter.unbounded()));
         walk.onEvent(record(RecordType.ACTIVITY, EventKind.KERNEL, 5, 300), 0, true);
         walk.onEvent(record(RecordType.ACTIVITY, EventKind.RUNTIME, 5, 100), 1, true);
         walk.onEvent(record(RecordType.END_OF_CAPTURE, null, 0, 0), 2, true);
@@ -269,8 +272,9 @@ class TraceWalkTest {
             }
         };
         TraceWalk walk = new TraceWalk(failing, names, new TraceHeader("t", List.of(), BASE, Map.of(), "p", 77),
-                new CaptureAccounting(new DecodeStats()), new NameStage(TraceWalkTestNames.NONE, names),
-                new ExternalCorrelationJoin(), CaptureWindowFilter.unbounded());
+                new CaptureAccounting(new DecodeStats()),
+                StagesBeforeWalk.of(new NameStage(TraceWalkTestNames.NONE, names), new ExternalCorrelationJoin(),
+                        CaptureWindowFilter.unbounded()));
         walk.onEvent(record(RecordType.ACTIVITY, EventKind.KERNEL, 5, 300), 0, true);
         walk.onEvent(record(RecordType.ACTIVITY, EventKind.KERNEL, 6, 400), 1, true);
         walk.onEvent(record(RecordType.END_OF_CAPTURE, null, 0, 0), 2, true);

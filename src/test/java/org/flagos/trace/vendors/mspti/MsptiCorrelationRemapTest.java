@@ -25,6 +25,7 @@ import org.flagos.trace.stages.MarkRow;
 import org.flagos.trace.stages.MemoryRow;
 import org.flagos.trace.stages.NameStage;
 import org.flagos.trace.stages.TraceFooter;
+import org.flagos.trace.stages.StagesBeforeWalk;
 import org.flagos.trace.stages.TraceHeader;
 import org.flagos.trace.stages.TraceSink;
 import org.flagos.trace.stages.TraceWalk;
@@ -334,7 +335,7 @@ class MsptiCorrelationRemapTest {
             MsptiCorrelationRemap stage = new MsptiCorrelationRemap(names::name);
             ExternalCorrelationJoin join = new ExternalCorrelationJoin();
             TraceWalk walk = new TraceWalk(sink, names, new TraceHeader("t", List.of(), base, Map.of(), "p", 77), accounting,
-                    new NameStage(MsptiApiNames.INSTANCE, names), join, CaptureWindowFilter.unbounded());
+                    StagesBeforeWalk.of(new NameStage(MsptiApiNames.INSTANCE, names), join, CaptureWindowFilter.unbounded()));
             walk.barrierBoundLag(1_000_000L);
 
             TraceRecord op = new TraceRecord();
