@@ -121,7 +121,7 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
      * It is off because it is not safe while other threads call CUDA: on the H200 (2026-12-05,
      * TeardownStress 40 x 8 pinned to 2 cores beside 2 spinning hogs, 8 pairs of cores, 380 s each)
      * the detaching runs crashed in libcupti on a launching thread (SIGSEGV inside CUPTI's callback
-     * dispatch under cudaMemsetAsync, or glibc heap aborts) in 31 of 140 runs, whether the buffer pool
+     * dispatch under cudaMemsetAsync, or glibc heap aborts) in 40 of 140 runs, whether the buffer pool
      * lent each buffer once or not, while the runs that kept CUPTI attached had no native failure in
      * 99. (Without hogs, 200 sessions x 8 threads had run clean on 2026-12-02.) Opt in only for a
      * program whose other threads make no CUDA call while a session stops.
