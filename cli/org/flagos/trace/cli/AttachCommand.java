@@ -44,7 +44,8 @@ final class AttachCommand implements Callable<Integer> {
     @Option(names = "--stop", description = "stop the session the agent armed in PID and write its trace")
     boolean stop;
 
-    @Option(names = "--agent-jar", paramLabel = "JAR", hidden = true, description = "the jar to load as the agent (default: flagtrace's own)")
+    @Option(names = "--agent-jar", paramLabel = "JAR", description = "the jar to load as the agent (default: flagtrace's own,"
+            + " target/flagtrace.jar)")
     Path agentJar;
 
     private final CliContext context;

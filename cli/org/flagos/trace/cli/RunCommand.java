@@ -25,7 +25,8 @@ import picocli.CommandLine.Parameters;
                 + " or after --duration; with more than one, they are merged into DIR/merged.json. Exits with CMD's exit"
                 + " code. Programs that are not JVMs are not traced yet (the vendors' injection hooks: issue 31).",
         exitCodeListHeading = ExitCodes.HEADING,
-        exitCodeList = {"CMD's:the program's own exit code", ExitCodes.USAGE_LINE})
+        exitCodeList = {"0:done, the program exited 0; any other code is the program's own (1 also: CMD could not start)",
+            ExitCodes.USAGE_LINE})
 final class RunCommand implements Callable<Integer> {
     @Option(names = {"-d", "--dir"}, paramLabel = "DIR", description = "where the traces go (created; default flagtrace-run-TIME)")
     Path dir;
@@ -36,7 +37,8 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--duration", paramLabel = "SECONDS", description = "stop each process's session that long after arming")
     Double duration;
 
-    @Option(names = "--agent-jar", paramLabel = "JAR", hidden = true, description = "the jar to load as the agent (default: flagtrace's own)")
+    @Option(names = "--agent-jar", paramLabel = "JAR", description = "the jar to load as the agent (default: flagtrace's own,"
+            + " target/flagtrace.jar)")
     Path agentJar;
 
     @Parameters(index = "0..*", arity = "1..*", paramLabel = "CMD", description = "the program and its arguments (after --)")
