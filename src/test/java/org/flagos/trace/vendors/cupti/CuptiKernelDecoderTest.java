@@ -14,8 +14,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.flagos.trace.testing.TraceJson;
-import org.flagos.trace.ingest.CaptureBytes;
-import org.flagos.trace.ingest.FltrbufFrames;
 import org.flagos.trace.ingest.KernelNameFile;
 import org.flagos.trace.model.DecodeStats;
 import org.flagos.trace.model.EventKind;
@@ -24,7 +22,6 @@ import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 import org.flagos.trace.testing.Captures;
 import org.flagos.trace.testing.TruthRecord;
-import org.flagos.trace.vendors.activity.RecordWalk;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -38,25 +35,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class CuptiKernelDecoderTest {
 
-    private record Kernel(ByteBuffer buffer, int offset) {
-    }
-
     /** Every kernel record of the capture, in file order, walked with CUPTI 13.0's sizes. */
-    private static List<Kernel> kernels(String capture) {
-        List<Kernel> out = new ArrayList<>();
-        RecordWalk walk = new RecordWalk("CUPTI", CuptiRecordLayout.CUPTI_13_0::recordSize, "");
-        DecodeStats stats = new DecodeStats();
-        FltrbufFrames frames = new FltrbufFrames(CaptureBytes.load(Captures.capture(capture)), capture);
-        while (frames.next()) {
-            ByteBuffer buffer = walk.start(frames.payload(), stats);
-            for (int pos = walk.next(); pos >= 0; pos = walk.next()) {
-                if (walk.kind() == CuptiActivityKind.KERNEL || walk.kind() == CuptiActivityKind.CONCURRENT_KERNEL) {
-                    out.add(new Kernel(buffer, pos));
-                }
-            }
-        }
-        assertEquals(0, stats.undecodableBytes(), capture);
-        return out;
+    private static List<FixtureRecords.Record> kernels(String capture) {
+        return FixtureRecords.walk(capture, CuptiActivityKind.KERNEL, CuptiActivityKind.CONCURRENT_KERNEL);
     }
 
     @ParameterizedTest
@@ -69,7 +50,7 @@ class CuptiKernelDecoderTest {
                 truth.add(t);
             }
         }
-        List<Kernel> kernels = kernels(capture);
+        List<FixtureRecords.Record> kernels = kernels(capture);
         assertEquals(truth.size(), kernels.size(), capture + ": kernel records");
         assertTrue(kernels.size() > 0, capture);
         KernelNameFile names = KernelNameFile.read(Captures.names(capture));
@@ -143,7 +124,7 @@ class CuptiKernelDecoderTest {
     @ParameterizedTest
     @ValueSource(ints = {1, 8, 215})
     void aRecordCutShortIsRefusedBeforeAnyFieldIsRead(int missing) {
-        Kernel first = kernels("h200-app-tiny2k").get(0);
+        FixtureRecords.Record first = kernels("h200-app-tiny2k").get(0);
         ByteBuffer whole = first.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
         CuptiKernelDecoder k = new CuptiKernelDecoder(null, CuptiRecordLayout.CUPTI_13_0, new CuptiRecordTimes());
         whole.limit(first.offset() + 216);

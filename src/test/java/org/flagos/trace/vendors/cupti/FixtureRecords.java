@@ -37,6 +37,21 @@ final class FixtureRecords {
             }
         }
         List<Record> out = new ArrayList<>();
+        for (Record r : walk(capture, cuptiKinds)) {
+            out.add(new Record(r.buffer(), r.offset(), r.kind(), out.size() < truth.size() ? truth.get(out.size()) : null));
+        }
+        assertEquals(truth.size(), out.size(), capture + ": " + truthKind + " records");
+        for (Record r : out) {
+            if (r.truth().has("cuptiKind")) {
+                assertEquals(r.truth().get("cuptiKind").asInt(), r.kind(), capture + ": " + truthKind + " in file order");
+            }
+        }
+        return out;
+    }
+
+    /** Every record of {@code cuptiKinds} in {@code capture}, in file order, without truth lines. */
+    static List<Record> walk(String capture, int... cuptiKinds) {
+        List<Record> out = new ArrayList<>();
         RecordWalk walk = new RecordWalk("CUPTI", CuptiRecordLayout.CUPTI_13_0::recordSize, "");
         DecodeStats stats = new DecodeStats();
         FltrbufFrames frames = new FltrbufFrames(CaptureBytes.load(Captures.capture(capture)), capture);
@@ -45,19 +60,12 @@ final class FixtureRecords {
             for (int pos = walk.next(); pos >= 0; pos = walk.next()) {
                 for (int k : cuptiKinds) {
                     if (walk.kind() == k) {
-                        JsonNode t = out.size() < truth.size() ? truth.get(out.size()) : null;
-                        out.add(new Record(buffer, pos, k, t));
+                        out.add(new Record(buffer, pos, k, null));
                     }
                 }
             }
         }
         assertEquals(0, stats.undecodableBytes(), capture);
-        assertEquals(truth.size(), out.size(), capture + ": " + truthKind + " records");
-        for (Record r : out) {
-            if (r.truth().has("cuptiKind")) {
-                assertEquals(r.truth().get("cuptiKind").asInt(), r.kind(), capture + ": " + truthKind + " in file order");
-            }
-        }
         return out;
     }
 
