@@ -5,9 +5,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.flagos.trace.agent.FlagtraceAgent;
 
-/** Where the agent is loaded from: flagtrace's own jar, as the launcher builds it ({@code target/flagtrace.jar}). */
+/**
+ * What {@code run} and {@code attach} hand the agent: the jar it is loaded from (flagtrace's own, as
+ * the launcher builds it: {@code target/flagtrace.jar}) and its option string, checked here first.
+ */
 final class AgentJar {
     private AgentJar() {
+    }
+
+    /** Refuses {@code options} as the agent would, with the CLI's usage code instead of a line in the program. */
+    static String checked(String options, long pid) {
+        try {
+            org.flagos.trace.agent.AgentOptions.parse(options, pid);
+            return options;
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
     }
 
     /** {@code given} made absolute, or flagtrace's own jar; a usage error when flagtrace runs from classes, not a jar. */

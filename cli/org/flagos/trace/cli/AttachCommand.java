@@ -7,9 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.flagos.trace.agent.AgentOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -56,12 +54,7 @@ final class AttachCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        String options = options();
-        try {
-            AgentOptions.parse(options, pid); // refused here, with the CLI's exit code, not in the program
-        } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage());
-        }
+        String options = AgentJar.checked(options(), pid);
         if (pid == ProcessHandle.current().pid()) {
             throw new UsageException("PID " + pid + " is this flagtrace itself");
         }
@@ -108,16 +101,12 @@ final class AttachCommand implements Callable<Integer> {
             parts.add("journal=" + plain("--journal", journal.toAbsolutePath()));
         }
         if (delay != null) {
-            parts.add("delay=" + String.format(Locale.ROOT, "%s", delay));
+            parts.add("delay=" + delay);
         }
         if (duration != null) {
-            parts.add("duration=" + String.format(Locale.ROOT, "%s", duration));
+            parts.add("duration=" + duration);
         }
-        try {
-            return String.join(",", parts);
-        } catch (RuntimeException e) {
-            throw new UsageException(e.getMessage());
-        }
+        return String.join(",", parts);
     }
 
     /** A path the option string can carry: no comma (the separator). */

@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -54,12 +53,8 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws IOException, InterruptedException {
         Path out = (dir != null ? dir : Path.of("flagtrace-run-" + System.currentTimeMillis())).toAbsolutePath();
         Path jar = AgentJar.of(agentJar);
-        String options = "dir=" + out + (delay != null ? ",delay=" + seconds(delay) : "") + (duration != null ? ",duration=" + seconds(duration) : "");
-        try {
-            org.flagos.trace.agent.AgentOptions.parse(options, 0); // refused here with the usage code, not in each JVM
-        } catch (IllegalArgumentException e) {
-            throw new UsageException(e.getMessage());
-        }
+        String options = AgentJar.checked("dir=" + out + (delay != null ? ",delay=" + delay : "")
+                + (duration != null ? ",duration=" + duration : ""), 0);
         for (String s : List.of(out.toString(), jar.toString())) {
             if (s.contains(" ") || s.contains(",")) {
                 throw new UsageException(s + ": a path with a space or comma cannot go into JAVA_TOOL_OPTIONS");
@@ -111,7 +106,4 @@ final class RunCommand implements Callable<Integer> {
         return found;
     }
 
-    private static String seconds(double s) {
-        return String.format(Locale.ROOT, "%s", s);
-    }
 }
