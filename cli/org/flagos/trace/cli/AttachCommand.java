@@ -95,6 +95,8 @@ final class AttachCommand implements Callable<Integer> {
             return "stop";
         }
         if (trace != null) {
+            OutputPaths.checkTraceName("-o", trace); // as record and replay refuse -o x.txt
+            OutputPaths.checkWritable(java.util.Map.of("-o", trace));
             parts.add("trace=" + plain("-o", trace.toAbsolutePath()));
         }
         if (journal != null) {

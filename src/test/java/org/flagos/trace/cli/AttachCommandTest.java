@@ -56,5 +56,7 @@ class AttachCommandTest {
         assertEquals(2, cli.run("attach", "1", "--duration", "x"));
         assertEquals(2, cli.run("attach", "1", "--stop", "-o", "x.json"));
         assertTrue(cli.stderr().contains("--stop takes no other option"), cli.stderr());
+        assertEquals(2, cli.run("attach", "1", "-o", "x.txt"), "a name that picks no format, as replay refuses it");
+        assertEquals(1, cli.run("attach", "1", "-o", "no/such/dir/x.json"), "an output that cannot be written, before attaching");
     }
 }
