@@ -36,6 +36,38 @@ public final class InputFiles {
         }
     }
 
+    /**
+     * What {@code path} is, in words without an article, links followed: "regular file", "directory", "FIFO",
+     * "character device", "block device", "socket", "special file" (another node, or a mode that cannot be read), or
+     * "missing" (nothing there, or a dangling link). Read from its attributes only: nothing is opened.
+     */
+    public static String nodeType(Path path) {
+        BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(path, BasicFileAttributes.class);
+        } catch (IOException e) {
+            return "missing";
+        }
+        if (a.isRegularFile()) {
+            return "regular file";
+        }
+        if (a.isDirectory()) {
+            return "directory";
+        }
+        try {
+            int mode = (Integer) Files.getAttribute(path, "unix:mode");
+            switch (mode & 0170000) {
+                case 0020000: return "character device";
+                case 0010000: return "FIFO";
+                case 0060000: return "block device";
+                case 0140000: return "socket";
+                default: return "special file";
+            }
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException | ClassCastException e) {
+            return "special file";
+        }
+    }
+
     /** Why reading failed, in words (never a Java class name); see {@link IoFailureWords#reading}. */
     public static String reason(IOException e) {
         return IoFailureWords.reading(e);

@@ -13,6 +13,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.NavigableSet;
 import net.openhft.chronicle.queue.RollCycle;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import org.flagos.trace.ingest.InputFiles;
 
 /**
  * Walks a journal's cycle files with plain reads, before Chronicle maps any of them, and finds
@@ -72,29 +73,12 @@ final class JournalFiles {
 
     /** What kind of node {@code path} is, links followed, in words ("a FIFO"); "regular file" for a regular file. */
     private static String nodeType(Path path) {
-        java.nio.file.attribute.BasicFileAttributes a;
-        try {
-            a = Files.readAttributes(path, java.nio.file.attribute.BasicFileAttributes.class);
-        } catch (IOException e) {
-            return "missing (a dangling link)";
-        }
-        if (a.isRegularFile()) {
-            return "regular file";
-        }
-        if (a.isDirectory()) {
-            return "a directory";
-        }
-        try {
-            switch ((Integer) Files.getAttribute(path, "unix:mode") & 0170000) {
-                case 0010000: return "a FIFO";
-                case 0020000: return "a character device";
-                case 0060000: return "a block device";
-                case 0140000: return "a socket";
-                default: return "a special file";
-            }
-        } catch (IOException | UnsupportedOperationException | IllegalArgumentException | ClassCastException e) {
-            return "a special file";
-        }
+        String type = InputFiles.nodeType(path);
+        return switch (type) {
+            case "missing" -> "missing (a dangling link)"; // the entry is listed: only a link can point nowhere
+            case "regular file" -> type;
+            default -> "a " + type;
+        };
     }
 
     /** Walks every cycle file of {@code queue}, oldest first, and stops at the first damage. */

@@ -33,6 +33,6 @@ public record BracketedReading(long midNs, long innerNs, long gapNs) {
 
     /** Half the gap, rounded up: how far {@link #innerNs} may be from the instant {@link #midNs}. */
     public long boundNs() {
-        return (gapNs + 1) / 2;
+        return gapNs / 2 + (gapNs & 1); // (gap + 1) / 2 without passing a long at Long.MAX_VALUE, "no reading"
     }
 }

@@ -9,6 +9,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import org.flagos.trace.ingest.InputFiles;
 import org.flagos.trace.ingest.IoFailureWords;
 
 /**
@@ -202,33 +203,10 @@ public final class AtomicOutput implements AutoCloseable {
     /**
      * What kind of file system node {@code path} is: "missing", "regular file", "directory",
      * "character device", "FIFO", "block device", "socket", or "special file" where the file system
-     * does not say.
+     * does not say ({@link InputFiles#nodeType}, the one rule for inputs and outputs).
      */
     public static String nodeType(Path path) {
-        java.nio.file.attribute.BasicFileAttributes a;
-        try {
-            a = Files.readAttributes(path, java.nio.file.attribute.BasicFileAttributes.class);
-        } catch (IOException e) {
-            return "missing";
-        }
-        if (a.isRegularFile()) {
-            return "regular file";
-        }
-        if (a.isDirectory()) {
-            return "directory";
-        }
-        try {
-            int mode = (Integer) Files.getAttribute(path, "unix:mode");
-            switch (mode & 0170000) {
-                case 0020000: return "character device";
-                case 0010000: return "FIFO";
-                case 0060000: return "block device";
-                case 0140000: return "socket";
-                default: return "special file";
-            }
-        } catch (IOException | UnsupportedOperationException | IllegalArgumentException | ClassCastException e) {
-            return "special file";
-        }
+        return InputFiles.nodeType(path);
     }
 
     /**
