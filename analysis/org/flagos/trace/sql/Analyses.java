@@ -23,7 +23,11 @@ public final class Analyses {
     private Analyses() {
     }
 
-    /** The SQL text of analysis {@code name}, header comment included. */
+    /**
+     * The SQL text of analysis {@code name}, header comment included, as both engines run it: where the
+     * file says {@code flagtrace_is_communication(column)}, the condition of {@link CollectiveKernels}
+     * (the one rule of what a communication kernel is).
+     */
     public static String sql(String name) {
         if (!NAMES.contains(name)) {
             throw new IllegalArgumentException("no analysis named '" + name + "'; there are " + NAMES);
@@ -32,7 +36,7 @@ public final class Analyses {
             if (in == null) {
                 throw new IllegalStateException(name + ".sql is missing beside " + Analyses.class.getName());
             }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            return CollectiveKernels.expand(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
