@@ -3,9 +3,9 @@
 -- (then end, then correlation id); each one after the first has the gap from the previous one's end
 -- to its start. The gap is host wait when its launch call (the runtime or driver call of the same
 -- rank with its correlation id) started after the previous work ended: the host had not yet asked
--- for it. Otherwise it is kernel wait when shorter than 30 ns (HTA's default consecutive-kernel
--- delay: the cost of starting back-to-back work), else other. Gaps are summed as they are (HTA's
--- rule; work on one stream does not overlap, so a gap is never negative in a vendor's records).
+-- for it. Otherwise it is kernel wait when shorter than 30 us (HTA's default consecutive-kernel
+-- delay, 30 in the trace's unit, us: the cost of starting back-to-back work), else other. Gaps are
+-- summed as they are (HTA's rule; work on one stream does not overlap in a vendor's records).
 -- Columns: rank, device, stream, work (device work on the stream), host_wait_ns, kernel_wait_ns,
 -- other_ns, idle_ns (their sum).
 -- Portable SQL (DuckDB and Spark SQL run it unchanged) over the table events (docs/tables.md).
@@ -33,7 +33,7 @@ gaps AS (
   SELECT rank, device, stream, ts_ns - prev_end_ns AS gap_ns,
          CASE WHEN prev_end_ns IS NULL THEN 'none'
               WHEN launch_ns > prev_end_ns THEN 'host'
-              WHEN ts_ns - prev_end_ns < 30 THEN 'kernel'
+              WHEN ts_ns - prev_end_ns < 30000 THEN 'kernel'
               ELSE 'other' END AS category
   FROM ordered
 )

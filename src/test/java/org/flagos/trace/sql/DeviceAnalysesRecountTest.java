@@ -277,7 +277,7 @@ class DeviceAnalysesRecountTest {
     @Test
     void streamIdleEqualsARecount() throws Exception {
         ResultTable t = run(events, "stream_idle");
-        assertSameRows(streamIdle(rows, 30), t);
+        assertSameRows(streamIdle(rows, 30_000), t);
         long host = 0;
         long other = 0;
         for (List<Object> r : t.rows()) {
