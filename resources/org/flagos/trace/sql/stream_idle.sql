@@ -24,7 +24,7 @@ runtime AS (
 ),
 ordered AS (
   SELECT d.rank, d.device, d.stream, d.ts_ns, r.launch_ns,
-         MAX(d.end_ns) OVER (PARTITION BY d.rank, d.device, d.stream ORDER BY d.ts_ns, d.end_ns, d.correlation
+         MAX(d.end_ns) OVER (PARTITION BY d.rank, d.device, d.stream ORDER BY d.ts_ns, d.end_ns, d.correlation NULLS LAST
                              ROWS BETWEEN 1 PRECEDING AND 1 PRECEDING) AS prev_end_ns
   FROM device d
   LEFT JOIN runtime r ON r.rank = d.rank AND r.correlation = d.correlation

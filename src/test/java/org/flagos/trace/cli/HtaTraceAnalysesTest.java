@@ -29,12 +29,13 @@ class HtaTraceAnalysesTest {
     @TempDir
     static Path dir;
 
+    static Path trace;
     static JsonNode hta;
     static Map<String, ResultTable> tables = new HashMap<>();
 
     @BeforeAll
     static void build() throws Exception {
-        Path trace = Path.of(HtaTraceAnalysesTest.class.getResource("/hta/simple_add_trace.json.gz").toURI());
+        trace = Path.of(HtaTraceAnalysesTest.class.getResource("/hta/simple_add_trace.json.gz").toURI());
         hta = new ObjectMapper().readTree(HtaTraceAnalysesTest.class.getResource("/hta/simple_add.hta.json"));
         Path events = dir.resolve("events.parquet");
         CliRunner cli = new CliRunner();
@@ -158,5 +159,46 @@ class HtaTraceAnalysesTest {
         }
         assertEquals(want, got);
         assertTrue(got.values().stream().allMatch(m -> m.get("host_wait_ns") > 0 && m.get("kernel_wait_ns") > 0));
+    }
+
+    /**
+     * The report's device work statistics (one streaming pass over the trace, no SQL) are HTA's kernel
+     * breakdown too, and kernel_stats' figures less the percentiles; the page shows them.
+     */
+    @Test
+    void theReportsDeviceWorkStatisticsAreHtasAndKernelStats() throws Exception {
+        List<org.flagos.trace.report.DeviceWorkStats.Row> stats = org.flagos.trace.report.TraceFile.read(trace).deviceWorkStats();
+        Map<String, Map<String, Object>> sql = new HashMap<>();
+        for (Map<String, Object> r : rows("kernel_stats")) {
+            sql.put((String) r.get("name"), r);
+        }
+        assertEquals(hta.get("kernels").size(), stats.size());
+        Map<String, JsonNode> byName = new HashMap<>();
+        for (JsonNode k : hta.get("kernels")) {
+            byName.put(k.get("name").asText(), k);
+        }
+        for (org.flagos.trace.report.DeviceWorkStats.Row r : stats) {
+            JsonNode k = byName.get(r.name());
+            assertTrue(k != null, r.name());
+            assertEquals(ns(k.get("sum")), r.totalNs(), r.name());
+            assertEquals(ns(k.get("min")), r.minNs(), r.name());
+            assertEquals(ns(k.get("max")), r.maxNs(), r.name());
+            double std = k.get("std").asDouble() * 1000;
+            assertTrue(r.stdNs() <= std + 1e-6 && std < r.stdNs() + 1, r.name() + ": HTA's std " + std + " ns, ours " + r.stdNs());
+            Map<String, Object> s = sql.get(r.name());
+            assertEquals(List.of(s.get("calls"), s.get("total_ns"), s.get("min_ns"), s.get("max_ns"), s.get("mean_ns"), s.get("std_ns")),
+                    List.of(r.calls(), r.totalNs(), r.minNs(), r.maxNs(), r.meanNs(), r.stdNs()), r.name());
+        }
+        assertTrue(stats.get(0).totalNs() >= stats.get(stats.size() - 1).totalNs(), "longest first");
+        Path html = dir.resolve("report.html");
+        CliRunner cli = new CliRunner();
+        assertEquals(0, cli.run("report", trace.toString(), "-o", html.toString()), cli.stderr());
+        String page = java.nio.file.Files.readString(html);
+        int section = page.indexOf("<table id=\"device-work-stats\">");
+        assertTrue(section > 0, "the section is on the page");
+        String first = stats.get(0).name().replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+                .replace("\"", "&quot;").replace("'", "&#39;"); // as the page escapes names
+        int row = page.indexOf("<td class=\"n\">", section);
+        assertEquals(row + "<td class=\"n\">".length(), page.indexOf(first, section), "its first row is the longest name: " + first);
     }
 }
