@@ -82,6 +82,30 @@ public final class Analyses {
         }
     }
 
+    /**
+     * Portable SQL (DuckDB and Spark alike) selecting the rows of table {@code source} inside each
+     * rank's training steps {@code first} to {@code last}: a rank's window runs from the earliest start
+     * to the latest end of its host ops named {@code ProfilerStep#N} with N in that range (as
+     * rank_steps counts steps), and a row is in it when it starts at or after the window's start and
+     * before its end (a kernel launched in the last step that starts after it ends is out; one that
+     * starts inside is kept whole). A rank with none of those steps has no row.
+     */
+    public static String stepWindow(String source, long first, long last) {
+        if (!source.matches("[A-Za-z_][A-Za-z0-9_]*") || first < 0 || last < first) {
+            throw new IllegalArgumentException("steps " + first + "-" + last + " of " + source);
+        }
+        return "SELECT e.* FROM " + source + " e\n"
+                + "JOIN (\n"
+                + "  SELECT rank, MIN(ts_ns) AS window_start_ns, MAX(ts_ns + dur_ns) AS window_end_ns\n"
+                + "  FROM " + source + "\n"
+                + "  WHERE ph = 'X' AND dur_ns >= 0\n"
+                + "    AND cat IN ('cpu_op', 'user_annotation', 'python_function', 'Operator')\n"
+                + "    AND name LIKE 'ProfilerStep#%'\n"
+                + "    AND TRY_CAST(SUBSTRING(name, 14) AS BIGINT) BETWEEN " + first + " AND " + last + "\n"
+                + "  GROUP BY rank\n"
+                + ") w ON w.rank = e.rank AND e.ts_ns >= w.window_start_ns AND e.ts_ns < w.window_end_ns";
+    }
+
     /** The header comment's first line without its name: what the table holds, in a few words. */
     public static String summary(String name) {
         String first = sql(name).lines().findFirst().orElse("");

@@ -45,6 +45,10 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--only", paramLabel = "NAME", split = ",", description = "run only these analyses (comma-separated)")
     List<String> only;
 
+    @Option(names = "--steps", paramLabel = "FIRST-LAST", description = "only the events starting within each rank's"
+            + " training steps FIRST to LAST (ProfilerStep#N; N alone: one step); see docs/analysis.md")
+    String steps;
+
     private final CliContext context;
 
     AnalyzeCommand(CliContext context) {
@@ -78,11 +82,26 @@ final class AnalyzeCommand implements Callable<Integer> {
                 OutputPaths.checkWritable(files); // before the analyses run, not after
             }
         }
+        long[] window = steps == null ? null : steps(steps);
         List<ResultTable> tables = new ArrayList<>();
-        try (DuckDbAnalyses duck = DuckDbAnalyses.open(events)) {
+        String kept = null;
+        try (DuckDbAnalyses duck = DuckDbAnalyses.open(events, window)) {
+            if (window != null) {
+                long[] k = duck.kept();
+                String range = window[0] == window[1] ? "step " + window[0] : "steps " + window[0] + "-" + window[1];
+                if (k[0] == 0) {
+                    throw new IOException(events + ": no rank has " + range + " (ProfilerStep#N host ops); see rank_steps");
+                }
+                kept = range + ": " + k[0] + " of " + k[2] + " events kept (" + (k[2] - k[0]) + " left out), " + k[1] + " of " + k[3]
+                        + " ranks";
+            }
             for (String n : names) {
                 tables.add(duck.run(n));
             }
+        }
+        if (kept != null) {
+            context.out().println(kept);
+            context.out().println();
         }
         List<Path> written = output == null ? List.of() : write(tables);
         for (ResultTable t : tables) {
@@ -94,6 +113,21 @@ final class AnalyzeCommand implements Callable<Integer> {
             context.out().println("wrote " + p);
         }
         return ExitCodes.OK;
+    }
+
+    /** {@code --steps}: "N" or "FIRST-LAST", whole numbers, FIRST no more than LAST. */
+    static long[] steps(String spec) {
+        String[] parts = spec.split("-", -1);
+        try {
+            long first = Long.parseLong(parts[0].strip());
+            long last = parts.length == 2 ? Long.parseLong(parts[1].strip()) : first;
+            if (parts.length <= 2 && first >= 0 && first <= last) {
+                return new long[] {first, last};
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new UsageException("--steps " + spec + ": a step number N or a range FIRST-LAST (ProfilerStep#N), FIRST <= LAST");
     }
 
     /**
