@@ -213,6 +213,7 @@ public final class DuckDbAnalyses implements AutoCloseable {
         }
         return "its Parquet structure is damaged or it is not Parquet (the footer, the metadata or a page cannot be read)";
     }
+
     /**
      * How much of the input the analyses see: {rows, ranks} of {@code events} and {rows, ranks} of the
      * whole input (equal without a step window).

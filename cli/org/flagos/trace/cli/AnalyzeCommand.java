@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code flagtrace analyze}: the cross-rank SQL analyses over an events table, on embedded DuckDB. */
+/** {@code flagtrace analyze}: the SQL analyses (cross-rank and device) over an events table, on embedded DuckDB. */
 @Command(name = "analyze", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false, sortSynopsis = false, separator = " ",
         header = "Run the SQL analyses over a Parquet events table.",
         description = "The analyses of docs/analysis.md, each one SQL query giving one table, on DuckDB embedded in the"
