@@ -1,14 +1,13 @@
 package org.flagos.trace.report;
 
-import java.util.List;
-import java.util.Locale;
+import org.flagos.trace.sql.CollectiveKernels;
 
 /**
  * What a piece of device work is to the cross-rank summary: communication, a memory copy or set, or
- * computation (every other kernel). Communication is told by the kernel's name alone, as NCCL and
- * its kin (RCCL, HCCL, MCCL) name their kernels: a name starting with {@code nccl} (any case), or
- * holding one of {@link #COLLECTIVE_WORDS} (any case), such as
- * {@code ncclDevKernel_AllReduce_Sum_f32_RING_LL} or {@code cross_device_reduce_AllGather}.
+ * computation (every other kernel). Communication is told by the kernel's name alone, by the one rule
+ * of {@link CollectiveKernels}: a collective library's kernel ({@code ncclDevKernel_AllReduce_Sum_f32_RING_LL},
+ * {@code ncclKernel_SendRecv}, an HCCL, MCCL or ECCL kernel), never a collective's word elsewhere in a
+ * name (PyTorch's {@code type_specialized_broadcast_kernel_launcher} is computation).
  */
 public enum DeviceWorkKind {
     /** A kernel that is not communication. */
@@ -18,10 +17,6 @@ public enum DeviceWorkKind {
     /** A memory copy or set ({@code gpu_memcpy}, {@code gpu_memset}, 2021's {@code Memcpy}, {@code Memset}). */
     MEMORY;
 
-    /** The words that make a kernel communication, wherever they stand in its name (compared lower-case). */
-    public static final List<String> COLLECTIVE_WORDS = List.of("allreduce", "allgather", "reducescatter", "broadcast",
-            "sendrecv", "alltoall");
-
     /** The kind of a device event of category {@code cat} named {@code name}; null when it is not device work. */
     public static DeviceWorkKind of(String cat, String name) {
         if (EventClass.of(cat) != EventClass.DEVICE) {
@@ -30,20 +25,6 @@ public enum DeviceWorkKind {
         if (!cat.equalsIgnoreCase("kernel")) {
             return MEMORY;
         }
-        return isCommunication(name) ? COMMUNICATION : COMPUTATION;
-    }
-
-    /** Whether a kernel named {@code name} is communication (see the class comment). */
-    public static boolean isCommunication(String name) {
-        String n = name.toLowerCase(Locale.ROOT);
-        if (n.startsWith("nccl")) {
-            return true;
-        }
-        for (String w : COLLECTIVE_WORDS) {
-            if (n.contains(w)) {
-                return true;
-            }
-        }
-        return false;
+        return CollectiveKernels.isCommunication(name) ? COMMUNICATION : COMPUTATION;
     }
 }

@@ -84,6 +84,10 @@ public final class HtmlReport {
         List<KeyAveragesRow> launching = launching(ops);
         h.raw("<h2>Top device work (kernels, copies, memsets) by total time</h2>\n");
         bars(h, "top-kernels", kernels, true, "No device time in this trace.");
+        if (!trace.deviceWorkStats().isEmpty()) {
+            h.raw("<h2>Device work statistics</h2>\n");
+            deviceWorkStats(h, trace.deviceWorkStats());
+        }
         h.raw("<h2>Device time by op (self: work the op launched itself)</h2>\n");
         bars(h, "device-per-op", launching, false, kernels.isEmpty() ? "No device time in this trace."
                 : "No op has device time of its own in this trace (no device work was joined to an op).");
@@ -364,6 +368,27 @@ public final class HtmlReport {
             return KeyAveragesTable.fixed(b / (double) (1L << 20), 2) + " MiB";
         }
         return b >= 1L << 10 ? KeyAveragesTable.fixed(b / 1024.0, 2) + " KiB" : b + " B";
+    }
+
+    /**
+     * Per device-work name, the longest total first: calls, total, mean, sample standard deviation,
+     * min and max ({@link DeviceWorkStats}; analyze's kernel_stats adds percentiles).
+     */
+    private static void deviceWorkStats(Html h, List<DeviceWorkStats.Row> rows) {
+        int n = Math.min(TOP, rows.size());
+        h.raw("<table id=\"device-work-stats\"><tr><th class=\"n\">Name</th><th># of Calls</th><th>Total</th><th>Mean</th>"
+                + "<th>Std (sample)</th><th>Min</th><th>Max</th></tr>\n");
+        for (DeviceWorkStats.Row r : rows.subList(0, n)) {
+            h.raw("<tr><td class=\"n\">").text(r.name()).raw("</td><td>").text(Long.toString(r.calls()))
+                    .raw("</td><td>").text(KeyAveragesTable.time(r.totalNs() / 1e3))
+                    .raw("</td><td>").text(KeyAveragesTable.time(r.meanNs() / 1e3))
+                    .raw("</td><td>").text(KeyAveragesTable.time(r.stdNs() / 1e3))
+                    .raw("</td><td>").text(KeyAveragesTable.time(r.minNs() / 1e3))
+                    .raw("</td><td>").text(KeyAveragesTable.time(r.maxNs() / 1e3)).raw("</td></tr>\n");
+        }
+        h.raw("</table>\n<p class=\"muted\">").text((rows.size() > n ? (rows.size() - n) + " more names. " : "")
+                + "Std is the sample standard deviation (n - 1), as HTA's kernel breakdown; every process of the trace together;"
+                + " ./flagtrace analyze's kernel_stats adds percentiles, per rank.").raw("</p>\n");
     }
 
     private static void table(Html h, KeyAverages averages) {

@@ -38,7 +38,7 @@ final class RanksHtml {
     static void write(Html h, RankTimes times, RankOps ops) {
         List<RankTimes.Rank> ranks = times.ranks();
         h.raw("<h2 id=\"ranks\">Across ranks</h2>\n<p>").text(ranks.size() + " ranks in this merged trace. Communication is a kernel"
-                + " whose name starts with nccl or holds AllReduce, AllGather, ReduceScatter, Broadcast, SendRecv or AllToAll;"
+                + " of a collective library: its name starts with nccl, rccl, hccl, mccl or eccl (any case);"
                 + " a step is a ProfilerStep#N op.").raw("</p>\n");
         if (ranks.isEmpty()) {
             h.raw("<p class=\"muted\">No rank of the merge holds a complete event.</p>\n");

@@ -44,6 +44,7 @@ public final class TraceFile {
     private final boolean merged;
     private final Map<Integer, TraceBlocks.MergeInput> mergeInputs;
     private final long unplacedEvents;
+    private final List<DeviceWorkStats.Row> deviceWorkStats;
 
     private TraceFile(Reader r, KeyAverages averages, DeviceStreams streams, long spilledBytes) {
         this.averages = averages;
@@ -62,6 +63,15 @@ public final class TraceFile {
         this.memory = r.merged ? r.memoryBySlot.relabel(key -> slotLabel(Integer.parseInt(key.substring(0, key.indexOf(SLOT_MARK))))
                 + " " + key.substring(key.indexOf(SLOT_MARK) + 1)) : r.memory;
         this.unplacedEvents = r.unplaced;
+        this.deviceWorkStats = List.copyOf(r.deviceWork.rows());
+    }
+
+    /**
+     * Per device-work name, all processes of the trace together: calls, total, min, max, mean and
+     * sample standard deviation, ns ({@link DeviceWorkStats}), the longest total first.
+     */
+    public List<DeviceWorkStats.Row> deviceWorkStats() {
+        return deviceWorkStats;
     }
 
     /** Reads and summarises {@code path}, spilling to the system's temporary directory when needed. */
@@ -268,6 +278,7 @@ public final class TraceFile {
         long firstStart = Long.MAX_VALUE;
         final MemoryTimeline memory = new MemoryTimeline();
         final MemoryTimeline memoryBySlot = new MemoryTimeline();
+        final DeviceWorkStats deviceWork = new DeviceWorkStats();
         Map<Integer, TraceBlocks.MergeInput> mergeInputs = Map.of();
 
         Reader(KeyAveragesBuilder builder, long maxEvents, Path path) {
@@ -404,6 +415,9 @@ public final class TraceFile {
                 name = slot + String.valueOf(SLOT_MARK) + name;
             }
             firstStart = Math.min(firstStart, start);
+            if (c == EventClass.DEVICE) {
+                deviceWork.add(bySlot ? name.substring(name.indexOf(SLOT_MARK) + 1) : name, length);
+            }
             cuda |= c == EventClass.RUNTIME && name.startsWith("cuda"); // 2021's Runtime category names no vendor
             if (builder.events() == maxEvents) {
                 throw new TraceFormatException(path + " holds more than " + maxEvents

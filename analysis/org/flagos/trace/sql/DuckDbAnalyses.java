@@ -39,6 +39,18 @@ public final class DuckDbAnalyses implements AutoCloseable {
      * private folder. The table's columns are checked against docs/tables.md before any analysis runs.
      */
     public static DuckDbAnalyses open(Path events) throws IOException {
+        return open(events, null);
+    }
+
+    /** The view of the whole input; {@code events} is this view, or its step window. */
+    private static final String ALL = "flagtrace_all_events";
+
+    /**
+     * As {@link #open(Path)}; with {@code steps} ({first, last}, or null for every event) the analyses
+     * see only each rank's steps first to last ({@link Analyses#stepWindow}): {@code events} is a view
+     * of the window over the whole input, and {@link #kept()} says how much of it is in.
+     */
+    public static DuckDbAnalyses open(Path events, long[] steps) throws IOException {
         List<Path> files = new ArrayList<>();
         if (Files.isDirectory(events)) {
             try (var entries = Files.newDirectoryStream(events)) {
@@ -87,7 +99,9 @@ public final class DuckDbAnalyses implements AutoCloseable {
                 reads.add("SELECT * FROM read_parquet(" + literal(l) + ")");
             }
             try (Statement s = c.createStatement()) {
-                s.execute("CREATE VIEW " + Analyses.INPUT_TABLE + " AS " + String.join(" UNION ALL ", reads));
+                s.execute("CREATE VIEW " + ALL + " AS " + String.join(" UNION ALL ", reads));
+                s.execute("CREATE VIEW " + Analyses.INPUT_TABLE + " AS "
+                        + (steps == null ? "SELECT * FROM " + ALL : Analyses.stepWindow(ALL, steps[0], steps[1])));
             }
             checkColumns(c, events);
             return new DuckDbAnalyses(c, links);
@@ -199,6 +213,22 @@ public final class DuckDbAnalyses implements AutoCloseable {
         }
         return "its Parquet structure is damaged or it is not Parquet (the footer, the metadata or a page cannot be read)";
     }
+
+    /**
+     * How much of the input the analyses see: {rows, ranks} of {@code events} and {rows, ranks} of the
+     * whole input (equal without a step window).
+     */
+    public long[] kept() throws IOException {
+        try (Statement s = db.createStatement();
+                ResultSet rs = s.executeQuery("SELECT (SELECT COUNT(*) FROM " + Analyses.INPUT_TABLE + "), (SELECT COUNT(DISTINCT rank) FROM "
+                        + Analyses.INPUT_TABLE + "), (SELECT COUNT(*) FROM " + ALL + "), (SELECT COUNT(DISTINCT rank) FROM " + ALL + ")")) {
+            rs.next();
+            return new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)};
+        } catch (SQLException e) {
+            throw new IOException("cannot count the events table: " + words(e), e);
+        }
+    }
+
     /** Runs every analysis, in {@link Analyses#NAMES}'s order. */
     public List<ResultTable> runAll() throws IOException {
         List<ResultTable> out = new ArrayList<>();

@@ -16,13 +16,16 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code flagtrace analyze}: the cross-rank SQL analyses over an events table, on embedded DuckDB. */
+/** {@code flagtrace analyze}: the SQL analyses (cross-rank and device) over an events table, on embedded DuckDB. */
 @Command(name = "analyze", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false, sortSynopsis = false, separator = " ",
-        header = "Run the cross-rank SQL analyses over a Parquet events table.",
+        header = "Run the SQL analyses over a Parquet events table.",
         description = "The analyses of docs/analysis.md, each one SQL query giving one table, on DuckDB embedded in the"
                 + " CLI (nothing to install): rank_steps (each rank's step times), step_stragglers (per step the median,"
                 + " fastest and slowest rank and how far over the median), rank_device (per rank the device span split into"
-                + " computation, communication, memory and idle, and their overlap), rank_ops (each rank's op table). The"
+                + " computation, communication, memory and idle, and their overlap), rank_ops (each rank's op table), kernel_stats"
+                + " (per kernel name: calls, total, min, max, mean, std, p50/p90/p99), kernel_launches (each launch call with its"
+                + " device work and the launch delay), queue_length (per stream, launched work not yet started, over time),"
+                + " stream_idle (per stream, idle time split into host wait, kernel wait and other). The"
                 + " same SQL runs unchanged on Apache Spark for tables too large for one machine (the spark jar). Times in ns.",
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {ExitCodes.OK_LINE, ExitCodes.FAILED_LINE, ExitCodes.USAGE_LINE})
@@ -41,6 +44,10 @@ final class AnalyzeCommand implements Callable<Integer> {
 
     @Option(names = "--only", paramLabel = "NAME", split = ",", description = "run only these analyses (comma-separated)")
     List<String> only;
+
+    @Option(names = "--steps", paramLabel = "FIRST-LAST", description = "only the events starting within each rank's"
+            + " training steps FIRST to LAST (ProfilerStep#N; N alone: one step); see docs/analysis.md")
+    String steps;
 
     private final CliContext context;
 
@@ -75,11 +82,26 @@ final class AnalyzeCommand implements Callable<Integer> {
                 OutputPaths.checkWritable(files); // before the analyses run, not after
             }
         }
+        long[] window = steps == null ? null : steps(steps);
         List<ResultTable> tables = new ArrayList<>();
-        try (DuckDbAnalyses duck = DuckDbAnalyses.open(events)) {
+        String kept = null;
+        try (DuckDbAnalyses duck = DuckDbAnalyses.open(events, window)) {
+            if (window != null) {
+                long[] k = duck.kept();
+                String range = window[0] == window[1] ? "step " + window[0] : "steps " + window[0] + "-" + window[1];
+                if (k[0] == 0) {
+                    throw new IOException(events + ": no rank has " + range + " (ProfilerStep#N host ops); see rank_steps");
+                }
+                kept = range + ": " + k[0] + " of " + k[2] + " events kept (" + (k[2] - k[0]) + " left out), " + k[1] + " of " + k[3]
+                        + " ranks";
+            }
             for (String n : names) {
                 tables.add(duck.run(n));
             }
+        }
+        if (kept != null) {
+            context.out().println(kept);
+            context.out().println();
         }
         List<Path> written = output == null ? List.of() : write(tables);
         for (ResultTable t : tables) {
@@ -91,6 +113,21 @@ final class AnalyzeCommand implements Callable<Integer> {
             context.out().println("wrote " + p);
         }
         return ExitCodes.OK;
+    }
+
+    /** {@code --steps}: "N" or "FIRST-LAST", whole numbers, FIRST no more than LAST. */
+    static long[] steps(String spec) {
+        String[] parts = spec.split("-", -1);
+        try {
+            long first = Long.parseLong(parts[0].strip());
+            long last = parts.length == 2 ? Long.parseLong(parts[1].strip()) : first;
+            if (parts.length <= 2 && first >= 0 && first <= last) {
+                return new long[] {first, last};
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new UsageException("--steps " + spec + ": a step number N or a range FIRST-LAST (ProfilerStep#N), FIRST <= LAST");
     }
 
     /**

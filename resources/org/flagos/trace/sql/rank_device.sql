@@ -4,8 +4,9 @@
 -- sum to it: communication (the union of its communication kernels), computation (the union of
 -- the other kernels, less what overlaps communication), memory (copies and sets overlapped by no
 -- kernel) and idle (no device work). Overlap is the time communication and computation run at once.
--- A kernel is communication when its name starts with nccl or holds allreduce, allgather,
--- reducescatter, broadcast, sendrecv or alltoall (any case): NCCL's, RCCL's, HCCL's names.
+-- A kernel is communication when it is a collective library's kernel: its name starts (any case,
+-- after an optional "void ") with nccl, rccl, hccl, mccl or eccl (NCCL/RCCL, HCCL, MCCL, ECCL); the
+-- condition is put in by the loader (org.flagos.trace.sql.CollectiveKernels, the one rule).
 -- Unions are gaps and islands: per rank and kind, intervals in start order; one starting after the
 -- furthest end so far begins an island; an island's length is its last end less its first start.
 -- Columns: rank, steps, mean_step_ns (rounded down; NULL without steps), whole_ns (first to last
@@ -42,13 +43,7 @@ whole AS (
 device AS (
   SELECT rank, ts_ns AS s, end_ns AS e,
          CASE WHEN LOWER(cat) <> 'kernel' THEN 'memory'
-              WHEN LOWER(name) LIKE 'nccl%'
-                OR LOWER(name) LIKE '%allreduce%'
-                OR LOWER(name) LIKE '%allgather%'
-                OR LOWER(name) LIKE '%reducescatter%'
-                OR LOWER(name) LIKE '%broadcast%'
-                OR LOWER(name) LIKE '%sendrecv%'
-                OR LOWER(name) LIKE '%alltoall%' THEN 'communication'
+              WHEN flagtrace_is_communication(name) THEN 'communication'
               ELSE 'computation' END AS kind
   FROM complete
   WHERE cat IN ('kernel', 'gpu_memcpy', 'gpu_memset', 'Kernel', 'Memcpy', 'Memset')

@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.flagos.trace.testing.Browser;
@@ -168,7 +167,9 @@ class LiveRanksCaptureTest {
                 assertEquals(List.of(w.deviceSpanNs(), w.computationNs(), w.communicationNs(), w.memoryNs(), w.idleNs(), w.overlapNs(),
                         w.deviceEvents()), List.of(row.get("device_span_ns"), row.get("computation_ns"), row.get("communication_ns"),
                         row.get("memory_ns"), row.get("idle_ns"), row.get("overlap_ns"), row.get("device_events")), w.label());
-                assertTrue(w.communicationNs() > 0, "the all-reduce kernel counts as communication: " + w.label());
+                // the workload's own exchange kernel is no collective library's (docs/analysis.md, "Communication kernels")
+                assertEquals(0, w.communicationNs(), "allreduce_sum_peer is computation: " + w.label());
+                assertTrue(w.computationNs() > 0, w.label());
             }
         }
     }
@@ -236,8 +237,9 @@ class LiveRanksCaptureTest {
                 }
                 deviceEvents += byName.getValue().size();
                 all.addAll(byName.getValue());
-                // the exchange kernel's name holds "allreduce": one of the collective words summary --ranks counts as communication
-                (cat.equals("kernel") ? name.toLowerCase(Locale.ROOT).contains("allreduce") ? comm : compute : memory).addAll(byName.getValue());
+                // no kernel here is a collective library's (the exchange kernel allreduce_sum_peer is the workload's own,
+                // its name starts with no library's prefix): every kernel is computation
+                (cat.equals("kernel") ? name.startsWith("nccl") ? comm : compute : memory).addAll(byName.getValue());
             }
             List<long[]> commOrCompute = new ArrayList<>(comm);
             commOrCompute.addAll(compute);
@@ -255,7 +257,8 @@ class LiveRanksCaptureTest {
             assertMicros(last - first, rank.get("whole_us"), "first to last event of slot " + slot);
             assertEquals(deviceEvents, rank.get("device_events").asInt());
             assertEquals(STEPS * 4, deviceEvents, "fill, spin, the exchange kernel and the check's copy, each step");
-            assertTrue(union(comm) > 0, "the exchange kernels are communication");
+            assertEquals(0, union(comm), "no collective library's kernel");
+            assertTrue(spans(slot, "kernel", ALLREDUCE).size() == STEPS, "the exchange kernels are there, as computation");
         }
         assertEquals(0, tables.get("left_out_invalid").asLong());
         assertEquals(0, tables.get("left_out_unplaced").asLong());

@@ -25,8 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RanksReportInBrowserTest {
     private static final List<String> SECTIONS = List.of("Across ranks",
-            "Top device work (kernels, copies, memsets) by total time", "Device time by op (self: work the op launched itself)",
-            "Device streams over time", "Op table", "Capture losses");
+            "Top device work (kernels, copies, memsets) by total time", "Device work statistics",
+            "Device time by op (self: work the op launched itself)", "Device streams over time", "Op table", "Capture losses");
 
     @TempDir
     Path dir;

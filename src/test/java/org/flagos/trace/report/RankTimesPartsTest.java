@@ -14,9 +14,13 @@ class RankTimesPartsTest {
     @Test
     void communicationIsTheDocumentedNames() {
         for (String name : new String[] {"ncclDevKernel_AllReduce_Sum_f32_RING_LL", "ncclKernel_SendRecv", "NCCL_whatever",
-                "rccl_AllGather_bf16", "cross_device_reduce_allreduce_1stage", "c10d::ReduceScatter_kernel", "hccl_Broadcast",
-                "mccl_SendRecv_p2p", "AllToAll_v"}) {
+                "rccl_AllGather_bf16", "hccl_Broadcast", "mccl_SendRecv_p2p", "void ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)"}) {
             assertEquals(DeviceWorkKind.COMMUNICATION, DeviceWorkKind.of("kernel", name), name);
+        }
+        // a collective's word outside a collective library's prefix is no communication (CollectiveKernelsTest)
+        for (String name : new String[] {"cross_device_reduce_allreduce_1stage", "c10d::ReduceScatter_kernel", "AllToAll_v",
+                "my_nccl_wrapper_kernel"}) {
+            assertEquals(DeviceWorkKind.COMPUTATION, DeviceWorkKind.of("kernel", name), name);
         }
         assertEquals(DeviceWorkKind.COMPUTATION, DeviceWorkKind.of("kernel", "sm80_xmma_gemm_f32f32"));
         assertEquals(DeviceWorkKind.COMPUTATION, DeviceWorkKind.of("Kernel", "_Z4reluPfi"));

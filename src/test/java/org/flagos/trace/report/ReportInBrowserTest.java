@@ -29,7 +29,7 @@ import org.opentest4j.AssertionFailedError;
  * {@code target/viewer/} (docs/viewers.md shows one).
  */
 class ReportInBrowserTest {
-    private static final List<String> SECTIONS = List.of("Top device work (kernels, copies, memsets) by total time",
+    private static final List<String> SECTIONS = List.of("Top device work (kernels, copies, memsets) by total time", "Device work statistics",
             "Device time by op (self: work the op launched itself)", "Device streams over time", "Op table", "Capture losses");
     private static final int WIDTH = 1280;
 

@@ -28,7 +28,7 @@ import org.w3c.dom.NodeList;
  * device time of their own (no runtime call without any).
  */
 class ReportLayoutTest {
-    static final List<String> SECTIONS = List.of("Top device work (kernels, copies, memsets) by total time",
+    static final List<String> SECTIONS = List.of("Top device work (kernels, copies, memsets) by total time", "Device work statistics",
             "Device time by op (self: work the op launched itself)", "Device streams over time", "Op table", "Capture losses");
 
     @TempDir
