@@ -472,6 +472,9 @@ static void initialize(void) {
     if (path == NULL || path[0] == '\0') {
         return; /* not under flagtrace run (a child that kept the variable but not the socket goes below) */
     }
+    if (dlsym(RTLD_DEFAULT, "JNI_CreateJavaVM") != NULL) {
+        return; /* a JVM: flagtrace run traces it through its agent (JAVA_TOOL_OPTIONS), in-process */
+    }
     const char* limit = getenv("FLAGTRACE_RUN_QUEUE_BYTES");
     if (limit != NULL && strtoull(limit, NULL, 10) > 0) {
         queue_limit = strtoull(limit, NULL, 10);

@@ -64,14 +64,19 @@ final class RunCommand implements Callable<Integer> {
         ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
         String previous = System.getenv("JAVA_TOOL_OPTIONS");
         pb.environment().put("JAVA_TOOL_OPTIONS", (previous == null || previous.isBlank() ? "" : previous + " ") + "-javaagent:" + jar + "=" + options);
-        Process process;
-        try {
-            process = pb.start();
-        } catch (IOException e) {
-            context.err().println("flagtrace run: cannot start " + command.get(0) + ": " + e.getMessage());
-            return ExitCodes.FAILED;
+        int exit;
+        try (InjectedRun injected = new InjectedRun(out)) {
+            pb.environment().putAll(injected.environment());
+            Process process;
+            try {
+                process = pb.start();
+            } catch (IOException e) {
+                context.err().println("flagtrace run: cannot start " + command.get(0) + ": " + e.getMessage());
+                return ExitCodes.FAILED;
+            }
+            exit = process.waitFor();
+            injected.finish(context.err());
         }
-        int exit = process.waitFor();
         List<Path> traces = traces(out);
         String head = "flagtrace run: " + command.get(0) + " exited with " + exit + "; ";
         if (traces.size() == 1) {
@@ -100,7 +105,11 @@ final class RunCommand implements Callable<Integer> {
     private static List<Path> traces(Path dir) throws IOException {
         List<Path> found = new ArrayList<>();
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "flagtrace-*.json")) {
-            files.forEach(found::add);
+            files.forEach(f -> {
+                if (!f.getFileName().toString().endsWith(".process.json")) { // an injected capture's facts, not a trace
+                    found.add(f);
+                }
+            });
         }
         found.sort(null);
         return found;

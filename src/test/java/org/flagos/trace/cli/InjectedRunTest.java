@@ -1,0 +1,221 @@
+package org.flagos.trace.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.flagos.trace.agent.FlagtraceAgent;
+import org.flagos.trace.testing.AgentJars;
+import org.flagos.trace.testing.ProgramRun;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code flagtrace run -- CMD} for a program that is not a JVM: an unchanged C program, linked against
+ * the fake CUDA runtime that {@code scripts/fake-gpu-env cupti} builds, traced through CUPTI's
+ * injection hook (the fake driver loads the injected library, which hands CUPTI's buffers over a
+ * socket). flagtrace runs as its own process, as a user runs it, so that the program's standard
+ * output and exit code can be checked as they reach the caller.
+ */
+class InjectedRunTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Path ROOT = Path.of("target", "agent-test", "inject").toAbsolutePath();
+    private static Path program;
+    private static Path jar;
+
+    @BeforeAll
+    static void build() throws Exception {
+        Files.createDirectories(ROOT);
+        jar = AgentJars.forThisClassPath(ROOT, FlagtraceAgent.class.getName());
+        program = ROOT.resolve("unchanged_program");
+        Process cc = new ProcessBuilder("sh", "-c", "eval \"$(scripts/fake-gpu-env cupti)\" && cc -O1 -Wall -Werror -o "
+                + program + " src/test/native/cuda/unchanged_program.c -lcudart").redirectErrorStream(true).start();
+        String output = new String(cc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(cc.waitFor(120, TimeUnit.SECONDS) && cc.exitValue() == 0, "building the program: " + output);
+    }
+
+    @Test
+    void theTraceHoldsWhatTheProgramDidAndRunExitsWithItsCode() throws Exception {
+        Path dir = fresh("c-program");
+        ProgramRun run = flagtraceRun(dir, "5", "3");
+        assertEquals(3, run.finish(), run.stderr());
+        String out = run.stdout();
+        assertEquals("kernels=15 memcpys=2 memsets=5 ranges=10 mallocs=1\n", out, "the program's stdout, untouched");
+        Map<String, Long> counts = counts(out);
+        List<Path> traces = traces(dir);
+        assertEquals(1, traces.size(), run.stderr());
+        JsonNode trace = JSON.readTree(traces.get(0).toFile());
+        Events e = new Events(trace);
+        assertEquals(counts.get("kernels"), e.count("kernel"));
+        assertEquals(counts.get("memcpys"), e.count("gpu_memcpy"));
+        assertEquals(counts.get("memsets"), e.count("gpu_memset"));
+        assertEquals(counts.get("ranges"), e.count("cpu_op"), "one op per NVTX range");
+        assertEquals(counts.get("ranges") / 2, e.named("cpu_op", "step").size());
+        assertEquals(counts.get("ranges") / 2, e.named("cpu_op", "compute").size());
+        // The device time of each kernel and memset belongs to the innermost range open at its launch.
+        Map<Long, String> opOfId = new HashMap<>();
+        for (JsonNode op : e.of("cpu_op")) {
+            opOfId.put(op.path("args").path("External id").asLong(), op.path("name").asText());
+        }
+        for (JsonNode k : e.of("kernel")) {
+            String expected = k.path("name").asText().contains("gemm") ? "compute" : "step";
+            assertEquals(expected, opOfId.get(k.path("args").path("External id").asLong()), k.toString());
+        }
+        for (JsonNode m : e.of("gpu_memset")) {
+            assertEquals("compute", opOfId.get(m.path("args").path("External id").asLong()), m.toString());
+        }
+        assertEquals(2 * counts.get("ranges") / 2, e.named("kernel", "gemm(float*, float*, float*, int)").size(),
+                "kernel names from the name table the injected library handed over");
+        e.assertFlowsPaired(counts.get("kernels") + counts.get("memcpys") + counts.get("memsets"));
+        assertEquals("stop", trace.path("flagtrace_run_end").asText());
+        assertEquals(0, trace.path("flagtrace_run_buffers_dropped").asLong(-1));
+        assertEquals(0, trace.path("flagtrace_run_ops_dropped").asLong(-1));
+        assertTrue(run.stderr().contains("exited with 3; 1 trace: " + traces.get(0)), run.stderr());
+        run.clean();
+        delete(dir);
+    }
+
+    @Test
+    void aKilledProgramLeavesEveryBufferItHandedOverAndSaysItEndedWithoutAStop() throws Exception {
+        Path dir = fresh("killed");
+        ProgramRun run = flagtraceRun(dir, "400", "0", "hang");
+        run.awaitLine("ready ");
+        Matcher m = Pattern.compile("ready (\\d+)").matcher(run.stdout());
+        assertTrue(m.find(), run.stdout());
+        long pid = Long.parseLong(m.group(1));
+        // The hand-off is asynchronous: let the program's sender thread catch up (the capture stops growing), then kill.
+        Path capture = dir.resolve("flagtrace-" + pid + ".fltrbuf");
+        long size = -1;
+        for (int i = 0; i < 100 && (!Files.exists(capture) || Files.size(capture) != size); i++) {
+            size = Files.exists(capture) ? Files.size(capture) : -1;
+            Thread.sleep(300);
+        }
+        assertTrue(ProcessHandle.of(pid).orElseThrow().destroyForcibly(), "SIGKILL");
+        assertEquals(128 + 9, run.finish(), "the program's own end (killed by signal 9): " + run.stderr());
+        List<Path> traces = traces(dir);
+        assertEquals(1, traces.size(), run.stderr());
+        JsonNode trace = JSON.readTree(traces.get(0).toFile());
+        assertTrue(trace.path("flagtrace_run_end").asText().startsWith("the process ended without a stop"), trace.path("flagtrace_run_end").toString());
+        Events e = new Events(trace);
+        // Every kernel record of every buffer handed over reached the trace: the capture written from the
+        // stream holds exactly as many kernel records as the trace holds kernels.
+        long received = kernelRecords(capture);
+        // The fake completes a thread's buffers three at a time, of at most 3 kernel records each: all but
+        // the last few buffers' kernels were completed, handed over and received before the kill.
+        assertTrue(received >= 1200 - 12 && received <= 1200, "the 1,200 launches, less the buffers not completed: " + received);
+        assertEquals(received, e.count("kernel"));
+        assertTrue(trace.path("flagtrace_run_buffers").asLong() > 0, "the buffers received are counted");
+        run.clean();
+        delete(dir);
+    }
+
+    private static ProgramRun flagtraceRun(Path dir, String... programArgs) throws IOException {
+        List<String> args = new ArrayList<>(List.of("run", "-d", dir.toString(), "--agent-jar", jar.toString(), "--",
+                "sh", "-c", "eval \"$(" + Path.of("scripts/fake-gpu-env").toAbsolutePath() + " cupti)\" && exec \"$0\" \"$@\"",
+                program.toString()));
+        args.addAll(List.of(programArgs));
+        return ProgramRun.start(ROOT, List.of(), FlagtraceCli.class.getName(), args.toArray(String[]::new));
+    }
+
+    /** The kernel records (CONCURRENT_KERNEL, kind 10) in a capture's CUPTI buffers, walked by the fake's record sizes. */
+    private static long kernelRecords(Path capture) throws IOException {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(Files.readAllBytes(capture)).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        Map<Integer, Integer> sizes = Map.of(1, 96, 2, 88, 10, 216, 5, 40, 39, 24);
+        long kernels = 0;
+        int at = 8;
+        while (at + 16 <= b.limit()) {
+            int length = (int) b.getLong(at + 8);
+            int end = at + 16 + length;
+            for (int r = at + 16; r < end; r += sizes.get(b.getInt(r))) {
+                kernels += b.getInt(r) == 10 ? 1 : 0;
+            }
+            at = end;
+        }
+        return kernels;
+    }
+
+    private static Map<String, Long> counts(String out) {
+        Map<String, Long> counts = new HashMap<>();
+        Matcher m = Pattern.compile("(\\w+)=(\\d+)").matcher(out);
+        while (m.find()) {
+            counts.put(m.group(1), Long.parseLong(m.group(2)));
+        }
+        return counts;
+    }
+
+    /** A trace's events by category. */
+    private record Events(List<JsonNode> all) {
+        Events(JsonNode trace) {
+            this(list(trace.path("traceEvents")));
+        }
+
+        private static List<JsonNode> list(JsonNode events) {
+            List<JsonNode> l = new ArrayList<>();
+            events.forEach(l::add);
+            return l;
+        }
+
+        List<JsonNode> of(String cat) {
+            return all.stream().filter(e -> cat.equals(e.path("cat").asText()) && "X".equals(e.path("ph").asText())).toList();
+        }
+
+        long count(String cat) {
+            return of(cat).size();
+        }
+
+        List<JsonNode> named(String cat, String name) {
+            return of(cat).stream().filter(e -> name.equals(e.path("name").asText())).toList();
+        }
+
+        /** Every arrow has its start on a runtime call and its end on device work, one each; {@code expected} arrows. */
+        void assertFlowsPaired(long expected) {
+            Map<Long, Integer> starts = new HashMap<>();
+            Map<Long, Integer> ends = new HashMap<>();
+            for (JsonNode e : all) {
+                if (!"ac2g".equals(e.path("cat").asText())) {
+                    continue;
+                }
+                (e.path("ph").asText().equals("s") ? starts : ends).merge(e.path("id").asLong(), 1, Integer::sum);
+            }
+            assertEquals(starts.keySet(), ends.keySet(), "every arrow's start has its end");
+            assertFalse(starts.values().stream().anyMatch(n -> n != 1) || ends.values().stream().anyMatch(n -> n != 1), "one end each");
+            assertEquals(expected, starts.size(), "one arrow per device record");
+        }
+    }
+
+    private static Path fresh(String name) throws IOException {
+        Path dir = ROOT.resolve(name);
+        delete(dir);
+        return dir;
+    }
+
+    private static List<Path> traces(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().matches("flagtrace-\\d+\\.json")).sorted().toList();
+        }
+    }
+
+    private static void delete(Path dir) throws IOException {
+        if (Files.exists(dir)) {
+            try (Stream<Path> all = Files.walk(dir)) {
+                for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+    }
+}
