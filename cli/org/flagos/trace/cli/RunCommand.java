@@ -88,7 +88,9 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         if (traces.size() > 1) {
-            MergeCommand merge = new MergeCommand(context);
+            // The merge's lines go to stderr: run's stdout is the program's alone.
+            MergeCommand merge = new MergeCommand(new CliContext(context.err(), context.err(), context.terminal(),
+                    context.progressMinBytes(), context.progressWidth()));
             merge.traces = traces;
             merge.merged = out.resolve("merged.json");
             try {

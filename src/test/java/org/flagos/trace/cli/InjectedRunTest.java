@@ -123,11 +123,53 @@ class InjectedRunTest {
         delete(dir);
     }
 
+    @Test
+    void aPythonLauncherOfFourRanksGivesOneTracePerRankWithItsRankAndOneMergedTrace() throws Exception {
+        Path dir = fresh("python-ranks");
+        ProgramRun run = flagtraceRun(dir, List.of("/usr/bin/python3", Path.of("src/test/native/cuda/unchanged_ranks.py").toAbsolutePath().toString(), "4", "3"));
+        assertEquals(0, run.finish(), run.stderr());
+        Map<Integer, Map<String, Long>> printed = new HashMap<>();
+        Matcher m = Pattern.compile("rank (\\d+): (.*)").matcher(run.stdout());
+        while (m.find()) {
+            printed.put(Integer.parseInt(m.group(1)), counts(m.group(2)));
+        }
+        assertEquals(4, printed.size(), run.stdout());
+        assertEquals(4, run.stdout().lines().count(), "stdout is the program's alone (run's and merge's lines go to stderr): " + run.stdout());
+        List<Path> traces = traces(dir);
+        assertEquals(4, traces.size(), "one per worker, none for the launcher, which never touched CUDA: " + run.stderr());
+        long kernels = 0;
+        for (Path t : traces) {
+            JsonNode trace = JSON.readTree(t.toFile());
+            int rank = trace.path("distributedInfo").path("rank").asInt(-1);
+            assertEquals(4, trace.path("distributedInfo").path("world_size").asInt(), t.toString());
+            Map<String, Long> counts = printed.remove(rank);
+            assertTrue(counts != null, "a rank of its own: " + rank);
+            Events e = new Events(trace);
+            assertEquals(counts.get("kernels"), e.count("kernel"));
+            assertEquals(counts.get("memcpys"), e.count("gpu_memcpy"));
+            assertEquals(counts.get("memsets"), e.count("gpu_memset"));
+            assertEquals(counts.get("ranges"), e.named("cpu_op", "step").size());
+            e.assertFlowsPaired(counts.get("kernels") + counts.get("memcpys") + counts.get("memsets"));
+            kernels += counts.get("kernels");
+        }
+        JsonNode merged = JSON.readTree(dir.resolve("merged.json").toFile());
+        assertEquals(4, merged.path("flagtrace_merge").path("traces").asInt(), merged.path("flagtrace_merge").toString());
+        assertEquals(kernels, new Events(merged).count("kernel"));
+        run.clean();
+        delete(dir);
+    }
+
     private static ProgramRun flagtraceRun(Path dir, String... programArgs) throws IOException {
+        List<String> command = new ArrayList<>(List.of(program.toString()));
+        command.addAll(List.of(programArgs));
+        return flagtraceRun(dir, command);
+    }
+
+    /** {@code flagtrace run -d DIR -- sh -c 'eval "$(scripts/fake-gpu-env cupti)" && exec COMMAND'}, as a user without a GPU runs it. */
+    private static ProgramRun flagtraceRun(Path dir, List<String> command) throws IOException {
         List<String> args = new ArrayList<>(List.of("run", "-d", dir.toString(), "--agent-jar", jar.toString(), "--",
-                "sh", "-c", "eval \"$(" + Path.of("scripts/fake-gpu-env").toAbsolutePath() + " cupti)\" && exec \"$0\" \"$@\"",
-                program.toString()));
-        args.addAll(List.of(programArgs));
+                "sh", "-c", "eval \"$(" + Path.of("scripts/fake-gpu-env").toAbsolutePath() + " cupti)\" && exec \"$0\" \"$@\""));
+        args.addAll(command);
         return ProgramRun.start(ROOT, List.of(), FlagtraceCli.class.getName(), args.toArray(String[]::new));
     }
 
