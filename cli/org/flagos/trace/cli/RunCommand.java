@@ -14,15 +14,20 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code flagtrace run -- CMD ARGS...}: runs an unchanged program with every JVM of its process tree
  * traced by flagtrace's agent (handed down through {@code JAVA_TOOL_OPTIONS}, which every JVM the
- * tree starts reads), one trace per process in one folder, merged at the end into one.
+ * tree starts reads) and every other process that initialises CUDA traced through CUPTI's injection
+ * hook ({@link InjectedRun}), one trace per process in one folder, merged at the end into one.
  */
 @Command(name = "run", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false, sortSynopsis = false, separator = " ",
-        header = "Run a program unchanged with every JVM of its process tree traced, then merge their traces.",
-        description = "Starts CMD with its standard input, output and error its own, and hands flagtrace's agent to every"
-                + " Java 17+ JVM of its process tree through JAVA_TOOL_OPTIONS (each JVM then prints the JDK's one 'Picked up"
-                + " JAVA_TOOL_OPTIONS' line on its standard error). Each process writes DIR/flagtrace-PID.json when it exits"
-                + " or after --duration; with more than one, they are merged into DIR/merged.json. Exits with CMD's exit"
-                + " code. Programs that are not JVMs are not traced yet (the vendors' injection hooks: issue 31).",
+        header = "Run a program unchanged with every CUDA process and JVM of its tree traced, then merge their traces.",
+        description = "Starts CMD with its standard input, output and error its own (flagtrace's lines go to stderr)."
+                + " A process of its tree that initialises CUDA loads flagtrace's injected library through CUDA_INJECTION64_PATH"
+                + " (NVTX ranges through NVTX_INJECTION64_PATH become ops), which hands CUPTI's buffers to run over a Unix"
+                + " socket; each such process gives DIR/flagtrace-PID.fltrbuf with the files beside it, replayed into"
+                + " DIR/flagtrace-PID.json when the tree is done (docs/run.md). Every Java 17+ JVM of the tree gets"
+                + " flagtrace's agent through JAVA_TOOL_OPTIONS instead (each prints the JDK's one 'Picked up"
+                + " JAVA_TOOL_OPTIONS' line on its standard error) and writes DIR/flagtrace-PID.json when it exits or"
+                + " after --duration (--delay and --duration apply to JVMs only). With more than one trace, they are"
+                + " merged into DIR/merged.json. Exits with CMD's exit code.",
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {"0:done, the program exited 0; any other code is the program's own (1 also: CMD could not start)",
             ExitCodes.USAGE_LINE})

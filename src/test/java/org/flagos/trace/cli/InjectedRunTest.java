@@ -159,6 +159,53 @@ class InjectedRunTest {
         delete(dir);
     }
 
+    @Test
+    void whenFlagtraceIsGoneTheProgramRunsOnWithItsOutputAndCode() throws Exception {
+        Path library = Path.of(InjectedRun.class.getResource("/flagtrace-inject/libflagtrace_inject.so").toURI());
+        Path dir = fresh("gone");
+        Files.createDirectories(dir);
+        Path socket = dir.resolve("s");
+        // flagtrace dies mid-capture: its end of the socket reads the first bytes, then closes.
+        try (java.nio.channels.ServerSocketChannel server = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+            server.bind(java.net.UnixDomainSocketAddress.of(socket));
+            Thread dying = new Thread(() -> {
+                try (java.nio.channels.SocketChannel c = server.accept()) {
+                    c.read(java.nio.ByteBuffer.allocate(16));
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            dying.start();
+            Process p = program(library, socket, "300", "5");
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(5, p.exitValue(), new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+            assertEquals("kernels=900 memcpys=2 memsets=300 ranges=600 mallocs=1\n", out);
+            dying.join();
+        }
+        // flagtrace was never there: one line on stderr, and the program runs untraced.
+        Files.delete(socket);
+        Process p = program(library, socket, "3", "4");
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(4, p.exitValue(), err);
+        assertEquals("kernels=9 memcpys=2 memsets=3 ranges=6 mallocs=1\n", out);
+        assertTrue(err.startsWith("flagtrace: cannot reach flagtrace run at " + socket), err);
+        delete(dir);
+    }
+
+    /** The program on the fakes with the injected library and socket set, as run sets them, but no run. */
+    private static Process program(Path library, Path socket, String... programArgs) throws IOException {
+        List<String> command = new ArrayList<>(List.of("sh", "-c", "eval \"$(scripts/fake-gpu-env cupti)\" && exec \"$0\" \"$@\"",
+                program.toString()));
+        command.addAll(List.of(programArgs));
+        ProcessBuilder pb = new ProcessBuilder(command);
+        pb.environment().putAll(Map.of("CUDA_INJECTION64_PATH", library.toString(), "NVTX_INJECTION64_PATH", library.toString(),
+                InjectedRun.SOCKET_VARIABLE, socket.toString()));
+        return pb.start();
+    }
+
     private static ProgramRun flagtraceRun(Path dir, String... programArgs) throws IOException {
         List<String> command = new ArrayList<>(List.of(program.toString()));
         command.addAll(List.of(programArgs));
