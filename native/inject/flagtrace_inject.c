@@ -38,7 +38,8 @@ enum {
     MSG_NAME = 0x10002,  /* u64 pointer, then the name's bytes */
     MSG_OP = 0x10003,    /* u64 External id, u64 start, u64 end, u64 thread, then the name's bytes */
     MSG_TICK = 0x10004,  /* u64 CUPTI time at a buffer's hand-off: every record before it ended earlier */
-    MSG_END = 0x10005    /* text: key=value lines (window end, stop anchor, counts) */
+    MSG_END = 0x10005,   /* text: key=value lines (window end, stop anchor, counts) */
+    MSG_DEVICES = 0x10006 /* text: the devices' properties as a JSON array (NAME.devices.json) */
 };
 
 /* CUPTI's activity kinds enabled, as flagtrace's in-process session (CuptiTracer) enables them by
@@ -280,6 +281,65 @@ static void hand_names(uint8_t* buffer, size_t validSize) {
     }
 }
 
+/* The properties the trace's occupancy fields need, from the driver the program loaded (CUdevice_attribute
+ * values of cuda.h), as one JSON array: sent once, with the first buffer (the driver is initialised by
+ * then; asking inside InitializeInjection, during cuInit, would re-enter it). */
+static void hand_devices(void) {
+    void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    if (driver == NULL) {
+        return;
+    }
+    int (*count)(int*) = (int (*)(int*)) dlsym(driver, "cuDeviceGetCount");
+    int (*get)(int*, int, int) = (int (*)(int*, int, int)) dlsym(driver, "cuDeviceGetAttribute");
+    int (*name)(char*, int, int) = (int (*)(char*, int, int)) dlsym(driver, "cuDeviceGetName");
+    int (*memory)(size_t*, int) = (int (*)(size_t*, int)) dlsym(driver, "cuDeviceTotalMem_v2");
+    int n = 0;
+    if (count == NULL || get == NULL || name == NULL || memory == NULL || count(&n) != 0 || n <= 0) {
+        return;
+    }
+    static const struct {
+        const char* key;
+        int attribute;
+    } fields[] = {{"computeMajor", 75}, {"computeMinor", 76}, {"maxThreadsPerBlock", 1},
+                  {"maxThreadsPerMultiprocessor", 39}, {"regsPerBlock", 12}, {"warpSize", 10},
+                  {"sharedMemPerBlock", 8}, {"numSms", 16}, {"regsPerMultiprocessor", 82},
+                  {"sharedMemPerBlockOptin", 97}, {"sharedMemPerMultiprocessor", 81}};
+    size_t capacity = 1024 * (size_t) (n < 64 ? n : 64);
+    char* json = malloc(capacity);
+    if (json == NULL) {
+        return;
+    }
+    size_t at = (size_t) snprintf(json, capacity, "[");
+    for (int d = 0; d < n && d < 64; d++) {
+        char text[256];
+        size_t total = 0;
+        if (name(text, (int) sizeof text, d) != 0 || memory(&total, d) != 0) {
+            continue;
+        }
+        for (char* c = text; *c != '\0'; c++) {
+            if (*c == '"' || *c == '\\' || (unsigned char) *c < 0x20) {
+                *c = '_';
+            }
+        }
+        at += (size_t) snprintf(json + at, capacity - at, "%s{\"id\":%d,\"name\":\"%s\",\"totalGlobalMem\":%zu",
+                                at > 1 ? "," : "", d, text, total);
+        for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
+            int value = 0;
+            get(&value, fields[f].attribute, d);
+            at += (size_t) snprintf(json + at, capacity - at, ",\"%s\":%d", fields[f].key, value);
+        }
+        at += (size_t) snprintf(json + at, capacity - at, "}");
+    }
+    at += (size_t) snprintf(json + at, capacity - at, "]");
+    message* m = at > 2 && at < capacity ? new_message(MSG_DEVICES, json, at) : NULL;
+    free(json);
+    if (m != NULL) {
+        enqueue(m, 1);
+    }
+}
+
+static pthread_once_t devices_once = PTHREAD_ONCE_INIT;
+
 static void buffer_completed(void* context, uint32_t streamId, uint8_t* buffer, size_t size, size_t validSize) {
     (void) context;
     (void) streamId;
@@ -291,6 +351,7 @@ static void buffer_completed(void* context, uint32_t streamId, uint8_t* buffer, 
         free(buffer);
         return;
     }
+    pthread_once(&devices_once, hand_devices);
     hand_names(buffer, validSize);
     message* m = malloc(sizeof(message));
     if (m == NULL) {

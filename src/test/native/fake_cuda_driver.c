@@ -37,6 +37,53 @@ int cuInit(unsigned int flags) {
     return CUDA_SUCCESS;
 }
 
+/* One device, an H200's properties (as resources/org/flagos/trace/devices/nvidia-h200.json holds them). */
+int cuDeviceGetCount(int* count) {
+    if (count == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    *count = 1;
+    return CUDA_SUCCESS;
+}
+
+int cuDeviceGetName(char* name, int length, int device) {
+    if (name == NULL || length <= 0 || device != 0) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    snprintf(name, (size_t) length, "%s", "Fake NVIDIA H200");
+    return CUDA_SUCCESS;
+}
+
+int cuDeviceTotalMem_v2(size_t* bytes, int device) {
+    if (bytes == NULL || device != 0) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    *bytes = 150109880320ULL;
+    return CUDA_SUCCESS;
+}
+
+/* CUdevice_attribute values of cuda.h. */
+int cuDeviceGetAttribute(int* value, int attribute, int device) {
+    if (value == NULL || device != 0) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    switch (attribute) {
+        case 1: *value = 1024; break;    /* MAX_THREADS_PER_BLOCK */
+        case 8: *value = 49152; break;   /* MAX_SHARED_MEMORY_PER_BLOCK */
+        case 10: *value = 32; break;     /* WARP_SIZE */
+        case 12: *value = 65536; break;  /* MAX_REGISTERS_PER_BLOCK */
+        case 16: *value = 132; break;    /* MULTIPROCESSOR_COUNT */
+        case 39: *value = 2048; break;   /* MAX_THREADS_PER_MULTIPROCESSOR */
+        case 75: *value = 9; break;      /* COMPUTE_CAPABILITY_MAJOR */
+        case 76: *value = 0; break;      /* COMPUTE_CAPABILITY_MINOR */
+        case 81: *value = 233472; break; /* MAX_SHARED_MEMORY_PER_MULTIPROCESSOR */
+        case 82: *value = 65536; break;  /* MAX_REGISTERS_PER_MULTIPROCESSOR */
+        case 97: *value = 232448; break; /* MAX_SHARED_MEMORY_PER_BLOCK_OPTIN */
+        default: return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
 int cuDriverGetVersion(int* version) {
     if (version == NULL) {
         return CUDA_ERROR_INVALID_VALUE;

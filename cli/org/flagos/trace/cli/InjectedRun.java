@@ -26,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.flagos.trace.ingest.CaptureSidecars;
 import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.ingest.OpsJsonlWriter;
 import org.flagos.trace.ingest.ProcessFactsFile;
@@ -52,6 +53,7 @@ final class InjectedRun implements AutoCloseable {
     private static final int OP = 0x10003;
     private static final int TICK = 0x10004;
     private static final int END = 0x10005;
+    private static final int DEVICES = 0x10006;
     /** A message larger than this is not one the injected library writes: the stream is damaged. */
     private static final long MAX_MESSAGE = 256L << 20;
     /** How long the connections still open when CMD has exited (its children's) are waited for. */
@@ -238,6 +240,7 @@ final class InjectedRun implements AutoCloseable {
                         new ExternalId(p.getLong(0)), p.getLong(24), p.getLong(8), p.getLong(16)));
                 case TICK -> lastTick = Math.max(lastTick, p.getLong(0));
                 case END -> parse(payload, end);
+                case DEVICES -> Files.write(CaptureSidecars.DEVICES.besides(capture), payload); // checked by the replay that reads it
                 default -> { } // a message of a later library: skipped
             }
         }
@@ -264,7 +267,7 @@ final class InjectedRun implements AutoCloseable {
             long windowStart = number(hello, "window_start_ns");
             long windowEnd = stopped ? number(end, "window_end_ns") : Math.max(windowStart, lastTick);
             ops.close(windowEnd);
-            try (var w = Files.newBufferedWriter(org.flagos.trace.ingest.KernelNameFile.besides(capture), StandardCharsets.UTF_8)) {
+            try (var w = Files.newBufferedWriter(CaptureSidecars.NAMES.besides(capture), StandardCharsets.UTF_8)) {
                 for (var e : names.entrySet()) {
                     w.write("0x" + Long.toHexString(e.getKey()) + "\t" + e.getValue().replace('\n', ' ').replace('\t', ' ') + "\n");
                 }
@@ -283,7 +286,7 @@ final class InjectedRun implements AutoCloseable {
             if (stopped) {
                 anchors.add(anchor(end, "stop"));
             }
-            ProcessFactsFile.write(dir.resolve("flagtrace-" + pid + ".process.json"), new ProcessFacts(identity, anchors));
+            ProcessFactsFile.write(CaptureSidecars.PROCESS.besides(capture), new ProcessFacts(identity, anchors));
             Path trace = dir.resolve("flagtrace-" + pid + ".json");
             List<String> args = new ArrayList<>(List.of("replay", capture.toString(), "-o", trace.toString(),
                     "--metadata", "flagtrace_run_end=" + (stopped ? "stop" : "the process ended without a stop"

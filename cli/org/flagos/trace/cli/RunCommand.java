@@ -113,7 +113,7 @@ final class RunCommand implements Callable<Integer> {
         List<Path> found = new ArrayList<>();
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "flagtrace-*.json")) {
             files.forEach(f -> {
-                if (!f.getFileName().toString().endsWith(".process.json")) { // an injected capture's facts, not a trace
+                if (f.getFileName().toString().matches("flagtrace-\\d+\\.json")) { // not an injected capture's files beside it
                     found.add(f);
                 }
             });

@@ -81,6 +81,11 @@ class InjectedRunTest {
         assertEquals(2 * counts.get("ranges") / 2, e.named("kernel", "gemm(float*, float*, float*, int)").size(),
                 "kernel names from the name table the injected library handed over");
         e.assertFlowsPaired(counts.get("kernels") + counts.get("memcpys") + counts.get("memsets"));
+        // The device's properties came from the driver, so each kernel has torch's occupancy fields: 64 blocks on 132 SMs.
+        assertEquals("Fake NVIDIA H200", trace.path("deviceProperties").path(0).path("name").asText(), trace.path("deviceProperties").toString());
+        for (JsonNode k : e.of("kernel")) {
+            assertEquals(64.0 / 132, k.path("args").path("blocks per SM").asDouble(), 0.01, k.toString());
+        }
         assertEquals("stop", trace.path("flagtrace_run_end").asText());
         assertEquals(0, trace.path("flagtrace_run_buffers_dropped").asLong(-1));
         assertEquals(0, trace.path("flagtrace_run_ops_dropped").asLong(-1));
