@@ -84,6 +84,12 @@ static int sender_done;   /* the sender ended: disarmed, or the end was sent */
 static int closing;       /* the end message is queued: the sender stops after it */
 static pthread_t sender;
 static atomic_ullong buffers_sent, buffers_dropped, bytes_dropped, ops_dropped, names_dropped, next_external_id;
+/* The records of the buffers dropped: all of them, and the device kinds' (kernel, memcpy, memset). */
+static atomic_ullong records_dropped, kernels_dropped, memcpys_dropped, memsets_dropped;
+
+typedef struct {
+    uint64_t records, kernels, memcpys, memsets;
+} record_counts;
 static size_t buffer_bytes = 8u << 20;
 
 /* Kernel names already handed over, by pointer (open addressing; a full table stops naming, counted). */
@@ -250,15 +256,19 @@ static int first_time(uintptr_t pointer) {
     return fresh;
 }
 
-/* Hands over the names of the buffer's kernels that were not handed over before. */
-static void hand_names(uint8_t* buffer, size_t validSize) {
+/* Hands over the names of the buffer's kernels that were not handed over before; counts its records. */
+static void hand_names(uint8_t* buffer, size_t validSize, record_counts* counts) {
     void* record = NULL;
     while (cupti.nextRecord(buffer, validSize, &record) == 0) {
         uint32_t kind;
         memcpy(&kind, record, 4);
+        counts->records++;
+        counts->memcpys += kind == 1;
+        counts->memsets += kind == 2;
         if (kind != KIND_KERNEL && kind != KIND_CONCURRENT_KERNEL) {
             continue;
         }
+        counts->kernels++;
         const char* name;
         memcpy(&name, (uint8_t*) record + KERNEL_NAME_OFFSET, sizeof name);
         if (name == NULL || !first_time((uintptr_t) name)) {
@@ -352,20 +362,23 @@ static void buffer_completed(void* context, uint32_t streamId, uint8_t* buffer, 
         return;
     }
     pthread_once(&devices_once, hand_devices);
-    hand_names(buffer, validSize);
+    record_counts counts = {0, 0, 0, 0};
+    hand_names(buffer, validSize, &counts);
     message* m = malloc(sizeof(message));
-    if (m == NULL) {
+    if (m != NULL) {
+        m->type = MSG_CUPTI_BUFFER;
+        m->length = validSize;
+        m->buffer = buffer;
+    } else {
         free(buffer);
-        atomic_fetch_add(&buffers_dropped, 1);
-        atomic_fetch_add(&bytes_dropped, validSize);
-        return;
     }
-    m->type = MSG_CUPTI_BUFFER;
-    m->length = validSize;
-    m->buffer = buffer;
-    if (!enqueue(m, 0)) {
+    if (m == NULL || !enqueue(m, 0)) { /* the hand-off is full (or memory is): dropped, counted */
         atomic_fetch_add(&buffers_dropped, 1);
         atomic_fetch_add(&bytes_dropped, validSize);
+        atomic_fetch_add(&records_dropped, counts.records);
+        atomic_fetch_add(&kernels_dropped, counts.kernels);
+        atomic_fetch_add(&memcpys_dropped, counts.memcpys);
+        atomic_fetch_add(&memsets_dropped, counts.memsets);
         return;
     }
     uint64_t now = cupti_now();
@@ -474,8 +487,11 @@ static void finish(void) {
     anchor(text + n, sizeof text - (size_t) n, "stop");
     n = (int) strlen(text);
     snprintf(text + n, sizeof text - (size_t) n,
-             "buffers_dropped=%llu\nbytes_dropped=%llu\nops_dropped=%llu\nnames_dropped=%llu\ncupti_records_dropped=%llu\n",
+             "buffers_dropped=%llu\nbytes_dropped=%llu\nrecords_dropped=%llu\nkernels_dropped=%llu\nmemcpys_dropped=%llu\n"
+             "memsets_dropped=%llu\nops_dropped=%llu\nnames_dropped=%llu\ncupti_records_dropped=%llu\n",
              (unsigned long long) atomic_load(&buffers_dropped), (unsigned long long) atomic_load(&bytes_dropped),
+             (unsigned long long) atomic_load(&records_dropped), (unsigned long long) atomic_load(&kernels_dropped),
+             (unsigned long long) atomic_load(&memcpys_dropped), (unsigned long long) atomic_load(&memsets_dropped),
              (unsigned long long) atomic_load(&ops_dropped), (unsigned long long) atomic_load(&names_dropped),
              (unsigned long long) cuptiDropped);
     message* end = new_message(MSG_END, text, strlen(text));
@@ -495,6 +511,16 @@ static void finish(void) {
     }
     pthread_mutex_unlock(&queue_lock);
     atomic_store(&armed, 0);
+}
+
+/* In a child forked after arming: no sender thread runs here, and the stream is the parent's. The child
+ * is not traced (CUDA is not usable across fork either); its exit must not wait for a sender. */
+static void forked(void) {
+    atomic_store(&armed, 0);
+    if (fd >= 0) {
+        close(fd);
+        fd = -1;
+    }
 }
 
 static int lookup(void* library, const char* name, void** slot) {
@@ -600,6 +626,7 @@ static void initialize(void) {
         cupti.enable(KINDS[i]); /* a kind this CUPTI or device refuses is simply not recorded */
     }
     initialized = 1;
+    pthread_atfork(NULL, NULL, forked);
     atexit(finish);
 }
 

@@ -292,7 +292,8 @@ final class InjectedRun implements AutoCloseable {
                     "--metadata", "flagtrace_run_end=" + (stopped ? "stop" : "the process ended without a stop"
                             + (damage != null ? " (" + damage + ")" : "") + ": every buffer it handed over is here, ops still open are not"),
                     "--metadata", "flagtrace_run_buffers=" + buffers));
-            for (String key : List.of("buffers_dropped", "bytes_dropped", "ops_dropped", "names_dropped", "cupti_records_dropped")) {
+            for (String key : List.of("buffers_dropped", "bytes_dropped", "records_dropped", "kernels_dropped", "memcpys_dropped",
+                    "memsets_dropped", "ops_dropped", "names_dropped", "cupti_records_dropped")) {
                 if (end.containsKey(key)) {
                     args.addAll(List.of("--metadata", "flagtrace_run_" + key + "=" + number(end, key)));
                 }

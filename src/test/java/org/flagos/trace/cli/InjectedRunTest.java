@@ -165,6 +165,26 @@ class InjectedRunTest {
     }
 
     @Test
+    void whatAFullHandOffDropsIsCountedInTheTrace() throws Exception {
+        Path dir = fresh("full");
+        // A hand-off of 1,500 bytes holds about two of the fake's buffers: the rest are dropped, never waited for.
+        ProgramRun run = flagtraceRun(dir, List.of("env", "FLAGTRACE_RUN_QUEUE_BYTES=1500", program.toString(), "200", "0"));
+        assertEquals(0, run.finish(), run.stderr());
+        Map<String, Long> counts = counts(run.stdout());
+        List<Path> traces = traces(dir);
+        assertEquals(1, traces.size(), run.stderr());
+        JsonNode trace = JSON.readTree(traces.get(0).toFile());
+        Events e = new Events(trace);
+        assertTrue(trace.path("flagtrace_run_buffers_dropped").asLong() > 0, "the hand-off was full at times: " + run.stderr());
+        assertEquals(counts.get("kernels"), e.count("kernel") + trace.path("flagtrace_run_kernels_dropped").asLong(-1000));
+        assertEquals(counts.get("memcpys"), e.count("gpu_memcpy") + trace.path("flagtrace_run_memcpys_dropped").asLong(-1000));
+        assertEquals(counts.get("memsets"), e.count("gpu_memset") + trace.path("flagtrace_run_memsets_dropped").asLong(-1000));
+        assertEquals(counts.get("ranges"), e.count("cpu_op") + trace.path("flagtrace_run_ops_dropped").asLong(-1000));
+        run.clean();
+        delete(dir);
+    }
+
+    @Test
     void whenFlagtraceIsGoneTheProgramRunsOnWithItsOutputAndCode() throws Exception {
         Path library = Path.of(InjectedRun.class.getResource("/flagtrace-inject/libflagtrace_inject.so").toURI());
         Path dir = fresh("gone");
