@@ -551,6 +551,22 @@ static void* load_cupti(void) {
     return NULL;
 }
 
+/* A JVM: libjvm's entry point is visible (the java launcher loads it RTLD_GLOBAL), or the executable is
+ * a `java`. */
+static int in_jvm(void) {
+    if (dlsym(RTLD_DEFAULT, "JNI_CreateJavaVM") != NULL) {
+        return 1;
+    }
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) {
+        return 0;
+    }
+    exe[n] = '\0';
+    const char* base = strrchr(exe, '/');
+    return strcmp(base != NULL ? base + 1 : exe, "java") == 0;
+}
+
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int initialized; /* 1 once armed */
 
@@ -559,7 +575,7 @@ static void initialize(void) {
     if (path == NULL || path[0] == '\0') {
         return; /* not under flagtrace run (a child that kept the variable but not the socket goes below) */
     }
-    if (dlsym(RTLD_DEFAULT, "JNI_CreateJavaVM") != NULL) {
+    if (in_jvm()) {
         return; /* a JVM: flagtrace run traces it through its agent (JAVA_TOOL_OPTIONS), in-process */
     }
     const char* limit = getenv("FLAGTRACE_RUN_QUEUE_BYTES");
