@@ -37,7 +37,7 @@ enum {
     MSG_HELLO = 0x10001, /* text: key=value lines (pid, rank variables, start anchor, window start) */
     MSG_NAME = 0x10002,  /* u64 pointer, then the name's bytes */
     MSG_OP = 0x10003,    /* u64 External id, u64 start, u64 end, u64 thread, then the name's bytes */
-    MSG_TICK = 0x10004,  /* u64 CUPTI time at a buffer's hand-off: every record before it ended earlier */
+    MSG_TICK = 0x10004,  /* u64 CUPTI time at a buffer's completion, sent before it: its records ended earlier */
     MSG_END = 0x10005,   /* text: key=value lines (window end, stop anchor, counts) */
     MSG_DEVICES = 0x10006 /* text: the devices' properties as a JSON array (NAME.devices.json) */
 };
@@ -361,6 +361,13 @@ static void buffer_completed(void* context, uint32_t streamId, uint8_t* buffer, 
         free(buffer);
         return;
     }
+    /* The tick goes first: every record of a completed buffer ended before now, so a stream cut right after
+     * this buffer (kill -9) still has a window end that holds all of it. */
+    uint64_t now = cupti_now();
+    message* tick = new_message(MSG_TICK, &now, 8);
+    if (tick != NULL) {
+        enqueue(tick, 1);
+    }
     pthread_once(&devices_once, hand_devices);
     record_counts counts = {0, 0, 0, 0};
     hand_names(buffer, validSize, &counts);
@@ -380,11 +387,6 @@ static void buffer_completed(void* context, uint32_t streamId, uint8_t* buffer, 
         atomic_fetch_add(&memcpys_dropped, counts.memcpys);
         atomic_fetch_add(&memsets_dropped, counts.memsets);
         return;
-    }
-    uint64_t now = cupti_now();
-    message* tick = new_message(MSG_TICK, &now, 8);
-    if (tick != NULL) {
-        enqueue(tick, 1);
     }
 }
 

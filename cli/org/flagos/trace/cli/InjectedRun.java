@@ -181,7 +181,10 @@ final class InjectedRun implements AutoCloseable {
         private OutputStream out;
         private OpsJsonlWriter ops;
         private long buffers;
+        /** The latest time the stream vouches for: a buffer's completion (sent before it) or an op's end. */
         private long lastTick = -1;
+        /** When the stream ended, on this host's monotonic clock (System.nanoTime: CLOCK_MONOTONIC, the anchors' clock). */
+        private long endedAtMonotonic;
         private String damage;
 
         Connection(SocketChannel channel, Path dir) {
@@ -216,6 +219,7 @@ final class InjectedRun implements AutoCloseable {
                     damage = "the stream broke: " + e.getMessage();
                 }
             } finally {
+                endedAtMonotonic = System.nanoTime();
                 closeQuietly();
             }
         }
@@ -236,8 +240,11 @@ final class InjectedRun implements AutoCloseable {
                     buffers++;
                 }
                 case NAME -> names.putIfAbsent(p.getLong(0), new String(payload, 8, payload.length - 8, StandardCharsets.UTF_8));
-                case OP -> ops.op(new HostOp(new String(payload, 32, payload.length - 32, StandardCharsets.UTF_8),
-                        new ExternalId(p.getLong(0)), p.getLong(24), p.getLong(8), p.getLong(16)));
+                case OP -> {
+                    ops.op(new HostOp(new String(payload, 32, payload.length - 32, StandardCharsets.UTF_8),
+                            new ExternalId(p.getLong(0)), p.getLong(24), p.getLong(8), p.getLong(16)));
+                    lastTick = Math.max(lastTick, p.getLong(16)); // an op ended: the window holds it too
+                }
                 case TICK -> lastTick = Math.max(lastTick, p.getLong(0));
                 case END -> parse(payload, end);
                 case DEVICES -> Files.write(CaptureSidecars.DEVICES.besides(capture), payload); // checked by the replay that reads it
@@ -265,7 +272,10 @@ final class InjectedRun implements AutoCloseable {
             }
             boolean stopped = !end.isEmpty();
             long windowStart = number(hello, "window_start_ns");
-            long windowEnd = stopped ? number(end, "window_end_ns") : Math.max(windowStart, lastTick);
+            // Without its end message the window ends when the stream did: every record handed over ended before
+            // that (the start anchor turns this host's monotonic clock into CUPTI's), or at the last tick if later.
+            long windowEnd = stopped ? number(end, "window_end_ns") : Math.max(Math.max(windowStart, lastTick),
+                    number(hello, "start_trace_ns") + (endedAtMonotonic - number(hello, "start_monotonic_ns")));
             ops.close(windowEnd);
             try (var w = Files.newBufferedWriter(CaptureSidecars.NAMES.besides(capture), StandardCharsets.UTF_8)) {
                 for (var e : names.entrySet()) {
