@@ -130,9 +130,13 @@ final class InjectedRun implements AutoCloseable {
         }
         List<Path> traces = new ArrayList<>();
         for (Connection c : all) {
-            Path trace = c.replay(err);
-            if (trace != null) {
-                traces.add(trace);
+            try { // one process's stream that cannot become a trace is one line; the others and CMD's exit code stand
+                Path trace = c.replay(err);
+                if (trace != null) {
+                    traces.add(trace);
+                }
+            } catch (IOException | RuntimeException e) {
+                CliFailures.report(e, "flagtrace run: the stream of " + (c.capture != null ? c.capture : "a process"), err);
             }
         }
         return traces;
@@ -214,7 +218,7 @@ final class InjectedRun implements AutoCloseable {
                     in.readFully(payload);
                     take(type, header, payload);
                 }
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) { // a broken or malformed stream: what came before it is kept
                 if (damage == null && capture != null) {
                     damage = "the stream broke: " + e.getMessage();
                 }
