@@ -175,6 +175,7 @@ public final class HtmlReport {
     static boolean isLoss(String key) {
         return key.startsWith("dropped_outside_window.") || key.startsWith("skipped_vendor_kinds.")
                 || key.equals("invalid_records") || key.equals("undecodable_bytes") || key.equals("incomplete_records")
+                || key.equals("unwritten_bytes")
                 || key.equals("vendor_dropped") || key.equals("conflicting_bindings");
     }
 

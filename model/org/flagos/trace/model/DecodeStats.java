@@ -16,6 +16,7 @@ public final class DecodeStats {
     private long invalidRecords;
     private long unnamedKernels;
     private long incompleteRecords;
+    private long unwrittenBytes;
     private long annotationAttributes;
     private final StringBuilder problems = new StringBuilder();
     private int problemCount;
@@ -49,6 +50,21 @@ public final class DecodeStats {
     /** Records handed over without timestamps because their work had not finished. */
     public long incompleteRecords() {
         return incompleteRecords;
+    }
+
+    /**
+     * Bytes from a record the vendor had not yet written when it handed the buffer over, to the
+     * buffer's end: its kind still reads 0 (every vendor's invalid kind; buffers are zeroed before
+     * they are lent). Seen when a forced flush at a stop races a thread writing its launch's record;
+     * the record's size is unknown, so the walk ends there. Not malformed, and not guessed at.
+     */
+    public void unwritten(long bytes) {
+        unwrittenBytes += bytes;
+    }
+
+    /** Bytes left out because their record was not yet written when the buffer was handed over. */
+    public long unwrittenBytes() {
+        return unwrittenBytes;
     }
 
     /**

@@ -74,10 +74,21 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
     private final JournalWriter journal;
     /** The clock anchor taken at stop, journaled beside the stop marker. */
     private ClockAnchor stopAnchor;
-    private final AtomicLong nextExternalId = new AtomicLong();
     /**
-     * Op ends enter it to reach the ring, the journal and the ops file; the stop shuts it and waits
-     * for those inside, so no op is written into an output the close has already closed.
+     * The process's External ids: one sequence across its sessions, the first op's id 0. An op still
+     * open when its session stopped keeps its id on the vendor's stack and stamps it on its later
+     * launches, in the next session too; a sequence per session would give that id to a new op of
+     * the next session and credit it with the old op's device work. Ids above this session's first
+     * are its own; an earlier one finds no op here and its records are counted as without one.
+     */
+    private static final AtomicLong NEXT_EXTERNAL_ID = new AtomicLong();
+    /** Ops opened in this session (ids taken), for what was still open at its stop. */
+    private final AtomicLong opsOpened = new AtomicLong();
+    /**
+     * Op opens enter it to take an id and push it, op ends to reach the ring, the journal and the ops
+     * file; the stop shuts it and waits for those inside, before it disarms the tracer. So an op is
+     * either wholly in the session (its id on the vendor's stack) or inert, and no op is written into
+     * an output the close has already closed.
      */
     private final CallGate recording = new CallGate();
     private final AtomicLong opsRecorded = new AtomicLong();
@@ -164,7 +175,7 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
             }
             throw e;
         }
-        barrier = barriers ? SettleBarrier.start(tracer, pipeline, clock::now, nextExternalId, barrierPeriodMs) : null;
+        barrier = barriers ? SettleBarrier.start(tracer, pipeline, clock::now, opsOpened, barrierPeriodMs) : null;
         recording.open();
         Diagnostics.trace("session", "started with tracer " + tracer.name() + ", window from " + startNs);
     }
@@ -266,12 +277,21 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
     }
 
     private OpScope open(String name, OpArgs args, OpStack stack, boolean annotation) {
-        long id = nextExternalId.getAndIncrement();
-        // The op's times bracket its id's stay on the vendor's stack: start read before the push,
-        // end after the pop, so no call it launched can fall outside it.
-        long start = clock.now();
-        boolean pushed = tracer.pushCorrelation(new ExternalId(id));
-        OpScope op = new OpScope(this, name, id, Thread.currentThread().getId(), start, pushed, args, stack, annotation);
+        if (!recording.enter()) {
+            return OpScope.inert(name); // the session is stopping: its tracer may no longer take the id
+        }
+        OpScope op;
+        try {
+            long id = NEXT_EXTERNAL_ID.getAndIncrement();
+            opsOpened.incrementAndGet();
+            // The op's times bracket its id's stay on the vendor's stack: start read before the push,
+            // end after the pop, so no call it launched can fall outside it.
+            long start = clock.now();
+            boolean pushed = tracer.pushCorrelation(new ExternalId(id));
+            op = new OpScope(this, name, id, Thread.currentThread().getId(), start, pushed, args, stack, annotation);
+        } finally {
+            recording.exit();
+        }
         openOps.get().push(op);
         return op;
     }
@@ -342,7 +362,7 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
         boolean stopped = false;
         try {
             // Ops opened (ids taken) less ops recorded: those still open now end after the window.
-            pipeline.accounting().hostOpsOpenAtStop(nextExternalId.get() - opsRecorded.get());
+            pipeline.accounting().hostOpsOpenAtStop(opsOpened.get() - opsRecorded.get());
             endNs = clock.now();
             window.windowEnd(endNs);
             long t0 = System.nanoTime();
@@ -487,13 +507,13 @@ public final class ProfilerSession implements AutoCloseable, HostOpMarker {
                 linked += counts.joined(kind);
             }
         }
-        if (tracer.available() && nextExternalId.get() > 0 && counts.decode().publishedTotal() == 0) {
+        if (tracer.available() && opsOpened.get() > 0 && counts.decode().publishedTotal() == 0) {
             String warning = tracer.name() + " delivered no activity record although ops ran: if they launched GPU work,"
                     + " the tracer was initialized after the process's first CUDA call (Profiler.init() must come first)";
             Diagnostics.warn("session", warning);
             counts.note(warning);
         }
-        if (nextExternalId.get() > 0 && device > 0 && linked == 0) {
+        if (opsOpened.get() > 0 && device > 0 && linked == 0) {
             String warning = "no device record was linked to a host op (no " + tracer.name() + " correlation bindings"
                     + " arrived): device time cannot be attributed and every self device time reads 0";
             Diagnostics.warn("session", warning);

@@ -110,7 +110,7 @@ final class SettleBarrier implements Runnable {
      * flush mid-session (it does not count its buffers).
      *
      * @param clock     the session's host clock, the one its ops' times are read from
-     * @param opsOpened the session's next External id: ops opened so far
+     * @param opsOpened the ops opened in the session so far
      */
     static SettleBarrier start(DeviceTracer tracer, CapturePipeline pipeline, LongSupplier clock, AtomicLong opsOpened, long periodMs) {
         if (!wanted(tracer, periodMs)) {

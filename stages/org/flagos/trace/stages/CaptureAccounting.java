@@ -432,6 +432,9 @@ public final class CaptureAccounting {
         g.writeNumberField("undecodable_bytes", decode.undecodableBytes());
         g.writeNumberField("unnamed_kernels", decode.unnamedKernels());
         g.writeNumberField("incomplete_records", decode.incompleteRecords());
+        if (decode.unwrittenBytes() > 0) {
+            g.writeNumberField("unwritten_bytes", decode.unwrittenBytes());
+        }
         if (overheadRecords > 0) {
             g.writeObjectFieldStart("profiler_overhead");
             g.writeNumberField("records", overheadRecords);
@@ -642,6 +645,10 @@ public final class CaptureAccounting {
         if (decode.incompleteRecords() > 0) {
             out.add("records without timestamps (work still running when the vendor flushed, at stop): "
                     + decode.incompleteRecords() + ", left out");
+        }
+        if (decode.unwrittenBytes() > 0) {
+            out.add("records not yet written when the vendor handed their buffer over (a stop racing launches): "
+                    + decode.unwrittenBytes() + " bytes, left out");
         }
         if (decode.skippedTotal() > 0) {
             out.add("skipped records of kinds not decoded (vendor kind=count): " + decode.skippedByVendorKind());

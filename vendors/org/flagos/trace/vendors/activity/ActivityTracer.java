@@ -1,6 +1,7 @@
 package org.flagos.trace.vendors.activity;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.bytedeco.javacpp.BytePointer;
@@ -80,6 +81,8 @@ public abstract class ActivityTracer<S extends ActivityTracer.Session> implement
         private final RecordSink sink;
         private final DecodeStats stats;
         private final BufferTap tap;
+        /** The saved copy of the buffer being decoded, when a tap saves buffers; null until the first. */
+        private ByteBuffer copy;
 
         /**
          * @param dumpVendor the {@code .fltrbuf} vendor id the buffers are saved under
@@ -99,9 +102,26 @@ public abstract class ActivityTracer<S extends ActivityTracer.Session> implement
                 return;
             }
             ByteBuffer bytes = CompletedBuffers.bytes(buffer, validSize);
-            tap.buffer(dumpVendor, bytes);
+            if (tap != BufferTap.NONE) {
+                // One read of the vendor's memory for both: a record still being written as the
+                // buffer was handed over must be decoded as it was saved, or a replay of the saved
+                // buffers would disagree with the live trace (seen on the H200 under contention).
+                bytes = snapshot(bytes);
+                tap.buffer(dumpVendor, bytes);
+            }
             beforeDecode();
             decoder.decode(bytes, sink, stats);
+        }
+
+        /** {@code bytes} copied into this session's own buffer (grown as needed, reused; under its lock). */
+        private ByteBuffer snapshot(ByteBuffer bytes) {
+            int length = bytes.remaining();
+            if (copy == null || copy.capacity() < length) {
+                copy = ByteBuffer.allocateDirect(Math.max(length, copy == null ? 0 : copy.capacity() * 2)).order(ByteOrder.LITTLE_ENDIAN);
+            }
+            copy.clear();
+            copy.put(bytes.duplicate()).flip();
+            return copy;
         }
 
         /** Called for every completed buffer, empty ones included, before anything else. */

@@ -11,7 +11,8 @@ import org.flagos.trace.model.DecodeStats;
  * decoder (no allocation per buffer or record): {@link #start} takes the buffer, {@link #next} steps to
  * the next whole record. The walk is bounded by the buffer's valid size (its limit), never by a count
  * of records: stray bytes too few for a kind, a kind of unknown size, or a record cut short end it, and
- * the bytes left are counted as undecodable with one line saying why, never guessed at.
+ * the bytes left are counted as undecodable with one line saying why, never guessed at. A record not
+ * yet written (kind 0) ends it too, its bytes counted as unwritten.
  *
  * <pre>{@code
  * ByteBuffer buffer = walk.start(source, stats);
@@ -23,6 +24,11 @@ import org.flagos.trace.model.DecodeStats;
 public final class RecordWalk {
     /** Kinds 0 to 255 are looked up in the size table (every kind CUPTI and MSPTI define lies below); others are unknown. */
     private static final int KINDS = 256;
+    /**
+     * Kind 0, every such vendor's invalid kind, where a record should start: one the vendor had not
+     * yet written when it handed the buffer over ({@link DecodeStats#unwritten}); the rest is left out.
+     */
+    private static final int UNWRITTEN = 0;
 
     private final String vendor;
     private final int[] sizes = new int[KINDS];
@@ -82,6 +88,11 @@ public final class RecordWalk {
             return end(left, vendor + " buffer ends with " + left + " stray bytes at offset " + (pos - base));
         }
         int k = buffer.getInt(pos);
+        if (k == UNWRITTEN && sizes[UNWRITTEN] < 0) {
+            stats.unwritten(left);
+            pos = limit;
+            return -1;
+        }
         int s = k >= 0 && k < KINDS ? sizes[k] : -1;
         if (s < 0) {
             return end(left, "unknown " + vendor + " activity kind " + k + " at offset " + (pos - base)

@@ -1,6 +1,7 @@
 package org.flagos.trace.vendors.cupti;
 
 import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.Pointer;
 
 /**
  * Native activity buffers allocated once, when the tracer initializes, and handed to CUPTI on
@@ -8,10 +9,12 @@ import org.bytedeco.javacpp.BytePointer;
  * buffers are allocated mid-capture). If every buffer is in flight, one more is allocated and
  * counted, rather than letting CUPTI drop records.
  *
- * <p>Each buffer is free, lent to CUPTI, or orphaned: lent when CUPTI was detached. A buffer is lent
+ * <p>Each buffer is free, lent to CUPTI, being returned (zeroed), set aside (handed back by a stop's
+ * forced flush, for a session), or orphaned: lent when CUPTI was detached. Every buffer is lent all zeros. A buffer is lent
  * to one CUPTI request at a time: one handed back twice is counted and ignored, never queued twice
  * (two requests given one buffer would interleave two streams of records in it). Calls are rare (one
- * per buffer, 1 MiB by default), so every state change holds the pool's lock.
+ * per buffer, 1 MiB by default), so every state change holds the pool's lock; zeroing a returned
+ * buffer does not.
  */
 final class CuptiBufferPool {
     /**
@@ -32,6 +35,10 @@ final class CuptiBufferPool {
     private static final byte FREE = 0;
     private static final byte LENT = 1;
     private static final byte ORPHANED = 2;
+    /** Handed back and being zeroed, outside the lock; free once zeroed. */
+    private static final byte RETURNING = 3;
+    /** Handed back by a stop's forced flush: set aside, untouched, until the next stop. */
+    private static final byte SET_ASIDE = 4;
 
     private static int bufferBytes() {
         return bufferBytes(Integer.getInteger("flagtrace.cupti.bufferMiB"), Integer.getInteger("flagtrace.cupti.bufferKiB"));
@@ -55,6 +62,7 @@ final class CuptiBufferPool {
     private int detaches;
     private long grown;
     private long returnedTwice;
+    private long setAsideTotal;
 
     CuptiBufferPool() {
         this(BUFFER_BYTES, PREALLOCATED);
@@ -70,6 +78,7 @@ final class CuptiBufferPool {
 
     private int allocate() {
         all[count] = new BytePointer(bufferBytes);
+        Pointer.memset(all[count], 0, bufferBytes);
         return count++;
     }
 
@@ -92,14 +101,48 @@ final class CuptiBufferPool {
      * CUPTI handed the buffer at {@code address} back: it is free again. False when the pool does not
      * own it; a buffer already free is counted ({@link #returnedTwice()}) and stays free once.
      */
-    synchronized boolean give(long address) {
-        int i = indexOf(address);
-        if (i < 0) {
-            return false;
+    boolean give(long address) {
+        return give(address, bufferBytes);
+    }
+
+    /**
+     * CUPTI handed the buffer at {@code address} back with {@code validSize} bytes written: they are
+     * zeroed, outside the lock (a request for a buffer never waits on it), and the buffer is free
+     * again. Every buffer is lent all zeros, so a record CUPTI had reserved but not yet written when it
+     * handed a buffer over reads as kind 0 ({@code DecodeStats#unwritten}), never as an older
+     * record left in the buffer. False when the pool does not own it; one already free or being
+     * returned is counted ({@link #returnedTwice()}) and left alone.
+     */
+    boolean give(long address, long validSize) {
+        return give(address, validSize, false);
+    }
+
+    /**
+     * As {@link #give(long, long)}; {@code setAside}: the buffer came back from a stop's forced flush,
+     * which hands over buffers with records still being written (their launching threads fill them in
+     * after the hand-over): it is neither zeroed nor lent again until {@link #releaseSetAside()} at the
+     * next stop, a session later, so no late write lands in a zeroed or re-lent buffer.
+     */
+    boolean give(long address, long validSize, boolean setAside) {
+        int i;
+        synchronized (this) {
+            i = indexOf(address);
+            if (i < 0) {
+                return false;
+            }
+            if (state[i] == FREE || state[i] == RETURNING || state[i] == SET_ASIDE) {
+                returnedTwice++;
+                return true;
+            }
+            if (setAside) {
+                state[i] = SET_ASIDE;
+                setAsideTotal++;
+                return true;
+            }
+            state[i] = RETURNING;
         }
-        if (state[i] == FREE) {
-            returnedTwice++;
-        } else {
+        Pointer.memset(all[i], 0, Math.max(0, Math.min(validSize, bufferBytes)));
+        synchronized (this) {
             release(i);
         }
         return true;
@@ -134,6 +177,7 @@ final class CuptiBufferPool {
         int orphaned = 0;
         for (int i = 0; i < count; i++) {
             if (state[i] == ORPHANED && orphanedAt[i] < detaches) {
+                Pointer.memset(all[i], 0, bufferBytes); // what CUPTI wrote into it is unknown
                 release(i);
             } else if (state[i] == LENT) {
                 state[i] = ORPHANED;
@@ -142,6 +186,27 @@ final class CuptiBufferPool {
             }
         }
         return orphaned;
+    }
+
+    /**
+     * Frees the buffers set aside at the last stop (zeroed: what was written into them after the
+     * hand-over is unknown); called at a stop, before its flush. Returns how many.
+     */
+    synchronized int releaseSetAside() {
+        int released = 0;
+        for (int i = 0; i < count; i++) {
+            if (state[i] == SET_ASIDE) {
+                Pointer.memset(all[i], 0, bufferBytes);
+                release(i);
+                released++;
+            }
+        }
+        return released;
+    }
+
+    /** Buffers set aside at stops so far. */
+    synchronized long setAsideTotal() {
+        return setAsideTotal;
     }
 
     /** Buffers allocated past the preallocated ones. */

@@ -150,6 +150,13 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
     private final AtomicLong buffersDelivered = new AtomicLong();
     /** How long the last stop's forced flush took (completions inside it included); for the close's breakdown. */
     private volatile long lastFlushNs;
+    /**
+     * From a stop's disarming to the next session's arming: buffers CUPTI completes then (the forced
+     * flush's, and late ones) may still have records written into them by launching threads after
+     * the hand-over (on the H200 the dump's copy ended in unwritten records, and zeroing such buffers
+     * at once coincided with SIGSEGVs inside CUPTI's launch callbacks): they are set aside for a session.
+     */
+    private volatile boolean settling;
     private final AtomicLong buffersAfterStop = new AtomicLong();
     private final ThreadLocal<LongPointer> timestamp = ThreadLocal.withInitial(() -> new LongPointer(1));
     private CuptiBufferPool pool;
@@ -303,6 +310,7 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
 
     @Override
     protected boolean arm(Session s) {
+        settling = false;
         if (!DEVICE_KINDS_AT_INIT) {
             for (int kind : DEVICE_KINDS) {
                 require(cupti.cuptiActivityEnable(kind), "cuptiActivityEnable(" + kind + ")");
@@ -366,6 +374,8 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
 
     @Override
     protected void disarm(Session s) {
+        pool.releaseSetAside(); // the last stop's: a whole session old
+        settling = true;
         if (!runtimeArmedAtInit) {
             require(cupti.cuptiActivityDisable(CuptiActivityKind.RUNTIME), "cuptiActivityDisable(RUNTIME)");
         }
@@ -556,7 +566,7 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
                 Diagnostics.warn(COMPONENT, "a completion callback failed: " + e);
             } finally {
                 if (buffer != null && !buffer.isNull()) {
-                    pool.give(buffer.address());
+                    pool.give(buffer.address(), validSize, settling);
                 }
             }
         }

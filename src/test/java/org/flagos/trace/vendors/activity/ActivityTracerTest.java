@@ -227,4 +227,52 @@ class ActivityTracerTest {
         assertEquals("", second.failure());
         assertEquals(List.of("libexplicit.so"), VendorLibrary.candidates("libexplicit.so", List.of("libdefault.so")));
     }
+
+    /**
+     * A buffer saved by a tap is decoded from the saved bytes: the vendor's memory is read once. On
+     * the H200 the dump's copy of a buffer ended in an unwritten (zero) record that the decode a moment
+     * later read whole, so the dump replayed to another trace than the session wrote. Here the tap
+     * itself finishes the record in native memory after it copied it, as CUPTI's writer did.
+     */
+    @Test
+    void aTappedBufferIsDecodedFromTheBytesTheTapSaved() {
+        try (BytePointer nativeBuffer = new BytePointer(16)) {
+            nativeBuffer.fill(0);
+            nativeBuffer.putInt(0, 7);
+            List<byte[]> saved = new ArrayList<>();
+            List<byte[]> decoded = new ArrayList<>();
+            BufferTap tap = new BufferTap() {
+                @Override
+                public void buffer(int dumpVendor, ByteBuffer validBytes) {
+                    byte[] b = new byte[validBytes.remaining()];
+                    validBytes.duplicate().get(b);
+                    saved.add(b);
+                    nativeBuffer.putInt(8, 9); // the writer finishes its record after the copy
+                }
+
+                @Override
+                public void kernelName(long handle, String vendorName) {
+                }
+            };
+            ActivityBufferDecoder decoder = new ActivityBufferDecoder() {
+                @Override
+                public void decode(ByteBuffer buffer, RecordSink sink, DecodeStats stats) {
+                    byte[] b = new byte[buffer.remaining()];
+                    buffer.duplicate().get(b);
+                    decoded.add(b);
+                }
+
+                @Override
+                public ApiNames apiNames() {
+                    return null;
+                }
+            };
+            ActivityTracer.Session session = new ActivityTracer.Session(1, decoder, NO_SINK, new DecodeStats(), tap);
+            session.completed(nativeBuffer, 16);
+            assertEquals(1, saved.size());
+            assertEquals(java.util.Arrays.toString(saved.get(0)), java.util.Arrays.toString(decoded.get(0)));
+            assertEquals(0, ByteBuffer.wrap(decoded.get(0)).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt(8),
+                    "decoded as saved: the record still unwritten");
+        }
+    }
 }

@@ -118,4 +118,28 @@ class RecordWalkTest {
         assertEquals(List.of("0:2"), walk(records(2, 16), second));
         assertEquals(0, second.undecodableBytes());
     }
+
+    /**
+     * Kind 0 (every such vendor's invalid kind) where a record starts: one the vendor had reserved and
+     * not yet written when it handed the buffer over (buffers are lent zeroed). On the H200 the dump's
+     * copy ended in 40-56 such bytes: counted as unwritten, not as undecodable, and the walk ends.
+     */
+    @Test
+    void anUnwrittenRecordEndsTheWalkCountedAsUnwritten() {
+        DecodeStats stats = new DecodeStats();
+        assertEquals(List.of("0:1", "8:2"), walk(records(1, 8, 2, 16, 0, 40), stats));
+        assertEquals(40, stats.unwrittenBytes());
+        assertEquals(0, stats.undecodableBytes());
+        assertEquals("", stats.problems());
+    }
+
+    @Test
+    void aLayoutThatSizesKindZeroWalksIt() {
+        RecordWalk walk = new RecordWalk("TEST", k -> k == 0 ? 8 : -1, "");
+        DecodeStats stats = new DecodeStats();
+        ByteBuffer b = walk.start(records(0, 8), stats);
+        assertEquals(0, walk.next());
+        assertEquals(0, b.getInt(0));
+        assertEquals(0, stats.unwrittenBytes());
+    }
 }

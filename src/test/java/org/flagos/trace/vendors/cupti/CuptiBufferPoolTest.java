@@ -2,6 +2,7 @@ package org.flagos.trace.vendors.cupti;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -87,5 +88,54 @@ class CuptiBufferPoolTest {
             assertFalse(pool.give(stranger.address()));
         }
         assertEquals(0, pool.returnedTwice());
+    }
+
+    /**
+     * Every buffer goes to CUPTI all zeros, so a record it reserved but had not written when it handed
+     * the buffer over reads as kind 0, never as a record an earlier use of the buffer left there.
+     */
+    @Test
+    void aBufferIsLentZeroedAgainAfterCuptiWroteIntoIt() {
+        CuptiBufferPool pool = new CuptiBufferPool(BYTES, 1);
+        BytePointer b = pool.take();
+        assertEquals(-1, firstNonZero(b, BYTES), "a new buffer is zeros");
+        for (int i = 0; i < 4096; i++) {
+            b.put(i, (byte) 0x5a); // CUPTI's records, 4 KiB of them
+        }
+        assertTrue(pool.give(b.address(), 4096));
+        BytePointer again = pool.take();
+        assertEquals(b.address(), again.address());
+        assertEquals(-1, firstNonZero(again, BYTES), "what CUPTI wrote is gone before it is lent again");
+    }
+
+    /**
+     * A buffer the stop's forced flush handed back may still be written by a launch that reserved a
+     * record in it: it is neither zeroed nor lent until the next stop releases it, zeroed.
+     */
+    @Test
+    void aBufferFromAStopsFlushIsSetAsideUntilTheNextStop() {
+        CuptiBufferPool pool = new CuptiBufferPool(BYTES, 1);
+        BytePointer b = pool.take();
+        b.put(100, (byte) 7);
+        assertTrue(pool.give(b.address(), 4096, true));
+        assertEquals(0, pool.free());
+        BytePointer other = pool.take();
+        assertNotEquals(b.address(), other.address());
+        b.put(200, (byte) 9); // a late write after the hand-over lands in a buffer no one else has
+        assertEquals(7, b.get(100), "set aside untouched");
+        assertEquals(1, pool.releaseSetAside());
+        assertEquals(1, pool.free());
+        assertEquals(-1, firstNonZero(b, BYTES), "released zeroed, the late write included");
+        assertEquals(1, pool.setAsideTotal());
+        assertTrue(pool.give(b.address(), 1, true) && pool.returnedTwice() == 1, "a free buffer handed back is counted");
+    }
+
+    private static int firstNonZero(BytePointer b, int bytes) {
+        for (int i = 0; i < bytes; i++) {
+            if (b.get(i) != 0) {
+                return i;
+            }
+        }
+        return -1;
     }
 }
