@@ -14,15 +14,20 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code flagtrace run -- CMD ARGS...}: runs an unchanged program with every JVM of its process tree
  * traced by flagtrace's agent (handed down through {@code JAVA_TOOL_OPTIONS}, which every JVM the
- * tree starts reads), one trace per process in one folder, merged at the end into one.
+ * tree starts reads) and every other process that initialises CUDA traced through CUPTI's injection
+ * hook ({@link InjectedRun}), one trace per process in one folder, merged at the end into one.
  */
 @Command(name = "run", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false, sortSynopsis = false, separator = " ",
-        header = "Run a program unchanged with every JVM of its process tree traced, then merge their traces.",
-        description = "Starts CMD with its standard input, output and error its own, and hands flagtrace's agent to every"
-                + " Java 17+ JVM of its process tree through JAVA_TOOL_OPTIONS (each JVM then prints the JDK's one 'Picked up"
-                + " JAVA_TOOL_OPTIONS' line on its standard error). Each process writes DIR/flagtrace-PID.json when it exits"
-                + " or after --duration; with more than one, they are merged into DIR/merged.json. Exits with CMD's exit"
-                + " code. Programs that are not JVMs are not traced yet (the vendors' injection hooks: issue 31).",
+        header = "Run a program unchanged with every CUDA process and JVM of its tree traced, then merge their traces.",
+        description = "Starts CMD with its standard input, output and error its own (flagtrace's lines go to stderr)."
+                + " A process of its tree that initialises CUDA loads flagtrace's injected library through CUDA_INJECTION64_PATH"
+                + " (NVTX ranges through NVTX_INJECTION64_PATH become ops), which hands CUPTI's buffers to run over a Unix"
+                + " socket; each such process gives DIR/flagtrace-PID.fltrbuf with the files beside it, replayed into"
+                + " DIR/flagtrace-PID.json when the tree is done (docs/run.md). Every Java 17+ JVM of the tree gets"
+                + " flagtrace's agent through JAVA_TOOL_OPTIONS instead (each prints the JDK's one 'Picked up"
+                + " JAVA_TOOL_OPTIONS' line on its standard error) and writes DIR/flagtrace-PID.json when it exits or"
+                + " after --duration (--delay and --duration apply to JVMs only). With more than one trace, they are"
+                + " merged into DIR/merged.json. Exits with CMD's exit code.",
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {"0:done, the program exited 0; any other code is the program's own (1 also: CMD could not start)",
             ExitCodes.USAGE_LINE})
@@ -64,14 +69,19 @@ final class RunCommand implements Callable<Integer> {
         ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
         String previous = System.getenv("JAVA_TOOL_OPTIONS");
         pb.environment().put("JAVA_TOOL_OPTIONS", (previous == null || previous.isBlank() ? "" : previous + " ") + "-javaagent:" + jar + "=" + options);
-        Process process;
-        try {
-            process = pb.start();
-        } catch (IOException e) {
-            context.err().println("flagtrace run: cannot start " + command.get(0) + ": " + e.getMessage());
-            return ExitCodes.FAILED;
+        int exit;
+        try (InjectedRun injected = new InjectedRun(out)) {
+            pb.environment().putAll(injected.environment());
+            Process process;
+            try {
+                process = pb.start();
+            } catch (IOException e) {
+                context.err().println("flagtrace run: cannot start " + command.get(0) + ": " + e.getMessage());
+                return ExitCodes.FAILED;
+            }
+            exit = process.waitFor();
+            injected.finish(context.err());
         }
-        int exit = process.waitFor();
         List<Path> traces = traces(out);
         String head = "flagtrace run: " + command.get(0) + " exited with " + exit + "; ";
         if (traces.size() == 1) {
@@ -83,7 +93,9 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         if (traces.size() > 1) {
-            MergeCommand merge = new MergeCommand(context);
+            // The merge's lines go to stderr: run's stdout is the program's alone.
+            MergeCommand merge = new MergeCommand(new CliContext(context.err(), context.err(), context.terminal(),
+                    context.progressMinBytes(), context.progressWidth()));
             merge.traces = traces;
             merge.merged = out.resolve("merged.json");
             try {
@@ -100,7 +112,11 @@ final class RunCommand implements Callable<Integer> {
     private static List<Path> traces(Path dir) throws IOException {
         List<Path> found = new ArrayList<>();
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "flagtrace-*.json")) {
-            files.forEach(found::add);
+            files.forEach(f -> {
+                if (f.getFileName().toString().matches("flagtrace-\\d+\\.json")) { // not an injected capture's files beside it
+                    found.add(f);
+                }
+            });
         }
         found.sort(null);
         return found;

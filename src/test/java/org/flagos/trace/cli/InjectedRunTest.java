@@ -1,0 +1,335 @@
+package org.flagos.trace.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.flagos.trace.agent.FlagtraceAgent;
+import org.flagos.trace.testing.AgentJars;
+import org.flagos.trace.testing.ProgramRun;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code flagtrace run -- CMD} for a program that is not a JVM: an unchanged C program, linked against
+ * the fake CUDA runtime that {@code scripts/fake-gpu-env cupti} builds, traced through CUPTI's
+ * injection hook (the fake driver loads the injected library, which hands CUPTI's buffers over a
+ * socket). flagtrace runs as its own process, as a user runs it, so that the program's standard
+ * output and exit code can be checked as they reach the caller.
+ */
+class InjectedRunTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Path ROOT = Path.of("target", "agent-test", "inject").toAbsolutePath();
+    private static Path program;
+    private static Path jar;
+
+    @BeforeAll
+    static void build() throws Exception {
+        Files.createDirectories(ROOT);
+        jar = AgentJars.forThisClassPath(ROOT, FlagtraceAgent.class.getName());
+        program = ROOT.resolve("unchanged_program");
+        Process cc = new ProcessBuilder("sh", "-c", "eval \"$(scripts/fake-gpu-env cupti)\" && cc -O1 -Wall -Werror -o "
+                + program + " src/test/native/cuda/unchanged_program.c -lcudart").redirectErrorStream(true).start();
+        String output = new String(cc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(cc.waitFor(120, TimeUnit.SECONDS) && cc.exitValue() == 0, "building the program: " + output);
+    }
+
+    @Test
+    void theTraceHoldsWhatTheProgramDidAndRunExitsWithItsCode() throws Exception {
+        Path dir = fresh("c-program");
+        ProgramRun run = flagtraceRun(dir, "5", "3");
+        assertEquals(3, run.finish(), run.stderr());
+        String out = run.stdout();
+        assertEquals("kernels=15 memcpys=2 memsets=5 ranges=10 mallocs=1\n", out, "the program's stdout, untouched");
+        Map<String, Long> counts = counts(out);
+        List<Path> traces = traces(dir);
+        assertEquals(1, traces.size(), run.stderr());
+        JsonNode trace = JSON.readTree(traces.get(0).toFile());
+        Events e = new Events(trace);
+        assertEquals(counts.get("kernels"), e.count("kernel"));
+        assertEquals(counts.get("memcpys"), e.count("gpu_memcpy"));
+        assertEquals(counts.get("memsets"), e.count("gpu_memset"));
+        assertEquals(counts.get("ranges"), e.count("cpu_op"), "one op per NVTX range");
+        assertEquals(counts.get("ranges") / 2, e.named("cpu_op", "step").size());
+        assertEquals(counts.get("ranges") / 2, e.named("cpu_op", "compute").size());
+        // The device time of each kernel and memset belongs to the innermost range open at its launch.
+        Map<Long, String> opOfId = new HashMap<>();
+        for (JsonNode op : e.of("cpu_op")) {
+            opOfId.put(op.path("args").path("External id").asLong(), op.path("name").asText());
+        }
+        for (JsonNode k : e.of("kernel")) {
+            String expected = k.path("name").asText().contains("gemm") ? "compute" : "step";
+            assertEquals(expected, opOfId.get(k.path("args").path("External id").asLong()), k.toString());
+        }
+        for (JsonNode m : e.of("gpu_memset")) {
+            assertEquals("compute", opOfId.get(m.path("args").path("External id").asLong()), m.toString());
+        }
+        assertEquals(2 * counts.get("ranges") / 2, e.named("kernel", "gemm(float*, float*, float*, int)").size(),
+                "kernel names from the name table the injected library handed over");
+        e.assertFlowsPaired(counts.get("kernels") + counts.get("memcpys") + counts.get("memsets"));
+        // The device's properties came from the driver, so each kernel has torch's occupancy fields: 64 blocks on 132 SMs.
+        assertEquals("Fake NVIDIA H200", trace.path("deviceProperties").path(0).path("name").asText(), trace.path("deviceProperties").toString());
+        for (JsonNode k : e.of("kernel")) {
+            assertEquals(64.0 / 132, k.path("args").path("blocks per SM").asDouble(), 0.01, k.toString());
+        }
+        assertEquals("stop", trace.path("flagtrace_run_end").asText());
+        assertEquals(0, trace.path("flagtrace_run_buffers_dropped").asLong(-1));
+        assertEquals(0, trace.path("flagtrace_run_ops_dropped").asLong(-1));
+        assertTrue(run.stderr().contains("exited with 3; 1 trace: " + traces.get(0)), run.stderr());
+        run.clean();
+        delete(dir);
+    }
+
+    @Test
+    void aKilledProgramLeavesEveryBufferItHandedOverAndSaysItEndedWithoutAStop() throws Exception {
+        Path dir = fresh("killed");
+        ProgramRun run = flagtraceRun(dir, "400", "0", "hang");
+        run.awaitLine("ready ");
+        Matcher m = Pattern.compile("ready (\\d+)").matcher(run.stdout());
+        assertTrue(m.find(), run.stdout());
+        long pid = Long.parseLong(m.group(1));
+        // The hand-off is asynchronous: let the program's sender thread catch up (the capture stops growing), then kill.
+        Path capture = dir.resolve("flagtrace-" + pid + ".fltrbuf");
+        long size = -1;
+        for (int i = 0; i < 100 && (!Files.exists(capture) || Files.size(capture) != size); i++) {
+            size = Files.exists(capture) ? Files.size(capture) : -1;
+            Thread.sleep(300);
+        }
+        assertTrue(ProcessHandle.of(pid).orElseThrow().destroyForcibly(), "SIGKILL");
+        assertEquals(128 + 9, run.finish(), "the program's own end (killed by signal 9): " + run.stderr());
+        List<Path> traces = traces(dir);
+        assertEquals(1, traces.size(), run.stderr());
+        JsonNode trace = JSON.readTree(traces.get(0).toFile());
+        assertTrue(trace.path("flagtrace_run_end").asText().startsWith("the process ended without a stop"), trace.path("flagtrace_run_end").toString());
+        Events e = new Events(trace);
+        // Every kernel record of every buffer handed over reached the trace: the capture written from the
+        // stream holds exactly as many kernel records as the trace holds kernels.
+        long received = kernelRecords(capture);
+        // The fake completes a thread's buffers three at a time, of at most 3 kernel records each: all but
+        // the last few buffers' kernels were completed, handed over and received before the kill.
+        assertTrue(received >= 1200 - 12 && received <= 1200, "the 1,200 launches, less the buffers not completed: " + received);
+        assertEquals(received, e.count("kernel"));
+        assertTrue(trace.path("flagtrace_run_buffers").asLong() > 0, "the buffers received are counted");
+        run.clean();
+        delete(dir);
+    }
+
+    @Test
+    void aPythonLauncherOfFourRanksGivesOneTracePerRankWithItsRankAndOneMergedTrace() throws Exception {
+        Path dir = fresh("python-ranks");
+        ProgramRun run = flagtraceRun(dir, List.of("/usr/bin/python3", Path.of("src/test/native/cuda/unchanged_ranks.py").toAbsolutePath().toString(), "4", "3"));
+        assertEquals(0, run.finish(), run.stderr());
+        Map<Integer, Map<String, Long>> printed = new HashMap<>();
+        Matcher m = Pattern.compile("rank (\\d+): (.*)").matcher(run.stdout());
+        while (m.find()) {
+            printed.put(Integer.parseInt(m.group(1)), counts(m.group(2)));
+        }
+        assertEquals(4, printed.size(), run.stdout());
+        assertEquals(4, run.stdout().lines().count(), "stdout is the program's alone (run's and merge's lines go to stderr): " + run.stdout());
+        List<Path> traces = traces(dir);
+        assertEquals(4, traces.size(), "one per worker, none for the launcher, which never touched CUDA: " + run.stderr());
+        long kernels = 0;
+        for (Path t : traces) {
+            JsonNode trace = JSON.readTree(t.toFile());
+            int rank = trace.path("distributedInfo").path("rank").asInt(-1);
+            assertEquals(4, trace.path("distributedInfo").path("world_size").asInt(), t.toString());
+            Map<String, Long> counts = printed.remove(rank);
+            assertTrue(counts != null, "a rank of its own: " + rank);
+            Events e = new Events(trace);
+            assertEquals(counts.get("kernels"), e.count("kernel"));
+            assertEquals(counts.get("memcpys"), e.count("gpu_memcpy"));
+            assertEquals(counts.get("memsets"), e.count("gpu_memset"));
+            assertEquals(counts.get("ranges"), e.named("cpu_op", "step").size());
+            e.assertFlowsPaired(counts.get("kernels") + counts.get("memcpys") + counts.get("memsets"));
+            kernels += counts.get("kernels");
+        }
+        JsonNode merged = JSON.readTree(dir.resolve("merged.json").toFile());
+        assertEquals(4, merged.path("flagtrace_merge").path("traces").asInt(), merged.path("flagtrace_merge").toString());
+        assertEquals(kernels, new Events(merged).count("kernel"));
+        run.clean();
+        delete(dir);
+    }
+
+    @Test
+    void whatAFullHandOffDropsIsCountedInTheTrace() throws Exception {
+        Path dir = fresh("full");
+        // A hand-off of 1,500 bytes holds about two of the fake's buffers: the rest are dropped, never waited for.
+        ProgramRun run = flagtraceRun(dir, List.of("env", "FLAGTRACE_RUN_QUEUE_BYTES=1500", program.toString(), "200", "0"));
+        assertEquals(0, run.finish(), run.stderr());
+        Map<String, Long> counts = counts(run.stdout());
+        List<Path> traces = traces(dir);
+        assertEquals(1, traces.size(), run.stderr());
+        JsonNode trace = JSON.readTree(traces.get(0).toFile());
+        Events e = new Events(trace);
+        assertTrue(trace.path("flagtrace_run_buffers_dropped").asLong() > 0, "the hand-off was full at times: " + run.stderr());
+        assertEquals(counts.get("kernels"), e.count("kernel") + trace.path("flagtrace_run_kernels_dropped").asLong(-1000));
+        assertEquals(counts.get("memcpys"), e.count("gpu_memcpy") + trace.path("flagtrace_run_memcpys_dropped").asLong(-1000));
+        assertEquals(counts.get("memsets"), e.count("gpu_memset") + trace.path("flagtrace_run_memsets_dropped").asLong(-1000));
+        assertEquals(counts.get("ranges"), e.count("cpu_op") + trace.path("flagtrace_run_ops_dropped").asLong(-1000));
+        run.clean();
+        delete(dir);
+    }
+
+    @Test
+    void whenFlagtraceIsGoneTheProgramRunsOnWithItsOutputAndCode() throws Exception {
+        Path library = Path.of(InjectedRun.class.getResource("/flagtrace-inject/libflagtrace_inject.so").toURI());
+        Path dir = fresh("gone");
+        Files.createDirectories(dir);
+        Path socket = dir.resolve("s");
+        // flagtrace dies mid-capture: its end of the socket reads the first bytes, then closes.
+        try (java.nio.channels.ServerSocketChannel server = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+            server.bind(java.net.UnixDomainSocketAddress.of(socket));
+            Thread dying = new Thread(() -> {
+                try (java.nio.channels.SocketChannel c = server.accept()) {
+                    c.read(java.nio.ByteBuffer.allocate(16));
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            dying.start();
+            Process p = program(library, socket, "300", "5");
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(5, p.exitValue(), new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+            assertEquals("kernels=900 memcpys=2 memsets=300 ranges=600 mallocs=1\n", out);
+            dying.join();
+        }
+        // flagtrace was never there: one line on stderr, and the program runs untraced.
+        Files.delete(socket);
+        Process p = program(library, socket, "3", "4");
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(4, p.exitValue(), err);
+        assertEquals("kernels=9 memcpys=2 memsets=3 ranges=6 mallocs=1\n", out);
+        assertTrue(err.startsWith("flagtrace: cannot reach flagtrace run at " + socket), err);
+        delete(dir);
+    }
+
+    /** The program on the fakes with the injected library and socket set, as run sets them, but no run. */
+    private static Process program(Path library, Path socket, String... programArgs) throws IOException {
+        List<String> command = new ArrayList<>(List.of("sh", "-c", "eval \"$(scripts/fake-gpu-env cupti)\" && exec \"$0\" \"$@\"",
+                program.toString()));
+        command.addAll(List.of(programArgs));
+        ProcessBuilder pb = new ProcessBuilder(command);
+        pb.environment().putAll(Map.of("CUDA_INJECTION64_PATH", library.toString(), "NVTX_INJECTION64_PATH", library.toString(),
+                InjectedRun.SOCKET_VARIABLE, socket.toString()));
+        return pb.start();
+    }
+
+    private static ProgramRun flagtraceRun(Path dir, String... programArgs) throws IOException {
+        List<String> command = new ArrayList<>(List.of(program.toString()));
+        command.addAll(List.of(programArgs));
+        return flagtraceRun(dir, command);
+    }
+
+    /** {@code flagtrace run -d DIR -- sh -c 'eval "$(scripts/fake-gpu-env cupti)" && exec COMMAND'}, as a user without a GPU runs it. */
+    private static ProgramRun flagtraceRun(Path dir, List<String> command) throws IOException {
+        List<String> args = new ArrayList<>(List.of("run", "-d", dir.toString(), "--agent-jar", jar.toString(), "--",
+                "sh", "-c", "eval \"$(" + Path.of("scripts/fake-gpu-env").toAbsolutePath() + " cupti)\" && exec \"$0\" \"$@\""));
+        args.addAll(command);
+        return ProgramRun.start(ROOT, List.of(), FlagtraceCli.class.getName(), args.toArray(String[]::new));
+    }
+
+    /** The kernel records (CONCURRENT_KERNEL, kind 10) in a capture's CUPTI buffers, walked by the fake's record sizes. */
+    private static long kernelRecords(Path capture) throws IOException {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(Files.readAllBytes(capture)).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        Map<Integer, Integer> sizes = Map.of(1, 96, 2, 88, 10, 216, 5, 40, 39, 24);
+        long kernels = 0;
+        int at = 8;
+        while (at + 16 <= b.limit()) {
+            int length = (int) b.getLong(at + 8);
+            int end = at + 16 + length;
+            for (int r = at + 16; r < end; r += sizes.get(b.getInt(r))) {
+                kernels += b.getInt(r) == 10 ? 1 : 0;
+            }
+            at = end;
+        }
+        return kernels;
+    }
+
+    private static Map<String, Long> counts(String out) {
+        Map<String, Long> counts = new HashMap<>();
+        Matcher m = Pattern.compile("(\\w+)=(\\d+)").matcher(out);
+        while (m.find()) {
+            counts.put(m.group(1), Long.parseLong(m.group(2)));
+        }
+        return counts;
+    }
+
+    /** A trace's events by category. */
+    private record Events(List<JsonNode> all) {
+        Events(JsonNode trace) {
+            this(list(trace.path("traceEvents")));
+        }
+
+        private static List<JsonNode> list(JsonNode events) {
+            List<JsonNode> l = new ArrayList<>();
+            events.forEach(l::add);
+            return l;
+        }
+
+        List<JsonNode> of(String cat) {
+            return all.stream().filter(e -> cat.equals(e.path("cat").asText()) && "X".equals(e.path("ph").asText())).toList();
+        }
+
+        long count(String cat) {
+            return of(cat).size();
+        }
+
+        List<JsonNode> named(String cat, String name) {
+            return of(cat).stream().filter(e -> name.equals(e.path("name").asText())).toList();
+        }
+
+        /** Every arrow has its start on a runtime call and its end on device work, one each; {@code expected} arrows. */
+        void assertFlowsPaired(long expected) {
+            Map<Long, Integer> starts = new HashMap<>();
+            Map<Long, Integer> ends = new HashMap<>();
+            for (JsonNode e : all) {
+                if (!"ac2g".equals(e.path("cat").asText())) {
+                    continue;
+                }
+                (e.path("ph").asText().equals("s") ? starts : ends).merge(e.path("id").asLong(), 1, Integer::sum);
+            }
+            assertEquals(starts.keySet(), ends.keySet(), "every arrow's start has its end");
+            assertFalse(starts.values().stream().anyMatch(n -> n != 1) || ends.values().stream().anyMatch(n -> n != 1), "one end each");
+            assertEquals(expected, starts.size(), "one arrow per device record");
+        }
+    }
+
+    private static Path fresh(String name) throws IOException {
+        Path dir = ROOT.resolve(name);
+        delete(dir);
+        return dir;
+    }
+
+    private static List<Path> traces(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().matches("flagtrace-\\d+\\.json")).sorted().toList();
+        }
+    }
+
+    private static void delete(Path dir) throws IOException {
+        if (Files.exists(dir)) {
+            try (Stream<Path> all = Files.walk(dir)) {
+                for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+/* The declarations of the CUDA runtime and NVTX calls the fake runtime (fake_cudart.c) exports,
+ * with the real ones' names and signatures: a program written against cuda_runtime.h and
+ * nvToolsExt.h for these calls compiles against this header unchanged (scripts/fake-gpu-env puts it
+ * on CPATH). */
+#ifndef FAKE_CUDA_H
+#define FAKE_CUDA_H
+#include <stddef.h>
+
+typedef struct { unsigned int x, y, z; } dim3;
+typedef void* cudaStream_t;
+typedef int cudaError_t;
+enum { cudaSuccess = 0 };
+enum cudaMemcpyKind { cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2,
+                      cudaMemcpyDeviceToDevice = 3 };
+
+cudaError_t cudaMalloc(void** pointer, size_t size);
+cudaError_t cudaFree(void* pointer);
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind);
+cudaError_t cudaMemsetAsync(void* dst, int value, size_t count, cudaStream_t stream);
+cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
+                             cudaStream_t stream);
+cudaError_t cudaDeviceSynchronize(void);
+/* What nvcc's generated host code calls once per kernel at start-up. */
+void __cudaRegisterFunction(void** fatCubinHandle, const char* hostFun, char* deviceFun, const char* deviceName,
+                            int threadLimit, void* tid, void* bid, dim3* bDim, dim3* gDim, int* wSize);
+int nvtxRangePushA(const char* message);
+int nvtxRangePop(void);
+#endif

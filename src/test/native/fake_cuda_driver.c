@@ -1,0 +1,93 @@
+/* A fake NVIDIA driver, libcuda.so.1: what flagtrace run relies on of the real one. Its
+ * initialisation (cuInit, which the runtime calls first) loads the library named by
+ * CUDA_INJECTION64_PATH and calls its InitializeInjection, once per process, as the real driver
+ * does for CUPTI-based tools. Built by scripts/fake-gpu-env. */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+enum { CUDA_SUCCESS = 0, CUDA_ERROR_INVALID_VALUE = 1 };
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void initialize(void) {
+    const char* path = getenv("CUDA_INJECTION64_PATH");
+    if (path == NULL || path[0] == '\0') {
+        return;
+    }
+    void* library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) {
+        fprintf(stderr, "fake libcuda: cannot load CUDA_INJECTION64_PATH %s: %s\n", path, dlerror());
+        return;
+    }
+    int (*init)(void) = (int (*)(void)) dlsym(library, "InitializeInjection");
+    if (init == NULL) {
+        fprintf(stderr, "fake libcuda: %s has no InitializeInjection\n", path);
+        return;
+    }
+    init();
+}
+
+int cuInit(unsigned int flags) {
+    if (flags != 0) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    pthread_once(&once, initialize);
+    return CUDA_SUCCESS;
+}
+
+/* One device, an H200's properties (as resources/org/flagos/trace/devices/nvidia-h200.json holds them). */
+int cuDeviceGetCount(int* count) {
+    if (count == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    *count = 1;
+    return CUDA_SUCCESS;
+}
+
+int cuDeviceGetName(char* name, int length, int device) {
+    if (name == NULL || length <= 0 || device != 0) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    snprintf(name, (size_t) length, "%s", "Fake NVIDIA H200");
+    return CUDA_SUCCESS;
+}
+
+int cuDeviceTotalMem_v2(size_t* bytes, int device) {
+    if (bytes == NULL || device != 0) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    *bytes = 150109880320ULL;
+    return CUDA_SUCCESS;
+}
+
+/* CUdevice_attribute values of cuda.h. */
+int cuDeviceGetAttribute(int* value, int attribute, int device) {
+    if (value == NULL || device != 0) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    switch (attribute) {
+        case 1: *value = 1024; break;    /* MAX_THREADS_PER_BLOCK */
+        case 8: *value = 49152; break;   /* MAX_SHARED_MEMORY_PER_BLOCK */
+        case 10: *value = 32; break;     /* WARP_SIZE */
+        case 12: *value = 65536; break;  /* MAX_REGISTERS_PER_BLOCK */
+        case 16: *value = 132; break;    /* MULTIPROCESSOR_COUNT */
+        case 39: *value = 2048; break;   /* MAX_THREADS_PER_MULTIPROCESSOR */
+        case 75: *value = 9; break;      /* COMPUTE_CAPABILITY_MAJOR */
+        case 76: *value = 0; break;      /* COMPUTE_CAPABILITY_MINOR */
+        case 81: *value = 233472; break; /* MAX_SHARED_MEMORY_PER_MULTIPROCESSOR */
+        case 82: *value = 65536; break;  /* MAX_REGISTERS_PER_MULTIPROCESSOR */
+        case 97: *value = 232448; break; /* MAX_SHARED_MEMORY_PER_BLOCK_OPTIN */
+        default: return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
+int cuDriverGetVersion(int* version) {
+    if (version == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    *version = 13000;
+    return CUDA_SUCCESS;
+}

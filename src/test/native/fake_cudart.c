@@ -1,0 +1,187 @@
+/* A fake CUDA runtime, libcudart.so: the calls a real program makes, under their real names and
+ * signatures (cudaMalloc, cudaFree, cudaMemcpy, cudaMemsetAsync, cudaLaunchKernel,
+ * cudaDeviceSynchronize, __cudaRegisterFunction as nvcc's generated code calls it), and NVTX's
+ * nvtxRangePushA / nvtxRangePop with NVTX's own tool hook: the library named by
+ * NVTX_INJECTION64_PATH gets InitializeInjectionNvtx2 and fills the CORE module's function table.
+ * Memory is host memory; every call first initialises the fake driver (cuInit), which loads the
+ * CUDA_INJECTION64_PATH tool, then reports itself to a loaded libcupti (fake_cupti_inject.c).
+ * Built by scripts/fake-gpu-env, linked against the fake libcuda. */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cuInit(unsigned int flags);
+
+typedef struct {
+    unsigned int x, y, z;
+} dim3;
+typedef void* cudaStream_t;
+enum { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2 };
+enum { cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2, cudaMemcpyDeviceToDevice = 3 };
+enum { RT_MALLOC = 20, RT_FREE = 22, RT_MEMCPY = 31, RT_MEMSET_ASYNC = 51, RT_DEVICE_SYNCHRONIZE = 165, RT_LAUNCH_KERNEL = 211 };
+enum { WORK_NONE = 0, WORK_KERNEL = 1, WORK_MEMCPY_HTOD = 2, WORK_MEMCPY_DTOH = 3, WORK_MEMSET = 4 };
+
+typedef void (*report_fn)(uint32_t cbid, int work, uint64_t bytes, const char* name, uint32_t gridX, uint32_t blockX);
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static report_fn report;
+
+static void initialize(void) {
+    cuInit(0);
+    /* CUPTI's records of a call exist only when a tool loaded CUPTI (the injected library did, or not). */
+    void* cupti = dlopen("libcupti.so", RTLD_NOW | RTLD_NOLOAD);
+    if (cupti != NULL) {
+        report = (report_fn) dlsym(cupti, "fakeCuptiRuntimeCall");
+    }
+}
+
+static void call(uint32_t cbid, int work, uint64_t bytes, const char* name, uint32_t gridX, uint32_t blockX) {
+    pthread_once(&once, initialize);
+    if (report != NULL) {
+        report(cbid, work, bytes, name, gridX, blockX);
+    }
+}
+
+/* Kernel names by host stub, as __cudaRegisterFunction registers them. */
+#define MAX_KERNELS 256
+static struct {
+    const void* stub;
+    const char* name;
+} kernels[MAX_KERNELS];
+static int kernel_count;
+static pthread_mutex_t kernels_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void __cudaRegisterFunction(void** fatCubinHandle, const char* hostFun, char* deviceFun, const char* deviceName,
+                            int threadLimit, void* tid, void* bid, dim3* bDim, dim3* gDim, int* wSize) {
+    (void) fatCubinHandle; (void) deviceFun; (void) threadLimit; (void) tid; (void) bid; (void) bDim; (void) gDim;
+    (void) wSize;
+    pthread_mutex_lock(&kernels_lock);
+    if (kernel_count < MAX_KERNELS) {
+        kernels[kernel_count].stub = hostFun;
+        kernels[kernel_count].name = strdup(deviceName);
+        kernel_count++;
+    }
+    pthread_mutex_unlock(&kernels_lock);
+}
+
+static const char* kernel_name(const void* stub) {
+    const char* name = "unregistered_kernel";
+    pthread_mutex_lock(&kernels_lock);
+    for (int i = 0; i < kernel_count; i++) {
+        if (kernels[i].stub == stub) {
+            name = kernels[i].name;
+        }
+    }
+    pthread_mutex_unlock(&kernels_lock);
+    return name;
+}
+
+int cudaMalloc(void** pointer, size_t size) {
+    call(RT_MALLOC, WORK_NONE, 0, NULL, 0, 0);
+    if (pointer == NULL) {
+        return cudaErrorInvalidValue;
+    }
+    *pointer = malloc(size == 0 ? 1 : size);
+    return *pointer == NULL ? cudaErrorMemoryAllocation : cudaSuccess;
+}
+
+int cudaFree(void* pointer) {
+    call(RT_FREE, WORK_NONE, 0, NULL, 0, 0);
+    free(pointer);
+    return cudaSuccess;
+}
+
+int cudaMemcpy(void* dst, const void* src, size_t count, int kind) {
+    if (dst == NULL || src == NULL || kind < cudaMemcpyHostToHost || kind > cudaMemcpyDeviceToDevice) {
+        return cudaErrorInvalidValue;
+    }
+    call(RT_MEMCPY, kind == cudaMemcpyDeviceToHost ? WORK_MEMCPY_DTOH : WORK_MEMCPY_HTOD, count, NULL, 0, 0);
+    memmove(dst, src, count);
+    return cudaSuccess;
+}
+
+int cudaMemsetAsync(void* dst, int value, size_t count, cudaStream_t stream) {
+    (void) stream;
+    if (dst == NULL) {
+        return cudaErrorInvalidValue;
+    }
+    call(RT_MEMSET_ASYNC, WORK_MEMSET, count, NULL, 0, 0);
+    memset(dst, value, count);
+    return cudaSuccess;
+}
+
+int cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem, cudaStream_t stream) {
+    (void) args; (void) sharedMem; (void) stream;
+    if (func == NULL) {
+        return cudaErrorInvalidValue;
+    }
+    call(RT_LAUNCH_KERNEL, WORK_KERNEL, 0, kernel_name(func), gridDim.x, blockDim.x);
+    return cudaSuccess;
+}
+
+int cudaDeviceSynchronize(void) {
+    call(RT_DEVICE_SYNCHRONIZE, WORK_NONE, 0, NULL, 0, 0);
+    return cudaSuccess;
+}
+
+/* NVTX: the client side of NVTX's tool hook (version 2). The tool gets the CORE module's table, an
+ * array of pointers to this library's function slots, and writes its functions into the slots. */
+typedef void (*NvtxFunctionPointer)(void);
+typedef NvtxFunctionPointer** NvtxFunctionTable;
+typedef struct {
+    size_t struct_size;
+    int (*GetModuleFunctionTable)(int module, NvtxFunctionTable* out_table, unsigned int* out_size);
+} NvtxExportTableCallbacks;
+enum { NVTX_ETID_CALLBACKS = 1, NVTX_CB_MODULE_CORE = 1, NVTX_CBID_CORE_RangePushA = 9, NVTX_CBID_CORE_RangePop = 11,
+       NVTX_CBID_CORE_SIZE = 16 };
+
+static NvtxFunctionPointer core_slots[NVTX_CBID_CORE_SIZE];
+static NvtxFunctionPointer* core_table[NVTX_CBID_CORE_SIZE];
+static pthread_once_t nvtx_once = PTHREAD_ONCE_INIT;
+
+static int module_table(int module, NvtxFunctionTable* out_table, unsigned int* out_size) {
+    if (module != NVTX_CB_MODULE_CORE || out_table == NULL || out_size == NULL) {
+        return 0;
+    }
+    *out_table = core_table;
+    *out_size = NVTX_CBID_CORE_SIZE;
+    return 1;
+}
+
+static const NvtxExportTableCallbacks callbacks = {sizeof(NvtxExportTableCallbacks), module_table};
+
+static const void* export_table(uint32_t id) {
+    return id == NVTX_ETID_CALLBACKS ? &callbacks : NULL;
+}
+
+static void nvtx_initialize(void) {
+    for (int i = 0; i < NVTX_CBID_CORE_SIZE; i++) {
+        core_table[i] = &core_slots[i];
+    }
+    const char* path = getenv("NVTX_INJECTION64_PATH");
+    if (path == NULL || path[0] == '\0') {
+        return;
+    }
+    void* tool = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    int (*init)(const void* (*)(uint32_t)) = tool == NULL ? NULL
+            : (int (*)(const void* (*)(uint32_t))) dlsym(tool, "InitializeInjectionNvtx2");
+    if (init == NULL || init(export_table) == 0) {
+        memset(core_slots, 0, sizeof core_slots); /* a tool that failed leaves no function behind */
+    }
+}
+
+int nvtxRangePushA(const char* message) {
+    pthread_once(&nvtx_once, nvtx_initialize);
+    NvtxFunctionPointer f = __atomic_load_n(&core_slots[NVTX_CBID_CORE_RangePushA], __ATOMIC_ACQUIRE);
+    return f == NULL ? -1 : ((int (*)(const char*)) f)(message);
+}
+
+int nvtxRangePop(void) {
+    pthread_once(&nvtx_once, nvtx_initialize);
+    NvtxFunctionPointer f = __atomic_load_n(&core_slots[NVTX_CBID_CORE_RangePop], __ATOMIC_ACQUIRE);
+    return f == NULL ? -1 : ((int (*)(void)) f)();
+}

@@ -1,0 +1,180 @@
+/* A fake NVIDIA libcupti.so for the injection path (flagtrace run): CUPTI's entry points under their
+ * real names, CUPTI 13.0's record versions (Kernel10, Memcpy6, Memset4, API, ExternalCorrelation),
+ * CUPTI's runtime callback ids, CUPTI's clock (epoch ns). The records come from the shared engine
+ * (fake_cupti_engine.h), as the other CUPTI-family fakes' do; the fake CUDA runtime (fake_cudart.c)
+ * reports each call it makes through fakeCuptiRuntimeCall, found with dlopen(RTLD_NOLOAD): when no
+ * tool loaded this library, a program's calls produce nothing, as with the real driver.
+ * Built by scripts/fake-gpu-env (soname libcupti.so). */
+#include "fake_cupti_records.h"
+#include "fake_cupti_engine.h"
+
+/* CUPTI 13.0 runtime callback ids of the calls the fake runtime makes. */
+enum { RT_MALLOC = 20, RT_MEMCPY = 31, RT_MEMSET_ASYNC = 51, RT_DEVICE_SYNCHRONIZE = 165, RT_LAUNCH_KERNEL = 211 };
+/* What device work a call makes (fakeCuptiRuntimeCall's `work`). */
+enum { WORK_NONE = 0, WORK_KERNEL = 1, WORK_MEMCPY_HTOD = 2, WORK_MEMCPY_DTOH = 3, WORK_MEMSET = 4 };
+enum { FK_MAX_LIMIT_REACHED = 12 };
+
+int cuptiActivityRegisterCallbacks(fk_requested_fn requested, fk_completed_fn completed) {
+    return fk_register(requested, completed);
+}
+
+int cuptiActivityEnable(int kind) {
+    return fk_enable(kind);
+}
+
+int cuptiActivityDisable(int kind) {
+    return fk_disable(kind);
+}
+
+int cuptiActivityFlushAll(uint32_t flag) {
+    (void) flag;
+    return fk_flush_all();
+}
+
+int cuptiGetTimestamp(uint64_t* now) {
+    if (now == NULL) {
+        return FK_ERROR_INVALID_PARAMETER;
+    }
+    *now = fk_realtime_ns();
+    return FK_SUCCESS;
+}
+
+int cuptiActivityPushExternalCorrelationId(uint32_t kind, uint64_t id) {
+    return fk_push(kind, id);
+}
+
+int cuptiActivityPopExternalCorrelationId(uint32_t kind, uint64_t* last) {
+    return fk_pop(kind, last);
+}
+
+int cuptiActivityGetNumDroppedRecords(void* context, uint32_t streamId, size_t* dropped) {
+    (void) context;
+    (void) streamId;
+    return fk_dropped_records(dropped);
+}
+
+/* The size of a record of `kind` as this fake writes it; 0 for a kind it never writes. */
+static size_t record_size(uint32_t kind) {
+    switch (kind) {
+        case FK_MEMCPY: return sizeof(fk_memcpy6);
+        case FK_MEMSET: return sizeof(fk_memset4);
+        case FK_KERNEL:
+        case FK_CONCURRENT_KERNEL: return sizeof(fk_kernel10);
+        case FK_DRIVER:
+        case FK_RUNTIME: return sizeof(fk_api);
+        case FK_EXTERNAL_CORRELATION: return sizeof(fk_external_correlation);
+        default: return 0;
+    }
+}
+
+/* CUPTI's buffer walk: *record NULL starts at the buffer; MAX_LIMIT_REACHED past the last record. */
+int cuptiActivityGetNextRecord(uint8_t* buffer, size_t validSize, void** record) {
+    if (buffer == NULL || record == NULL) {
+        return FK_ERROR_INVALID_PARAMETER;
+    }
+    size_t at = 0;
+    if (*record != NULL) {
+        uint8_t* current = (uint8_t*) *record;
+        size_t n = record_size(*(uint32_t*) current);
+        if (n == 0) {
+            return FK_ERROR_INVALID_PARAMETER;
+        }
+        at = (size_t) (current - buffer) + n;
+    }
+    if (at + 4 > validSize || record_size(*(uint32_t*) (buffer + at)) == 0
+            || at + record_size(*(uint32_t*) (buffer + at)) > validSize) {
+        return FK_MAX_LIMIT_REACHED;
+    }
+    *record = buffer + at;
+    return FK_SUCCESS;
+}
+
+int cuptiGetResultString(int result, const char** text) {
+    if (text == NULL) {
+        return FK_ERROR_INVALID_PARAMETER;
+    }
+    *text = result == 0 ? "CUPTI_SUCCESS" : "CUPTI_ERROR (fake)";
+    return FK_SUCCESS;
+}
+
+/* A device runs one thing at a time on its one stream: work starts when it was launched or when the
+ * stream's previous work ended, whichever is later. */
+static pthread_mutex_t stream_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t stream_free;
+
+static uint64_t stream_slot(uint64_t earliest, uint64_t duration) {
+    pthread_mutex_lock(&stream_lock);
+    uint64_t start = earliest > stream_free ? earliest : stream_free + 50;
+    stream_free = start + duration;
+    pthread_mutex_unlock(&stream_lock);
+    return start;
+}
+
+/* One runtime call of the program, reported by the fake runtime: its API record (with the binding
+ * of the thread's innermost pushed External id) and the device work it launched. `name` is the
+ * kernel's name, a pointer that stays valid for the process's life, as the real one's does. */
+void fakeCuptiRuntimeCall(uint32_t cbid, int work, uint64_t bytes, const char* name, uint32_t gridX, uint32_t blockX) {
+    uint32_t correlation = atomic_fetch_add(&fk_next_correlation, 1);
+    uint64_t start = fk_realtime_ns();
+    fk_external_record(correlation);
+    while (fk_realtime_ns() < start + 500) {
+    }
+    uint64_t end = fk_realtime_ns();
+    fk_api_record(FK_RUNTIME, cbid, correlation, start, end);
+    if (work == WORK_KERNEL && fk_is_enabled(FK_CONCURRENT_KERNEL)) {
+        fk_kernel10 r;
+        memset(&r, 0, sizeof r);
+        r.k.kind = FK_CONCURRENT_KERNEL;
+        r.k.registersPerThread = 32;
+        r.k.start = stream_slot(end + 200, 1500);
+        r.k.end = r.k.start + 1500;
+        r.k.completed = r.k.end;
+        r.k.contextId = 1;
+        r.k.streamId = 7;
+        r.k.gridX = (int32_t) gridX;
+        r.k.gridY = 1;
+        r.k.gridZ = 1;
+        r.k.blockX = (int32_t) blockX;
+        r.k.blockY = 1;
+        r.k.blockZ = 1;
+        r.k.correlationId = correlation;
+        r.k.name = name;
+        fk_append(&r, sizeof r);
+        fk_log(FK_CONCURRENT_KERNEL, correlation, (int64_t) r.k.start, (int64_t) r.k.end, fk_external(), 0, 0, 0);
+    } else if ((work == WORK_MEMCPY_HTOD || work == WORK_MEMCPY_DTOH) && fk_is_enabled(FK_MEMCPY)) {
+        fk_memcpy6 r;
+        memset(&r, 0, sizeof r);
+        r.kind = FK_MEMCPY;
+        r.copyKind = work == WORK_MEMCPY_HTOD ? 1 : 2;           /* HTOD, DTOH */
+        r.srcKind = work == WORK_MEMCPY_HTOD ? 1 : 3;            /* pageable host, device */
+        r.dstKind = work == WORK_MEMCPY_HTOD ? 3 : 1;
+        r.bytes = bytes;
+        r.start = stream_slot(end + 100, 800);
+        r.end = r.start + 800;
+        r.contextId = 1;
+        r.streamId = 7;
+        r.correlationId = correlation;
+        r.copyCount = 1;
+        fk_append(&r, sizeof r);
+        fk_log(FK_MEMCPY, correlation, (int64_t) r.start, (int64_t) r.end, fk_external(), 0, 0, (int64_t) bytes);
+    } else if (work == WORK_MEMSET && fk_is_enabled(FK_MEMSET)) {
+        fk_memset4 r;
+        memset(&r, 0, sizeof r);
+        r.kind = FK_MEMSET;
+        r.bytes = bytes;
+        r.start = stream_slot(end + 100, 600);
+        r.end = r.start + 600;
+        r.contextId = 1;
+        r.streamId = 7;
+        r.correlationId = correlation;
+        r.memoryKind = 3;
+        fk_append(&r, sizeof r);
+        fk_log(FK_MEMSET, correlation, (int64_t) r.start, (int64_t) r.end, fk_external(), 0, 0, (int64_t) bytes);
+    }
+}
+
+int64_t fakeReset(int64_t unused) {
+    (void) unused;
+    fk_reset();
+    return 0;
+}
