@@ -38,7 +38,7 @@ rc=$?
   [[ $rc -eq $code ]] || { echo "MISMATCH exit code"; fail=1; }
   expected="kernels=$((3 * steps)) memcpys=2 memsets=$steps ranges=$((2 * steps))"
   [[ "$(cat "$dir/stdout.txt")" == "$expected" ]] || { echo "MISMATCH stdout: $(head -c 300 "$dir/stdout.txt")"; fail=1; }
-  trace=$(ls "$dir"/traces/flagtrace-[0-9]*.json 2>/dev/null | grep -v process.json | head -1)
+  trace=$(ls "$dir"/traces/flagtrace-[0-9]*.json 2>/dev/null | grep -E '/flagtrace-[0-9]+\.json$' | head -1)
   if [[ -z $trace ]]; then
     echo "MISMATCH no trace"; fail=1
   else
