@@ -133,31 +133,39 @@ public final class SummaryDiff {
     }
 
     /**
-     * The table: change, the measured time (device or CPU), calls and totals in A and B (µs), B less
-     * A, B over A, and the name; then how many rows are unchanged.
+     * The table: the name (device work marked), change, the measured time (device or CPU), calls and
+     * totals in A and B (µs), B less A, B over A; then how many rows differ and are unchanged.
      */
     public String render(int limit) {
         StringBuilder out = new StringBuilder();
         String n = System.lineSeparator();
-        out.append(String.format(Locale.ROOT, "%-8s %-6s %8s %8s %13s %13s %13s %8s  %s", "Change", "Time", "Calls A", "Calls B",
-                "Total A (us)", "Total B (us)", "B-A (us)", "B/A", "Name")).append(n);
+        out.append(String.format(Locale.ROOT, ROW, "Name", "Change", "Time", "Calls A", "Calls B", "Total A us", "Total B us",
+                "B-A us", "B/A")).append(n);
         int shown = 0;
         for (Row r : changed) {
             if (limit >= 0 && shown == limit) {
                 break;
             }
             BigDecimal ratio = r.ratio();
-            out.append(String.format(Locale.ROOT, "%-8s %-6s %8s %8s %13s %13s %13s %8s  %s", r.change(),
-                    r.byDevice() ? deviceLabel : "CPU", r.a() == null ? "-" : Long.toString(r.a().calls()),
+            out.append(String.format(Locale.ROOT, ROW, shortName((r.device() ? "[device] " : "") + TerminalText.safe(r.name())),
+                    r.change(), r.byDevice() ? deviceLabel : "CPU", r.a() == null ? "-" : Long.toString(r.a().calls()),
                     r.b() == null ? "-" : Long.toString(r.b().calls()), r.a() == null ? "-" : us(r.measuredA()),
-                    r.b() == null ? "-" : us(r.measuredB()), us(r.differenceNs()), ratio == null ? "-" : ratio.toPlainString(),
-                    (r.device() ? "[device] " : "") + TerminalText.safe(r.name()))).append(n);
+                    r.b() == null ? "-" : us(r.measuredB()), us(r.differenceNs()), ratio == null ? "-" : ratio.toPlainString()))
+                    .append(n);
             shown++;
         }
         out.append(changed.size()).append(changed.size() == 1 ? " row differs" : " rows differ")
                 .append(shown < changed.size() ? " (" + shown + " shown)" : "").append(", ").append(unchanged)
                 .append(" unchanged").append(n);
         return out.toString();
+    }
+
+    /** A row of the table: 100 columns (the name cut to {@value #NAME_WIDTH}, as torch cuts its names). */
+    private static final String ROW = "%-23s %-7s %-6s %7s %7s %11s %11s %12s %8s";
+    private static final int NAME_WIDTH = 23;
+
+    private static String shortName(String name) {
+        return name.length() <= NAME_WIDTH ? name : name.substring(0, NAME_WIDTH - 3) + "...";
     }
 
     private static String us(long ns) {

@@ -117,6 +117,19 @@ class DiffCommandTest {
             moved += r.get("a").isNull() || r.get("b").isNull() ? 0 : 1;
         }
         assertTrue(added > 0 && removed > 0 && moved > 0, added + " added, " + removed + " removed, " + moved + " in both");
+        // pinned: the rows of these two bundled traces as they are
+        assertEquals(77, want.size());
+        assertEquals(0, unchanged);
+        assertRow(d.get("rows").get(0), "host", "cudaSetDevice", "added", "cpu_time_total", "138994.999", null);
+        assertRow(d.get("rows").get(4), "host", "cudaLaunchKernel", "slower", "cpu_time_total", "3411.394", "17.3363");
+        assertRow(d.get("rows").get(9), "device", "Memcpy HtoD (Pageable -> Device)", "slower", "device_time_total", "862.432", "4.4736");
+        assertRow(d.get("rows").get(16), "host", "cudaMemcpyAsync", "removed", "cpu_time_total", "-383.118", "0");
+        assertRow(d.get("rows").get(17), "host", "aten::copy_", "removed", "device_time_total", "-249.373", "0");
+        assertRow(d.get("rows").get(76), "device", "Memcpy DtoD (Device -> Device)", "faster", "device_time_total", "-0.095", "0.9127");
+        assertEquals(3, d.get("rows").get(9).get("b").get("count").asInt());
+        assertEquals("370.239", d.get("rows").get(9).get("b").get("device_time_avg_us").decimalValue().toPlainString());
+        assertTrue(table.lines().allMatch(l -> l.length() <= 100), table);
+        assertTrue(table.contains("[device] Memcpy HtoD... slower  CUDA         1       3     248.285    1110.717      862.432   4.4736"), table);
         assertTrue(table.contains(want.size() + " rows differ, " + unchanged + " unchanged"), table);
     }
 
@@ -140,6 +153,20 @@ class DiffCommandTest {
         assertFalse(Files.exists(out), "no output left behind");
         assertEquals(1, cli.run("diff", Captures.capture(LIVE).toString(), torch.toString()));
         assertOneLine(cli.stderr(), "replay it first");
+    }
+
+    private static void assertRow(JsonNode r, String kind, String name, String change, String measured, String differenceUs, String ratio) {
+        String who = r.toString();
+        assertEquals(kind, r.get("kind").asText(), who);
+        assertEquals(name, r.get("name").asText(), who);
+        assertEquals(change, r.get("change").asText(), who);
+        assertEquals(measured, r.get("measured").asText(), who);
+        assertEquals(0, new BigDecimal(differenceUs).compareTo(r.get("difference_us").decimalValue()), who);
+        if (ratio == null) {
+            assertTrue(r.get("ratio").isNull(), who);
+        } else {
+            assertEquals(0, new BigDecimal(ratio).compareTo(r.get("ratio").decimalValue()), who);
+        }
     }
 
     private static void assertOneLine(String err, String has) {
