@@ -27,19 +27,54 @@ import org.junit.jupiter.api.io.TempDir;
  * duration less the union of the direct children's spans; device total its own and its descendants').
  * The old per-thread self-join took minutes here; the time it takes now is printed, not asserted.
  */
-class RankOpsScaleTest {
-    static final int OPS = 100_000;
+public class RankOpsScaleTest {
+    public static final int OPS = 100_000;
 
     @TempDir
     Path dir;
 
     /** One generated host op (start, end in ns; its External id; the device time linked to it). */
-    record Op(String name, long start, long end, long id, long device) {
+    public record Op(String name, long start, long end, long id, long device) {
     }
 
     @Test
     void hundredThousandOpsOnOneThreadEqualAJavaRecount() throws Exception {
         List<Op> ops = generate(new SplittableRandom(32));
+        Path parquet = writeEvents(dir, ops);
+
+        long began = System.nanoTime();
+        ResultTable t;
+        try (DuckDbAnalyses duck = DuckDbAnalyses.open(parquet)) {
+            t = duck.run("rank_ops");
+        }
+        double seconds = (System.nanoTime() - began) / 1e9;
+        System.out.printf("rank_ops over %d ops on one thread: %.2f s on DuckDB%n", ops.size(), seconds);
+
+        Map<String, long[]> want = recount(ops);
+        Map<String, long[]> got = hostRows(t);
+        assertEquals(want.keySet(), got.keySet());
+        for (Map.Entry<String, long[]> e : want.entrySet()) {
+            assertEquals(Arrays.toString(e.getValue()), Arrays.toString(got.get(e.getKey())), e.getKey()
+                    + ": calls, cpu total, self device, device total, self cpu");
+        }
+        long calls = want.values().stream().mapToLong(v -> v[0]).sum();
+        assertEquals(OPS, calls);
+        long deviceTotal = want.values().stream().mapToLong(v -> v[3]).sum();
+        long selfDevice = want.values().stream().mapToLong(v -> v[2]).sum();
+        assertTrue(deviceTotal > selfDevice, "nested device time counts in every ancestor: " + deviceTotal + " vs " + selfDevice);
+        assertTrue(want.containsKey("d5_0") && want.get("d5_0")[0] > 100, "ops nested six deep");
+        long zero = ops.stream().filter(o -> o.start() == o.end()).count();
+        long crossing = 0;
+        for (int i = 1; i < ops.size(); i++) {
+            Op a = ops.get(i - 1);
+            Op b = ops.get(i);
+            crossing += b.start() > a.start() && b.start() < a.end() && b.end() > a.end() ? 1 : 0;
+        }
+        assertTrue(zero > 1000 && crossing > 1000, zero + " zero-length ops, " + crossing + " crossing their predecessor");
+    }
+
+    /** {@code ops} (one thread, pid 1 tid 1) and their kernels (pid 0 tid 7) as DIR/events.parquet, with the table's columns. */
+    public static Path writeEvents(Path dir, List<Op> ops) throws Exception {
         Path csv = dir.resolve("events.csv");
         try (BufferedWriter w = Files.newBufferedWriter(csv)) {
             w.write("pid,tid,ph,cat,name,ts_ns,dur_ns,external_id\n");
@@ -65,16 +100,12 @@ class RankOpsScaleTest {
             s.execute("COPY (SELECT " + select + " FROM read_csv('" + csv + "', header = true, all_varchar = true)) TO '"
                     + parquet + "' (FORMAT parquet)");
         }
+        Files.delete(csv);
+        return parquet;
+    }
 
-        long began = System.nanoTime();
-        ResultTable t;
-        try (DuckDbAnalyses duck = DuckDbAnalyses.open(parquet)) {
-            t = duck.run("rank_ops");
-        }
-        double seconds = (System.nanoTime() - began) / 1e9;
-        System.out.printf("rank_ops over %d ops on one thread: %.2f s on DuckDB%n", ops.size(), seconds);
-
-        Map<String, long[]> want = recount(ops);
+    /** rank_ops' host rows by name: calls, CPU total, self device, device total, self CPU. */
+    public static Map<String, long[]> hostRows(ResultTable t) {
         Map<String, long[]> got = new TreeMap<>();
         for (List<Object> r : t.rows()) {
             if (r.get(t.columns().indexOf("kind")).equals("host")) {
@@ -86,29 +117,11 @@ class RankOpsScaleTest {
                 got.put((String) r.get(t.columns().indexOf("name")), v);
             }
         }
-        assertEquals(want.keySet(), got.keySet());
-        for (Map.Entry<String, long[]> e : want.entrySet()) {
-            assertEquals(Arrays.toString(e.getValue()), Arrays.toString(got.get(e.getKey())), e.getKey()
-                    + ": calls, cpu total, self device, device total, self cpu");
-        }
-        long calls = want.values().stream().mapToLong(v -> v[0]).sum();
-        assertEquals(OPS, calls);
-        long deviceTotal = want.values().stream().mapToLong(v -> v[3]).sum();
-        long selfDevice = want.values().stream().mapToLong(v -> v[2]).sum();
-        assertTrue(deviceTotal > selfDevice, "nested device time counts in every ancestor: " + deviceTotal + " vs " + selfDevice);
-        assertTrue(want.containsKey("d5_0") && want.get("d5_0")[0] > 100, "ops nested six deep");
-        long zero = ops.stream().filter(o -> o.start() == o.end()).count();
-        long crossing = 0;
-        for (int i = 1; i < ops.size(); i++) {
-            Op a = ops.get(i - 1);
-            Op b = ops.get(i);
-            crossing += b.start() > a.start() && b.start() < a.end() && b.end() > a.end() ? 1 : 0;
-        }
-        assertTrue(zero > 1000 && crossing > 1000, zero + " zero-length ops, " + crossing + " crossing their predecessor");
+        return got;
     }
 
     /** Roots one after another (some touching), each with a random tree under it, until {@link #OPS} ops. */
-    static List<Op> generate(SplittableRandom random) {
+    public static List<Op> generate(SplittableRandom random) {
         List<Op> out = new ArrayList<>();
         long[] id = {1};
         long t = 1_000_000;
@@ -148,7 +161,7 @@ class RankOpsScaleTest {
     }
 
     /** Per name: calls, CPU total, self device, device total, self CPU; torch's stack over the ops in start order. */
-    static Map<String, long[]> recount(List<Op> ops) {
+    public static Map<String, long[]> recount(List<Op> ops) {
         List<Op> order = new ArrayList<>(ops);
         order.sort((a, b) -> a.start() != b.start() ? Long.compare(a.start(), b.start())
                 : a.end() != b.end() ? Long.compare(b.end(), a.end()) : Long.compare(a.id(), b.id()));
