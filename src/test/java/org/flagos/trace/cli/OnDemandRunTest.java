@@ -97,22 +97,41 @@ class OnDemandRunTest {
     @Test
     void delayAndDurationGiveOneWindow() throws Exception {
         Path dir = fresh("delay-duration");
-        ProgramRun run = flagtraceRun(dir, List.of("--delay", "0.2", "--duration", "4"), "3", "5");
+        // The copy in runs right after the process connects, a second before the delay arms it.
+        ProgramRun run = flagtraceRun(dir, List.of("--delay", "1", "--duration", "4"), "2", "5");
         long pid = ready(run);
-        go(run, 1); // before the delay's arm: the window opens only after it (its capture appears then)
-        Path capture = dir.resolve("flagtrace-" + pid + "-w1.fltrbuf");
-        awaitFile(run, capture);
-        go(run, 2);
+        awaitFile(run, dir.resolve("flagtrace-" + pid + "-w1.fltrbuf")); // the delay armed it: the window's capture appears
+        go(run, 1);
         awaitFile(run, dir.resolve("flagtrace-" + pid + "-w1.process.json")); // written when the duration closed the window
-        go(run, 3);
+        go(run, 2);
         assertEquals(5, run.finish(), run.stderr());
-        assertEquals("ready " + pid + "\nphase 1: kernels=2 memsets=1 ranges=1\nphase 2: kernels=3 memsets=2 ranges=1\n"
-                + "phase 3: kernels=4 memsets=3 ranges=1\n", run.stdout());
+        assertEquals("ready " + pid + "\nphase 1: kernels=2 memsets=1 ranges=1\nphase 2: kernels=3 memsets=2 ranges=1\n", run.stdout());
         assertEquals(List.of("flagtrace-" + pid + "-w1.json"), names(traces(dir)), run.stderr());
-        JsonNode trace = JSON.readTree(dir.resolve("flagtrace-" + pid + "-w1.json").toFile());
-        assertHoldsOnlyPhase(trace, 2);
+        assertHoldsOnlyPhase(JSON.readTree(dir.resolve("flagtrace-" + pid + "-w1.json").toFile()), 1);
         run.clean();
         delete(dir);
+    }
+
+    @Test
+    void startAndStopSayInOneLineWhenThereIsNoRunToTalkTo() throws Exception {
+        assertFails(ExitCodes.USAGE, "name the run: -d DIR", "start");
+        Path empty = fresh("no-run");
+        Files.createDirectories(empty);
+        assertFails(ExitCodes.FAILED, "no flagtrace run is running in " + empty, "stop", "-d", empty.toString());
+        long self = ProcessHandle.current().pid();
+        assertFails(ExitCodes.FAILED, "process " + self + " was not started by flagtrace run", "start", Long.toString(self));
+        delete(empty);
+    }
+
+    private static void assertFails(int code, String said, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = new FlagtraceCli(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8))
+                .run(args);
+        String text = err.toString(StandardCharsets.UTF_8);
+        assertEquals(code, exit, text);
+        assertTrue(text.contains(said) && text.strip().lines().count() == 1, text);
+        assertEquals("", out.toString(StandardCharsets.UTF_8));
     }
 
     /** The window's trace holds phase N's kernels, memsets and op, every arrow paired, and nothing else of the program. */
