@@ -104,7 +104,8 @@ final class RunCommand implements Callable<Integer> {
         if (traces.size() == 1) {
             context.err().println(head + "1 trace: " + traces.get(0));
         } else {
-            context.err().println(head + traces.size() + " traces in " + out + (traces.isEmpty() ? " (no JVM of the tree was traced)" : ":"));
+            context.err().println(head + traces.size() + " traces in " + out + (!traces.isEmpty() ? ":"
+                    : onDemand.disarmedAtStart() ? " (no window was armed)" : " (no JVM of the tree was traced)"));
             for (Path t : traces) {
                 context.err().println("  " + t.getFileName());
             }

@@ -95,6 +95,22 @@ class OnDemandRunTest {
     }
 
     @Test
+    void neverArmedLeavesNoTraceAndNoCapture() throws Exception {
+        Path dir = fresh("never-armed");
+        ProgramRun run = flagtraceRun(dir, List.of("--start-later"), "1", "0");
+        long pid = ready(run);
+        go(run, 1);
+        assertEquals(0, run.finish(), run.stderr());
+        assertEquals("ready " + pid + "\nphase 1: kernels=2 memsets=1 ranges=1\n", run.stdout());
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(List.of(), files.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("flagtrace-")).toList());
+        }
+        assertTrue(run.stderr().contains("exited with 0; 0 traces in " + dir + " (no window was armed)"), run.stderr());
+        run.clean();
+        delete(dir);
+    }
+
+    @Test
     void delayAndDurationGiveOneWindow() throws Exception {
         Path dir = fresh("delay-duration");
         // The copy in runs right after the process connects, a second before the delay arms it.
