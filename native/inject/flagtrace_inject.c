@@ -12,7 +12,11 @@
  *    pointer), the process's identity and clock anchors at the start, and a closing message.
  * The target never waits on flagtrace: messages go through a bounded queue to a sender thread; what
  * does not fit is dropped and counted, and the counts reach the trace. If the socket fails, the
- * tracer disarms and the target runs on. Wire format: docs/run.md. No CUDA header is needed: the
+ * tracer disarms and the target runs on.
+ * On demand (FLAGTRACE_RUN_START=later): CUPTI is registered but no kind is enabled and NVTX ranges
+ * are not handed over until flagtrace arms the process; a small reader thread takes flagtrace's
+ * arm/disarm messages from the same socket, so no thread of the program ever waits on them. Each
+ * armed window opens with MSG_WINDOW and closes with MSG_END (after a forced flush). Wire format: docs/run.md. No CUDA header is needed: the
  * few CUPTI entry points used are declared here and looked up by name. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -39,7 +43,10 @@ enum {
     MSG_OP = 0x10003,    /* u64 External id, u64 start, u64 end, u64 thread, then the name's bytes */
     MSG_TICK = 0x10004,  /* u64 CUPTI time at a buffer's completion, sent before it: its records ended earlier */
     MSG_END = 0x10005,   /* text: key=value lines (window end, stop anchor, counts) */
-    MSG_DEVICES = 0x10006 /* text: the devices' properties as a JSON array (NAME.devices.json) */
+    MSG_DEVICES = 0x10006, /* text: the devices' properties as a JSON array (NAME.devices.json) */
+    MSG_WINDOW = 0x10007,  /* text: a window opens (window, window_start_ns, start anchor): the answer to an arm */
+    CONTROL_ARM = 0x20001,   /* from flagtrace: open a window (ignored while armed) */
+    CONTROL_DISARM = 0x20002 /* from flagtrace: close the window: disable, flush, hand over, MSG_END */
 };
 
 /* CUPTI's activity kinds enabled, as flagtrace's in-process session (CuptiTracer) enables them by
@@ -73,6 +80,9 @@ typedef struct message {
 } message;
 
 static atomic_int armed;        /* 1 while buffers and ops are handed over */
+static atomic_uint window;      /* the number of the latest window armed (1, 2, ...); 0 before the first */
+static pthread_mutex_t control_lock = PTHREAD_MUTEX_INITIALIZER; /* arm, disarm and exit, one at a time */
+static int exiting;             /* finish() ran: arms are ignored */
 static int fd = -1;
 static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t queue_cond = PTHREAD_COND_INITIALIZER;
@@ -133,11 +143,11 @@ static void free_message(message* m) {
     free(m);
 }
 
-/* Queues m unless disarmed or the queue is over its bound (unless `always`, for the few control
- * messages); 1 when queued, else m is freed and 0 returned. Never waits on the socket. */
+/* Queues m unless the sender ended, or (unless `always`, for the few control messages) disarmed or the
+ * queue is over its bound; 1 when queued, else m is freed and 0 returned. Never waits on the socket. */
 static int enqueue(message* m, int always) {
     pthread_mutex_lock(&queue_lock);
-    int ok = atomic_load(&armed) && !sender_done && (always || queued_bytes + m->length <= queue_limit);
+    int ok = !sender_done && (always || (atomic_load(&armed) && queued_bytes + m->length <= queue_limit));
     if (ok) {
         m->next = NULL;
         if (tail != NULL) {
@@ -204,7 +214,6 @@ static void* send_loop(void* unused) {
         if (!failed && m->type == MSG_CUPTI_BUFFER) {
             atomic_fetch_add(&buffers_sent, 1);
         }
-        uint32_t type = m->type;
         free_message(m);
         if (failed) { /* flagtrace is gone: disarm, drop what waits, let the target run on */
             disarm();
@@ -216,13 +225,6 @@ static void* send_loop(void* unused) {
             }
             tail = NULL;
             queued_bytes = 0;
-            sender_done = 1;
-            pthread_cond_broadcast(&queue_cond);
-            pthread_mutex_unlock(&queue_lock);
-            return NULL;
-        }
-        if (type == MSG_END) {
-            pthread_mutex_lock(&queue_lock);
             sender_done = 1;
             pthread_cond_broadcast(&queue_cond);
             pthread_mutex_unlock(&queue_lock);
@@ -417,7 +419,8 @@ typedef struct {
     uint64_t id;
     uint64_t start;
     char* name;
-    int pushed; /* its id went to CUPTI (the tracer was armed at the push) */
+    int pushed;      /* its id went to CUPTI (the tracer was armed at the push) */
+    unsigned window; /* the window armed at the push, or 0: only a range pushed and popped in one window is an op */
 } range;
 static __thread range ranges[DEPTH];
 static __thread int depth;
@@ -430,9 +433,15 @@ static int range_push(const char* message_text) {
         return depth + overflow - 1;
     }
     range* r = &ranges[depth];
+    r->window = atomic_load(&armed) ? atomic_load(&window) : 0;
+    if (r->window == 0) { /* disarmed: nothing to hand over at the pop */
+        r->name = NULL;
+        r->pushed = 0;
+        return depth++;
+    }
     r->id = atomic_fetch_add(&next_external_id, 1) + 1;
     r->name = strdup(message_text == NULL ? "" : message_text);
-    r->pushed = atomic_load(&armed) && cupti.push(EXTERNAL_CUSTOM0, r->id) == 0;
+    r->pushed = cupti.push(EXTERNAL_CUSTOM0, r->id) == 0;
     r->start = cupti_now();
     return depth++;
 }
@@ -446,12 +455,15 @@ static int range_pop(void) {
         return -1;
     }
     range* r = &ranges[--depth];
+    if (r->window == 0) {
+        return depth;
+    }
     uint64_t end = cupti_now();
     uint64_t last;
     if (r->pushed) {
         cupti.pop(EXTERNAL_CUSTOM0, &last);
     }
-    if (atomic_load(&armed)) {
+    if (atomic_load(&armed) && atomic_load(&window) == r->window) {
         size_t n = r->name == NULL ? 0 : strnlen(r->name, 1 << 16);
         uint8_t* payload = malloc(32 + n);
         if (payload != NULL) {
@@ -474,12 +486,39 @@ static int range_pop(void) {
     return depth;
 }
 
-/* At exit: flush CUPTI's buffers, hand over the end, and wait (10 s at most) until it is sent. */
-static void finish(void) {
+/* Opens a window (control_lock held): the window's message (its number, start and clock anchor) is queued
+ * first, then the kinds are enabled, so everything recorded in it began after its start. */
+static void arm_locked(void) {
+    if (fd < 0 || exiting || atomic_load(&armed)) {
+        return;
+    }
+    char text[1024];
+    unsigned w = atomic_load(&window) + 1;
+    int n = snprintf(text, sizeof text, "window=%u\nwindow_start_ns=%llu\n", w, (unsigned long long) cupti_now());
+    anchor(text + n, sizeof text - (size_t) n, "start");
+    message* m = new_message(MSG_WINDOW, text, strlen(text));
+    if (m == NULL || !enqueue(m, 1)) {
+        return;
+    }
+    atomic_store(&window, w);
+    atomic_store(&armed, 1);
+    for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++) {
+        cupti.enable(KINDS[i]); /* a kind this CUPTI or device refuses is simply not recorded */
+    }
+}
+
+/* Closes the window (control_lock held): disables the kinds, flushes CUPTI (its buffers are handed over
+ * while still armed), then queues the window's end: its end, a stop anchor and what it dropped (the
+ * counts start again at 0 for the next window). */
+static void disarm_locked(void) {
     if (!atomic_load(&armed)) {
         return;
     }
+    for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++) {
+        cupti.disable(KINDS[i]);
+    }
     cupti.flushAll(1);
+    atomic_store(&armed, 0);
     size_t cuptiDropped = 0;
     if (cupti.dropped != NULL) {
         cupti.dropped(NULL, 0, &cuptiDropped);
@@ -491,15 +530,78 @@ static void finish(void) {
     snprintf(text + n, sizeof text - (size_t) n,
              "buffers_dropped=%llu\nbytes_dropped=%llu\nrecords_dropped=%llu\nkernels_dropped=%llu\nmemcpys_dropped=%llu\n"
              "memsets_dropped=%llu\nops_dropped=%llu\nnames_dropped=%llu\ncupti_records_dropped=%llu\n",
-             (unsigned long long) atomic_load(&buffers_dropped), (unsigned long long) atomic_load(&bytes_dropped),
-             (unsigned long long) atomic_load(&records_dropped), (unsigned long long) atomic_load(&kernels_dropped),
-             (unsigned long long) atomic_load(&memcpys_dropped), (unsigned long long) atomic_load(&memsets_dropped),
-             (unsigned long long) atomic_load(&ops_dropped), (unsigned long long) atomic_load(&names_dropped),
+             (unsigned long long) atomic_exchange(&buffers_dropped, 0), (unsigned long long) atomic_exchange(&bytes_dropped, 0),
+             (unsigned long long) atomic_exchange(&records_dropped, 0), (unsigned long long) atomic_exchange(&kernels_dropped, 0),
+             (unsigned long long) atomic_exchange(&memcpys_dropped, 0), (unsigned long long) atomic_exchange(&memsets_dropped, 0),
+             (unsigned long long) atomic_exchange(&ops_dropped, 0), (unsigned long long) atomic_exchange(&names_dropped, 0),
              (unsigned long long) cuptiDropped);
     message* end = new_message(MSG_END, text, strlen(text));
-    if (end == NULL || !enqueue(end, 1)) {
+    if (end != NULL) {
+        enqueue(end, 1);
+    }
+}
+
+/* Reads flagtrace's arm/disarm messages (frames as the stream's, header and payload) from the socket and
+ * applies them; no thread of the program waits on it. The socket closed or broken: flagtrace is gone,
+ * disarm (the sender finds it too on its next write). */
+static void* control_loop(void* unused) {
+    (void) unused;
+    for (;;) {
+        uint32_t header[4];
+        uint8_t* p = (uint8_t*) header;
+        size_t got = 0;
+        while (got < sizeof header) {
+            ssize_t r = recv(fd, p + got, sizeof header - got, 0);
+            if (r < 0 && errno == EINTR) {
+                continue;
+            }
+            if (r <= 0) {
+                goto gone;
+            }
+            got += (size_t) r;
+        }
+        uint64_t length = (uint64_t) header[2] | (uint64_t) header[3] << 32;
+        if (length > 4096) {
+            goto gone; /* not a message flagtrace writes */
+        }
+        uint8_t skip[4096];
+        for (uint64_t left = length; left > 0;) {
+            ssize_t r = recv(fd, skip, (size_t) left, 0);
+            if (r < 0 && errno == EINTR) {
+                continue;
+            }
+            if (r <= 0) {
+                goto gone;
+            }
+            left -= (uint64_t) r;
+        }
+        pthread_mutex_lock(&control_lock);
+        if (header[0] == CONTROL_ARM) {
+            arm_locked();
+        } else if (header[0] == CONTROL_DISARM) {
+            disarm_locked();
+        } /* a later flagtrace's message: skipped */
+        pthread_mutex_unlock(&control_lock);
+    }
+gone:
+    pthread_mutex_lock(&control_lock);
+    if (!exiting) {
+        disarm();
+    }
+    pthread_mutex_unlock(&control_lock);
+    return NULL;
+}
+
+/* At exit: close the window still armed (flush, hand over its end), then the stream, and wait (10 s at
+ * most) until everything queued is sent. */
+static void finish(void) {
+    if (fd < 0) {
         return;
     }
+    pthread_mutex_lock(&control_lock);
+    exiting = 1;
+    disarm_locked();
+    pthread_mutex_unlock(&control_lock);
     pthread_mutex_lock(&queue_lock);
     closing = 1;
     pthread_cond_broadcast(&queue_cond);
@@ -570,7 +672,7 @@ static int in_jvm(void) {
 }
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-static int initialized; /* 1 once armed */
+static int initialized; /* 1 once connected and registered */
 
 static void initialize(void) {
     const char* path = getenv("FLAGTRACE_RUN_SOCKET");
@@ -615,9 +717,13 @@ static void initialize(void) {
         return;
     }
     char hello[2048];
-    uint64_t windowStart = cupti_now();
-    int n = snprintf(hello, sizeof hello, "pid=%ld\nwindow_start_ns=%llu\n", (long) getpid(),
-                     (unsigned long long) windowStart);
+    /* Armed from the start, unless `flagtrace run --start-later` (or --delay) asked for a disarmed start:
+     * then the hello has no window_start_ns, and each window opens at flagtrace's arm (MSG_WINDOW). */
+    const char* start = getenv("FLAGTRACE_RUN_START");
+    int later = start != NULL && strcmp(start, "later") == 0;
+    int n = later ? snprintf(hello, sizeof hello, "pid=%ld\n", (long) getpid())
+                  : snprintf(hello, sizeof hello, "pid=%ld\nwindow_start_ns=%llu\n", (long) getpid(),
+                             (unsigned long long) cupti_now());
     const char* variables[] = {"RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "OMPI_COMM_WORLD_RANK",
                                "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE",
                                "PMI_RANK", "PMI_SIZE", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID"};
@@ -628,20 +734,25 @@ static void initialize(void) {
         }
     }
     anchor(hello + n, sizeof hello - (size_t) n, "start");
-    atomic_store(&armed, 1);
     message* m = new_message(MSG_HELLO, hello, strlen(hello));
     if (m == NULL || pthread_create(&sender, NULL, send_loop, NULL) != 0) {
-        atomic_store(&armed, 0);
         return;
     }
     enqueue(m, 1);
     if (cupti.registerCallbacks(buffer_requested, buffer_completed) != 0) {
         fprintf(stderr, "flagtrace: cuptiActivityRegisterCallbacks failed; the program runs untraced\n");
-        disarm();
         return;
     }
-    for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++) {
-        cupti.enable(KINDS[i]); /* a kind this CUPTI or device refuses is simply not recorded */
+    if (!later) { /* window 1 opened with the hello */
+        atomic_store(&window, 1);
+        atomic_store(&armed, 1);
+        for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++) {
+            cupti.enable(KINDS[i]); /* a kind this CUPTI or device refuses is simply not recorded */
+        }
+    }
+    pthread_t reader;
+    if (pthread_create(&reader, NULL, control_loop, NULL) == 0) {
+        pthread_detach(reader);
     }
     initialized = 1;
     pthread_atfork(NULL, NULL, forked);

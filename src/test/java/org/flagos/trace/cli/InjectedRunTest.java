@@ -272,7 +272,7 @@ class InjectedRunTest {
     }
 
     /** A trace's events by category. */
-    private record Events(List<JsonNode> all) {
+    record Events(List<JsonNode> all) {
         Events(JsonNode trace) {
             this(list(trace.path("traceEvents")));
         }
