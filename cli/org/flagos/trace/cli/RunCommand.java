@@ -71,7 +71,7 @@ final class RunCommand implements Callable<Integer> {
         pb.environment().put("JAVA_TOOL_OPTIONS", (previous == null || previous.isBlank() ? "" : previous + " ") + "-javaagent:" + jar + "=" + options);
         int exit;
         try (InjectedRun injected = new InjectedRun(out)) {
-            pb.environment().putAll(injected.environment());
+            pb.environment().putAll(injected.environment(pb.environment().get("LD_PRELOAD")));
             Process process;
             try {
                 process = pb.start();
