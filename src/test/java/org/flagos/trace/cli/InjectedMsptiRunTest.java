@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +16,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.flagos.trace.agent.FlagtraceAgent;
 import org.flagos.trace.cli.InjectedRunTest.Events;
 import org.flagos.trace.testing.AgentJars;
@@ -97,6 +101,54 @@ class InjectedMsptiRunTest {
         assertTrue(run.stderr().contains("exited with 3; 1 trace: " + traces.get(0)), run.stderr());
         run.clean();
         InjectedRunTest.delete(dir);
+    }
+
+    @Test
+    void aKilledProgramLeavesEveryBufferItHandedOverAndSaysItEndedWithoutAStop() throws Exception {
+        Path dir = ROOT.resolve("killed");
+        InjectedRunTest.delete(dir);
+        ProgramRun run = flagtraceRun(dir, "200", "0", "hang");
+        run.awaitLine("ready ");
+        Matcher m = Pattern.compile("ready (\\d+)").matcher(run.stdout());
+        assertTrue(m.find(), run.stdout());
+        long pid = Long.parseLong(m.group(1));
+        long launched = InjectedRunTest.counts(run.stdout()).get("kernels");
+        // The hand-off is asynchronous: let the program's sender thread catch up (the capture stops growing), then kill.
+        Path capture = dir.resolve("flagtrace-" + pid + ".fltrbuf");
+        long size = -1;
+        for (int i = 0; i < 100 && (!Files.exists(capture) || Files.size(capture) != size); i++) {
+            size = Files.exists(capture) ? Files.size(capture) : -1;
+            Thread.sleep(300);
+        }
+        assertTrue(ProcessHandle.of(pid).orElseThrow().destroyForcibly(), "SIGKILL");
+        assertEquals(128 + 9, run.finish(), "the program's own end (killed by signal 9): " + run.stderr());
+        List<Path> traces = InjectedRunTest.traces(dir);
+        assertEquals(1, traces.size(), run.stderr());
+        JsonNode trace = JSON.readTree(traces.get(0).toFile());
+        assertTrue(trace.path("flagtrace_run_end").asText().startsWith("the process ended without a stop"), trace.path("flagtrace_run_end").toString());
+        // Every kernel record of every buffer handed over reached the trace. The fake MSPTI completes its buffers of
+        // five records two at a time: at most the current one and one waiting (ten records) died with the process.
+        long received = kernelRecords(capture);
+        assertTrue(received >= launched - 10 && received <= launched, launched + " launches, less the buffers not completed: " + received);
+        assertEquals(received, new Events(trace).count("kernel"));
+        run.clean();
+        InjectedRunTest.delete(dir);
+    }
+
+    /** The kernel records (KERNEL, kind 2) in a capture's MSPTI buffers (vendor 2), walked by the header's record sizes. */
+    private static long kernelRecords(Path capture) throws IOException {
+        ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(capture)).order(ByteOrder.LITTLE_ENDIAN);
+        Map<Integer, Integer> sizes = Map.of(2, 56, 6, 56, 7, 56, 8, 24, 10, 48, 12, 48);
+        long kernels = 0;
+        for (int at = 8; at + 16 <= b.limit(); ) {
+            assertEquals(2, b.getInt(at), "a frame of MSPTI's vendor id");
+            int end = at + 16 + (int) b.getLong(at + 8);
+            for (int r = at + 16; r < end; r += sizes.get(b.getInt(r))) {
+                kernels += b.getInt(r) == 2 ? 1 : 0;
+            }
+            at = end;
+        }
+        return kernels;
     }
 
     @Test
