@@ -479,7 +479,8 @@ int handoff_start(const handoff_vendor* vendor, const char* path) {
                      (unsigned long long) windowStart);
     const char* variables[] = {"RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "OMPI_COMM_WORLD_RANK",
                                "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE",
-                               "PMI_RANK", "PMI_SIZE", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID"};
+                               "PMI_RANK", "PMI_SIZE", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID",
+                               "ASCEND_RT_VISIBLE_DEVICES"};
     for (size_t i = 0; i < sizeof variables / sizeof variables[0] && n < (int) sizeof hello - 200; i++) {
         const char* value = getenv(variables[i]);
         if (value != NULL && strlen(value) < 32 && strchr(value, '\n') == NULL) {

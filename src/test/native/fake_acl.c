@@ -49,6 +49,24 @@ static void initialize(void) {
     }
 }
 
+/* The physical id of logical device `logical`, through ASCEND_RT_VISIBLE_DEVICES as CANN reads it
+ * ("3,0": logical 0 is physical 3); MSPTI's records carry physical ids. */
+static int32_t physical(int32_t logical) {
+    const char* list = getenv("ASCEND_RT_VISIBLE_DEVICES");
+    for (int32_t i = 0; list != NULL && *list != '\0'; i++) {
+        char* end;
+        long id = strtol(list, &end, 10);
+        if (end == list) {
+            break;
+        }
+        if (i == logical) {
+            return (int32_t) id;
+        }
+        list = *end == ',' ? end + 1 : end;
+    }
+    return logical;
+}
+
 static uint32_t stream_id(aclrtStream stream) {
     return stream == NULL ? 0 : (uint32_t) (uintptr_t) stream;
 }
@@ -84,7 +102,7 @@ aclError aclrtSetDevice(int32_t deviceId) {
     if (deviceId < 0) {
         return ACL_ERROR_INVALID_PARAM;
     }
-    device = deviceId;
+    device = physical(deviceId);
     return ACL_SUCCESS;
 }
 

@@ -34,6 +34,7 @@ import org.flagos.trace.model.ClockAnchor;
 import org.flagos.trace.model.ExternalId;
 import org.flagos.trace.model.ProcessFacts;
 import org.flagos.trace.model.ProcessIdentity;
+import org.flagos.trace.vendors.mspti.MsptiTracer;
 
 /**
  * The flagtrace side of {@code run} for programs that are not JVMs: hands the program the injected
@@ -300,6 +301,9 @@ final class InjectedRun implements AutoCloseable {
             long windowEnd = stopped ? number(end, "window_end_ns") : Math.max(Math.max(windowStart, lastTick),
                     number(hello, "start_trace_ns") + (endedAtMonotonic - number(hello, "start_monotonic_ns")));
             ops.close(windowEnd);
+            if (vendor == MsptiTracer.DUMP_VENDOR) { // MSPTI's records carry physical device ids: the process's mapping, as a live session saves it
+                MsptiTracer.deviceNameEntries(hello.get("env.ASCEND_RT_VISIBLE_DEVICES")).forEach(names::putIfAbsent);
+            }
             try (var w = Files.newBufferedWriter(CaptureSidecars.NAMES.besides(capture), StandardCharsets.UTF_8)) {
                 for (var e : names.entrySet()) {
                     w.write("0x" + Long.toHexString(e.getKey()) + "\t" + e.getValue().replace('\n', ' ').replace('\t', ' ') + "\n");

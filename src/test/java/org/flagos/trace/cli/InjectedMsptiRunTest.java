@@ -54,7 +54,8 @@ class InjectedMsptiRunTest {
     void theTraceHoldsWhatTheProgramDidWithEachDeviceRecordInItsInnermostRange() throws Exception {
         Path dir = ROOT.resolve("c-program");
         InjectedRunTest.delete(dir);
-        ProgramRun run = flagtraceRun(dir, "5", "3");
+        // Logical device 0 is physical 3: MSPTI's records carry 3, the trace the program's 0, as in-process.
+        ProgramRun run = flagtraceRun(dir, List.of("env", "ASCEND_RT_VISIBLE_DEVICES=3,0", program.toString(), "5", "3"));
         assertEquals(3, run.finish(), run.stderr());
         String out = run.stdout();
         assertEquals("kernels=16 memcpys=2 memsets=5 ranges=14\n", out, "the program's stdout, untouched");
@@ -78,6 +79,7 @@ class InjectedMsptiRunTest {
         }
         Map<String, Integer> relu = new HashMap<>();
         for (JsonNode k : e.of("kernel")) {
+            assertEquals(0, k.path("args").path("device").asInt(-1), "the logical device, through the process's mapping: " + k);
             String op = opOfId.get(k.path("args").path("External id").asLong());
             if (k.path("name").asText().equals("matmul_kernel")) {
                 assertEquals("compute", op, k.toString());
@@ -170,10 +172,15 @@ class InjectedMsptiRunTest {
 
     /** {@code flagtrace run -d DIR -- sh -c 'eval "$(scripts/fake-gpu-env mspti)" && exec PROGRAM ARGS'}, as a user without an NPU runs it. */
     private static ProgramRun flagtraceRun(Path dir, String... programArgs) throws IOException {
+        List<String> command = new ArrayList<>(List.of(program.toString()));
+        command.addAll(List.of(programArgs));
+        return flagtraceRun(dir, command);
+    }
+
+    private static ProgramRun flagtraceRun(Path dir, List<String> command) throws IOException {
         List<String> args = new ArrayList<>(List.of("run", "-d", dir.toString(), "--agent-jar", jar.toString(), "--",
-                "sh", "-c", "eval \"$(" + Path.of("scripts/fake-gpu-env").toAbsolutePath() + " mspti)\" && exec \"$0\" \"$@\"",
-                program.toString()));
-        args.addAll(List.of(programArgs));
+                "sh", "-c", "eval \"$(" + Path.of("scripts/fake-gpu-env").toAbsolutePath() + " mspti)\" && exec \"$0\" \"$@\""));
+        args.addAll(command);
         return ProgramRun.start(ROOT, List.of(), FlagtraceCli.class.getName(), args.toArray(String[]::new));
     }
 }
