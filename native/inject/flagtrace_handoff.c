@@ -30,6 +30,10 @@ typedef struct message {
 } message;
 
 static atomic_int armed; /* 1 while buffers and ops are handed over */
+static atomic_uint window; /* the number of the latest window armed (1, 2, ...); 0 before the first */
+static pthread_mutex_t control_lock = PTHREAD_MUTEX_INITIALIZER; /* arm, disarm and exit, one at a time */
+static int exiting;        /* the exit ran: arms are ignored */
+static int later;          /* started disarmed (FLAGTRACE_RUN_START=later) */
 static int fd = -1;
 static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t queue_cond = PTHREAD_COND_INITIALIZER;
@@ -81,11 +85,11 @@ static void free_message(message* m) {
     free(m);
 }
 
-/* Queues m unless disarmed or the queue is over its bound (unless `always`, for the few control
- * messages); 1 when queued, else m is freed and 0 returned. Never waits on the socket. */
+/* Queues m unless the sender ended, or (unless `always`, for the few control messages) disarmed or the
+ * queue is over its bound; 1 when queued, else m is freed and 0 returned. Never waits on the socket. */
 static int enqueue(message* m, int always) {
     pthread_mutex_lock(&queue_lock);
-    int ok = atomic_load(&armed) && !sender_done && (always || queued_bytes + m->length <= queue_limit);
+    int ok = !sender_done && (always || (atomic_load(&armed) && queued_bytes + m->length <= queue_limit));
     if (ok) {
         m->next = NULL;
         if (tail != NULL) {
@@ -119,8 +123,8 @@ static message* new_message(uint32_t type, const void* payload, size_t length) {
 }
 
 void handoff_disarm(void) {
-    if (atomic_exchange(&armed, 0) && handoff->disarm != NULL) {
-        handoff->disarm();
+    if (atomic_exchange(&armed, 0)) {
+        handoff->disable();
     }
 }
 
@@ -150,7 +154,6 @@ static void* send_loop(void* unused) {
         if (!failed && m->type == handoff->buffer_type) {
             atomic_fetch_add(&buffers_sent, 1);
         }
-        uint32_t type = m->type;
         free_message(m);
         if (failed) { /* flagtrace is gone: disarm, drop what waits, let the target run on */
             handoff_disarm();
@@ -162,13 +165,6 @@ static void* send_loop(void* unused) {
             }
             tail = NULL;
             queued_bytes = 0;
-            sender_done = 1;
-            pthread_cond_broadcast(&queue_cond);
-            pthread_mutex_unlock(&queue_lock);
-            return NULL;
-        }
-        if (type == MSG_END) {
-            pthread_mutex_lock(&queue_lock);
             sender_done = 1;
             pthread_cond_broadcast(&queue_cond);
             pthread_mutex_unlock(&queue_lock);
@@ -285,7 +281,8 @@ typedef struct {
     uint64_t start;
     uint64_t end;   /* set when it ended while ranges inside it were still open */
     char* name;
-    int pushed;     /* its id went to the vendor (the tracer was armed at the push) */
+    int pushed;      /* its id went to the vendor */
+    unsigned window; /* the window armed at the push, or 0: only a range pushed and popped in one window is an op */
 } range;
 static __thread range ranges[DEPTH];
 static __thread int depth;
@@ -298,11 +295,17 @@ int handoff_range_push(const char* text, uint64_t tag) {
         return depth + overflow - 1;
     }
     range* r = &ranges[depth];
-    r->id = atomic_fetch_add(&next_external_id, 1) + 1;
     r->tag = tag;
     r->end = 0;
+    r->window = atomic_load(&armed) ? atomic_load(&window) : 0;
+    if (r->window == 0) { /* disarmed: nothing to hand over at the pop */
+        r->name = NULL;
+        r->pushed = 0;
+        return depth++;
+    }
+    r->id = atomic_fetch_add(&next_external_id, 1) + 1;
     r->name = strdup(text == NULL ? "" : text);
-    r->pushed = atomic_load(&armed) && handoff->push(r->id) == 0;
+    r->pushed = handoff->push(r->id) == 0;
     r->start = handoff->now();
     return depth++;
 }
@@ -310,10 +313,13 @@ int handoff_range_push(const char* text, uint64_t tag) {
 /* Pops the innermost range, ending at `end`, and hands its op over. */
 static void pop_one(uint64_t end) {
     range* r = &ranges[--depth];
+    if (r->window == 0) {
+        return;
+    }
     if (r->pushed) {
         handoff->pop();
     }
-    if (atomic_load(&armed)) {
+    if (atomic_load(&armed) && atomic_load(&window) == r->window) {
         size_t n = r->name == NULL ? 0 : strnlen(r->name, 1 << 16);
         uint8_t* payload = malloc(32 + n);
         if (payload != NULL) {
@@ -376,26 +382,118 @@ int handoff_range_end(uint64_t tag) {
     return -1;
 }
 
-void handoff_finish(const char* extra) {
+/* Opens a window (control_lock held): the window's message (its number, start and clock anchor) is queued
+ * first, then the kinds are enabled, so everything recorded in it began after its start. */
+static void arm_locked(void) {
+    if (fd < 0 || exiting || atomic_load(&armed)) {
+        return;
+    }
+    char text[1024];
+    unsigned w = atomic_load(&window) + 1;
+    int n = snprintf(text, sizeof text, "window=%u\nwindow_start_ns=%llu\n", w, (unsigned long long) handoff->now());
+    anchor(text + n, sizeof text - (size_t) n, "start");
+    message* m = new_message(MSG_WINDOW, text, strlen(text));
+    if (m == NULL || !enqueue(m, 1)) {
+        return;
+    }
+    atomic_store(&window, w);
+    atomic_store(&armed, 1);
+    handoff->enable();
+}
+
+/* Closes the window (control_lock held): disables the kinds, flushes (the buffers are handed over while
+ * still armed), then queues the window's end: its end, a stop anchor and what it dropped (the counts start
+ * again at 0 for the next window), and the vendor's own lines. */
+static void disarm_locked(void) {
     if (!atomic_load(&armed)) {
         return;
     }
+    handoff->disable();
+    handoff->flush();
+    atomic_store(&armed, 0);
     char text[1536];
     int n = snprintf(text, sizeof text, "window_end_ns=%llu\n", (unsigned long long) handoff->now());
     anchor(text + n, sizeof text - (size_t) n, "stop");
     n = (int) strlen(text);
-    snprintf(text + n, sizeof text - (size_t) n,
-             "buffers_dropped=%llu\nbytes_dropped=%llu\nrecords_dropped=%llu\nkernels_dropped=%llu\nmemcpys_dropped=%llu\n"
-             "memsets_dropped=%llu\nops_dropped=%llu\nnames_dropped=%llu\n%s",
-             (unsigned long long) atomic_load(&buffers_dropped), (unsigned long long) atomic_load(&bytes_dropped),
-             (unsigned long long) atomic_load(&records_dropped), (unsigned long long) atomic_load(&kernels_dropped),
-             (unsigned long long) atomic_load(&memcpys_dropped), (unsigned long long) atomic_load(&memsets_dropped),
-             (unsigned long long) atomic_load(&ops_dropped), (unsigned long long) atomic_load(&names_dropped),
-             extra == NULL ? "" : extra);
+    n += snprintf(text + n, sizeof text - (size_t) n,
+                  "buffers_dropped=%llu\nbytes_dropped=%llu\nrecords_dropped=%llu\nkernels_dropped=%llu\nmemcpys_dropped=%llu\n"
+                  "memsets_dropped=%llu\nops_dropped=%llu\nnames_dropped=%llu\n",
+                  (unsigned long long) atomic_exchange(&buffers_dropped, 0), (unsigned long long) atomic_exchange(&bytes_dropped, 0),
+                  (unsigned long long) atomic_exchange(&records_dropped, 0), (unsigned long long) atomic_exchange(&kernels_dropped, 0),
+                  (unsigned long long) atomic_exchange(&memcpys_dropped, 0), (unsigned long long) atomic_exchange(&memsets_dropped, 0),
+                  (unsigned long long) atomic_exchange(&ops_dropped, 0), (unsigned long long) atomic_exchange(&names_dropped, 0));
+    if (handoff->end_lines != NULL && n < (int) sizeof text) {
+        handoff->end_lines(text + n, sizeof text - (size_t) n);
+    }
     message* end = new_message(MSG_END, text, strlen(text));
-    if (end == NULL || !enqueue(end, 1)) {
+    if (end != NULL) {
+        enqueue(end, 1);
+    }
+}
+
+/* Reads flagtrace's arm/disarm messages (frames as the stream's, header and payload) from the socket and
+ * applies them; no thread of the program waits on it. The socket closed or broken: flagtrace is gone,
+ * disarm (the sender finds it too on its next write). */
+static void* control_loop(void* unused) {
+    (void) unused;
+    for (;;) {
+        uint32_t header[4];
+        uint8_t* p = (uint8_t*) header;
+        size_t got = 0;
+        while (got < sizeof header) {
+            ssize_t r = recv(fd, p + got, sizeof header - got, 0);
+            if (r < 0 && errno == EINTR) {
+                continue;
+            }
+            if (r <= 0) {
+                goto gone;
+            }
+            got += (size_t) r;
+        }
+        uint64_t length = (uint64_t) header[2] | (uint64_t) header[3] << 32;
+        if (length > 4096) {
+            goto gone; /* not a message flagtrace writes */
+        }
+        uint8_t skip[4096];
+        for (uint64_t left = length; left > 0;) {
+            ssize_t r = recv(fd, skip, (size_t) left, 0);
+            if (r < 0 && errno == EINTR) {
+                continue;
+            }
+            if (r <= 0) {
+                goto gone;
+            }
+            left -= (uint64_t) r;
+        }
+        pthread_mutex_lock(&control_lock);
+        if (header[0] == CONTROL_ARM) {
+            arm_locked();
+        } else if (header[0] == CONTROL_DISARM) {
+            disarm_locked();
+        } /* a later flagtrace's message: skipped */
+        pthread_mutex_unlock(&control_lock);
+    }
+gone:
+    pthread_mutex_lock(&control_lock);
+    if (!exiting) {
+        handoff_disarm();
+    }
+    pthread_mutex_unlock(&control_lock);
+    return NULL;
+}
+
+void handoff_exit(void) {
+    if (fd < 0) {
         return;
     }
+    pthread_mutex_lock(&control_lock);
+    if (exiting) {
+        pthread_mutex_unlock(&control_lock);
+        return;
+    }
+    exiting = 1;
+    disarm_locked();
+    pthread_mutex_unlock(&control_lock);
     pthread_mutex_lock(&queue_lock);
     closing = 1;
     pthread_cond_broadcast(&queue_cond);
@@ -474,9 +572,13 @@ int handoff_start(const handoff_vendor* vendor, const char* path) {
         return -1;
     }
     char hello[2048];
-    uint64_t windowStart = vendor->now();
-    int n = snprintf(hello, sizeof hello, "pid=%ld\nvendor=%s\nwindow_start_ns=%llu\n", (long) getpid(), vendor->name,
-                     (unsigned long long) windowStart);
+    /* Armed from the start, unless `flagtrace run --start-later` (or --delay) asked for a disarmed start:
+     * then the hello has no window_start_ns, and each window opens at flagtrace's arm (MSG_WINDOW). */
+    const char* start = getenv("FLAGTRACE_RUN_START");
+    later = start != NULL && strcmp(start, "later") == 0;
+    int n = later ? snprintf(hello, sizeof hello, "pid=%ld\nvendor=%s\n", (long) getpid(), vendor->name)
+                  : snprintf(hello, sizeof hello, "pid=%ld\nvendor=%s\nwindow_start_ns=%llu\n", (long) getpid(),
+                             vendor->name, (unsigned long long) vendor->now());
     const char* variables[] = {"RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "OMPI_COMM_WORLD_RANK",
                                "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE",
                                "PMI_RANK", "PMI_SIZE", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID",
@@ -488,14 +590,25 @@ int handoff_start(const handoff_vendor* vendor, const char* path) {
         }
     }
     anchor(hello + n, sizeof hello - (size_t) n, "start");
-    atomic_store(&armed, 1);
     message* m = new_message(MSG_HELLO, hello, strlen(hello));
     if (m == NULL || pthread_create(&sender, NULL, send_loop, NULL) != 0) {
-        atomic_store(&armed, 0);
         free(m);
         return -1;
     }
     enqueue(m, 1);
-    pthread_atfork(NULL, NULL, forked);
     return 0;
+}
+
+void handoff_begin(void) {
+    if (!later) { /* window 1 opened with the hello */
+        atomic_store(&window, 1);
+        atomic_store(&armed, 1);
+        handoff->enable();
+    }
+    pthread_t reader;
+    if (pthread_create(&reader, NULL, control_loop, NULL) == 0) {
+        pthread_detach(reader);
+    }
+    pthread_atfork(NULL, NULL, forked);
+    atexit(handoff_exit);
 }

@@ -10,7 +10,12 @@
  *  - hands each completed buffer, unchanged, to the flagtrace process as a `.fltrbuf` frame over the
  *    Unix socket named by FLAGTRACE_RUN_SOCKET, with the kernel names the records point to (once per
  *    pointer), the process's identity and clock anchors at the start, and a closing message.
- * The hand-off itself (queue, sender thread, frames, anchors, ranges, end) is flagtrace_handoff.c, which
+ * On demand (FLAGTRACE_RUN_START=later): CUPTI is registered but no kind is enabled and NVTX ranges
+ * are not handed over until flagtrace arms the process; a small reader thread takes flagtrace's
+ * arm/disarm messages from the same socket, so no thread of the program ever waits on them. Each
+ * armed window opens with MSG_WINDOW and closes with MSG_END (after a forced flush).
+ * The hand-off itself (queue, sender and reader threads, frames, anchors, ranges, windows, ends) is
+ * flagtrace_handoff.c, which
  * the MSPTI library (flagtrace_mspti.c) shares; this file holds CUPTI's, CUDA's and NVTX's symbols. No
  * CUDA header is needed: the few CUPTI entry points used are declared here and looked up by name. */
 #define _GNU_SOURCE
@@ -54,12 +59,29 @@ static uint64_t cupti_now(void) {
     return now;
 }
 
-static void cupti_disarm(void) {
-    if (cupti.disable != NULL) {
-        for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++) {
-            cupti.disable(KINDS[i]);
-        }
+static void cupti_enable(void) {
+    for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++) {
+        cupti.enable(KINDS[i]); /* a kind this CUPTI or device refuses is simply not recorded */
     }
+}
+
+static void cupti_disable(void) {
+    for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++) {
+        cupti.disable(KINDS[i]);
+    }
+}
+
+static void cupti_flush(void) {
+    cupti.flushAll(1);
+}
+
+/* CUPTI's own count of the records it dropped, in each window's end. */
+static void cupti_end_lines(char* out, size_t n) {
+    size_t cuptiDropped = 0;
+    if (cupti.dropped != NULL) {
+        cupti.dropped(NULL, 0, &cuptiDropped);
+    }
+    snprintf(out, n, "cupti_records_dropped=%llu\n", (unsigned long long) cuptiDropped);
 }
 
 static int cupti_push(uint64_t id) {
@@ -71,7 +93,8 @@ static void cupti_pop(void) {
     cupti.pop(EXTERNAL_CUSTOM0, &last);
 }
 
-static const handoff_vendor CUPTI = {"cupti", CUPTI_VENDOR, cupti_now, cupti_disarm, cupti_push, cupti_pop};
+static const handoff_vendor CUPTI = {"cupti", CUPTI_VENDOR, cupti_now, cupti_enable, cupti_disable, cupti_flush,
+                                     cupti_end_lines, cupti_push, cupti_pop};
 
 /* Hands over the names of the buffer's kernels that were not handed over before; counts its records. */
 static void hand_names(uint8_t* buffer, size_t validSize, record_counts* counts) {
@@ -177,21 +200,6 @@ static int range_pop(void) {
     return handoff_range_pop();
 }
 
-/* At exit: flush CUPTI's buffers, hand over the end, and wait (10 s at most) until it is sent. */
-static void finish(void) {
-    if (!handoff_armed()) {
-        return;
-    }
-    cupti.flushAll(1);
-    size_t cuptiDropped = 0;
-    if (cupti.dropped != NULL) {
-        cupti.dropped(NULL, 0, &cuptiDropped);
-    }
-    char extra[64];
-    snprintf(extra, sizeof extra, "cupti_records_dropped=%llu\n", (unsigned long long) cuptiDropped);
-    handoff_finish(extra);
-}
-
 static int lookup(void* library, const char* name, void** slot) {
     *slot = dlsym(library, name);
     if (*slot == NULL) {
@@ -221,7 +229,7 @@ static void* load_cupti(void) {
 }
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-static int initialized; /* 1 once armed */
+static int initialized; /* 1 once connected and registered */
 
 static void initialize(void) {
     const char* path = handoff_socket();
@@ -245,14 +253,10 @@ static void initialize(void) {
     }
     if (cupti.registerCallbacks(handoff_buffer_requested, buffer_completed) != 0) {
         fprintf(stderr, "flagtrace: cuptiActivityRegisterCallbacks failed; the program runs untraced\n");
-        handoff_disarm();
         return;
     }
-    for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++) {
-        cupti.enable(KINDS[i]); /* a kind this CUPTI or device refuses is simply not recorded */
-    }
+    handoff_begin();
     initialized = 1;
-    atexit(finish);
 }
 
 /* The CUDA driver's hook: called once, at the driver's initialisation. */

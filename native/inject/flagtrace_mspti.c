@@ -61,13 +61,25 @@ static uint64_t mspti_now(void) {
     return handoff_clock_ns(CLOCK_REALTIME);
 }
 
-static void mspti_disarm(void) {
+static void mspti_enable(void) {
+    for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++) {
+        if (mspti.enable(KINDS[i]) != 0 && KINDS[i] == KIND_RUNTIME_API && mspti.enable(KIND_API) == 0) {
+            legacy_api_kind = 1; /* otherwise a kind this MSPTI refuses is simply not recorded */
+        }
+    }
+}
+
+static void mspti_disable(void) {
     for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++) {
         mspti.disable(KINDS[i]);
     }
     if (legacy_api_kind) {
         mspti.disable(KIND_API);
     }
+}
+
+static void mspti_flush(void) {
+    mspti.flushAll(1);
 }
 
 static int mspti_push(uint64_t id) {
@@ -79,7 +91,8 @@ static void mspti_pop(void) {
     mspti.pop(EXTERNAL_CUSTOM0, &last);
 }
 
-static const handoff_vendor MSPTI = {"mspti", MSPTI_VENDOR, mspti_now, mspti_disarm, mspti_push, mspti_pop};
+static const handoff_vendor MSPTI = {"mspti", MSPTI_VENDOR, mspti_now, mspti_enable, mspti_disable, mspti_flush, NULL,
+                                     mspti_push, mspti_pop};
 
 /* The bytes a record of `kind` occupies (packed structs, 8-byte alignment), or 0 for a kind the
  * header does not define: as MsptiActivityKind.recordSize. */
@@ -140,16 +153,11 @@ static void buffer_completed(uint8_t* buffer, size_t size, size_t validSize) {
     handoff_buffer(buffer, validSize, counts);
 }
 
-/* At exit: unsubscribe first and flush after (the order MsptiTracer measured on CANN 9.0), hand over the
- * end, and wait (10 s at most) until it is sent. */
+/* At exit: unsubscribe first, then close the window still armed (disable, flush: the order MsptiTracer
+ * measured on CANN 9.0) and the stream, and wait (10 s at most) until everything is sent. */
 static void finish(void) {
-    if (!handoff_armed()) {
-        return;
-    }
     mspti.unsubscribe(subscriber);
-    mspti_disarm();
-    mspti.flushAll(1);
-    handoff_finish(NULL);
+    handoff_exit();
 }
 
 static int lookup(void* library, const char* name, void** slot) {
@@ -203,28 +211,21 @@ __attribute__((constructor)) static void initialize(void) {
             || lookup(library, "msptiActivityPopExternalCorrelationId", (void**) &mspti.pop)) {
         return;
     }
-    if (handoff_start(&MSPTI, path) != 0) {
-        return;
-    }
     int status = mspti.subscribe(&subscriber, NULL, NULL);
     if (status != 0) {
         fprintf(stderr, "flagtrace: msptiSubscribe returned %d (another MSPTI subscriber owns this process?); the"
                         " program runs untraced\n", status);
-        handoff_disarm();
         return;
     }
-    if (mspti.registerCallbacks(handoff_buffer_requested, buffer_completed) != 0) {
-        fprintf(stderr, "flagtrace: msptiActivityRegisterCallbacks failed; the program runs untraced\n");
-        handoff_disarm();
+    /* Registered before the connection: a buffer completed before the first window is freed, not handed over. */
+    if (mspti.registerCallbacks(handoff_buffer_requested, buffer_completed) != 0
+            || handoff_start(&MSPTI, path) != 0) {
+        mspti.unsubscribe(subscriber);
         return;
-    }
-    for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++) {
-        if (mspti.enable(KINDS[i]) != 0 && KINDS[i] == KIND_RUNTIME_API && mspti.enable(KIND_API) == 0) {
-            legacy_api_kind = 1; /* otherwise a kind this MSPTI refuses is simply not recorded */
-        }
     }
     traced = 1;
-    atexit(finish);
+    handoff_begin();
+    atexit(finish); /* after handoff_begin's: runs before it */
 }
 
 /* mstx (libms_tools_ext.so): a traced process's ranges are this library's, with ids of its own; an

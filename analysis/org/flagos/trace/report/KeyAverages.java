@@ -101,15 +101,23 @@ public final class KeyAverages {
      * host rows, its device records as device rows, in the summary's order.
      */
     public static KeyAverages of(OpSummary summary) {
-        List<KeyAveragesRow> rows = new ArrayList<>();
-        for (List<OpSummaryRow> host : List.of(summary.rows(), summary.calls())) {
-            for (OpSummaryRow r : host) {
-                rows.add(new KeyAveragesRow(r.name(), false, r.count(), r.selfCpuTimeTotalUs(), r.cpuTimeTotalUs(),
-                        r.selfDeviceTimeTotalUs(), r.deviceTimeTotalUs()));
-            }
+        // Rows in first-appearance order, as a trace file's: ties on a sort key then come out alike.
+        List<OpSummaryRow> all = new ArrayList<>(summary.rows());
+        all.addAll(summary.calls());
+        int hostRows = all.size();
+        all.addAll(summary.device());
+        Integer[] order = new Integer[all.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
         }
-        for (OpSummaryRow r : summary.device()) {
-            rows.add(new KeyAveragesRow(r.name(), true, r.count(), 0, 0, r.selfDeviceTimeTotalUs(), r.deviceTimeTotalUs()));
+        java.util.Arrays.sort(order, (a, b) -> all.get(a).compareFirstAppearance(all.get(b)));
+        List<KeyAveragesRow> rows = new ArrayList<>();
+        for (int i : order) {
+            OpSummaryRow r = all.get(i);
+            rows.add(i < hostRows
+                    ? new KeyAveragesRow(r.name(), false, r.count(), r.selfCpuTimeTotalUs(), r.cpuTimeTotalUs(),
+                            r.selfDeviceTimeTotalUs(), r.deviceTimeTotalUs())
+                    : new KeyAveragesRow(r.name(), true, r.count(), 0, 0, r.selfDeviceTimeTotalUs(), r.deviceTimeTotalUs()));
         }
         return new KeyAverages(rows, true);
     }

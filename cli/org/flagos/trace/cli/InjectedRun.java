@@ -60,6 +60,15 @@ final class InjectedRun implements AutoCloseable {
     private static final int TICK = 0x10004;
     private static final int END = 0x10005;
     private static final int DEVICES = 0x10006;
+    private static final int WINDOW = 0x10007;
+    private static final int ARM = 0x20001;
+    private static final int DISARM = 0x20002;
+    /** The control socket's name, beside the run's socket: {@code flagtrace start}/{@code stop} talk to it. */
+    static final String CONTROL_SOCKET = ".flagtrace-control.sock";
+    /** Written in DIR when the sockets are not in DIR (its path too long for a socket's name): the control socket's path. */
+    static final String CONTROL_POINTER = ".flagtrace-control.path";
+    /** How long start and stop wait for each process to answer (its window opened or closed). */
+    private static final long ANSWER_MS = 10_000;
     /** A message larger than this is not one the injected library writes: the stream is damaged. */
     private static final long MAX_MESSAGE = 256L << 20;
     /** How long the connections still open when CMD has exited (its children's) are waited for. */
@@ -73,26 +82,66 @@ final class InjectedRun implements AutoCloseable {
     private final ServerSocketChannel server;
     private final List<Connection> connections = new ArrayList<>();
     private final Thread acceptor;
+    private final OnDemand onDemand;
+    private final Path controlSocket;
+    private final ServerSocketChannel control;
+    private final java.util.concurrent.ScheduledExecutorService timers;
+    /** Armed by a {@code start} without a PID: a process that connects later is armed as it connects. */
+    private volatile boolean armedAll;
 
-    /** Binds the socket (in DIR, or a fresh folder under the temporary directory when DIR's path is too long for one). */
+    /**
+     * When the processes are armed: {@code startLater} keeps each disarmed until {@code flagtrace start} (or its
+     * {@code delaySeconds}); {@code delaySeconds} arms each that long after it connects; {@code durationSeconds}
+     * disarms each window that long after it opened. Nulls: not given.
+     */
+    record OnDemand(boolean startLater, Double delaySeconds, Double durationSeconds) {
+        static final OnDemand NONE = new OnDemand(false, null, null);
+
+        /** The injected library starts disarmed. */
+        boolean disarmedAtStart() {
+            return startLater || delaySeconds != null;
+        }
+    }
+
     InjectedRun(Path dir) throws IOException {
+        this(dir, OnDemand.NONE);
+    }
+
+    /** Binds the sockets (in DIR, or a fresh folder under the temporary directory when DIR's path is too long for one). */
+    InjectedRun(Path dir, OnDemand onDemand) throws IOException {
         this.dir = dir;
+        this.onDemand = onDemand;
         this.library = library(dir, LIBRARY_RESOURCE);
         this.msptiLibrary = library(dir, MSPTI_LIBRARY_RESOURCE);
         Path inDir = dir.resolve(".flagtrace-run.sock");
-        if (inDir.toString().getBytes(StandardCharsets.UTF_8).length < 100) {
+        if (dir.resolve(CONTROL_SOCKET).toString().getBytes(StandardCharsets.UTF_8).length < 100) {
             socketDir = null;
             socket = inDir;
         } else {
             socketDir = Files.createTempDirectory("flagtrace-run");
-            socket = socketDir.resolve("s");
+            socket = socketDir.resolve(".flagtrace-run.sock");
         }
+        controlSocket = socket.resolveSibling(CONTROL_SOCKET);
         Files.deleteIfExists(socket);
+        Files.deleteIfExists(controlSocket);
         server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
         server.bind(UnixDomainSocketAddress.of(socket));
+        control = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+        control.bind(UnixDomainSocketAddress.of(controlSocket));
+        if (socketDir != null) {
+            Files.writeString(dir.resolve(CONTROL_POINTER), controlSocket + "\n");
+        }
+        timers = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "flagtrace-run-timer");
+            t.setDaemon(true);
+            return t;
+        });
         acceptor = new Thread(this::accept, "flagtrace-run-accept");
         acceptor.setDaemon(true);
         acceptor.start();
+        Thread controller = new Thread(this::serveControl, "flagtrace-run-control");
+        controller.setDaemon(true);
+        controller.start();
     }
 
     /**
@@ -101,9 +150,157 @@ final class InjectedRun implements AutoCloseable {
      * caller's {@code LD_PRELOAD}, kept) in {@code LD_PRELOAD}.
      */
     Map<String, String> environment(String previousPreload) {
-        return Map.of("CUDA_INJECTION64_PATH", library.toString(), "NVTX_INJECTION64_PATH", library.toString(),
-                "LD_PRELOAD", (previousPreload == null || previousPreload.isBlank() ? "" : previousPreload + ":") + msptiLibrary,
-                SOCKET_VARIABLE, socket.toString());
+        Map<String, String> env = new LinkedHashMap<>(Map.of("CUDA_INJECTION64_PATH", library.toString(),
+                "NVTX_INJECTION64_PATH", library.toString(), SOCKET_VARIABLE, socket.toString(),
+                "LD_PRELOAD", (previousPreload == null || previousPreload.isBlank() ? "" : previousPreload + ":") + msptiLibrary));
+        if (onDemand.disarmedAtStart()) {
+            env.put("FLAGTRACE_RUN_START", "later");
+        }
+        return env;
+    }
+
+    /** A process said who it is: armed now if a {@code start} for all is in force, or after {@code --delay}. */
+    private void helloed(Connection c) {
+        synchronized (connections) {
+            connections.notifyAll(); // a start PID may wait for it
+        }
+        if (armedAll) {
+            send(c, ARM);
+        } else if (onDemand.delaySeconds() != null) {
+            timers.schedule(() -> send(c, ARM), nanos(onDemand.delaySeconds()), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** A window opened: disarmed after {@code --duration}, if given. */
+    private void windowOpened(Connection c, Connection.Window w) {
+        if (onDemand.durationSeconds() != null) {
+            timers.schedule(() -> {
+                synchronized (c) {
+                    if (c.current != w) {
+                        return; // closed already (stop, or the process ended)
+                    }
+                }
+                send(c, DISARM);
+            }, nanos(onDemand.durationSeconds()), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private static long nanos(double seconds) {
+        return (long) (seconds * 1e9);
+    }
+
+    /** Sends an arm or disarm to the process; a process gone is simply not reached. */
+    private static void send(Connection c, int type) {
+        ByteBuffer frame = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putInt(type).putInt(0).putLong(0).flip();
+        synchronized (c.channel) {
+            try {
+                while (frame.hasRemaining()) {
+                    c.channel.write(frame);
+                }
+            } catch (IOException e) {
+                // the process ended: its stream's end closes its window
+            }
+        }
+    }
+
+    /** Serves {@code flagtrace start}/{@code stop}: one line in ({@code start [PID]} or {@code stop [PID]}), the answer out. */
+    private void serveControl() {
+        while (control.isOpen()) {
+            try (SocketChannel client = control.accept()) {
+                java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(
+                        Channels.newInputStream(client), StandardCharsets.UTF_8));
+                String line = in.readLine();
+                String answer;
+                try {
+                    answer = control(line == null ? "" : line.strip());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                } catch (RuntimeException e) {
+                    answer = "error " + e.getMessage();
+                }
+                ByteBuffer out = ByteBuffer.wrap((answer + "\n").getBytes(StandardCharsets.UTF_8));
+                while (out.hasRemaining()) {
+                    client.write(out);
+                }
+            } catch (IOException e) {
+                if (!control.isOpen()) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /**
+     * Applies one control line; the answer's first word is {@code ok} or {@code error}. {@code start} arms every
+     * process (and those that connect later) or process PID, and answers once each has opened its window;
+     * {@code stop} disarms them and answers once each has handed over its window's end (10 s at most each).
+     */
+    String control(String line) throws InterruptedException {
+        String[] words = line.split("\\s+");
+        boolean start = words[0].equals("start");
+        if (!start && !words[0].equals("stop") || words.length > 2) {
+            return "error not a control line: " + line;
+        }
+        Long pid = words.length == 2 ? Long.parseLong(words[1]) : null;
+        List<Connection> targets = new ArrayList<>();
+        long deadline = System.currentTimeMillis() + ANSWER_MS;
+        if (pid != null) {
+            Connection c = waitForProcess(pid, deadline);
+            if (c == null) {
+                return "error no process " + pid + " of this run has reached it (a process connects when it initialises CUDA)";
+            }
+            targets.add(c);
+        } else {
+            armedAll = start;
+            synchronized (connections) {
+                targets.addAll(connections);
+            }
+        }
+        StringBuilder done = new StringBuilder();
+        int n = 0;
+        for (Connection c : targets) {
+            int before;
+            synchronized (c) {
+                if (c.ended || (start ? c.current != null : c.current == null)) {
+                    continue; // ended, or already armed (start) or disarmed (stop)
+                }
+                before = start ? c.opened : c.windows.size();
+            }
+            send(c, start ? ARM : DISARM);
+            synchronized (c) {
+                while (!c.ended && (start ? c.opened == before : c.windows.size() == before)) {
+                    long left = deadline - System.currentTimeMillis();
+                    if (left <= 0) {
+                        return "error process " + c.pid + " did not answer in " + ANSWER_MS / 1000 + " s";
+                    }
+                    c.wait(left);
+                }
+                if (c.ended) {
+                    continue;
+                }
+                Path capture = start ? c.current.capture : c.windows.get(c.windows.size() - 1).capture;
+                done.append(' ').append(c.pid).append(':').append(capture.getFileName());
+                n++;
+            }
+        }
+        return "ok " + (start ? "armed " : "stopped ") + n + (n == 1 ? " process" : " processes") + done;
+    }
+
+    private Connection waitForProcess(long pid, long deadline) throws InterruptedException {
+        while (System.currentTimeMillis() < deadline) {
+            synchronized (connections) {
+                for (Connection c : connections) {
+                    synchronized (c) {
+                        if (c.pid == pid && !c.ended) {
+                            return c;
+                        }
+                    }
+                }
+                connections.wait(Math.max(1, Math.min(100, deadline - System.currentTimeMillis())));
+            }
+        }
+        return null;
     }
 
     private void accept() {
@@ -128,6 +325,7 @@ final class InjectedRun implements AutoCloseable {
      */
     List<Path> finish(PrintStream err) throws IOException, InterruptedException {
         server.close();
+        control.close();
         acceptor.join(TimeUnit.SECONDS.toMillis(5));
         List<Connection> all;
         synchronized (connections) {
@@ -142,15 +340,8 @@ final class InjectedRun implements AutoCloseable {
             }
         }
         List<Path> traces = new ArrayList<>();
-        for (Connection c : all) {
-            try { // one process's stream that cannot become a trace is one line; the others and CMD's exit code stand
-                Path trace = c.replay(err);
-                if (trace != null) {
-                    traces.add(trace);
-                }
-            } catch (IOException | RuntimeException e) {
-                CliFailures.report(e, "flagtrace run: the stream of " + (c.capture != null ? c.capture : "a process"), err);
-            }
+        for (Connection c : all) { // one window that cannot become a trace is one line; the others and CMD's exit code stand
+            traces.addAll(c.replay(err));
         }
         return traces;
     }
@@ -158,7 +349,11 @@ final class InjectedRun implements AutoCloseable {
     @Override
     public void close() throws IOException {
         server.close();
+        control.close();
+        timers.shutdownNow();
         Files.deleteIfExists(socket);
+        Files.deleteIfExists(controlSocket);
+        Files.deleteIfExists(dir.resolve(CONTROL_POINTER));
         if (socketDir != null) {
             Files.deleteIfExists(socketDir);
         }
@@ -186,22 +381,28 @@ final class InjectedRun implements AutoCloseable {
         return copy;
     }
 
-    /** One traced process's stream, written as a capture and the files beside it as it arrives. */
-    private static final class Connection {
+    /**
+     * One traced process's stream. Each armed window is written as a capture with the files beside it as it
+     * arrives: the window opened with the hello (a process armed from its start) as {@code flagtrace-PID},
+     * every window opened by an arm (on demand) as {@code flagtrace-PID-wN}.
+     */
+    private final class Connection {
         final SocketChannel channel;
         final Thread thread;
         private final Path dir;
         private final Map<Long, String> names = new LinkedHashMap<>();
         private final Map<String, String> hello = new LinkedHashMap<>();
-        private final Map<String, String> end = new LinkedHashMap<>();
-        private Path capture;
-        private OutputStream out;
-        private OpsJsonlWriter ops;
-        private long buffers;
+        /** The windows closed, in order; the one open, or null. Guarded by this. */
+        private final List<Window> windows = new ArrayList<>();
+        private Window current;
+        private int opened;
+        private boolean ended;
+        private long pid = -1;
+        private byte[] devices;
         /** The vendor id of the stream's buffers (0 before the first). */
         private int vendor;
-        /** The latest time the stream vouches for: a buffer's completion (sent before it) or an op's end. */
-        private long lastTick = -1;
+        /** Buffers, ops or ticks that came with no window open (the library sends none: a later library's). */
+        private long outside;
         /** When the stream ended, on this host's monotonic clock (System.nanoTime: CLOCK_MONOTONIC, the anchors' clock). */
         private long endedAtMonotonic;
         private String damage;
@@ -225,7 +426,7 @@ final class InjectedRun implements AutoCloseable {
                     ByteBuffer h = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN);
                     int type = h.getInt(0);
                     long length = h.getLong(8);
-                    if (length < 0 || length > MAX_MESSAGE || h.getInt(4) != 0 || (capture == null && type != HELLO)) {
+                    if (length < 0 || length > MAX_MESSAGE || h.getInt(4) != 0 || (pid < 0 && type != HELLO)) {
                         damage = "a damaged message (type " + type + ", " + length + " bytes)";
                         return;
                     }
@@ -234,113 +435,214 @@ final class InjectedRun implements AutoCloseable {
                     take(type, header, payload);
                 }
             } catch (IOException | RuntimeException e) { // a broken or malformed stream: what came before it is kept
-                if (damage == null && capture != null) {
+                if (damage == null && pid >= 0) {
                     damage = "the stream broke: " + e.getMessage();
                 }
             } finally {
                 endedAtMonotonic = System.nanoTime();
-                closeQuietly();
+                synchronized (this) {
+                    if (current != null) {
+                        closeWindow(null);
+                    }
+                    ended = true;
+                    notifyAll();
+                }
+                try {
+                    channel.close();
+                } catch (IOException e) {
+                    // closing a stream already ended
+                }
             }
         }
 
         private void take(int type, byte[] header, byte[] payload) throws IOException {
             ByteBuffer p = ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN);
-            if (type > 0 && type < FLAGTRACE_TYPES) { // a vendor's buffer: the .fltrbuf frame it already is
+            Window w = current;
+            boolean buffer = type > 0 && type < FLAGTRACE_TYPES;
+            if (w == null && (buffer || type == OP || type == TICK)) {
+                outside++;
+                return;
+            }
+            if (buffer) { // a vendor's buffer: the .fltrbuf frame it already is
                 if (vendor != 0 && vendor != type) {
                     throw new IOException("a buffer of vendor " + type + " in a stream of vendor " + vendor);
                 }
                 vendor = type;
-                out.write(header);
-                out.write(payload);
-                buffers++;
+                w.out.write(header);
+                w.out.write(payload);
+                w.buffers++;
                 return;
             }
             switch (type) {
                 case HELLO -> {
                     parse(payload, hello);
-                    capture = dir.resolve("flagtrace-" + number(hello, "pid") + ".fltrbuf");
-                    out = new BufferedOutputStream(Files.newOutputStream(capture), 1 << 16);
-                    out.write("FLTRBUF1".getBytes(StandardCharsets.US_ASCII));
-                    ops = new OpsJsonlWriter(OpsJsonlWriter.besides(capture), number(hello, "window_start_ns"));
+                    synchronized (this) {
+                        pid = number(hello, "pid");
+                        if (hello.containsKey("window_start_ns")) { // armed from its start: window 1, named flagtrace-PID
+                            openWindow(1, "flagtrace-" + pid, number(hello, "window_start_ns"), anchor(hello, "start"));
+                        }
+                        notifyAll();
+                    }
+                    helloed(this);
+                }
+                case WINDOW -> {
+                    Map<String, String> fields = new LinkedHashMap<>();
+                    parse(payload, fields);
+                    int n = (int) number(fields, "window");
+                    synchronized (this) {
+                        if (current != null) { // a window opened while one is: the stream is not one the library writes
+                            throw new IOException("window " + n + " opened while window " + current.number + " is open");
+                        }
+                        openWindow(n, "flagtrace-" + pid + "-w" + n, number(fields, "window_start_ns"), anchor(fields, "start"));
+                        notifyAll();
+                    }
                 }
                 case NAME -> names.putIfAbsent(p.getLong(0), new String(payload, 8, payload.length - 8, StandardCharsets.UTF_8));
                 case OP -> {
-                    ops.op(new HostOp(new String(payload, 32, payload.length - 32, StandardCharsets.UTF_8),
+                    w.ops.op(new HostOp(new String(payload, 32, payload.length - 32, StandardCharsets.UTF_8),
                             new ExternalId(p.getLong(0)), p.getLong(24), p.getLong(8), p.getLong(16)));
-                    lastTick = Math.max(lastTick, p.getLong(16)); // an op ended: the window holds it too
+                    w.lastTick = Math.max(w.lastTick, p.getLong(16)); // an op ended: the window holds it too
                 }
-                case TICK -> lastTick = Math.max(lastTick, p.getLong(0));
-                case END -> parse(payload, end);
-                case DEVICES -> Files.write(CaptureSidecars.DEVICES.besides(capture), payload); // checked by the replay that reads it
+                case TICK -> w.lastTick = Math.max(w.lastTick, p.getLong(0));
+                case END -> {
+                    Map<String, String> end = new LinkedHashMap<>();
+                    parse(payload, end);
+                    synchronized (this) {
+                        if (current != null) {
+                            closeWindow(end);
+                        }
+                        notifyAll();
+                    }
+                }
+                case DEVICES -> devices = payload; // written beside each window's capture; checked by the replay that reads it
                 default -> { } // a message of a later library: skipped
             }
         }
 
-        private void closeQuietly() {
+        private void openWindow(int number, String base, long start, ClockAnchor startAnchor) throws IOException {
+            Window w = new Window(number, dir.resolve(base + ".fltrbuf"), start, startAnchor);
+            w.out = new BufferedOutputStream(Files.newOutputStream(w.capture), 1 << 16);
+            w.out.write("FLTRBUF1".getBytes(StandardCharsets.US_ASCII));
+            w.ops = new OpsJsonlWriter(OpsJsonlWriter.besides(w.capture), start);
+            current = w;
+            opened++;
+            windowOpened(this, w);
+        }
+
+        /**
+         * Closes the window open: with its end message ({@code end}), or, the stream having ended without one, at
+         * the stream's end (every record handed over ended before it: the start anchor turns this host's
+         * monotonic clock into CUPTI's) or the last tick if later. Writes the files beside its capture.
+         */
+        private void closeWindow(Map<String, String> end) {
+            Window w = current;
+            current = null;
+            w.end = end;
+            windows.add(w);
             try {
-                if (out != null) {
-                    out.close();
+                long windowEnd = end != null ? number(end, "window_end_ns") : Math.max(Math.max(w.start, w.lastTick),
+                        w.startAnchor.traceNs() + (endedAtMonotonic - w.startAnchor.monotonicNs()));
+                w.out.close();
+                w.ops.close(windowEnd);
+                if (vendor == MsptiTracer.DUMP_VENDOR) { // MSPTI's records carry physical device ids: the process's mapping, as a live session saves it
+                    MsptiTracer.deviceNameEntries(hello.get("env.ASCEND_RT_VISIBLE_DEVICES")).forEach(names::putIfAbsent);
                 }
-                channel.close();
-            } catch (IOException e) {
-                if (damage == null) {
-                    damage = "the capture could not be written: " + e.getMessage();
+                try (var out = Files.newBufferedWriter(CaptureSidecars.NAMES.besides(w.capture), StandardCharsets.UTF_8)) {
+                    for (var e : names.entrySet()) {
+                        out.write("0x" + Long.toHexString(e.getKey()) + "\t" + e.getValue().replace('\n', ' ').replace('\t', ' ') + "\n");
+                    }
                 }
+                if (devices != null) {
+                    Files.write(CaptureSidecars.DEVICES.besides(w.capture), devices);
+                }
+                Map<String, String> env = new LinkedHashMap<>();
+                hello.forEach((k, v) -> {
+                    if (k.startsWith("env.")) {
+                        env.put(k.substring(4), v);
+                    }
+                });
+                ProcessIdentity self = ProcessIdentity.ofThisProcess(env);
+                ProcessIdentity identity = new ProcessIdentity(self.rank(), self.worldSize(), self.localRank(), self.localWorldSize(),
+                        self.host(), pid, self.bootId());
+                List<ClockAnchor> anchors = new ArrayList<>(List.of(w.startAnchor));
+                if (end != null) {
+                    anchors.add(anchor(end, "stop"));
+                }
+                ProcessFactsFile.write(CaptureSidecars.PROCESS.besides(w.capture), new ProcessFacts(identity, anchors));
+            } catch (IOException | RuntimeException e) {
+                w.failure = e;
             }
         }
 
-        /** Writes the files beside the capture and replays it into {@code flagtrace-PID.json}; null when nothing came. */
-        Path replay(PrintStream err) throws IOException {
-            if (capture == null) {
-                return null;
+        /** Replays each window's capture into its trace; the traces written. */
+        List<Path> replay(PrintStream err) {
+            List<Window> all;
+            synchronized (this) {
+                all = List.copyOf(windows);
             }
-            boolean stopped = !end.isEmpty();
-            long windowStart = number(hello, "window_start_ns");
-            // Without its end message the window ends when the stream did: every record handed over ended before
-            // that (the start anchor turns this host's monotonic clock into CUPTI's), or at the last tick if later.
-            long windowEnd = stopped ? number(end, "window_end_ns") : Math.max(Math.max(windowStart, lastTick),
-                    number(hello, "start_trace_ns") + (endedAtMonotonic - number(hello, "start_monotonic_ns")));
-            ops.close(windowEnd);
-            if (vendor == MsptiTracer.DUMP_VENDOR) { // MSPTI's records carry physical device ids: the process's mapping, as a live session saves it
-                MsptiTracer.deviceNameEntries(hello.get("env.ASCEND_RT_VISIBLE_DEVICES")).forEach(names::putIfAbsent);
+            if (outside > 0) {
+                err.println("flagtrace run: process " + pid + " handed over " + outside + " messages outside any window (not in a trace)");
             }
-            try (var w = Files.newBufferedWriter(CaptureSidecars.NAMES.besides(capture), StandardCharsets.UTF_8)) {
-                for (var e : names.entrySet()) {
-                    w.write("0x" + Long.toHexString(e.getKey()) + "\t" + e.getValue().replace('\n', ' ').replace('\t', ' ') + "\n");
+            List<Path> traces = new ArrayList<>();
+            for (Window w : all) {
+                try {
+                    Path trace = w.replay(err);
+                    if (trace != null) {
+                        traces.add(trace);
+                    }
+                } catch (IOException | RuntimeException e) { // one window that cannot become a trace is one line
+                    CliFailures.report(e, "flagtrace run: the stream of " + w.capture, err);
                 }
             }
-            long pid = number(hello, "pid");
-            Map<String, String> env = new LinkedHashMap<>();
-            hello.forEach((k, v) -> {
-                if (k.startsWith("env.")) {
-                    env.put(k.substring(4), v);
+            return traces;
+        }
+
+        /** One armed window of the process: its capture and what closed it. */
+        private final class Window {
+            final int number;
+            final Path capture;
+            final long start;
+            final ClockAnchor startAnchor;
+            OutputStream out;
+            OpsJsonlWriter ops;
+            long buffers;
+            /** The latest time the stream vouches for: a buffer's completion (sent before it) or an op's end. */
+            long lastTick = -1;
+            /** Its end message, or null: the stream ended with the window open. */
+            Map<String, String> end;
+            Exception failure;
+
+            Window(int number, Path capture, long start, ClockAnchor startAnchor) {
+                this.number = number;
+                this.capture = capture;
+                this.start = start;
+                this.startAnchor = startAnchor;
+            }
+
+            Path replay(PrintStream err) throws IOException {
+                if (failure != null) {
+                    throw new IOException("the capture could not be written: " + failure.getMessage(), failure);
                 }
-            });
-            ProcessIdentity self = ProcessIdentity.ofThisProcess(env);
-            ProcessIdentity identity = new ProcessIdentity(self.rank(), self.worldSize(), self.localRank(), self.localWorldSize(),
-                    self.host(), pid, self.bootId());
-            List<ClockAnchor> anchors = new ArrayList<>(List.of(anchor(hello, "start")));
-            if (stopped) {
-                anchors.add(anchor(end, "stop"));
-            }
-            ProcessFactsFile.write(CaptureSidecars.PROCESS.besides(capture), new ProcessFacts(identity, anchors));
-            Path trace = dir.resolve("flagtrace-" + pid + ".json");
-            List<String> args = new ArrayList<>(List.of("replay", capture.toString(), "-o", trace.toString(),
-                    "--metadata", "flagtrace_run_end=" + (stopped ? "stop" : "the process ended without a stop"
-                            + (damage != null ? " (" + damage + ")" : "") + ": every buffer it handed over is here, ops still open are not"),
-                    "--metadata", "flagtrace_run_buffers=" + buffers));
-            for (String key : List.of("buffers_dropped", "bytes_dropped", "records_dropped", "kernels_dropped", "memcpys_dropped",
-                    "memsets_dropped", "ops_dropped", "names_dropped", "cupti_records_dropped")) {
-                if (end.containsKey(key)) {
-                    args.addAll(List.of("--metadata", "flagtrace_run_" + key + "=" + number(end, key)));
+                boolean stopped = end != null;
+                String base = capture.getFileName().toString();
+                Path trace = dir.resolve(base.substring(0, base.length() - ".fltrbuf".length()) + ".json");
+                List<String> args = new ArrayList<>(List.of("replay", capture.toString(), "-o", trace.toString(),
+                        "--metadata", "flagtrace_run_end=" + (stopped ? "stop" : "the process ended without a stop"
+                                + (damage != null ? " (" + damage + ")" : "") + ": every buffer it handed over is here, ops still open are not"),
+                        "--metadata", "flagtrace_run_buffers=" + buffers, "--metadata", "flagtrace_run_window=" + number));
+                for (String key : List.of("buffers_dropped", "bytes_dropped", "records_dropped", "kernels_dropped", "memcpys_dropped",
+                        "memsets_dropped", "ops_dropped", "names_dropped", "cupti_records_dropped")) {
+                    if (stopped && end.containsKey(key)) {
+                        args.addAll(List.of("--metadata", "flagtrace_run_" + key + "=" + number(end, key)));
+                    }
                 }
+                int code = new FlagtraceCli(err, err).run(args.toArray(String[]::new));
+                if (code != ExitCodes.OK) {
+                    err.println("flagtrace run: the capture of process " + pid + " did not replay (exit " + code + "): " + capture);
+                    return null;
+                }
+                return trace;
             }
-            int code = new FlagtraceCli(err, err).run(args.toArray(String[]::new));
-            if (code != ExitCodes.OK) {
-                err.println("flagtrace run: the capture of process " + pid + " did not replay (exit " + code + "): " + capture);
-                return null;
-            }
-            return trace;
         }
 
         private static ClockAnchor anchor(Map<String, String> fields, String at) {

@@ -29,19 +29,31 @@ import picocli.CommandLine.Parameters;
                 + " DIR/flagtrace-PID.json when the tree is done (docs/run.md). Every Java 17+ JVM of the tree gets"
                 + " flagtrace's agent through JAVA_TOOL_OPTIONS instead (each prints the JDK's one 'Picked up"
                 + " JAVA_TOOL_OPTIONS' line on its standard error) and writes DIR/flagtrace-PID.json when it exits or"
-                + " after --duration (--delay and --duration apply to JVMs only). With more than one trace, they are"
-                + " merged into DIR/merged.json. Exits with CMD's exit code.",
+                + " after --duration. On demand: with --start-later each CUDA process is traced only between 'flagtrace"
+                + " start' and 'flagtrace stop' (or --duration), each armed window its own trace,"
+                + " DIR/flagtrace-PID-wN.json; --delay arms each process that long after it initialises CUDA. With more than"
+                + " one trace of different processes and no window armed on demand, they are merged into DIR/merged.json."
+                + " Exits with CMD's exit code.",
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {"0:done, the program exited 0; any other code is the program's own (1 also: CMD could not start)",
             ExitCodes.USAGE_LINE})
 final class RunCommand implements Callable<Integer> {
+    /** A trace of a window armed on demand: flagtrace-PID-wN.json. */
+    private static final java.util.regex.Pattern WINDOW_TRACE = java.util.regex.Pattern.compile("flagtrace-\\d+-w\\d+\\.json");
+
     @Option(names = {"-d", "--dir"}, paramLabel = "DIR", description = "where the traces go (created; default flagtrace-run-TIME)")
     Path dir;
 
-    @Option(names = "--delay", paramLabel = "SECONDS", description = "arm each process that long after it starts")
+    @Option(names = "--start-later", description = "load the tracer into each CUDA process disarmed: 'flagtrace start' arms"
+            + " it, 'flagtrace stop' disarms it (JVMs of the tree are not traced then: 'flagtrace attach PID' arms one)")
+    boolean startLater;
+
+    @Option(names = "--delay", paramLabel = "SECONDS", description = "arm each process that long after it starts (a CUDA"
+            + " process: after it initialises CUDA)")
     Double delay;
 
-    @Option(names = "--duration", paramLabel = "SECONDS", description = "stop each process's session that long after arming")
+    @Option(names = "--duration", paramLabel = "SECONDS", description = "stop each process's session that long after arming"
+            + " (a CUDA process: each armed window)")
     Double duration;
 
     @Option(names = "--agent-jar", paramLabel = "JAR", description = "the jar to load as the agent (default: flagtrace's own,"
@@ -70,10 +82,15 @@ final class RunCommand implements Callable<Integer> {
         }
         Files.createDirectories(out);
         ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
-        String previous = System.getenv("JAVA_TOOL_OPTIONS");
-        pb.environment().put("JAVA_TOOL_OPTIONS", (previous == null || previous.isBlank() ? "" : previous + " ") + "-javaagent:" + jar + "=" + options);
+        if (startLater) { // the agent has no disarmed start: a JVM would be traced from its start, outside every window
+            context.err().println("flagtrace run: --start-later: JVMs of the tree are not traced ('flagtrace attach PID' arms one)");
+        } else {
+            String previous = System.getenv("JAVA_TOOL_OPTIONS");
+            pb.environment().put("JAVA_TOOL_OPTIONS", (previous == null || previous.isBlank() ? "" : previous + " ") + "-javaagent:" + jar + "=" + options);
+        }
         int exit;
-        try (InjectedRun injected = new InjectedRun(out)) {
+        InjectedRun.OnDemand onDemand = new InjectedRun.OnDemand(startLater, delay, duration);
+        try (InjectedRun injected = new InjectedRun(out, onDemand)) {
             pb.environment().putAll(injected.environment(pb.environment().get("LD_PRELOAD")));
             Process process;
             try {
@@ -90,12 +107,16 @@ final class RunCommand implements Callable<Integer> {
         if (traces.size() == 1) {
             context.err().println(head + "1 trace: " + traces.get(0));
         } else {
-            context.err().println(head + traces.size() + " traces in " + out + (traces.isEmpty() ? " (no JVM of the tree was traced)" : ":"));
+            context.err().println(head + traces.size() + " traces in " + out + (!traces.isEmpty() ? ":"
+                    : onDemand.disarmedAtStart() ? " (no window was armed)" : " (no JVM of the tree was traced)"));
             for (Path t : traces) {
                 context.err().println("  " + t.getFileName());
             }
         }
-        if (traces.size() > 1) {
+        boolean windows = traces.stream().anyMatch(t -> WINDOW_TRACE.matcher(t.getFileName().toString()).matches());
+        if (traces.size() > 1 && windows) {
+            context.err().println("flagtrace run: windows armed on demand are not merged (merge picks the traces: flagtrace merge)");
+        } else if (traces.size() > 1) {
             // The merge's lines go to stderr: run's stdout is the program's alone.
             MergeCommand merge = new MergeCommand(new CliContext(context.err(), context.err(), context.terminal(),
                     context.progressMinBytes(), context.progressWidth()));
@@ -116,7 +137,8 @@ final class RunCommand implements Callable<Integer> {
         List<Path> found = new ArrayList<>();
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "flagtrace-*.json")) {
             files.forEach(f -> {
-                if (f.getFileName().toString().matches("flagtrace-\\d+\\.json")) { // not an injected capture's files beside it
+                String name = f.getFileName().toString(); // not an injected capture's files beside it
+                if (name.matches("flagtrace-\\d+\\.json") || WINDOW_TRACE.matcher(name).matches()) {
                     found.add(f);
                 }
             });

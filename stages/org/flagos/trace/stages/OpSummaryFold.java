@@ -42,6 +42,9 @@ final class OpSummaryFold {
     private static final int SELF_CPU = 2;
     private static final int DEVICE = 3;
     private static final int SELF_DEVICE = 4;
+    /** The start of the row's first event, and its length: where torch lists the row among ties. */
+    private static final int FIRST_START = 5;
+    private static final int FIRST_LENGTH = 6;
 
     private final Long2ObjectHashMap<Siblings> threads = new Long2ObjectHashMap<>();
     private final Int2ObjectHashMap<long[]> byName = new Int2ObjectHashMap<>();
@@ -227,7 +230,7 @@ final class OpSummaryFold {
         long cpu = end - start;
         if (!t.afterLast(start, end, externalId)) {
             approximate++; // a later event of this row was folded already: this one is a leaf
-            add(call ? byCall : byName, nameId, cpu, cpu, selfDeviceNs, selfDeviceNs);
+            add(call ? byCall : byName, nameId, start, cpu, cpu, cpu, selfDeviceNs, selfDeviceNs);
             return;
         }
         t.lastEnd = end;
@@ -258,7 +261,7 @@ final class OpSummaryFold {
             break;
         }
         long total = selfDeviceNs + childDevice;
-        add(call ? byCall : byName, nameId, cpu, KeyAveragesRule.selfNs(cpu, union.union()), total, selfDeviceNs);
+        add(call ? byCall : byName, nameId, start, cpu, cpu, KeyAveragesRule.selfNs(cpu, union.union()), total, selfDeviceNs);
         t.push(start, start, end, cpu, total, nameId, externalId);
         if (opSpans != null) {
             if (t.spans == null) {
@@ -330,8 +333,8 @@ final class OpSummaryFold {
     }
 
     /** One device record (kernel, copy, set): a device row of its own, its duration its self device time. */
-    void deviceEvent(int nameId, long durationNs) {
-        add(byDevice, nameId, 0, 0, durationNs, durationNs);
+    void deviceEvent(int nameId, long startNs, long durationNs) {
+        add(byDevice, nameId, startNs, durationNs, 0, 0, durationNs, durationNs);
     }
 
     /** A row's runtime calls (or overhead records) not folded yet, leaving in post-order. */
@@ -374,11 +377,17 @@ final class OpSummaryFold {
         }
     }
 
-    private static void add(Int2ObjectHashMap<long[]> rows, int nameId, long cpu, long selfCpu, long device, long selfDevice) {
+    private static void add(Int2ObjectHashMap<long[]> rows, int nameId, long start, long length, long cpu, long selfCpu,
+                            long device, long selfDevice) {
         long[] row = rows.get(nameId);
         if (row == null) {
-            row = new long[5];
+            row = new long[7];
+            row[FIRST_START] = start;
+            row[FIRST_LENGTH] = length;
             rows.put(nameId, row);
+        } else if (start < row[FIRST_START] || start == row[FIRST_START] && length > row[FIRST_LENGTH]) {
+            row[FIRST_START] = start;
+            row[FIRST_LENGTH] = length;
         }
         row[COUNT]++;
         row[CPU] += cpu;
@@ -432,7 +441,7 @@ final class OpSummaryFold {
     private java.util.List<OpSummaryRow> rows(Int2ObjectHashMap<long[]> table) {
         java.util.List<OpSummaryRow> rows = new java.util.ArrayList<>(table.size());
         table.forEachInt((nameId, a) -> rows.add(new OpSummaryRow(names.name(nameId), a[COUNT], a[CPU] / 1000.0,
-                a[SELF_CPU] / 1000.0, a[DEVICE] / 1000.0, a[SELF_DEVICE] / 1000.0)));
+                a[SELF_CPU] / 1000.0, a[DEVICE] / 1000.0, a[SELF_DEVICE] / 1000.0, a[FIRST_START], a[FIRST_LENGTH])));
         return rows;
     }
 }

@@ -308,7 +308,7 @@ public final class TraceWalk implements EventHandler<TraceRecord> {
         int row = deviceRow(r);
         sink.deviceSlice(r, row);
         if (r.kind != EventKind.SYNC) { // a synchronization is no device row of the summary (KeyAveragesRule)
-            fold.deviceEvent(r.nameId, r.endNs - r.startNs);
+            fold.deviceEvent(r.nameId, r.startNs, r.endNs - r.startNs);
         }
         if (r.hasCorrelation()) {
             flow(flows.device(r.correlation(), r.startNs, r.device, row, r.has(RecordField.GRAPH) ? r.graphNodeId & Long.MAX_VALUE : -1));

@@ -132,7 +132,9 @@ public final class TeardownStress {
                 }
                 if (check.misattributed > 0 || vendorDropped > 0 || counts.decode().invalidRecords() > 0
                         || counts.decode().undecodableBytes() > 0 || (check.memsets == 0 && counts.hostOps() > 0)) {
-                    throw new IllegalStateException("session " + i + ": " + check.memsets + " memsets (" + counts.hostOps() + " ops), " + check.misattributed
+                    throw new IllegalStateException("session " + i + ": " + check.memsets + " memsets bound to an op (" + counts.hostOps() + " ops; in the dump "
+                            + check.allMemsets + " memsets, " + check.bindings + " bindings, unwritten bytes " + check.unwrittenBytes
+                            + "; ops open at the stop " + counts.hostOpsOpenAtStop() + ", decoded " + counts.decode().publishedTotal() + "), " + check.misattributed
                             + " attributed to the wrong op (first: " + check.first + "), CUPTI dropped " + vendorDropped
                             + ", invalid " + counts.decode().invalidRecords() + ", undecodable bytes " + counts.decode().undecodableBytes()
                             + " (" + counts.decode().problems() + ")");

@@ -227,6 +227,20 @@ class OneSummaryRuleTest {
         assertTrue(fromWalk.size() > 5, capture + ": " + fromWalk.keySet());
         assertEquals(fromTrace.keySet(), fromWalk.keySet(), capture + ": rows of replay --summary and summary --json");
         assertEquals(fromTrace.keySet(), fromSql.keySet(), capture + ": rows of summary --json and rank_ops");
+        // One order too, by the one sort key. Rows that tie as printed may differ: summary sums as torch does,
+        // in double microseconds, whose last bits break its ties; the walk sums exact ns, ties in first appearance.
+        assertEquals(order(read), order(walk), capture + ": the order of rows in replay --summary and summary --json");
+        Map<String, Double> first = firstStarts(trace);
+        for (java.util.Set<String> tie : order(walk)) {
+            double previous = Double.NEGATIVE_INFINITY;
+            for (String row : orderedRows(walk, tie)) {
+                Double at = first.get(row);
+                if (at != null) {
+                    assertTrue(at >= previous, capture + ": " + row + " ties " + tie + " and is listed after a row that appeared later");
+                    previous = at;
+                }
+            }
+        }
         String[] what = {"count", "CPU total", "self CPU", "self device", "device total"};
         for (Map.Entry<String, long[]> e : fromTrace.entrySet()) {
             for (int i = 0; i < what.length; i++) {
@@ -237,6 +251,53 @@ class OneSummaryRuleTest {
             }
         }
         return fromTrace;
+    }
+
+    /** The rows of {@code tie} in the summary file's order. */
+    private static List<String> orderedRows(Path summary, java.util.Set<String> tie) throws IOException {
+        List<String> out = new java.util.ArrayList<>();
+        for (JsonNode r : TraceJson.MAPPER.readTree(summary.toFile()).get("rows")) {
+            String key = r.get("kind").asText() + " " + r.get("name").asText();
+            if (tie.contains(key)) {
+                out.add(key);
+            }
+        }
+        return out;
+    }
+
+    /** Each summary row's first event in the trace (its earliest ts), as "kind name"; device rows from device events. */
+    private static Map<String, Double> firstStarts(Path trace) throws IOException {
+        java.util.Set<String> device = java.util.Set.of("kernel", "gpu_memcpy", "gpu_memset");
+        Map<String, Double> out = new java.util.HashMap<>();
+        for (JsonNode e : TraceJson.MAPPER.readTree(trace.toFile()).get("traceEvents")) {
+            String cat = e.path("cat").asText("");
+            if (!"X".equals(e.path("ph").asText()) || cat.equals("gpu_user_annotation")) {
+                continue;
+            }
+            String key = (device.contains(cat) ? "device " : "host ") + e.path("name").asText();
+            out.merge(key, e.path("ts").asDouble(), Math::min);
+        }
+        return out;
+    }
+
+    /**
+     * A summary file's rows in the file's order, as groups of the rows that share the printed value of
+     * the file's sort key (a set each, in order).
+     */
+    private static List<java.util.Set<String>> order(Path summary) throws IOException {
+        JsonNode root = TraceJson.MAPPER.readTree(summary.toFile());
+        String key = root.get("sort").asText() + "_us"; // self_device_time_total_us, cpu_time_total_us, ...
+        List<java.util.Set<String>> out = new java.util.ArrayList<>();
+        String last = null;
+        for (JsonNode r : root.get("rows")) {
+            String value = r.get(key).asText();
+            if (!value.equals(last)) {
+                out.add(new java.util.TreeSet<>());
+                last = value;
+            }
+            out.get(out.size() - 1).add(r.get("kind").asText() + " " + r.get("name").asText());
+        }
+        return out;
     }
 
     /** A summary file's rows, times in ns (the file's microseconds have three decimals). */

@@ -1,0 +1,244 @@
+package org.flagos.trace.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.flagos.trace.agent.FlagtraceAgent;
+import org.flagos.trace.testing.AgentJars;
+import org.flagos.trace.testing.ProgramRun;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * On-demand tracing of a process that is not a JVM: {@code flagtrace run --start-later} with {@code flagtrace
+ * start}/{@code stop}, and {@code --delay}/{@code --duration}, on an unchanged C program on the CUDA fakes
+ * ({@code src/test/native/cuda/phased_program.c}). The program runs in phases, each launching its own kernel
+ * ({@code phaseN_kernel}: N+1 launches, N memsets, one NVTX range "phase N"), and reads a line from its standard
+ * input before each: the test arms or disarms between phases, then lets it go on. A window's trace must hold
+ * exactly its phase's work and nothing of the others.
+ */
+class OnDemandRunTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Path ROOT = Path.of("target", "agent-test", "on-demand").toAbsolutePath();
+    private static final String FOUR_PHASES = "phase 1: kernels=2 memsets=1 ranges=1\nphase 2: kernels=3 memsets=2 ranges=1\n"
+            + "phase 3: kernels=4 memsets=3 ranges=1\nphase 4: kernels=5 memsets=4 ranges=1\n";
+    private static Path program;
+    private static Path jar;
+
+    @BeforeAll
+    static void build() throws Exception {
+        Files.createDirectories(ROOT);
+        jar = AgentJars.forThisClassPath(ROOT, FlagtraceAgent.class.getName());
+        program = ROOT.resolve("phased_program");
+        Process cc = new ProcessBuilder("sh", "-c", "eval \"$(scripts/fake-gpu-env cupti)\" && cc -O1 -Wall -Werror -o "
+                + program + " src/test/native/cuda/phased_program.c -lcudart").redirectErrorStream(true).start();
+        String output = new String(cc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(cc.waitFor(120, TimeUnit.SECONDS) && cc.exitValue() == 0, "building the program: " + output);
+    }
+
+    @Test
+    void oneStartStopWindowHoldsExactlyItsPhase() throws Exception {
+        Path dir = fresh("one-window");
+        ProgramRun run = flagtraceRun(dir, List.of("--start-later"), "3", "7");
+        long pid = ready(run);
+        go(run, 1); // disarmed: not traced
+        assertEquals(0, control("start", Long.toString(pid)), "start PID"); // found through the process's environment
+        go(run, 2);
+        assertEquals(0, control("stop", "-d", dir.toString()));
+        go(run, 3); // disarmed again
+        assertEquals(7, run.finish(), run.stderr());
+        assertEquals("ready " + pid + "\nphase 1: kernels=2 memsets=1 ranges=1\nphase 2: kernels=3 memsets=2 ranges=1\n"
+                + "phase 3: kernels=4 memsets=3 ranges=1\n", run.stdout(), "the program's stdout, untouched");
+        assertEquals(List.of("flagtrace-" + pid + "-w1.json"), names(traces(dir)), run.stderr());
+        assertHoldsOnlyPhase(JSON.readTree(dir.resolve("flagtrace-" + pid + "-w1.json").toFile()), 2);
+        assertTrue(run.stderr().contains("exited with 7; 1 trace: " + dir.resolve("flagtrace-" + pid + "-w1.json")), run.stderr());
+        run.clean();
+        delete(dir);
+    }
+
+    @Test
+    void twoWindowsGiveTwoTraces() throws Exception {
+        Path dir = fresh("two-windows");
+        ProgramRun run = flagtraceRun(dir, List.of("--start-later"), "4", "0");
+        long pid = ready(run);
+        go(run, 1);
+        assertEquals(0, control("start", Long.toString(pid)));
+        go(run, 2);
+        assertEquals(0, control("stop", Long.toString(pid)));
+        go(run, 3);
+        assertEquals(0, control("start", "-d", dir.toString())); // every process of the run: the one known
+        go(run, 4);
+        assertEquals(0, control("stop", "-d", dir.toString()));
+        assertEquals(0, run.finish(), run.stderr());
+        assertEquals("ready " + pid + "\n" + FOUR_PHASES, run.stdout());
+        assertEquals(List.of("flagtrace-" + pid + "-w1.json", "flagtrace-" + pid + "-w2.json"), names(traces(dir)), run.stderr());
+        assertHoldsOnlyPhase(JSON.readTree(dir.resolve("flagtrace-" + pid + "-w1.json").toFile()), 2);
+        assertHoldsOnlyPhase(JSON.readTree(dir.resolve("flagtrace-" + pid + "-w2.json").toFile()), 4);
+        assertTrue(run.stderr().contains("windows armed on demand are not merged"), run.stderr());
+        assertTrue(Files.notExists(dir.resolve("merged.json")));
+        run.clean();
+        delete(dir);
+    }
+
+    @Test
+    void neverArmedLeavesNoTraceAndNoCapture() throws Exception {
+        Path dir = fresh("never-armed");
+        ProgramRun run = flagtraceRun(dir, List.of("--start-later"), "1", "0");
+        long pid = ready(run);
+        go(run, 1);
+        assertEquals(0, run.finish(), run.stderr());
+        assertEquals("ready " + pid + "\nphase 1: kernels=2 memsets=1 ranges=1\n", run.stdout());
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(List.of(), files.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("flagtrace-")).toList());
+        }
+        assertTrue(run.stderr().contains("exited with 0; 0 traces in " + dir + " (no window was armed)"), run.stderr());
+        run.clean();
+        delete(dir);
+    }
+
+    @Test
+    void delayAndDurationGiveOneWindow() throws Exception {
+        Path dir = fresh("delay-duration");
+        // The copy in runs right after the process connects, a second before the delay arms it.
+        ProgramRun run = flagtraceRun(dir, List.of("--delay", "1", "--duration", "4"), "2", "5");
+        long pid = ready(run);
+        awaitFile(run, dir.resolve("flagtrace-" + pid + "-w1.fltrbuf")); // the delay armed it: the window's capture appears
+        go(run, 1);
+        awaitFile(run, dir.resolve("flagtrace-" + pid + "-w1.process.json")); // written when the duration closed the window
+        go(run, 2);
+        assertEquals(5, run.finish(), run.stderr());
+        assertEquals("ready " + pid + "\nphase 1: kernels=2 memsets=1 ranges=1\nphase 2: kernels=3 memsets=2 ranges=1\n", run.stdout());
+        assertEquals(List.of("flagtrace-" + pid + "-w1.json"), names(traces(dir)), run.stderr());
+        assertHoldsOnlyPhase(JSON.readTree(dir.resolve("flagtrace-" + pid + "-w1.json").toFile()), 1);
+        run.clean();
+        delete(dir);
+    }
+
+    @Test
+    void startAndStopSayInOneLineWhenThereIsNoRunToTalkTo() throws Exception {
+        assertFails(ExitCodes.USAGE, "name the run: -d DIR", "start");
+        Path empty = fresh("no-run");
+        Files.createDirectories(empty);
+        assertFails(ExitCodes.FAILED, "no flagtrace run is running in " + empty, "stop", "-d", empty.toString());
+        long self = ProcessHandle.current().pid();
+        assertFails(ExitCodes.FAILED, "process " + self + " was not started by flagtrace run", "start", Long.toString(self));
+        delete(empty);
+    }
+
+    private static void assertFails(int code, String said, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = new FlagtraceCli(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8))
+                .run(args);
+        String text = err.toString(StandardCharsets.UTF_8);
+        assertEquals(code, exit, text);
+        assertTrue(text.contains(said) && text.strip().lines().count() == 1, text);
+        assertEquals("", out.toString(StandardCharsets.UTF_8));
+    }
+
+    /** The window's trace holds phase N's kernels, memsets and op, every arrow paired, and nothing else of the program. */
+    private static void assertHoldsOnlyPhase(JsonNode trace, int n) {
+        InjectedRunTest.Events e = new InjectedRunTest.Events(trace);
+        assertEquals(n + 1, e.count("kernel"), "phase " + n + "'s launches");
+        assertEquals(n + 1, e.named("kernel", "phase" + n + "_kernel").size(), "its kernel only");
+        assertEquals(n, e.count("gpu_memset"));
+        assertEquals(0, e.count("gpu_memcpy"), "the copies in and out were outside the window");
+        assertEquals(1, e.count("cpu_op"));
+        JsonNode op = e.named("cpu_op", "phase " + n).get(0);
+        long id = op.path("args").path("External id").asLong();
+        for (JsonNode k : e.of("kernel")) {
+            assertEquals(id, k.path("args").path("External id").asLong(), "its device time belongs to its range: " + k);
+        }
+        e.assertFlowsPaired(n + 1 + n);
+        assertEquals("stop", trace.path("flagtrace_run_end").asText());
+        assertEquals(0, trace.path("flagtrace_run_buffers_dropped").asLong(-1));
+        assertEquals(0, trace.path("flagtrace_run_ops_dropped").asLong(-1));
+    }
+
+    /** {@code flagtrace start|stop ARGS} in this JVM, as a user runs it beside the run; its exit code. */
+    private static int control(String verb, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        List<String> all = new ArrayList<>(List.of(verb));
+        all.addAll(List.of(args));
+        int code = new FlagtraceCli(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8))
+                .run(all.toArray(String[]::new));
+        String said = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, code, said + err.toString(StandardCharsets.UTF_8));
+        assertTrue(said.startsWith("flagtrace " + verb + ": " + (verb.equals("start") ? "armed 1 process" : "stopped 1 process")),
+                said + err.toString(StandardCharsets.UTF_8));
+        return code;
+    }
+
+    private static long ready(ProgramRun run) throws Exception {
+        run.awaitLine("ready ");
+        Matcher m = Pattern.compile("ready (\\d+)").matcher(run.stdout());
+        assertTrue(m.find(), run.stdout());
+        return Long.parseLong(m.group(1));
+    }
+
+    /** Lets the program run phase N and waits until it printed what it launched. */
+    private static void go(ProgramRun run, int phase) throws Exception {
+        run.process().getOutputStream().write("go\n".getBytes(StandardCharsets.US_ASCII));
+        run.process().getOutputStream().flush();
+        run.awaitLine("phase " + phase + ": ");
+    }
+
+    private static void awaitFile(ProgramRun run, Path file) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (Files.notExists(file)) {
+            assertTrue(System.nanoTime() < deadline, "never appeared: " + file + ": " + run.stderr());
+            Thread.sleep(20);
+        }
+    }
+
+    /** {@code flagtrace run OPTIONS -d DIR -- sh -c 'eval "$(scripts/fake-gpu-env cupti)" && exec PROGRAM ARGS'}. */
+    private static ProgramRun flagtraceRun(Path dir, List<String> options, String... programArgs) throws IOException {
+        List<String> args = new ArrayList<>(List.of("run"));
+        args.addAll(options);
+        args.addAll(List.of("-d", dir.toString(), "--agent-jar", jar.toString(), "--", "sh", "-c",
+                "eval \"$(" + Path.of("scripts/fake-gpu-env").toAbsolutePath() + " cupti)\" && exec \"$0\" \"$@\"", program.toString()));
+        args.addAll(List.of(programArgs));
+        return ProgramRun.start(ROOT, List.of(), FlagtraceCli.class.getName(), args.toArray(String[]::new));
+    }
+
+    private static List<Path> traces(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().matches("flagtrace-\\d+(-w\\d+)?\\.json")).sorted().toList();
+        }
+    }
+
+    private static List<String> names(List<Path> paths) {
+        return paths.stream().map(p -> p.getFileName().toString()).toList();
+    }
+
+    private static Path fresh(String name) throws IOException {
+        Path dir = ROOT.resolve(name);
+        delete(dir);
+        return dir;
+    }
+
+    private static void delete(Path dir) throws IOException {
+        if (Files.exists(dir)) {
+            try (Stream<Path> all = Files.walk(dir)) {
+                for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+    }
+}
