@@ -101,7 +101,7 @@ public final class FlagtraceCli implements Callable<Integer> {
         return line;
     }
 
-    private static final String[] COMMANDS = {"demo", "replay", "record", "summary", "report", "merge", "tables", "analyze", "run", "start", "stop", "attach"};
+    private static final String[] COMMANDS = {"demo", "replay", "record", "summary", "report", "merge", "tables", "analyze", "diff", "run", "start", "stop", "attach"};
 
     private Object command(String name) {
         switch (name) {
@@ -113,6 +113,7 @@ public final class FlagtraceCli implements Callable<Integer> {
             case "merge": return new MergeCommand(context);
             case "tables": return new TablesCommand(context);
             case "analyze": return new AnalyzeCommand(context);
+            case "diff": return new DiffCommand(context);
             case "run": return new RunCommand(context);
             case "start": return new StartCommand(context);
             case "stop": return new StopCommand(context);

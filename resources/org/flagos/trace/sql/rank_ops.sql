@@ -69,27 +69,77 @@ numbered AS (
   FROM host h
   LEFT JOIN device_by_op d ON d.rank = h.rank AND d.external_id = h.link
 ),
--- for each event, the first later event of its thread that crosses its end: it closes the event
-closed AS (
-  SELECT p.rank, p.ev, MIN(x.ev) AS closed_at
-  FROM numbered p
-  JOIN numbered x ON x.rank = p.rank AND x.pid = p.pid AND x.tid = p.tid
-                 AND x.ev > p.ev AND x.ts_ns < p.end_ns AND x.end_ns > p.end_ns
-  GROUP BY p.rank, p.ev
+-- Nesting without comparing pairs (linear up to a log factor, so 100k ops on one thread take seconds):
+-- a later event q of the thread ends p's subtree when it does not lie in p, that is when
+-- GREATEST(q.end_ns, q.ts_ns + 1) > p.end_ns (it starts at or after p's end, or crosses it: p then closed).
+-- Each event's subtree is the events from it to the first such q (its "removal"), in ev order; its
+-- depth is the number of earlier events whose subtree it is in, its parent the latest earlier event
+-- one level up. The first q is found level by level over the bits of ev (k, w = 2^k): at level k, the
+-- events whose bit k is 0 ask, among the events of the same block of 2w whose bit k is 1, for the
+-- least ev that does not lie in them (one window per level; the least over the levels is the answer).
+thread_end AS (
+  SELECT rank, pid, tid, MAX(ev) + 1 AS after_ev
+  FROM numbered
+  GROUP BY rank, pid, tid
 ),
--- ancestor (p) and descendant (c) pairs
-nested AS (
-  SELECT p.rank, p.ev AS p_ev, c.ev AS c_ev, c.self_device_ns AS c_device
-  FROM numbered p
-  LEFT JOIN closed k ON k.rank = p.rank AND k.ev = p.ev
-  JOIN numbered c ON c.rank = p.rank AND c.pid = p.pid AND c.tid = p.tid
-                 AND c.ev > p.ev AND c.ts_ns < p.end_ns AND c.end_ns <= p.end_ns
-  WHERE k.closed_at IS NULL OR c.ev < k.closed_at
+levels AS (
+  SELECT k, CAST(POWER(2, k) AS BIGINT) AS w
+  FROM (VALUES (0), (1), (2), (3), (4), (5), (6), (7), (8), (9), (10), (11), (12), (13), (14), (15),
+               (16), (17), (18), (19), (20), (21), (22), (23), (24), (25), (26), (27), (28), (29), (30),
+               (31), (32), (33), (34), (35), (36), (37), (38), (39), (40), (41), (42), (43), (44), (45),
+               (46), (47), (48), (49), (50), (51), (52)) AS t(k)
+),
+halves AS (
+  SELECT n.rank, n.pid, n.tid, n.ev, l.k,
+         CAST(FLOOR(n.ev / (2 * l.w)) AS BIGINT) AS block,
+         CAST(FLOOR(n.ev / l.w) AS BIGINT) - 2 * CAST(FLOOR(n.ev / (2 * l.w)) AS BIGINT) AS side,
+         CASE WHEN CAST(FLOOR(n.ev / l.w) AS BIGINT) - 2 * CAST(FLOOR(n.ev / (2 * l.w)) AS BIGINT) = 0
+              THEN n.end_ns ELSE GREATEST(n.end_ns, n.ts_ns + 1) END AS v
+  FROM numbered n
+  JOIN thread_end t ON t.rank = n.rank AND t.pid = n.pid AND t.tid = n.tid
+  JOIN levels l ON l.w < t.after_ev
+),
+found AS (
+  SELECT rank, ev, side,
+         MIN(CASE WHEN side = 1 THEN ev END) OVER (PARTITION BY rank, pid, tid, k, block
+                                                 ORDER BY v DESC, side ASC
+                                                 ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS first_out
+  FROM halves
+),
+removal AS (
+  SELECT n.rank, n.pid, n.tid, n.ev, COALESCE(MIN(f.first_out), t.after_ev) AS removal_ev
+  FROM numbered n
+  JOIN thread_end t ON t.rank = n.rank AND t.pid = n.pid AND t.tid = n.tid
+  LEFT JOIN found f ON f.rank = n.rank AND f.ev = n.ev AND f.side = 0
+  GROUP BY n.rank, n.pid, n.tid, n.ev, t.after_ev
+),
+-- depth: the earlier events of the thread less those whose subtree ended at or before this one
+steps AS (
+  SELECT rank, pid, tid, ev AS at_ev, 1 AS ord, 0 AS delta FROM removal
+  UNION ALL
+  SELECT rank, pid, tid, ev AS at_ev, 2 AS ord, 1 AS delta FROM removal
+  UNION ALL
+  SELECT rank, pid, tid, removal_ev AS at_ev, 0 AS ord, -1 AS delta FROM removal
+),
+depths AS (
+  SELECT rank, pid, tid, at_ev AS ev, ord,
+         SUM(delta) OVER (PARTITION BY rank, pid, tid ORDER BY at_ev, ord
+                          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS depth
+  FROM steps
+),
+-- the parent: the latest earlier event of the thread one level up (an event asks at its depth less one)
+parent_search AS (
+  SELECT rank, pid, tid, ev, depth AS level, 0 AS asks FROM depths WHERE ord = 1
+  UNION ALL
+  SELECT rank, pid, tid, ev, depth - 1 AS level, 1 AS asks FROM depths WHERE ord = 1 AND depth > 0
 ),
 parent AS (
-  SELECT rank, c_ev AS ev, MAX(p_ev) AS parent_ev
-  FROM nested
-  GROUP BY rank, c_ev
+  SELECT rank, ev, parent_ev
+  FROM (SELECT rank, ev, asks,
+               MAX(CASE WHEN asks = 0 THEN ev END) OVER (PARTITION BY rank, pid, tid, level ORDER BY ev, asks
+                                                       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS parent_ev
+        FROM parent_search) s
+  WHERE asks = 1
 ),
 children AS (
   SELECT c.rank, k.parent_ev, c.ts_ns, c.end_ns,
@@ -106,10 +156,18 @@ child_union AS (
   FROM (SELECT rank, parent_ev, ts_ns, end_ns, end_ns - ts_ns AS dur_ns, covered_to FROM children) u
   GROUP BY rank, parent_ev
 ),
+-- device time of the descendants: a running sum over ev, read at the event and just before its removal
+device_sum AS (
+  SELECT rank, ev,
+         SUM(self_device_ns) OVER (PARTITION BY rank ORDER BY ev
+                                   ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS upto_ns
+  FROM numbered
+),
 descendant_device AS (
-  SELECT rank, p_ev AS ev, SUM(c_device) AS device_ns
-  FROM nested
-  GROUP BY rank, p_ev
+  SELECT r.rank, r.ev, b.upto_ns - a.upto_ns AS device_ns
+  FROM removal r
+  JOIN device_sum a ON a.rank = r.rank AND a.ev = r.ev
+  JOIN device_sum b ON b.rank = r.rank AND b.ev = r.removal_ev - 1
 ),
 measured AS (
   SELECT n.rank, n.name, n.dur_ns, n.self_device_ns,

@@ -43,7 +43,7 @@ class CliCommandsTest {
     @Test
     void everyCommandAnswersHelpWithExit0AndListsOnlyItsOwnOptions() {
         Map<String, CommandLine> commands = commands();
-        assertEquals(Set.of("demo", "replay", "record", "summary", "report", "merge", "tables", "analyze", "run", "attach", "help"), commands.keySet());
+        assertEquals(Set.of("demo", "replay", "record", "summary", "report", "merge", "tables", "analyze", "diff", "run", "start", "stop", "attach", "help"), commands.keySet());
         for (String name : commands.keySet()) {
             for (String help : new String[] {"--help", "-h"}) {
                 assertEquals(0, cli.run(name, help), name + " " + help + ": " + cli.stderr());

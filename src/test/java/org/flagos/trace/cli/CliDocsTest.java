@@ -45,7 +45,7 @@ class CliDocsTest {
                 + "Every command's `--help`, as `./flagtrace` prints it (generated: `mvn test -Dtest=CliDocsTest"
                 + " -Dflagtrace.docs.update=true`; `CliDocsTest` fails when this file and the CLI differ).\n\n"
                 + "## flagtrace\n\n```\n" + help() + "```\n");
-        for (String command : new String[] {"demo", "replay", "record", "summary", "report", "merge", "tables", "analyze"}) {
+        for (String command : new String[] {"demo", "replay", "record", "summary", "report", "merge", "tables", "analyze", "diff"}) {
             b.append("\n## flagtrace ").append(command).append("\n\n```\n").append(help(command)).append("```\n");
         }
         return b.toString();
