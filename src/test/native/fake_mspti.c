@@ -471,3 +471,70 @@ int64_t fakeUnsubscribedBeforeFlush(int64_t unused) {
     pthread_mutex_unlock(&lock);
     return result;
 }
+
+// ---- the fake ACL runtime's entry (fake_acl.c): a program's calls, as CANN records them ----
+
+static uint64_t last_call_start;
+
+/**
+ * One ACL call of a program, `acl` (its runtime half `rt`), with its device record: KIND_KERNEL (named
+ * `kernel`), KIND_MEMCPY (`bytes` of `copyKind`), KIND_MEMSET (`bytes` of `value`) on `device` and
+ * `stream`, or none (0). The call starts now (or 10 us after the last one, so that each call has its
+ * own span) and lasts 4 us, its runtime half inside it; its device work runs 1 to 4 us after it ends.
+ * Each call's correlation is its own (2^32 + step * 16 + 5). Returns the call's end, epoch ns: the
+ * runtime returns then.
+ */
+int64_t fakeMsptiAclCall(const char* acl, const char* rt, int kind, const char* kernel, uint64_t bytes, int copyKind,
+                         uint32_t value, uint32_t device, uint32_t stream) {
+    static int64_t steps;
+    pthread_mutex_lock(&lock);
+    uint64_t s = now_ns();
+    if (s < last_call_start + 10000ULL) {
+        s = last_call_start + 10000ULL;
+    }
+    last_call_start = s;
+    int64_t step = ++steps;
+    pthread_mutex_unlock(&lock);
+    uint64_t c = step_correlation(step);
+    emit_api(KIND_ACL_API, s, s + 4000, c, acl);
+    emit_api(KIND_RUNTIME_API, s + 1000, s + 3000, c, rt);
+    if (kind == KIND_KERNEL) {
+        fake_kernel k;
+        memset(&k, 0, sizeof k);
+        k.kind = KIND_KERNEL;
+        k.start = s + 5000;
+        k.end = s + 8000;
+        k.deviceId = device;
+        k.streamId = stream;
+        k.correlationId = c;
+        k.type = "AI_CORE";
+        k.name = kernel;
+        emit(KIND_KERNEL, &k, sizeof k);
+    } else if (kind == KIND_MEMCPY) {
+        fake_memcpy m;
+        memset(&m, 0, sizeof m);
+        m.kind = KIND_MEMCPY;
+        m.copyKind = copyKind;
+        m.bytes = bytes;
+        m.start = s + 5000;
+        m.end = s + 6000;
+        m.deviceId = device;
+        m.streamId = stream;
+        m.correlationId = c;
+        emit(KIND_MEMCPY, &m, sizeof m);
+    } else if (kind == KIND_MEMSET) {
+        fake_memset m;
+        memset(&m, 0, sizeof m);
+        m.kind = KIND_MEMSET;
+        m.value = value;
+        m.bytes = bytes;
+        m.start = s + 5000;
+        m.end = s + 7000;
+        m.deviceId = device;
+        m.streamId = stream;
+        m.correlationId = c;
+        m.isAsync = 1;
+        emit(KIND_MEMSET, &m, sizeof m);
+    }
+    return (int64_t) (s + 4000);
+}

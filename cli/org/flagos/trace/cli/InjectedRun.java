@@ -34,20 +34,26 @@ import org.flagos.trace.model.ClockAnchor;
 import org.flagos.trace.model.ExternalId;
 import org.flagos.trace.model.ProcessFacts;
 import org.flagos.trace.model.ProcessIdentity;
+import org.flagos.trace.vendors.mspti.MsptiTracer;
 
 /**
  * The flagtrace side of {@code run} for programs that are not JVMs: hands the program the injected
- * library (CUDA's {@code CUDA_INJECTION64_PATH} and NVTX's {@code NVTX_INJECTION64_PATH}) and a Unix
- * socket ({@code FLAGTRACE_RUN_SOCKET}), accepts one connection per traced process, and writes each
+ * libraries (CUPTI's through CUDA's {@code CUDA_INJECTION64_PATH} and NVTX's {@code NVTX_INJECTION64_PATH};
+ * MSPTI's, for Ascend, which has no such hook, through {@code LD_PRELOAD}) and a Unix socket
+ * ({@code FLAGTRACE_RUN_SOCKET}), accepts one connection per traced process, and writes each
  * stream as a capture with the files beside it ({@code DIR/flagtrace-PID.fltrbuf}, its ops, names and
  * process facts), which {@link #finish} replays into {@code DIR/flagtrace-PID.json} through the one
  * replay path. The wire format (docs/run.md): frames {@code type:u32 reserved:u32 length:u64 payload};
- * type 1 is a CUPTI buffer, written to the capture as the {@code .fltrbuf} frame it already is.
+ * a type below {@value #FLAGTRACE_TYPES} is a vendor's buffer (1 CUPTI, 2 MSPTI), written to the capture
+ * as the {@code .fltrbuf} frame of that vendor it already is; one stream holds one vendor's buffers.
  */
 final class InjectedRun implements AutoCloseable {
     static final String SOCKET_VARIABLE = "FLAGTRACE_RUN_SOCKET";
     private static final String LIBRARY_RESOURCE = "/flagtrace-inject/libflagtrace_inject.so";
-    private static final int CUPTI_BUFFER = 1;
+    /** The library preloaded into every process of the tree; it arms only where ACL's runtime is loaded. */
+    private static final String MSPTI_LIBRARY_RESOURCE = "/flagtrace-inject/libflagtrace_mspti.so";
+    /** Types below this are vendors' buffers ({@code .fltrbuf} vendor ids); flagtrace's own messages are above. */
+    private static final int FLAGTRACE_TYPES = 0x10000;
     private static final int HELLO = 0x10001;
     private static final int NAME = 0x10002;
     private static final int OP = 0x10003;
@@ -70,6 +76,7 @@ final class InjectedRun implements AutoCloseable {
 
     private final Path dir;
     private final Path library;
+    private final Path msptiLibrary;
     private final Path socket;
     private final Path socketDir;
     private final ServerSocketChannel server;
@@ -104,7 +111,8 @@ final class InjectedRun implements AutoCloseable {
     InjectedRun(Path dir, OnDemand onDemand) throws IOException {
         this.dir = dir;
         this.onDemand = onDemand;
-        this.library = library(dir);
+        this.library = library(dir, LIBRARY_RESOURCE);
+        this.msptiLibrary = library(dir, MSPTI_LIBRARY_RESOURCE);
         Path inDir = dir.resolve(".flagtrace-run.sock");
         if (dir.resolve(CONTROL_SOCKET).toString().getBytes(StandardCharsets.UTF_8).length < 100) {
             socketDir = null;
@@ -136,10 +144,15 @@ final class InjectedRun implements AutoCloseable {
         controller.start();
     }
 
-    /** The variables that make a CUDA program of the tree load the injected library and reach this process. */
-    Map<String, String> environment() {
+    /**
+     * The variables that make a CUDA or Ascend program of the tree load an injected library and reach this
+     * process: CUDA's and NVTX's injection paths, and MSPTI's library after {@code previousPreload} (the
+     * caller's {@code LD_PRELOAD}, kept) in {@code LD_PRELOAD}.
+     */
+    Map<String, String> environment(String previousPreload) {
         Map<String, String> env = new LinkedHashMap<>(Map.of("CUDA_INJECTION64_PATH", library.toString(),
-                "NVTX_INJECTION64_PATH", library.toString(), SOCKET_VARIABLE, socket.toString()));
+                "NVTX_INJECTION64_PATH", library.toString(), SOCKET_VARIABLE, socket.toString(),
+                "LD_PRELOAD", (previousPreload == null || previousPreload.isBlank() ? "" : previousPreload + ":") + msptiLibrary));
         if (onDemand.disarmedAtStart()) {
             env.put("FLAGTRACE_RUN_START", "later");
         }
@@ -346,11 +359,11 @@ final class InjectedRun implements AutoCloseable {
         }
     }
 
-    /** The injected library: the build's file when flagtrace runs from classes, else copied out of the jar into DIR. */
-    private static Path library(Path dir) throws IOException {
-        URL url = InjectedRun.class.getResource(LIBRARY_RESOURCE);
+    /** An injected library: the build's file when flagtrace runs from classes, else copied out of the jar into DIR. */
+    private static Path library(Path dir, String resource) throws IOException {
+        URL url = InjectedRun.class.getResource(resource);
         if (url == null) {
-            throw new IOException("this flagtrace was built without its injected library (" + LIBRARY_RESOURCE
+            throw new IOException("this flagtrace was built without its injected library (" + resource
                     + "; the build compiles native/inject with cc)");
         }
         if (url.getProtocol().equals("file")) {
@@ -360,7 +373,7 @@ final class InjectedRun implements AutoCloseable {
                 throw new IOException("cannot locate " + url, e);
             }
         }
-        Path copy = dir.resolve(".flagtrace-inject").resolve("libflagtrace_inject.so");
+        Path copy = dir.resolve(".flagtrace-inject").resolve(resource.substring(resource.lastIndexOf('/') + 1));
         Files.createDirectories(copy.getParent());
         try (InputStream in = url.openStream()) {
             Files.copy(in, copy, StandardCopyOption.REPLACE_EXISTING);
@@ -386,6 +399,8 @@ final class InjectedRun implements AutoCloseable {
         private boolean ended;
         private long pid = -1;
         private byte[] devices;
+        /** The vendor id of the stream's buffers (0 before the first). */
+        private int vendor;
         /** Buffers, ops or ticks that came with no window open (the library sends none: a later library's). */
         private long outside;
         /** When the stream ended, on this host's monotonic clock (System.nanoTime: CLOCK_MONOTONIC, the anchors' clock). */
@@ -443,8 +458,19 @@ final class InjectedRun implements AutoCloseable {
         private void take(int type, byte[] header, byte[] payload) throws IOException {
             ByteBuffer p = ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN);
             Window w = current;
-            if (w == null && (type == CUPTI_BUFFER || type == OP || type == TICK)) {
+            boolean buffer = type > 0 && type < FLAGTRACE_TYPES;
+            if (w == null && (buffer || type == OP || type == TICK)) {
                 outside++;
+                return;
+            }
+            if (buffer) { // a vendor's buffer: the .fltrbuf frame it already is
+                if (vendor != 0 && vendor != type) {
+                    throw new IOException("a buffer of vendor " + type + " in a stream of vendor " + vendor);
+                }
+                vendor = type;
+                w.out.write(header);
+                w.out.write(payload);
+                w.buffers++;
                 return;
             }
             switch (type) {
@@ -470,11 +496,6 @@ final class InjectedRun implements AutoCloseable {
                         openWindow(n, "flagtrace-" + pid + "-w" + n, number(fields, "window_start_ns"), anchor(fields, "start"));
                         notifyAll();
                     }
-                }
-                case CUPTI_BUFFER -> {
-                    w.out.write(header);
-                    w.out.write(payload);
-                    w.buffers++;
                 }
                 case NAME -> names.putIfAbsent(p.getLong(0), new String(payload, 8, payload.length - 8, StandardCharsets.UTF_8));
                 case OP -> {
@@ -523,6 +544,9 @@ final class InjectedRun implements AutoCloseable {
                         w.startAnchor.traceNs() + (endedAtMonotonic - w.startAnchor.monotonicNs()));
                 w.out.close();
                 w.ops.close(windowEnd);
+                if (vendor == MsptiTracer.DUMP_VENDOR) { // MSPTI's records carry physical device ids: the process's mapping, as a live session saves it
+                    MsptiTracer.deviceNameEntries(hello.get("env.ASCEND_RT_VISIBLE_DEVICES")).forEach(names::putIfAbsent);
+                }
                 try (var out = Files.newBufferedWriter(CaptureSidecars.NAMES.besides(w.capture), StandardCharsets.UTF_8)) {
                     for (var e : names.entrySet()) {
                         out.write("0x" + Long.toHexString(e.getKey()) + "\t" + e.getValue().replace('\n', ' ').replace('\t', ' ') + "\n");

@@ -14,15 +14,18 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code flagtrace run -- CMD ARGS...}: runs an unchanged program with every JVM of its process tree
  * traced by flagtrace's agent (handed down through {@code JAVA_TOOL_OPTIONS}, which every JVM the
- * tree starts reads) and every other process that initialises CUDA traced through CUPTI's injection
- * hook ({@link InjectedRun}), one trace per process in one folder, merged at the end into one.
+ * tree starts reads), every other process that initialises CUDA traced through CUPTI's injection
+ * hook and every one with Ascend's ACL runtime through MSPTI by preload ({@link InjectedRun}), one trace
+ * per process in one folder, merged at the end into one.
  */
 @Command(name = "run", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false, sortSynopsis = false, separator = " ",
-        header = "Run a program unchanged with every CUDA process and JVM of its tree traced, then merge their traces.",
+        header = "Run a program unchanged with every CUDA or Ascend process and JVM of its tree traced, then merge their traces.",
         description = "Starts CMD with its standard input, output and error its own (flagtrace's lines go to stderr)."
                 + " A process of its tree that initialises CUDA loads flagtrace's injected library through CUDA_INJECTION64_PATH"
                 + " (NVTX ranges through NVTX_INJECTION64_PATH become ops), which hands CUPTI's buffers to run over a Unix"
-                + " socket; each such process gives DIR/flagtrace-PID.fltrbuf with the files beside it, replayed into"
+                + " socket; a process with Ascend's ACL runtime loaded does the same with MSPTI's buffers through the library"
+                + " run puts in LD_PRELOAD (mstx ranges become ops); each such process gives DIR/flagtrace-PID.fltrbuf with"
+                + " the files beside it, replayed into"
                 + " DIR/flagtrace-PID.json when the tree is done (docs/run.md). Every Java 17+ JVM of the tree gets"
                 + " flagtrace's agent through JAVA_TOOL_OPTIONS instead (each prints the JDK's one 'Picked up"
                 + " JAVA_TOOL_OPTIONS' line on its standard error) and writes DIR/flagtrace-PID.json when it exits or"
@@ -88,7 +91,7 @@ final class RunCommand implements Callable<Integer> {
         int exit;
         InjectedRun.OnDemand onDemand = new InjectedRun.OnDemand(startLater, delay, duration);
         try (InjectedRun injected = new InjectedRun(out, onDemand)) {
-            pb.environment().putAll(injected.environment());
+            pb.environment().putAll(injected.environment(pb.environment().get("LD_PRELOAD")));
             Process process;
             try {
                 process = pb.start();

@@ -1,6 +1,8 @@
 package org.flagos.trace.vendors.mspti;
 
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.flagos.trace.model.ApiNameHandle;
 import org.flagos.trace.model.BufferTap;
 import org.flagos.trace.model.Diagnostics;
@@ -90,11 +92,18 @@ final class AscendDevices {
 
     /** Saves the mapping into a capture's name table. */
     void save(BufferTap tap) {
+        entries().forEach(tap::kernelName);
+    }
+
+    /** The mapping as a capture's name table holds it: {@link #handle} of each listed physical id, its logical ordinal. */
+    Map<Long, String> entries() {
+        Map<Long, String> entries = new LinkedHashMap<>();
         for (int physical = 0; physical < logicalByPhysical.length; physical++) {
             if (logicalByPhysical[physical] >= 0) {
-                tap.kernelName(handle(physical), Integer.toString(logicalByPhysical[physical]));
+                entries.put(handle(physical), Integer.toString(logicalByPhysical[physical]));
             }
         }
+        return entries;
     }
 
     /** The logical ordinal of {@code physical}, or {@code physical} when the mapping does not name it. */

@@ -2,6 +2,7 @@ package org.flagos.trace.vendors.mspti;
 
 import com.lmax.disruptor.EventHandler;
 import java.util.List;
+import java.util.Map;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.LongPointer;
 import org.flagos.trace.natives.MsptiLibrary;
@@ -75,6 +76,15 @@ public final class MsptiTracer extends ActivityTracer<ActivityTracer.Session> {
         super("mspti", "an MSPTI buffer", false);
         this.candidates = VendorLibrary.candidates(library, List.of(DEFAULT_LIBRARY));
         this.devices = AscendDevices.parse(visibleDevices);
+    }
+
+    /**
+     * The name-table entries that map a process's physical device ids to its logical ordinals, from its value of
+     * {@code ASCEND_RT_VISIBLE_DEVICES} (null or blank: none), as a live session saves them beside its capture:
+     * for a capture made outside this process ({@code flagtrace run}'s preloaded library).
+     */
+    public static Map<Long, String> deviceNameEntries(String visibleDevices) {
+        return AscendDevices.parse(visibleDevices).entries();
     }
 
     /** True when libmspti.so was in the link map at class initialization (preloaded at process start). */

@@ -262,7 +262,7 @@ class InjectedRunTest {
         return kernels;
     }
 
-    private static Map<String, Long> counts(String out) {
+    static Map<String, Long> counts(String out) {
         Map<String, Long> counts = new HashMap<>();
         Matcher m = Pattern.compile("(\\w+)=(\\d+)").matcher(out);
         while (m.find()) {
@@ -271,7 +271,7 @@ class InjectedRunTest {
         return counts;
     }
 
-    /** A trace's events by category. */
+    /** A trace's events by category (InjectedMsptiRunTest's too). */
     record Events(List<JsonNode> all) {
         Events(JsonNode trace) {
             this(list(trace.path("traceEvents")));
@@ -317,13 +317,13 @@ class InjectedRunTest {
         return dir;
     }
 
-    private static List<Path> traces(Path dir) throws IOException {
+    static List<Path> traces(Path dir) throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
             return files.filter(f -> f.getFileName().toString().matches("flagtrace-\\d+\\.json")).sorted().toList();
         }
     }
 
-    private static void delete(Path dir) throws IOException {
+    static void delete(Path dir) throws IOException {
         if (Files.exists(dir)) {
             try (Stream<Path> all = Files.walk(dir)) {
                 for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {

@@ -1,0 +1,614 @@
+/* The vendor-neutral half of flagtrace's injected libraries: see flagtrace_handoff.h. The target
+ * never waits on flagtrace: messages go through a bounded queue to one sender thread; what does not
+ * fit is dropped and counted, and the counts reach the trace. If the socket fails, the tracer
+ * disarms and the target runs on. Wire format: docs/run.md. */
+#define _GNU_SOURCE
+#include "flagtrace_handoff.h"
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+const handoff_vendor* handoff;
+size_t handoff_buffer_bytes = 8u << 20;
+
+/* One queued message: header and payload in one block, or a vendor's buffer sent from `buffer`. */
+typedef struct message {
+    struct message* next;
+    uint32_t type;
+    uint64_t length;
+    uint8_t* buffer; /* a vendor buffer (freed once sent), or NULL: the payload follows */
+    uint8_t payload[];
+} message;
+
+static atomic_int armed; /* 1 while buffers and ops are handed over */
+static atomic_uint window; /* the number of the latest window armed (1, 2, ...); 0 before the first */
+static pthread_mutex_t control_lock = PTHREAD_MUTEX_INITIALIZER; /* arm, disarm and exit, one at a time */
+static int exiting;        /* the exit ran: arms are ignored */
+static int later;          /* started disarmed (FLAGTRACE_RUN_START=later) */
+static int fd = -1;
+static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t queue_cond = PTHREAD_COND_INITIALIZER;
+static message* head;
+static message* tail;
+static uint64_t queued_bytes;
+static uint64_t queue_limit = 256ull << 20;
+static int sender_done; /* the sender ended: disarmed, or the end was sent */
+static int closing;     /* the end message is queued: the sender stops after it */
+static pthread_t sender;
+static atomic_ullong buffers_sent, buffers_dropped, bytes_dropped, ops_dropped, names_dropped, next_external_id;
+/* The records of the buffers dropped: all of them, and the device kinds' (kernel, memcpy, memset). */
+static atomic_ullong records_dropped, kernels_dropped, memcpys_dropped, memsets_dropped;
+
+/* Names already handed over, by pointer (open addressing; a full table stops naming, counted). */
+#define NAME_SLOTS 65536
+static uintptr_t named[NAME_SLOTS];
+static pthread_mutex_t named_lock = PTHREAD_MUTEX_INITIALIZER;
+
+uint64_t handoff_clock_ns(int id) {
+    struct timespec ts;
+    clock_gettime((clockid_t) id, &ts);
+    return (uint64_t) ts.tv_sec * 1000000000ull + (uint64_t) ts.tv_nsec;
+}
+
+int handoff_armed(void) {
+    return atomic_load(&armed);
+}
+
+/* Writes all of it, or fails (the socket is gone). */
+static int write_all(const void* data, size_t n) {
+    const uint8_t* p = data;
+    while (n > 0) {
+        ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR) {
+            continue;
+        }
+        if (w <= 0) {
+            return -1;
+        }
+        p += w;
+        n -= (size_t) w;
+    }
+    return 0;
+}
+
+static void free_message(message* m) {
+    free(m->buffer);
+    free(m);
+}
+
+/* Queues m unless the sender ended, or (unless `always`, for the few control messages) disarmed or the
+ * queue is over its bound; 1 when queued, else m is freed and 0 returned. Never waits on the socket. */
+static int enqueue(message* m, int always) {
+    pthread_mutex_lock(&queue_lock);
+    int ok = !sender_done && (always || (atomic_load(&armed) && queued_bytes + m->length <= queue_limit));
+    if (ok) {
+        m->next = NULL;
+        if (tail != NULL) {
+            tail->next = m;
+        } else {
+            head = m;
+        }
+        tail = m;
+        queued_bytes += m->length;
+        pthread_cond_signal(&queue_cond);
+    }
+    pthread_mutex_unlock(&queue_lock);
+    if (!ok) {
+        free_message(m);
+    }
+    return ok;
+}
+
+static message* new_message(uint32_t type, const void* payload, size_t length) {
+    message* m = malloc(sizeof(message) + length);
+    if (m == NULL) {
+        return NULL;
+    }
+    m->type = type;
+    m->length = length;
+    m->buffer = NULL;
+    if (length > 0) {
+        memcpy(m->payload, payload, length);
+    }
+    return m;
+}
+
+void handoff_disarm(void) {
+    if (atomic_exchange(&armed, 0)) {
+        handoff->disable();
+    }
+}
+
+static void* send_loop(void* unused) {
+    (void) unused;
+    for (;;) {
+        pthread_mutex_lock(&queue_lock);
+        while (head == NULL && !closing) {
+            pthread_cond_wait(&queue_cond, &queue_lock);
+        }
+        message* m = head;
+        if (m == NULL) { /* closing and drained */
+            sender_done = 1;
+            pthread_cond_broadcast(&queue_cond);
+            pthread_mutex_unlock(&queue_lock);
+            return NULL;
+        }
+        head = m->next;
+        if (head == NULL) {
+            tail = NULL;
+        }
+        queued_bytes -= m->length;
+        pthread_mutex_unlock(&queue_lock);
+        uint32_t header[4] = {m->type, 0, (uint32_t) m->length, (uint32_t) (m->length >> 32)};
+        int failed = write_all(header, sizeof header) != 0
+                || write_all(m->buffer != NULL ? m->buffer : m->payload, (size_t) m->length) != 0;
+        if (!failed && m->type == handoff->buffer_type) {
+            atomic_fetch_add(&buffers_sent, 1);
+        }
+        free_message(m);
+        if (failed) { /* flagtrace is gone: disarm, drop what waits, let the target run on */
+            handoff_disarm();
+            pthread_mutex_lock(&queue_lock);
+            while (head != NULL) {
+                message* next = head->next;
+                free_message(head);
+                head = next;
+            }
+            tail = NULL;
+            queued_bytes = 0;
+            sender_done = 1;
+            pthread_cond_broadcast(&queue_cond);
+            pthread_mutex_unlock(&queue_lock);
+            return NULL;
+        }
+    }
+}
+
+void handoff_buffer_requested(uint8_t** buffer, size_t* size, size_t* maxNumRecords) {
+    *maxNumRecords = 0;
+    *buffer = aligned_alloc(8, handoff_buffer_bytes);
+    *size = *buffer == NULL ? 0 : handoff_buffer_bytes;
+}
+
+/* 1 when the pointer was not named before (and now is). */
+static int first_time(uintptr_t pointer) {
+    int fresh = 0;
+    pthread_mutex_lock(&named_lock);
+    size_t i = (size_t) ((pointer >> 3) * 0x9E3779B97F4A7C15ull >> 48) % NAME_SLOTS;
+    for (size_t probe = 0; probe < NAME_SLOTS; probe++, i = (i + 1) % NAME_SLOTS) {
+        if (named[i] == pointer) {
+            break;
+        }
+        if (named[i] == 0) {
+            named[i] = pointer;
+            fresh = 1;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&named_lock);
+    return fresh;
+}
+
+void handoff_name(const char* name) {
+    if (name == NULL || !first_time((uintptr_t) name)) {
+        return;
+    }
+    size_t n = strnlen(name, 1 << 16);
+    uint8_t* payload = malloc(8 + n);
+    if (payload == NULL) {
+        atomic_fetch_add(&names_dropped, 1);
+        return;
+    }
+    uint64_t pointer = (uint64_t) (uintptr_t) name;
+    memcpy(payload, &pointer, 8);
+    memcpy(payload + 8, name, n);
+    message* m = new_message(MSG_NAME, payload, 8 + n);
+    free(payload);
+    if (m == NULL || !enqueue(m, 1)) {
+        atomic_fetch_add(&names_dropped, 1);
+    }
+}
+
+void handoff_devices(const char* json, size_t length) {
+    message* m = new_message(MSG_DEVICES, json, length);
+    if (m != NULL) {
+        enqueue(m, 1);
+    }
+}
+
+void handoff_buffer(uint8_t* buffer, size_t validSize, record_counts counts) {
+    message* m = malloc(sizeof(message));
+    if (m != NULL) {
+        m->type = handoff->buffer_type;
+        m->length = validSize;
+        m->buffer = buffer;
+    } else {
+        free(buffer);
+    }
+    if (m == NULL || !enqueue(m, 0)) { /* the hand-off is full (or memory is): dropped, counted */
+        atomic_fetch_add(&buffers_dropped, 1);
+        atomic_fetch_add(&bytes_dropped, validSize);
+        atomic_fetch_add(&records_dropped, counts.records);
+        atomic_fetch_add(&kernels_dropped, counts.kernels);
+        atomic_fetch_add(&memcpys_dropped, counts.memcpys);
+        atomic_fetch_add(&memsets_dropped, counts.memsets);
+    }
+}
+
+void handoff_tick(void) {
+    uint64_t now = handoff->now();
+    message* t = new_message(MSG_TICK, &now, 8);
+    if (t != NULL) {
+        enqueue(t, 1);
+    }
+}
+
+/* A clock anchor: the vendor's clock read between two monotonic readings, the tightest of 64 tries,
+ * with the real-time clock read in the same gap. */
+static void anchor(char* out, size_t n, const char* prefix) {
+    uint64_t best = UINT64_MAX, mono = 0, real = 0, trace = 0;
+    for (int i = 0; i < 64; i++) {
+        uint64_t m1 = handoff_clock_ns(CLOCK_MONOTONIC);
+        uint64_t t = handoff->now();
+        uint64_t r = handoff_clock_ns(CLOCK_REALTIME);
+        uint64_t m2 = handoff_clock_ns(CLOCK_MONOTONIC);
+        if (m2 - m1 < best) {
+            best = m2 - m1;
+            mono = m1 + (m2 - m1) / 2;
+            real = r;
+            trace = t;
+        }
+    }
+    snprintf(out, n, "%s_realtime_ns=%llu\n%s_monotonic_ns=%llu\n%s_trace_ns=%llu\n%s_bound_ns=%llu\n", prefix,
+             (unsigned long long) real, prefix, (unsigned long long) mono, prefix, (unsigned long long) trace, prefix,
+             (unsigned long long) (best / 2 + 1));
+}
+
+/* Ranges, per thread. */
+#define DEPTH 128
+typedef struct {
+    uint64_t id;
+    uint64_t tag;   /* the marker API's own id of the range (mstx), or 0 */
+    uint64_t start;
+    uint64_t end;   /* set when it ended while ranges inside it were still open */
+    char* name;
+    int pushed;      /* its id went to the vendor */
+    unsigned window; /* the window armed at the push, or 0: only a range pushed and popped in one window is an op */
+} range;
+static __thread range ranges[DEPTH];
+static __thread int depth;
+static __thread int overflow; /* pushes past DEPTH, popped without an op */
+
+int handoff_range_push(const char* text, uint64_t tag) {
+    if (depth >= DEPTH) {
+        overflow++;
+        atomic_fetch_add(&ops_dropped, 1);
+        return depth + overflow - 1;
+    }
+    range* r = &ranges[depth];
+    r->tag = tag;
+    r->end = 0;
+    r->window = atomic_load(&armed) ? atomic_load(&window) : 0;
+    if (r->window == 0) { /* disarmed: nothing to hand over at the pop */
+        r->name = NULL;
+        r->pushed = 0;
+        return depth++;
+    }
+    r->id = atomic_fetch_add(&next_external_id, 1) + 1;
+    r->name = strdup(text == NULL ? "" : text);
+    r->pushed = handoff->push(r->id) == 0;
+    r->start = handoff->now();
+    return depth++;
+}
+
+/* Pops the innermost range, ending at `end`, and hands its op over. */
+static void pop_one(uint64_t end) {
+    range* r = &ranges[--depth];
+    if (r->window == 0) {
+        return;
+    }
+    if (r->pushed) {
+        handoff->pop();
+    }
+    if (atomic_load(&armed) && atomic_load(&window) == r->window) {
+        size_t n = r->name == NULL ? 0 : strnlen(r->name, 1 << 16);
+        uint8_t* payload = malloc(32 + n);
+        if (payload != NULL) {
+            uint64_t head4[4] = {r->id, r->start, end, (uint64_t) syscall(SYS_gettid)};
+            memcpy(payload, head4, 32);
+            if (n > 0) {
+                memcpy(payload + 32, r->name, n);
+            }
+            message* m = new_message(MSG_OP, payload, 32 + n);
+            free(payload);
+            if (m == NULL || !enqueue(m, 0)) {
+                atomic_fetch_add(&ops_dropped, 1);
+            }
+        } else {
+            atomic_fetch_add(&ops_dropped, 1);
+        }
+    }
+    free(r->name);
+    r->name = NULL;
+}
+
+/* Pops the ranges that ended while others inside them were open, now innermost. */
+static void pop_ended(void) {
+    while (depth > 0 && ranges[depth - 1].end != 0) {
+        pop_one(ranges[depth - 1].end);
+    }
+}
+
+int handoff_range_pop(void) {
+    if (overflow > 0) {
+        overflow--;
+        return depth + overflow;
+    }
+    if (depth == 0) {
+        return -1;
+    }
+    pop_one(handoff->now());
+    pop_ended();
+    return depth;
+}
+
+int handoff_range_end(uint64_t tag) {
+    uint64_t now = handoff->now();
+    for (int i = depth - 1; i >= 0; i--) {
+        if (ranges[i].tag == tag && ranges[i].end == 0) {
+            if (i == depth - 1) {
+                pop_one(now);
+                pop_ended();
+            } else {
+                ranges[i].end = now; /* ended inside others still open: popped when they are */
+            }
+            return 0;
+        }
+    }
+    if (overflow > 0) {
+        overflow--; /* a range past DEPTH: its push was counted as dropped */
+        return 0;
+    }
+    atomic_fetch_add(&ops_dropped, 1); /* started on another thread, or never seen */
+    return -1;
+}
+
+/* Opens a window (control_lock held): the window's message (its number, start and clock anchor) is queued
+ * first, then the kinds are enabled, so everything recorded in it began after its start. */
+static void arm_locked(void) {
+    if (fd < 0 || exiting || atomic_load(&armed)) {
+        return;
+    }
+    char text[1024];
+    unsigned w = atomic_load(&window) + 1;
+    int n = snprintf(text, sizeof text, "window=%u\nwindow_start_ns=%llu\n", w, (unsigned long long) handoff->now());
+    anchor(text + n, sizeof text - (size_t) n, "start");
+    message* m = new_message(MSG_WINDOW, text, strlen(text));
+    if (m == NULL || !enqueue(m, 1)) {
+        return;
+    }
+    atomic_store(&window, w);
+    atomic_store(&armed, 1);
+    handoff->enable();
+}
+
+/* Closes the window (control_lock held): disables the kinds, flushes (the buffers are handed over while
+ * still armed), then queues the window's end: its end, a stop anchor and what it dropped (the counts start
+ * again at 0 for the next window), and the vendor's own lines. */
+static void disarm_locked(void) {
+    if (!atomic_load(&armed)) {
+        return;
+    }
+    handoff->disable();
+    handoff->flush();
+    atomic_store(&armed, 0);
+    char text[1536];
+    int n = snprintf(text, sizeof text, "window_end_ns=%llu\n", (unsigned long long) handoff->now());
+    anchor(text + n, sizeof text - (size_t) n, "stop");
+    n = (int) strlen(text);
+    n += snprintf(text + n, sizeof text - (size_t) n,
+                  "buffers_dropped=%llu\nbytes_dropped=%llu\nrecords_dropped=%llu\nkernels_dropped=%llu\nmemcpys_dropped=%llu\n"
+                  "memsets_dropped=%llu\nops_dropped=%llu\nnames_dropped=%llu\n",
+                  (unsigned long long) atomic_exchange(&buffers_dropped, 0), (unsigned long long) atomic_exchange(&bytes_dropped, 0),
+                  (unsigned long long) atomic_exchange(&records_dropped, 0), (unsigned long long) atomic_exchange(&kernels_dropped, 0),
+                  (unsigned long long) atomic_exchange(&memcpys_dropped, 0), (unsigned long long) atomic_exchange(&memsets_dropped, 0),
+                  (unsigned long long) atomic_exchange(&ops_dropped, 0), (unsigned long long) atomic_exchange(&names_dropped, 0));
+    if (handoff->end_lines != NULL && n < (int) sizeof text) {
+        handoff->end_lines(text + n, sizeof text - (size_t) n);
+    }
+    message* end = new_message(MSG_END, text, strlen(text));
+    if (end != NULL) {
+        enqueue(end, 1);
+    }
+}
+
+/* Reads flagtrace's arm/disarm messages (frames as the stream's, header and payload) from the socket and
+ * applies them; no thread of the program waits on it. The socket closed or broken: flagtrace is gone,
+ * disarm (the sender finds it too on its next write). */
+static void* control_loop(void* unused) {
+    (void) unused;
+    for (;;) {
+        uint32_t header[4];
+        uint8_t* p = (uint8_t*) header;
+        size_t got = 0;
+        while (got < sizeof header) {
+            ssize_t r = recv(fd, p + got, sizeof header - got, 0);
+            if (r < 0 && errno == EINTR) {
+                continue;
+            }
+            if (r <= 0) {
+                goto gone;
+            }
+            got += (size_t) r;
+        }
+        uint64_t length = (uint64_t) header[2] | (uint64_t) header[3] << 32;
+        if (length > 4096) {
+            goto gone; /* not a message flagtrace writes */
+        }
+        uint8_t skip[4096];
+        for (uint64_t left = length; left > 0;) {
+            ssize_t r = recv(fd, skip, (size_t) left, 0);
+            if (r < 0 && errno == EINTR) {
+                continue;
+            }
+            if (r <= 0) {
+                goto gone;
+            }
+            left -= (uint64_t) r;
+        }
+        pthread_mutex_lock(&control_lock);
+        if (header[0] == CONTROL_ARM) {
+            arm_locked();
+        } else if (header[0] == CONTROL_DISARM) {
+            disarm_locked();
+        } /* a later flagtrace's message: skipped */
+        pthread_mutex_unlock(&control_lock);
+    }
+gone:
+    pthread_mutex_lock(&control_lock);
+    if (!exiting) {
+        handoff_disarm();
+    }
+    pthread_mutex_unlock(&control_lock);
+    return NULL;
+}
+
+void handoff_exit(void) {
+    if (fd < 0) {
+        return;
+    }
+    pthread_mutex_lock(&control_lock);
+    if (exiting) {
+        pthread_mutex_unlock(&control_lock);
+        return;
+    }
+    exiting = 1;
+    disarm_locked();
+    pthread_mutex_unlock(&control_lock);
+    pthread_mutex_lock(&queue_lock);
+    closing = 1;
+    pthread_cond_broadcast(&queue_cond);
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += 10;
+    while (!sender_done) {
+        if (pthread_cond_timedwait(&queue_cond, &queue_lock, &deadline) == ETIMEDOUT) {
+            break;
+        }
+    }
+    pthread_mutex_unlock(&queue_lock);
+    atomic_store(&armed, 0);
+}
+
+/* In a child forked after arming: no sender thread runs here, and the stream is the parent's. The child
+ * is not traced (the vendor's runtime is not usable across fork either); its exit must not wait for a
+ * sender. */
+static void forked(void) {
+    atomic_store(&armed, 0);
+    if (fd >= 0) {
+        close(fd);
+        fd = -1;
+    }
+}
+
+/* A JVM: libjvm's entry point is visible (the java launcher loads it RTLD_GLOBAL), or the executable is
+ * a `java`. */
+static int in_jvm(void) {
+    if (dlsym(RTLD_DEFAULT, "JNI_CreateJavaVM") != NULL) {
+        return 1;
+    }
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) {
+        return 0;
+    }
+    exe[n] = '\0';
+    const char* base = strrchr(exe, '/');
+    return strcmp(base != NULL ? base + 1 : exe, "java") == 0;
+}
+
+const char* handoff_socket(void) {
+    const char* path = getenv("FLAGTRACE_RUN_SOCKET");
+    if (path == NULL || path[0] == '\0') {
+        return NULL; /* not under flagtrace run */
+    }
+    if (in_jvm()) {
+        return NULL; /* a JVM: flagtrace run traces it through its agent (JAVA_TOOL_OPTIONS), in-process */
+    }
+    return path;
+}
+
+int handoff_start(const handoff_vendor* vendor, const char* path) {
+    handoff = vendor;
+    const char* limit = getenv("FLAGTRACE_RUN_QUEUE_BYTES");
+    if (limit != NULL && strtoull(limit, NULL, 10) > 0) {
+        queue_limit = strtoull(limit, NULL, 10);
+    }
+    struct sockaddr_un address;
+    memset(&address, 0, sizeof address);
+    address.sun_family = AF_UNIX;
+    if (strlen(path) >= sizeof address.sun_path) {
+        fprintf(stderr, "flagtrace: FLAGTRACE_RUN_SOCKET is too long; the program runs untraced\n");
+        return -1;
+    }
+    strcpy(address.sun_path, path);
+    fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 || connect(fd, (struct sockaddr*) &address, sizeof address) != 0) {
+        fprintf(stderr, "flagtrace: cannot reach flagtrace run at %s (%s); the program runs untraced\n", path,
+                strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            fd = -1;
+        }
+        return -1;
+    }
+    char hello[2048];
+    /* Armed from the start, unless `flagtrace run --start-later` (or --delay) asked for a disarmed start:
+     * then the hello has no window_start_ns, and each window opens at flagtrace's arm (MSG_WINDOW). */
+    const char* start = getenv("FLAGTRACE_RUN_START");
+    later = start != NULL && strcmp(start, "later") == 0;
+    int n = later ? snprintf(hello, sizeof hello, "pid=%ld\nvendor=%s\n", (long) getpid(), vendor->name)
+                  : snprintf(hello, sizeof hello, "pid=%ld\nvendor=%s\nwindow_start_ns=%llu\n", (long) getpid(),
+                             vendor->name, (unsigned long long) vendor->now());
+    const char* variables[] = {"RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "OMPI_COMM_WORLD_RANK",
+                               "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE",
+                               "PMI_RANK", "PMI_SIZE", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID",
+                               "ASCEND_RT_VISIBLE_DEVICES"};
+    for (size_t i = 0; i < sizeof variables / sizeof variables[0] && n < (int) sizeof hello - 200; i++) {
+        const char* value = getenv(variables[i]);
+        if (value != NULL && strlen(value) < 32 && strchr(value, '\n') == NULL) {
+            n += snprintf(hello + n, sizeof hello - (size_t) n, "env.%s=%s\n", variables[i], value);
+        }
+    }
+    anchor(hello + n, sizeof hello - (size_t) n, "start");
+    message* m = new_message(MSG_HELLO, hello, strlen(hello));
+    if (m == NULL || pthread_create(&sender, NULL, send_loop, NULL) != 0) {
+        free(m);
+        return -1;
+    }
+    enqueue(m, 1);
+    return 0;
+}
+
+void handoff_begin(void) {
+    if (!later) { /* window 1 opened with the hello */
+        atomic_store(&window, 1);
+        atomic_store(&armed, 1);
+        handoff->enable();
+    }
+    pthread_t reader;
+    if (pthread_create(&reader, NULL, control_loop, NULL) == 0) {
+        pthread_detach(reader);
+    }
+    pthread_atfork(NULL, NULL, forked);
+    atexit(handoff_exit);
+}
