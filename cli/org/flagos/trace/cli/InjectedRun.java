@@ -34,7 +34,7 @@ import org.flagos.trace.model.ClockAnchor;
 import org.flagos.trace.model.ExternalId;
 import org.flagos.trace.model.ProcessFacts;
 import org.flagos.trace.model.ProcessIdentity;
-import org.flagos.trace.vendors.mspti.MsptiTracer;
+import org.flagos.trace.vendors.Vendors;
 
 /**
  * The flagtrace side of {@code run} for programs that are not JVMs: hands the program the injected
@@ -544,9 +544,7 @@ final class InjectedRun implements AutoCloseable {
                         w.startAnchor.traceNs() + (endedAtMonotonic - w.startAnchor.monotonicNs()));
                 w.out.close();
                 w.ops.close(windowEnd);
-                if (vendor == MsptiTracer.DUMP_VENDOR) { // MSPTI's records carry physical device ids: the process's mapping, as a live session saves it
-                    MsptiTracer.deviceNameEntries(hello.get("env.ASCEND_RT_VISIBLE_DEVICES")).forEach(names::putIfAbsent);
-                }
+                Vendors.processNameEntries(vendor, key -> hello.get("env." + key)).forEach(names::putIfAbsent);
                 try (var out = Files.newBufferedWriter(CaptureSidecars.NAMES.besides(w.capture), StandardCharsets.UTF_8)) {
                     for (var e : names.entrySet()) {
                         out.write("0x" + Long.toHexString(e.getKey()) + "\t" + e.getValue().replace('\n', ' ').replace('\t', ' ') + "\n");

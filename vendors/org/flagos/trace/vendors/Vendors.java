@@ -153,6 +153,17 @@ public final class Vendors {
         return plugin == null ? null : plugin.replay();
     }
 
+    /**
+     * The name-table entries a vendor derives from a traced process's environment, for a capture made
+     * outside this process ({@code flagtrace run}'s injected or preloaded library): MSPTI's records
+     * carry physical device ids, mapped to the process's ordinals by its {@code ASCEND_RT_VISIBLE_DEVICES},
+     * as a live session saves them beside its capture. Empty for the other vendors.
+     */
+    public static Map<Long, String> processNameEntries(int dumpVendor, java.util.function.UnaryOperator<String> environment) {
+        return dumpVendor == MsptiTracer.DUMP_VENDOR
+                ? MsptiTracer.deviceNameEntries(environment.apply("ASCEND_RT_VISIBLE_DEVICES")) : Map.of();
+    }
+
     /** A human name for a {@code .fltrbuf} vendor id. */
     public static String dumpVendorName(int dumpVendor) {
         VendorPlugin plugin = savedAs(dumpVendor);
