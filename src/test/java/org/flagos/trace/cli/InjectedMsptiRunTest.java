@@ -21,6 +21,7 @@ import java.util.regex.Pattern;
 import org.flagos.trace.agent.FlagtraceAgent;
 import org.flagos.trace.cli.InjectedRunTest.Events;
 import org.flagos.trace.testing.AgentJars;
+import org.flagos.trace.testing.FakeGpuPrograms;
 import org.flagos.trace.testing.ProgramRun;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -43,11 +44,7 @@ class InjectedMsptiRunTest {
     static void build() throws Exception {
         Files.createDirectories(ROOT);
         jar = AgentJars.forThisClassPath(ROOT, FlagtraceAgent.class.getName());
-        program = ROOT.resolve("unchanged_program");
-        Process cc = new ProcessBuilder("sh", "-c", "eval \"$(scripts/fake-gpu-env mspti)\" && cc -O1 -Wall -Werror -o "
-                + program + " src/test/native/ascend/unchanged_program.c -lascendcl -lms_tools_ext").redirectErrorStream(true).start();
-        String output = new String(cc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(cc.waitFor(120, TimeUnit.SECONDS) && cc.exitValue() == 0, "building the program: " + output);
+        program = FakeGpuPrograms.build("mspti", "ascend/unchanged_program.c", ROOT.resolve("unchanged_program"), "-lascendcl -lms_tools_ext");
     }
 
     @Test

@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.flagos.trace.agent.FlagtraceAgent;
 import org.flagos.trace.testing.AgentJars;
+import org.flagos.trace.testing.FakeGpuPrograms;
 import org.flagos.trace.testing.ProgramRun;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -43,11 +44,7 @@ class OnDemandRunTest {
     static void build() throws Exception {
         Files.createDirectories(ROOT);
         jar = AgentJars.forThisClassPath(ROOT, FlagtraceAgent.class.getName());
-        program = ROOT.resolve("phased_program");
-        Process cc = new ProcessBuilder("sh", "-c", "eval \"$(scripts/fake-gpu-env cupti)\" && cc -O1 -Wall -Werror -o "
-                + program + " src/test/native/cuda/phased_program.c -lcudart").redirectErrorStream(true).start();
-        String output = new String(cc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(cc.waitFor(120, TimeUnit.SECONDS) && cc.exitValue() == 0, "building the program: " + output);
+        program = FakeGpuPrograms.build("cupti", "cuda/phased_program.c", ROOT.resolve("phased_program"), "-lcudart");
     }
 
     @Test
