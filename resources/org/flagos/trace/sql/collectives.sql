@@ -1,7 +1,8 @@
 -- collectives: one row per collective kernel per rank: its kind, message bytes, duration, algorithm bandwidth and skew across ranks, ns.
 -- A collective kernel is a collective library's kernel (the one rule of docs/analysis.md). Its kind
 -- comes from its name, read in lower case without underscores: all_reduce, all_gather,
--- reduce_scatter, all_to_all, send_recv, broadcast, reduce, send, recv, else other. Its message is
+-- reduce_scatter, all_to_all, send_recv, broadcast, reduce, send, recv, else other (the rule and the
+-- element sizes of torch's dtype names live in CollectiveKernels, put here by the loader). Its message is
 -- what torch records in the kernel's args (in_elems, out_elems, dtype, group_size, process_group of
 -- the events table): bytes is the larger of the elements in and out times the element size of dtype
 -- (nccl-tests' message size: an all-reduce's buffer, an all-gather's output, a reduce-scatter's
@@ -17,15 +18,11 @@
 WITH comm AS (
   SELECT rank, device, stream, name, ts_ns, dur_ns, ts_ns + dur_ns AS end_ns, correlation,
          process_group, COALESCE(process_group, '') AS pg, dtype, group_size, in_elems, out_elems,
-         REPLACE(LOWER(name), '_', '') AS flat,
+         flagtrace_collective_kind(name) AS kind,
          CASE WHEN in_elems IS NULL THEN out_elems
               WHEN out_elems IS NULL OR in_elems >= out_elems THEN in_elems
               ELSE out_elems END AS elems,
-         CASE WHEN dtype IN ('Byte', 'Char', 'Bool', 'Float8_e4m3fn', 'Float8_e5m2', 'Float8_e4m3fnuz', 'Float8_e5m2fnuz') THEN 1
-              WHEN dtype IN ('Half', 'BFloat16', 'Short', 'UInt16') THEN 2
-              WHEN dtype IN ('Float', 'Int', 'UInt32', 'ComplexHalf') THEN 4
-              WHEN dtype IN ('Double', 'Long', 'UInt64', 'ComplexFloat') THEN 8
-              WHEN dtype IN ('ComplexDouble') THEN 16 END AS element_bytes
+         flagtrace_element_bytes(dtype) AS element_bytes
   FROM events
   WHERE ph = 'X' AND dur_ns >= 0 AND cat IN ('kernel', 'Kernel') AND flagtrace_is_communication(name)
 ),
@@ -33,16 +30,7 @@ kinded AS (
   SELECT rank, device, stream, name, ts_ns, dur_ns, end_ns, correlation, process_group, pg, dtype, group_size,
          in_elems, out_elems,
          CASE WHEN elems >= 0 THEN CAST(elems AS BIGINT) * element_bytes END AS bytes,
-         CASE WHEN flat LIKE '%allreduce%' THEN 'all_reduce'
-              WHEN flat LIKE '%allgather%' THEN 'all_gather'
-              WHEN flat LIKE '%reducescatter%' THEN 'reduce_scatter'
-              WHEN flat LIKE '%alltoall%' THEN 'all_to_all'
-              WHEN flat LIKE '%sendrecv%' THEN 'send_recv'
-              WHEN flat LIKE '%broadcast%' THEN 'broadcast'
-              WHEN flat LIKE '%reduce%' THEN 'reduce'
-              WHEN flat LIKE '%send%' THEN 'send'
-              WHEN flat LIKE '%recv%' THEN 'recv'
-              ELSE 'other' END AS kind
+         kind
   FROM comm
 ),
 numbered AS (

@@ -202,6 +202,77 @@ class CollectivesTest {
         assertEquals(22_328_000L, ninth.get("late_ns"));
     }
 
+    /**
+     * The report's Collectives section ({@code CollectiveStats}, one streaming pass over the trace) equals the
+     * collectives table summed per kind: calls, time, bytes and the bandwidth over the calls with bytes.
+     */
+    @Test
+    void theReportsCollectivesAreTheTableSummedPerKind() throws Exception {
+        Path trace = Path.of(getClass().getResource("/hta/nccl_data.json.gz").toURI());
+        List<Map<String, Object>> rows = TableRows.maps(TableRows.run(TableRows.table(dir.resolve("nccl.parquet"), trace), "collectives"));
+        Map<String, long[]> want = new java.util.TreeMap<>();
+        for (Map<String, Object> r : rows) {
+            long[] a = want.computeIfAbsent((String) r.get("kind"), k -> new long[4]);
+            a[0]++;
+            a[1] += (Long) r.get("dur_ns");
+            a[2] += (Long) r.get("bytes");
+            a[3] += (Long) r.get("dur_ns");
+        }
+        Map<String, long[]> got = new java.util.TreeMap<>();
+        for (org.flagos.trace.report.CollectiveStats.Row r : org.flagos.trace.report.TraceFile.read(trace).collectives()) {
+            got.put(r.kind(), new long[] {r.calls(), r.totalNs(), r.bytes(), r.sizedNs()});
+            assertEquals(r.calls(), r.sizedCalls(), "every call carries its size");
+            assertEquals(BigInteger.valueOf(r.bytes()).multiply(BigInteger.TEN.pow(9)).divide(BigInteger.valueOf(r.sizedNs())).longValueExact(),
+                    r.algbwBytesPerS());
+        }
+        assertEquals(want.keySet(), got.keySet());
+        want.forEach((k, v) -> assertEquals(Arrays.toString(v), Arrays.toString(got.get(k)), k));
+        Path html = dir.resolve("nccl.html");
+        CliRunner cli = new CliRunner();
+        assertEquals(0, cli.run("report", trace.toString(), "-o", html.toString()), cli.stderr());
+        String page = Files.readString(html);
+        int section = page.indexOf("<h2>Collectives</h2>");
+        assertTrue(section > 0 && page.indexOf("<td class=\"n\">all_reduce</td><td>15</td>", section) > 0, "the section and its all-reduces");
+        // without message args (HTA's sampled rank): the calls are counted, their bytes said to be missing
+        Path sampled = Path.of(getClass().getResource("/hta/sampled_rank-0.json.gz").toURI());
+        Path html0 = dir.resolve("sampled.html");
+        assertEquals(0, cli.run("report", sampled.toString(), "-o", html0.toString()), cli.stderr());
+        String page0 = Files.readString(html0);
+        assertTrue(page0.contains("<td class=\"n\">send_recv</td><td>10</td>") && page0.contains("not recorded")
+                && page0.contains("10 calls carry no message size"), "send/recv without bytes");
+    }
+
+    /** The kind and element-size rules as Java (the report's) and as SQL (the table's) agree, name by name. */
+    @Test
+    void theKindAndSizeRulesAgreeInJavaAndSql() throws Exception {
+        List<String> names = List.of("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)",
+                "ncclKernel_Broadcast_RING_LL_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)",
+                "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclWorkElem)", "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+                "ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)", "ncclDevKernel_Reduce_Sum_f32_RING_LL",
+                "ncclDevKernel_AllToAll", "ncclDevKernel_Send", "ncclDevKernel_Recv", "ncclDevKernel_Generic_4", "void ncclKernel_all_reduce");
+        List<String> dtypes = new ArrayList<>(ELEMENT.keySet());
+        dtypes.addAll(List.of("Float32", "float", ""));
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+            for (String n : names) {
+                try (ResultSet rs = s.executeQuery("SELECT " + CollectiveKernels.kindSql("x") + " FROM (SELECT '" + n + "' AS x)")) {
+                    rs.next();
+                    assertEquals(CollectiveKernels.kind(n), rs.getString(1), n);
+                    assertEquals(kind(n), rs.getString(1), n);
+                }
+            }
+            for (String d : dtypes) {
+                try (ResultSet rs = s.executeQuery("SELECT " + CollectiveKernels.elementBytesSql("x") + " FROM (SELECT '" + d + "' AS x)")) {
+                    rs.next();
+                    Integer java = CollectiveKernels.ELEMENT_BYTES.get(d);
+                    assertEquals(java == null ? null : java.longValue(), lng(rs.getObject(1)), d);
+                    assertEquals(ELEMENT.get(d), lng(rs.getObject(1)), d);
+                }
+            }
+        }
+        assertEquals("all_reduce", CollectiveKernels.kind(names.get(0)));
+        assertEquals("other", CollectiveKernels.kind("ncclDevKernel_Generic_4"));
+    }
+
     @Test
     void aTableWrittenBeforeTheMessageColumnsReadsThemAsNull() throws Exception {
         Path trace = Path.of(getClass().getResource("/hta/nccl_data.json.gz").toURI());
