@@ -49,6 +49,8 @@ import org.flagos.trace.vendors.Vendors;
  */
 final class InjectedRun implements AutoCloseable {
     static final String SOCKET_VARIABLE = "FLAGTRACE_RUN_SOCKET";
+    /** Where, in the run's folder, the injected libraries are copied out of the jar. */
+    static final String LIBRARY_FOLDER = ".flagtrace-inject";
     private static final String LIBRARY_RESOURCE = "/flagtrace-inject/libflagtrace_inject.so";
     /** The library preloaded into every process of the tree; it arms only where ACL's runtime is loaded. */
     private static final String MSPTI_LIBRARY_RESOURCE = "/flagtrace-inject/libflagtrace_mspti.so";
@@ -373,7 +375,7 @@ final class InjectedRun implements AutoCloseable {
                 throw new IOException("cannot locate " + url, e);
             }
         }
-        Path copy = dir.resolve(".flagtrace-inject").resolve(resource.substring(resource.lastIndexOf('/') + 1));
+        Path copy = dir.resolve(LIBRARY_FOLDER).resolve(resource.substring(resource.lastIndexOf('/') + 1));
         Files.createDirectories(copy.getParent());
         try (InputStream in = url.openStream()) {
             Files.copy(in, copy, StandardCopyOption.REPLACE_EXISTING);
