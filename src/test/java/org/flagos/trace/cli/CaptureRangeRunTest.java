@@ -144,6 +144,21 @@ class CaptureRangeRunTest {
         }
     }
 
+    @Test
+    void startAndStopDoNotApplyToACaptureRangesRun() throws Exception {
+        Path dir = fresh("control");
+        Files.createDirectories(dir);
+        try (InjectedRun run = new InjectedRun(dir, new InjectedRun.OnDemand(false, null, null, "nvtx:step"))) {
+            for (String line : List.of("start", "stop", "start 1")) {
+                assertEquals("error this run's windows are its capture range's (--capture-range nvtx:step): start and stop do not apply",
+                        run.control(line), line);
+            }
+            assertEquals("nvtx:step", run.environment(null).get("FLAGTRACE_RUN_CAPTURE"));
+            assertEquals("later", run.environment(null).get("FLAGTRACE_RUN_START"), "the library starts disarmed");
+        }
+        delete(dir);
+    }
+
     /**
      * The window's trace holds span N's kernels (its own kernel only), memsets and ranges as the program printed them,
      * every arrow paired, no copy (the copies were outside), nothing of the other span or outside, and names its range.
