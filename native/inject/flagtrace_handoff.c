@@ -54,6 +54,8 @@ static pthread_t sender;
 static atomic_ullong buffers_sent, buffers_dropped, bytes_dropped, ops_dropped, names_dropped, next_external_id;
 /* The records of the buffers dropped: all of them, and the device kinds' (kernel, memcpy, memset). */
 static atomic_ullong records_dropped, kernels_dropped, memcpys_dropped, memsets_dropped;
+/* The latest end of the device records handed over in the window open (0 before the first): its end covers them. */
+static atomic_ullong window_device_end;
 
 /* Names already handed over, by pointer (open addressing; a full table stops naming, counted). */
 #define NAME_SLOTS 65536
@@ -241,6 +243,11 @@ void handoff_buffer(uint8_t* buffer, size_t validSize, record_counts counts) {
     } else {
         free(buffer);
     }
+    if (m != NULL && atomic_load(&armed)) {
+        uint64_t seen = atomic_load(&window_device_end);
+        while (counts.device_end > seen && !atomic_compare_exchange_weak(&window_device_end, &seen, counts.device_end)) {
+        }
+    }
     if (m == NULL || !enqueue(m, 0)) { /* the hand-off is full (or memory is): dropped, counted */
         atomic_fetch_add(&buffers_dropped, 1);
         atomic_fetch_add(&bytes_dropped, validSize);
@@ -424,13 +431,17 @@ static void arm_locked(void) {
         return;
     }
     atomic_store(&window, w);
+    atomic_store(&window_device_end, 0);
     atomic_store(&armed, 1);
     handoff->enable();
 }
 
 /* Closes the window (control_lock held): disables the kinds, flushes (the buffers are handed over while
  * still armed), then queues the window's end: its end, a stop anchor and what it dropped (the counts start
- * again at 0 for the next window), and the vendor's own lines. */
+ * again at 0 for the next window), and the vendor's own lines. The window ends now, or at the latest end of the
+ * device work it handed over if that is later (work launched in the window that a clock a little ahead of the
+ * vendor's timestamp, or a device still busy with it, ends after the close is the window's: nothing launched
+ * after the disable is recorded). */
 static void disarm_locked(void) {
     if (!atomic_load(&armed)) {
         return;
@@ -439,7 +450,9 @@ static void disarm_locked(void) {
     handoff->flush();
     atomic_store(&armed, 0);
     char text[1536];
-    int n = snprintf(text, sizeof text, "window_end_ns=%llu\n", (unsigned long long) handoff->now());
+    uint64_t closed = handoff->now();
+    uint64_t device_end = atomic_load(&window_device_end);
+    int n = snprintf(text, sizeof text, "window_end_ns=%llu\n", (unsigned long long) (device_end > closed ? device_end : closed));
     anchor(text + n, sizeof text - (size_t) n, "stop");
     n = (int) strlen(text);
     n += snprintf(text + n, sizeof text - (size_t) n,

@@ -48,9 +48,11 @@ typedef struct {
  * stop). With one, the process starts disarmed and arms itself; each window's message names the range. */
 enum { CAPTURE_NONE = 0, CAPTURE_RANGE = 1, CAPTURE_PROFILER_API = 2 };
 
-/* Counts of one buffer's records, for the drop counts. */
+/* Counts of one buffer's records, for the drop counts, and the latest end of its device records (kernels, copies,
+ * sets; 0: none), which a window's end covers. */
 typedef struct {
     uint64_t records, kernels, memcpys, memsets;
+    uint64_t device_end;
 } record_counts;
 
 extern const handoff_vendor* handoff;

@@ -34,7 +34,8 @@ enum { CUPTI_VENDOR = 1 };
  * default: CONCURRENT_KERNEL, MEMCPY, MEMSET, RUNTIME, EXTERNAL_CORRELATION, SYNCHRONIZATION,
  * OVERHEAD, MEMORY2, MEMCPY2. MARKER is not: NVTX comes here, as host ops. */
 static const int KINDS[] = {10, 1, 2, 5, 39, 38, 17, 49, 22};
-enum { KIND_KERNEL = 3, KIND_CONCURRENT_KERNEL = 10, EXTERNAL_CUSTOM0 = 3, KERNEL_NAME_OFFSET = 104 };
+enum { KIND_KERNEL = 3, KIND_CONCURRENT_KERNEL = 10, KIND_MEMCPY2 = 22, EXTERNAL_CUSTOM0 = 3, KERNEL_NAME_OFFSET = 104,
+       DEVICE_END_OFFSET = 24 /* end, in Kernel10, Memcpy6, Memset4 and MemcpyPtoP4 alike */ };
 
 typedef void (*requested_fn)(uint8_t** buffer, size_t* size, size_t* maxNumRecords);
 typedef void (*completed_fn)(void* context, uint32_t streamId, uint8_t* buffer, size_t size, size_t validSize);
@@ -112,6 +113,11 @@ static void hand_names(uint8_t* buffer, size_t validSize, record_counts* counts)
         counts->records++;
         counts->memcpys += kind == 1;
         counts->memsets += kind == 2;
+        if (kind == 1 || kind == 2 || kind == KIND_MEMCPY2 || kind == KIND_KERNEL || kind == KIND_CONCURRENT_KERNEL) {
+            uint64_t end;
+            memcpy(&end, (uint8_t*) record + DEVICE_END_OFFSET, sizeof end);
+            counts->device_end = end > counts->device_end ? end : counts->device_end;
+        }
         if (kind != KIND_KERNEL && kind != KIND_CONCURRENT_KERNEL) {
             continue;
         }
@@ -193,7 +199,7 @@ static void buffer_completed(void* context, uint32_t streamId, uint8_t* buffer, 
     }
     handoff_tick();
     pthread_once(&devices_once, hand_devices);
-    record_counts counts = {0, 0, 0, 0};
+    record_counts counts = {0, 0, 0, 0, 0};
     hand_names(buffer, validSize, &counts);
     handoff_buffer(buffer, validSize, counts);
 }
