@@ -145,6 +145,24 @@ class CaptureRangeRunTest {
     }
 
     @Test
+    void aJournalDirectoryThatIsNotEmptyIsOneLineAndExit2() throws Exception {
+        Path dir = fresh("journal-bad");
+        Path journal = fresh("journal-used");
+        Files.createDirectories(journal);
+        Files.writeString(journal.resolve("something"), "x");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = new FlagtraceCli(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8))
+                .run("run", "-d", dir.toString(), "--journal", journal.toString(), "--agent-jar", jar.toString(), "--", "true");
+        String said = err.toString(StandardCharsets.UTF_8);
+        assertEquals(2, code, said);
+        assertEquals(1, said.strip().lines().count(), said);
+        assertTrue(said.contains("--journal wants a new or empty directory: " + journal + " is not empty"), said);
+        assertTrue(Files.notExists(dir), "nothing started");
+        delete(journal);
+    }
+
+    @Test
     void startAndStopDoNotApplyToACaptureRangesRun() throws Exception {
         Path dir = fresh("control");
         Files.createDirectories(dir);
