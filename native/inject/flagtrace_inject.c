@@ -2,8 +2,8 @@
  * (CUDA_INJECTION64_PATH, InitializeInjection) and by NVTX (NVTX_INJECTION64_PATH,
  * InitializeInjectionNvtx2), as `flagtrace run` sets them. It does only what must happen inside the
  * target:
- *  - loads libcupti (FLAGTRACE_CUPTI_LIBRARY, else libcupti.so from the library path), registers the
- *    buffer callbacks and enables the activity kinds flagtrace's in-process session enables;
+ *  - loads libcupti (the copy the program already loaded, else FLAGTRACE_CUPTI_LIBRARY, else
+ *    libcupti.so from the library path), registers the buffer callbacks and enables the activity kinds flagtrace's in-process session enables;
  *  - turns NVTX push/pop into host ops: each push pushes a fresh External id
  *    (cuptiActivityPushExternalCorrelationId, CUSTOM0), so the device work launched inside is
  *    attributed to the innermost range, and each pop hands the op (name, id, thread, times) over;
@@ -259,6 +259,16 @@ static int lookup(void* library, const char* name, void** slot) {
 }
 
 static void* load_cupti(void) {
+    /* A process holds one CUPTI: when the program already loaded one (torch's wheels bring their own
+     * libcupti, linked at import, before CUDA initialises), a second copy from another path would be a
+     * second client of the driver's callbacks. Use the loaded one. */
+    const char* sonames[] = {"libcupti.so.13", "libcupti.so.12", "libcupti.so"};
+    for (size_t i = 0; i < sizeof sonames / sizeof sonames[0]; i++) {
+        void* loaded = dlopen(sonames[i], RTLD_NOW | RTLD_NOLOAD);
+        if (loaded != NULL) {
+            return loaded;
+        }
+    }
     const char* chosen = getenv("FLAGTRACE_CUPTI_LIBRARY");
     const char* names[] = {chosen, "libcupti.so", "libcupti.so.13", "libcupti.so.12"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {

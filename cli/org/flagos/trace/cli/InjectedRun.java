@@ -27,8 +27,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.flagos.trace.ingest.CaptureSidecars;
-import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.ingest.OpsJsonlWriter;
+import org.flagos.trace.ingest.TorchNvtxName;
 import org.flagos.trace.ingest.ProcessFactsFile;
 import org.flagos.trace.model.ClockAnchor;
 import org.flagos.trace.model.ExternalId;
@@ -522,7 +522,7 @@ final class InjectedRun implements AutoCloseable {
                 }
                 case NAME -> names.putIfAbsent(p.getLong(0), new String(payload, 8, payload.length - 8, StandardCharsets.UTF_8));
                 case OP -> {
-                    w.ops.op(new HostOp(new String(payload, 32, payload.length - 32, StandardCharsets.UTF_8),
+                    w.ops.op(TorchNvtxName.op(new String(payload, 32, payload.length - 32, StandardCharsets.UTF_8),
                             new ExternalId(p.getLong(0)), p.getLong(24), p.getLong(8), p.getLong(16)));
                     w.lastTick = Math.max(w.lastTick, p.getLong(16)); // an op ended: the window holds it too
                 }
