@@ -113,6 +113,18 @@ static uint64_t stream_slot(uint64_t earliest, uint64_t duration) {
     return start;
 }
 
+/* How long a kernel runs on the fake device: 1.5 us, or FAKE_CUPTI_KERNEL_NS (a device still busy with a kernel
+ * long after its launch returned, as a real one is with a long kernel). */
+static uint64_t kernel_ns(void) {
+    static uint64_t ns;
+    if (ns == 0) {
+        const char* set = getenv("FAKE_CUPTI_KERNEL_NS");
+        uint64_t value = set != NULL ? strtoull(set, NULL, 10) : 0;
+        ns = value > 0 ? value : 1500;
+    }
+    return ns;
+}
+
 /* One runtime call of the program, reported by the fake runtime: its API record (with the binding
  * of the thread's innermost pushed External id) and the device work it launched. `name` is the
  * kernel's name, a pointer that stays valid for the process's life, as the real one's does. */
@@ -129,8 +141,8 @@ void fakeCuptiRuntimeCall(uint32_t cbid, int work, uint64_t bytes, const char* n
         memset(&r, 0, sizeof r);
         r.k.kind = FK_CONCURRENT_KERNEL;
         r.k.registersPerThread = 32;
-        r.k.start = stream_slot(end + 200, 1500);
-        r.k.end = r.k.start + 1500;
+        r.k.start = stream_slot(end + 200, kernel_ns());
+        r.k.end = r.k.start + kernel_ns();
         r.k.completed = r.k.end;
         r.k.contextId = 1;
         r.k.streamId = 7;

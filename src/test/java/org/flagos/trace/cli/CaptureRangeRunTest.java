@@ -111,6 +111,27 @@ class CaptureRangeRunTest {
     }
 
     @Test
+    void aWindowHoldsTheDeviceWorkLaunchedInItThatEndsAfterTheRangeCloses() throws Exception {
+        Path dir = fresh("busy-device");
+        // Each kernel runs 20 ms on the fake device: the ranges close long before their kernels end.
+        ProgramRun run = flagtraceRun(dir, List.of("--capture-range", "nvtx:step"), List.of("env", "FAKE_CUPTI_KERNEL_NS=20000000",
+                program.toString(), "nvtx", "0"));
+        assertEquals(0, run.finish(), run.stderr());
+        List<Path> traces = traces(dir);
+        assertEquals(2, traces.size(), run.stderr());
+        for (int n = 1; n <= 2; n++) {
+            JsonNode trace = JSON.readTree(traces.get(n - 1).toFile());
+            assertHoldsOnlySpan(trace, n, "nvtx:step", run.stdout());
+            InjectedRunTest.Events e = new InjectedRunTest.Events(trace);
+            long rangeEnd = e.named("cpu_op", "step").stream().mapToLong(o -> o.path("ts").asLong() + o.path("dur").asLong()).max().orElseThrow();
+            long lastKernelEnd = e.of("kernel").stream().mapToLong(k -> k.path("ts").asLong() + k.path("dur").asLong()).max().orElseThrow();
+            assertTrue(lastKernelEnd > rangeEnd + 20_000, "span " + n + "'s last kernel ends well after its range (us): " + lastKernelEnd + " vs " + rangeEnd);
+        }
+        run.clean();
+        delete(dir);
+    }
+
+    @Test
     void aRangeNeverOpenedLeavesNoTrace() throws Exception {
         Path dir = fresh("never");
         ProgramRun run = flagtraceRun(dir, List.of("--capture-range", "nvtx:no such range"), "nvtx", "0");
@@ -210,11 +231,18 @@ class CaptureRangeRunTest {
 
     /** {@code flagtrace run OPTIONS -d DIR -- sh -c 'eval "$(scripts/fake-gpu-env cupti)" && exec PROGRAM ARGS'}. */
     private static ProgramRun flagtraceRun(Path dir, List<String> options, String... programArgs) throws IOException {
+        List<String> command = new ArrayList<>(List.of(program.toString()));
+        command.addAll(List.of(programArgs));
+        return flagtraceRun(dir, options, command);
+    }
+
+    /** {@code flagtrace run OPTIONS -d DIR -- sh -c 'eval "$(scripts/fake-gpu-env cupti)" && exec COMMAND'}. */
+    private static ProgramRun flagtraceRun(Path dir, List<String> options, List<String> command) throws IOException {
         List<String> args = new ArrayList<>(List.of("run"));
         args.addAll(options);
         args.addAll(List.of("-d", dir.toString(), "--agent-jar", jar.toString(), "--", "sh", "-c",
-                "eval \"$(" + Path.of("scripts/fake-gpu-env").toAbsolutePath() + " cupti)\" && exec \"$0\" \"$@\"", program.toString()));
-        args.addAll(List.of(programArgs));
+                "eval \"$(" + Path.of("scripts/fake-gpu-env").toAbsolutePath() + " cupti)\" && exec \"$0\" \"$@\""));
+        args.addAll(command);
         // Chronicle's flags, as the launcher passes them (--journal)
         return ProgramRun.start(ROOT, List.of("--add-exports=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
                 "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED"), FlagtraceCli.class.getName(), args.toArray(String[]::new));
