@@ -34,6 +34,12 @@ enum { CUPTI_VENDOR = 1 };
  * default: CONCURRENT_KERNEL, MEMCPY, MEMSET, RUNTIME, EXTERNAL_CORRELATION, SYNCHRONIZATION,
  * OVERHEAD, MEMORY2, MEMCPY2. MARKER is not: NVTX comes here, as host ops. */
 static const int KINDS[] = {10, 1, 2, 5, 39, 38, 17, 49, 22};
+/* Driver API calls recorded: the launches only (cuLaunch, cuLaunchGrid, cuLaunchGridAsync, cuLaunchKernel,
+ * cuLaunchKernel_ptsz, cuLaunchCooperativeKernel and _ptsz, cuGraphLaunch and _ptsz, cuLaunchKernelEx and
+ * _ptsz), enabled one by one without the DRIVER kind, so no other driver call costs a record. Libraries
+ * that launch through the driver (cuBLASLt's cutlass kernels, Triton) then get the runtime-call record,
+ * External id and flow arrow a cudaLaunchKernel gets, as torch's trace shows them (cuda_driver). */
+static const int DRIVER_LAUNCHES[] = {115, 116, 117, 307, 442, 477, 478, 514, 515, 652, 653};
 enum { KIND_KERNEL = 3, KIND_CONCURRENT_KERNEL = 10, KIND_MEMCPY2 = 22, EXTERNAL_CUSTOM0 = 3, KERNEL_NAME_OFFSET = 104,
        DEVICE_END_OFFSET = 24 /* end, in Kernel10, Memcpy6, Memset4 and MemcpyPtoP4 alike */ };
 
@@ -50,6 +56,7 @@ static struct {
     int (*pop)(uint32_t kind, uint64_t* last);
     int (*nextRecord)(uint8_t* buffer, size_t validSize, void** record);
     int (*dropped)(void* context, uint32_t streamId, size_t* dropped);
+    int (*enableDriverApi)(uint32_t cbid, uint8_t enable); /* NULL before CUPTI 12: no driver launches then */
     int (*subscribe)(void** subscriber, void (*callback)(void*, int, uint32_t, const void*), void* userdata);
     int (*enableCallback)(uint32_t enable, void* subscriber, int domain, uint32_t cbid);
 } cupti;
@@ -71,11 +78,17 @@ static void cupti_enable(void) {
     for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++) {
         cupti.enable(KINDS[i]); /* a kind this CUPTI or device refuses is simply not recorded */
     }
+    for (size_t i = 0; cupti.enableDriverApi != NULL && i < sizeof DRIVER_LAUNCHES / sizeof DRIVER_LAUNCHES[0]; i++) {
+        cupti.enableDriverApi((uint32_t) DRIVER_LAUNCHES[i], 1);
+    }
 }
 
 static void cupti_disable(void) {
     for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++) {
         cupti.disable(KINDS[i]);
+    }
+    for (size_t i = 0; cupti.enableDriverApi != NULL && i < sizeof DRIVER_LAUNCHES / sizeof DRIVER_LAUNCHES[0]; i++) {
+        cupti.enableDriverApi((uint32_t) DRIVER_LAUNCHES[i], 0);
     }
 }
 
@@ -307,6 +320,7 @@ static void initialize(void) {
         return;
     }
     cupti.dropped = dlsym(library, "cuptiActivityGetNumDroppedRecords");
+    cupti.enableDriverApi = dlsym(library, "cuptiActivityEnableDriverApi");
     if (handoff_start(&CUPTI, path) != 0) {
         return;
     }
