@@ -40,7 +40,8 @@ static const int KINDS[] = {10, 1, 2, 5, 39, 38, 17, 49, 22};
  * that launch through the driver (cuBLASLt's cutlass kernels, Triton) then get the runtime-call record,
  * External id and flow arrow a cudaLaunchKernel gets, as torch's trace shows them (cuda_driver). */
 static const int DRIVER_LAUNCHES[] = {115, 116, 117, 307, 442, 477, 478, 514, 515, 652, 653};
-enum { KIND_KERNEL = 3, KIND_CONCURRENT_KERNEL = 10, EXTERNAL_CUSTOM0 = 3, KERNEL_NAME_OFFSET = 104 };
+enum { KIND_KERNEL = 3, KIND_CONCURRENT_KERNEL = 10, KIND_MEMCPY2 = 22, EXTERNAL_CUSTOM0 = 3, KERNEL_NAME_OFFSET = 104,
+       DEVICE_END_OFFSET = 24 /* end, in Kernel10, Memcpy6, Memset4 and MemcpyPtoP4 alike */ };
 
 typedef void (*requested_fn)(uint8_t** buffer, size_t* size, size_t* maxNumRecords);
 typedef void (*completed_fn)(void* context, uint32_t streamId, uint8_t* buffer, size_t size, size_t validSize);
@@ -56,7 +57,14 @@ static struct {
     int (*nextRecord)(uint8_t* buffer, size_t validSize, void** record);
     int (*dropped)(void* context, uint32_t streamId, size_t* dropped);
     int (*enableDriverApi)(uint32_t cbid, uint8_t enable); /* NULL before CUPTI 12: no driver launches then */
+    int (*subscribe)(void** subscriber, void (*callback)(void*, int, uint32_t, const void*), void* userdata);
+    int (*enableCallback)(uint32_t enable, void* subscriber, int domain, uint32_t cbid);
 } cupti;
+
+/* CUPTI's callback API, for --capture-range cudaProfilerApi: the driver domain's cuProfilerStart and cuProfilerStop
+ * (cupti_driver_cbid.h, CUDA 13.0), which cudaProfilerStart/Stop call too; a callback's data begins with its site
+ * (CUpti_CallbackData.callbackSite: 0 enter, 1 exit). */
+enum { CB_DOMAIN_DRIVER_API = 1, CBID_cuProfilerStart = 308, CBID_cuProfilerStop = 309, API_ENTER = 0, API_EXIT = 1 };
 
 static uint64_t cupti_now(void) {
     uint64_t now = 0;
@@ -107,7 +115,7 @@ static void cupti_pop(void) {
 }
 
 static const handoff_vendor CUPTI = {"cupti", CUPTI_VENDOR, cupti_now, cupti_enable, cupti_disable, cupti_flush,
-                                     cupti_end_lines, cupti_push, cupti_pop};
+                                     cupti_end_lines, cupti_push, cupti_pop, "nvtx"};
 
 /* Hands over the names of the buffer's kernels that were not handed over before; counts its records. */
 static void hand_names(uint8_t* buffer, size_t validSize, record_counts* counts) {
@@ -118,6 +126,11 @@ static void hand_names(uint8_t* buffer, size_t validSize, record_counts* counts)
         counts->records++;
         counts->memcpys += kind == 1;
         counts->memsets += kind == 2;
+        if (kind == 1 || kind == 2 || kind == KIND_MEMCPY2 || kind == KIND_KERNEL || kind == KIND_CONCURRENT_KERNEL) {
+            uint64_t end;
+            memcpy(&end, (uint8_t*) record + DEVICE_END_OFFSET, sizeof end);
+            counts->device_end = end > counts->device_end ? end : counts->device_end;
+        }
         if (kind != KIND_KERNEL && kind != KIND_CONCURRENT_KERNEL) {
             continue;
         }
@@ -199,7 +212,7 @@ static void buffer_completed(void* context, uint32_t streamId, uint8_t* buffer, 
     }
     handoff_tick();
     pthread_once(&devices_once, hand_devices);
-    record_counts counts = {0, 0, 0, 0};
+    record_counts counts = {0, 0, 0, 0, 0};
     hand_names(buffer, validSize, &counts);
     handoff_buffer(buffer, validSize, counts);
 }
@@ -211,6 +224,42 @@ static int range_push(const char* message_text) {
 
 static int range_pop(void) {
     return handoff_range_pop();
+}
+
+/* A start opens the window as it returns (everything the program does after it is in), a stop closes it as it is
+ * entered (nothing after it is). */
+static void profiler_api(void* userdata, int domain, uint32_t cbid, const void* cbdata) {
+    (void) userdata;
+    if (domain != CB_DOMAIN_DRIVER_API || cbdata == NULL) {
+        return;
+    }
+    int site;
+    memcpy(&site, cbdata, sizeof site);
+    if (cbid == CBID_cuProfilerStart && site == API_EXIT) {
+        handoff_capture_start();
+    } else if (cbid == CBID_cuProfilerStop && site == API_ENTER) {
+        handoff_capture_stop();
+    }
+}
+
+/* Subscribes to the profiler API's two calls (CUPTI allows one subscriber per process: a program that already has
+ * one, or a CUPTI without the callback API, leaves the process disarmed, said in one line). */
+static void subscribe_profiler_api(void* library) {
+    void* subscriber = NULL;
+    cupti.subscribe = dlsym(library, "cuptiSubscribe");
+    cupti.enableCallback = dlsym(library, "cuptiEnableCallback");
+    int status = cupti.subscribe == NULL || cupti.enableCallback == NULL ? -1
+            : cupti.subscribe(&subscriber, profiler_api, NULL);
+    if (status == 0) {
+        status = cupti.enableCallback(1, subscriber, CB_DOMAIN_DRIVER_API, CBID_cuProfilerStart);
+    }
+    if (status == 0) {
+        status = cupti.enableCallback(1, subscriber, CB_DOMAIN_DRIVER_API, CBID_cuProfilerStop);
+    }
+    if (status != 0) {
+        fprintf(stderr, "flagtrace: cannot subscribe to cuProfilerStart/Stop (CUPTI's callback API, status %d: another"
+                        " CUPTI subscriber?); --capture-range cudaProfilerApi never arms, the program runs untraced\n", status);
+    }
 }
 
 static int lookup(void* library, const char* name, void** slot) {
@@ -278,6 +327,9 @@ static void initialize(void) {
     if (cupti.registerCallbacks(handoff_buffer_requested, buffer_completed) != 0) {
         fprintf(stderr, "flagtrace: cuptiActivityRegisterCallbacks failed; the program runs untraced\n");
         return;
+    }
+    if (handoff_capture_kind() == CAPTURE_PROFILER_API) {
+        subscribe_profiler_api(library);
     }
     handoff_begin();
     initialized = 1;
