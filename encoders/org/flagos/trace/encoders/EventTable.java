@@ -19,8 +19,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * The {@code events} table of docs/tables.md, written as one Parquet file by DuckDB (embedded, through its
  * JDBC driver): rows are staged as CSV in a scratch file, which DuckDB reads and copies to Parquet with
  * the columns that need the whole trace (rank, host, absolute time, a merged trace's original pids)
- * filled in by SQL. Both the trace walk ({@link ParquetSink}) and {@code flagtrace tables} (any trace file)
- * fill it, so a capture's table is the same whichever way it was made.
+ * filled in by SQL: {@code flagtrace tables} (any trace file, whose facts may follow its events) fills it. The
+ * trace walk knows those facts before its first event and writes the same table itself ({@link ParquetSink},
+ * {@link ParquetColumns}); the two give the same rows in the same order (ParquetSinkRoutesTest), and
+ * share this class's column list, {@link #rank} and {@link CopyKinds}.
  *
  * <p>Why CSV and not DuckDB's appender: the appender cost about 10 µs of CPU per row on this 2-core
  * machine (3M rows of this table: 22.6 s user + 7.4 s sys, benchmarks/results/2026-12-02-vm/tables-export.txt),
