@@ -119,7 +119,7 @@ public final class EventTable implements AutoCloseable {
             if (name == null || cat == null || !(cat.equals("gpu_memcpy") || cat.equals("Memcpy"))) {
                 return null;
             }
-            if (name == lastName) { // NOPMD: the same instance again (names come from one table)
+            if (name == lastName) { // the same instance again (names come from one table): no hash
                 return lastKind;
             }
             String kind = known.get(name);

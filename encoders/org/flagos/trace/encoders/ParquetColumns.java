@@ -19,8 +19,9 @@ import java.util.zip.Deflater;
  * and kept (compressed) until its row group of {@link #ROW_GROUP_ROWS} rows is written out; the
  * footer follows the last row group.
  *
- * <p>Encodings: numbers DELTA_BINARY_PACKED (times, ids and durations differ little from row to row:
- * ts_ns takes a fifth of its PLAIN bytes), strings a dictionary per column chunk (RLE_DICTIONARY, the dictionary
+ * <p>Encodings: numbers DELTA_BINARY_PACKED (ids, pids and tids differ little from row to row: on the
+ * 13.4M-row capture correlation takes 91 KB against 8.1 MB PLAIN, both compressed; ts_ns and dur_ns, which jump
+ * between host and device rows, stay near their PLAIN size), strings a dictionary per column chunk (RLE_DICTIONARY, the dictionary
  * page PLAIN), null flags as RLE/bit-packed definition levels; data pages of version 1, each page's
  * body compressed with GZIP (Deflater at level 1: no dependency; DuckDB, Spark, Arrow and pandas read it).
  * Each column chunk has its statistics (null count, min and max), so engines skip row groups by them.
@@ -459,7 +460,7 @@ final class ParquetColumns {
 
         /** The string's index in this chunk's dictionary, added when new. */
         int id(String s) {
-            if (s == lastString) { // NOPMD: the same instance again (names come from one table)
+            if (s == lastString) { // the same instance again (names come from one table): no hash
                 return lastId;
             }
             Integer id = dictionary.get(s);
