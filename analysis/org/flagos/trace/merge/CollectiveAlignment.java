@@ -20,8 +20,10 @@ import org.flagos.trace.tracefile.TraceLimits;
  * estimator such as NTP's assumes), plus, now and then, a pair that is no pair at all (a collective
  * one trace caught and the other did not). A mean (least squares) is moved without limit by one such
  * pair; the median is moved by none until half the pairs are wrong, and for jitter that is symmetric
- * it is as right as the mean. The residual is the median of the absolute differences once corrected
- * (half of the matched ends agree within it), and the largest of them is stated beside it.
+ * it is as right as the mean. The residual is the largest difference once corrected: every matched end
+ * agrees with its pair within it, and it holds the error of the offset itself unless every difference
+ * erred to one side (for jitter that is as likely either way, a chance of 2^(1 - matched)). The median
+ * of those corrected differences is stated beside it, as what a typical end is off by.
  *
  * <p>Where a key has more instances in one trace than in the other (one trace began or ended
  * mid-run), the shorter run is matched where it fits best: at each of the first {@link #MAX_LAG} and
@@ -38,12 +40,12 @@ final class CollectiveAlignment {
      * What the shared collectives say of one trace's clock against another's.
      *
      * @param offsetNs      added to the trace's times to put them on the other's clock (the median difference)
-     * @param residualNs    the median of |difference - offset| over the matched ends
-     * @param maxResidualNs the largest |difference - offset|
+     * @param residualNs       the largest |difference - offset| over the matched ends
+     * @param medianResidualNs the median |difference - offset|
      * @param matched       ends matched
      * @param keys          kinds (with process group) that had matched ends
      */
-    record Estimate(long offsetNs, long residualNs, long maxResidualNs, int matched, int keys) {
+    record Estimate(long offsetNs, long residualNs, long medianResidualNs, int matched, int keys) {
     }
 
     private CollectiveAlignment() {
@@ -92,7 +94,7 @@ final class CollectiveAlignment {
             max = Math.max(max, deviation[i]);
         }
         Arrays.sort(deviation);
-        return new Estimate(offset, median(deviation), max, size, keys);
+        return new Estimate(offset, max, median(deviation), size, keys);
     }
 
     /** The differences of the best-fitting run of pairs of one key (the class comment says which). */
@@ -211,11 +213,11 @@ final class CollectiveAlignment {
             throw new TraceFormatException(trace.path() + ": its collectives put it more than " + TraceLimits.MAX_TIME_NS
                     + " ns from the reference's clock: not a clock of the same time");
         }
-        long viaResidual = via.collectives() != null ? via.collectives().residualNs() : Math.max(via.boundNs(), 0);
+        long viaMedian = via.collectives() != null ? via.collectives().medianResidualNs() : Math.max(via.boundNs(), 0);
         long viaBound = Math.max(via.boundNs(), 0);
-        return new RankAlignment(offset, satAdd(e.maxResidualNs(), viaBound), "collectives",
-                new RankAlignment.Collectives(against, e.matched(), e.keys(), satAdd(e.residualNs(), viaResidual),
-                        satAdd(e.maxResidualNs(), viaBound)));
+        return new RankAlignment(offset, satAdd(e.residualNs(), viaBound), "collectives",
+                new RankAlignment.Collectives(against, e.matched(), e.keys(), satAdd(e.residualNs(), viaBound),
+                        satAdd(e.medianResidualNs(), viaMedian)));
     }
 
     private static long satAdd(long a, long b) {

@@ -19,9 +19,9 @@ import org.flagos.trace.tracefile.TraceLimits;
  * difference (drift) is added to the bound.
  *
  * <p>A trace without anchors may be aligned by the collectives it shares with an aligned one
- * ({@link CollectiveAlignment}): clock {@code collectives}, its bound the largest deviation of a matched
- * end once corrected (plus the bound of the trace it was aligned against), and what the match said in
- * {@code collectives}.
+ * ({@link CollectiveAlignment}): clock {@code collectives}, its bound the residual (the largest deviation
+ * of a matched end once corrected, plus the bound of the trace it was aligned against), and what the
+ * match said in {@code collectives}.
  *
  * @param offsetNs    the trace clock of the reference minus this trace's, at one instant
  * @param boundNs     how far the offset may be wrong; -1 when unknown (a trace without anchors taken as aligned)
@@ -38,10 +38,11 @@ record RankAlignment(long offsetNs, long boundNs, String clock, Collectives coll
      * @param against       the trace it was aligned against ({@code rank 0}: the reference, or one aligned before it)
      * @param matched       collective ends matched with that trace's
      * @param keys          kinds (with process group) matched
-     * @param residualNs    the median |end difference - offset| of the matched ends, plus that of the trace aligned against
-     * @param maxResidualNs the largest, plus the bound of the trace aligned against
+     * @param residualNs       the largest |end difference - offset| of the matched ends, plus the bound of the trace aligned
+     *                         against: the alignment's bound
+     * @param medianResidualNs the median one, plus that of the trace aligned against
      */
-    record Collectives(String against, int matched, int keys, long residualNs, long maxResidualNs) {
+    record Collectives(String against, int matched, int keys, long residualNs, long medianResidualNs) {
     }
 
     /** An alignment by clock anchors (or none). */

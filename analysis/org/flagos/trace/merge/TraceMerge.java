@@ -115,14 +115,14 @@ public final class TraceMerge {
             String label = label(order.get(i), facts.indexOf(order.get(i)));
             RankAlignment.Collectives c = a.collectives();
             String how = c != null ? " ± " + a.boundNs() + " ns (collectives: " + c.matched() + " ends of " + c.keys() + " kinds matched"
-                    + " against " + c.against() + ", residual " + c.residualNs() + " ns)"
+                    + " against " + c.against() + ", median residual " + c.medianResidualNs() + " ns)"
                     : a.boundNs() >= 0 ? " ± " + a.boundNs() + " ns (" + a.clock() + ")"
                     : " (" + a.clock() + ", no anchors)"; // "(assumed, no anchors)": the clock said once
             lines.add(label + ": " + sources.get(facts.indexOf(order.get(i))) + ", " + copies.get(i).events + " events, offset "
                     + a.offsetNs() + " ns" + how);
             if (c != null) {
-                byCollectives.add(label + " offset " + a.offsetNs() + " ns, residual " + c.residualNs() + " ns (largest "
-                        + c.maxResidualNs() + " ns, " + c.matched() + " ends)");
+                byCollectives.add(label + " offset " + a.offsetNs() + " ns, residual " + c.residualNs() + " ns (median "
+                        + c.medianResidualNs() + " ns, " + c.matched() + " ends)");
             }
         }
         String collectivesLine = byCollectives.isEmpty() ? null : "aligned by the ends of shared collectives (no clock anchors): "
@@ -131,7 +131,7 @@ public final class TraceMerge {
     }
 
     /** The header of {@link #offsets}'s table. */
-    public static final String OFFSETS_HEADER = "input\trank\ttrace\tcollectives_offset_ns\tresidual_ns\tmax_residual_ns\tmatched\tagainst"
+    public static final String OFFSETS_HEADER = "input\trank\ttrace\tcollective_kernels\tcollectives_offset_ns\tresidual_ns\tmedian_residual_ns\tmatched\tagainst"
             + "\tanchors_offset_ns\tanchors_bound_ns\tanchors_clock";
 
     /**
@@ -160,15 +160,15 @@ public final class TraceMerge {
             RankAlignment a = aligned[i];
             RankAlignment.Collectives c = a == null ? null : a.collectives();
             String byCollectives = i == 0 ? "0\t0\t0\t-\t-"
-                    : c == null ? "-\t-\t-\t" + f.collectives().count() + " kernels, none matched\t-"
-                    : a.offsetNs() + "\t" + c.residualNs() + "\t" + c.maxResidualNs() + "\t" + c.matched() + "\t" + c.against();
+                    : c == null ? "-\t-\t-\t0\t-"
+                    : a.offsetNs() + "\t" + c.residualNs() + "\t" + c.medianResidualNs() + "\t" + c.matched() + "\t" + c.against();
             String byAnchors = "-\t-\t-";
             if (!f.anchors().isEmpty() && !reference.anchors().isEmpty()) {
                 RankAlignment anchors = i == 0 ? RankAlignment.REFERENCE : RankAlignment.of(reference, f, choice);
                 byAnchors = anchors.offsetNs() + "\t" + anchors.boundNs() + "\t" + anchors.clock();
             }
-            rows.add(facts.indexOf(f) + "\t" + (f.rank() >= 0 ? f.rank() : "-") + "\t" + sources.get(facts.indexOf(f)) + "\t"
-                    + byCollectives + "\t" + byAnchors);
+            rows.add(facts.indexOf(f) + "\t" + (f.rank() >= 0 ? f.rank() : "-") + "\t" + sources.get(facts.indexOf(f)).replace('\t', ' ')
+                    + "\t" + f.collectives().count() + "\t" + byCollectives + "\t" + byAnchors);
         }
         return rows;
     }
@@ -398,9 +398,9 @@ public final class TraceMerge {
         g.writeStringField("bound_means", "every event of a trace is on the reference's clock to within its bound_ns (the"
                 + " trace's own flagtrace.host_clock bound aside); monotonic: exact, one host's shared clock; realtime: the"
                 + " two anchors' bounds added, plus drift, not counting how far different hosts' real-time clocks disagree"
-                + (byCollectives ? "; collectives: the largest deviation of a matched collective end from the offset once corrected"
-                        + " (residual_ns: the median one), plus the bound of the trace it was aligned against; what no collective"
-                        + " shows (drift between them) it cannot bound" : ""));
+                + (byCollectives ? "; collectives: the residual, the largest deviation of a matched collective end from its pair"
+                        + " once corrected, plus the bound of the trace it was aligned against; what no collective shows (drift"
+                        + " between them) it cannot bound" : ""));
         g.writeNumberField("id_stride", order.size());
         g.writeNumberField("pid_stride", InputCopy.PID_STRIDE);
         g.writeArrayFieldStart("inputs");
@@ -427,7 +427,7 @@ public final class TraceMerge {
                 g.writeNumberField("matched", c.matched());
                 g.writeNumberField("kinds", c.keys());
                 g.writeNumberField("residual_ns", c.residualNs());
-                g.writeNumberField("max_residual_ns", c.maxResidualNs());
+                g.writeNumberField("median_residual_ns", c.medianResidualNs());
                 g.writeEndObject();
             }
             g.writeNumberField("events", copies.get(i).events);
