@@ -69,6 +69,7 @@ public final class TraceMerge {
         }
         List<TraceFacts> order = ordered(facts);
         List<RankAlignment> alignments = alignAll(order, facts, choice, assumeAligned);
+        facts.forEach(f -> f.collectives().release()); // the copy pass needs none of them
         long base = Long.MAX_VALUE;
         long[] starts = new long[order.size()];
         for (int i = 0; i < order.size(); i++) {
@@ -164,8 +165,12 @@ public final class TraceMerge {
                     : a.offsetNs() + "\t" + c.residualNs() + "\t" + c.medianResidualNs() + "\t" + c.matched() + "\t" + c.against();
             String byAnchors = "-\t-\t-";
             if (!f.anchors().isEmpty() && !reference.anchors().isEmpty()) {
-                RankAlignment anchors = i == 0 ? RankAlignment.REFERENCE : RankAlignment.of(reference, f, choice);
-                byAnchors = anchors.offsetNs() + "\t" + anchors.boundNs() + "\t" + anchors.clock();
+                try {
+                    RankAlignment anchors = i == 0 ? RankAlignment.REFERENCE : RankAlignment.of(reference, f, choice);
+                    byAnchors = anchors.offsetNs() + "\t" + anchors.boundNs() + "\t" + anchors.clock();
+                } catch (TraceFormatException refused) { // --clock monotonic across boots, anchors past the bounds: the merge says why
+                    byAnchors = "-\t-\trefused";
+                }
             }
             rows.add(facts.indexOf(f) + "\t" + (f.rank() >= 0 ? f.rank() : "-") + "\t" + sources.get(facts.indexOf(f)).replace('\t', ' ')
                     + "\t" + f.collectives().count() + "\t" + byCollectives + "\t" + byAnchors);
@@ -436,6 +441,9 @@ public final class TraceMerge {
                 g.writeNumberField(row.original, row.pid);
             }
             g.writeEndObject();
+            if (f.collectives().leftOut > 0) { // past CollectiveEnds.MAX_ENDS: not used to align it
+                g.writeNumberField("collective_kernels_left_out", f.collectives().leftOut);
+            }
             if (copies.get(i).leftOutUnusable > 0) {
                 g.writeNumberField("left_out_unusable_times", copies.get(i).leftOutUnusable);
             }

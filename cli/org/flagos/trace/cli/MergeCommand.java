@@ -19,8 +19,9 @@ import picocli.CommandLine.Parameters;
         header = "Merge the traces of many processes (ranks) into one trace on one clock.",
         description = "Each trace's processes become a group labelled with its rank, host and pid; ids stay unique and"
                 + " every arrow paired; times move onto the clock of the lowest rank with the clock anchors each live"
-                + " session records, and the merged trace's flagtrace_merge block states each trace's offset and bound."
-                + " Streamed: memory does not grow with the traces.",
+                + " session records or, for traces without them (torch's), by the ends of the NCCL/RCCL/HCCL collectives"
+                + " they share (the median difference of matched ends, with each rank's residual), and the merged trace's"
+                + " flagtrace_merge block states each trace's offset and bound. Streamed: memory does not grow with the traces.",
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {ExitCodes.OK_LINE, ExitCodes.FAILED_LINE, ExitCodes.USAGE_LINE, ExitCodes.TRUNCATED_LINE})
 final class MergeCommand implements Callable<Integer> {
@@ -37,9 +38,9 @@ final class MergeCommand implements Callable<Integer> {
                     + " reference's host and boot (exact) and the real-time clock for the others")
     ClockChoice clock = ClockChoice.AUTO;
 
-    @Option(names = "--assume-aligned", description = "merge traces without clock anchors (torch's, replays of captures"
-            + " without a process file) with offset 0 instead of aligning them by the ends of the collectives they share"
-            + " with the others (or refusing those that share none)")
+    @Option(names = "--assume-aligned", description = "merge traces that neither clock anchors nor the ends of shared"
+            + " collectives align (torch's traces without collective kernels, replays of captures without a process file)"
+            + " with offset 0 instead of refusing them")
     boolean assumeAligned;
 
     @Option(names = "--print-offsets", description = "print each trace's clock offset as the ends of shared collectives"
