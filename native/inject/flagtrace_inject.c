@@ -2,8 +2,8 @@
  * (CUDA_INJECTION64_PATH, InitializeInjection) and by NVTX (NVTX_INJECTION64_PATH,
  * InitializeInjectionNvtx2), as `flagtrace run` sets them. It does only what must happen inside the
  * target:
- *  - loads libcupti (FLAGTRACE_CUPTI_LIBRARY, else libcupti.so from the library path), registers the
- *    buffer callbacks and enables the activity kinds flagtrace's in-process session enables;
+ *  - loads libcupti (the copy the program already loaded, else FLAGTRACE_CUPTI_LIBRARY, else
+ *    libcupti.so from the library path), registers the buffer callbacks and enables the activity kinds flagtrace's in-process session enables;
  *  - turns NVTX push/pop into host ops: each push pushes a fresh External id
  *    (cuptiActivityPushExternalCorrelationId, CUSTOM0), so the device work launched inside is
  *    attributed to the innermost range, and each pop hands the op (name, id, thread, times) over;
@@ -34,6 +34,12 @@ enum { CUPTI_VENDOR = 1 };
  * default: CONCURRENT_KERNEL, MEMCPY, MEMSET, RUNTIME, EXTERNAL_CORRELATION, SYNCHRONIZATION,
  * OVERHEAD, MEMORY2, MEMCPY2. MARKER is not: NVTX comes here, as host ops. */
 static const int KINDS[] = {10, 1, 2, 5, 39, 38, 17, 49, 22};
+/* Driver API calls recorded: the launches only (cuLaunch, cuLaunchGrid, cuLaunchGridAsync, cuLaunchKernel,
+ * cuLaunchKernel_ptsz, cuLaunchCooperativeKernel and _ptsz, cuGraphLaunch and _ptsz, cuLaunchKernelEx and
+ * _ptsz), enabled one by one without the DRIVER kind, so no other driver call costs a record. Libraries
+ * that launch through the driver (cuBLASLt's cutlass kernels, Triton) then get the runtime-call record,
+ * External id and flow arrow a cudaLaunchKernel gets, as torch's trace shows them (cuda_driver). */
+static const int DRIVER_LAUNCHES[] = {115, 116, 117, 307, 442, 477, 478, 514, 515, 652, 653};
 enum { KIND_KERNEL = 3, KIND_CONCURRENT_KERNEL = 10, EXTERNAL_CUSTOM0 = 3, KERNEL_NAME_OFFSET = 104 };
 
 typedef void (*requested_fn)(uint8_t** buffer, size_t* size, size_t* maxNumRecords);
@@ -49,6 +55,7 @@ static struct {
     int (*pop)(uint32_t kind, uint64_t* last);
     int (*nextRecord)(uint8_t* buffer, size_t validSize, void** record);
     int (*dropped)(void* context, uint32_t streamId, size_t* dropped);
+    int (*enableDriverApi)(uint32_t cbid, uint8_t enable); /* NULL before CUPTI 12: no driver launches then */
 } cupti;
 
 static uint64_t cupti_now(void) {
@@ -63,11 +70,17 @@ static void cupti_enable(void) {
     for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++) {
         cupti.enable(KINDS[i]); /* a kind this CUPTI or device refuses is simply not recorded */
     }
+    for (size_t i = 0; cupti.enableDriverApi != NULL && i < sizeof DRIVER_LAUNCHES / sizeof DRIVER_LAUNCHES[0]; i++) {
+        cupti.enableDriverApi((uint32_t) DRIVER_LAUNCHES[i], 1);
+    }
 }
 
 static void cupti_disable(void) {
     for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++) {
         cupti.disable(KINDS[i]);
+    }
+    for (size_t i = 0; cupti.enableDriverApi != NULL && i < sizeof DRIVER_LAUNCHES / sizeof DRIVER_LAUNCHES[0]; i++) {
+        cupti.enableDriverApi((uint32_t) DRIVER_LAUNCHES[i], 0);
     }
 }
 
@@ -210,6 +223,16 @@ static int lookup(void* library, const char* name, void** slot) {
 }
 
 static void* load_cupti(void) {
+    /* A process holds one CUPTI: when the program already loaded one (torch's wheels bring their own
+     * libcupti, linked at import, before CUDA initialises), a second copy from another path would be a
+     * second client of the driver's callbacks. Use the loaded one. */
+    const char* sonames[] = {"libcupti.so.13", "libcupti.so.12", "libcupti.so"};
+    for (size_t i = 0; i < sizeof sonames / sizeof sonames[0]; i++) {
+        void* loaded = dlopen(sonames[i], RTLD_NOW | RTLD_NOLOAD);
+        if (loaded != NULL) {
+            return loaded;
+        }
+    }
     const char* chosen = getenv("FLAGTRACE_CUPTI_LIBRARY");
     const char* names[] = {chosen, "libcupti.so", "libcupti.so.13", "libcupti.so.12"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -248,6 +271,7 @@ static void initialize(void) {
         return;
     }
     cupti.dropped = dlsym(library, "cuptiActivityGetNumDroppedRecords");
+    cupti.enableDriverApi = dlsym(library, "cuptiActivityEnableDriverApi");
     if (handoff_start(&CUPTI, path) != 0) {
         return;
     }

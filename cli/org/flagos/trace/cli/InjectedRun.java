@@ -27,8 +27,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.flagos.trace.ingest.CaptureSidecars;
-import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.ingest.OpsJsonlWriter;
+import org.flagos.trace.ingest.TorchNvtxName;
 import org.flagos.trace.ingest.ProcessFactsFile;
 import org.flagos.trace.model.ClockAnchor;
 import org.flagos.trace.model.ExternalId;
@@ -49,6 +49,8 @@ import org.flagos.trace.vendors.Vendors;
  */
 final class InjectedRun implements AutoCloseable {
     static final String SOCKET_VARIABLE = "FLAGTRACE_RUN_SOCKET";
+    /** Where, in the run's folder, the injected libraries are copied out of the jar. */
+    static final String LIBRARY_FOLDER = ".flagtrace-inject";
     private static final String LIBRARY_RESOURCE = "/flagtrace-inject/libflagtrace_inject.so";
     /** The library preloaded into every process of the tree; it arms only where ACL's runtime is loaded. */
     private static final String MSPTI_LIBRARY_RESOURCE = "/flagtrace-inject/libflagtrace_mspti.so";
@@ -373,7 +375,7 @@ final class InjectedRun implements AutoCloseable {
                 throw new IOException("cannot locate " + url, e);
             }
         }
-        Path copy = dir.resolve(".flagtrace-inject").resolve(resource.substring(resource.lastIndexOf('/') + 1));
+        Path copy = dir.resolve(LIBRARY_FOLDER).resolve(resource.substring(resource.lastIndexOf('/') + 1));
         Files.createDirectories(copy.getParent());
         try (InputStream in = url.openStream()) {
             Files.copy(in, copy, StandardCopyOption.REPLACE_EXISTING);
@@ -499,7 +501,7 @@ final class InjectedRun implements AutoCloseable {
                 }
                 case NAME -> names.putIfAbsent(p.getLong(0), new String(payload, 8, payload.length - 8, StandardCharsets.UTF_8));
                 case OP -> {
-                    w.ops.op(new HostOp(new String(payload, 32, payload.length - 32, StandardCharsets.UTF_8),
+                    w.ops.op(TorchNvtxName.op(new String(payload, 32, payload.length - 32, StandardCharsets.UTF_8),
                             new ExternalId(p.getLong(0)), p.getLong(24), p.getLong(8), p.getLong(16)));
                     w.lastTick = Math.max(w.lastTick, p.getLong(16)); // an op ended: the window holds it too
                 }

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.flagos.trace.ingest.IoFailureWords;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -33,7 +34,7 @@ import picocli.CommandLine.Parameters;
                 + " start' and 'flagtrace stop' (or --duration), each armed window its own trace,"
                 + " DIR/flagtrace-PID-wN.json; --delay arms each process that long after it initialises CUDA. With more than"
                 + " one trace of different processes and no window armed on demand, they are merged into DIR/merged.json."
-                + " Exits with CMD's exit code.",
+                + " Exits with CMD's exit code (127 when CMD is not found, 126 when it cannot be executed, as a shell's).",
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {"0:done, the program exited 0; any other code is the program's own (1 also: CMD could not start)",
             ExitCodes.USAGE_LINE})
@@ -80,7 +81,12 @@ final class RunCommand implements Callable<Integer> {
                 throw new UsageException(s + ": a path with a space or comma cannot go into JAVA_TOOL_OPTIONS");
             }
         }
-        Files.createDirectories(out);
+        boolean made = !Files.exists(out);
+        try {
+            Files.createDirectories(out);
+        } catch (IOException e) {
+            throw new IOException("cannot make the run's folder " + out + ": " + IoFailureWords.writing(e), e);
+        }
         ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
         if (startLater) { // the agent has no disarmed start: a JVM would be traced from its start, outside every window
             context.err().println("flagtrace run: --start-later: JVMs of the tree are not traced ('flagtrace attach PID' arms one)");
@@ -96,8 +102,14 @@ final class RunCommand implements Callable<Integer> {
             try {
                 process = pb.start();
             } catch (IOException e) {
-                context.err().println("flagtrace run: cannot start " + command.get(0) + ": " + e.getMessage());
-                return ExitCodes.FAILED;
+                int code = CommandNotStarted.exitCode(e);
+                context.err().println("flagtrace run: cannot start " + command.get(0) + ": " + CommandNotStarted.why(e)
+                        + "; exit " + code + ", as a shell's");
+                if (made) {
+                    injected.close();
+                    CommandNotStarted.removeEmptyRun(out);
+                }
+                return code;
             }
             exit = process.waitFor();
             injected.finish(context.err());
@@ -108,7 +120,8 @@ final class RunCommand implements Callable<Integer> {
             context.err().println(head + "1 trace: " + traces.get(0));
         } else {
             context.err().println(head + traces.size() + " traces in " + out + (!traces.isEmpty() ? ":"
-                    : onDemand.disarmedAtStart() ? " (no window was armed)" : " (no JVM of the tree was traced)"));
+                    : onDemand.disarmedAtStart() ? " (no window was armed)"
+                    : " (no process of the tree initialised CUDA or loaded Ascend's ACL, and no JVM ran)"));
             for (Path t : traces) {
                 context.err().println("  " + t.getFileName());
             }
