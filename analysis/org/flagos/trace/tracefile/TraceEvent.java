@@ -25,6 +25,7 @@ public final class TraceEvent {
     String name;
     String pid;
     String tid;
+    String processGroup;
     long pidNumber;
     long tidNumber;
     long tsNs;
@@ -49,17 +50,16 @@ public final class TraceEvent {
     long outElems;
     long groupSize;
     String dtype;
-    String processGroup;
     int line;
     final EventTokens tokens = new EventTokens();
 
     void reset() {
-        ph = cat = name = pid = tid = null;
+        ph = cat = name = pid = tid = processGroup = null;
         pidNumber = tidNumber = tsNs = durNs = id = NONE;
         externalId = correlation = device = deviceType = stream = bytes = memoryBytes = NONE;
         totalAllocated = totalReserved = fromDevice = toDevice = fromContext = toContext = value = NONE;
         inElems = outElems = groupSize = NONE;
-        dtype = processGroup = null;
+        dtype = null;
         unusable = false;
         tokens.size = 0;
     }
@@ -87,6 +87,14 @@ public final class TraceEvent {
     /** The tid as {@link #pid} says it. */
     public String tid() {
         return tid;
+    }
+
+    /**
+     * {@code args["Process Group Name"]} (torch 2.2 and later, on collectives' kernels and ops: the process group's
+     * name, the same on every rank of the group), or null when absent or not a string.
+     */
+    public String processGroup() {
+        return processGroup;
     }
 
     /** The pid as a number (an integer, or a string holding one), or {@link #NONE}. */
@@ -207,11 +215,6 @@ public final class TraceEvent {
     /** A collective's {@code args.dtype} (torch's name: {@code Float}, {@code BFloat16}, ...), or null. */
     public String dtype() {
         return dtype;
-    }
-
-    /** A collective's {@code args["Process Group Name"]}, or null. */
-    public String processGroup() {
-        return processGroup;
     }
 
     /** The line of the file the event starts on. */
