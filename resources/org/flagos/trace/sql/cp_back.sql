@@ -24,18 +24,18 @@ lifted AS (
   FROM cp_nodes n
   LEFT JOIN best b ON b.rank = n.rank AND b.node = n.node AND b.r = 1
 ),
-run AS (
+running AS (
   SELECT rank, node, side, c1, c2, seg, pos, lift,
          MAX(lift) OVER (PARTITION BY rank, side, c1, c2, seg ORDER BY pos
                          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS runmax
   FROM lifted
 ),
-entry AS (
+entries AS (
   SELECT rank, node, side, c1, c2, seg, pos,
          MAX(CASE WHEN lift = runmax THEN pos END) OVER (PARTITION BY rank, side, c1, c2, seg ORDER BY pos
                                                          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS entry_pos
-  FROM run
+  FROM running
 )
 SELECT e.rank, e.node, e.side, e.c1, e.c2, e.seg, e.pos, e.entry_pos, s.pred, s.pred_weight, s.pred_type
-FROM entry e
+FROM entries e
 JOIN lifted s ON s.rank = e.rank AND s.side = e.side AND s.c1 = e.c1 AND s.c2 = e.c2 AND s.pos = e.entry_pos

@@ -36,7 +36,7 @@ both_sides AS (
   SELECT rank, side, pid, tid, device, stream, name, kind, correlation, ts_ns, end_ns, blocking FROM device
 )
 SELECT rank,
-       ROW_NUMBER() OVER (PARTITION BY rank ORDER BY side, pid NULLS FIRST, tid NULLS FIRST, device NULLS FIRST,
-                          stream NULLS FIRST, ts_ns, end_ns, name NULLS FIRST, correlation NULLS FIRST) AS ev,
+       CAST(ROW_NUMBER() OVER (PARTITION BY rank ORDER BY side, pid NULLS FIRST, tid NULLS FIRST, device NULLS FIRST,
+                               stream NULLS FIRST, ts_ns, end_ns, name NULLS FIRST, correlation NULLS FIRST) AS BIGINT) AS ev,
        side, pid, tid, device, stream, name, kind, correlation, ts_ns, end_ns, blocking
 FROM both_sides

@@ -22,26 +22,26 @@ WITH host_nodes AS (
 ),
 host_ordered AS (
   SELECT rank, ev, c1, c2, blocking, is_start, t,
-         ROW_NUMBER() OVER (PARTITION BY rank, c1, c2
-                            ORDER BY t, is_start, other DESC, CASE WHEN is_start = 1 THEN ev ELSE -ev END) AS pos
+         CAST(ROW_NUMBER() OVER (PARTITION BY rank, c1, c2
+                                 ORDER BY t, is_start, other DESC, CASE WHEN is_start = 1 THEN ev ELSE -ev END) AS BIGINT) AS pos
   FROM host_nodes
 ),
 host_depth AS (
   SELECT rank, ev, c1, c2, blocking, is_start, t, pos,
          SUM(CASE WHEN is_start = 1 THEN 1 ELSE -1 END) OVER (PARTITION BY rank, c1, c2 ORDER BY pos
-                                                           ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS after
+                                                           ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS open_after
   FROM host_ordered
 ),
 host_open AS (
-  SELECT rank, ev, c1, c2, blocking, is_start, t, pos, after,
-         MAX(CASE WHEN is_start = 1 THEN pos END) OVER (PARTITION BY rank, c1, c2, after ORDER BY pos
+  SELECT rank, ev, c1, c2, blocking, is_start, t, pos, open_after,
+         MAX(CASE WHEN is_start = 1 THEN pos END) OVER (PARTITION BY rank, c1, c2, open_after ORDER BY pos
                                                         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS open_pos
   FROM host_depth
 ),
 host_prev AS (
   SELECT o.rank, o.ev, o.c1, o.c2, o.blocking, o.is_start, o.t, o.pos,
          LAG(o.t) OVER (PARTITION BY o.rank, o.c1, o.c2 ORDER BY o.pos) AS prev_t,
-         LAG(o.after) OVER (PARTITION BY o.rank, o.c1, o.c2 ORDER BY o.pos) AS prev_after,
+         LAG(o.open_after) OVER (PARTITION BY o.rank, o.c1, o.c2 ORDER BY o.pos) AS prev_after,
          LAG(o.open_pos) OVER (PARTITION BY o.rank, o.c1, o.c2 ORDER BY o.pos) AS prev_open_pos
   FROM host_open o
 ),
@@ -70,7 +70,7 @@ launches AS (
     AND (cat = 'Runtime' OR RIGHT(cat, 8) = '_runtime' OR RIGHT(cat, 7) = '_driver')
     AND flagtrace_is_launch(name)
 ),
-work AS (
+work_items AS (
   SELECT rank, correlation, device, stream, ts_ns
   FROM events
   WHERE ph = 'X' AND dur_ns >= 0 AND correlation IS NOT NULL
@@ -79,7 +79,7 @@ work AS (
 pairs AS (
   SELECT w.rank, w.device, w.stream, w.correlation, w.ts_ns AS start_ns, MIN(l.ts_ns) AS launch_ns
   FROM launches l
-  JOIN work w ON w.rank = l.rank AND w.correlation = l.correlation
+  JOIN work_items w ON w.rank = l.rank AND w.correlation = l.correlation
   GROUP BY w.rank, w.device, w.stream, w.correlation, w.ts_ns
 ),
 moves AS (
@@ -90,7 +90,7 @@ moves AS (
 moments AS (
   SELECT rank, device, stream, ts_ns, SUM(delta) AS delta FROM moves GROUP BY rank, device, stream, ts_ns
 ),
-queue AS (
+queue_len AS (
   SELECT rank, device, stream, ts_ns,
          SUM(delta) OVER (PARTITION BY rank, device, stream ORDER BY ts_ns
                           ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS q
@@ -102,15 +102,15 @@ runtime AS (
 device_work AS (
   SELECT d.rank, d.ev, d.device, d.stream, d.ts_ns, d.end_ns, r.ev AS runtime_ev, h.ts_ns AS runtime_ns,
          ql.q AS q_launch, qs.q AS q_start,
-         ROW_NUMBER() OVER (PARTITION BY d.rank, d.device, d.stream ORDER BY d.ts_ns, d.end_ns, d.ev) AS i,
+         CAST(ROW_NUMBER() OVER (PARTITION BY d.rank, d.device, d.stream ORDER BY d.ts_ns, d.end_ns, d.ev) AS BIGINT) AS i,
          LAG(d.end_ns) OVER (PARTITION BY d.rank, d.device, d.stream ORDER BY d.ts_ns, d.end_ns, d.ev) AS prev_end
   FROM cp_events d
   LEFT JOIN runtime r ON r.rank = d.rank AND r.correlation = d.correlation
   LEFT JOIN cp_events h ON h.rank = d.rank AND h.ev = r.ev
   LEFT JOIN pairs p ON p.rank = d.rank AND p.correlation = d.correlation AND p.device = d.device AND p.stream = d.stream
                    AND p.start_ns = d.ts_ns
-  LEFT JOIN queue ql ON ql.rank = d.rank AND ql.device = d.device AND ql.stream = d.stream AND ql.ts_ns = p.launch_ns
-  LEFT JOIN queue qs ON qs.rank = d.rank AND qs.device = d.device AND qs.stream = d.stream AND qs.ts_ns = p.start_ns
+  LEFT JOIN queue_len ql ON ql.rank = d.rank AND ql.device = d.device AND ql.stream = d.stream AND ql.ts_ns = p.launch_ns
+  LEFT JOIN queue_len qs ON qs.rank = d.rank AND qs.device = d.device AND qs.stream = d.stream AND qs.ts_ns = p.start_ns
   WHERE d.side = 'device'
 ),
 device_class AS (

@@ -61,7 +61,7 @@ edges AS (
   WHERE w.pred IS NOT NULL
 )
 SELECT g.rank,
-       ROW_NUMBER() OVER (PARTITION BY g.rank ORDER BY g.step DESC, g.part, g.pos) AS seq,
+       CAST(ROW_NUMBER() OVER (PARTITION BY g.rank ORDER BY g.step DESC, g.part, g.pos) AS BIGINT) AS seq,
        g.type,
        CASE WHEN g.type = 'cpu' THEN 'cpu'
             WHEN g.type = 'kernel' THEN v.kind

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * one ended. On HTA's own simple_add trace the length and the split are also HTA's (HTA at commit
  * f4d0062, src/test/resources/hta/simple_add.cp.hta.json, times 1000: HTA works in µs).
  */
-class CriticalPathRecountTest {
+public class CriticalPathRecountTest {
     @TempDir
     static Path dir;
 
@@ -322,6 +322,13 @@ class CriticalPathRecountTest {
             }
             assertEquals(longest, sum, "the listed edges weigh the path's length");
             assertEquals(cols, ours.size());
+            long parts = 0;
+            for (String c : List.of("cpu_ns", "computation_ns", "communication_ns", "memory_ns", "launch_delay_ns", "kernel_gap_ns")) {
+                parts += (Long) ours.get(summary.columns().indexOf(c));
+            }
+            assertEquals(longest, parts, "the categories add up to the length");
+            assertEquals((Long) ours.get(summary.columns().indexOf("end_ns")) - (Long) ours.get(summary.columns().indexOf("start_ns")) - longest,
+                    ours.get(summary.columns().indexOf("waiting_ns")));
         }
         assertEquals(byRank.keySet(), sqlRows.keySet());
         return new ResultTable[] {summary, segments};
@@ -331,13 +338,19 @@ class CriticalPathRecountTest {
         return (Long) t.rows().get(row).get(t.columns().indexOf(column));
     }
 
-    @Test
-    void htasSimpleAddTraceGivesHtasCriticalPath() throws Exception {
-        Path trace = Path.of(getClass().getResource("/hta/simple_add_trace.json.gz").toURI());
-        JsonNode hta = new ObjectMapper().readTree(getClass().getResource("/hta/simple_add.cp.hta.json"));
+    /** HTA's simple_add trace (src/test/resources/hta) as DIR/simple_add.parquet, written by {@code flagtrace tables}. */
+    public static Path simpleAddEvents(Path dir) throws Exception {
+        Path trace = Path.of(CriticalPathRecountTest.class.getResource("/hta/simple_add_trace.json.gz").toURI());
         Path events = dir.resolve("simple_add.parquet");
         CliRunner cli = new CliRunner();
         assertEquals(0, cli.run("tables", trace.toString(), "-o", events.toString()), cli.stderr());
+        return events;
+    }
+
+    @Test
+    void htasSimpleAddTraceGivesHtasCriticalPath() throws Exception {
+        JsonNode hta = new ObjectMapper().readTree(getClass().getResource("/hta/simple_add.cp.hta.json"));
+        Path events = simpleAddEvents(dir);
         ResultTable summary = check(events)[0];
         assertEquals(1, summary.rows().size());
         assertEquals(hta.get("length").asLong() * 1000, col(summary, 0, "length_ns"), summary.render());
@@ -350,6 +363,27 @@ class CriticalPathRecountTest {
     }
 
     @Test
+    void reportDrawsTheCriticalPathOnlyWhenAsked() throws Exception {
+        Path trace = Path.of(getClass().getResource("/hta/simple_add_trace.json.gz").toURI());
+        Path with = dir.resolve("with.html");
+        Path without = dir.resolve("without.html");
+        CliRunner cli = new CliRunner();
+        assertEquals(0, cli.run("report", trace.toString(), "-o", with.toString(), "--critical-path"), cli.stderr());
+        assertEquals(0, cli.run("report", trace.toString(), "-o", without.toString()), cli.stderr());
+        String page = java.nio.file.Files.readString(with);
+        String plain = java.nio.file.Files.readString(without);
+        assertTrue(page.contains("<h2>Critical path</h2>") && page.contains("id=\"critical-path\""), "the section is there");
+        assertTrue(!plain.contains("Critical path"), "a report not asked for it has no such section");
+        ResultTable summary = check(simpleAddEvents(dir))[0];
+        String length = String.format(java.util.Locale.ROOT, "%.3f ms", col(summary, 0, "length_ns") / 1e6);
+        assertTrue(page.contains("rank 0</text>") && page.contains(">" + length + "</text>"), "the rank's bar says its length, " + length);
+        assertTrue(page.contains("id=\"critical-path-top\""), "the events with most time on the path are listed");
+        try (var left = java.nio.file.Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            assertTrue(left.noneMatch(p -> p.getFileName().toString().startsWith("flagtrace-report-")), "no scratch folder is left");
+        }
+    }
+
+    @Test
     void pytorchsOwnH200TraceEqualsTheRecount() throws Exception {
         Path trace = Path.of(getClass().getResource("/torch-reference/torch_trace.json").toURI());
         Path events = dir.resolve("torch.parquet");
@@ -357,12 +391,15 @@ class CriticalPathRecountTest {
         assertEquals(0, cli.run("tables", trace.toString(), "-o", events.toString()), cli.stderr());
         ResultTable summary = check(events)[0];
         assertEquals(1, summary.rows().size());
-        assertTrue(col(summary, 0, "computation_ns") > 0, summary.render());
+        // torch recorded no sync records here (no cuda_sync rows): no edge leads from the device back to
+        // the host, so the path is the host thread's, as HTA's would be (it warns that it lacks them)
+        assertEquals(col(summary, 0, "length_ns"), col(summary, 0, "cpu_ns"), summary.render());
+        assertTrue(col(summary, 0, "length_ns") > 10_000_000, summary.render());
     }
 
     @Test
     void threeReplayedH200RanksEqualTheRecount() throws Exception {
-        Path events = SyntheticRanks.events(dir.resolve("ranks"), 3, 1);
+        Path events = SyntheticRanks.events(java.nio.file.Files.createDirectories(dir.resolve("ranks")), 3, 1);
         ResultTable summary = check(events)[0];
         assertEquals(3, summary.rows().size());
         assertTrue(col(summary, 0, "communication_ns") > 0 || col(summary, 1, "communication_ns") > 0

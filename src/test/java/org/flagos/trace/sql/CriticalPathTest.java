@@ -23,27 +23,27 @@ import org.junit.jupiter.api.io.TempDir;
  * sync), one waiting on a stream sync for a copy while a collective runs on another stream; the
  * three as ranks of one table, so the straggler column is known too.
  */
-class CriticalPathTest {
+public class CriticalPathTest {
     @TempDir
     Path dir;
 
     /** One row of the events table, the columns the critical path reads. */
-    record Ev(int rank, long pid, long tid, String cat, String name, long ts, long dur, Integer device, Long stream, Long corr) {
-        static Ev op(int rank, String name, long ts, long dur) {
+    public record Ev(int rank, long pid, long tid, String cat, String name, long ts, long dur, Integer device, Long stream, Long corr) {
+        public static Ev op(int rank, String name, long ts, long dur) {
             return new Ev(rank, 1, 1, "cpu_op", name, ts, dur, null, null, null);
         }
 
-        static Ev call(int rank, String name, long ts, long dur, long corr) {
+        public static Ev call(int rank, String name, long ts, long dur, long corr) {
             return new Ev(rank, 1, 1, "cuda_runtime", name, ts, dur, null, null, corr);
         }
 
-        static Ev work(int rank, String cat, String name, long ts, long dur, long stream, long corr) {
+        public static Ev work(int rank, String cat, String name, long ts, long dur, long stream, long corr) {
             return new Ev(rank, 0, stream, cat, name, ts, dur, 0, stream, corr);
         }
     }
 
     /** {@code events} as DIR/NAME.parquet with the table's columns (docs/tables.md). */
-    static Path write(Path dir, String name, List<Ev> events) throws Exception {
+    public static Path write(Path dir, String name, List<Ev> events) throws Exception {
         Path csv = dir.resolve(name + ".csv");
         try (BufferedWriter w = Files.newBufferedWriter(csv)) {
             w.write("rank,pid,tid,ph,cat,name,ts_ns,dur_ns,device,stream,correlation\n");
@@ -76,7 +76,7 @@ class CriticalPathTest {
      * [1200, 3000). The path is the host thread: 100 + 100 + 800 + 1800 = 2800 ns, the 200 ns gap between
      * the two top-level ops waiting. The device path (100 + launch 200 + K1 50) is shorter.
      */
-    static List<Ev> hostBound(int rank) {
+    public static List<Ev> hostBound(int rank) {
         return List.of(Ev.op(rank, "A", 0, 1000), Ev.call(rank, "cudaLaunchKernel", 100, 100, 1),
                 Ev.work(rank, "kernel", "K1", 300, 50, 7, 1), Ev.op(rank, "B", 1200, 1800));
     }
@@ -88,7 +88,7 @@ class CriticalPathTest {
      * path: 10 (A) + 40 (launch) + 2000 (K1) + 10 (gap) + 2900 (K2) + sync + 100 (B) = 5060 ns of the
      * 5100 ns span; the 40 ns of the span the path does not weigh are waiting (the sync's end after K2's).
      */
-    static List<Ev> deviceBound(int rank) {
+    public static List<Ev> deviceBound(int rank) {
         return List.of(Ev.op(rank, "A", 0, 300), Ev.call(rank, "cudaLaunchKernel", 10, 10, 1),
                 Ev.call(rank, "cudaLaunchKernel", 60, 10, 2), Ev.work(rank, "kernel", "K1", 50, 2000, 7, 1),
                 Ev.work(rank, "kernel", "K2", 2060, 2900, 7, 2), Ev.call(rank, "cudaDeviceSynchronize", 300, 4700, 3),
@@ -101,7 +101,7 @@ class CriticalPathTest {
      * waits for stream 7; op C [1000, 1100). The path: 10 (the first call) + 15 (launch) + 865 (the
      * copy) + sync + 100 (C) = 990 ns, not through the all-reduce (its stream is not waited for).
      */
-    static List<Ev> streamSync(int rank) {
+    public static List<Ev> streamSync(int rank) {
         return List.of(Ev.call(rank, "cudaLaunchKernel", 0, 10, 1), Ev.call(rank, "cudaMemcpyAsync", 20, 10, 2),
                 Ev.work(rank, "kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 15, 485, 13, 1),
                 Ev.work(rank, "gpu_memcpy", "Memcpy HtoD (Pageable -> Device)", 35, 865, 7, 2),
