@@ -282,10 +282,13 @@ public class CriticalPathRecountTest {
     static ResultTable[] check(Path events) throws Exception {
         ResultTable summary;
         ResultTable segments;
+        long began = System.nanoTime();
         try (DuckDbAnalyses duck = DuckDbAnalyses.open(events)) {
             summary = duck.run("critical_path");
             segments = duck.run("critical_path_segments");
         }
+        System.out.printf("critical path of %s on DuckDB: %.0f ms (%d edges)%n", events.getFileName(), (System.nanoTime() - began) / 1e6,
+                segments.rows().size());
         Map<Long, List<Row>> byRank = read(events);
         Map<Long, List<Object>> sqlRows = new HashMap<>();
         for (List<Object> r : summary.rows()) {
@@ -352,6 +355,7 @@ public class CriticalPathRecountTest {
         JsonNode hta = new ObjectMapper().readTree(getClass().getResource("/hta/simple_add.cp.hta.json"));
         Path events = simpleAddEvents(dir);
         ResultTable summary = check(events)[0];
+        System.out.print("critical_path of HTA's simple_add trace:\n" + summary.render());
         assertEquals(1, summary.rows().size());
         assertEquals(hta.get("length").asLong() * 1000, col(summary, 0, "length_ns"), summary.render());
         JsonNode by = hta.get("by_bound");
