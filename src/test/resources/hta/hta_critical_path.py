@@ -4,7 +4,8 @@
 # on PYTHONPATH), pandas and networkx:
 #   python3 hta_critical_path.py TRACE_DIR OUT.json     (TRACE_DIR holds only simple_add_trace.json.gz)
 # Made with HTA at commit f4d0062 (github.com/facebookresearch/HolisticTraceAnalysis), pandas 1.5.3,
-# networkx 3.6.1; the edge list ("path") is left out of the bundled file. flagtrace's code, not HTA's.
+# networkx 3.6.1. "path" is every edge of the path in order: its two nodes' times (HTA's, us from the
+# trace's first event), its type and weight. flagtrace's code, not HTA's.
 import json, sys
 from collections import defaultdict
 from hta.trace_analysis import TraceAnalysis
@@ -26,5 +27,7 @@ out = {"length": int(length), "start_ts": int(first.ts), "end_ts": int(last.ts),
        "graph_nodes": g.number_of_nodes(), "graph_edges": g.number_of_edges(),
        "graph_edges_by_type": {t.value: sum(1 for u, v in g.edges if g.edges[u, v]["object"].type == t) for t in CPEdgeType},
        "path": [[int(g.node_list[e.begin].ts), int(g.node_list[e.end].ts), e.type.value, int(e.weight)] for e in edges]}
-json.dump(out, open(sys.argv[2], "w"), indent=0)
+head = json.dumps({k: v for k, v in out.items() if k != "path"}, indent=1)
+with open(sys.argv[2], "w") as f:  # one edge of the path a line
+    f.write(head[:-2] + ',\n "path": [\n' + ",\n".join("  " + json.dumps(e) for e in out["path"]) + "\n ]\n}\n")
 print({k: v for k, v in out.items() if k != "path"})

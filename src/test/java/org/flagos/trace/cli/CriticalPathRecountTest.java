@@ -32,8 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
  * order, the queue counted per launch, syncs) and its longest path found by the textbook
  * topological-order pass. Per rank the SQL's length equals the recount's, and every edge the SQL
  * lists is an edge of the recount's graph with the same weight, each starting where the previous
- * one ended. On HTA's own simple_add trace the length and the split are also HTA's (HTA at commit
- * f4d0062, src/test/resources/hta/simple_add.cp.hta.json, times 1000: HTA works in µs).
+ * one ended. On HTA's own simple_add trace the path is HTA's, edge by edge, and so are its length and
+ * split (HTA at commit f4d0062, src/test/resources/hta/simple_add.cp.hta.json, times 1000: HTA works
+ * in µs).
  */
 public class CriticalPathRecountTest {
     @TempDir
@@ -354,8 +355,26 @@ public class CriticalPathRecountTest {
     void htasSimpleAddTraceGivesHtasCriticalPath() throws Exception {
         JsonNode hta = new ObjectMapper().readTree(getClass().getResource("/hta/simple_add.cp.hta.json"));
         Path events = simpleAddEvents(dir);
-        ResultTable summary = check(events)[0];
+        ResultTable[] tables = check(events);
+        ResultTable summary = tables[0];
         System.out.print("critical_path of HTA's simple_add trace:\n" + summary.render());
+        // edge by edge, HTA's path: the same times (HTA's are us from the trace's first event), types and weights
+        JsonNode path = hta.get("path");
+        ResultTable segments = tables[1];
+        assertEquals(path.size(), segments.rows().size(), "as many edges as HTA's path");
+        long base = (Long) segments.rows().get(0).get(segments.columns().indexOf("start_ns")) - path.get(0).get(0).asLong() * 1000;
+        Map<String, Set<String>> types = Map.of("critical_path_operator", Set.of("cpu", "kernel", "sync_call"),
+                "critical_path_dependency", Set.of("dependency"), "critical_path_kernel_launch_delay", Set.of("launch"),
+                "critical_path_sync_dependency", Set.of("sync"), "critical_path_kernel_kernel_delay", Set.of("kernel_gap"));
+        for (int i = 0; i < path.size(); i++) {
+            List<Object> e = segments.rows().get(i);
+            JsonNode h = path.get(i);
+            String at = "edge " + (i + 1) + " " + e + " against HTA's " + h;
+            assertEquals(h.get(0).asLong() * 1000, (Long) e.get(segments.columns().indexOf("start_ns")) - base, at);
+            assertEquals(h.get(1).asLong() * 1000, (Long) e.get(segments.columns().indexOf("end_ns")) - base, at);
+            assertEquals(h.get(3).asLong() * 1000, e.get(segments.columns().indexOf("weight_ns")), at);
+            assertTrue(types.get(h.get(2).asText()).contains((String) e.get(segments.columns().indexOf("type"))), at);
+        }
         assertEquals(1, summary.rows().size());
         assertEquals(hta.get("length").asLong() * 1000, col(summary, 0, "length_ns"), summary.render());
         JsonNode by = hta.get("by_bound");
