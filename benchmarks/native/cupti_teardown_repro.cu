@@ -7,7 +7,9 @@
 // Build: nvcc -O2 -std=c++17 -arch=sm_90 cupti_teardown_repro.cu -o repro -lcupti -lpthread
 // Run:   ./repro [sessions=40] [threads=8] [sessionMs=20] [mode=toggle]
 // mode: toggle (kinds enabled at every start, disabled and force-flushed at every stop, as flagtrace);
-// keep (kinds enabled once, only the forced flush at every stop); plain (toggle, flush with flag 0).
+// keep (kinds enabled once, only the forced flush at every stop); plain (toggle, flush with flag 0);
+// nopush (toggle, no external-correlation push or pop anywhere); noflush (toggle, no flush at a stop:
+// one forced flush at the end only).
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -26,6 +28,7 @@ static std::mutex pool_lock;
 static std::vector<uint8_t*> pool;
 static std::atomic<long> records{0}, buffers{0}, launches{0};
 static std::atomic<bool> recording{false}, done{false};
+static bool pushes = true;
 
 static void CUPTIAPI requested(uint8_t** buffer, size_t* size, size_t* max) {
   std::lock_guard<std::mutex> g(pool_lock);
@@ -52,6 +55,12 @@ static void work() {
   uint64_t id = 0, last;
   while (!done) {
     if (!recording) { CK(cudaMemsetAsync(p, 0xff, 4)); launches++; continue; }
+    if (!pushes) {
+      for (int k = 0; k < 4; k++) CK(cudaMemsetAsync(p, 1, 4));
+      CK(cudaStreamSynchronize(0));
+      launches += 4;
+      continue;
+    }
     CK(cuptiActivityPushExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, ++id));
     CK(cudaMemsetAsync(p, 1, 4));
     CK(cuptiActivityPushExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, ++id));
@@ -70,6 +79,12 @@ int main(int argc, char** argv) {
   std::string mode = argc > 4 ? argv[4] : "toggle";
   bool toggle = mode != "keep";
   uint8_t flag = mode == "plain" ? 0 : CUPTI_ACTIVITY_FLAG_FLUSH_FORCED;
+  bool flushEach = mode != "noflush";
+  pushes = mode != "nopush";
+  if (mode != "toggle" && mode != "keep" && mode != "plain" && mode != "nopush" && mode != "noflush") {
+    fprintf(stderr, "unknown mode %s\n", mode.c_str());
+    return 2;
+  }
   if (!toggle) for (auto k : KINDS) CK(cuptiActivityEnable(k));
   for (int i = 0; i < 64; i++) pool.push_back((uint8_t*) aligned_alloc(16, BUFFER_BYTES));
   CK(cuptiActivityRegisterCallbacks(requested, completed));
@@ -83,10 +98,11 @@ int main(int argc, char** argv) {
     std::this_thread::sleep_for(std::chrono::milliseconds(ms));
     recording = false;
     if (toggle) for (auto k : KINDS) CK(cuptiActivityDisable(k));
-    CK(cuptiActivityFlushAll(flag));
+    if (flushEach) CK(cuptiActivityFlushAll(flag));
   }
   done = true;
   for (auto& t : ts) t.join();
+  if (!flushEach) CK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
   printf("PASS (%s): %d sessions x %d threads, %ld launches, %ld records in %ld buffers, %.1f s\n", mode.c_str(), sessions, threads,
          launches.load(), records.load(), buffers.load(),
          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());

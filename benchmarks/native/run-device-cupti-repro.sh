@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # cupti_teardown_repro.cu under the teardown stress's conditions: every pair of cores gets 2 spinning
 # hogs and runs the repro pinned to it again and again for SECONDS_PER_PAIR; tallies passes and exit
-# codes (139: SIGSEGV). MODES="toggle keep plain" gives the pairs those modes in turn. Results under $OUT.
+# codes (139: SIGSEGV). MODES="toggle keep plain nopush noflush" gives the pairs those modes in turn
+# (cupti_teardown_repro.cu says what each does); HOGS=0 runs without the spinning hogs. Results under $OUT.
 set -uo pipefail
 : "${OUT:?set OUT}"
 export PATH=/usr/local/cuda-13.0/bin:$PATH
@@ -13,10 +14,10 @@ nvcc -O2 -std=c++17 -arch=sm_90 -I"$cupti_inc" -L"$cupti_lib" "$here/cupti_teard
 export LD_LIBRARY_PATH="$cupti_lib:$LD_LIBRARY_PATH"
 budget=${SECONDS_PER_PAIR:-240}; pairs=$(( $(nproc) / 2 ))
 { echo "date: $(date -u +%FT%TZ)"; echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)"
-  echo "cupti: $(ls -l "$cupti_lib"/libcupti.so* | awk '{print $NF}' | tr '\n' ' ')"; echo "repro ${REPRO_ARGS:-40 8 20}, $budget s per pair, $pairs pairs"; } > "$OUT/machine.txt"
+  echo "cupti: $(ls -l "$cupti_lib"/libcupti.so* | awk '{print $NF}' | tr '\n' ' ')"; echo "repro ${REPRO_ARGS:-40 8 20}, $budget s per pair, $pairs pairs, modes ${MODES:-toggle}, hogs ${HOGS:-1}"; } > "$OUT/machine.txt"
 hogs=(); runners=()
 for ((k = 0; k < pairs; k++)); do
-  for c in $((2 * k)) $((2 * k + 1)); do taskset -c $c bash -c 'while :; do :; done' >/dev/null 2>&1 & hogs+=($!); done
+  [ "${HOGS:-1}" = 0 ] || for c in $((2 * k)) $((2 * k + 1)); do taskset -c $c bash -c 'while :; do :; done' >/dev/null 2>&1 & hogs+=($!); done
   modes=(${MODES:-toggle}); mode=${modes[$((k % ${#modes[@]}))]}
   ( cd "$work"; start=$SECONDS; r=0; pass=0
     while [ $((SECONDS - start)) -lt "$budget" ]; do

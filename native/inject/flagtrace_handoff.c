@@ -33,7 +33,14 @@ static atomic_int armed; /* 1 while buffers and ops are handed over */
 static atomic_uint window; /* the number of the latest window armed (1, 2, ...); 0 before the first */
 static pthread_mutex_t control_lock = PTHREAD_MUTEX_INITIALIZER; /* arm, disarm and exit, one at a time */
 static int exiting;        /* the exit ran: arms are ignored */
-static int later;          /* started disarmed (FLAGTRACE_RUN_START=later) */
+static int later;          /* started disarmed (FLAGTRACE_RUN_START=later, or a capture range) */
+/* The capture range (FLAGTRACE_RUN_CAPTURE): its kind, the range name it matches (CAPTURE_RANGE), the label each
+ * of its windows carries (the option's value), and how many matching ranges are open now, on every thread
+ * (guarded by control_lock). */
+static int capture_kind;
+static char* capture_name;
+static char* capture_label;
+static int capture_open;
 static int fd = -1;
 static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t queue_cond = PTHREAD_COND_INITIALIZER;
@@ -47,6 +54,8 @@ static pthread_t sender;
 static atomic_ullong buffers_sent, buffers_dropped, bytes_dropped, ops_dropped, names_dropped, next_external_id;
 /* The records of the buffers dropped: all of them, and the device kinds' (kernel, memcpy, memset). */
 static atomic_ullong records_dropped, kernels_dropped, memcpys_dropped, memsets_dropped;
+/* The latest end of the device records handed over in the window open (0 before the first): its end covers them. */
+static atomic_ullong window_device_end;
 
 /* Names already handed over, by pointer (open addressing; a full table stops naming, counted). */
 #define NAME_SLOTS 65536
@@ -234,6 +243,11 @@ void handoff_buffer(uint8_t* buffer, size_t validSize, record_counts counts) {
     } else {
         free(buffer);
     }
+    if (m != NULL && atomic_load(&armed)) {
+        uint64_t seen = atomic_load(&window_device_end);
+        while (counts.device_end > seen && !atomic_compare_exchange_weak(&window_device_end, &seen, counts.device_end)) {
+        }
+    }
     if (m == NULL || !enqueue(m, 0)) { /* the hand-off is full (or memory is): dropped, counted */
         atomic_fetch_add(&buffers_dropped, 1);
         atomic_fetch_add(&bytes_dropped, validSize);
@@ -281,10 +295,14 @@ typedef struct {
     uint64_t start;
     uint64_t end;   /* set when it ended while ranges inside it were still open */
     char* name;
+    int capture;     /* it matched the capture range: its end may close the window */
     int pushed;      /* its id went to the vendor */
     unsigned window; /* the window armed at the push, or 0: only a range pushed and popped in one window is an op */
 } range;
 static __thread range ranges[DEPTH];
+static void capture_range_opened(void);
+static void capture_range_closed(void);
+static void hand_op(range* r, uint64_t end);
 static __thread int depth;
 static __thread int overflow; /* pushes past DEPTH, popped without an op */
 
@@ -297,6 +315,10 @@ int handoff_range_push(const char* text, uint64_t tag) {
     range* r = &ranges[depth];
     r->tag = tag;
     r->end = 0;
+    r->capture = capture_kind == CAPTURE_RANGE && text != NULL && strcmp(text, capture_name) == 0;
+    if (r->capture) {
+        capture_range_opened(); /* first: the range is in the window it opens, an op of it */
+    }
     r->window = atomic_load(&armed) ? atomic_load(&window) : 0;
     if (r->window == 0) { /* disarmed: nothing to hand over at the pop */
         r->name = NULL;
@@ -310,12 +332,21 @@ int handoff_range_push(const char* text, uint64_t tag) {
     return depth++;
 }
 
-/* Pops the innermost range, ending at `end`, and hands its op over. */
+/* Pops the innermost range, ending at `end`, and hands its op over; a capture range's end then closes the window
+ * when it was the last one open. */
 static void pop_one(uint64_t end) {
     range* r = &ranges[--depth];
-    if (r->window == 0) {
-        return;
+    if (r->window != 0) {
+        hand_op(r, end);
     }
+    if (r->capture) {
+        r->capture = 0;
+        capture_range_closed();
+    }
+}
+
+/* Pops the range's External id and hands its op over when it was pushed and popped in one window. */
+static void hand_op(range* r, uint64_t end) {
     if (r->pushed) {
         handoff->pop();
     }
@@ -391,19 +422,26 @@ static void arm_locked(void) {
     char text[1024];
     unsigned w = atomic_load(&window) + 1;
     int n = snprintf(text, sizeof text, "window=%u\nwindow_start_ns=%llu\n", w, (unsigned long long) handoff->now());
+    if (capture_label != NULL) { /* the range that makes the window */
+        n += snprintf(text + n, sizeof text - (size_t) n, "capture=%s\n", capture_label);
+    }
     anchor(text + n, sizeof text - (size_t) n, "start");
     message* m = new_message(MSG_WINDOW, text, strlen(text));
     if (m == NULL || !enqueue(m, 1)) {
         return;
     }
     atomic_store(&window, w);
+    atomic_store(&window_device_end, 0);
     atomic_store(&armed, 1);
     handoff->enable();
 }
 
 /* Closes the window (control_lock held): disables the kinds, flushes (the buffers are handed over while
  * still armed), then queues the window's end: its end, a stop anchor and what it dropped (the counts start
- * again at 0 for the next window), and the vendor's own lines. */
+ * again at 0 for the next window), and the vendor's own lines. The window ends now, or at the latest end of the
+ * device work it handed over if that is later (work launched in the window that a clock a little ahead of the
+ * vendor's timestamp, or a device still busy with it, ends after the close is the window's: nothing launched
+ * after the disable is recorded). */
 static void disarm_locked(void) {
     if (!atomic_load(&armed)) {
         return;
@@ -412,7 +450,9 @@ static void disarm_locked(void) {
     handoff->flush();
     atomic_store(&armed, 0);
     char text[1536];
-    int n = snprintf(text, sizeof text, "window_end_ns=%llu\n", (unsigned long long) handoff->now());
+    uint64_t closed = handoff->now();
+    uint64_t device_end = atomic_load(&window_device_end);
+    int n = snprintf(text, sizeof text, "window_end_ns=%llu\n", (unsigned long long) (device_end > closed ? device_end : closed));
     anchor(text + n, sizeof text - (size_t) n, "stop");
     n = (int) strlen(text);
     n += snprintf(text + n, sizeof text - (size_t) n,
@@ -428,6 +468,68 @@ static void disarm_locked(void) {
     message* end = new_message(MSG_END, text, strlen(text));
     if (end != NULL) {
         enqueue(end, 1);
+    }
+}
+
+/* A range matching the capture range opened, on any thread: the first one open opens a window. */
+static void capture_range_opened(void) {
+    pthread_mutex_lock(&control_lock);
+    if (capture_open++ == 0) {
+        arm_locked();
+    }
+    pthread_mutex_unlock(&control_lock);
+}
+
+/* One closed: the last one open closes the window (if --duration has not closed it already). */
+static void capture_range_closed(void) {
+    pthread_mutex_lock(&control_lock);
+    if (capture_open > 0 && --capture_open == 0) {
+        disarm_locked();
+    }
+    pthread_mutex_unlock(&control_lock);
+}
+
+int handoff_capture_kind(void) {
+    return capture_kind;
+}
+
+void handoff_capture_start(void) {
+    pthread_mutex_lock(&control_lock);
+    if (capture_kind == CAPTURE_PROFILER_API) {
+        arm_locked(); /* a start while armed: ignored, as the profiler API does */
+    }
+    pthread_mutex_unlock(&control_lock);
+}
+
+void handoff_capture_stop(void) {
+    pthread_mutex_lock(&control_lock);
+    if (capture_kind == CAPTURE_PROFILER_API) {
+        disarm_locked();
+    }
+    pthread_mutex_unlock(&control_lock);
+}
+
+/* Reads FLAGTRACE_RUN_CAPTURE: MARKER:NAME for this vendor's marker API (a range of another vendor's marker
+ * API, or the profiler API in a vendor without one, never arms the process), or cudaProfilerApi. */
+static void read_capture(const handoff_vendor* vendor) {
+    const char* spec = getenv("FLAGTRACE_RUN_CAPTURE");
+    if (spec == NULL || spec[0] == '\0') {
+        return;
+    }
+    capture_label = strdup(spec);
+    for (char* c = capture_label; c != NULL && *c != '\0'; c++) {
+        if (*c == '\n') {
+            *c = ' ';
+        }
+    }
+    size_t marker = strlen(vendor->marker);
+    if (strncmp(spec, vendor->marker, marker) == 0 && spec[marker] == ':' && spec[marker + 1] != '\0') {
+        capture_kind = CAPTURE_RANGE;
+        capture_name = strdup(spec + marker + 1);
+    } else if (strcmp(spec, "cudaProfilerApi") == 0 && strcmp(vendor->name, "cupti") == 0) {
+        capture_kind = CAPTURE_PROFILER_API;
+    } else {
+        capture_kind = CAPTURE_NONE; /* not this vendor's: the process stays disarmed */
     }
 }
 
@@ -575,7 +677,8 @@ int handoff_start(const handoff_vendor* vendor, const char* path) {
     /* Armed from the start, unless `flagtrace run --start-later` (or --delay) asked for a disarmed start:
      * then the hello has no window_start_ns, and each window opens at flagtrace's arm (MSG_WINDOW). */
     const char* start = getenv("FLAGTRACE_RUN_START");
-    later = start != NULL && strcmp(start, "later") == 0;
+    read_capture(vendor);
+    later = (start != NULL && strcmp(start, "later") == 0) || capture_label != NULL;
     int n = later ? snprintf(hello, sizeof hello, "pid=%ld\nvendor=%s\n", (long) getpid(), vendor->name)
                   : snprintf(hello, sizeof hello, "pid=%ld\nvendor=%s\nwindow_start_ns=%llu\n", (long) getpid(),
                              vendor->name, (unsigned long long) vendor->now());

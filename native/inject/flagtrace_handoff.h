@@ -39,11 +39,20 @@ typedef struct {
     void (*end_lines)(char* out, size_t n); /* the vendor's own key=value lines of a window's end; may be NULL */
     int (*push)(uint64_t id);     /* pushes an External id (CUSTOM0); 0 on success */
     void (*pop)(void);            /* pops it */
+    const char* marker;           /* its marker API's name in a capture range ("nvtx", "mstx": nvtx:NAME) */
 } handoff_vendor;
 
-/* Counts of one buffer's records, for the drop counts. */
+/* The capture range `flagtrace run --capture-range` asked for (FLAGTRACE_RUN_CAPTURE, read by handoff_start):
+ * none; a marker range of the vendor's by name (MARKER:NAME: a window while one such range is open on any
+ * thread, one window per outermost range); or the profiler API (cudaProfilerApi: a window from a start to a
+ * stop). With one, the process starts disarmed and arms itself; each window's message names the range. */
+enum { CAPTURE_NONE = 0, CAPTURE_RANGE = 1, CAPTURE_PROFILER_API = 2 };
+
+/* Counts of one buffer's records, for the drop counts, and the latest end of its device records (kernels, copies,
+ * sets; 0: none), which a window's end covers. */
 typedef struct {
     uint64_t records, kernels, memcpys, memsets;
+    uint64_t device_end;
 } record_counts;
 
 extern const handoff_vendor* handoff;
@@ -66,6 +75,12 @@ void handoff_buffer(uint8_t* buffer, size_t validSize, record_counts counts);
 /* Sent before a completed buffer: every record of it ended before now, so a stream cut right after
  * this buffer (kill -9) still has a window end that holds all of it. */
 void handoff_tick(void);
+/* The capture range this process follows (CAPTURE_*), once handoff_start ran. */
+int handoff_capture_kind(void);
+/* The profiler API's start (a window opens, unless one is open) and stop (the window closes): called on the
+ * thread that made the call, before it returns, so the calls after a start and none after a stop are in it. */
+void handoff_capture_start(void);
+void handoff_capture_stop(void);
 /* Stops handing over and calls the vendor's disarm (once). */
 void handoff_disarm(void);
 /* Hands over the string at `pointer` the first time it is seen. */

@@ -2,8 +2,8 @@
  * (CUDA_INJECTION64_PATH, InitializeInjection) and by NVTX (NVTX_INJECTION64_PATH,
  * InitializeInjectionNvtx2), as `flagtrace run` sets them. It does only what must happen inside the
  * target:
- *  - loads libcupti (FLAGTRACE_CUPTI_LIBRARY, else libcupti.so from the library path), registers the
- *    buffer callbacks and enables the activity kinds flagtrace's in-process session enables;
+ *  - loads libcupti (the copy the program already loaded, else FLAGTRACE_CUPTI_LIBRARY, else
+ *    libcupti.so from the library path), registers the buffer callbacks and enables the activity kinds flagtrace's in-process session enables;
  *  - turns NVTX push/pop into host ops: each push pushes a fresh External id
  *    (cuptiActivityPushExternalCorrelationId, CUSTOM0), so the device work launched inside is
  *    attributed to the innermost range, and each pop hands the op (name, id, thread, times) over;
@@ -34,7 +34,14 @@ enum { CUPTI_VENDOR = 1 };
  * default: CONCURRENT_KERNEL, MEMCPY, MEMSET, RUNTIME, EXTERNAL_CORRELATION, SYNCHRONIZATION,
  * OVERHEAD, MEMORY2, MEMCPY2. MARKER is not: NVTX comes here, as host ops. */
 static const int KINDS[] = {10, 1, 2, 5, 39, 38, 17, 49, 22};
-enum { KIND_KERNEL = 3, KIND_CONCURRENT_KERNEL = 10, EXTERNAL_CUSTOM0 = 3, KERNEL_NAME_OFFSET = 104 };
+/* Driver API calls recorded: the launches only (cuLaunch, cuLaunchGrid, cuLaunchGridAsync, cuLaunchKernel,
+ * cuLaunchKernel_ptsz, cuLaunchCooperativeKernel and _ptsz, cuGraphLaunch and _ptsz, cuLaunchKernelEx and
+ * _ptsz), enabled one by one without the DRIVER kind, so no other driver call costs a record. Libraries
+ * that launch through the driver (cuBLASLt's cutlass kernels, Triton) then get the runtime-call record,
+ * External id and flow arrow a cudaLaunchKernel gets, as torch's trace shows them (cuda_driver). */
+static const int DRIVER_LAUNCHES[] = {115, 116, 117, 307, 442, 477, 478, 514, 515, 652, 653};
+enum { KIND_KERNEL = 3, KIND_CONCURRENT_KERNEL = 10, KIND_MEMCPY2 = 22, EXTERNAL_CUSTOM0 = 3, KERNEL_NAME_OFFSET = 104,
+       DEVICE_END_OFFSET = 24 /* end, in Kernel10, Memcpy6, Memset4 and MemcpyPtoP4 alike */ };
 
 typedef void (*requested_fn)(uint8_t** buffer, size_t* size, size_t* maxNumRecords);
 typedef void (*completed_fn)(void* context, uint32_t streamId, uint8_t* buffer, size_t size, size_t validSize);
@@ -49,7 +56,15 @@ static struct {
     int (*pop)(uint32_t kind, uint64_t* last);
     int (*nextRecord)(uint8_t* buffer, size_t validSize, void** record);
     int (*dropped)(void* context, uint32_t streamId, size_t* dropped);
+    int (*enableDriverApi)(uint32_t cbid, uint8_t enable); /* NULL before CUPTI 12: no driver launches then */
+    int (*subscribe)(void** subscriber, void (*callback)(void*, int, uint32_t, const void*), void* userdata);
+    int (*enableCallback)(uint32_t enable, void* subscriber, int domain, uint32_t cbid);
 } cupti;
+
+/* CUPTI's callback API, for --capture-range cudaProfilerApi: the driver domain's cuProfilerStart and cuProfilerStop
+ * (cupti_driver_cbid.h, CUDA 13.0), which cudaProfilerStart/Stop call too; a callback's data begins with its site
+ * (CUpti_CallbackData.callbackSite: 0 enter, 1 exit). */
+enum { CB_DOMAIN_DRIVER_API = 1, CBID_cuProfilerStart = 308, CBID_cuProfilerStop = 309, API_ENTER = 0, API_EXIT = 1 };
 
 static uint64_t cupti_now(void) {
     uint64_t now = 0;
@@ -63,11 +78,17 @@ static void cupti_enable(void) {
     for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++) {
         cupti.enable(KINDS[i]); /* a kind this CUPTI or device refuses is simply not recorded */
     }
+    for (size_t i = 0; cupti.enableDriverApi != NULL && i < sizeof DRIVER_LAUNCHES / sizeof DRIVER_LAUNCHES[0]; i++) {
+        cupti.enableDriverApi((uint32_t) DRIVER_LAUNCHES[i], 1);
+    }
 }
 
 static void cupti_disable(void) {
     for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++) {
         cupti.disable(KINDS[i]);
+    }
+    for (size_t i = 0; cupti.enableDriverApi != NULL && i < sizeof DRIVER_LAUNCHES / sizeof DRIVER_LAUNCHES[0]; i++) {
+        cupti.enableDriverApi((uint32_t) DRIVER_LAUNCHES[i], 0);
     }
 }
 
@@ -94,7 +115,7 @@ static void cupti_pop(void) {
 }
 
 static const handoff_vendor CUPTI = {"cupti", CUPTI_VENDOR, cupti_now, cupti_enable, cupti_disable, cupti_flush,
-                                     cupti_end_lines, cupti_push, cupti_pop};
+                                     cupti_end_lines, cupti_push, cupti_pop, "nvtx"};
 
 /* Hands over the names of the buffer's kernels that were not handed over before; counts its records. */
 static void hand_names(uint8_t* buffer, size_t validSize, record_counts* counts) {
@@ -105,6 +126,11 @@ static void hand_names(uint8_t* buffer, size_t validSize, record_counts* counts)
         counts->records++;
         counts->memcpys += kind == 1;
         counts->memsets += kind == 2;
+        if (kind == 1 || kind == 2 || kind == KIND_MEMCPY2 || kind == KIND_KERNEL || kind == KIND_CONCURRENT_KERNEL) {
+            uint64_t end;
+            memcpy(&end, (uint8_t*) record + DEVICE_END_OFFSET, sizeof end);
+            counts->device_end = end > counts->device_end ? end : counts->device_end;
+        }
         if (kind != KIND_KERNEL && kind != KIND_CONCURRENT_KERNEL) {
             continue;
         }
@@ -186,7 +212,7 @@ static void buffer_completed(void* context, uint32_t streamId, uint8_t* buffer, 
     }
     handoff_tick();
     pthread_once(&devices_once, hand_devices);
-    record_counts counts = {0, 0, 0, 0};
+    record_counts counts = {0, 0, 0, 0, 0};
     hand_names(buffer, validSize, &counts);
     handoff_buffer(buffer, validSize, counts);
 }
@@ -200,6 +226,42 @@ static int range_pop(void) {
     return handoff_range_pop();
 }
 
+/* A start opens the window as it returns (everything the program does after it is in), a stop closes it as it is
+ * entered (nothing after it is). */
+static void profiler_api(void* userdata, int domain, uint32_t cbid, const void* cbdata) {
+    (void) userdata;
+    if (domain != CB_DOMAIN_DRIVER_API || cbdata == NULL) {
+        return;
+    }
+    int site;
+    memcpy(&site, cbdata, sizeof site);
+    if (cbid == CBID_cuProfilerStart && site == API_EXIT) {
+        handoff_capture_start();
+    } else if (cbid == CBID_cuProfilerStop && site == API_ENTER) {
+        handoff_capture_stop();
+    }
+}
+
+/* Subscribes to the profiler API's two calls (CUPTI allows one subscriber per process: a program that already has
+ * one, or a CUPTI without the callback API, leaves the process disarmed, said in one line). */
+static void subscribe_profiler_api(void* library) {
+    void* subscriber = NULL;
+    cupti.subscribe = dlsym(library, "cuptiSubscribe");
+    cupti.enableCallback = dlsym(library, "cuptiEnableCallback");
+    int status = cupti.subscribe == NULL || cupti.enableCallback == NULL ? -1
+            : cupti.subscribe(&subscriber, profiler_api, NULL);
+    if (status == 0) {
+        status = cupti.enableCallback(1, subscriber, CB_DOMAIN_DRIVER_API, CBID_cuProfilerStart);
+    }
+    if (status == 0) {
+        status = cupti.enableCallback(1, subscriber, CB_DOMAIN_DRIVER_API, CBID_cuProfilerStop);
+    }
+    if (status != 0) {
+        fprintf(stderr, "flagtrace: cannot subscribe to cuProfilerStart/Stop (CUPTI's callback API, status %d: another"
+                        " CUPTI subscriber?); --capture-range cudaProfilerApi never arms, the program runs untraced\n", status);
+    }
+}
+
 static int lookup(void* library, const char* name, void** slot) {
     *slot = dlsym(library, name);
     if (*slot == NULL) {
@@ -210,6 +272,16 @@ static int lookup(void* library, const char* name, void** slot) {
 }
 
 static void* load_cupti(void) {
+    /* A process holds one CUPTI: when the program already loaded one (torch's wheels bring their own
+     * libcupti, linked at import, before CUDA initialises), a second copy from another path would be a
+     * second client of the driver's callbacks. Use the loaded one. */
+    const char* sonames[] = {"libcupti.so.13", "libcupti.so.12", "libcupti.so"};
+    for (size_t i = 0; i < sizeof sonames / sizeof sonames[0]; i++) {
+        void* loaded = dlopen(sonames[i], RTLD_NOW | RTLD_NOLOAD);
+        if (loaded != NULL) {
+            return loaded;
+        }
+    }
     const char* chosen = getenv("FLAGTRACE_CUPTI_LIBRARY");
     const char* names[] = {chosen, "libcupti.so", "libcupti.so.13", "libcupti.so.12"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -248,12 +320,16 @@ static void initialize(void) {
         return;
     }
     cupti.dropped = dlsym(library, "cuptiActivityGetNumDroppedRecords");
+    cupti.enableDriverApi = dlsym(library, "cuptiActivityEnableDriverApi");
     if (handoff_start(&CUPTI, path) != 0) {
         return;
     }
     if (cupti.registerCallbacks(handoff_buffer_requested, buffer_completed) != 0) {
         fprintf(stderr, "flagtrace: cuptiActivityRegisterCallbacks failed; the program runs untraced\n");
         return;
+    }
+    if (handoff_capture_kind() == CAPTURE_PROFILER_API) {
+        subscribe_profiler_api(library);
     }
     handoff_begin();
     initialized = 1;

@@ -38,6 +38,8 @@ static const int KINDS[] = {KIND_KERNEL, KIND_MEMCPY, KIND_MEMSET, KIND_EXTERNAL
                             KIND_NODE_API, KIND_RUNTIME_API};
 /* Offsets of the string pointers in the packed records (msptiActivityApi, msptiActivityKernel). */
 enum { API_NAME_OFFSET = 36, KERNEL_TYPE_OFFSET = 36, KERNEL_NAME_OFFSET = 44 };
+/* Offsets of the device records' end (msptiActivityKernel; msptiActivityMemcpy and msptiActivityMemset). */
+enum { KERNEL_END_OFFSET = 12, MEMORY_END_OFFSET = 24 };
 
 typedef void (*requested_fn)(uint8_t** buffer, size_t* size, size_t* maxNumRecords);
 typedef void (*completed_fn)(uint8_t* buffer, size_t size, size_t validSize);
@@ -92,7 +94,7 @@ static void mspti_pop(void) {
 }
 
 static const handoff_vendor MSPTI = {"mspti", MSPTI_VENDOR, mspti_now, mspti_enable, mspti_disable, mspti_flush, NULL,
-                                     mspti_push, mspti_pop};
+                                     mspti_push, mspti_pop, "mstx"};
 
 /* The bytes a record of `kind` occupies (packed structs, 8-byte alignment), or 0 for a kind the
  * header does not define: as MsptiActivityKind.recordSize. */
@@ -127,6 +129,11 @@ static void hand_names(const uint8_t* buffer, size_t validSize, record_counts* c
         counts->records++;
         counts->memcpys += kind == KIND_MEMCPY;
         counts->memsets += kind == KIND_MEMSET;
+        if (kind == KIND_KERNEL || kind == KIND_MEMCPY || kind == KIND_MEMSET) {
+            uint64_t end;
+            memcpy(&end, record + (kind == KIND_KERNEL ? KERNEL_END_OFFSET : MEMORY_END_OFFSET), sizeof end);
+            counts->device_end = end > counts->device_end ? end : counts->device_end;
+        }
         if (kind == KIND_KERNEL) {
             counts->kernels++;
             handoff_name(pointer_at(record, KERNEL_TYPE_OFFSET));
@@ -148,7 +155,7 @@ static void buffer_completed(uint8_t* buffer, size_t size, size_t validSize) {
         return;
     }
     handoff_tick();
-    record_counts counts = {0, 0, 0, 0};
+    record_counts counts = {0, 0, 0, 0, 0};
     hand_names(buffer, validSize, &counts);
     handoff_buffer(buffer, validSize, counts);
 }

@@ -1,9 +1,12 @@
 /* A fake NVIDIA driver, libcuda.so.1: what flagtrace run relies on of the real one. Its
  * initialisation (cuInit, which the runtime calls first) loads the library named by
  * CUDA_INJECTION64_PATH and calls its InitializeInjection, once per process, as the real driver
- * does for CUPTI-based tools. Built by scripts/fake-gpu-env. */
+ * does for CUPTI-based tools. cuProfilerStart and cuProfilerStop (which the runtime's cudaProfilerStart/Stop call)
+ * report their entry and exit to a loaded libcupti (fakeCuptiDriverCall, fake_cupti_inject.c), whose callback API
+ * passes them on to a subscriber, as the real driver's callbacks reach CUPTI's. Built by scripts/fake-gpu-env. */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -89,5 +92,35 @@ int cuDriverGetVersion(int* version) {
         return CUDA_ERROR_INVALID_VALUE;
     }
     *version = 13000;
+    return CUDA_SUCCESS;
+}
+
+/* cupti_driver_cbid.h (CUDA 13.0) ids of the driver calls this fake reports to CUPTI's callback API. */
+enum { CBID_cuProfilerStart = 308, CBID_cuProfilerStop = 309 };
+
+/* At the call's entry (0) and exit (1): to a loaded libcupti's callback API; without one nothing is reported. */
+static void driver_callback(uint32_t cbid, int site, const char* name) {
+    void* cupti = dlopen("libcupti.so", RTLD_NOW | RTLD_NOLOAD);
+    void (*report)(uint32_t, int, const char*) = cupti == NULL ? NULL
+            : (void (*)(uint32_t, int, const char*)) dlsym(cupti, "fakeCuptiDriverCall");
+    if (report != NULL) {
+        report(cbid, site, name);
+    }
+    if (cupti != NULL) {
+        dlclose(cupti); /* the NOLOAD reference only */
+    }
+}
+
+int cuProfilerStart(void) {
+    pthread_once(&once, initialize);
+    driver_callback(CBID_cuProfilerStart, 0, "cuProfilerStart");
+    driver_callback(CBID_cuProfilerStart, 1, "cuProfilerStart");
+    return CUDA_SUCCESS;
+}
+
+int cuProfilerStop(void) {
+    pthread_once(&once, initialize);
+    driver_callback(CBID_cuProfilerStop, 0, "cuProfilerStop");
+    driver_callback(CBID_cuProfilerStop, 1, "cuProfilerStop");
     return CUDA_SUCCESS;
 }

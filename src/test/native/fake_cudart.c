@@ -1,6 +1,7 @@
 /* A fake CUDA runtime, libcudart.so: the calls a real program makes, under their real names and
  * signatures (cudaMalloc, cudaFree, cudaMemcpy, cudaMemsetAsync, cudaLaunchKernel,
- * cudaDeviceSynchronize, __cudaRegisterFunction as nvcc's generated code calls it), and NVTX's
+ * cudaDeviceSynchronize, cudaProfilerStart and cudaProfilerStop, which call the driver's cuProfilerStart/Stop,
+ * __cudaRegisterFunction as nvcc's generated code calls it), and NVTX's
  * nvtxRangePushA / nvtxRangePop with NVTX's own tool hook: the library named by
  * NVTX_INJECTION64_PATH gets InitializeInjectionNvtx2 and fills the CORE module's function table.
  * Memory is host memory; every call first initialises the fake driver (cuInit), which loads the
@@ -15,6 +16,8 @@
 #include <string.h>
 
 int cuInit(unsigned int flags);
+int cuProfilerStart(void);
+int cuProfilerStop(void);
 
 typedef struct {
     unsigned int x, y, z;
@@ -22,7 +25,8 @@ typedef struct {
 typedef void* cudaStream_t;
 enum { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2 };
 enum { cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2, cudaMemcpyDeviceToDevice = 3 };
-enum { RT_MALLOC = 20, RT_FREE = 22, RT_MEMCPY = 31, RT_MEMSET_ASYNC = 51, RT_DEVICE_SYNCHRONIZE = 165, RT_LAUNCH_KERNEL = 211 };
+enum { RT_MALLOC = 20, RT_FREE = 22, RT_MEMCPY = 31, RT_MEMSET_ASYNC = 51, RT_DEVICE_SYNCHRONIZE = 165, RT_PROFILER_START = 171,
+       RT_PROFILER_STOP = 172, RT_LAUNCH_KERNEL = 211 };
 enum { WORK_NONE = 0, WORK_KERNEL = 1, WORK_MEMCPY_HTOD = 2, WORK_MEMCPY_DTOH = 3, WORK_MEMSET = 4 };
 
 typedef void (*report_fn)(uint32_t cbid, int work, uint64_t bytes, const char* name, uint32_t gridX, uint32_t blockX);
@@ -126,6 +130,17 @@ int cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
 int cudaDeviceSynchronize(void) {
     call(RT_DEVICE_SYNCHRONIZE, WORK_NONE, 0, NULL, 0, 0);
     return cudaSuccess;
+}
+
+/* The profiler API: the runtime's call, then the driver's (its callbacks reach CUPTI's subscriber). */
+int cudaProfilerStart(void) {
+    call(RT_PROFILER_START, WORK_NONE, 0, NULL, 0, 0);
+    return cuProfilerStart() == 0 ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+int cudaProfilerStop(void) {
+    call(RT_PROFILER_STOP, WORK_NONE, 0, NULL, 0, 0);
+    return cuProfilerStop() == 0 ? cudaSuccess : cudaErrorInvalidValue;
 }
 
 /* NVTX: the client side of NVTX's tool hook (version 2). The tool gets the CORE module's table, an

@@ -3,7 +3,10 @@
  * CUPTI's runtime callback ids, CUPTI's clock (epoch ns). The records come from the shared engine
  * (fake_cupti_engine.h), as the other CUPTI-family fakes' do; the fake CUDA runtime (fake_cudart.c)
  * reports each call it makes through fakeCuptiRuntimeCall, found with dlopen(RTLD_NOLOAD): when no
- * tool loaded this library, a program's calls produce nothing, as with the real driver.
+ * tool loaded this library, a program's calls produce nothing, as with the real driver. CUPTI's callback API
+ * (cuptiSubscribe, one subscriber per process; cuptiEnableCallback, cuptiEnableDomain, cuptiUnsubscribe) for the
+ * driver domain: the fake driver (fake_cuda_driver.c) reports the calls it has callbacks for (cuProfilerStart,
+ * cuProfilerStop) through fakeCuptiDriverCall, at their entry and exit, as the real driver does.
  * Built by scripts/fake-gpu-env (soname libcupti.so). */
 #include "fake_cupti_records.h"
 #include "fake_cupti_engine.h"
@@ -110,6 +113,18 @@ static uint64_t stream_slot(uint64_t earliest, uint64_t duration) {
     return start;
 }
 
+/* How long a kernel runs on the fake device: 1.5 us, or FAKE_CUPTI_KERNEL_NS (a device still busy with a kernel
+ * long after its launch returned, as a real one is with a long kernel). */
+static uint64_t kernel_ns(void) {
+    static uint64_t ns;
+    if (ns == 0) {
+        const char* set = getenv("FAKE_CUPTI_KERNEL_NS");
+        uint64_t value = set != NULL ? strtoull(set, NULL, 10) : 0;
+        ns = value > 0 ? value : 1500;
+    }
+    return ns;
+}
+
 /* One runtime call of the program, reported by the fake runtime: its API record (with the binding
  * of the thread's innermost pushed External id) and the device work it launched. `name` is the
  * kernel's name, a pointer that stays valid for the process's life, as the real one's does. */
@@ -126,8 +141,8 @@ void fakeCuptiRuntimeCall(uint32_t cbid, int work, uint64_t bytes, const char* n
         memset(&r, 0, sizeof r);
         r.k.kind = FK_CONCURRENT_KERNEL;
         r.k.registersPerThread = 32;
-        r.k.start = stream_slot(end + 200, 1500);
-        r.k.end = r.k.start + 1500;
+        r.k.start = stream_slot(end + 200, kernel_ns());
+        r.k.end = r.k.start + kernel_ns();
         r.k.completed = r.k.end;
         r.k.contextId = 1;
         r.k.streamId = 7;
@@ -177,4 +192,88 @@ int64_t fakeReset(int64_t unused) {
     (void) unused;
     fk_reset();
     return 0;
+}
+
+/* CUPTI's callback API. CUpti_CallbackData (cupti_callbacks.h), as a driver or runtime callback receives it. */
+typedef struct {
+    int callbackSite; /* CUpti_ApiCallbackSite: 0 enter, 1 exit */
+    const char* functionName;
+    const void* functionParams;
+    void* functionReturnValue;
+    const char* symbolName;
+    void* context;
+    uint32_t contextUid;
+    uint64_t* correlationData;
+    uint32_t correlationId;
+} fake_callback_data;
+typedef void (*fake_callback_fn)(void* userdata, int domain, uint32_t cbid, const void* cbdata);
+enum { CB_DOMAIN_DRIVER_API = 1, DRIVER_CBIDS = 1024, FK_ERROR_MULTIPLE_SUBSCRIBERS = 39 };
+
+static pthread_mutex_t subscriber_lock = PTHREAD_MUTEX_INITIALIZER;
+static fake_callback_fn subscriber_callback; /* guarded by subscriber_lock, as are the two below */
+static void* subscriber_userdata;
+static uint8_t driver_enabled[DRIVER_CBIDS];
+static int subscriber_handle; /* its address is the one subscriber's handle */
+
+int cuptiSubscribe(void** subscriber, fake_callback_fn callback, void* userdata) {
+    if (subscriber == NULL) {
+        return FK_ERROR_INVALID_PARAMETER;
+    }
+    pthread_mutex_lock(&subscriber_lock);
+    int taken = subscriber_callback != NULL;
+    if (!taken) {
+        subscriber_callback = callback;
+        subscriber_userdata = userdata;
+        memset(driver_enabled, 0, sizeof driver_enabled);
+        *subscriber = &subscriber_handle;
+    }
+    pthread_mutex_unlock(&subscriber_lock);
+    return taken ? FK_ERROR_MULTIPLE_SUBSCRIBERS : FK_SUCCESS;
+}
+
+int cuptiUnsubscribe(void* subscriber) {
+    if (subscriber != &subscriber_handle) {
+        return FK_ERROR_INVALID_PARAMETER;
+    }
+    pthread_mutex_lock(&subscriber_lock);
+    subscriber_callback = NULL;
+    pthread_mutex_unlock(&subscriber_lock);
+    return FK_SUCCESS;
+}
+
+int cuptiEnableCallback(uint32_t enable, void* subscriber, int domain, uint32_t cbid) {
+    if (subscriber != &subscriber_handle || domain != CB_DOMAIN_DRIVER_API || cbid >= DRIVER_CBIDS) {
+        return FK_ERROR_INVALID_PARAMETER; /* only the driver domain has callbacks in this fake */
+    }
+    pthread_mutex_lock(&subscriber_lock);
+    driver_enabled[cbid] = enable != 0;
+    pthread_mutex_unlock(&subscriber_lock);
+    return FK_SUCCESS;
+}
+
+int cuptiEnableDomain(uint32_t enable, void* subscriber, int domain) {
+    if (subscriber != &subscriber_handle || domain != CB_DOMAIN_DRIVER_API) {
+        return FK_ERROR_INVALID_PARAMETER;
+    }
+    pthread_mutex_lock(&subscriber_lock);
+    memset(driver_enabled, enable != 0, sizeof driver_enabled);
+    pthread_mutex_unlock(&subscriber_lock);
+    return FK_SUCCESS;
+}
+
+/* A driver call with a callback, at its entry (site 0) or exit (1), reported by the fake driver: the subscriber's
+ * callback runs on the calling thread, before the call goes on, when it enabled that call's id. */
+void fakeCuptiDriverCall(uint32_t cbid, int site, const char* functionName) {
+    pthread_mutex_lock(&subscriber_lock);
+    fake_callback_fn callback = cbid < DRIVER_CBIDS && driver_enabled[cbid] ? subscriber_callback : NULL;
+    void* userdata = subscriber_userdata;
+    pthread_mutex_unlock(&subscriber_lock);
+    if (callback != NULL) {
+        fake_callback_data data;
+        memset(&data, 0, sizeof data);
+        data.callbackSite = site;
+        data.functionName = functionName;
+        data.correlationId = atomic_load(&fk_next_correlation);
+        callback(userdata, CB_DOMAIN_DRIVER_API, cbid, &data);
+    }
 }

@@ -27,8 +27,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.flagos.trace.ingest.CaptureSidecars;
-import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.ingest.OpsJsonlWriter;
+import org.flagos.trace.ingest.TorchNvtxName;
 import org.flagos.trace.ingest.ProcessFactsFile;
 import org.flagos.trace.model.ClockAnchor;
 import org.flagos.trace.model.ExternalId;
@@ -49,6 +49,8 @@ import org.flagos.trace.vendors.Vendors;
  */
 final class InjectedRun implements AutoCloseable {
     static final String SOCKET_VARIABLE = "FLAGTRACE_RUN_SOCKET";
+    /** Where, in the run's folder, the injected libraries are copied out of the jar. */
+    static final String LIBRARY_FOLDER = ".flagtrace-inject";
     private static final String LIBRARY_RESOURCE = "/flagtrace-inject/libflagtrace_inject.so";
     /** The library preloaded into every process of the tree; it arms only where ACL's runtime is loaded. */
     private static final String MSPTI_LIBRARY_RESOURCE = "/flagtrace-inject/libflagtrace_mspti.so";
@@ -86,31 +88,46 @@ final class InjectedRun implements AutoCloseable {
     private final Path controlSocket;
     private final ServerSocketChannel control;
     private final java.util.concurrent.ScheduledExecutorService timers;
+    /** Where each window's capture is journaled as well ({@code JOURNAL/flagtrace-PID[-wN]}), or null. */
+    private final Path journal;
     /** Armed by a {@code start} without a PID: a process that connects later is armed as it connects. */
     private volatile boolean armedAll;
 
     /**
      * When the processes are armed: {@code startLater} keeps each disarmed until {@code flagtrace start} (or its
      * {@code delaySeconds}); {@code delaySeconds} arms each that long after it connects; {@code durationSeconds}
-     * disarms each window that long after it opened. Nulls: not given.
+     * disarms each window that long after it opened; {@code captureRange} ({@link CaptureRange}'s value) makes each
+     * process arm and disarm itself, a window per range. Nulls: not given.
      */
-    record OnDemand(boolean startLater, Double delaySeconds, Double durationSeconds) {
-        static final OnDemand NONE = new OnDemand(false, null, null);
+    record OnDemand(boolean startLater, Double delaySeconds, Double durationSeconds, String captureRange) {
+        static final OnDemand NONE = new OnDemand(false, null, null, null);
+
+        OnDemand(boolean startLater, Double delaySeconds, Double durationSeconds) {
+            this(startLater, delaySeconds, durationSeconds, null);
+        }
 
         /** The injected library starts disarmed. */
         boolean disarmedAtStart() {
-            return startLater || delaySeconds != null;
+            return startLater || delaySeconds != null || captureRange != null;
         }
     }
 
     InjectedRun(Path dir) throws IOException {
-        this(dir, OnDemand.NONE);
+        this(dir, OnDemand.NONE, null);
     }
 
-    /** Binds the sockets (in DIR, or a fresh folder under the temporary directory when DIR's path is too long for one). */
     InjectedRun(Path dir, OnDemand onDemand) throws IOException {
+        this(dir, onDemand, null);
+    }
+
+    /**
+     * Binds the sockets (in DIR, or a fresh folder under the temporary directory when DIR's path is too long for one);
+     * with {@code journal}, each window's capture is also journaled into its own directory there.
+     */
+    InjectedRun(Path dir, OnDemand onDemand, Path journal) throws IOException {
         this.dir = dir;
         this.onDemand = onDemand;
+        this.journal = journal;
         this.library = library(dir, LIBRARY_RESOURCE);
         this.msptiLibrary = library(dir, MSPTI_LIBRARY_RESOURCE);
         Path inDir = dir.resolve(".flagtrace-run.sock");
@@ -155,6 +172,9 @@ final class InjectedRun implements AutoCloseable {
                 "LD_PRELOAD", (previousPreload == null || previousPreload.isBlank() ? "" : previousPreload + ":") + msptiLibrary));
         if (onDemand.disarmedAtStart()) {
             env.put("FLAGTRACE_RUN_START", "later");
+        }
+        if (onDemand.captureRange() != null) {
+            env.put("FLAGTRACE_RUN_CAPTURE", onDemand.captureRange());
         }
         return env;
     }
@@ -241,6 +261,10 @@ final class InjectedRun implements AutoCloseable {
         boolean start = words[0].equals("start");
         if (!start && !words[0].equals("stop") || words.length > 2) {
             return "error not a control line: " + line;
+        }
+        if (onDemand.captureRange() != null) {
+            return "error this run's windows are its capture range's (--capture-range " + onDemand.captureRange()
+                    + "): start and stop do not apply";
         }
         Long pid = words.length == 2 ? Long.parseLong(words[1]) : null;
         List<Connection> targets = new ArrayList<>();
@@ -373,7 +397,7 @@ final class InjectedRun implements AutoCloseable {
                 throw new IOException("cannot locate " + url, e);
             }
         }
-        Path copy = dir.resolve(".flagtrace-inject").resolve(resource.substring(resource.lastIndexOf('/') + 1));
+        Path copy = dir.resolve(LIBRARY_FOLDER).resolve(resource.substring(resource.lastIndexOf('/') + 1));
         Files.createDirectories(copy.getParent());
         try (InputStream in = url.openStream()) {
             Files.copy(in, copy, StandardCopyOption.REPLACE_EXISTING);
@@ -494,12 +518,13 @@ final class InjectedRun implements AutoCloseable {
                             throw new IOException("window " + n + " opened while window " + current.number + " is open");
                         }
                         openWindow(n, "flagtrace-" + pid + "-w" + n, number(fields, "window_start_ns"), anchor(fields, "start"));
+                        current.captureRange = fields.get("capture");
                         notifyAll();
                     }
                 }
                 case NAME -> names.putIfAbsent(p.getLong(0), new String(payload, 8, payload.length - 8, StandardCharsets.UTF_8));
                 case OP -> {
-                    w.ops.op(new HostOp(new String(payload, 32, payload.length - 32, StandardCharsets.UTF_8),
+                    w.ops.op(TorchNvtxName.op(new String(payload, 32, payload.length - 32, StandardCharsets.UTF_8),
                             new ExternalId(p.getLong(0)), p.getLong(24), p.getLong(8), p.getLong(16)));
                     w.lastTick = Math.max(w.lastTick, p.getLong(16)); // an op ended: the window holds it too
                 }
@@ -608,6 +633,8 @@ final class InjectedRun implements AutoCloseable {
             long lastTick = -1;
             /** Its end message, or null: the stream ended with the window open. */
             Map<String, String> end;
+            /** The capture range that opened it ({@code --capture-range}'s value), or null. */
+            String captureRange;
             Exception failure;
 
             Window(int number, Path capture, long start, ClockAnchor startAnchor) {
@@ -628,6 +655,12 @@ final class InjectedRun implements AutoCloseable {
                         "--metadata", "flagtrace_run_end=" + (stopped ? "stop" : "the process ended without a stop"
                                 + (damage != null ? " (" + damage + ")" : "") + ": every buffer it handed over is here, ops still open are not"),
                         "--metadata", "flagtrace_run_buffers=" + buffers, "--metadata", "flagtrace_run_window=" + number));
+                if (captureRange != null) {
+                    args.addAll(List.of("--metadata", "flagtrace_run_capture_range=" + captureRange));
+                }
+                if (journal != null) {
+                    args.addAll(List.of("--journal", journal.resolve(trace.getFileName().toString().replaceFirst("\\.json$", "")).toString()));
+                }
                 for (String key : List.of("buffers_dropped", "bytes_dropped", "records_dropped", "kernels_dropped", "memcpys_dropped",
                         "memsets_dropped", "ops_dropped", "names_dropped", "cupti_records_dropped")) {
                     if (stopped && end.containsKey(key)) {

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.flagos.trace.ingest.IoFailureWords;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -31,9 +32,11 @@ import picocli.CommandLine.Parameters;
                 + " JAVA_TOOL_OPTIONS' line on its standard error) and writes DIR/flagtrace-PID.json when it exits or"
                 + " after --duration. On demand: with --start-later each CUDA process is traced only between 'flagtrace"
                 + " start' and 'flagtrace stop' (or --duration), each armed window its own trace,"
-                + " DIR/flagtrace-PID-wN.json; --delay arms each process that long after it initialises CUDA. With more than"
+                + " DIR/flagtrace-PID-wN.json; --delay arms each process that long after it initialises CUDA; --capture-range"
+                + " arms each process only while an NVTX (or mstx) range of that name is open, or between cudaProfilerStart"
+                + " and cudaProfilerStop, a window per range. With more than"
                 + " one trace of different processes and no window armed on demand, they are merged into DIR/merged.json."
-                + " Exits with CMD's exit code.",
+                + " Exits with CMD's exit code (127 when CMD is not found, 126 when it cannot be executed, as a shell's).",
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {"0:done, the program exited 0; any other code is the program's own (1 also: CMD could not start)",
             ExitCodes.USAGE_LINE})
@@ -56,6 +59,17 @@ final class RunCommand implements Callable<Integer> {
             + " (a CUDA process: each armed window)")
     Double duration;
 
+    @Option(names = "--capture-range", paramLabel = "nvtx:NAME|mstx:NAME|cudaProfilerApi", description = "arm each CUDA"
+            + " (Ascend) process only while an NVTX (mstx) range named NAME is open on any of its threads, or from"
+            + " cudaProfilerStart to cudaProfilerStop: one trace per window (nested and overlapping ranges of the name give"
+            + " one), DIR/flagtrace-PID-wN.json, naming its range; JVMs of the tree are not traced then")
+    String captureRange;
+
+    @Option(names = "--journal", paramLabel = "JOURNAL_DIR", description = "also journal each CUDA or Ascend process's"
+            + " capture (each window's) into JOURNAL_DIR/flagtrace-PID[-wN], a new or empty directory: 'flagtrace replay'"
+            + " of one gives its trace again (written when the tree is done; JVMs of the tree are not journaled)")
+    Path journal;
+
     @Option(names = "--agent-jar", paramLabel = "JAR", description = "the jar to load as the agent (default: flagtrace's own,"
             + " target/flagtrace.jar)")
     Path agentJar;
@@ -71,6 +85,16 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        String capture = CaptureRange.checked(captureRange);
+        if (capture != null && (startLater || delay != null)) {
+            throw new UsageException("--capture-range arms each process itself: it does not go with "
+                    + (startLater ? "--start-later" : "--delay"));
+        }
+        Path journalDir = journal == null ? null : journal.toAbsolutePath();
+        if (journalDir != null && Files.exists(journalDir) && (!Files.isDirectory(journalDir) || !isEmpty(journalDir))) {
+            throw new UsageException("--journal wants a new or empty directory: " + journalDir + " is "
+                    + (Files.isDirectory(journalDir) ? "not empty" : "not a directory"));
+        }
         Path out = (dir != null ? dir : Path.of("flagtrace-run-" + System.currentTimeMillis())).toAbsolutePath();
         Path jar = AgentJar.of(agentJar);
         String options = AgentJar.checked("dir=" + out + (delay != null ? ",delay=" + delay : "")
@@ -80,24 +104,39 @@ final class RunCommand implements Callable<Integer> {
                 throw new UsageException(s + ": a path with a space or comma cannot go into JAVA_TOOL_OPTIONS");
             }
         }
-        Files.createDirectories(out);
+        boolean made = !Files.exists(out);
+        try {
+            Files.createDirectories(out);
+        } catch (IOException e) {
+            throw new IOException("cannot make the run's folder " + out + ": " + IoFailureWords.writing(e), e);
+        }
         ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
-        if (startLater) { // the agent has no disarmed start: a JVM would be traced from its start, outside every window
-            context.err().println("flagtrace run: --start-later: JVMs of the tree are not traced ('flagtrace attach PID' arms one)");
+        if (startLater || capture != null) { // the agent has no disarmed start nor capture range: a JVM would be traced outside every window
+            context.err().println("flagtrace run: " + (startLater ? "--start-later" : "--capture-range")
+                    + ": JVMs of the tree are not traced ('flagtrace attach PID' arms one)");
         } else {
             String previous = System.getenv("JAVA_TOOL_OPTIONS");
             pb.environment().put("JAVA_TOOL_OPTIONS", (previous == null || previous.isBlank() ? "" : previous + " ") + "-javaagent:" + jar + "=" + options);
         }
         int exit;
-        InjectedRun.OnDemand onDemand = new InjectedRun.OnDemand(startLater, delay, duration);
-        try (InjectedRun injected = new InjectedRun(out, onDemand)) {
+        InjectedRun.OnDemand onDemand = new InjectedRun.OnDemand(startLater, delay, duration, capture);
+        if (journalDir != null) {
+            Files.createDirectories(journalDir);
+        }
+        try (InjectedRun injected = new InjectedRun(out, onDemand, journalDir)) {
             pb.environment().putAll(injected.environment(pb.environment().get("LD_PRELOAD")));
             Process process;
             try {
                 process = pb.start();
             } catch (IOException e) {
-                context.err().println("flagtrace run: cannot start " + command.get(0) + ": " + e.getMessage());
-                return ExitCodes.FAILED;
+                int code = CommandNotStarted.exitCode(e);
+                context.err().println("flagtrace run: cannot start " + command.get(0) + ": " + CommandNotStarted.why(e)
+                        + "; exit " + code + ", as a shell's");
+                if (made) {
+                    injected.close();
+                    CommandNotStarted.removeEmptyRun(out);
+                }
+                return code;
             }
             exit = process.waitFor();
             injected.finish(context.err());
@@ -108,7 +147,8 @@ final class RunCommand implements Callable<Integer> {
             context.err().println(head + "1 trace: " + traces.get(0));
         } else {
             context.err().println(head + traces.size() + " traces in " + out + (!traces.isEmpty() ? ":"
-                    : onDemand.disarmedAtStart() ? " (no window was armed)" : " (no JVM of the tree was traced)"));
+                    : onDemand.disarmedAtStart() ? " (no window was armed)"
+                    : " (no process of the tree initialised CUDA or loaded Ascend's ACL, and no JVM ran)"));
             for (Path t : traces) {
                 context.err().println("  " + t.getFileName());
             }
@@ -131,6 +171,12 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         return exit;
+    }
+
+    private static boolean isEmpty(Path dir) throws IOException {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            return !entries.iterator().hasNext();
+        }
     }
 
     private static List<Path> traces(Path dir) throws IOException {

@@ -167,6 +167,43 @@ class InjectedMsptiRunTest {
         assertEquals("", err);
     }
 
+    @Test
+    void anMstxCaptureRangeGivesOneTracePerStepHoldingExactlyItsWork() throws Exception {
+        Path dir = ROOT.resolve("capture-range");
+        InjectedRunTest.delete(dir);
+        ProgramRun run = flagtraceRun(dir, List.of("--capture-range", "mstx:step"), List.of(program.toString(), "3", "0"));
+        assertEquals(0, run.finish(), run.stderr());
+        String out = run.stdout();
+        assertEquals("kernels=10 memcpys=2 memsets=3 ranges=10\n", out, "the program's stdout, untouched");
+        Map<String, Long> counts = InjectedRunTest.counts(out);
+        List<Path> traces;
+        try (var files = Files.list(dir)) {
+            traces = files.filter(f -> f.getFileName().toString().matches("flagtrace-\\d+-w\\d+\\.json")).sorted().toList();
+        }
+        assertEquals(3, traces.size(), "a window per range \"step\": " + run.stderr());
+        long kernels = 0;
+        long memsets = 0;
+        for (Path t : traces) {
+            JsonNode trace = JSON.readTree(t.toFile());
+            Events e = new Events(trace);
+            // Each step: 2 matmul in "compute", a memset in "compute", relu in "step"; no copy ("io"), no other range.
+            assertEquals(2, e.named("kernel", "matmul_kernel").size(), t + ": " + run.stderr());
+            assertEquals(1, e.named("kernel", "relu_kernel").size(), t.toString());
+            assertEquals(1, e.count("gpu_memset"));
+            assertEquals(0, e.count("gpu_memcpy"), "the copies were in \"io\", outside every step");
+            assertEquals(List.of("compute", "step"), e.of("cpu_op").stream().map(o -> o.path("name").asText()).sorted().toList());
+            e.assertFlowsPaired(4);
+            assertEquals("mstx:step", trace.path("flagtrace_run_capture_range").asText());
+            assertEquals("stop", trace.path("flagtrace_run_end").asText());
+            kernels += e.count("kernel");
+            memsets += e.count("gpu_memset");
+        }
+        assertEquals(counts.get("kernels") - 1, kernels, "every kernel but the one in \"late\", after the steps");
+        assertEquals(counts.get("memsets"), memsets);
+        run.clean();
+        InjectedRunTest.delete(dir);
+    }
+
     /** {@code flagtrace run -d DIR -- sh -c 'eval "$(scripts/fake-gpu-env mspti)" && exec PROGRAM ARGS'}, as a user without an NPU runs it. */
     private static ProgramRun flagtraceRun(Path dir, String... programArgs) throws IOException {
         List<String> command = new ArrayList<>(List.of(program.toString()));
@@ -175,7 +212,13 @@ class InjectedMsptiRunTest {
     }
 
     private static ProgramRun flagtraceRun(Path dir, List<String> command) throws IOException {
-        List<String> args = new ArrayList<>(List.of("run", "-d", dir.toString(), "--agent-jar", jar.toString(), "--",
+        return flagtraceRun(dir, List.of(), command);
+    }
+
+    private static ProgramRun flagtraceRun(Path dir, List<String> options, List<String> command) throws IOException {
+        List<String> args = new ArrayList<>(List.of("run"));
+        args.addAll(options);
+        args.addAll(List.of("-d", dir.toString(), "--agent-jar", jar.toString(), "--",
                 "sh", "-c", "eval \"$(" + Path.of("scripts/fake-gpu-env").toAbsolutePath() + " mspti)\" && exec \"$0\" \"$@\""));
         args.addAll(command);
         return ProgramRun.start(ROOT, List.of(), FlagtraceCli.class.getName(), args.toArray(String[]::new));

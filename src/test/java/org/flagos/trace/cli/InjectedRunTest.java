@@ -62,7 +62,12 @@ class InjectedRunTest {
         assertEquals(counts.get("memsets"), e.count("gpu_memset"));
         assertEquals(counts.get("ranges"), e.count("cpu_op"), "one op per NVTX range");
         assertEquals(counts.get("ranges") / 2, e.named("cpu_op", "step").size());
-        assertEquals(counts.get("ranges") / 2, e.named("cpu_op", "compute").size());
+        assertEquals(counts.get("ranges") / 2, e.named("cpu_op", "compute").size(),
+                "torch's emit_nvtx fields leave the op's name (the program names the range 'compute, seq = 3, op_id = 7')");
+        for (JsonNode op : e.named("cpu_op", "compute")) {
+            assertEquals(3, op.path("args").path("Sequence number").asLong(-1), op.toString());
+            assertEquals(7, op.path("args").path("op_id").asLong(-1), op.toString());
+        }
         // The device time of each kernel and memset belongs to the innermost range open at its launch.
         Map<Long, String> opOfId = new HashMap<>();
         for (JsonNode op : e.of("cpu_op")) {

@@ -65,6 +65,39 @@ class RunCommandTest {
         assertTrue(cli.stderr().contains("duration=0 would record nothing"), cli.stderr());
     }
 
+    @Test
+    void aProgramThatCannotStartExitsAsAShellWouldAndLeavesNoFolder() throws Exception {
+        Path dir = fresh("not-found");
+        assertEquals(127, cli.run("run", "-d", dir.toString(), "--agent-jar", jar.toString(), "--",
+                root.resolve("no-such-program").toString()));
+        assertEquals(1, cli.stderr().lines().count(), cli.stderr());
+        assertTrue(cli.stderr().contains("cannot start " + root.resolve("no-such-program") + ": no such file or directory; exit 127"),
+                cli.stderr());
+        assertTrue(!cli.stderr().contains("Cannot run program"), "no JDK words: " + cli.stderr());
+        assertTrue(!Files.exists(dir), "run made the folder and nothing came into it");
+
+        Path notExecutable = root.resolve("not-executable.sh");
+        Files.createDirectories(root);
+        Files.writeString(notExecutable, "echo hi\n");
+        Path kept = fresh("kept");
+        Files.createDirectories(kept);
+        assertEquals(126, cli.run("run", "-d", kept.toString(), "--agent-jar", jar.toString(), "--", notExecutable.toString()));
+        assertTrue(cli.stderr().contains(": permission denied; exit 126"), cli.stderr());
+        assertTrue(Files.isDirectory(kept), "a folder the user gave is left as it was");
+        delete(kept);
+        Files.delete(notExecutable);
+    }
+
+    @Test
+    void aRunFolderThatCannotBeMadeIsNamed() throws Exception {
+        Path file = root.resolve("a-file");
+        Files.createDirectories(root);
+        Files.writeString(file, "x");
+        assertEquals(1, cli.run("run", "-d", file.resolve("sub").toString(), "--agent-jar", jar.toString(), "--", "true"));
+        assertTrue(cli.stderr().contains("cannot make the run's folder " + file.resolve("sub")), cli.stderr());
+        Files.delete(file);
+    }
+
     private String[] args(Path dir, String main, String arg) {
         List<String> a = new ArrayList<>(List.of("run", "-d", dir.toString(), "--agent-jar", jar.toString(), "--"));
         a.addAll(ChildJvm.command());
