@@ -51,6 +51,11 @@ final class ReportCommand implements Callable<Integer> {
         OutputPaths.checkPageName("-o", html);
         OutputPaths.checkWritable(Map.of("-o", html)); // before a long read, not after it
         SummaryCommand.refuseCapture(trace);
+        String name = trace.getFileName().toString();
+        if (criticalPath && (name.endsWith(".pftrace") || name.endsWith(".pftrace.gz"))) {
+            throw new UsageException("--critical-path reads JSON traces (TRACE.json, TRACE.json.gz), as flagtrace tables does: "
+                    + name + " is a .pftrace");
+        }
         TraceFile file = TraceFile.read(trace);
         KeyAverages averages = KeyAverages.of(file);
         RankTimes times = null;

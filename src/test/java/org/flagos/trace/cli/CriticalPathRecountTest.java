@@ -401,6 +401,11 @@ public class CriticalPathRecountTest {
         String length = String.format(java.util.Locale.ROOT, "%.3f ms", col(summary, 0, "length_ns") / 1e6);
         assertTrue(page.contains("rank 0</text>") && page.contains(">" + length + "</text>"), "the rank's bar says its length, " + length);
         assertTrue(page.contains("id=\"critical-path-top\""), "the events with most time on the path are listed");
+        Path pftrace = dir.resolve("t.pftrace");
+        java.nio.file.Files.writeString(pftrace, "");
+        assertEquals(2, cli.run("report", pftrace.toString(), "-o", dir.resolve("p.html").toString(), "--critical-path"));
+        assertTrue(cli.stderr().strip().lines().count() == 1 && cli.stderr().contains("--critical-path reads JSON traces"), cli.stderr());
+        assertTrue(!java.nio.file.Files.exists(dir.resolve("p.html")));
         try (var left = java.nio.file.Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
             assertTrue(left.noneMatch(p -> p.getFileName().toString().startsWith("flagtrace-report-")), "no scratch folder is left");
         }
