@@ -14,6 +14,8 @@
 #                                                                                -> torch/, flagtrace/
 #      and torch's launch cost of x.add_(1): plain, under torch.profiler, under `flagtrace run`
 #      (armed, and armed with emit_nvtx's ranges as ops), under `run --start-later`  -> torch-cost.jsonl
+#      and once more under `run --capture-range nvtx:measured` (a window of the measured steps only)
+#                                                                                -> capture-range/
 # Run from the repository root with the bundle in BUNDLE (default .device/ab: jre.txz, deps.txz and
 # flagtrace-0.1.0-SNAPSHOT.jar, the jar `./flagtrace` builds, which carries flagtrace-inject/*.so).
 # Compare here with benchmarks/device/torch-run/compare.py. Results: $OUT/torch-run.tgz.
@@ -66,6 +68,12 @@ TRACE_DIR="$res/torch" python3 benchmarks/device/torch-run/train.py torch 20 > "
 ft run -d "$work/ftnvtx" -- python3 benchmarks/device/torch-run/train.py nvtx 20 > "$res/flagtrace/stdout.txt" 2> "$res/flagtrace/stderr.txt"
 echo "run exit $?" >> "$res/flagtrace/stdout.txt"
 cp "$work"/ftnvtx/flagtrace-[0-9]*.json "$res/flagtrace/" 2>/dev/null; ls -la "$work/ftnvtx" >> "$res/flagtrace/stdout.txt"
+# the same with a capture range: only the NVTX range "measured" is traced (one window, -w1)
+mkdir -p "$res/capture-range"
+ft run --capture-range nvtx:measured -d "$work/ftrange" -- python3 benchmarks/device/torch-run/train.py nvtx 20 \
+  > "$res/capture-range/stdout.txt" 2> "$res/capture-range/stderr.txt"
+echo "run exit $?" >> "$res/capture-range/stdout.txt"
+cp "$work"/ftrange/flagtrace-[0-9]*-w*.json "$res/capture-range/" 2>/dev/null; ls -la "$work/ftrange" >> "$res/capture-range/stdout.txt"
 sides=(plain torch_profiler armed armed_nvtx disarmed)
 for ((r = 1; r <= ${TORCH_ROUNDS:-2}; r++)); do
   for ((i = 0; i < ${#sides[@]}; i++)); do  # each round starts one side later: no side always runs first

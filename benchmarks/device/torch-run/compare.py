@@ -2,7 +2,8 @@
 """Side by side of one program's torch.profiler trace and its `flagtrace run` trace (issue 31, item 8):
 benchmarks/run-device-torch-run.sh writes both, from two runs of benchmarks/device/torch-run/train.py.
 
-    compare.py TORCH_TRACE FLAGTRACE_TRACE        prints a Markdown report; exit 1 when the device work differs
+    compare.py TORCH_TRACE FLAGTRACE_TRACE [--whole]   prints a Markdown report; exit 1 when the device work differs
+                                                       (--whole: the flagtrace trace is a capture range's window)
 
 The measured steps are the whole of torch's trace; in flagtrace's they are the device work that starts
 inside the NVTX range "measured" (the program synchronizes before it pops it). Compared: the device
@@ -32,10 +33,13 @@ def device(events, lo=None, hi=None):
 def main(torch_path, flagtrace_path):
     torch_events, ft_events = load(torch_path), load(flagtrace_path)
     window = [e for e in ft_events if e.get("ph") == "X" and e.get("cat") == "cpu_op" and e.get("name") == "measured"]
-    if len(window) != 1:
-        print(f"flagtrace trace: expected one op 'measured', found {len(window)}")
+    if len(window) == 1:
+        lo, hi = window[0]["ts"], window[0]["ts"] + window[0]["dur"]
+    elif not window and len(sys.argv) > 3 and sys.argv[3] == "--whole":  # a capture range's window is the measured steps
+        lo, hi = float("-inf"), float("inf")
+    else:
+        print(f"flagtrace trace: expected one op 'measured', found {len(window)} (--whole: the whole trace is the steps)")
         return 1
-    lo, hi = window[0]["ts"], window[0]["ts"] + window[0]["dur"]
     td, fd = device(torch_events), device(ft_events, lo, hi)
     ok = True
     print(f"# torch.profiler vs flagtrace run: the same program, two runs\n")

@@ -18,13 +18,37 @@ import org.flagos.trace.tracefile.TraceLimits;
  * have a stop anchor as well, the offset found at stop is compared with the one at start and the
  * difference (drift) is added to the bound.
  *
- * @param offsetNs the trace clock of the reference minus this trace's, at one instant
- * @param boundNs  how far the offset may be wrong; -1 when unknown (a trace without anchors taken as aligned)
- * @param clock    {@code reference}, {@code monotonic}, {@code realtime} or {@code assumed}
+ * <p>A trace without anchors may be aligned by the collectives it shares with an aligned one
+ * ({@link CollectiveAlignment}): clock {@code collectives}, its bound the residual (the largest deviation
+ * of a matched end once corrected, plus the bound of the trace it was aligned against), and what the
+ * match said in {@code collectives}.
+ *
+ * @param offsetNs    the trace clock of the reference minus this trace's, at one instant
+ * @param boundNs     how far the offset may be wrong; -1 when unknown (a trace without anchors taken as aligned)
+ * @param clock       {@code reference}, {@code monotonic}, {@code realtime}, {@code collectives} or {@code assumed}
+ * @param collectives what the shared collectives said, for clock {@code collectives}; else null
  */
-record RankAlignment(long offsetNs, long boundNs, String clock) {
+record RankAlignment(long offsetNs, long boundNs, String clock, Collectives collectives) {
     static final RankAlignment REFERENCE = new RankAlignment(0, 0, "reference");
     static final RankAlignment ASSUMED = new RankAlignment(0, -1, "assumed");
+
+    /**
+     * How a trace was aligned by collectives.
+     *
+     * @param against       the trace it was aligned against ({@code rank 0}: the reference, or one aligned before it)
+     * @param matched       collective ends matched with that trace's
+     * @param keys          kinds (with process group) matched
+     * @param residualNs       the largest |end difference - offset| of the matched ends, plus the bound of the trace aligned
+     *                         against: the alignment's bound
+     * @param medianResidualNs the median one, plus that of the trace aligned against
+     */
+    record Collectives(String against, int matched, int keys, long residualNs, long medianResidualNs) {
+    }
+
+    /** An alignment by clock anchors (or none). */
+    RankAlignment(long offsetNs, long boundNs, String clock) {
+        this(offsetNs, boundNs, clock, null);
+    }
 
     /** Aligns {@code trace} to {@code reference}, both with anchors. */
     static RankAlignment of(TraceFacts reference, TraceFacts trace, ClockChoice choice) throws TraceFormatException {

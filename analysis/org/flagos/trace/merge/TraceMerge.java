@@ -34,8 +34,9 @@ public final class TraceMerge {
      * @param events  events copied, besides the process labels written
      * @param boundNs the largest alignment bound of any trace; -1 when one was taken as aligned without anchors
      * @param ranks   one line per trace, in the merged order
+     * @param collectives one line naming the traces aligned by collectives, their offsets and residuals; null when none was
      */
-    public record Result(long events, long boundNs, List<String> ranks, String clock) {
+    public record Result(long events, long boundNs, List<String> ranks, String clock, String collectives) {
     }
 
     private TraceMerge() {
@@ -44,7 +45,8 @@ public final class TraceMerge {
     /**
      * Merges {@code traces} into {@code out}.
      *
-     * @param assumeAligned merge traces without clock anchors with offset 0 (otherwise they are refused)
+     * @param assumeAligned merge traces that neither clock anchors nor shared collectives align with offset 0 (otherwise
+     *                      they are refused)
      */
     public static Result run(List<Path> traces, OutputStream out, ClockChoice choice, boolean assumeAligned) throws IOException {
         List<String> sources = new ArrayList<>();
@@ -66,11 +68,8 @@ public final class TraceMerge {
             facts.add(TraceFacts.read(trace));
         }
         List<TraceFacts> order = ordered(facts);
-        TraceFacts reference = order.get(0);
-        List<RankAlignment> alignments = new ArrayList<>();
-        for (TraceFacts f : order) {
-            alignments.add(align(reference, f, choice, assumeAligned));
-        }
+        List<RankAlignment> alignments = alignAll(order, facts, choice, assumeAligned);
+        facts.forEach(f -> f.collectives().release()); // the copy pass needs none of them
         long base = Long.MAX_VALUE;
         long[] starts = new long[order.size()];
         for (int i = 0; i < order.size(); i++) {
@@ -111,13 +110,113 @@ public final class TraceMerge {
         g.flush();
         g.close();
         List<String> lines = new ArrayList<>();
+        List<String> byCollectives = new ArrayList<>();
         for (int i = 0; i < order.size(); i++) {
             RankAlignment a = alignments.get(i);
-            lines.add(label(order.get(i), facts.indexOf(order.get(i))) + ": " + sources.get(facts.indexOf(order.get(i))) + ", " + copies.get(i).events
-                    + " events, offset " + a.offsetNs() + " ns" + (a.boundNs() >= 0 ? " ± " + a.boundNs() + " ns (" + a.clock() + ")"
-                            : " (" + a.clock() + ", no anchors)")); // "(assumed, no anchors)": the clock said once
+            String label = label(order.get(i), facts.indexOf(order.get(i)));
+            RankAlignment.Collectives c = a.collectives();
+            String how = c != null ? " ± " + a.boundNs() + " ns (collectives: " + c.matched() + " ends of " + c.keys() + " kinds matched"
+                    + " against " + c.against() + ", median residual " + c.medianResidualNs() + " ns)"
+                    : a.boundNs() >= 0 ? " ± " + a.boundNs() + " ns (" + a.clock() + ")"
+                    : " (" + a.clock() + ", no anchors)"; // "(assumed, no anchors)": the clock said once
+            lines.add(label + ": " + sources.get(facts.indexOf(order.get(i))) + ", " + copies.get(i).events + " events, offset "
+                    + a.offsetNs() + " ns" + how);
+            if (c != null) {
+                byCollectives.add(label + " offset " + a.offsetNs() + " ns, residual " + c.residualNs() + " ns (median "
+                        + c.medianResidualNs() + " ns, " + c.matched() + " ends)");
+            }
         }
-        return new Result(events, bound, lines, clock);
+        String collectivesLine = byCollectives.isEmpty() ? null : "aligned by the ends of shared collectives (no clock anchors): "
+                + String.join("; ", byCollectives);
+        return new Result(events, bound, lines, clock, collectivesLine);
+    }
+
+    /** The header of {@link #offsets}'s table. */
+    public static final String OFFSETS_HEADER = "input\trank\ttrace\tcollective_kernels\tcollectives_offset_ns\tresidual_ns\tmedian_residual_ns\tmatched\tagainst"
+            + "\tanchors_offset_ns\tanchors_bound_ns\tanchors_clock";
+
+    /**
+     * What the shared collectives say of each trace's clock, whatever its anchors say, beside what the anchors say
+     * where it and the reference have them: one tab-separated row per trace, in the merged order (lowest rank first,
+     * the reference), under {@link #OFFSETS_HEADER}; {@code -} where there is nothing to say. Each offset is what is
+     * added to the trace's times to put them on the reference's clock, as {@code flagtrace_merge} says it.
+     */
+    public static List<String> offsets(List<Path> traces, List<String> sources, ClockChoice choice) throws IOException {
+        List<TraceFacts> facts = new ArrayList<>();
+        for (Path trace : traces) {
+            facts.add(TraceFacts.read(trace));
+        }
+        List<TraceFacts> order = ordered(facts);
+        RankAlignment[] aligned = new RankAlignment[order.size()];
+        aligned[0] = RankAlignment.REFERENCE;
+        List<String> labels = new ArrayList<>();
+        for (TraceFacts f : order) {
+            labels.add(label(f, facts.indexOf(f)));
+        }
+        CollectiveAlignment.chain(order, aligned, labels);
+        List<String> rows = new ArrayList<>();
+        TraceFacts reference = order.get(0);
+        for (int i = 0; i < order.size(); i++) {
+            TraceFacts f = order.get(i);
+            RankAlignment a = aligned[i];
+            RankAlignment.Collectives c = a == null ? null : a.collectives();
+            String byCollectives = i == 0 ? "0\t0\t0\t-\t-"
+                    : c == null ? "-\t-\t-\t0\t-"
+                    : a.offsetNs() + "\t" + c.residualNs() + "\t" + c.medianResidualNs() + "\t" + c.matched() + "\t" + c.against();
+            String byAnchors = "-\t-\t-";
+            if (!f.anchors().isEmpty() && !reference.anchors().isEmpty()) {
+                try {
+                    RankAlignment anchors = i == 0 ? RankAlignment.REFERENCE : RankAlignment.of(reference, f, choice);
+                    byAnchors = anchors.offsetNs() + "\t" + anchors.boundNs() + "\t" + anchors.clock();
+                } catch (TraceFormatException refused) { // --clock monotonic across boots, anchors past the bounds: the merge says why
+                    byAnchors = "-\t-\trefused";
+                }
+            }
+            rows.add(facts.indexOf(f) + "\t" + (f.rank() >= 0 ? f.rank() : "-") + "\t" + sources.get(facts.indexOf(f)).replace('\t', ' ')
+                    + "\t" + f.collectives().count() + "\t" + byCollectives + "\t" + byAnchors);
+        }
+        return rows;
+    }
+
+    /**
+     * Each trace's alignment, in the merged order: by clock anchors where it and the reference have them; else by the
+     * collectives it shares with the traces aligned so far ({@link CollectiveAlignment#chain}); else, with
+     * {@code assumeAligned}, offset 0. A trace none of these aligns is refused.
+     */
+    private static List<RankAlignment> alignAll(List<TraceFacts> order, List<TraceFacts> facts, ClockChoice choice, boolean assumeAligned)
+            throws TraceFormatException {
+        TraceFacts reference = order.get(0);
+        RankAlignment[] aligned = new RankAlignment[order.size()];
+        List<String> labels = new ArrayList<>();
+        boolean pending = false;
+        for (int i = 0; i < order.size(); i++) {
+            TraceFacts f = order.get(i);
+            labels.add(label(f, facts.indexOf(f)));
+            aligned[i] = align(reference, f, choice);
+            pending |= aligned[i] == null;
+        }
+        if (pending) {
+            RankAlignment was = aligned[0];
+            aligned[0] = RankAlignment.REFERENCE; // the clock the collectives align the others on, anchors or not
+            CollectiveAlignment.chain(order, aligned, labels);
+            if (java.util.Arrays.stream(aligned).noneMatch(a -> a != null && a.collectives() != null)) {
+                aligned[0] = was; // no trace aligned by collectives: the reference as it was (assumed, without anchors)
+            }
+            for (int i = 0; i < order.size(); i++) {
+                if (aligned[i] == null && assumeAligned) {
+                    aligned[i] = RankAlignment.ASSUMED;
+                } else if (aligned[i] == null) {
+                    TraceFacts f = order.get(i);
+                    TraceFacts without = f.anchors().isEmpty() ? f : reference;
+                    throw new TraceFormatException(without.path() + " has no clock anchors (flagtrace_process and flagtrace.clock_anchors"
+                            + " come from a live session of this version)" + (without == f ? " and it" : "; " + f.path())
+                            + " shares no collective with the traces aligned (its " + f.collectives().count() + " collective kernels match"
+                            + " fewer than " + CollectiveAlignment.MIN_MATCHED + " ends of theirs): its clock cannot be put beside the"
+                            + " others'; --assume-aligned merges such traces with offset 0");
+                }
+            }
+        }
+        return List.of(aligned);
     }
 
     /**
@@ -270,19 +369,13 @@ public final class TraceMerge {
         return order;
     }
 
-    private static RankAlignment align(TraceFacts reference, TraceFacts f, ClockChoice choice, boolean assumeAligned)
+    private static RankAlignment align(TraceFacts reference, TraceFacts f, ClockChoice choice)
             throws TraceFormatException {
         if (f == reference) {
             return f.anchors().isEmpty() ? RankAlignment.ASSUMED : RankAlignment.REFERENCE;
         }
         if (f.anchors().isEmpty() || reference.anchors().isEmpty()) {
-            if (assumeAligned) {
-                return RankAlignment.ASSUMED;
-            }
-            TraceFacts without = f.anchors().isEmpty() ? f : reference;
-            throw new TraceFormatException(without.path() + " has no clock anchors (flagtrace_process and flagtrace.clock_anchors"
-                    + " come from a live session of this version): its clock cannot be put beside the others';"
-                    + " --assume-aligned merges such traces with offset 0");
+            return null; // to be aligned by its collectives, or assumed aligned
         }
         return RankAlignment.of(reference, f, choice);
     }
@@ -306,9 +399,13 @@ public final class TraceMerge {
         } else {
             g.writeNullField("bound_ns");
         }
+        boolean byCollectives = alignments.stream().anyMatch(a -> a.collectives() != null);
         g.writeStringField("bound_means", "every event of a trace is on the reference's clock to within its bound_ns (the"
                 + " trace's own flagtrace.host_clock bound aside); monotonic: exact, one host's shared clock; realtime: the"
-                + " two anchors' bounds added, plus drift, not counting how far different hosts' real-time clocks disagree");
+                + " two anchors' bounds added, plus drift, not counting how far different hosts' real-time clocks disagree"
+                + (byCollectives ? "; collectives: the residual, the largest deviation of a matched collective end from its pair"
+                        + " once corrected, plus the bound of the trace it was aligned against; what no collective shows (drift"
+                        + " between them) it cannot bound" : ""));
         g.writeNumberField("id_stride", order.size());
         g.writeNumberField("pid_stride", InputCopy.PID_STRIDE);
         g.writeArrayFieldStart("inputs");
@@ -328,12 +425,25 @@ public final class TraceMerge {
             } else {
                 g.writeNullField("bound_ns");
             }
+            if (a.collectives() != null) {
+                RankAlignment.Collectives c = a.collectives();
+                g.writeObjectFieldStart("collectives");
+                JsonText.writeStringField(g, "against", c.against());
+                g.writeNumberField("matched", c.matched());
+                g.writeNumberField("kinds", c.keys());
+                g.writeNumberField("residual_ns", c.residualNs());
+                g.writeNumberField("median_residual_ns", c.medianResidualNs());
+                g.writeEndObject();
+            }
             g.writeNumberField("events", copies.get(i).events);
             g.writeObjectFieldStart("pids");
             for (InputCopy.Row row : copies.get(i).rows().values()) {
                 g.writeNumberField(row.original, row.pid);
             }
             g.writeEndObject();
+            if (f.collectives().leftOut > 0) { // past CollectiveEnds.MAX_ENDS: not used to align it
+                g.writeNumberField("collective_kernels_left_out", f.collectives().leftOut);
+            }
             if (copies.get(i).leftOutUnusable > 0) {
                 g.writeNumberField("left_out_unusable_times", copies.get(i).leftOutUnusable);
             }

@@ -25,6 +25,7 @@ public final class TraceEvent {
     String name;
     String pid;
     String tid;
+    String processGroup;
     long pidNumber;
     long tidNumber;
     long tsNs;
@@ -49,7 +50,7 @@ public final class TraceEvent {
     final EventTokens tokens = new EventTokens();
 
     void reset() {
-        ph = cat = name = pid = tid = null;
+        ph = cat = name = pid = tid = processGroup = null;
         pidNumber = tidNumber = tsNs = durNs = id = NONE;
         externalId = correlation = device = deviceType = stream = bytes = memoryBytes = NONE;
         totalAllocated = totalReserved = fromDevice = toDevice = fromContext = toContext = value = NONE;
@@ -80,6 +81,14 @@ public final class TraceEvent {
     /** The tid as {@link #pid} says it. */
     public String tid() {
         return tid;
+    }
+
+    /**
+     * {@code args["Process Group Name"]} (torch 2.2 and later, on collectives' kernels and ops: the process group's
+     * name, the same on every rank of the group), or null when absent or not a string.
+     */
+    public String processGroup() {
+        return processGroup;
     }
 
     /** The pid as a number (an integer, or a string holding one), or {@link #NONE}. */

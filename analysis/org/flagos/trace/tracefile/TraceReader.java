@@ -271,6 +271,7 @@ public final class TraceReader {
                     case "fromContext" -> e.fromContext = number(ep, v);
                     case "toContext" -> e.toContext = number(ep, v);
                     case "value" -> e.value = number(ep, v);
+                    case "Process Group Name" -> e.processGroup = string(ep, v);
                     default -> ep.skipChildren();
                 }
             }

@@ -19,8 +19,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * The {@code events} table of docs/tables.md, written as one Parquet file by DuckDB (embedded, through its
  * JDBC driver): rows are staged as CSV in a scratch file, which DuckDB reads and copies to Parquet with
  * the columns that need the whole trace (rank, host, absolute time, a merged trace's original pids)
- * filled in by SQL. Both the trace walk ({@link ParquetSink}) and {@code flagtrace tables} (any trace file)
- * fill it, so a capture's table is the same whichever way it was made.
+ * filled in by SQL: {@code flagtrace tables} (any trace file, whose facts may follow its events) fills it. The
+ * trace walk knows those facts before its first event and writes the same table itself ({@link ParquetSink},
+ * {@link ParquetColumns}); the two give the same rows in the same order (ParquetSinkRoutesTest), and
+ * share this class's column list, {@link #rank} and {@link CopyKinds}.
  *
  * <p>Why CSV and not DuckDB's appender: the appender cost about 10 µs of CPU per row on this 2-core
  * machine (3M rows of this table: 22.6 s user + 7.4 s sys, benchmarks/results/2026-12-02-vm/tables-export.txt),
@@ -91,6 +93,50 @@ public final class EventTable implements AutoCloseable {
         }
     }
 
+    /**
+     * The table's layout version, written in the file's key-value metadata as {@code flagtrace.schema_version}
+     * (docs/tables.md): raised when a column is added at the end.
+     */
+    public static final int SCHEMA_VERSION = 1;
+
+    /** The rank column of a slot: its trace's rank, or {@code -1 - slot} when it names none (docs/tables.md). */
+    public static int rank(Integer traceRank, int slot) {
+        return traceRank != null ? traceRank : -1 - slot;
+    }
+
+    /**
+     * The {@code copy_kind} column: a copy's direction as torch names it, from the name of a row of
+     * category {@code gpu_memcpy} (2021: {@code Memcpy}), {@code Memcpy HtoD (Pageable -> Device)} giving
+     * {@code HtoD}; null for any other row. Each name's answer is kept (a trace has few names).
+     */
+    public static final class CopyKinds {
+        private static final java.util.regex.Pattern KIND = java.util.regex.Pattern.compile("^Memcpy ([A-Za-z]+to[A-Za-z]+)");
+        private final java.util.Map<String, String> known = new java.util.HashMap<>();
+        private String lastName;
+        private String lastKind;
+
+        public String of(String cat, String name) {
+            if (name == null || cat == null || !(cat.equals("gpu_memcpy") || cat.equals("Memcpy"))) {
+                return null;
+            }
+            if (name == lastName) { // the same instance again (names come from one table): no hash
+                return lastKind;
+            }
+            String kind = known.get(name);
+            if (kind == null && !known.containsKey(name)) {
+                java.util.regex.Matcher m = KIND.matcher(name);
+                kind = m.find() ? m.group(1) : null;
+                if (known.size() < 1 << 16) {
+                    known.put(name, kind);
+                }
+            }
+            lastName = name;
+            lastKind = kind;
+            return kind;
+        }
+    }
+
+    private final CopyKinds copyKinds = new CopyKinds();
     private final Path csv;
     private final Path spill;
     private final Writer out;
@@ -141,7 +187,7 @@ public final class EventTable implements AutoCloseable {
     /** The staged rows' columns, as DuckDB reads the CSV. */
     private static final String STAGED_COLUMNS = "{'source': 'INTEGER', 'pid': 'BIGINT', 'tid': 'BIGINT', 'ph': 'VARCHAR',"
             + " 'cat': 'VARCHAR', 'name': 'VARCHAR', 'ts': 'BIGINT', 'dur': 'BIGINT', 'device': 'INTEGER', 'stream': 'BIGINT',"
-            + " 'correlation': 'BIGINT', 'external_id': 'BIGINT', 'flow_id': 'BIGINT', 'bytes': 'BIGINT',"
+            + " 'correlation': 'BIGINT', 'external_id': 'BIGINT', 'flow_id': 'BIGINT', 'bytes': 'BIGINT', 'copy_kind': 'VARCHAR',"
             + " 'total_allocated': 'BIGINT', 'total_reserved': 'BIGINT', 'from_device': 'INTEGER', 'to_device': 'INTEGER',"
             + " 'from_context': 'BIGINT', 'to_context': 'BIGINT'}";
 
@@ -233,6 +279,7 @@ public final class EventTable implements AutoCloseable {
         nullable(w, r.externalId);
         nullable(w, r.flowId);
         nullable(w, r.bytes);
+        string(w, copyKinds.of(r.cat, r.name));
         nullable(w, r.totalAllocated);
         nullable(w, r.totalReserved);
         nullable(w, device(r.fromDevice));
@@ -244,7 +291,7 @@ public final class EventTable implements AutoCloseable {
     }
 
     /** A device index of an INTEGER column: one that does not fit is null. */
-    private static long device(long v) {
+    static long device(long v) {
         return v == NONE || v != (int) v ? NONE : v;
     }
 
@@ -327,15 +374,13 @@ public final class EventTable implements AutoCloseable {
 
     /**
      * The published table from the staged rows: a merged trace's row's slot from its pid; a slot without a
-     * rank gets {@code -1 - slot}; times move from the source's base to epoch ns; a merged trace's pids go
-     * back to the process's own; a copy's kind comes from torch's name for it
-     * ({@code Memcpy HtoD (Pageable -> Device)}).
+     * rank gets {@code -1 - slot} ({@link #rank}); times move from the source's base to epoch ns; a merged
+     * trace's pids go back to the process's own. A copy's kind is staged with the row ({@link CopyKinds}).
      */
     private static final String SELECT = "SELECT COALESCE(s.rank, -1 - e.slot)::INTEGER AS rank, e.slot, s.host,"
             + " CASE WHEN p.trace_pid IS NULL THEN e.pid ELSE p.pid END AS pid, e.tid, e.ph, e.cat, e.name, e.ts + e.base AS ts_ns,"
             + " e.dur AS dur_ns, e.device, e.stream, e.correlation, e.external_id, e.flow_id, e.bytes,"
-            + " CASE WHEN e.cat = 'gpu_memcpy' OR e.cat = 'Memcpy'"
-            + " THEN NULLIF(regexp_extract(e.name, '^Memcpy ([A-Za-z]+to[A-Za-z]+)', 1), '') END AS copy_kind,"
+            + " e.copy_kind,"
             + " e.total_allocated, e.total_reserved, e.from_device, e.to_device, e.from_context, e.to_context"
             + " FROM (SELECT r.*, COALESCE(src.base, 0) AS base, CASE WHEN src.stride > 0 AND r.pid >= src.stride"
             + " THEN (r.pid // src.stride - 1)::INTEGER ELSE r.source END AS slot"

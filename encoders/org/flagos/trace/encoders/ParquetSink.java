@@ -2,8 +2,8 @@ package org.flagos.trace.encoders;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.function.Function;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.NameTable;
@@ -22,10 +22,9 @@ import org.flagos.trace.stages.TraceSink;
 /**
  * The events as the {@code events} table of docs/tables.md, one Parquet file: one row per event the
  * JSON trace of the same capture holds with a time (its row labels aside), with the same values, so
- * that {@code flagtrace tables} of that JSON trace gives the same rows. The rows gather in an
- * {@link EventTable}; at the footer DuckDB writes the Parquet file in the scratch directory and its
- * bytes are handed to the stream (so the output's own rename-on-success still decides whether the
- * file appears).
+ * that {@code flagtrace tables} of that JSON trace gives the same rows. The rows go straight into the
+ * Parquet file on the stream ({@link ParquetColumns}: no scratch file, no DuckDB), a row group at a
+ * time; the footer ends it. The output's own rename-on-success still decides whether the file appears.
  */
 public final class ParquetSink implements TraceSink {
     /** The pid and tid strings of torch's capture span events, which no number stands for. */
@@ -34,33 +33,85 @@ public final class ParquetSink implements TraceSink {
     private final OutputStream out;
     private final NameTable names;
     private final TraceHeader header;
-    private final Path scratchDir;
     private final Function<EventKind, String> apiCategory;
     private final EventTable.Row row = new EventTable.Row();
-    private EventTable table;
+    private final EventTable.CopyKinds copyKinds = new EventTable.CopyKinds();
+    private ParquetColumns table;
     private long base;
+    private int rank;
+    private String host;
 
-    /**
-     * @param scratchDir  where DuckDB's scratch database and the Parquet file are made before the bytes
-     *                    go to {@code out}: the output's own folder
-     * @param apiCategory the category of API records per kind, as the vendor names it
-     */
-    public ParquetSink(OutputStream out, NameTable names, TraceHeader header, Function<EventKind, String> apiCategory,
-                       Path scratchDir) {
+    /** @param apiCategory the category of API records per kind, as the vendor names it */
+    public ParquetSink(OutputStream out, NameTable names, TraceHeader header, Function<EventKind, String> apiCategory) {
         this.out = out;
         this.names = names;
         this.header = header;
         this.apiCategory = apiCategory;
-        this.scratchDir = scratchDir;
     }
 
     @Override
     public void header(long baseNs) throws IOException {
         base = baseNs;
-        table = new EventTable(scratchDir);
         ProcessIdentity id = header.identity();
-        table.source(0, baseNs, 0);
-        table.slot(0, id != null && id.distributed() ? id.rank() : null, id == null ? null : id.host());
+        rank = EventTable.rank(id != null && id.distributed() ? id.rank() : null, 0);
+        host = id == null ? null : id.host();
+        table = new ParquetColumns(out, EventTable.COLUMNS, metadata(baseNs, header.traceName(), host, rank));
+    }
+
+    /** The file's key-value metadata (docs/tables.md, "File metadata"). */
+    static Map<String, String> metadata(long baseNs, String traceName, String host, int rank) {
+        Map<String, String> kv = new LinkedHashMap<>();
+        kv.put("flagtrace.schema_version", Integer.toString(EventTable.SCHEMA_VERSION));
+        if (traceName != null) {
+            kv.put("flagtrace.source", traceName);
+        }
+        kv.put("flagtrace.clock", "ts_ns: nanoseconds since the epoch on the clock of " + (host == null ? "the recording host" : "host " + host));
+        kv.put("flagtrace.base_time_ns", Long.toString(baseNs));
+        kv.put("flagtrace.rank", Integer.toString(rank));
+        return kv;
+    }
+
+    /** One row of the table: the published columns of {@code r} (EventTable.COLUMNS' order). */
+    private void add(EventTable.Row r) throws IOException {
+        ParquetColumns t = table;
+        t.number(0, rank);
+        t.number(1, 0);
+        if (host != null) {
+            t.string(2, host);
+        }
+        number(t, 3, r.pid);
+        number(t, 4, r.tid);
+        string(t, 5, r.ph);
+        string(t, 6, r.cat);
+        string(t, 7, r.name);
+        t.number(8, r.ts + base);
+        number(t, 9, r.dur);
+        number(t, 10, EventTable.device(r.device));
+        number(t, 11, r.stream);
+        number(t, 12, r.correlation);
+        number(t, 13, r.externalId);
+        number(t, 14, r.flowId);
+        number(t, 15, r.bytes);
+        string(t, 16, copyKinds.of(r.cat, r.name));
+        number(t, 17, r.totalAllocated);
+        number(t, 18, r.totalReserved);
+        number(t, 19, EventTable.device(r.fromDevice));
+        number(t, 20, EventTable.device(r.toDevice));
+        number(t, 21, r.fromContext);
+        number(t, 22, r.toContext);
+        t.endRow();
+    }
+
+    private static void number(ParquetColumns t, int column, long v) {
+        if (v != EventTable.NONE) {
+            t.number(column, v);
+        }
+    }
+
+    private static void string(ParquetColumns t, int column, String s) {
+        if (s != null) {
+            t.string(column, s);
+        }
     }
 
     private EventTable.Row begin(String ph, String cat, String name, long pid, long tid, long startNs) {
@@ -85,7 +136,7 @@ public final class ParquetSink implements TraceSink {
         if (api.hasCorrelation()) {
             r.correlation = api.correlation();
         }
-        table.add(r);
+        add(r);
     }
 
     @Override
@@ -109,7 +160,7 @@ public final class ParquetSink implements TraceSink {
             r.fromContext = Integer.toUnsignedLong(d.srcContext);
             r.toContext = Integer.toUnsignedLong(d.dstContext);
         }
-        table.add(r);
+        add(r);
     }
 
     /** A unified-memory record on its device's {@code Unified Memory} row: a slice, or an instant when it does not last. */
@@ -124,7 +175,7 @@ public final class ParquetSink implements TraceSink {
         if (u.has(RecordField.BYTES)) { // what tables reads from the JSON trace's args: bytes, no device arg
             r.bytes = u.bytes;
         }
-        table.add(r);
+        add(r);
     }
 
     @Override
@@ -132,7 +183,7 @@ public final class ParquetSink implements TraceSink {
         EventTable.Row r = begin("X", op.annotation ? "user_annotation" : "cpu_op", names.name(op.nameId), op.pid, op.tid, op.startNs);
         r.dur = op.endNs - op.startNs;
         r.externalId = op.externalId;
-        table.add(r);
+        add(r);
     }
 
     @Override
@@ -140,7 +191,7 @@ public final class ParquetSink implements TraceSink {
         EventTable.Row r = begin("X", "gpu_user_annotation", names.name(span.nameId), span.device, span.stream, span.startNs);
         r.dur = span.endNs - span.startNs;
         r.externalId = span.externalId;
-        table.add(r);
+        add(r);
     }
 
     @Override
@@ -150,22 +201,22 @@ public final class ParquetSink implements TraceSink {
         r.device = m.deviceId;
         r.totalAllocated = m.totalAllocated;
         r.totalReserved = m.totalReserved;
-        table.add(r);
+        add(r);
     }
 
     @Override
     public void markInstant(MarkRow mark) throws IOException {
-        table.add(begin("i", "cpu_instant_event", names.name(mark.nameId), mark.pid, mark.tid, mark.tsNs));
+        add(begin("i", "cpu_instant_event", names.name(mark.nameId), mark.pid, mark.tid, mark.tsNs));
     }
 
     @Override
     public void flow(FlowArrow a) throws IOException {
         EventTable.Row r = begin("s", "ac2g", "ac2g", a.hostPid(), a.hostTid(), a.hostTs());
         r.flowId = a.id();
-        table.add(r);
+        add(r);
         r = begin("f", "ac2g", "ac2g", a.devicePid(), a.deviceTid(), a.deviceTs());
         r.flowId = a.id();
-        table.add(r);
+        add(r);
     }
 
     /** Both ends of an arrow are rows, as in the JSON trace. */
@@ -178,12 +229,12 @@ public final class ParquetSink implements TraceSink {
     public void overheadSlice(TraceRecord overhead) throws IOException {
         EventTable.Row r = begin("X", overhead.kind.category(), names.name(overhead.nameId), -1, 0, overhead.startNs);
         r.dur = overhead.endNs - overhead.startNs;
-        table.add(r);
+        add(r);
     }
 
     @Override
     public void endOfBatch() {
-        // DuckDB's appender hands over its chunks as they fill
+        // pages are compressed as they fill, row groups written as they end
     }
 
     /** The capture span's three timed events (the JSON's fourth, a row's sort index, is a label); writes the file. */
@@ -196,22 +247,15 @@ public final class ParquetSink implements TraceSink {
         if (end.windowBounded()) {
             EventTable.Row r = begin("X", "Trace", SPAN_NAME, EventTable.NONE, EventTable.NONE, end.windowStartNs());
             r.dur = end.windowEndNs() - end.windowStartNs();
-            table.add(r);
-            table.add(begin("i", null, "Iteration Start: PyTorch Profiler", EventTable.NONE, EventTable.NONE, end.windowStartNs()));
-            table.add(begin("i", null, "Record Window End", EventTable.NONE, EventTable.NONE, end.windowEndNs()));
+            add(r);
+            add(begin("i", null, "Iteration Start: PyTorch Profiler", EventTable.NONE, EventTable.NONE, end.windowStartNs()));
+            add(begin("i", null, "Record Window End", EventTable.NONE, EventTable.NONE, end.windowEndNs()));
             added = 3;
         }
-        Path parquet = scratchDir.toAbsolutePath().resolve(EventTable.SCRATCH_PREFIX + ProcessHandle.current().pid() + "-"
-                + System.nanoTime() + ".parquet");
-        parquet.toFile().deleteOnExit();
         try {
-            table.writeParquet(parquet);
-            table.close();
-            Files.copy(parquet, out);
-            out.flush();
+            table.finish();
         } finally {
             discard();
-            Files.deleteIfExists(parquet);
         }
         return added;
     }
@@ -221,10 +265,10 @@ public final class ParquetSink implements TraceSink {
         discard();
     }
 
-    /** Closes DuckDB and deletes its scratch files: after the footer, or when the walk ends without one. */
+    /** Frees the compressor: after the footer, or when the walk ends without one (the output is then not renamed into place). */
     public void discard() {
         if (table != null) {
-            table.close();
+            table.abandon();
         }
     }
 }

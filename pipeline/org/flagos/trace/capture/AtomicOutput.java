@@ -79,7 +79,7 @@ public final class AtomicOutput implements AutoCloseable {
                     : Files.newOutputStream(temporary), 1 << 16);
             OutputStream named = new Named(raw, this.target);
             OutputStream file = target.getFileName().toString().endsWith(".gz") ? gzip.apply(named, this.target) : named;
-            this.stream = new TraceFormat.ScratchOutput(file, straight ? null : dir);
+            this.stream = new TraceFormat.ScratchOutput(file);
         } catch (IOException e) {
             throw new OutputException(this.target, e);
         }

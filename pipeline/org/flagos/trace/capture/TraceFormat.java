@@ -40,18 +40,14 @@ public enum TraceFormat {
         }
     },
     /**
-     * The {@code events} table as one Parquet file ({@link ParquetSink}, docs/tables.md), made in the
-     * output's folder (the system's temporary folder for a stream that is not a file) before its bytes
-     * go to the stream; the scratch is deleted when the stream closes, whether or not the walk finished.
+     * The {@code events} table as one Parquet file ({@link ParquetSink}, docs/tables.md), written straight
+     * to the stream; the sink's compressor is freed when the stream closes, whether or not the walk finished.
      */
     PARQUET(".parquet") {
         @Override
         public TraceSink sink(OutputStream out, NameTable names, TraceHeader header, Function<EventKind, String> apiCategory) {
-            ScratchOutput holder = out instanceof ScratchOutput ? (ScratchOutput) out : null;
-            Path scratch = holder != null && holder.scratchDir != null ? holder.scratchDir
-                    : Path.of(System.getProperty("java.io.tmpdir"));
-            ParquetSink sink = new ParquetSink(out, names, header, apiCategory, scratch);
-            if (holder != null) {
+            ParquetSink sink = new ParquetSink(out, names, header, apiCategory);
+            if (out instanceof ScratchOutput holder) {
                 holder.onClose = sink::discard;
             }
             return sink;
@@ -108,19 +104,15 @@ public enum TraceFormat {
     }
 
     /**
-     * The stream {@link AtomicOutput} opens: plain bytes to the file, plus what a format that needs
-     * scratch files uses (where to make them, a cleanup run when the stream closes). It says nothing
-     * of the format: that comes with the request.
+     * The stream {@link AtomicOutput} opens: plain bytes to the file, plus a cleanup a sink asks to run
+     * when the stream closes. It says nothing of the format: that comes with the request.
      */
     static final class ScratchOutput extends FilterOutputStream {
-        /** Where a format that needs scratch files makes them (the file's folder); null: the system's temporary folder. */
-        final Path scratchDir;
-        /** Run once when the stream closes (a sink's scratch cleanup); null for none. */
+        /** Run once when the stream closes (a sink's cleanup); null for none. */
         Runnable onClose;
 
-        ScratchOutput(OutputStream out, Path scratchDir) {
+        ScratchOutput(OutputStream out) {
             super(out);
-            this.scratchDir = scratchDir;
         }
 
         @Override

@@ -127,6 +127,39 @@ class MergeCommandTest {
     }
 
     @Test
+    void plainTorchTracesOfTwoRanksAreAlignedByTheirCollectivesAndTheOffsetsPrinted() throws Exception {
+        // HTA's sampled ranks 0 and 1 (src/test/resources/hta/README.md): torch traces, no anchors, 10 SendRecv kernels each
+        Path zero = Path.of("src/test/resources/hta/sampled_rank-0.json.gz");
+        Path one = Path.of("src/test/resources/hta/sampled_rank-1.json.gz");
+        Path merged = dir.resolve("m.json");
+        assertEquals(0, cli.run("merge", one.toString(), zero.toString(), "-o", merged.toString()), cli.stderr());
+        assertTrue(cli.stdout().lines().anyMatch(l -> l.equals("aligned by the ends of shared collectives (no clock anchors): rank 1"
+                + " offset -170000 ns, residual 133983000 ns (median 21338500 ns, 10 ends)")), cli.stdout());
+        assertTrue(cli.stdout().lines().anyMatch(l -> l.startsWith("rank 1: " + one + ", ") && l.endsWith(" events, offset -170000 ns"
+                + " ± 133983000 ns (collectives: 10 ends of 1 kinds matched against rank 0, median residual 21338500 ns)")), cli.stdout());
+        JsonNode block = TraceJson.MAPPER.readTree(merged.toFile()).get("flagtrace_merge");
+        assertEquals("collectives", block.get("clock").asText());
+        assertEquals(133983000, block.get("bound_ns").asLong());
+        Files.delete(merged);
+
+        assertEquals(0, cli.run("merge", zero.toString(), one.toString(), "--print-offsets"), cli.stderr());
+        List<String> rows = cli.stdout().lines().toList();
+        assertEquals(List.of("input\trank\ttrace\tcollective_kernels\tcollectives_offset_ns\tresidual_ns\tmedian_residual_ns\tmatched\tagainst"
+                + "\tanchors_offset_ns\tanchors_bound_ns\tanchors_clock",
+                "0\t0\t" + zero + "\t10\t0\t0\t0\t-\t-\t-\t-\t-",
+                "1\t1\t" + one + "\t10\t-170000\t133983000\t21338500\t10\trank 0\t-\t-\t-"), rows);
+        assertFalse(Files.exists(merged), "without -o nothing is written");
+
+        Path anchored = rankTrace(0, true);
+        Path other = rankTrace(1, true);
+        assertEquals(0, cli.run("merge", anchored.toString(), other.toString(), "--print-offsets"), cli.stderr());
+        assertTrue(cli.stdout().contains("\t1\t" + other + "\t0\t-\t-\t-\t0\t-\t-1500000000\t1400\trealtime"),
+                "the anchors' offset beside what no collective says: " + cli.stdout());
+        assertEquals(ExitCodes.USAGE, cli.run("merge", zero.toString(), one.toString()));
+        assertTrue(cli.stderr().contains("-o MERGED.json is needed (or --print-offsets"), cli.stderr());
+    }
+
+    @Test
     void notJsonTwoOfOneRankAndABadOutputAreOneLineEach() throws Exception {
         Path zero = rankTrace(0, true);
         Path garbage = Files.writeString(dir.resolve("garbage.json"), "{\"traceEvents\": [{\"ph\": \"X\", oops");

@@ -283,17 +283,20 @@ class TraceWalkTest {
 
         try (org.flagos.trace.testing.TargetScratch scratch = org.flagos.trace.testing.TargetScratch.of("parquet-abandon")) {
             java.nio.file.Path dir = scratch.dir();
-            ParquetSink parquet = new ParquetSink(new java.io.ByteArrayOutputStream(), names,
-                    new TraceHeader("t", List.of(), BASE, Map.of(), "p", 77), k -> "cuda_runtime", dir);
+            java.nio.file.Path file = dir.resolve("events.parquet");
+            org.flagos.trace.capture.AtomicOutput output = new org.flagos.trace.capture.AtomicOutput(file);
+            ParquetSink parquet = new ParquetSink(output.stream(), names,
+                    new TraceHeader("t", List.of(), BASE, Map.of(), "p", 77), k -> "cuda_runtime");
             parquet.header(BASE);
             for (int i = 1; i <= 100; i++) {
                 parquet.apiSlice(record(RecordType.ACTIVITY, EventKind.RUNTIME, i, i * 100L));
             }
             try (java.util.stream.Stream<java.nio.file.Path> made = java.nio.file.Files.list(dir)) {
-                assertTrue(made.anyMatch(p -> p.getFileName().toString().startsWith(EventTable.SCRATCH_PREFIX)),
-                        "the rows are staged beside the output while the walk runs");
+                assertTrue(made.noneMatch(p -> p.getFileName().toString().startsWith(EventTable.SCRATCH_PREFIX)),
+                        "no scratch file: the rows go straight into the Parquet file");
             }
             parquet.abandon();
+            output.close(); // not committed: the temporary name goes
             try (java.util.stream.Stream<java.nio.file.Path> left = java.nio.file.Files.list(dir)) {
                 assertEquals(List.of(), left.toList(), "nothing left once the walk failed");
             }
