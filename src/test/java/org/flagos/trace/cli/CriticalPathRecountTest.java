@@ -426,6 +426,16 @@ public class CriticalPathRecountTest {
     }
 
     @Test
+    void twoRanksOfHtasNcclJobEqualTheRecount() throws Exception {
+        Path events = dir.resolve("nccl.parquet");
+        CliRunner cli = new CliRunner();
+        assertEquals(0, cli.run("tables", Path.of(getClass().getResource("/hta/sampled_rank-0.json.gz").toURI()).toString(),
+                Path.of(getClass().getResource("/hta/sampled_rank-1.json.gz").toURI()).toString(), "-o", events.toString()), cli.stderr());
+        ResultTable summary = check(events)[0];
+        assertEquals(2, summary.rows().size(), summary.render());
+    }
+
+    @Test
     void threeReplayedH200RanksEqualTheRecount() throws Exception {
         Path events = SyntheticRanks.events(java.nio.file.Files.createDirectories(dir.resolve("ranks")), 3, 1);
         ResultTable summary = check(events)[0];
