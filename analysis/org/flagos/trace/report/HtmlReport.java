@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import org.flagos.trace.sql.ResultTable;
 
 /**
  * One self-contained HTML page about a trace, findings first: for a merged trace its ranks side by
@@ -48,6 +49,12 @@ public final class HtmlReport {
         out.write(render(title, trace, averages, times, ops).getBytes(StandardCharsets.UTF_8));
     }
 
+    /** As {@link #write(String, TraceFile, KeyAverages, RankTimes, RankOps, OutputStream)}, with the critical path's section (or null). */
+    public static void write(String title, TraceFile trace, KeyAverages averages, RankTimes times, RankOps ops, ResultTable[] criticalPath,
+            OutputStream out) throws IOException {
+        out.write(render(title, trace, averages, times, ops, criticalPath).getBytes(StandardCharsets.UTF_8));
+    }
+
     /** The page of {@code trace}. */
     public static String render(String title, TraceFile trace, KeyAverages averages) {
         return render(title, trace, averages, null, null);
@@ -58,6 +65,16 @@ public final class HtmlReport {
      * its ranks comes first ({@link RanksHtml}).
      */
     public static String render(String title, TraceFile trace, KeyAverages averages, RankTimes times, RankOps rankOps) {
+        return render(title, trace, averages, times, rankOps, null);
+    }
+
+    /**
+     * As {@link #render(String, TraceFile, KeyAverages, RankTimes, RankOps)}; with {@code criticalPath} (the
+     * critical_path and critical_path_segments tables of the trace, or null) a "Critical path" section
+     * follows the ranks' ({@link CriticalPathHtml}).
+     */
+    public static String render(String title, TraceFile trace, KeyAverages averages, RankTimes times, RankOps rankOps,
+            ResultTable[] criticalPath) {
         Html h = new Html();
         h.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><title>flagtrace report: ").text(title)
                 .raw("</title><style>").raw(STYLE).raw("</style></head><body>\n<h1>flagtrace report: ").text(title).raw("</h1>\n");
@@ -75,6 +92,9 @@ public final class HtmlReport {
         }
         if (times != null) {
             RanksHtml.write(h, times, rankOps);
+        }
+        if (criticalPath != null) {
+            CriticalPathHtml.write(h, criticalPath[0], criticalPath[1]);
         }
         List<KeyAveragesRow> kernels = new ArrayList<>();
         List<KeyAveragesRow> ops = new ArrayList<>();

@@ -20,7 +20,7 @@ public final class Analyses {
     /** The analyses, in the order they are run and printed. */
     public static final List<String> NAMES = List.of("rank_steps", "step_stragglers", "rank_device", "rank_ops",
             "kernel_stats", "kernel_launches", "queue_length", "stream_idle", "collectives", "memory_bandwidth",
-            "kernel_sequences");
+            "kernel_sequences", "critical_path", "critical_path_segments");
 
     /**
      * The runtime and driver calls that put one piece of device work on a stream, paired with it by
@@ -50,6 +50,14 @@ public final class Analyses {
         if (!NAMES.contains(name)) {
             throw new IllegalArgumentException("no analysis named '" + name + "'; there are " + NAMES);
         }
+        return load(name);
+    }
+
+    /**
+     * The SQL text of resource {@code name.sql} beside this class (an analysis, or a step of one such as
+     * {@link CriticalPath}'s), expanded as {@link #sql} says.
+     */
+    static String load(String name) {
         try (InputStream in = Analyses.class.getResourceAsStream(name + ".sql")) {
             if (in == null) {
                 throw new IllegalStateException(name + ".sql is missing beside " + Analyses.class.getName());

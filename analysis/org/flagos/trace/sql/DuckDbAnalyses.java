@@ -184,6 +184,9 @@ public final class DuckDbAnalyses implements AutoCloseable {
         for (String name : Analyses.NAMES) {
             sql.append(Analyses.sql(name)).append('\n');
         }
+        for (String step : CriticalPath.STEPS) {
+            sql.append(Analyses.load(step)).append('\n');
+        }
         for (String[] column : EventTable.COLUMNS) {
             String found = types.get(column[0]);
             if (found == null) {
@@ -262,8 +265,53 @@ public final class DuckDbAnalyses implements AutoCloseable {
         return out;
     }
 
+    /** Whether {@link CriticalPath#build} has made {@code cp_segments} in this database. */
+    private CriticalPath.Rounds criticalPath;
+
+    /**
+     * Makes the critical path's tables (once; {@link CriticalPath}) and says how many rounds it took.
+     * {@link #run} of critical_path or critical_path_segments calls it.
+     */
+    public CriticalPath.Rounds criticalPath() throws IOException {
+        if (criticalPath == null) {
+            criticalPath = CriticalPath.build(new CriticalPath.Engine() {
+                @Override
+                public void table(String name, String select) throws IOException {
+                    execute("CREATE OR REPLACE TEMP TABLE " + name + " AS " + select);
+                }
+
+                @Override
+                public long count(String select) throws IOException {
+                    try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery(select)) {
+                        rs.next();
+                        return rs.getLong(1);
+                    } catch (SQLException e) {
+                        throw new IOException("the critical path cannot be computed over the events table: " + words(e), e);
+                    }
+                }
+
+                @Override
+                public void drop(String name) throws IOException {
+                    execute("DROP TABLE IF EXISTS " + name);
+                }
+            });
+        }
+        return criticalPath;
+    }
+
+    private void execute(String sql) throws IOException {
+        try (Statement s = db.createStatement()) {
+            s.execute(sql);
+        } catch (SQLException e) {
+            throw new IOException("the critical path cannot be computed over the events table: " + words(e), e);
+        }
+    }
+
     /** Runs analysis {@code name}. */
     public ResultTable run(String name) throws IOException {
+        if (CriticalPath.TABLES.contains(name)) {
+            criticalPath();
+        }
         try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery(Analyses.sql(name))) {
             ResultSetMetaData meta = rs.getMetaData();
             List<String> columns = new ArrayList<>();

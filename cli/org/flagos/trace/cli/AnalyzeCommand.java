@@ -19,7 +19,8 @@ import picocli.CommandLine.Parameters;
 /** {@code flagtrace analyze}: the SQL analyses (cross-rank and device) over an events table, on embedded DuckDB. */
 @Command(name = "analyze", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false, sortSynopsis = false, separator = " ",
         header = "Run the SQL analyses over a Parquet events table.",
-        description = "The analyses of docs/analysis.md, each one SQL query giving one table, on DuckDB embedded in the"
+        description = "The analyses of docs/analysis.md, each one SQL query giving one table (the critical path's after SQL"
+                + " rounds), on DuckDB embedded in the"
                 + " CLI (nothing to install): rank_steps (each rank's step times), step_stragglers (per step the median,"
                 + " fastest and slowest rank and how far over the median), rank_device (per rank the device span split into"
                 + " computation, communication, memory and idle, and their overlap), rank_ops (each rank's op table), kernel_stats"
@@ -28,7 +29,10 @@ import picocli.CommandLine.Parameters;
                 + " stream_idle (per stream, idle time split into host wait, kernel wait and other), collectives (each"
                 + " collective kernel per rank: kind, bytes, algorithm bandwidth, skew across ranks), memory_bandwidth (per kind of"
                 + " copy or set, the bandwidth of those in flight over time, as HTA's), kernel_sequences (per stream"
-                + " the most frequent runs of 2 to 5 consecutive kernels, with their count and time). The"
+                + " the most frequent runs of 2 to 5 consecutive kernels, with their count and time), critical_path (per rank the"
+                + " longest chain of dependent host calls, launches, device work and syncs: its length split into host,"
+                + " computation, communication, memory, launch delay and gaps, and how far over the median rank),"
+                + " critical_path_segments (every edge of that path). The"
                 + " same SQL runs unchanged on Apache Spark for tables too large for one machine (the spark jar). Times in ns.",
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {ExitCodes.OK_LINE, ExitCodes.FAILED_LINE, ExitCodes.USAGE_LINE})

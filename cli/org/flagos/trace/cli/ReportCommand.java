@@ -1,15 +1,20 @@
 package org.flagos.trace.cli;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.flagos.trace.capture.AtomicOutput;
+import org.flagos.trace.encoders.EventTable;
 import org.flagos.trace.report.HtmlReport;
 import org.flagos.trace.report.KeyAverages;
 import org.flagos.trace.report.RankOps;
 import org.flagos.trace.report.RankTimes;
 import org.flagos.trace.report.TraceFile;
+import org.flagos.trace.report.TraceTables;
+import org.flagos.trace.sql.DuckDbAnalyses;
+import org.flagos.trace.sql.ResultTable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -19,7 +24,8 @@ import picocli.CommandLine.Parameters;
         header = "Write one self-contained HTML page about any torch-compatible trace.",
         description = "The page (no network) holds the op table, the top kernels, device time by op, each stream's"
                 + " busy time, and the capture's loss counts; for a merged trace (flagtrace merge) also its ranks: step time"
-                + " per rank, each rank's device time split, the slowest rank per step and the ranks' op tables side by side.",
+                + " per rank, each rank's device time split, the slowest rank per step and the ranks' op tables side by side;"
+                + " with --critical-path also each rank's critical path.",
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {ExitCodes.OK_LINE, ExitCodes.FAILED_LINE, ExitCodes.USAGE_LINE})
 final class ReportCommand implements Callable<Integer> {
@@ -28,6 +34,10 @@ final class ReportCommand implements Callable<Integer> {
 
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "REPORT.html", description = "the page to write")
     Path html;
+
+    @Option(names = "--critical-path", description = "add the critical path of each rank (as analyze's critical_path: the trace"
+            + " is made an events table in a temporary folder and DuckDB computes it; docs/analysis.md)")
+    boolean criticalPath;
 
     private final CliContext context;
 
@@ -41,6 +51,11 @@ final class ReportCommand implements Callable<Integer> {
         OutputPaths.checkPageName("-o", html);
         OutputPaths.checkWritable(Map.of("-o", html)); // before a long read, not after it
         SummaryCommand.refuseCapture(trace);
+        String name = trace.getFileName().toString();
+        if (criticalPath && (name.endsWith(".pftrace") || name.endsWith(".pftrace.gz"))) {
+            throw new UsageException("--critical-path reads JSON traces (TRACE.json, TRACE.json.gz), as flagtrace tables does: "
+                    + name + " is a .pftrace");
+        }
         TraceFile file = TraceFile.read(trace);
         KeyAverages averages = KeyAverages.of(file);
         RankTimes times = null;
@@ -49,12 +64,38 @@ final class ReportCommand implements Callable<Integer> {
             times = RankTimes.read(trace);
             ops = RankOps.read(trace, times);
         }
+        ResultTable[] path = criticalPath ? criticalPath(trace) : null;
         try (AtomicOutput o = new AtomicOutput(html)) {
-            HtmlReport.write(trace.getFileName().toString(), file, averages, times, ops, o.stream());
+            HtmlReport.write(trace.getFileName().toString(), file, averages, times, ops, path, o.stream());
             o.finish();
             o.commit();
         }
         context.out().println("wrote " + html + " (open it in any browser; it needs no network)");
         return ExitCodes.OK;
+    }
+
+    /**
+     * critical_path and critical_path_segments of {@code trace}: its events written as a Parquet table
+     * in a private temporary folder (as {@code flagtrace tables} writes it), DuckDB's analyses over it,
+     * the folder deleted after.
+     */
+    static ResultTable[] criticalPath(Path trace) throws IOException {
+        Path scratch = Files.createTempDirectory("flagtrace-report-");
+        Path parquet = scratch.resolve("events.parquet");
+        try {
+            try (EventTable events = new EventTable(scratch)) {
+                new TraceTables(events).read(trace);
+                events.writeParquet(parquet);
+            }
+            try (DuckDbAnalyses duck = DuckDbAnalyses.open(parquet)) {
+                return new ResultTable[] {duck.run("critical_path"), duck.run("critical_path_segments")};
+            }
+        } finally {
+            try (var left = Files.walk(scratch)) {
+                for (Path p : left.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
     }
 }

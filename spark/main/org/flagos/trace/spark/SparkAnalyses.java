@@ -1,5 +1,7 @@
 package org.flagos.trace.spark;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.spark.sql.Dataset;
@@ -7,6 +9,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
 import org.flagos.trace.sql.Analyses;
+import org.flagos.trace.sql.CriticalPath;
 
 /**
  * The SQL analyses ({@link Analyses}, the same .sql files the CLI runs on DuckDB) on Apache Spark,
@@ -24,14 +27,43 @@ public final class SparkAnalyses {
     private SparkAnalyses() {
     }
 
-    /** Registers {@code events} as the input table and plans every analysis, by name, in order. */
+    /**
+     * Registers {@code events} as the input table, computes the critical path's rounds
+     * ({@link CriticalPath}: each step's result checkpointed as a temporary view, so the rounds do
+     * not grow one plan), and plans every analysis, by name, in order.
+     */
     public static Map<String, Dataset<Row>> run(SparkSession spark, String events) {
         spark.read().parquet(events).createOrReplaceTempView(Analyses.INPUT_TABLE);
+        try {
+            CriticalPath.build(engine(spark));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         Map<String, Dataset<Row>> out = new LinkedHashMap<>();
         for (String name : Analyses.NAMES) {
             out.put(name, spark.sql(Analyses.sql(name)));
         }
         return out;
+    }
+
+    /** {@link CriticalPath}'s steps on Spark: a table is a temporary view of the step's result, computed once. */
+    static CriticalPath.Engine engine(SparkSession spark) {
+        return new CriticalPath.Engine() {
+            @Override
+            public void table(String name, String select) {
+                spark.sql(select).localCheckpoint().createOrReplaceTempView(name);
+            }
+
+            @Override
+            public long count(String select) {
+                return ((Number) spark.sql(select).first().get(0)).longValue();
+            }
+
+            @Override
+            public void drop(String name) {
+                spark.catalog().dropTempView(name);
+            }
+        };
     }
 
     /** {@code EVENTS OUT}: writes each analysis as one CSV file under OUT/NAME/. */

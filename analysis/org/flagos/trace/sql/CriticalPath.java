@@ -1,0 +1,107 @@
+package org.flagos.trace.sql;
+
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * Holistic Trace Analysis's critical path, per rank, as a fixed sequence of portable SQL steps
+ * (resource files {@code cp_*.sql} beside {@link Analyses}) that any {@link Engine} runs: DuckDB in
+ * the CLI, Spark in the spark jar. The longest path through a graph is not one query in either
+ * engine (a recursive CTE cannot take the maximum over a node's predecessors; Spark before 4.1 has
+ * none at all), so it is computed in rounds, each one query over the whole table: the graph's
+ * chains (host threads, device streams) carry the longest paths along themselves in one window
+ * (cp_round.sql), and each round carries them over one more edge between chains (launches, syncs);
+ * the rounds stop when nothing changes. The walk back from each rank's farthest node is rounds
+ * again, one per segment of the path. Nothing is read into Java but counts. The result is the
+ * table {@code cp_segments}, which {@code critical_path.sql} and {@code critical_path_segments.sql}
+ * read. docs/analysis.md, "Critical path", says what the graph is and how it differs from HTA's.
+ * This class uses nothing but the JDK, so the spark jar carries it.
+ */
+public final class CriticalPath {
+    /** The analyses ({@link Analyses#NAMES}) that read {@code cp_segments}, which {@link #build} makes. */
+    public static final List<String> TABLES = List.of("critical_path", "critical_path_segments");
+
+    /** The steps, in order; each is a resource {@code NAME.sql}. */
+    static final List<String> STEPS = List.of("cp_events", "cp_nodes", "cp_cross", "cp_round", "cp_back", "cp_walk_start",
+            "cp_walk_step", "cp_segments");
+
+    /** What the engine running the steps must do; the SQL text it is given is the same for every engine. */
+    public interface Engine {
+        /** Makes {@code select}'s result a table named {@code name} that later statements read (computed now, once). */
+        void table(String name, String select) throws IOException;
+
+        /** The whole number in the first column of {@code select}'s one row. */
+        long count(String select) throws IOException;
+
+        /** Drops the table {@code name} made by {@link #table}, if it is there. */
+        void drop(String name) throws IOException;
+    }
+
+    /** How much work the last {@link #build} took: relaxation rounds and walk steps. */
+    public record Rounds(int relaxations, int walkSteps) {
+    }
+
+    private CriticalPath() {
+    }
+
+    /** The SQL text of step {@code name}, with {@code cp_dist_prev}/{@code cp_walk_prev} renamed to {@code prev}. */
+    static String step(String name, String prevName, String prev) {
+        if (!STEPS.contains(name)) {
+            throw new IllegalArgumentException("no critical path step named " + name);
+        }
+        String sql = Analyses.load(name);
+        return prevName == null ? sql : sql.replace(prevName, prev);
+    }
+
+    /**
+     * Runs every step over the table {@code events}, leaving {@code cp_events}, {@code cp_nodes},
+     * {@code cp_cross}, {@code cp_back} and {@code cp_segments} in the engine (the intermediate
+     * rounds are dropped as they are passed). Throws when the rounds do not settle (a graph with a
+     * cycle, which only device work starting before its own launch can make).
+     */
+    public static Rounds build(Engine engine) throws IOException {
+        engine.table("cp_events", step("cp_events", null, null));
+        engine.table("cp_nodes", step("cp_nodes", null, null));
+        engine.table("cp_cross", step("cp_cross", null, null));
+        long cross = engine.count("SELECT COUNT(*) FROM cp_cross");
+        engine.table("cp_dist_0", "SELECT rank, node, CAST(0 AS BIGINT) AS dist FROM cp_nodes");
+        int round = 0;
+        while (true) {
+            String prev = "cp_dist_" + round;
+            String next = "cp_dist_" + (round + 1);
+            engine.table(next, step("cp_round", "cp_dist_prev", prev));
+            long changed = engine.count("SELECT COUNT(*) FROM " + next + " n JOIN " + prev
+                    + " p ON p.rank = n.rank AND p.node = n.node WHERE n.dist <> p.dist");
+            engine.drop(prev);
+            round++;
+            if (changed == 0) {
+                break;
+            }
+            if (round > cross + 2) {
+                engine.drop(next);
+                throw new IOException("the critical path graph has a cycle (device work that starts before its launch call);"
+                        + " the longest paths still grew after " + round + " rounds");
+            }
+        }
+        String dist = "cp_dist_" + round;
+        engine.table("cp_back", step("cp_back", "cp_dist_prev", dist));
+        engine.table("cp_walk_0", step("cp_walk_start", "cp_dist_prev", dist));
+        engine.drop(dist);
+        int walk = 0;
+        while (true) {
+            String prev = "cp_walk_" + walk;
+            String next = "cp_walk_" + (walk + 1);
+            engine.table(next, step("cp_walk_step", "cp_walk_prev", prev));
+            long moved = engine.count("SELECT COUNT(*) FROM " + next + " WHERE step = " + (walk + 1));
+            engine.drop(prev);
+            walk++;
+            if (moved == 0) {
+                break;
+            }
+        }
+        String path = "cp_walk_" + walk;
+        engine.table("cp_segments", step("cp_segments", "cp_walk_prev", path));
+        engine.drop(path);
+        return new Rounds(round, walk);
+    }
+}

@@ -1,0 +1,11 @@
+-- cp_walk_start: step 6 of critical_path (CriticalPath): each rank's critical path ends at the node with the longest path to it (the earliest on a tie).
+-- Columns: rank, node, step (0: the last segment of the path).
+-- Portable SQL (DuckDB and Spark SQL run it unchanged) over cp_nodes and cp_dist_prev (the final round).
+SELECT rank, node, CAST(0 AS BIGINT) AS step
+FROM (
+  SELECT d.rank, d.node,
+         ROW_NUMBER() OVER (PARTITION BY d.rank ORDER BY d.dist DESC, n.ts_ns, d.node) AS r
+  FROM cp_dist_prev d
+  JOIN cp_nodes n ON n.rank = d.rank AND n.node = d.node
+) t
+WHERE r = 1

@@ -1,0 +1,127 @@
+package org.flagos.trace.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.flagos.trace.cli.CriticalPathRecountTest;
+import org.flagos.trace.sql.Analyses;
+import org.flagos.trace.sql.CriticalPath;
+import org.flagos.trace.sql.CriticalPathTest;
+import org.flagos.trace.sql.DuckDbAnalyses;
+import org.flagos.trace.sql.ResultTable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * critical_path and critical_path_segments (CriticalPath's rounds, the same SQL text) on DuckDB and on
+ * Spark in local mode give the same tables, row for row: on the hand-built ranks of CriticalPathTest
+ * (host-bound, device-bound, a stream sync) and on HTA's simple_add trace (1,211 edges on its path,
+ * syncs and launches on two streams). Spark runs in this JVM (local[2], no UI, the loopback) and
+ * writes only inside the test's folder under target/.
+ */
+@Tag("spark")
+class CriticalPathEnginesTest {
+    @TempDir
+    static Path dir;
+
+    static SparkSession spark;
+
+    @BeforeAll
+    static void start() {
+        Path sparkDir = dir.resolve("spark");
+        spark = SparkSession.builder()
+                .master("local[2]")
+                .appName("flagtrace-critical-path")
+                .config("spark.ui.enabled", "false")
+                .config("spark.ui.showConsoleProgress", "false")
+                .config("spark.sql.shuffle.partitions", "2")
+                .config("spark.default.parallelism", "2")
+                .config("spark.driver.host", "127.0.0.1")
+                .config("spark.driver.bindAddress", "127.0.0.1")
+                .config("spark.local.dir", sparkDir.resolve("local").toString())
+                .config("spark.sql.warehouse.dir", sparkDir.resolve("warehouse").toString())
+                .config("spark.hadoop.hadoop.tmp.dir", sparkDir.resolve("hadoop").toString())
+                .config("spark.sql.session.timeZone", "UTC")
+                .getOrCreate();
+        spark.sparkContext().setLogLevel("WARN");
+    }
+
+    @AfterAll
+    static void stop() {
+        if (spark != null) {
+            spark.stop();
+        }
+    }
+
+    private static void same(Path events) throws Exception {
+        List<ResultTable> duck = new ArrayList<>();
+        CriticalPath.Rounds rounds;
+        try (DuckDbAnalyses d = DuckDbAnalyses.open(events)) {
+            rounds = d.criticalPath();
+            for (String name : CriticalPath.TABLES) {
+                duck.add(d.run(name));
+            }
+        }
+        long began = System.nanoTime();
+        spark.read().parquet(events.toString()).createOrReplaceTempView(Analyses.INPUT_TABLE);
+        CriticalPath.Rounds sparkRounds = CriticalPath.build(SparkAnalyses.engine(spark));
+        assertEquals(rounds, sparkRounds, "the same rounds on both engines");
+        for (ResultTable a : duck) {
+            List<String> columns = Arrays.asList(spark.sql(Analyses.sql(a.name())).columns());
+            List<List<Object>> rows = new ArrayList<>();
+            for (Row r : spark.sql(Analyses.sql(a.name())).collectAsList()) {
+                List<Object> row = new ArrayList<>();
+                for (int i = 0; i < r.size(); i++) {
+                    row.add(DuckDbAnalyses.value(r.get(i), a.name(), columns.get(i)));
+                }
+                rows.add(row);
+            }
+            assertEquals(a.columns(), columns, a.name());
+            assertTrue(!a.rows().isEmpty(), a.name());
+            assertEquals(sorted(a.rows()), sorted(rows), a.name());
+        }
+        System.out.printf("critical path of %s: %d relaxation rounds, %d walk steps; Spark local[2] %.1f s%n", events.getFileName(),
+                rounds.relaxations(), rounds.walkSteps(), (System.nanoTime() - began) / 1e9);
+    }
+
+    @Test
+    void handBuiltRanksGiveTheSameTablesOnDuckDbAndSpark() throws Exception {
+        List<CriticalPathTest.Ev> all = new ArrayList<>();
+        all.addAll(CriticalPathTest.hostBound(0));
+        all.addAll(CriticalPathTest.deviceBound(1));
+        all.addAll(CriticalPathTest.streamSync(2));
+        same(CriticalPathTest.write(Files.createDirectories(dir.resolve("hand")), "events", all));
+    }
+
+    @Test
+    void htasSimpleAddTraceGivesTheSameTablesOnDuckDbAndSpark() throws Exception {
+        same(CriticalPathRecountTest.simpleAddEvents(dir));
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static List<List<Object>> sorted(List<List<Object>> rows) {
+        List<List<Object>> s = new ArrayList<>(rows);
+        s.sort((a, b) -> {
+            for (int i = 0; i < a.size(); i++) {
+                Object x = a.get(i);
+                Object y = b.get(i);
+                int c = x == null ? (y == null ? 0 : -1) : y == null ? 1 : ((Comparable) x).compareTo(y);
+                if (c != 0) {
+                    return c;
+                }
+            }
+            return 0;
+        });
+        return s;
+    }
+}

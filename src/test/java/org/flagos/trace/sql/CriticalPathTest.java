@@ -1,0 +1,168 @@
+package org.flagos.trace.sql;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.flagos.trace.encoders.EventTable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * critical_path and critical_path_segments on hand-built traces whose critical path is known: one
+ * rank bound by its host thread, one by its device (a launch, two queued kernels, a device-wide
+ * sync), one waiting on a stream sync for a copy while a collective runs on another stream; the
+ * three as ranks of one table, so the straggler column is known too.
+ */
+public class CriticalPathTest {
+    @TempDir
+    Path dir;
+
+    /** One row of the events table, the columns the critical path reads. */
+    public record Ev(int rank, long pid, long tid, String cat, String name, long ts, long dur, Integer device, Long stream, Long corr) {
+        public static Ev op(int rank, String name, long ts, long dur) {
+            return new Ev(rank, 1, 1, "cpu_op", name, ts, dur, null, null, null);
+        }
+
+        public static Ev call(int rank, String name, long ts, long dur, long corr) {
+            return new Ev(rank, 1, 1, "cuda_runtime", name, ts, dur, null, null, corr);
+        }
+
+        public static Ev work(int rank, String cat, String name, long ts, long dur, long stream, long corr) {
+            return new Ev(rank, 0, stream, cat, name, ts, dur, 0, stream, corr);
+        }
+    }
+
+    /** {@code events} as DIR/NAME.parquet with the table's columns (docs/tables.md). */
+    public static Path write(Path dir, String name, List<Ev> events) throws Exception {
+        Path csv = dir.resolve(name + ".csv");
+        try (BufferedWriter w = Files.newBufferedWriter(csv)) {
+            w.write("rank,pid,tid,ph,cat,name,ts_ns,dur_ns,device,stream,correlation\n");
+            for (Ev e : events) {
+                w.write(e.rank() + "," + e.pid() + "," + e.tid() + ",X," + e.cat() + "," + e.name() + "," + e.ts() + "," + e.dur() + ","
+                        + (e.device() == null ? "" : e.device()) + "," + (e.stream() == null ? "" : e.stream()) + ","
+                        + (e.corr() == null ? "" : e.corr()) + "\n");
+            }
+        }
+        Path parquet = dir.resolve(name + ".parquet");
+        StringBuilder select = new StringBuilder();
+        for (String[] c : EventTable.COLUMNS) {
+            String v = switch (c[0]) {
+                case "rank", "pid", "tid", "ph", "cat", "name", "ts_ns", "dur_ns", "device", "stream", "correlation" -> "NULLIF(" + c[0] + ", '')";
+                case "slot" -> "0";
+                default -> "NULL";
+            };
+            select.append(select.length() == 0 ? "" : ", ").append("CAST(").append(v).append(" AS ").append(c[1]).append(") AS ").append(c[0]);
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+            s.execute("COPY (SELECT " + select + " FROM read_csv('" + csv + "', header = true, all_varchar = true)) TO '"
+                    + parquet + "' (FORMAT parquet)");
+        }
+        Files.delete(csv);
+        return parquet;
+    }
+
+    /**
+     * Rank 0, host-bound: op A [0, 1000) launches K1 (runtime call [100, 200), K1 [300, 350)), then op B
+     * [1200, 3000). The path is the host thread: 100 + 100 + 800 + 1800 = 2800 ns, the 200 ns gap between
+     * the two top-level ops waiting. The device path (100 + launch 200 + K1 50) is shorter.
+     */
+    public static List<Ev> hostBound(int rank) {
+        return List.of(Ev.op(rank, "A", 0, 1000), Ev.call(rank, "cudaLaunchKernel", 100, 100, 1),
+                Ev.work(rank, "kernel", "K1", 300, 50, 7, 1), Ev.op(rank, "B", 1200, 1800));
+    }
+
+    /**
+     * Rank 1, device-bound: op A [0, 300) launches K1 (call [10, 20), K1 [50, 2050): the stream was idle
+     * from the launch to K1's start, a launch delay of 40) and K2 (call [60, 70), K2 [2060, 4960): behind
+     * K1, a 10 ns kernel gap); cudaDeviceSynchronize [300, 5000) waits for them; op B [5000, 5100). The
+     * path: 10 (A) + 40 (launch) + 2000 (K1) + 10 (gap) + 2900 (K2) + sync + 100 (B) = 5060 ns of the
+     * 5100 ns span; the 40 ns of the span the path does not weigh are waiting (the sync's end after K2's).
+     */
+    public static List<Ev> deviceBound(int rank) {
+        return List.of(Ev.op(rank, "A", 0, 300), Ev.call(rank, "cudaLaunchKernel", 10, 10, 1),
+                Ev.call(rank, "cudaLaunchKernel", 60, 10, 2), Ev.work(rank, "kernel", "K1", 50, 2000, 7, 1),
+                Ev.work(rank, "kernel", "K2", 2060, 2900, 7, 2), Ev.call(rank, "cudaDeviceSynchronize", 300, 4700, 3),
+                new Ev(rank, 0, 7, "cuda_sync", "Context Sync", 300, 4700, 0, 7L, 3L), Ev.op(rank, "B", 5000, 100));
+    }
+
+    /**
+     * Rank 2, a stream sync on a copy: cudaLaunchKernel [0, 10) puts an NCCL all-reduce on stream 13
+     * [15, 500); cudaMemcpyAsync [20, 30) a copy on stream 7 [35, 900); cudaStreamSynchronize [40, 1000)
+     * waits for stream 7; op C [1000, 1100). The path: 10 (the first call) + 15 (launch) + 865 (the
+     * copy) + sync + 100 (C) = 990 ns, not through the all-reduce (its stream is not waited for).
+     */
+    public static List<Ev> streamSync(int rank) {
+        return List.of(Ev.call(rank, "cudaLaunchKernel", 0, 10, 1), Ev.call(rank, "cudaMemcpyAsync", 20, 10, 2),
+                Ev.work(rank, "kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 15, 485, 13, 1),
+                Ev.work(rank, "gpu_memcpy", "Memcpy HtoD (Pageable -> Device)", 35, 865, 7, 2),
+                Ev.call(rank, "cudaStreamSynchronize", 40, 960, 3), new Ev(rank, 0, 7, "cuda_sync", "Stream Sync", 40, 960, 0, 7L, 3L),
+                Ev.op(rank, "C", 1000, 100));
+    }
+
+    static List<Map<String, Object>> rows(ResultTable t) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (List<Object> r : t.rows()) {
+            Map<String, Object> m = new HashMap<>();
+            for (int i = 0; i < r.size(); i++) {
+                m.put(t.columns().get(i), r.get(i));
+            }
+            out.add(m);
+        }
+        return out;
+    }
+
+    @Test
+    void knownPathsOfHostBoundDeviceBoundAndSyncWaitingRanks() throws Exception {
+        List<Ev> all = new ArrayList<>();
+        all.addAll(hostBound(0));
+        all.addAll(deviceBound(1));
+        all.addAll(streamSync(2));
+        Path events = write(dir, "events", all);
+        ResultTable summary;
+        ResultTable segments;
+        try (DuckDbAnalyses duck = DuckDbAnalyses.open(events)) {
+            summary = duck.run("critical_path");
+            segments = duck.run("critical_path_segments");
+        }
+        List<Map<String, Object>> s = rows(summary);
+        assertEquals(3, s.size(), summary.render());
+        // rank, start, end, length, cpu, computation, communication, memory, launch, gap, waiting, over median
+        long[][] expected = {
+            {0, 0, 3000, 2800, 2800, 0, 0, 0, 0, 0, 200, 0},
+            {1, 0, 5100, 5060, 110, 4900, 0, 0, 40, 10, 40, 5060 - 2800},
+            {2, 0, 1100, 990, 110, 0, 0, 865, 15, 0, 110, 990 - 2800},
+        };
+        String[] columns = {"rank", "start_ns", "end_ns", "length_ns", "cpu_ns", "computation_ns", "communication_ns", "memory_ns",
+            "launch_delay_ns", "kernel_gap_ns", "waiting_ns", "over_median_ns"};
+        for (int r = 0; r < 3; r++) {
+            for (int c = 0; c < columns.length; c++) {
+                assertEquals(expected[r][c], s.get(r).get(columns[c]), "rank " + r + " " + columns[c] + "\n" + summary.render());
+            }
+        }
+        // rank 1's path, edge by edge
+        List<String> path = new ArrayList<>();
+        for (Map<String, Object> e : rows(segments)) {
+            if ((Long) e.get("rank") == 1) {
+                path.add(e.get("type") + ":" + e.get("name") + ":" + e.get("weight_ns"));
+            }
+        }
+        assertEquals(List.of("cpu:A:10", "launch:null:40", "kernel:K1:2000", "kernel_gap:null:10", "kernel:K2:2900", "sync:null:0",
+                "dependency:null:0", "cpu:B:100"), path, segments.render());
+        long sum = 0;
+        for (Map<String, Object> e : rows(segments)) {
+            assertTrue((Long) e.get("end_ns") >= (Long) e.get("start_ns"), e.toString());
+            sum += (Long) e.get("weight_ns");
+        }
+        assertEquals(2800 + 5060 + 990, sum);
+    }
+}
