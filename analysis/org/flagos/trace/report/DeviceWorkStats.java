@@ -22,14 +22,24 @@ public final class DeviceWorkStats {
     /** Per name: calls, total, min, max, and the sum of squares as two 64-bit halves (high, low unsigned). */
     private final Map<String, long[]> byName = new HashMap<>();
 
-    /** Adds one piece of device work named {@code name} lasting {@code durNs} (0 or more). */
-    public void add(String name, long durNs) {
+    /**
+     * Adds one piece of device work named {@code name} lasting {@code durNs} (0 or more); false, adding
+     * nothing, when the name's total would pass 2<sup>63</sup> - 1 ns (292 years: no real trace's, but a
+     * trace's durations are each bounded, not their sum).
+     */
+    public boolean add(String name, long durNs) {
         long[] a = byName.get(name);
+        long total;
+        try {
+            total = Math.addExact(a == null ? 0 : a[1], durNs);
+        } catch (ArithmeticException e) {
+            return false;
+        }
         if (a == null) {
             byName.put(name, a = new long[] {0, 0, Long.MAX_VALUE, Long.MIN_VALUE, 0, 0});
         }
         a[0]++;
-        a[1] = Math.addExact(a[1], durNs);
+        a[1] = total;
         a[2] = Math.min(a[2], durNs);
         a[3] = Math.max(a[3], durNs);
         long high = Math.multiplyHigh(durNs, durNs);
@@ -37,6 +47,7 @@ public final class DeviceWorkStats {
         long sum = a[5] + low;
         a[4] += high + (Long.compareUnsigned(sum, a[5]) < 0 ? 1 : 0);
         a[5] = sum;
+        return true;
     }
 
     /** Every name's row, the longest total first (then by name). */

@@ -415,8 +415,9 @@ public final class TraceFile {
                 name = slot + String.valueOf(SLOT_MARK) + name;
             }
             firstStart = Math.min(firstStart, start);
-            if (c == EventClass.DEVICE) {
-                deviceWork.add(bySlot ? name.substring(name.indexOf(SLOT_MARK) + 1) : name, length);
+            if (c == EventClass.DEVICE && !deviceWork.add(bySlot ? name.substring(name.indexOf(SLOT_MARK) + 1) : name, length)) {
+                throw new TraceFormatException(path + " is not a trace: the device work of one name lasts more than "
+                        + Long.MAX_VALUE + " ns (292 years) in all");
             }
             cuda |= c == EventClass.RUNTIME && name.startsWith("cuda"); // 2021's Runtime category names no vendor
             if (builder.events() == maxEvents) {

@@ -3,6 +3,7 @@ package org.flagos.trace.cli;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.file.FileSystemException;
 import java.util.ArrayList;
 import java.util.List;
 import org.flagos.trace.capture.AtomicOutput;
@@ -34,9 +35,9 @@ final class CliFailures {
                 || e instanceof WorkloadFailedException) {
             err.println("flagtrace: error: " + safeLine(e.getMessage()));
         } else if (e instanceof IOException) {
-            err.println("flagtrace: error: " + safeLine(AtomicOutput.describe(e)));
+            err.println("flagtrace: error: " + safeLine(io(e)));
         } else if (e instanceof UncheckedIOException) {
-            err.println("flagtrace: error: " + safeLine(AtomicOutput.describe(e.getCause())));
+            err.println("flagtrace: error: " + safeLine(io(e.getCause())));
         } else if (e instanceof InterruptedException) {
             Thread.currentThread().interrupt();
             err.println("flagtrace: interrupted");
@@ -48,6 +49,18 @@ final class CliFailures {
             err.println("flagtrace: internal error: " + safeLine(FailureWords.of(e)) + " (please report it with the command line and the input)");
         }
         return ExitCodes.FAILED;
+    }
+
+    /**
+     * An I/O failure in words, naming the file where the exception names one: the words alone ("no such
+     * file or directory", "permission denied") would not say which of a command's files failed.
+     */
+    private static String io(Throwable e) {
+        String words = AtomicOutput.describe(e);
+        if (e instanceof FileSystemException f && f.getFile() != null && !words.contains(f.getFile())) {
+            return f.getFile() + (f.getOtherFile() == null ? "" : " -> " + f.getOtherFile()) + ": " + words;
+        }
+        return words;
     }
 
     /** picocli's complaint about a command line, in one line and in the words of this CLI. */

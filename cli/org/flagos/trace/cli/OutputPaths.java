@@ -90,14 +90,14 @@ final class OutputPaths {
     }
 
     /**
-     * Refuses an output inside (or at) {@code dir}, a journal directory: a file written there would
-     * replace one of the journal's own files, or sit among them.
+     * Refuses an output inside (or at) {@code dir}, a journal or another directory being read or
+     * written: a file written there would replace one of its own files, or sit among them.
      */
     static void checkOutside(String what, Path dir, Map<String, Path> outputs) {
         for (Map.Entry<String, Path> out : outputs.entrySet()) {
             if (inside(out.getValue(), dir)) {
                 throw new UsageException(out.getKey() + " " + out.getValue() + " is inside the " + what + " (" + dir
-                        + "): writing there would damage the journal; choose an output path outside " + dir);
+                        + "): a file written there would replace or sit among its own files; choose an output path outside " + dir);
             }
         }
     }
