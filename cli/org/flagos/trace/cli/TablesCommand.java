@@ -157,16 +157,14 @@ final class TablesCommand implements Callable<Integer> {
                 int i = 0;
                 for (Path target : targets.keySet()) {
                     try {
-                        Files.createLink(target, temporaries.get(i++));
-                    } catch (java.nio.file.FileAlreadyExistsException e) {
+                        place(temporaries.get(i++), target);
+                    } catch (java.nio.file.FileAlreadyExistsException e) { // another process put it there meanwhile
                         for (Path w : written) {
                             Files.deleteIfExists(w);
                         }
                         written.clear();
                         refuseExisting(target);
                         throw e;
-                    } catch (UnsupportedOperationException e) { // a file system without hard links: no replace, by a check
-                        Files.move(temporaries.get(i - 1), target);
                     }
                     written.add(target);
                 }
@@ -180,6 +178,15 @@ final class TablesCommand implements Callable<Integer> {
                 + " (" + written.get(0).getParent().getFileName() + " to " + written.get(written.size() - 1).getParent().getFileName() + ")")
                 + counts(read));
         return ExitCodes.OK;
+    }
+
+    /** Puts {@code temporary} in place as {@code target}, never replacing it: a hard link, or a move without replace. */
+    private static void place(Path temporary, Path target) throws IOException {
+        try {
+            Files.createLink(target, temporary);
+        } catch (UnsupportedOperationException e) { // a file system without hard links: no replace, by a check
+            Files.move(temporary, target);
+        }
     }
 
     private static void refuseExisting(Path target) {
