@@ -93,6 +93,19 @@ class AnalyzeCommandTest {
             assertEquals(want, cli.stdout(), folder.toString());
         }
 
+        // The merged trace partitioned in one run: a file per rank, the merged table's analyses.
+        Path merged = dir.resolve("merged-parts");
+        assertEquals(0, cli.run("tables", dir.resolve("merged.json").toString(), "-o", merged.toString(), "--partition-by-rank"),
+                cli.stderr());
+        assertTrue(cli.stdout().startsWith("wrote 4 files under " + merged.resolve("events") + " (rank=0 to rank=3) ("), cli.stdout());
+        for (int r = 0; r < 4; r++) {
+            assertTrue(Files.isRegularFile(merged.resolve("events/rank=" + r + "/part-merged.parquet")), "rank " + r);
+        }
+        assertEquals(0, cli.run("analyze", events.toString()), cli.stderr());
+        String whole = cli.stdout();
+        assertEquals(0, cli.run("analyze", merged.toString()), cli.stderr());
+        assertEquals(whole, cli.stdout());
+
         // As Spark's partitionBy("rank") writes it: the rank only in the folder names.
         Path hive = dir.resolve("hive");
         try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:"); java.sql.Statement s = c.createStatement()) {
