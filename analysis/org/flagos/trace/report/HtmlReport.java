@@ -88,6 +88,10 @@ public final class HtmlReport {
             h.raw("<h2>Device work statistics</h2>\n");
             deviceWorkStats(h, trace.deviceWorkStats());
         }
+        if (!trace.collectives().isEmpty()) {
+            h.raw("<h2>Collectives</h2>\n");
+            collectives(h, trace.collectives());
+        }
         h.raw("<h2>Device time by op (self: work the op launched itself)</h2>\n");
         bars(h, "device-per-op", launching, false, kernels.isEmpty() ? "No device time in this trace."
                 : "No op has device time of its own in this trace (no device work was joined to an op).");
@@ -389,6 +393,30 @@ public final class HtmlReport {
         h.raw("</table>\n<p class=\"muted\">").text((rows.size() > n ? (rows.size() - n) + " more names. " : "")
                 + "Std is the sample standard deviation (n - 1), as HTA's kernel breakdown; every process of the trace together;"
                 + " ./flagtrace analyze's kernel_stats adds percentiles, per rank.").raw("</p>\n");
+    }
+
+    /**
+     * Per kind of collective: calls, total time, and where torch recorded the message, bytes and the
+     * algorithm bandwidth over the calls that carry one ({@link CollectiveStats}); the calls without say so.
+     */
+    private static void collectives(Html h, List<CollectiveStats.Row> rows) {
+        h.raw("<table id=\"collectives\"><tr><th class=\"n\">Kind</th><th># of Calls</th><th>Total</th><th>Bytes</th>"
+                + "<th>Algorithm bandwidth</th></tr>\n");
+        long unsized = 0;
+        for (CollectiveStats.Row r : rows) {
+            unsized += r.calls() - r.sizedCalls();
+            h.raw("<tr><td class=\"n\">").text(r.kind()).raw("</td><td>").text(Long.toString(r.calls()))
+                    .raw("</td><td>").text(KeyAveragesTable.time(r.totalNs() / 1e3))
+                    .raw("</td><td>").text(r.sizedCalls() == 0 ? "not recorded" : bytes(r.bytes()))
+                    .raw("</td><td>").text(r.algbwBytesPerS() < 0 ? "-" : KeyAveragesTable.fixed(r.algbwBytesPerS() / 1e9, 2) + " GB/s")
+                    .raw("</td></tr>\n");
+        }
+        h.raw("</table>\n<p class=\"muted\">").text((unsized == 0 ? "" : unsized + " calls carry no message size in the trace's"
+                + " args (torch writes In/Out msg nelems and dtype on the NCCL kernel; older traces and flagtrace's own recordings"
+                + " do not): their bytes are not counted and the bandwidth is over the calls that carry one. ")
+                + "Bytes: the larger of the message in and out; bandwidth: bytes over the time of those calls. Every process of"
+                + " the trace together; ./flagtrace analyze's collectives gives each call per rank, with its skew across ranks.")
+                .raw("</p>\n");
     }
 
     private static void table(Html h, KeyAverages averages) {

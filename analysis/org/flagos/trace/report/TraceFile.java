@@ -45,6 +45,7 @@ public final class TraceFile {
     private final Map<Integer, TraceBlocks.MergeInput> mergeInputs;
     private final long unplacedEvents;
     private final List<DeviceWorkStats.Row> deviceWorkStats;
+    private final List<CollectiveStats.Row> collectives;
 
     private TraceFile(Reader r, KeyAverages averages, DeviceStreams streams, long spilledBytes) {
         this.averages = averages;
@@ -64,6 +65,16 @@ public final class TraceFile {
                 + " " + key.substring(key.indexOf(SLOT_MARK) + 1)) : r.memory;
         this.unplacedEvents = r.unplaced;
         this.deviceWorkStats = List.copyOf(r.deviceWork.rows());
+        this.collectives = List.copyOf(r.collectives.rows());
+    }
+
+    /**
+     * Per kind of collective, every process of the trace together: calls, time, and the bytes and
+     * algorithm bandwidth where torch recorded the message ({@link CollectiveStats}); empty for a trace
+     * without collective kernels (and for a {@code .pftrace}, whose slices carry no args).
+     */
+    public List<CollectiveStats.Row> collectives() {
+        return collectives;
     }
 
     /**
@@ -279,6 +290,7 @@ public final class TraceFile {
         final MemoryTimeline memory = new MemoryTimeline();
         final MemoryTimeline memoryBySlot = new MemoryTimeline();
         final DeviceWorkStats deviceWork = new DeviceWorkStats();
+        final CollectiveStats collectives = new CollectiveStats();
         Map<Integer, TraceBlocks.MergeInput> mergeInputs = Map.of();
 
         Reader(KeyAveragesBuilder builder, long maxEvents, Path path) {
@@ -371,6 +383,10 @@ public final class TraceFile {
             long length = e.durNs() == TraceEvent.NONE ? 0 : e.durNs();
             long external = e.externalId() == TraceEvent.NONE ? KeyAveragesBuilder.NO_LINK : e.externalId();
             event(c, e.name(), e.pid() == null ? "" : e.pid(), e.tid() == null ? "" : e.tid(), e.tsNs(), length, external);
+            if (c == EventClass.DEVICE && ("kernel".equals(cat) || "Kernel".equals(cat))
+                    && org.flagos.trace.sql.CollectiveKernels.isCommunication(e.name())) {
+                collectives.add(e.name(), length, e.inElems(), e.outElems(), e.dtype());
+            }
         }
 
         /**

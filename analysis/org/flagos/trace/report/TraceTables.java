@@ -173,6 +173,11 @@ public final class TraceTables {
                 r.fromContext = e.fromContext();
                 r.toContext = e.toContext();
             }
+            r.inElems = e.inElems();
+            r.outElems = e.outElems();
+            r.groupSize = narrow(e.groupSize());
+            r.dtype = e.dtype();
+            r.processGroup = e.processGroup();
             r.flowId = "s".equals(r.ph) || "f".equals(r.ph) || "t".equals(r.ph) ? e.id() : EventTable.NONE; // an id of another phase (async events) is not an arrow's
             table.add(r);
             rows++;

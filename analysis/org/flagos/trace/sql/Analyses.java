@@ -19,7 +19,8 @@ public final class Analyses {
 
     /** The analyses, in the order they are run and printed. */
     public static final List<String> NAMES = List.of("rank_steps", "step_stragglers", "rank_device", "rank_ops",
-            "kernel_stats", "kernel_launches", "queue_length", "stream_idle");
+            "kernel_stats", "kernel_launches", "queue_length", "stream_idle", "collectives", "memory_bandwidth",
+            "kernel_sequences");
 
     /**
      * The runtime and driver calls that put one piece of device work on a stream, paired with it by

@@ -28,6 +28,82 @@ public final class CollectiveKernels {
     /** What a query writes, followed by a column in parentheses, where the SQL test of this rule goes. */
     public static final String SQL_MARKER = "flagtrace_is_communication";
 
+    /**
+     * A collective's kind from its kernel's name (docs/analysis.md, "collectives"): the first of these
+     * words the name holds, read in lower case without underscores, gives the kind after it; none gives
+     * {@code other}. Only for names {@link #isCommunication} accepts.
+     */
+    public static final List<String[]> KINDS = List.of(new String[] {"allreduce", "all_reduce"},
+            new String[] {"allgather", "all_gather"}, new String[] {"reducescatter", "reduce_scatter"},
+            new String[] {"alltoall", "all_to_all"}, new String[] {"sendrecv", "send_recv"},
+            new String[] {"broadcast", "broadcast"}, new String[] {"reduce", "reduce"}, new String[] {"send", "send"},
+            new String[] {"recv", "recv"});
+
+    /** What a query writes, followed by a column, for the kind of {@link #KINDS}. */
+    public static final String KIND_MARKER = "flagtrace_collective_kind";
+
+    /** Bytes per element of torch's dtype names, as torch writes them in a collective's args. */
+    public static final java.util.Map<String, Integer> ELEMENT_BYTES = elementBytes();
+
+    /** What a query writes, followed by a column, for the element size of {@link #ELEMENT_BYTES} (NULL for another name). */
+    public static final String ELEMENT_MARKER = "flagtrace_element_bytes";
+
+    private static java.util.Map<String, Integer> elementBytes() {
+        java.util.Map<String, Integer> m = new java.util.LinkedHashMap<>();
+        for (String t : List.of("Byte", "Char", "Bool", "Float8_e4m3fn", "Float8_e5m2", "Float8_e4m3fnuz", "Float8_e5m2fnuz")) {
+            m.put(t, 1);
+        }
+        for (String t : List.of("Half", "BFloat16", "Short", "UInt16")) {
+            m.put(t, 2);
+        }
+        for (String t : List.of("Float", "Int", "UInt32", "ComplexHalf")) {
+            m.put(t, 4);
+        }
+        for (String t : List.of("Double", "Long", "UInt64", "ComplexFloat")) {
+            m.put(t, 8);
+        }
+        m.put("ComplexDouble", 16);
+        return java.util.Collections.unmodifiableMap(m);
+    }
+
+    /** The kind of the collective kernel named {@code name} ({@link #KINDS}). */
+    public static String kind(String name) {
+        String flat = name.toLowerCase(Locale.ROOT).replace("_", "");
+        for (String[] k : KINDS) {
+            if (flat.contains(k[0])) {
+                return k[1];
+            }
+        }
+        return "other";
+    }
+
+    /** {@link #kind} as a portable SQL expression on the text column {@code column}. */
+    public static String kindSql(String column) {
+        checkColumn(column);
+        StringBuilder s = new StringBuilder("(CASE");
+        for (String[] k : KINDS) {
+            s.append(" WHEN REPLACE(LOWER(").append(column).append("), '_', '') LIKE '%").append(k[0]).append("%' THEN '")
+                    .append(k[1]).append('\'');
+        }
+        return s.append(" ELSE 'other' END)").toString();
+    }
+
+    /** {@link #ELEMENT_BYTES} as a portable SQL expression on the text column {@code column}: an INTEGER, or NULL. */
+    public static String elementBytesSql(String column) {
+        checkColumn(column);
+        StringBuilder s = new StringBuilder("(CASE");
+        for (java.util.Map.Entry<String, Integer> e : ELEMENT_BYTES.entrySet()) {
+            s.append(" WHEN ").append(column).append(" = '").append(e.getKey()).append("' THEN ").append(e.getValue());
+        }
+        return s.append(" END)").toString();
+    }
+
+    private static void checkColumn(String column) {
+        if (!column.matches("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)?")) {
+            throw new IllegalArgumentException("not a column: " + column);
+        }
+    }
+
     private CollectiveKernels() {
     }
 
@@ -68,20 +144,29 @@ public final class CollectiveKernels {
         return s.append(')').toString();
     }
 
-    /** {@code sql} with every {@value #SQL_MARKER}{@code (column)} replaced by {@link #sqlPredicate}{@code (column)}. */
+    /**
+     * {@code sql} with every {@value #SQL_MARKER}{@code (column)} replaced by {@link #sqlPredicate}{@code (column)},
+     * every {@value #KIND_MARKER}{@code (column)} by {@link #kindSql} and every {@value #ELEMENT_MARKER}{@code (column)}
+     * by {@link #elementBytesSql}.
+     */
     static String expand(String sql) {
+        return expand(expand(expand(sql, SQL_MARKER, CollectiveKernels::sqlPredicate), KIND_MARKER, CollectiveKernels::kindSql),
+                ELEMENT_MARKER, CollectiveKernels::elementBytesSql);
+    }
+
+    private static String expand(String sql, String marker, java.util.function.UnaryOperator<String> rule) {
         StringBuilder out = new StringBuilder();
         int at = 0;
         while (true) {
-            int i = sql.indexOf(SQL_MARKER + "(", at);
+            int i = sql.indexOf(marker + "(", at);
             if (i < 0) {
                 return out.append(sql, at, sql.length()).toString();
             }
             int close = sql.indexOf(')', i);
             if (close < 0) {
-                throw new IllegalStateException("unclosed " + SQL_MARKER + "( in an analysis");
+                throw new IllegalStateException("unclosed " + marker + "( in an analysis");
             }
-            out.append(sql, at, i).append(sqlPredicate(sql.substring(i + SQL_MARKER.length() + 1, close).strip()));
+            out.append(sql, at, i).append(rule.apply(sql.substring(i + marker.length() + 1, close).strip()));
             at = close + 1;
         }
     }

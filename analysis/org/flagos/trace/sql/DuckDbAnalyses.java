@@ -118,7 +118,8 @@ public final class DuckDbAnalyses implements AutoCloseable {
                 }
             }
             try (Statement s = c.createStatement()) {
-                s.execute("CREATE VIEW " + ALL + " AS " + String.join(" UNION ALL BY NAME ", reads));
+                s.execute("CREATE VIEW " + READ + " AS " + String.join(" UNION ALL BY NAME ", reads));
+                s.execute("CREATE VIEW " + ALL + " AS SELECT *" + addedColumns(c) + " FROM " + READ);
                 s.execute("CREATE VIEW " + Analyses.INPUT_TABLE + " AS "
                         + (steps == null ? "SELECT * FROM " + ALL : Analyses.stepWindow(ALL, steps[0], steps[1])));
             }
@@ -212,6 +213,29 @@ public final class DuckDbAnalyses implements AutoCloseable {
                         + rank);
             }
         }
+    }
+
+    /** The files as read, before {@link #addedColumns}. */
+    private static final String READ = "flagtrace_read_events";
+
+    /**
+     * For a table written before {@link EventTable#ADDED_COLUMNS} were published: those it lacks, as
+     * {@code , CAST(NULL AS type) AS name} each, so the analyses read them as NULL; empty for a table that has them.
+     */
+    private static String addedColumns(Connection c) throws SQLException {
+        java.util.Set<String> present = new java.util.HashSet<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("DESCRIBE " + READ)) {
+            while (rs.next()) {
+                present.add(rs.getString(1));
+            }
+        }
+        StringBuilder out = new StringBuilder();
+        for (String[] column : EventTable.COLUMNS) {
+            if (EventTable.ADDED_COLUMNS.contains(column[0]) && !present.contains(column[0])) {
+                out.append(", CAST(NULL AS ").append(column[1]).append(") AS ").append(column[0]);
+            }
+        }
+        return out.toString();
     }
 
     private static boolean hasGlob(String path) {

@@ -46,6 +46,10 @@ public final class TraceEvent {
     long fromContext;
     long toContext;
     long value;
+    long inElems;
+    long outElems;
+    long groupSize;
+    String dtype;
     int line;
     final EventTokens tokens = new EventTokens();
 
@@ -54,6 +58,8 @@ public final class TraceEvent {
         pidNumber = tidNumber = tsNs = durNs = id = NONE;
         externalId = correlation = device = deviceType = stream = bytes = memoryBytes = NONE;
         totalAllocated = totalReserved = fromDevice = toDevice = fromContext = toContext = value = NONE;
+        inElems = outElems = groupSize = NONE;
+        dtype = null;
         unusable = false;
         tokens.size = 0;
     }
@@ -189,6 +195,26 @@ public final class TraceEvent {
     /** {@code args.value} (a memset's byte), or {@link #NONE}. */
     public long value() {
         return value;
+    }
+
+    /** A collective's {@code args["In msg nelems"]} (torch's, on its NCCL kernel and op), or {@link #NONE}. */
+    public long inElems() {
+        return inElems;
+    }
+
+    /** A collective's {@code args["Out msg nelems"]}, or {@link #NONE}. */
+    public long outElems() {
+        return outElems;
+    }
+
+    /** A collective's {@code args["Group size"]}, or {@link #NONE}. */
+    public long groupSize() {
+        return groupSize;
+    }
+
+    /** A collective's {@code args.dtype} (torch's name: {@code Float}, {@code BFloat16}, ...), or null. */
+    public String dtype() {
+        return dtype;
     }
 
     /** The line of the file the event starts on. */

@@ -271,6 +271,10 @@ public final class TraceReader {
                     case "fromContext" -> e.fromContext = number(ep, v);
                     case "toContext" -> e.toContext = number(ep, v);
                     case "value" -> e.value = number(ep, v);
+                    case "In msg nelems" -> e.inElems = number(ep, v);
+                    case "Out msg nelems" -> e.outElems = number(ep, v);
+                    case "Group size" -> e.groupSize = number(ep, v);
+                    case "dtype" -> e.dtype = string(ep, v);
                     case "Process Group Name" -> e.processGroup = string(ep, v);
                     default -> ep.skipChildren();
                 }

@@ -25,7 +25,10 @@ import picocli.CommandLine.Parameters;
                 + " computation, communication, memory and idle, and their overlap), rank_ops (each rank's op table), kernel_stats"
                 + " (per kernel name: calls, total, min, max, mean, std, p50/p90/p99), kernel_launches (each launch call with its"
                 + " device work and the launch delay), queue_length (per stream, launched work not yet started, over time),"
-                + " stream_idle (per stream, idle time split into host wait, kernel wait and other). The"
+                + " stream_idle (per stream, idle time split into host wait, kernel wait and other), collectives (each"
+                + " collective kernel per rank: kind, bytes, algorithm bandwidth, skew across ranks), memory_bandwidth (per kind of"
+                + " copy or set, the bandwidth of those in flight over time, as HTA's), kernel_sequences (per stream"
+                + " the most frequent runs of 2 to 5 consecutive kernels, with their count and time). The"
                 + " same SQL runs unchanged on Apache Spark for tables too large for one machine (the spark jar). Times in ns.",
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {ExitCodes.OK_LINE, ExitCodes.FAILED_LINE, ExitCodes.USAGE_LINE})

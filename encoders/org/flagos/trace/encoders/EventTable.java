@@ -55,7 +55,15 @@ public final class EventTable implements AutoCloseable {
             new String[] {"bytes", "BIGINT"}, new String[] {"copy_kind", "VARCHAR"},
             new String[] {"total_allocated", "BIGINT"}, new String[] {"total_reserved", "BIGINT"},
             new String[] {"from_device", "INTEGER"}, new String[] {"to_device", "INTEGER"},
-            new String[] {"from_context", "BIGINT"}, new String[] {"to_context", "BIGINT"});
+            new String[] {"from_context", "BIGINT"}, new String[] {"to_context", "BIGINT"},
+            new String[] {"in_elems", "BIGINT"}, new String[] {"out_elems", "BIGINT"}, new String[] {"dtype", "VARCHAR"},
+            new String[] {"group_size", "INTEGER"}, new String[] {"process_group", "VARCHAR"});
+
+    /**
+     * The columns added after the first tables were published (a collective's message, December 2026):
+     * a table written before them lacks them, and {@code analyze} reads them there as NULL.
+     */
+    public static final List<String> ADDED_COLUMNS = List.of("in_elems", "out_elems", "dtype", "group_size", "process_group");
 
     /** One event, filled by the caller and handed to {@link #add}; longs are {@link #NONE} when absent. */
     public static final class Row {
@@ -82,12 +90,19 @@ public final class EventTable implements AutoCloseable {
         public long toDevice = NONE;
         public long fromContext = NONE;
         public long toContext = NONE;
+        /** A collective's message as torch records it: elements in and out, element type, group size and name. */
+        public long inElems = NONE;
+        public long outElems = NONE;
+        public long groupSize = NONE;
+        public String dtype;
+        public String processGroup;
 
         /** Clears every column but the source. */
         public Row reset() {
             pid = tid = dur = device = stream = correlation = externalId = flowId = bytes = totalAllocated = totalReserved = NONE;
             fromDevice = toDevice = fromContext = toContext = NONE;
-            ph = cat = name = null;
+            inElems = outElems = groupSize = NONE;
+            ph = cat = name = dtype = processGroup = null;
             ts = 0;
             return this;
         }
@@ -189,7 +204,8 @@ public final class EventTable implements AutoCloseable {
             + " 'cat': 'VARCHAR', 'name': 'VARCHAR', 'ts': 'BIGINT', 'dur': 'BIGINT', 'device': 'INTEGER', 'stream': 'BIGINT',"
             + " 'correlation': 'BIGINT', 'external_id': 'BIGINT', 'flow_id': 'BIGINT', 'bytes': 'BIGINT', 'copy_kind': 'VARCHAR',"
             + " 'total_allocated': 'BIGINT', 'total_reserved': 'BIGINT', 'from_device': 'INTEGER', 'to_device': 'INTEGER',"
-            + " 'from_context': 'BIGINT', 'to_context': 'BIGINT'}";
+            + " 'from_context': 'BIGINT', 'to_context': 'BIGINT', 'in_elems': 'BIGINT', 'out_elems': 'BIGINT',"
+            + " 'dtype': 'VARCHAR', 'group_size': 'INTEGER', 'process_group': 'VARCHAR'}";
 
     /**
      * Opens a scratch file in {@code scratchDir} (an existing, writable directory: the output's own
@@ -286,6 +302,11 @@ public final class EventTable implements AutoCloseable {
         nullable(w, device(r.toDevice));
         nullable(w, r.fromContext);
         nullable(w, r.toContext);
+        nullable(w, r.inElems);
+        nullable(w, r.outElems);
+        string(w, r.dtype);
+        nullable(w, device(r.groupSize));
+        string(w, r.processGroup);
         w.write('\n');
         rows++;
     }
@@ -427,7 +448,8 @@ public final class EventTable implements AutoCloseable {
             + " CASE WHEN p.trace_pid IS NULL THEN e.pid ELSE p.pid END AS pid, e.tid, e.ph, e.cat, e.name, e.ts + e.base AS ts_ns,"
             + " e.dur AS dur_ns, e.device, e.stream, e.correlation, e.external_id, e.flow_id, e.bytes,"
             + " e.copy_kind,"
-            + " e.total_allocated, e.total_reserved, e.from_device, e.to_device, e.from_context, e.to_context"
+            + " e.total_allocated, e.total_reserved, e.from_device, e.to_device, e.from_context, e.to_context,"
+            + " e.in_elems, e.out_elems, e.dtype, e.group_size, e.process_group"
             + " FROM (SELECT r.*, COALESCE(src.base, 0) AS base, CASE WHEN src.stride > 0 AND r.pid >= src.stride"
             + " THEN (r.pid // src.stride - 1)::INTEGER ELSE r.source END AS slot"
             + " FROM staged r LEFT JOIN sources src ON src.source = r.source) e"

@@ -99,6 +99,11 @@ public final class ParquetSink implements TraceSink {
         number(t, 20, EventTable.device(r.toDevice));
         number(t, 21, r.fromContext);
         number(t, 22, r.toContext);
+        number(t, 23, r.inElems); // a collective's message: torch's op args, which the walk does not see (null)
+        number(t, 24, r.outElems);
+        string(t, 25, r.dtype);
+        number(t, 26, EventTable.device(r.groupSize));
+        string(t, 27, r.processGroup);
         t.endRow();
     }
 

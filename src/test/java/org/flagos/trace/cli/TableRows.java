@@ -1,0 +1,89 @@
+package org.flagos.trace.cli;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.flagos.trace.sql.DuckDbAnalyses;
+import org.flagos.trace.sql.ResultTable;
+
+/**
+ * For the recounts of the analyses: a trace's events table made by {@code flagtrace tables}, its rows
+ * read back as stored (no SQL but the read), and an analysis' result as maps of column to value.
+ */
+final class TableRows {
+    /** One row of the events table, the columns the recounts read. */
+    record Ev(long rank, String ph, String cat, String name, Long ts, Long dur, Long device, Long stream, Long correlation,
+            Long bytes, String copyKind) {
+        boolean complete() {
+            return "X".equals(ph) && ts != null && dur != null && dur >= 0;
+        }
+
+        Long end() {
+            return ts + dur;
+        }
+    }
+
+    private TableRows() {
+    }
+
+    /** The events table of {@code traces} (one merged trace, or several), written to {@code out} by {@code flagtrace tables}. */
+    static Path table(Path out, Path... traces) {
+        List<String> args = new ArrayList<>(List.of("tables"));
+        for (Path t : traces) {
+            args.add(t.toString());
+        }
+        args.add("-o");
+        args.add(out.toString());
+        CliRunner cli = new CliRunner();
+        int rc = cli.run(args.toArray(String[]::new));
+        if (rc != 0) {
+            throw new IllegalStateException("tables failed: " + cli.stderr());
+        }
+        return out;
+    }
+
+    /** Every row of an events table, as stored. */
+    static List<Ev> read(Path parquet) throws Exception {
+        List<Ev> out = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT rank, ph, cat, name, ts_ns, dur_ns, device, stream, correlation, bytes, copy_kind"
+                        + " FROM read_parquet('" + parquet.toAbsolutePath().toString().replace("'", "''") + "')")) {
+            while (rs.next()) {
+                out.add(new Ev(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), lng(rs.getObject(5)),
+                        lng(rs.getObject(6)), lng(rs.getObject(7)), lng(rs.getObject(8)), lng(rs.getObject(9)),
+                        lng(rs.getObject(10)), rs.getString(11)));
+            }
+        }
+        return out;
+    }
+
+    private static Long lng(Object o) {
+        return o == null ? null : ((Number) o).longValue();
+    }
+
+    /** Analysis {@code name} on DuckDB over {@code events}. */
+    static ResultTable run(Path events, String name) throws Exception {
+        try (DuckDbAnalyses duck = DuckDbAnalyses.open(events)) {
+            return duck.run(name);
+        }
+    }
+
+    /** A result's rows as maps of column to value. */
+    static List<Map<String, Object>> maps(ResultTable t) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (List<Object> r : t.rows()) {
+            Map<String, Object> m = new HashMap<>();
+            for (int i = 0; i < r.size(); i++) {
+                m.put(t.columns().get(i), r.get(i));
+            }
+            out.add(m);
+        }
+        return out;
+    }
+}
