@@ -38,6 +38,8 @@ public final class TraceTables {
     private long metadata;
     private long untimed;
     private boolean merged;
+    private Integer givenRank;
+    private final java.util.List<String> unranked = new java.util.ArrayList<>();
 
     /** Rows go to {@code table}. */
     public TraceTables(EventTable table) {
@@ -52,6 +54,24 @@ public final class TraceTables {
     /** Metadata events ({@code ph} {@code M}: row names and sort indexes) left out. */
     public long metadataLeftOut() {
         return metadata;
+    }
+
+    /**
+     * The rank of a trace that names none ({@code flagtrace tables --rank N}): a trace of one process only;
+     * a trace that names another rank, or a merged trace, is refused.
+     */
+    public void giveRank(int rank) {
+        givenRank = rank;
+    }
+
+    /** Whether the trace read is a merged one (its slots are the processes). */
+    public boolean merged() {
+        return merged;
+    }
+
+    /** The inputs (a merged trace's slots: "TRACE slot S") whose rows have no rank of their own, in reading order. */
+    public java.util.List<String> unranked() {
+        return java.util.List.copyOf(unranked);
     }
 
     /** Events left out for want of a usable {@code ts}. */
@@ -89,12 +109,26 @@ public final class TraceTables {
                 throw new TraceFormatException(path + " follows a merged trace: give the merged trace alone, or merge every"
                         + " trace into one first");
             }
+            if (givenRank != null && blocks.merged()) {
+                throw new TraceFormatException(path + " is a merged trace, whose slots name their ranks: a given rank is for"
+                        + " the trace of one process");
+            }
+            if (givenRank != null && blocks.rank() >= 0 && blocks.rank() != givenRank) {
+                throw new TraceFormatException(path + " names rank " + blocks.rank() + ", not the rank given (" + givenRank + ")");
+            }
             table.source(source, blocks.baseNs(), blocks.merged() ? TraceLimits.PID_STRIDE : 0);
             if (!blocks.merged()) {
-                table.slot(source, blocks.rank() >= 0 ? blocks.rank() : null, blocks.host());
+                Integer rank = blocks.rank() >= 0 ? Integer.valueOf(blocks.rank()) : givenRank;
+                if (rank == null) {
+                    unranked.add(path.toString());
+                }
+                table.slot(source, rank, blocks.host());
                 return;
             }
             for (TraceBlocks.MergeInput in : blocks.mergeInputs().values()) {
+                if (in.rank() < 0) {
+                    unranked.add(path + " slot " + in.slot());
+                }
                 table.slot(in.slot(), in.rank() >= 0 ? in.rank() : null, in.host());
                 for (Map.Entry<String, Long> pid : in.pids().entrySet()) {
                     table.pid(in.slot(), pid.getValue(), number(pid.getKey()));

@@ -52,18 +52,26 @@ public final class DuckDbAnalyses implements AutoCloseable {
      */
     public static DuckDbAnalyses open(Path events, long[] steps) throws IOException {
         List<Path> files = new ArrayList<>();
+        List<Integer> folderRanks = new ArrayList<>(); // each file's rank=N folder's N, or null
         if (Files.isDirectory(events)) {
-            try (var entries = Files.newDirectoryStream(events)) {
-                for (Path entry : entries) {
-                    if (entry.getFileName().toString().endsWith(".parquet") && Files.isRegularFile(entry)) {
-                        files.add(entry.toAbsolutePath());
+            Path root = events.toAbsolutePath();
+            try (var walk = Files.walk(root)) {
+                for (Path entry : (Iterable<Path>) walk::iterator) {
+                    if (entry.getFileName().toString().endsWith(".parquet") && Files.isRegularFile(entry)
+                            && !hidden(root.relativize(entry))) {
+                        files.add(entry);
                     }
                 }
+            } catch (java.io.UncheckedIOException e) {
+                throw new IOException(events + ": cannot list the folder: " + e.getCause().getMessage(), e.getCause());
             }
             if (files.isEmpty()) {
                 throw new IOException(events + ": a folder with no .parquet file in it");
             }
             files.sort(null);
+            for (Path f : files) {
+                folderRanks.add(folderRank(events, root.relativize(f)));
+            }
         } else if (Files.isRegularFile(events)) {
             files.add(events.toAbsolutePath());
         } else {
@@ -93,13 +101,24 @@ public final class DuckDbAnalyses implements AutoCloseable {
         Connection c = null;
         try {
             c = DriverManager.getConnection("jdbc:duckdb:", props);
-            // One read_parquet of one literal path per file, in plain SQL (a folder's files have one schema).
+            // One read_parquet of one literal path per file, in plain SQL, put together by column name. A file in
+            // a rank=N folder has rank N: its rank column is checked against N, or is N where it has none.
             List<String> reads = new ArrayList<>();
-            for (String l : literal) {
-                reads.add("SELECT * FROM read_parquet(" + literal(l) + ")");
+            for (int i = 0; i < literal.size(); i++) {
+                // hive_partitioning off: DuckDB would read rank=N in a path as a column of its own choosing (BIGINT)
+                String read = "read_parquet(" + literal(literal.get(i)) + ", hive_partitioning = false)";
+                Integer n = folderRanks.isEmpty() ? null : folderRanks.get(i);
+                if (n == null) {
+                    reads.add("SELECT * FROM " + read);
+                } else if (!hasColumn(c, read, "rank")) {
+                    reads.add("SELECT CAST(" + n + " AS INTEGER) AS rank, * FROM " + read);
+                } else {
+                    checkRank(c, read, n, files.get(i));
+                    reads.add("SELECT * FROM " + read);
+                }
             }
             try (Statement s = c.createStatement()) {
-                s.execute("CREATE VIEW " + READ + " AS " + String.join(" UNION ALL ", reads));
+                s.execute("CREATE VIEW " + READ + " AS " + String.join(" UNION ALL BY NAME ", reads));
                 s.execute("CREATE VIEW " + ALL + " AS SELECT *" + addedColumns(c) + " FROM " + READ);
                 s.execute("CREATE VIEW " + Analyses.INPUT_TABLE + " AS "
                         + (steps == null ? "SELECT * FROM " + ALL : Analyses.stepWindow(ALL, steps[0], steps[1])));
@@ -119,6 +138,80 @@ public final class DuckDbAnalyses implements AutoCloseable {
                 throw io;
             }
             throw new IOException(events + " is not a Parquet events table: " + words(e), e);
+        }
+    }
+
+    /**
+     * Whether a path under the folder read is hidden, as Spark and Hadoop hide it: a file or folder whose name
+     * starts with {@code .} or {@code _} (a writer's temporary file, {@code _SUCCESS}, {@code _temporary/}).
+     */
+    private static boolean hidden(Path relative) {
+        for (Path part : relative) {
+            String name = part.toString();
+            if (name.startsWith(".") || name.startsWith("_")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The folder name of a rank partition, as {@code flagtrace tables --partition-by-rank} and Spark write it. */
+    private static final String RANK_FOLDER = "rank=";
+
+    /**
+     * The rank a file's folders give it ({@code rank=N}, hive partitioning), or null where no folder under the
+     * one read is a rank's; a folder {@code rank=} of no whole number of the column's type (INTEGER), or two
+     * rank folders of different ranks above one file, are refused.
+     */
+    static Integer folderRank(Path events, Path relative) throws IOException {
+        Integer rank = null;
+        Path parent = relative.getParent();
+        for (int i = 0; parent != null && i < parent.getNameCount(); i++) {
+            String name = parent.getName(i).toString();
+            if (!name.startsWith(RANK_FOLDER)) {
+                continue;
+            }
+            String value = name.substring(RANK_FOLDER.length());
+            Integer n = null;
+            if (value.matches("-?[0-9]{1,10}")) {
+                long v = Long.parseLong(value);
+                n = v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE ? (int) v : null;
+            }
+            if (n == null) {
+                throw new IOException(events.resolve(relative) + ": its folder " + name + " is no rank (rank=N, N a whole"
+                        + " number that fits the rank column's INTEGER)");
+            }
+            if (rank != null && !rank.equals(n)) {
+                throw new IOException(events.resolve(relative) + ": it is under two rank folders, rank=" + rank + " and " + name);
+            }
+            rank = n;
+        }
+        return rank;
+    }
+
+    private static boolean hasColumn(Connection c, String read, String column) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("DESCRIBE SELECT * FROM " + read)) {
+            while (rs.next()) {
+                if (rs.getString(1).equals(column)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /** Refuses a file in folder {@code rank=N} whose rank column holds another rank (or none) on some row. */
+    private static void checkRank(Connection c, String read, int rank, Path file) throws SQLException, IOException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*), min(rank), max(rank) FROM " + read
+                + " WHERE rank IS DISTINCT FROM " + rank)) {
+            rs.next();
+            long other = rs.getLong(1);
+            if (other > 0) {
+                Object min = rs.getObject(2);
+                throw new IOException(file + ": " + other + " of its rows have rank " + (min == null ? "NULL" : min
+                        + (min.equals(rs.getObject(3)) ? "" : " to " + rs.getObject(3))) + ", not the rank of its folder rank="
+                        + rank);
+            }
         }
     }
 

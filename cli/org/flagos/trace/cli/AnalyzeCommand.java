@@ -38,7 +38,8 @@ import picocli.CommandLine.Parameters;
         exitCodeList = {ExitCodes.OK_LINE, ExitCodes.FAILED_LINE, ExitCodes.USAGE_LINE})
 final class AnalyzeCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "EVENTS", description = "the events table (docs/tables.md): a .parquet file, or a folder of"
-            + " them read as one table")
+            + " them at any depth read as one table (hidden ones, .name and _name, left out; a file under a folder"
+            + " rank=N has rank N, checked against its rank column)")
     Path events;
 
     @Option(names = {"-o", "--output"}, paramLabel = "DIR", description = "also write each table to DIR/NAME.csv (or .json);"

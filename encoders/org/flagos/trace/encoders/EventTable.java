@@ -351,6 +351,45 @@ public final class EventTable implements AutoCloseable {
      * the slots' facts and pids filled in; returns the rows written.
      */
     public long writeParquet(Path parquet) throws IOException {
+        stage();
+        copy(parquet, "");
+        return rows;
+    }
+
+    /**
+     * The table's parts by rank: each distinct (rank, slot) of its rows with their count, ordered by rank
+     * then slot (the slots' facts filled in as {@link #writeParquet(Path)} does).
+     */
+    public List<long[]> partitions() throws IOException {
+        stage();
+        List<long[]> parts = new ArrayList<>();
+        try (Statement s = connection.createStatement();
+                java.sql.ResultSet rs = s.executeQuery("SELECT rank, slot, count(*) FROM (" + SELECT + ") GROUP BY rank, slot ORDER BY rank, slot")) {
+            while (rs.next()) {
+                parts.add(new long[] {rs.getLong(1), rs.getLong(2), rs.getLong(3)});
+            }
+            return parts;
+        } catch (SQLException e) {
+            throw new IOException("cannot write the events table: " + firstLine(e.getMessage()), e);
+        }
+    }
+
+    /**
+     * Writes the rows of rank {@code rank} (and of slot {@code slot}, unless it is negative) to {@code parquet},
+     * in the table's order; as {@link #writeParquet(Path)} otherwise.
+     */
+    public void writeParquet(Path parquet, int rank, int slot) throws IOException {
+        stage();
+        copy(parquet, " WHERE rank = " + rank + (slot >= 0 ? " AND slot = " + slot : ""));
+    }
+
+    private boolean staged;
+
+    /** Reads the scratch rows into DuckDB, once, with the slots' facts and pids beside them. */
+    private void stage() throws IOException {
+        if (staged) {
+            return;
+        }
         out.close();
         connection = connect();
         try (Statement s = connection.createStatement()) {
@@ -384,10 +423,17 @@ public final class EventTable implements AutoCloseable {
                     insert.executeBatch();
                 }
             }
+            staged = true;
+        } catch (SQLException e) {
+            throw new IOException("cannot write the events table: " + firstLine(e.getMessage()), e);
+        }
+    }
+
+    private void copy(Path parquet, String where) throws IOException {
+        try (Statement s = connection.createStatement()) {
             Files.deleteIfExists(parquet);
-            s.execute("COPY (" + SELECT + ") TO '" + sqlString(parquet.toAbsolutePath().toString())
+            s.execute("COPY (" + (where.isEmpty() ? SELECT : "SELECT * FROM (" + SELECT + ")" + where) + ") TO '" + sqlString(parquet.toAbsolutePath().toString())
                     + "' (FORMAT parquet, COMPRESSION zstd)");
-            return rows;
         } catch (SQLException e) {
             throw new IOException("cannot write the events table: " + firstLine(e.getMessage()), e);
         }

@@ -20,7 +20,8 @@ import org.flagos.trace.sql.CriticalPath;
  * spark-submit --class org.flagos.trace.spark.SparkAnalyses flagtrace-VERSION-spark.jar EVENTS OUT
  * </pre>
  * EVENTS: a Parquet events table (a file or a folder of files, local or any file system Spark
- * reads); OUT: a folder that must not exist, given one CSV table per analysis (OUT/NAME/part-*.csv,
+ * reads; a folder of {@code rank=N/} partitions, as {@code flagtrace tables --partition-by-rank}
+ * writes it, is read with its ranks by Spark's own partition discovery); OUT: a folder that must not exist, given one CSV table per analysis (OUT/NAME/part-*.csv,
  * with a header line).
  */
 public final class SparkAnalyses {

@@ -62,6 +62,84 @@ class AnalyzeCommandTest {
         assertEquals(text.substring(0, text.indexOf("wrote ")), cli.stdout(), "the same tables from the folder");
     }
 
+    /**
+     * Four separate {@code tables --partition-by-rank} runs, one per rank trace of the merge, into one folder give
+     * the same analyses as the four traces' table written side by side in one run; read from the folder, from its
+     * events/ folder, and as Spark writes a partitioned table (no rank column in the files: the folder's rank is
+     * the rows'); hidden files ({@code .name}, {@code _SUCCESS}) are not read.
+     */
+    @Test
+    void aFolderPartitionedByRankFromSeparateRunsIsTheSameTable() throws Exception {
+        List<String> sideBySide = new java.util.ArrayList<>(List.of("tables"));
+        Path parts = dir.resolve("parts");
+        for (int r = 0; r < 4; r++) {
+            Path trace = dir.resolve("rank" + r + ".json");
+            sideBySide.add(trace.toString());
+            assertEquals(0, cli.run("tables", trace.toString(), "-o", parts.toString(), "--partition-by-rank"), cli.stderr());
+            assertTrue(cli.stdout().startsWith("wrote " + parts.resolve("events/rank=" + r + "/part-rank" + r + ".parquet") + " ("),
+                    cli.stdout());
+        }
+        Path side = dir.resolve("side.parquet");
+        sideBySide.addAll(List.of("-o", side.toString()));
+        assertEquals(0, cli.run(sideBySide.toArray(String[]::new)), cli.stderr());
+        assertEquals(0, cli.run("analyze", side.toString()), cli.stderr());
+        String want = cli.stdout();
+        assertTrue(want.contains("step_stragglers: "), want);
+        Files.writeString(parts.resolve("_SUCCESS"), "");
+        Files.writeString(parts.resolve("events/rank=0/.part-x.parquet.123.partial"), "a writer's temporary");
+        Files.writeString(parts.resolve("events/rank=0/.hidden.parquet"), "not Parquet: read, it would fail the run");
+        for (Path folder : List.of(parts, parts.resolve("events"))) {
+            assertEquals(0, cli.run("analyze", folder.toString()), cli.stderr());
+            assertEquals(want, cli.stdout(), folder.toString());
+        }
+
+        // The merged trace partitioned in one run: a file per rank, the merged table's analyses.
+        Path merged = dir.resolve("merged-parts");
+        assertEquals(0, cli.run("tables", dir.resolve("merged.json").toString(), "-o", merged.toString(), "--partition-by-rank"),
+                cli.stderr());
+        assertTrue(cli.stdout().startsWith("wrote 4 files under " + merged.resolve("events") + " (rank=0 to rank=3) ("), cli.stdout());
+        for (int r = 0; r < 4; r++) {
+            assertTrue(Files.isRegularFile(merged.resolve("events/rank=" + r + "/part-merged.parquet")), "rank " + r);
+        }
+        assertEquals(0, cli.run("analyze", events.toString()), cli.stderr());
+        String whole = cli.stdout();
+        assertEquals(0, cli.run("analyze", merged.toString()), cli.stderr());
+        assertEquals(whole, cli.stdout());
+
+        // As Spark's partitionBy("rank") writes it: the rank only in the folder names.
+        Path hive = dir.resolve("hive");
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:"); java.sql.Statement s = c.createStatement()) {
+            for (int r = 0; r < 4; r++) {
+                Path folder = Files.createDirectories(hive.resolve("rank=" + r));
+                s.execute("COPY (SELECT * EXCLUDE (rank) FROM read_parquet('" + parts.resolve("events/rank=" + r + "/part-rank" + r + ".parquet")
+                        + "')) TO '" + folder.resolve("part-00000.parquet") + "' (FORMAT parquet)");
+            }
+        }
+        assertEquals(0, cli.run("analyze", hive.toString()), cli.stderr());
+        assertEquals(want, cli.stdout());
+    }
+
+    /** Folders that name no rank, or another one than the rows', are refused in one line. */
+    @Test
+    void aRankFolderThatIsNoRankOrNotTheRowsRankIsRefused() throws Exception {
+        for (String name : List.of("rank=x", "rank=99999999999999999999", "rank=", "rank=1.5")) {
+            Path bad = Files.createDirectories(dir.resolve("bad-" + name.replace('=', '_').replace('.', '_')).resolve(name));
+            Files.copy(events, bad.resolve("part-0.parquet"));
+            assertEquals(ExitCodes.FAILED, cli.run("analyze", bad.getParent().toString()), name);
+            String err = cli.stderr();
+            assertEquals(1, err.strip().lines().count(), err);
+            assertTrue(err.contains("its folder " + name + " is no rank"), err);
+            assertEquals("", cli.stdout());
+        }
+        // The merge's table holds ranks 0 to 3: under rank=1 three quarters of its rows are another rank's.
+        Path wrong = Files.createDirectories(dir.resolve("wrong").resolve("rank=1"));
+        Files.copy(events, wrong.resolve("part-0.parquet"));
+        assertEquals(ExitCodes.FAILED, cli.run("analyze", wrong.getParent().toString()));
+        String err = cli.stderr();
+        assertEquals(1, err.strip().lines().count(), err);
+        assertTrue(err.contains("have rank 0 to 3, not the rank of its folder rank=1"), err);
+    }
+
     @Test
     void badInputIsOneLineAndNoFile() throws Exception {
         Path out = dir.resolve("none");

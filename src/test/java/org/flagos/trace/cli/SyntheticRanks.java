@@ -129,6 +129,22 @@ public final class SyntheticRanks {
         return events;
     }
 
+    /**
+     * After {@link #events}: the first {@code ranks} rank traces in {@code dir} written by separate
+     * {@code flagtrace tables --partition-by-rank} runs into one folder, {@code dir/parts}
+     * ({@code parts/events/rank=N/part-rankN.parquet}, docs/tables.md); returns the folder.
+     */
+    public static Path partitioned(Path dir, int ranks) {
+        Path parts = dir.resolve("parts");
+        CliRunner cli = new CliRunner();
+        for (int r = 0; r < ranks; r++) {
+            if (cli.run("tables", dir.resolve("rank" + r + ".json").toString(), "-o", parts.toString(), "--partition-by-rank") != 0) {
+                throw new IllegalStateException("tables --partition-by-rank failed: " + cli.stderr());
+            }
+        }
+        return parts;
+    }
+
     /** Delays everything after step {@code step}'s op by {@code ns}, the host spans across its end growing by as much. */
     private static void stretch(JsonNode trace, int step, long ns) {
         if (ns == 0) {

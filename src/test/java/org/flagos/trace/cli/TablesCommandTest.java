@@ -95,6 +95,65 @@ class TablesCommandTest {
         assertEquals(List.of(), files());
     }
 
+    /**
+     * {@code --partition-by-rank}: a trace naming no rank (torch's reference trace names none) is refused in one
+     * line before any file is written, never put under rank=-1; {@code --rank N} gives it one, and its rows
+     * carry it; a second run that would write the same file is refused and leaves the first file as it was;
+     * {@code --rank} of a trace that names another rank, or with two traces, is refused.
+     */
+    @Test
+    void aTablePartitionedByRankNeedsARankAndNeverReplacesAFile() throws Exception {
+        Path parts = dir.resolve("parts");
+        assertEquals(ExitCodes.USAGE, cli.run("tables", torch().toString(), "-o", parts.toString(), "--partition-by-rank"));
+        String err = cli.stderr();
+        assertEquals(1, err.strip().lines().count(), err);
+        assertTrue(err.contains("names no rank") && err.contains("--rank N"), err);
+        assertEquals(List.of(), tree(parts), "no file written, no rank=-1 folder");
+
+        assertEquals(0, cli.run("tables", torch().toString(), "-o", parts.toString(), "--partition-by-rank", "--rank", "5"), cli.stderr());
+        Path file = parts.resolve("events/rank=5/part-torch_trace.parquet");
+        assertEquals("wrote " + file + " (205 rows from 1 trace; left out: 58 metadata events)" + System.lineSeparator(), cli.stdout());
+        assertEquals(List.of(file), tree(parts), "one file, no scratch or temporary left");
+        assertEquals(205, rows(file));
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("SELECT min(rank), max(rank) FROM read_parquet('" + file.toString().replace("'", "''") + "')")) {
+            r.next();
+            assertEquals(5, r.getInt(1));
+            assertEquals(5, r.getInt(2));
+        }
+        byte[] first = Files.readAllBytes(file);
+
+        assertEquals(ExitCodes.USAGE, cli.run("tables", torch().toString(), "-o", parts.toString(), "--partition-by-rank", "--rank", "5"));
+        err = cli.stderr();
+        assertEquals(1, err.strip().lines().count(), err);
+        assertTrue(err.contains(file.toString()) && err.contains("exists"), err);
+        assertEquals("", cli.stdout());
+        assertTrue(java.util.Arrays.equals(first, Files.readAllBytes(file)), "the first run's file is untouched");
+        assertEquals(List.of(file), tree(parts));
+
+        // A trace that names its rank (torch's distributedInfo) given another one is refused; alone it goes under its own.
+        Path ranked = Files.writeString(dir.resolve("ranked.json"), "{\"distributedInfo\":{\"rank\":1,\"world_size\":2},\"traceEvents\":["
+                + "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":2}]}");
+        assertEquals(ExitCodes.FAILED, cli.run("tables", ranked.toString(), "-o", parts.toString(), "--partition-by-rank", "--rank", "2"));
+        assertEquals(1, cli.stderr().strip().lines().count(), cli.stderr());
+        assertTrue(cli.stderr().contains("names rank 1"), cli.stderr());
+        assertEquals(0, cli.run("tables", ranked.toString(), "-o", parts.toString(), "--partition-by-rank"), cli.stderr());
+        assertTrue(Files.isRegularFile(parts.resolve("events/rank=1/part-ranked.parquet")));
+        assertEquals(ExitCodes.USAGE, cli.run("tables", torch().toString(), ranked.toString(), "-o", parts.toString(), "--rank", "1"));
+        assertEquals(ExitCodes.USAGE, cli.run("tables", torch().toString(), "-o", parts.toString(), "--rank", "-1"));
+        assertEquals(2, tree(parts).size());
+    }
+
+    /** Every file under {@code root}, hidden ones included, sorted. */
+    private static List<Path> tree(Path root) throws Exception {
+        if (!Files.exists(root)) {
+            return List.of();
+        }
+        try (Stream<Path> s = Files.walk(root)) {
+            return s.filter(Files::isRegularFile).sorted().toList();
+        }
+    }
+
     private List<Path> files() throws Exception {
         try (Stream<Path> s = Files.list(dir)) {
             return s.filter(p -> !p.getFileName().toString().endsWith(".json")).sorted().toList();
