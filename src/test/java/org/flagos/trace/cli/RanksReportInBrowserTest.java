@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RanksReportInBrowserTest {
     private static final List<String> SECTIONS = List.of("Across ranks",
-            "Top device work (kernels, copies, memsets) by total time", "Device work statistics",
+            "Top device work (kernels, copies, memsets) by total time", "Device work statistics", "Collectives",
             "Device time by op (self: work the op launched itself)", "Device streams over time", "Op table", "Capture losses");
 
     @TempDir
