@@ -99,12 +99,7 @@ record RankAlignment(long offsetNs, long boundNs, String clock, Collectives coll
 
     /** The anchor taken at start, else the first. */
     static ClockAnchor start(List<ClockAnchor> anchors) {
-        for (ClockAnchor a : anchors) {
-            if (a.at().equals("start")) {
-                return a;
-            }
-        }
-        return anchors.get(0);
+        return ClockAnchor.start(anchors);
     }
 
     /** The anchor taken at stop, or null. */

@@ -3,6 +3,7 @@ package org.flagos.trace.report;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
+import org.flagos.trace.encoders.EventRows;
 import org.flagos.trace.encoders.EventTable;
 import org.flagos.trace.tracefile.TraceBlocks;
 import org.flagos.trace.tracefile.TraceEvent;
@@ -31,7 +32,7 @@ public final class TraceTables {
      */
     private static final java.util.Set<String> COPIES = java.util.Set.of("gpu_memcpy", "Memcpy");
 
-    private final EventTable table;
+    private final EventRows.Sink table;
     private final EventTable.Row row = new EventTable.Row();
     private int inputs;
     private long rows;
@@ -41,8 +42,8 @@ public final class TraceTables {
     private Integer givenRank;
     private final java.util.List<String> unranked = new java.util.ArrayList<>();
 
-    /** Rows go to {@code table}. */
-    public TraceTables(EventTable table) {
+    /** Rows go to {@code table}: {@link EventTable}, or {@link EventRows.Finished} (rows as they are read, facts known). */
+    public TraceTables(EventRows.Sink table) {
         this.table = table;
     }
 
@@ -74,6 +75,13 @@ public final class TraceTables {
         return java.util.List.copyOf(unranked);
     }
 
+    private TraceBlocks blocks;
+
+    /** The blocks around the events of the last trace read (its rank, base time, clock anchors, a merge's slots). */
+    public TraceBlocks blocks() {
+        return blocks;
+    }
+
     /** Events left out for want of a usable {@code ts}. */
     public long untimedLeftOut() {
         return untimed;
@@ -90,6 +98,16 @@ public final class TraceTables {
                 TraceReader.Options.FIELDS, pass));
     }
 
+    /**
+     * As {@link #read(Path)}, from the bytes {@code raw} of the file {@code path} (opened elsewhere: a Hadoop file
+     * system's stream, on a Spark executor); closes {@code raw}.
+     */
+    public void read(Path path, java.io.InputStream raw) throws IOException {
+        int source = inputs++;
+        Pass pass = new Pass(source);
+        pass.finish(path, TraceReader.read(raw, path, TraceReader.Options.FIELDS, pass));
+    }
+
     /** One file's pass. */
     private final class Pass implements TraceReader.Visitor {
         final int source;
@@ -99,6 +117,7 @@ public final class TraceTables {
         }
 
         void finish(Path path, TraceBlocks blocks) throws IOException {
+            TraceTables.this.blocks = blocks;
             if (blocks.merged() && inputs > 1) {
                 throw new TraceFormatException(path + " is a merged trace: give it alone (its slots are the ranks), or merge"
                         + " every trace into one first");

@@ -68,6 +68,19 @@ public final class TraceReader {
         });
     }
 
+    /**
+     * As {@link #read(Path, String, Options, Visitor)}, from the bytes {@code raw} of the file {@code path}
+     * (opened elsewhere: a Hadoop file system's stream); closes {@code raw}.
+     */
+    public static TraceBlocks read(InputStream raw, Path path, Options options, Visitor visitor) throws IOException {
+        return TraceSource.read(path, raw, in -> {
+            if (looksLikePerfetto(in)) {
+                throw new TraceFormatException(path + " " + PERFETTO_REFUSED);
+            }
+            return walk(in, path, options, visitor);
+        });
+    }
+
     /** Walks the JSON trace {@code in} (opened by {@link TraceSource#read}) of {@code path}. */
     public static TraceBlocks walk(InputStream in, Path path, Options options, Visitor visitor) throws IOException {
         try (JsonParser p = TraceSource.parser(in)) {

@@ -62,6 +62,15 @@ public final class TraceSource {
         } catch (NoSuchFileException e) {
             throw new TraceFormatException(path + ": no such file");
         }
+        return read(path, raw, body);
+    }
+
+    /**
+     * Reads the trace bytes {@code raw} (a file opened elsewhere: a Hadoop file system's stream, on a Spark
+     * executor) with {@code body}, under the same rules and words as {@link #read(Path, String, Body)},
+     * the faults naming {@code path}; closes {@code raw}.
+     */
+    public static <T> T read(Path path, InputStream raw, Body<T> body) throws IOException {
         try (BufferedInputStream in = maybeGunzip(new BufferedInputStream(raw, 1 << 16))) {
             return body.read(in);
         } catch (TraceFormatException e) {

@@ -32,7 +32,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * copying and spills to a temporary folder beside the scratch file; {@link #close()} deletes both.
  * Not thread-safe: one writer.
  */
-public final class EventTable implements AutoCloseable {
+public final class EventTable implements EventRows.Sink, AutoCloseable {
     /** A null column among the longs of {@link Row}. */
     public static final long NONE = Long.MIN_VALUE;
     /** DuckDB's memory limit while copying (the CSV reader's buffers, the join, the Parquet writer's row groups). */
@@ -254,6 +254,7 @@ public final class EventTable implements AutoCloseable {
      * ({@code (slot + 1) * stride + n}); 0 for any other trace, whose rows are all of slot {@code source}.
      * Any number of times before {@link #writeParquet}, in any order with the rows.
      */
+    @Override
     public void source(int source, long baseNs, long pidStride) {
         sources.append(sources.length() == 0 ? "" : ", ").append('(').append(source).append(", ").append(baseNs)
                 .append(", ").append(pidStride).append(')');
@@ -263,6 +264,7 @@ public final class EventTable implements AutoCloseable {
      * What a slot's rows share: its rank (null when its trace names none: the rows get {@code -1 - slot})
      * and its host (null when unknown).
      */
+    @Override
     public void slot(int slot, Integer rank, String host) {
         slots.append(slots.length() == 0 ? "" : ", ").append('(').append(slot).append(", ")
                 .append(rank == null ? "NULL" : rank.toString()).append(", ")
@@ -273,11 +275,13 @@ public final class EventTable implements AutoCloseable {
      * A merged trace's pid {@code tracePid} of slot {@code slot} stands for {@code originalPid} in that
      * process's own trace ({@link #NONE}: a pid that was no number there, such as torch's {@code Spans}).
      */
+    @Override
     public void pid(int slot, long tracePid, long originalPid) {
         pids.add(new long[] {slot, tracePid, originalPid});
     }
 
     /** Appends one event. */
+    @Override
     public void add(Row r) throws IOException {
         Writer w = out;
         w.write(Integer.toString(r.source));
@@ -440,7 +444,8 @@ public final class EventTable implements AutoCloseable {
     }
 
     /**
-     * The published table from the staged rows: a merged trace's row's slot from its pid; a slot without a
+     * The published table from the staged rows ({@link EventRows.Finished} is the same rule in Java, for a reader
+     * that knows the facts before the rows: the Spark data source; the two are held equal by the spark tests): a merged trace's row's slot from its pid; a slot without a
      * rank gets {@code -1 - slot} ({@link #rank}); times move from the source's base to epoch ns; a merged
      * trace's pids go back to the process's own. A copy's kind is staged with the row ({@link CopyKinds}).
      */

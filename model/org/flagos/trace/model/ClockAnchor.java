@@ -40,6 +40,16 @@ public record ClockAnchor(String at, long realtimeNs, long monotonicNs, long tra
         return new ClockAnchor(at, r.innerNs(), r.midNs(), traceOf.applyAsLong(r.midNs()), r.boundNs());
     }
 
+    /** The anchor taken at start, else the first; null when there is none. */
+    public static ClockAnchor start(java.util.List<ClockAnchor> anchors) {
+        for (ClockAnchor a : anchors) {
+            if (a.at().equals("start")) {
+                return a;
+            }
+        }
+        return anchors.isEmpty() ? null : anchors.get(0);
+    }
+
     /** The trace clock minus the real-time clock at this anchor. */
     public long realtimeOffsetNs() {
         return traceNs - realtimeNs;

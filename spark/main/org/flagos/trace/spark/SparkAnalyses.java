@@ -34,7 +34,15 @@ public final class SparkAnalyses {
      * not grow one plan), and plans every analysis, by name, in order.
      */
     public static Map<String, Dataset<Row>> run(SparkSession spark, String events) {
-        spark.read().parquet(events).createOrReplaceTempView(Analyses.INPUT_TABLE);
+        return run(spark, spark.read().parquet(events));
+    }
+
+    /**
+     * As {@link #run(SparkSession, String)}, over any events table: one read by the {@code flagtrace} data source
+     * ({@code spark.read().format("flagtrace").load(traces...)}, {@link FlagtraceDataSource}) straight from the traces.
+     */
+    public static Map<String, Dataset<Row>> run(SparkSession spark, Dataset<Row> events) {
+        events.createOrReplaceTempView(Analyses.INPUT_TABLE);
         try {
             CriticalPath.build(engine(spark));
         } catch (IOException e) {

@@ -129,6 +129,15 @@ public final class SyntheticRanks {
         return events;
     }
 
+    /** {@code flagtrace tables TRACE -o OUT} (the events table of any trace file, docs/tables.md); returns OUT. */
+    public static Path tables(Path trace, Path out) {
+        CliRunner cli = new CliRunner();
+        if (cli.run("tables", trace.toString(), "-o", out.toString()) != 0) {
+            throw new IllegalStateException("tables failed: " + cli.stderr());
+        }
+        return out;
+    }
+
     /**
      * After {@link #events}: the first {@code ranks} rank traces in {@code dir} written by separate
      * {@code flagtrace tables --partition-by-rank} runs into one folder, {@code dir/parts}
