@@ -86,6 +86,7 @@ class CaptureRangeRunTest {
             for (String key : List.of("flagtrace_run_capture_range", "flagtrace_run_window", "flagtrace_run_end", "deviceProperties")) {
                 assertEquals(original.path(key), replayed.path(key), key);
             }
+            InjectedRunTest.assertSameAsReplay(trace);
         }
         run.clean();
         FakeGpuPrograms.delete(dir);

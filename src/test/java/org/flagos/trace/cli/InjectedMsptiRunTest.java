@@ -97,6 +97,7 @@ class InjectedMsptiRunTest {
         assertEquals(0, trace.path("flagtrace_run_ops_dropped").asLong(-1));
         assertTrue(trace.path("flagtrace_run_buffers").asLong() > 1, "the fake's small buffers, each handed over: " + trace.path("flagtrace_run_buffers"));
         assertTrue(run.stderr().contains("exited with 3; 1 trace: " + traces.get(0)), run.stderr());
+        InjectedRunTest.assertSameAsReplay(traces.get(0));
         run.clean();
         FakeGpuPrograms.delete(dir);
     }

@@ -91,6 +91,7 @@ class InjectedRunTest {
         assertEquals(0, trace.path("flagtrace_run_buffers_dropped").asLong(-1));
         assertEquals(0, trace.path("flagtrace_run_ops_dropped").asLong(-1));
         assertTrue(run.stderr().contains("exited with 3; 1 trace: " + traces.get(0)), run.stderr());
+        assertSameAsReplay(traces.get(0));
         run.clean();
         FakeGpuPrograms.delete(dir);
     }
@@ -125,6 +126,7 @@ class InjectedRunTest {
         assertTrue(received >= 1200 - 12 && received <= 1200, "the 1,200 launches, less the buffers not completed: " + received);
         assertEquals(received, e.count("kernel"));
         assertTrue(trace.path("flagtrace_run_buffers").asLong() > 0, "the buffers received are counted");
+        assertSameAsReplay(traces.get(0));
         run.clean();
         FakeGpuPrograms.delete(dir);
     }
@@ -261,6 +263,29 @@ class InjectedRunTest {
             at = end;
         }
         return kernels;
+    }
+
+    /**
+     * The trace {@code run} wrote for a window is, byte for byte, what {@code flagtrace replay} makes of the window's
+     * capture and the files beside it given the same {@code flagtrace_run_*} fields (read from the trace, in its order):
+     * the one replay path, whichever way {@code run} feeds it.
+     */
+    static void assertSameAsReplay(Path trace) throws IOException {
+        String name = trace.getFileName().toString();
+        Path capture = trace.resolveSibling(name.replaceFirst("\\.json$", ".fltrbuf"));
+        Path again = trace.resolveSibling("replayed-" + name);
+        List<String> args = new ArrayList<>(List.of("replay", capture.toString(), "-o", again.toString()));
+        JSON.readTree(trace.toFile()).fields().forEachRemaining(f -> {
+            if (f.getKey().startsWith("flagtrace_run_")) {
+                args.addAll(List.of("--metadata", f.getKey() + "=" + f.getValue().asText()));
+            }
+        });
+        java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream to = new java.io.PrintStream(said, true, StandardCharsets.UTF_8);
+        assertEquals(0, new FlagtraceCli(to, to).run(args.toArray(String[]::new)), said.toString(StandardCharsets.UTF_8));
+        assertTrue(java.util.Arrays.equals(Files.readAllBytes(trace), Files.readAllBytes(again)),
+                "run's " + trace + " and replay's " + again + " differ");
+        Files.delete(again);
     }
 
     static Map<String, Long> counts(String out) {

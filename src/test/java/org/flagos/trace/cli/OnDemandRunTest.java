@@ -62,6 +62,7 @@ class OnDemandRunTest {
                 + "phase 3: kernels=4 memsets=3 ranges=1\n", run.stdout(), "the program's stdout, untouched");
         assertEquals(List.of("flagtrace-" + pid + "-w1.json"), FakeGpuPrograms.names(FakeGpuPrograms.traces(dir)), run.stderr());
         assertHoldsOnlyPhase(JSON.readTree(dir.resolve("flagtrace-" + pid + "-w1.json").toFile()), 2);
+        InjectedRunTest.assertSameAsReplay(dir.resolve("flagtrace-" + pid + "-w1.json"));
         assertTrue(run.stderr().contains("exited with 7; 1 trace: " + dir.resolve("flagtrace-" + pid + "-w1.json")), run.stderr());
         run.clean();
         FakeGpuPrograms.delete(dir);
@@ -117,6 +118,8 @@ class OnDemandRunTest {
         awaitFile(run, dir.resolve("flagtrace-" + pid + "-w1.fltrbuf")); // the delay armed it: the window's capture appears
         go(run, 1);
         awaitFile(run, dir.resolve("flagtrace-" + pid + "-w1.process.json")); // written when the duration closed the window
+        // replayed into its trace then, while the program waits for phase 2: not when the tree is done
+        awaitFile(run, dir.resolve("flagtrace-" + pid + "-w1.json"));
         go(run, 2);
         assertEquals(5, run.finish(), run.stderr());
         assertEquals("ready " + pid + "\nphase 1: kernels=2 memsets=1 ranges=1\nphase 2: kernels=3 memsets=2 ranges=1\n", run.stdout());
