@@ -1,0 +1,63 @@
+/* A fake-GPU launch loop for benchmarks/run-stop-to-trace.sh (issue 31 item 6, "stop to trace"): it knows
+ * nothing of flagtrace. It launches LAUNCHES kernels (each a kernel record and a runtime record on the fake
+ * CUPTI), an NVTX range "step" around every 100 of them, synchronises, and prints on stderr, from an atexit
+ * handler registered before CUDA starts (so it runs after the injected library's own exit flush, which CUDA's
+ * initialisation registers later), the moment it ends and its parent's CPU time then:
+ *
+ *     exited realtime_ns=N parent_cpu_ticks=T ticks_per_s=HZ
+ *
+ * Built against scripts/fake-gpu-env cupti's fakes: cc stop_to_trace_loop.c -lcudart.
+ *     stop_to_trace_loop LAUNCHES */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+#include "fake_cuda.h"
+
+static void step_stub(void) {}
+
+static void exited(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    unsigned long utime = 0, stime = 0;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long) getppid());
+    FILE* f = fopen(path, "r");
+    if (f != NULL) {
+        char buf[4096];
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        buf[n] = 0;
+        fclose(f);
+        char* p = buf;
+        for (char* q = buf; *q; q++) {
+            if (*q == ')') {
+                p = q; /* the command name may hold spaces: fields count from its last ')' */
+            }
+        }
+        /* after ")": state(3) ppid(4) ... utime(14) stime(15) */
+        sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime);
+    }
+    fprintf(stderr, "exited realtime_ns=%lld parent_cpu_ticks=%lu ticks_per_s=%ld\n",
+            (long long) now.tv_sec * 1000000000LL + now.tv_nsec, utime + stime, sysconf(_SC_CLK_TCK));
+}
+
+int main(int argc, char** argv) {
+    long launches = argc > 1 ? atol(argv[1]) : 375000;
+    atexit(exited);
+    __cudaRegisterFunction(NULL, (const char*) step_stub, (char*) "_Z4stepPfi", "_Z4stepPfi", -1, NULL, NULL, NULL, NULL,
+                           NULL);
+    dim3 grid = {1, 1, 1};
+    dim3 block = {32, 1, 1};
+    for (long i = 0; i < launches; i++) {
+        if (i % 100 == 0) {
+            nvtxRangePushA("step");
+        }
+        cudaLaunchKernel((const void*) step_stub, grid, block, NULL, 0, NULL);
+        if (i % 100 == 99 || i == launches - 1) {
+            nvtxRangePop();
+        }
+    }
+    cudaDeviceSynchronize();
+    printf("kernels=%ld\n", launches);
+    return 0;
+}
