@@ -614,7 +614,11 @@ final class InjectedRun implements AutoCloseable {
             } catch (IOException | RuntimeException e) {
                 w.failure = e;
             }
-            w.replayed = replays.submit(() -> w.replay(w.said)); // its files are complete: the trace need not wait for the tree
+            try {
+                w.replayed = replays.submit(() -> w.replay(w.said)); // its files are complete: the trace need not wait for the tree
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                w.failure = e; // run is closing (it failed): the capture stays, untraced; finish, if called, says so
+            }
         }
 
         /** Replays each window's capture into its trace; the traces written. */
@@ -674,6 +678,10 @@ final class InjectedRun implements AutoCloseable {
 
             /** The trace its replay wrote, once it has; null if the replay failed (said in one line). */
             Path replayed() throws IOException {
+                if (replayed == null) {
+                    throw new IOException("it was not replayed: flagtrace run was closing when the window closed; the capture is "
+                            + capture + " (flagtrace replay turns it into its trace)");
+                }
                 try {
                     return replayed.get();
                 } catch (InterruptedException e) {
