@@ -3,6 +3,8 @@
 # `flagtrace run -- CMD` is complete, and the CPU flagtrace spends in that time. A benchmark, not a test.
 #
 #     benchmarks/run-stop-to-trace.sh [LAUNCHES] [ROUNDS]      # from the repository root, after mvn test-compile
+#     WORKERS=4 STAGGER=4 benchmarks/run-stop-to-trace.sh ...  # a tree: 4 processes of LAUNCHES/4 each, started
+#                                                              # STAGGER s apart by a shell; the trace is merged.json
 #
 # CMD is benchmarks/native/stop_to_trace_loop.c built on scripts/fake-gpu-env cupti's fakes: LAUNCHES kernel
 # launches (default 375,000: a kernel record and a runtime record each, 750,000 records), an NVTX range every
@@ -18,6 +20,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 launches=${1:-375000}
 rounds=${2:-3}
+workers=${WORKERS:-1}
+stagger=${STAGGER:-4}
 base=${BASE:-main}
 work=target/stop-to-trace
 rm -rf "$work"
@@ -33,6 +37,12 @@ javac -nowarn -d "$work/old" -cp "$cp" "$work/InjectedRun.java" 2> "$work/javac.
 printf 'Premain-Class: org.flagos.trace.agent.FlagtraceAgent\nAgent-Class: org.flagos.trace.agent.FlagtraceAgent\n' > "$work/manifest.txt"
 jar cfm "$work/agent.jar" "$work/manifest.txt"
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | xargs) x $(nproc); $(java -version 2>&1 | head -1)"
+command=("$work/loop" "$launches")
+if [ "$workers" -gt 1 ]; then
+  command=(sh -c 'for i in $(seq 1 "$1"); do (sleep $(( (i - 1) * $2 )); exec "$3" "$4") & done; wait' tree "$workers" "$stagger" \
+    "$PWD/$work/loop" $((launches / workers)))
+fi
+echo "workers: $workers$( [ "$workers" -gt 1 ] && echo ", started $stagger s apart, $((launches / workers)) launches each")"
 echo "date: $(date -u +%FT%TZ); base (old route): $(git rev-parse --short "$base"); new: $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- cli || echo ' + uncommitted')"
 printf '%-5s %-3s %10s %12s %12s %12s %10s  %s\n' round route events exit_to_trace exit_to_run cpu_after_s load1 note
 for round in $(seq 1 "$rounds"); do
@@ -42,15 +52,15 @@ for round in $(seq 1 "$rounds"); do
     out="$work/$route-$round"
     load=$(cut -d' ' -f1 /proc/loadavg)
     /usr/bin/time -f '%U %S' -o "$work/time" java -cp "$classes" org.flagos.trace.cli.FlagtraceCli run -d "$out" --agent-jar "$work/agent.jar" -- \
-      "$work/loop" "$launches" > "$work/stdout" 2> "$work/stderr"
+      "${command[@]}" > "$work/stdout" 2> "$work/stderr"
     done_ns=$(date +%s%N)
-    exited=$(grep -m1 '^exited ' "$work/stderr")
+    exited=$(grep '^exited ' "$work/stderr" | sort -t= -k2 -n | tail -1) # the last process of the tree to end
     exit_ns=$(sed 's/.*realtime_ns=\([0-9]*\).*/\1/' <<< "$exited")
     ticks=$(sed 's/.*parent_cpu_ticks=\([0-9]*\).*/\1/' <<< "$exited")
     hz=$(sed 's/.*ticks_per_s=\([0-9]*\).*/\1/' <<< "$exited")
-    trace=$(ls "$out"/flagtrace-*.json | grep -E '/flagtrace-[0-9]+\.json$')
+    if [ "$workers" -gt 1 ]; then trace=$out/merged.json; else trace=$(ls "$out"/flagtrace-*.json | grep -E '/flagtrace-[0-9]+\.json$'); fi
     trace_ns=$(python3 -c "import os,sys; print(os.stat(sys.argv[1]).st_mtime_ns)" "$trace")
-    records=$(grep -o 'trace events: [0-9]* records' "$work/stderr" | grep -o '[0-9]* records' | cut -d' ' -f1)
+    records=$(grep -E 'wrote [^ ]*/flagtrace-[0-9]+\.json \(' "$work/stderr" | grep -o 'trace events: [0-9]* records' | grep -o '[0-9]* records' | cut -d' ' -f1 | paste -sd+ | bc)
     read -r user sys < "$work/time"
     cpu=$(python3 -c "print(f'{$user + $sys - $ticks / $hz:.2f}')")
     printf '%-5s %-3s %10s %10.3f s %10.3f s %10s s %10s  %s\n' "$round" "$route" "$records" \
