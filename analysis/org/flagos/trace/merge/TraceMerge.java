@@ -22,10 +22,11 @@ import org.flagos.trace.tracefile.TraceSource;
  * the reference's clock (the lowest rank's), with each trace's offset and bound stated in the merged
  * trace's {@code flagtrace_merge} block.
  *
- * <p>Bounded memory: a first streamed pass reads each trace's top-level facts (who, clock anchors,
- * base time), skipping its events; a second copies each trace's events in turn, one event held at a
- * time. Chrome JSON needs no global order of events, so traces are copied one after another rather
- * than interleaved.
+ * <p>Bounded memory: each trace is read once ({@link InputCopy#read}, as many at a time as there are cores), its
+ * facts (who, clock anchors, base time, collectives) gathered and its events kept, one at a time, in a scratch part
+ * as the bytes they will be written as, with the pids, times and ids cut out; once the clocks are aligned the parts
+ * are written in turn with those filled in. Chrome JSON needs no global order of events, so traces are copied one
+ * after another rather than interleaved.
  */
 public final class TraceMerge {
     /**
