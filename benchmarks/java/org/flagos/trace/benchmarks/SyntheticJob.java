@@ -13,8 +13,10 @@ import java.nio.file.Path;
  *
  * <p>Each step of each rank: {@code kernels} compute ops ({@code aten::mm}, each a {@code cudaLaunchKernel}
  * and a GEMM kernel on stream 7, flow arrow paired), then an all-reduce ({@code c10d::allreduce_}, its
- * NCCL kernel on stream 20 with torch's collective args), then a {@code cudaDeviceSynchronize} that
- * ends the step ({@code ProfilerStep#N}). The collective is the job's one coupling: the NCCL kernel of
+ * NCCL kernel with torch's collective args on the same stream, so that stream order is its dependency on
+ * the compute: the analyses do not follow CUDA-event waits between streams yet), then a
+ * {@code cudaStreamSynchronize} (its runtime call and CUPTI's {@code cuda_sync} record) that ends the step
+ * ({@code ProfilerStep#N}). The collective is the job's one coupling: the NCCL kernel of
  * step s starts on a rank when its compute is done, and ends on every rank at the last rank's start
  * plus the transfer time (plus up to {@link #JITTER_NS} of network jitter per rank). So:
  * <ul>
@@ -55,7 +57,7 @@ public final class SyntheticJob {
         /** A job of about {@code eventsPerRank} events per rank, 8 compute kernels a step, 8 ranks a host. */
         public static Spec of(int ranks, long eventsPerRank, int straggler, boolean slowLink) {
             int kernels = 8;
-            long perStep = (long) kernels * EVENTS_PER_KERNEL + 8;
+            long perStep = (long) kernels * EVENTS_PER_KERNEL + 8; // + the collective's 5 and the sync's 3
             return new Spec(ranks, (int) Math.max(1, Math.min(Integer.MAX_VALUE, eventsPerRank / perStep)), kernels, straggler, 1.5,
                     slowLink ? 3.0 : 1.0, 8);
         }
@@ -85,7 +87,6 @@ public final class SyntheticJob {
     private static final class RankClock {
         long host;
         long computeFree;
-        long commFree;
     }
 
     /** When each step's collective becomes complete (the last rank's start plus the transfer), true clock, ns. */
@@ -105,8 +106,8 @@ public final class SyntheticJob {
             lastStart[s] = last;
             for (int r = 0; r < clocks.length; r++) {
                 RankClock c = clocks[r];
-                c.commFree = last + transfer + jitterNs(r, s);
-                c.host = Math.max(c.host, c.commFree) + 2_000 + 5_000; // the synchronize returns, the next step starts
+                c.computeFree = last + transfer + jitterNs(r, s);
+                c.host = Math.max(c.host, c.computeFree) + 2_000 + 5_000; // the synchronize returns, the next step starts
             }
         }
         return lastStart;
@@ -123,7 +124,7 @@ public final class SyntheticJob {
         }
         long launchEnd = host + 2_000 + LAUNCH_NS;
         c.host = host + 15_000;
-        return Math.max(Math.max(launchEnd + LAUNCH_DELAY_NS, c.computeFree), c.commFree);
+        return Math.max(launchEnd + LAUNCH_DELAY_NS, c.computeFree);
     }
 
     /** Writes {@code dir/rank-N.json} for every rank; returns the events written per rank (the same for all). */
@@ -184,23 +185,33 @@ public final class SyntheticJob {
                 host += OP_NS + 1_000;
             }
             long launch = host + 2_000;
-            long start = Math.max(Math.max(launch + LAUNCH_NS + LAUNCH_DELAY_NS, c.computeFree), c.commFree);
+            long start = Math.max(launch + LAUNCH_NS + LAUNCH_DELAY_NS, c.computeFree);
             long end = lastStart[s] + transfer + jitterNs(rank, s);
-            c.commFree = end;
-            events += launchedWork(g, "cpu_op", "c10d::allreduce_", pid, host, 15_000, launch, start, end - start, 20, device, NCCL,
+            c.computeFree = end;
+            events += launchedWork(g, "cpu_op", "c10d::allreduce_", pid, host, 15_000, launch, start, end - start, 7, device, NCCL,
                     correlation++, external++, offset, spec.ranks());
             long syncStart = host + 15_000;
             long syncEnd = Math.max(syncStart, end) + 2_000;
-            complete(g, "cuda_runtime", "cudaDeviceSynchronize", pid, pid, syncStart + offset, syncEnd - syncStart);
+            long sync = correlation++;
+            complete(g, "cuda_runtime", "cudaStreamSynchronize", pid, pid, syncStart + offset, syncEnd - syncStart);
             g.writeFieldName("args");
             g.writeStartObject();
-            g.writeNumberField("cbid", 165);
-            g.writeNumberField("correlation", correlation++);
+            g.writeNumberField("cbid", 131);
+            g.writeNumberField("correlation", sync);
+            g.writeEndObject();
+            g.writeEndObject();
+            complete(g, "cuda_sync", "Stream Sync", device, 7, syncStart + 500 + offset, syncEnd - 1_000 - (syncStart + 500));
+            g.writeFieldName("args");
+            g.writeStartObject();
+            g.writeStringField("cuda_sync_kind", "Stream Sync");
+            g.writeNumberField("stream", 7);
+            g.writeNumberField("correlation", sync);
+            g.writeNumberField("device", device);
             g.writeEndObject();
             g.writeEndObject();
             complete(g, "user_annotation", "ProfilerStep#" + s, pid, pid, stepStart + offset, syncEnd - stepStart);
             g.writeEndObject();
-            events += 2;
+            events += 3;
             c.host = syncEnd + 5_000;
         }
         g.writeEndArray();

@@ -19,9 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The synthetic N-rank job (benchmarks' {@link SyntheticJob}) through the user's route: {@code merge} finds
- * each host's known clock offset from the collectives alone, {@code tables} reads every rank, and the
+ * each host's known clock offset from the collectives alone, {@code tables} reads every rank, the
  * collectives analysis names the injected straggler as the last to arrive at every collective, late by
- * what its slower compute costs.
+ * what its slower compute costs, and every rank's critical path runs through the straggler's compute.
  */
 class SyntheticJobTest {
     @TempDir(cleanup = org.junit.jupiter.api.io.CleanupMode.ALWAYS)
@@ -32,7 +32,7 @@ class SyntheticJobTest {
         int straggler = 2;
         SyntheticJob.Spec spec = new SyntheticJob.Spec(4, 12, 8, straggler, 1.5, 1.0, 2);
         long events = SyntheticJob.write(spec, dir.resolve("job"));
-        assertEquals(12 * (8 * 5 + 5 + 2), events);
+        assertEquals(12 * (8 * 5 + 5 + 3), events);
         List<String> args = new ArrayList<>(List.of("merge"));
         for (int r = 0; r < spec.ranks(); r++) {
             args.add(dir.resolve("job/rank-" + r + ".json").toString());
@@ -56,8 +56,28 @@ class SyntheticJobTest {
         Path table = dir.resolve("events.parquet");
         assertEquals(0, cli.run("tables", merged.toString(), "-o", table.toString()), cli.stderr());
         ResultTable collectives;
+        ResultTable path;
         try (DuckDbAnalyses duck = DuckDbAnalyses.open(table)) {
             collectives = duck.run("collectives");
+            path = duck.run("critical_path_segments");
+        }
+        // The critical path of every rank runs through the straggler's compute: all of its GEMM kernels are on each
+        // rank's path, led there by the collectives the rank waited in; no other rank's GEMM is on another's path.
+        List<String> pc = path.columns();
+        Map<Long, Long> stragglerGemms = new HashMap<>();
+        for (List<Object> r : path.rows()) {
+            long rank = ((Number) r.get(pc.indexOf("rank"))).longValue();
+            long onRank = ((Number) r.get(pc.indexOf("on_rank"))).longValue();
+            Object name = r.get(pc.indexOf("name"));
+            if ("kernel".equals(r.get(pc.indexOf("type"))) && name != null && name.toString().startsWith("sm90_xmma_gemm")) {
+                assertTrue(onRank == straggler || onRank == rank, "rank " + rank + "'s path holds rank " + onRank + "'s GEMM");
+                if (onRank == straggler) {
+                    stragglerGemms.merge(rank, 1L, Long::sum);
+                }
+            }
+        }
+        for (long r = 0; r < spec.ranks(); r++) {
+            assertEquals((long) spec.steps() * spec.kernels(), stragglerGemms.getOrDefault(r, 0L), "rank " + r + "'s path: " + stragglerGemms);
         }
         List<String> cols = collectives.columns();
         Map<Long, Long> lateOfStraggler = new HashMap<>();
