@@ -9,7 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.flagos.trace.encoders.CsvDuckDbTable;
 import org.flagos.trace.encoders.EventRows;
@@ -28,7 +30,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * position i is the old file's rows, stably ordered by rank, slot and ts_ns, at position i (the one
  * difference, by design: the old kept the trace's order). The new file written with tiny in-memory blocks
  * (every block sorted into a run in a scratch file, the runs merged) is byte for byte the one written in
- * memory, and no scratch file is left. On every trace the tables tests read: JSON of bundled captures,
+ * memory, and no scratch file is left; the file metadata names the traces, and a base time and a rank
+ * only where the file has one. On every trace the tables tests read: JSON of bundled captures,
  * torch's own traces, HTA's, a merged trace and several traces in one table.
  */
 class TablesRouteIdentityTest {
@@ -94,6 +97,23 @@ class TablesRouteIdentityTest {
         assertEquals(-1, Files.mismatch(after, spilled), "the file written through scratch runs is the one written in memory");
         try (Stream<Path> left = Files.list(scratch)) {
             assertEquals(List.of(), left.toList(), "scratch left");
+        }
+
+        // the file metadata (docs/tables.md): the traces' names, one base time and one rank only where the file has one
+        Map<String, String> kv = new HashMap<>();
+        for (List<Object> row : query("SELECT decode(key), decode(value) FROM parquet_kv_metadata(" + q(after) + ")")) {
+            kv.put((String) row.get(0), (String) row.get(1));
+        }
+        assertEquals(String.valueOf(EventTable.SCHEMA_VERSION), kv.get("flagtrace.schema_version"), kv.toString());
+        for (Path t : traces) {
+            assertTrue(kv.get("flagtrace.source").contains(t.getFileName().toString()), kv.toString());
+        }
+        assertTrue(kv.get("flagtrace.clock").startsWith("ts_ns: nanoseconds since the epoch"), kv.toString());
+        assertEquals(traces.size() == 1, kv.containsKey("flagtrace.base_time_ns"), kv.toString());
+        long ranks = single("SELECT count(DISTINCT rank) FROM " + q(after));
+        assertEquals(ranks == 1 ? String.valueOf(single("SELECT min(rank) FROM " + q(after))) : null, kv.get("flagtrace.rank"), kv.toString());
+        if (input.contains("merged")) {
+            assertTrue(kv.get("flagtrace.clock").contains("merge's reference"), kv.toString());
         }
     }
 
