@@ -3,6 +3,7 @@ package org.flagos.trace.report;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
+import org.flagos.trace.encoders.EventRows;
 import org.flagos.trace.encoders.EventTable;
 import org.flagos.trace.tracefile.TraceBlocks;
 import org.flagos.trace.tracefile.TraceEvent;
@@ -16,7 +17,7 @@ import org.flagos.trace.tracefile.TraceReader;
  * slot is a process with its rank. One streaming pass per file: each event becomes a row as it is read
  * and nothing of it is kept, so a trace of any size is read in the memory of one event; what the rows
  * share (rank, host, base time, a merge's slots and pids) may come after the events and is filled in
- * when the table is written ({@link EventTable}).
+ * when the table is written ({@link EventTable}, or any {@link EventRows}).
  */
 public final class TraceTables {
     /**
@@ -31,7 +32,7 @@ public final class TraceTables {
      */
     private static final java.util.Set<String> COPIES = java.util.Set.of("gpu_memcpy", "Memcpy");
 
-    private final EventTable table;
+    private final EventRows table;
     private final EventTable.Row row = new EventTable.Row();
     private int inputs;
     private long rows;
@@ -42,7 +43,7 @@ public final class TraceTables {
     private final java.util.List<String> unranked = new java.util.ArrayList<>();
 
     /** Rows go to {@code table}. */
-    public TraceTables(EventTable table) {
+    public TraceTables(EventRows table) {
         this.table = table;
     }
 
@@ -116,7 +117,7 @@ public final class TraceTables {
             if (givenRank != null && blocks.rank() >= 0 && blocks.rank() != givenRank) {
                 throw new TraceFormatException(path + " names rank " + blocks.rank() + ", not the rank given (" + givenRank + ")");
             }
-            table.source(source, blocks.baseNs(), blocks.merged() ? TraceLimits.PID_STRIDE : 0);
+            table.source(source, path.getFileName() == null ? path.toString() : path.getFileName().toString(), blocks.baseNs(), blocks.merged() ? TraceLimits.PID_STRIDE : 0);
             if (!blocks.merged()) {
                 Integer rank = blocks.rank() >= 0 ? Integer.valueOf(blocks.rank()) : givenRank;
                 if (rank == null) {
