@@ -77,6 +77,8 @@ class StandaloneClusterTest {
     static final int WORKERS = 2;
     static final String APP = "flagtrace-standalone-cluster";
     static final String JAR = "flagtrace-app.jar";
+    /** How long the cluster may take to come up (JVM starts; generous for a loaded machine). */
+    static final int STARTUP_S = 240;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
@@ -157,9 +159,9 @@ class StandaloneClusterTest {
                 .config("spark.locality.wait", "0")
                 .getOrCreate();
         spark.sparkContext().setLogLevel("WARN");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STARTUP_S);
         while (spark.sparkContext().statusTracker().getExecutorInfos().length < WORKERS + 1) {
-            assertTrue(System.nanoTime() < deadline, "the executors did not register in 90 s: " + logsOf(logs));
+            assertTrue(System.nanoTime() < deadline, "the executors did not register in " + STARTUP_S + " s: " + logsOf(logs));
             Thread.sleep(200);
         }
         spark.sparkContext().addSparkListener(new SparkListener() {
@@ -212,12 +214,16 @@ class StandaloneClusterTest {
         long duckNs = System.nanoTime() - began;
         began = System.nanoTime();
         Map<String, ResultTable> cluster = new LinkedHashMap<>();
-        for (Map.Entry<String, Dataset<Row>> e : SparkAnalyses.run(spark, parts.toString()).entrySet()) {
+        Map<String, Dataset<Row>> plans = SparkAnalyses.run(spark, parts.toString());
+        StringBuilder each = new StringBuilder(String.format("critical path rounds %.1f s", (System.nanoTime() - began) / 1e9));
+        for (Map.Entry<String, Dataset<Row>> e : plans.entrySet()) {
+            long one = System.nanoTime();
             cluster.put(e.getKey(), SqlEnginesIdentityTest.table(e.getKey(), e.getValue()));
+            each.append(String.format(", %s %.1f s", e.getKey(), (System.nanoTime() - one) / 1e9));
         }
         long sparkNs = System.nanoTime() - began;
-        System.out.printf("StandaloneClusterTest: %d ranks, DuckDB %.1f s, Spark standalone (%d workers) %.1f s, all %d analyses, %d tasks on executors %s%n",
-                RANKS, duckNs / 1e9, WORKERS, sparkNs / 1e9, Analyses.NAMES.size(), tasks.get(), taskExecutors);
+        System.out.printf("StandaloneClusterTest: %d ranks, DuckDB %.1f s, Spark standalone (%d workers) %.1f s, all %d analyses, %d tasks on executors %s (%s)%n",
+                RANKS, duckNs / 1e9, WORKERS, sparkNs / 1e9, Analyses.NAMES.size(), tasks.get(), taskExecutors, each);
 
         assertEquals(Analyses.NAMES, List.copyOf(cluster.keySet()));
         assertEquals(Analyses.NAMES, List.copyOf(duck.keySet()));
@@ -322,7 +328,8 @@ class StandaloneClusterTest {
     }
 
     private static JsonNode awaitMaster(java.util.function.Predicate<JsonNode> ready, String what, Path logs) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STARTUP_S);
+        Object last = "no answer";
         while (true) {
             for (Process p : started) {
                 assertTrue(p.isAlive() || p.exitValue() == 0, "a cluster JVM exited with " + (p.isAlive() ? 0 : p.exitValue()) + ": " + logsOf(logs));
@@ -332,10 +339,11 @@ class StandaloneClusterTest {
                 if (ready.test(s)) {
                     return s;
                 }
+                last = s;
             } catch (IOException notYet) {
-                // the master's UI is not up yet
+                last = notYet; // the master's UI is not up yet
             }
-            assertTrue(System.nanoTime() < deadline, "no " + what + " in 90 s: " + logsOf(logs));
+            assertTrue(System.nanoTime() < deadline, "no " + what + " in " + STARTUP_S + " s; the master's last answer: " + last + logsOf(logs));
             Thread.sleep(250);
         }
     }
