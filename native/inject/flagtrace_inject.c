@@ -40,6 +40,11 @@ static const int KINDS[] = {10, 1, 2, 5, 39, 38, 17, 49, 22};
  * that launch through the driver (cuBLASLt's cutlass kernels, Triton) then get the runtime-call record,
  * External id and flow arrow a cudaLaunchKernel gets, as torch's trace shows them (cuda_driver). */
 static const int DRIVER_LAUNCHES[] = {115, 116, 117, 307, 442, 477, 478, 514, 515, 652, 653};
+/* Runtime calls left unrecorded, the six torch's profiler leaves out of its trace: cudaSetDevice, cudaGetDevice,
+ * cudaGetLastError, cudaEventCreate, cudaEventCreateWithFlags, cudaEventDestroy. torch calls cudaGetDevice several
+ * times per op, and each record costs the calling thread (docs/vendors/cupti.md). The same list as
+ * vendors/.../cupti/CuptiUnrecordedCalls.java, held equal by a test. */
+static const int RUNTIME_CALLS_OFF[] = {16, 17, 10, 133, 134, 136};
 enum { KIND_KERNEL = 3, KIND_CONCURRENT_KERNEL = 10, KIND_MEMCPY2 = 22, EXTERNAL_CUSTOM0 = 3, KERNEL_NAME_OFFSET = 104,
        DEVICE_END_OFFSET = 24 /* end, in Kernel10, Memcpy6, Memset4 and MemcpyPtoP4 alike */ };
 
@@ -57,6 +62,7 @@ static struct {
     int (*nextRecord)(uint8_t* buffer, size_t validSize, void** record);
     int (*dropped)(void* context, uint32_t streamId, size_t* dropped);
     int (*enableDriverApi)(uint32_t cbid, uint8_t enable); /* NULL before CUPTI 12: no driver launches then */
+    int (*enableRuntimeApi)(uint32_t cbid, uint8_t enable); /* NULL before CUPTI 12: every runtime call recorded then */
     int (*subscribe)(void** subscriber, void (*callback)(void*, int, uint32_t, const void*), void* userdata);
     int (*enableCallback)(uint32_t enable, void* subscriber, int domain, uint32_t cbid);
 } cupti;
@@ -80,6 +86,9 @@ static void cupti_enable(void) {
     }
     for (size_t i = 0; cupti.enableDriverApi != NULL && i < sizeof DRIVER_LAUNCHES / sizeof DRIVER_LAUNCHES[0]; i++) {
         cupti.enableDriverApi((uint32_t) DRIVER_LAUNCHES[i], 1);
+    }
+    for (size_t i = 0; cupti.enableRuntimeApi != NULL && i < sizeof RUNTIME_CALLS_OFF / sizeof RUNTIME_CALLS_OFF[0]; i++) {
+        cupti.enableRuntimeApi((uint32_t) RUNTIME_CALLS_OFF[i], 0);
     }
 }
 
@@ -321,6 +330,7 @@ static void initialize(void) {
     }
     cupti.dropped = dlsym(library, "cuptiActivityGetNumDroppedRecords");
     cupti.enableDriverApi = dlsym(library, "cuptiActivityEnableDriverApi");
+    cupti.enableRuntimeApi = dlsym(library, "cuptiActivityEnableRuntimeApi");
     if (handoff_start(&CUPTI, path) != 0) {
         return;
     }

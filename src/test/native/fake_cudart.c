@@ -1,6 +1,6 @@
 /* A fake CUDA runtime, libcudart.so: the calls a real program makes, under their real names and
  * signatures (cudaMalloc, cudaFree, cudaMemcpy, cudaMemsetAsync, cudaLaunchKernel,
- * cudaDeviceSynchronize, cudaProfilerStart and cudaProfilerStop, which call the driver's cuProfilerStart/Stop,
+ * cudaDeviceSynchronize, cudaGetDevice, cudaGetLastError, cudaProfilerStart and cudaProfilerStop, which call the driver's cuProfilerStart/Stop,
  * __cudaRegisterFunction as nvcc's generated code calls it), and NVTX's
  * nvtxRangePushA / nvtxRangePop with NVTX's own tool hook: the library named by
  * NVTX_INJECTION64_PATH gets InitializeInjectionNvtx2 and fills the CORE module's function table.
@@ -25,7 +25,7 @@ typedef struct {
 typedef void* cudaStream_t;
 enum { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2 };
 enum { cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2, cudaMemcpyDeviceToDevice = 3 };
-enum { RT_MALLOC = 20, RT_FREE = 22, RT_MEMCPY = 31, RT_MEMSET_ASYNC = 51, RT_DEVICE_SYNCHRONIZE = 165, RT_PROFILER_START = 171,
+enum { RT_GET_LAST_ERROR = 10, RT_GET_DEVICE = 17, RT_MALLOC = 20, RT_FREE = 22, RT_MEMCPY = 31, RT_MEMSET_ASYNC = 51, RT_DEVICE_SYNCHRONIZE = 165, RT_PROFILER_START = 171,
        RT_PROFILER_STOP = 172, RT_LAUNCH_KERNEL = 211 };
 enum { WORK_NONE = 0, WORK_KERNEL = 1, WORK_MEMCPY_HTOD = 2, WORK_MEMCPY_DTOH = 3, WORK_MEMSET = 4 };
 
@@ -124,6 +124,20 @@ int cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
         return cudaErrorInvalidValue;
     }
     call(RT_LAUNCH_KERNEL, WORK_KERNEL, 0, kernel_name(func), gridDim.x, blockDim.x);
+    return cudaSuccess;
+}
+
+int cudaGetDevice(int* device) {
+    call(RT_GET_DEVICE, WORK_NONE, 0, NULL, 0, 0);
+    if (device == NULL) {
+        return cudaErrorInvalidValue;
+    }
+    *device = 0;
+    return cudaSuccess;
+}
+
+int cudaGetLastError(void) {
+    call(RT_GET_LAST_ERROR, WORK_NONE, 0, NULL, 0, 0);
     return cudaSuccess;
 }
 

@@ -294,9 +294,14 @@ static int fk_external_record(uint32_t correlation) {
     return 1;
 }
 
-/* The API record (`kind` RUNTIME or DRIVER) of call `cbid`, when the kind is enabled; logged. */
+/* Runtime calls switched off one by one (cuptiActivityEnableRuntimeApi), by callback id. */
+#define FK_CBIDS 1024
+static atomic_uchar fk_runtime_off[FK_CBIDS];
+
+/* The API record (`kind` RUNTIME or DRIVER) of call `cbid`, when the kind is enabled and the call is not
+ * switched off; logged. */
 static void fk_api_record(int kind, uint32_t cbid, uint32_t correlation, uint64_t start, uint64_t end) {
-    if (!fk_is_enabled(kind)) {
+    if (!fk_is_enabled(kind) || (kind == FK_RUNTIME && cbid < FK_CBIDS && atomic_load(&fk_runtime_off[cbid]))) {
         return;
     }
     fk_api r;

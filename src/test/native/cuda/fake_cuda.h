@@ -20,6 +20,8 @@ cudaError_t cudaMemsetAsync(void* dst, int value, size_t count, cudaStream_t str
 cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
                              cudaStream_t stream);
 cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaGetDevice(int* device);
+cudaError_t cudaGetLastError(void);
 cudaError_t cudaProfilerStart(void); /* cuda_profiler_api.h */
 cudaError_t cudaProfilerStop(void);
 /* What nvcc's generated host code calls once per kernel at start-up. */

@@ -1,6 +1,7 @@
 /* An unchanged CUDA program for flagtrace run's tests: it knows nothing of flagtrace. It registers
  * two kernels as nvcc's generated code does, then runs ITERATIONS steps, each an NVTX range "step"
- * holding a range "compute" (two kernel launches and a memset) and a kernel outside "compute";
+ * holding a range "compute" (two kernel launches and a memset) and a kernel outside "compute", and
+ * the cudaGetDevice and cudaGetLastError calls torch makes around each op (no device work);
  * copies in and out around them; prints its own counts on stdout and exits with EXIT_CODE.
  * With "hang" as third argument it prints "ready PID" after the steps and waits to be killed.
  *
@@ -35,11 +36,14 @@ int main(int argc, char** argv) {
     for (int i = 0; i < iterations; i++) {
         nvtxRangePushA("step");
         nvtxRangePushA("compute, seq = 3, op_id = 7"); /* as torch's emit_nvtx names its ranges */
+        int current;
+        cudaGetDevice(&current);
         cudaLaunchKernel((const void*) gemm_stub, grid, block, NULL, 0, NULL);
         cudaMemsetAsync(device, 0, bytes / 2, NULL);
         cudaLaunchKernel((const void*) gemm_stub, grid, block, NULL, 0, NULL);
         nvtxRangePop();
         cudaLaunchKernel((const void*) relu_stub, grid, block, NULL, 0, NULL);
+        cudaGetLastError();
         nvtxRangePop();
         kernels += 3;
         memsets += 1;

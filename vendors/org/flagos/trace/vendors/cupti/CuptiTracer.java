@@ -209,6 +209,7 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
                 }
                 if (armRuntime) {
                     require(cupti.cuptiActivityEnable(CuptiActivityKind.RUNTIME), "cuptiActivityEnable(RUNTIME)");
+                    quietCalls();
                 }
                 if (FINALIZE_AT_STOP && !DEVICE_KINDS_AT_INIT && !armRuntime) {
                     // Loaded now, not at the first stop: on the H200 the first session's detach took
@@ -278,6 +279,15 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
         }
     }
 
+    /** The records torch leaves out are not written (CuptiUnrecordedCalls); a CUPTI that refuses keeps writing them. */
+    private static void quietCalls() {
+        int refused = CuptiUnrecordedCalls.switchOff();
+        if (refused > 0) {
+            Diagnostics.trace(COMPONENT, "cuptiActivityEnableRuntimeApi refused " + refused + " of "
+                    + CuptiUnrecordedCalls.RUNTIME_CBIDS.length + " calls: their records are written");
+        }
+    }
+
     private static void require(int status, String call) {
         if (status != 0) {
             BytePointer text = new BytePointer((BytePointer) null);
@@ -318,6 +328,7 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
         }
         if (!runtimeArmedAtInit) {
             require(cupti.cuptiActivityEnable(CuptiActivityKind.RUNTIME), "cuptiActivityEnable(RUNTIME)");
+            quietCalls();
         }
         if (ARM_DRIVER) {
             require(cupti.cuptiActivityEnable(CuptiActivityKind.DRIVER), "cuptiActivityEnable(DRIVER)");

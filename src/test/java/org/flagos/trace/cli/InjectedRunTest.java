@@ -83,6 +83,11 @@ class InjectedRunTest {
         assertEquals(2 * counts.get("ranges") / 2, e.named("kernel", "gemm(float*, float*, float*, int)").size(),
                 "kernel names from the name table the injected library handed over");
         e.assertFlowsPaired(counts.get("kernels") + counts.get("memcpys") + counts.get("memsets"));
+        // The program called cudaGetDevice and cudaGetLastError in every step; the injected library switched their
+        // records off (CuptiUnrecordedCalls), as torch's trace leaves them out, and kept every call that launched work.
+        assertEquals(List.of(), e.named("cuda_runtime", "cudaGetDevice"));
+        assertEquals(List.of(), e.named("cuda_runtime", "cudaGetLastError"));
+        assertEquals(counts.get("kernels"), e.named("cuda_runtime", "cudaLaunchKernel").size());
         // The device's properties came from the driver, so each kernel has torch's occupancy fields: 64 blocks on 132 SMs.
         assertEquals("Fake NVIDIA H200", trace.path("deviceProperties").path(0).path("name").asText(), trace.path("deviceProperties").toString());
         for (JsonNode k : e.of("kernel")) {

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# This session's device checks for issue 31, ON the NVIDIA machine, in one command:
+#   1. torch/nvtx/capture-range: benchmarks/run-device-torch-run.sh with ROUNDS=0 ONDEMAND=0 (torch vs
+#      `flagtrace run` with emit_nvtx: checks the injected library's driver-launch records, cuBLASLt's
+#      kernels carrying their op; then `run --capture-range nvtx:measured` on real CUPTI) -> torch-run/
+#   2. a process tree: `flagtrace run -- torchrun --standalone --nproc-per-node=2 workers.py 10` on
+#      one GPU: one trace per worker with distributedInfo, one merged trace            -> tree/
+#   3. CUPTI's own teardown crash, narrowed (benchmarks/native/run-device-cupti-repro.sh): the modes
+#      toggle nopush noflush, with hogs and without (REPRO_SECONDS each)               -> repro-*/
+# Run from the repository root with the bundle in BUNDLE (default .device/ab). Results under $OUT.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+: "${OUT:?set OUT}"
+bundle=$(cd "${BUNDLE:-.device/ab}" && pwd)
+( cd "$bundle" && { [ -x jre/bin/java ] || tar xJf jre.txz; } && { [ -d lib ] || tar xJf deps.txz; } )
+cuda=/usr/local/cuda-13.0; lib=$cuda/targets/x86_64-linux/lib
+export PATH=$cuda/bin:$PATH LD_LIBRARY_PATH=$lib:/usr/local/nvidia/lib64:${LD_LIBRARY_PATH:-}
+export FLAGTRACE_CUPTI_LIBRARY=$(ls $lib/libcupti.so.13* 2>/dev/null | head -1)
+work=$(mktemp -d)
+ft() { "$bundle/jre/bin/java" -Dorg.bytedeco.javacpp.cachedir="$work/javacpp" \
+         -cp "$bundle/flagtrace-0.1.0-SNAPSHOT.jar:$bundle/lib/*" org.flagos.trace.cli.FlagtraceCli "$@"; }
+if [ "${SKIP_TORCH:-0}" != 1 ]; then
+  ROUNDS=0 ONDEMAND=0 TORCH_ROUNDS=${TORCH_ROUNDS:-1} bash benchmarks/run-device-torch-run.sh > "$OUT/torch-run.log" 2>&1
+  echo "torch-run exit $?"; tail -5 "$OUT/torch-run.log"
+fi
+if [ "${SKIP_TREE:-0}" != 1 ]; then
+  res=$OUT/tree; mkdir -p "$res"; torchrun=$(dirname "$(command -v python3)")/torchrun
+  ( cd "$work" && ft run -d "$work/tree" -- "$torchrun" --standalone --nproc-per-node=2 \
+      "$OLDPWD/benchmarks/device/torch-run/workers.py" 10 > "$res/stdout.txt" 2> "$res/stderr.txt"; echo "run exit $?" >> "$res/stdout.txt" )
+  ls -la "$work/tree" >> "$res/stdout.txt"; cp "$work"/tree/*.json "$res/" 2>/dev/null
+  for f in "$res"/*.json; do gzip -9 "$f"; done
+  tar czf "$OUT/tree.tgz" -C "$OUT" tree; rm -rf "$res"
+  cat "$OUT/tree.tgz" > /dev/null; echo "tree: $(tar tzf "$OUT/tree.tgz" | wc -l) files"
+fi
+if [ "${SKIP_DRIVER:-0}" != 1 ]; then  # 4. driver launches armed at start and mid-run
+  cupti_inc=$(dirname "$(find $cuda -name cupti.h | head -1)")
+  nvcc -O2 -std=c++17 -arch=sm_90 -I"$cupti_inc" -L"$lib" -o "$work/driver_arm" benchmarks/device/driver-arm/driver_arm.cu -lcupti \
+    > "$OUT/driver-arm-build.txt" 2>&1 || { echo "driver_arm build failed"; cat "$OUT/driver-arm-build.txt"; }
+  for r in 1 2 3; do for m in plain early mid mid_apifirst mid_driverkind rearm; do
+    "$work/driver_arm" $m 20000 >> "$OUT/driver-arm.jsonl" 2>> "$OUT/driver-arm.err"; done; done
+  cat "$OUT/driver-arm.jsonl"; head -5 "$OUT/driver-arm.err"
+fi
+if [ "${SKIP_REPRO:-0}" != 1 ]; then
+  for hogs in ${REPRO_HOGS:-1 0}; do
+    mkdir -p "$OUT/repro-hogs$hogs"
+    OUT="$OUT/repro-hogs$hogs" HOGS=$hogs MODES="${REPRO_MODES:-toggle nopush noflush}" SECONDS_PER_PAIR=${REPRO_SECONDS:-90} \
+      bash benchmarks/native/run-device-cupti-repro.sh > "$OUT/repro-hogs$hogs/log.txt" 2>&1
+    echo "repro hogs=$hogs:"; cat "$OUT/repro-hogs$hogs/tally.txt"
+  done
+  tar czf "$OUT/repro.tgz" -C "$OUT" $(cd "$OUT" && ls -d repro-hogs*) && rm -rf "$OUT"/repro-hogs*
+fi
