@@ -52,7 +52,17 @@ public final class HtmlReport {
     /** As {@link #write(String, TraceFile, KeyAverages, RankTimes, RankOps, OutputStream)}, with the critical path's section (or null). */
     public static void write(String title, TraceFile trace, KeyAverages averages, RankTimes times, RankOps ops, ResultTable[] criticalPath,
             OutputStream out) throws IOException {
-        out.write(render(title, trace, averages, times, ops, criticalPath).getBytes(StandardCharsets.UTF_8));
+        write(title, trace, averages, times, ops, criticalPath, null, null, out);
+    }
+
+    /**
+     * As {@link #write(String, TraceFile, KeyAverages, RankTimes, RankOps, ResultTable[], OutputStream)}, with
+     * the sections of analyze's memory_bandwidth and kernel_sequences tables (each, or null for none).
+     */
+    public static void write(String title, TraceFile trace, KeyAverages averages, RankTimes times, RankOps ops, ResultTable[] criticalPath,
+            ResultTable memoryBandwidth, ResultTable kernelSequences, OutputStream out) throws IOException {
+        out.write(render(title, trace, averages, times, ops, criticalPath, memoryBandwidth, kernelSequences)
+                .getBytes(StandardCharsets.UTF_8));
     }
 
     /** The page of {@code trace}. */
@@ -75,6 +85,17 @@ public final class HtmlReport {
      */
     public static String render(String title, TraceFile trace, KeyAverages averages, RankTimes times, RankOps rankOps,
             ResultTable[] criticalPath) {
+        return render(title, trace, averages, times, rankOps, criticalPath, null, null);
+    }
+
+    /**
+     * As {@link #render(String, TraceFile, KeyAverages, RankTimes, RankOps, ResultTable[])}; with
+     * {@code memoryBandwidth} and {@code kernelSequences} (analyze's tables of the trace, each or null) a
+     * "Memory bandwidth over time" and a "Frequent kernel sequences" section after the streams'
+     * ({@link DeviceAnalysesHtml}).
+     */
+    public static String render(String title, TraceFile trace, KeyAverages averages, RankTimes times, RankOps rankOps,
+            ResultTable[] criticalPath, ResultTable memoryBandwidth, ResultTable kernelSequences) {
         Html h = new Html();
         h.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><title>flagtrace report: ").text(title)
                 .raw("</title><style>").raw(STYLE).raw("</style></head><body>\n<h1>flagtrace report: ").text(title).raw("</h1>\n");
@@ -121,6 +142,12 @@ public final class HtmlReport {
         }
         h.raw("<h2>Device streams over time</h2>\n");
         streams(h, trace, trace.streams());
+        if (memoryBandwidth != null) {
+            DeviceAnalysesHtml.memoryBandwidth(h, memoryBandwidth);
+        }
+        if (kernelSequences != null) {
+            DeviceAnalysesHtml.kernelSequences(h, kernelSequences);
+        }
         if (trace.memory().events() > 0) { // a section only where the trace has memory events: other reports keep their bytes
             h.raw("<h2>Device memory over time</h2>\n");
             memory(h, trace.memory());

@@ -10,7 +10,8 @@ import java.util.List;
  * engine (a recursive CTE cannot take the maximum over a node's predecessors; Spark before 4.1 has
  * none at all), so it is computed in rounds, each one query over the whole table: the graph's
  * chains (host threads, device streams) carry the longest paths along themselves in one window
- * (cp_round.sql), and each round carries them over one more edge between chains (launches, syncs);
+ * (cp_round.sql), and each round carries them over one more edge between chains (launches, syncs,
+ * and a collective's edges between ranks: the last rank to start it leads to the end of it on the others);
  * the rounds stop when nothing changes. The walk back from each rank's farthest node is rounds
  * again, one per segment of the path. Nothing is read into Java but counts. The result is the
  * table {@code cp_segments}, which {@code critical_path.sql} and {@code critical_path_segments.sql}
@@ -21,8 +22,14 @@ public final class CriticalPath {
     /** The analyses ({@link Analyses#NAMES}) that read {@code cp_segments}, which {@link #build} makes. */
     public static final List<String> TABLES = List.of("critical_path", "critical_path_segments");
 
+    /**
+     * The analysis whose table ({@code cp_collectives} while the graph is built) says which kernels of
+     * different ranks are one collective: cp_cross links them with it, so the two cannot match differently.
+     */
+    static final String COLLECTIVES = "collectives";
+
     /** The steps, in order; each is a resource {@code NAME.sql}. */
-    static final List<String> STEPS = List.of("cp_events", "cp_nodes", "cp_cross", "cp_round", "cp_back", "cp_walk_start",
+    static final List<String> STEPS = List.of("cp_events", "cp_arrivals", "cp_nodes", "cp_cross", "cp_round", "cp_back", "cp_walk_start",
             "cp_walk_step", "cp_segments");
 
     /** What the engine running the steps must do; the SQL text it is given is the same for every engine. */
@@ -61,8 +68,13 @@ public final class CriticalPath {
      */
     public static Rounds build(Engine engine) throws IOException {
         engine.table("cp_events", step("cp_events", null, null));
+        // the collectives analysis' own table: its matching of one collective across ranks is the one rule
+        engine.table("cp_collectives", Analyses.sql(COLLECTIVES));
+        engine.table("cp_arrivals", step("cp_arrivals", null, null));
+        engine.drop("cp_collectives");
         engine.table("cp_nodes", step("cp_nodes", null, null));
         engine.table("cp_cross", step("cp_cross", null, null));
+        engine.drop("cp_arrivals");
         long cross = engine.count("SELECT COUNT(*) FROM cp_cross");
         engine.table("cp_dist_0", "SELECT rank, node, CAST(0 AS BIGINT) AS dist FROM cp_nodes");
         int round = 0;

@@ -1,6 +1,7 @@
 package org.flagos.trace.cli;
 
 import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -25,6 +26,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.flagos.trace.ingest.CaptureSidecars;
 import org.flagos.trace.ingest.OpsJsonlWriter;
@@ -42,8 +47,9 @@ import org.flagos.trace.vendors.Vendors;
  * MSPTI's, for Ascend, which has no such hook, through {@code LD_PRELOAD}) and a Unix socket
  * ({@code FLAGTRACE_RUN_SOCKET}), accepts one connection per traced process, and writes each
  * stream as a capture with the files beside it ({@code DIR/flagtrace-PID.fltrbuf}, its ops, names and
- * process facts), which {@link #finish} replays into {@code DIR/flagtrace-PID.json} through the one
- * replay path. The wire format (docs/run.md): frames {@code type:u32 reserved:u32 length:u64 payload};
+ * process facts), replayed into {@code DIR/flagtrace-PID.json} through the one replay path as soon as
+ * its window closes (while the rest of the tree runs on), at most {@link #REPLAYS} at a time; {@link #finish}
+ * waits for them. The wire format (docs/run.md): frames {@code type:u32 reserved:u32 length:u64 payload};
  * a type below {@value #FLAGTRACE_TYPES} is a vendor's buffer (1 CUPTI, 2 MSPTI), written to the capture
  * as the {@code .fltrbuf} frame of that vendor it already is; one stream holds one vendor's buffers.
  */
@@ -75,6 +81,11 @@ final class InjectedRun implements AutoCloseable {
     private static final long MAX_MESSAGE = 256L << 20;
     /** How long the connections still open when CMD has exited (its children's) are waited for. */
     private static final long LINGER_MS = 30_000;
+    /**
+     * Windows replayed at once: each replay is a pipeline of several threads, so a tree of N workers whose
+     * windows close together replays a quarter of the cores' worth at a time, the rest queued.
+     */
+    static final int REPLAYS = Math.max(1, Runtime.getRuntime().availableProcessors() / 4);
 
     private final Path dir;
     private final Path library;
@@ -88,6 +99,12 @@ final class InjectedRun implements AutoCloseable {
     private final Path controlSocket;
     private final ServerSocketChannel control;
     private final java.util.concurrent.ScheduledExecutorService timers;
+    /** Replays each window's capture into its trace once the window has closed; {@link #REPLAYS} threads. */
+    private final ExecutorService replays = Executors.newFixedThreadPool(REPLAYS, r -> {
+        Thread t = new Thread(r, "flagtrace-run-replay");
+        t.setDaemon(true);
+        return t;
+    });
     /** Where each window's capture is journaled as well ({@code JOURNAL/flagtrace-PID[-wN]}), or null. */
     private final Path journal;
     /** Armed by a {@code start} without a PID: a process that connects later is armed as it connects. */
@@ -344,8 +361,9 @@ final class InjectedRun implements AutoCloseable {
 
     /**
      * After CMD has exited: stops accepting, waits for the streams still open (30 s at most; one still
-     * open then ends there, without a stop), and replays each stream's capture into its trace; the
-     * traces written.
+     * open then ends there, without a stop) and for each window's replay into its trace (begun when the
+     * window closed), and says what each replay said, stream by stream, window by window, as if they had
+     * run one after another now; the traces written.
      */
     List<Path> finish(PrintStream err) throws IOException, InterruptedException {
         server.close();
@@ -375,6 +393,7 @@ final class InjectedRun implements AutoCloseable {
         server.close();
         control.close();
         timers.shutdownNow();
+        replays.shutdownNow();
         Files.deleteIfExists(socket);
         Files.deleteIfExists(controlSocket);
         Files.deleteIfExists(dir.resolve(CONTROL_POINTER));
@@ -595,6 +614,11 @@ final class InjectedRun implements AutoCloseable {
             } catch (IOException | RuntimeException e) {
                 w.failure = e;
             }
+            try {
+                w.replayed = replays.submit(() -> w.replay(w.said)); // its files are complete: the trace need not wait for the tree
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                w.failure = e; // run is closing (it failed): the capture stays, untraced; finish, if called, says so
+            }
         }
 
         /** Replays each window's capture into its trace; the traces written. */
@@ -609,13 +633,16 @@ final class InjectedRun implements AutoCloseable {
             List<Path> traces = new ArrayList<>();
             for (Window w : all) {
                 try {
-                    Path trace = w.replay(err);
+                    Path trace = w.replayed();
                     if (trace != null) {
                         traces.add(trace);
                     }
                 } catch (IOException | RuntimeException e) { // one window that cannot become a trace is one line
+                    w.tell(err);
                     CliFailures.report(e, "flagtrace run: the stream of " + w.capture, err);
+                    continue;
                 }
+                w.tell(err);
             }
             return traces;
         }
@@ -636,12 +663,46 @@ final class InjectedRun implements AutoCloseable {
             /** The capture range that opened it ({@code --capture-range}'s value), or null. */
             String captureRange;
             Exception failure;
+            /** Its replay, submitted when it closed. */
+            Future<Path> replayed;
+            /** What its replay said (the op table, what it wrote, its warnings), told on run's stderr by {@link #finish}. */
+            private final ByteArrayOutputStream saidBytes = new ByteArrayOutputStream();
+            final PrintStream said = new PrintStream(saidBytes, true, StandardCharsets.UTF_8);
 
             Window(int number, Path capture, long start, ClockAnchor startAnchor) {
                 this.number = number;
                 this.capture = capture;
                 this.start = start;
                 this.startAnchor = startAnchor;
+            }
+
+            /** The trace its replay wrote, once it has; null if the replay failed (said in one line). */
+            Path replayed() throws IOException {
+                if (replayed == null) {
+                    throw new IOException("it was not replayed: flagtrace run was closing when the window closed; the capture is "
+                            + capture + " (flagtrace replay turns it into its trace)");
+                }
+                try {
+                    return replayed.get();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while its replay ran", e);
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof IOException io) {
+                        throw io;
+                    }
+                    if (e.getCause() instanceof RuntimeException r) {
+                        throw r;
+                    }
+                    throw new IOException(e.getCause().getMessage(), e.getCause());
+                }
+            }
+
+            /** Writes what its replay said onto {@code err}. */
+            void tell(PrintStream err) {
+                said.flush();
+                err.write(saidBytes.toByteArray(), 0, saidBytes.size());
+                err.flush();
             }
 
             Path replay(PrintStream err) throws IOException {
@@ -667,7 +728,8 @@ final class InjectedRun implements AutoCloseable {
                         args.addAll(List.of("--metadata", "flagtrace_run_" + key + "=" + number(end, key)));
                     }
                 }
-                int code = new FlagtraceCli(err, err).run(args.toArray(String[]::new));
+                // No progress bar: the replay runs beside the tree, and what it says is told later ({@link #tell}).
+                int code = new FlagtraceCli(new CliContext(err, err, false, Long.MAX_VALUE, -1)).run(args.toArray(String[]::new));
                 if (code != ExitCodes.OK) {
                     err.println("flagtrace run: the capture of process " + pid + " did not replay (exit " + code + "): " + capture);
                     return null;

@@ -1,4 +1,4 @@
--- cp_nodes: step 2 of critical_path (CriticalPath): the graph's nodes (the start and the end of every event of cp_events) on their chains.
+-- cp_nodes: step 3 of critical_path (CriticalPath): the graph's nodes (the start and the end of every event of cp_events) on their chains.
 -- A chain is a host thread (rank, pid, tid) or a device stream (rank, device, stream); its nodes in
 -- order (pos) are joined by the chain's edges, each stored on the node it enters (in_type,
 -- in_weight, in_ev: the event the time is charged to). Host: HTA's call-stack walk, nodes in time
@@ -10,11 +10,14 @@
 -- kernel_gap when shorter than 1.5 ms (HTA's threshold) unless the work waited for its launch
 -- (launch-bound: the queue held only it when launched and was empty once it started, and the
 -- previous item ended before the call began), which breaks the chain: such a start is entered by
--- a launch edge from its runtime call (launch_from, launch_weight). A break starts a new segment
+-- a launch edge from its runtime call (launch_from, launch_weight). A collective kernel that waited
+-- for another rank to start the same collective (cp_arrivals) weighs only its time after that start:
+-- the wait before it is not communication, and cp_cross enters its end from the late rank's start
+-- with the same weight. A break starts a new segment
 -- (seg); wcum is the running sum of in_weight within the segment.
 -- Columns: rank, node (2 ev for a start, 2 ev + 1 for an end), side, c1, c2 (pid, tid or device,
 -- stream), seg, pos, ts_ns, in_type, in_weight, in_ev, wcum, launch_from, launch_weight.
--- Portable SQL (DuckDB and Spark SQL run it unchanged) over the tables events and cp_events.
+-- Portable SQL (DuckDB and Spark SQL run it unchanged) over the tables events, cp_events and cp_arrivals.
 WITH host_nodes AS (
   SELECT rank, ev, pid AS c1, tid AS c2, blocking, 1 AS is_start, ts_ns AS t, end_ns AS other FROM cp_events WHERE side = 'host'
   UNION ALL
@@ -130,10 +133,11 @@ device_in AS (
          CASE WHEN launch_bound = 1 THEN GREATEST(ts_ns - runtime_ns, 0) END AS launch_weight
   FROM device_class
   UNION ALL
-  SELECT rank, 2 * ev + 1 AS node, 'device' AS side, CAST(device AS BIGINT) AS c1, stream AS c2, 2 * i AS pos, end_ns AS ts_ns,
-         'kernel' AS in_type, GREATEST(end_ns - ts_ns, 0) AS in_weight, ev AS in_ev, 0 AS brk,
-         CAST(NULL AS BIGINT) AS launch_from, CAST(NULL AS BIGINT) AS launch_weight
-  FROM device_class
+  SELECT d.rank, 2 * d.ev + 1 AS node, 'device' AS side, CAST(d.device AS BIGINT) AS c1, d.stream AS c2, 2 * d.i AS pos,
+         d.end_ns AS ts_ns, 'kernel' AS in_type, GREATEST(d.end_ns - COALESCE(a.last_ns, d.ts_ns), 0) AS in_weight, d.ev AS in_ev,
+         0 AS brk, CAST(NULL AS BIGINT) AS launch_from, CAST(NULL AS BIGINT) AS launch_weight
+  FROM device_class d
+  LEFT JOIN cp_arrivals a ON a.rank = d.rank AND a.ev = d.ev
 ),
 all_nodes AS (
   SELECT rank, node, side, c1, c2, pos, ts_ns, in_type, CAST(in_weight AS BIGINT) AS in_weight, in_ev, brk, launch_from, launch_weight FROM host_in

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * critical_path and critical_path_segments (CriticalPath's rounds, the same SQL text) on DuckDB and on
  * Spark in local mode give the same tables, row for row: on the hand-built ranks of CriticalPathTest
- * (host-bound, device-bound, a stream sync) and on HTA's simple_add trace (1,211 edges on its path,
+ * (host-bound, device-bound, a stream sync), on three ranks of one all-reduce with a late rank (the
+ * collective's edges between ranks) and on HTA's simple_add trace (1,211 edges on its path,
  * syncs and launches on two streams). Spark runs in this JVM (local[2], no UI, the loopback) and
  * writes only inside the test's folder under target/.
  */
@@ -86,6 +87,20 @@ class CriticalPathEnginesTest {
         all.addAll(CriticalPathTest.deviceBound(1));
         all.addAll(CriticalPathTest.streamSync(2));
         same(CriticalPathTest.write(Files.createDirectories(dir.resolve("hand")), "events", all));
+    }
+
+    @Test
+    void aStragglerAcrossRanksGivesTheSameTablesOnDuckDbAndSpark() throws Exception {
+        // CriticalPathRecountTest's three ranks of one all-reduce step, rank 1 late: ranks 0 and 2's paths
+        // run through rank 1's work over the collective's edges (cp_arrivals, from the collectives table)
+        List<CriticalPathTest.Ev> all = new ArrayList<>();
+        all.addAll(CriticalPathRecountTest.allReduceStep(0, 1000));
+        all.addAll(CriticalPathRecountTest.allReduceStep(1, 4000));
+        all.addAll(CriticalPathRecountTest.allReduceStep(2, 1000));
+        Path events = CriticalPathTest.write(Files.createDirectories(dir.resolve("straggler")), "events", all);
+        same(events);
+        long elsewhere = spark.sql("SELECT COUNT(*) FROM cp_segments WHERE on_rank <> rank").first().getLong(0);
+        assertEquals(8, elsewhere, "ranks 0 and 2 each have 4 edges of rank 1's on their path, on Spark as on DuckDB");
     }
 
     @Test

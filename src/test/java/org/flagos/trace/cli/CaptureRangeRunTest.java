@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.flagos.trace.agent.FlagtraceAgent;
 import org.flagos.trace.testing.AgentJars;
 import org.flagos.trace.testing.FakeGpuPrograms;
@@ -49,16 +48,16 @@ class CaptureRangeRunTest {
 
     @Test
     void anNvtxRangeGivesOneTracePerOutermostRangeHoldingExactlyItsWork() throws Exception {
-        Path dir = fresh("nvtx");
-        Path journal = fresh("nvtx-journal");
+        Path dir = FakeGpuPrograms.fresh(ROOT, "nvtx");
+        Path journal = FakeGpuPrograms.fresh(ROOT, "nvtx-journal");
         ProgramRun run = flagtraceRun(dir, List.of("--capture-range", "nvtx:step", "--journal", journal.toString()), "nvtx", "4");
         assertEquals(4, run.finish(), run.stderr());
         assertEquals("span 1: kernels=5 memsets=1 ranges=3\nspan 2: kernels=3 memsets=0 ranges=2\noutside: kernels=6\n",
                 run.stdout(), "the program's stdout, untouched");
-        List<Path> traces = traces(dir);
+        List<Path> traces = FakeGpuPrograms.traces(dir);
         assertEquals(2, traces.size(), run.stderr());
         long pid = pid(traces.get(0));
-        assertEquals(List.of("flagtrace-" + pid + "-w1.json", "flagtrace-" + pid + "-w2.json"), names(traces), run.stderr());
+        assertEquals(List.of("flagtrace-" + pid + "-w1.json", "flagtrace-" + pid + "-w2.json"), FakeGpuPrograms.names(traces), run.stderr());
         JsonNode w1 = JSON.readTree(traces.get(0).toFile());
         JsonNode w2 = JSON.readTree(traces.get(1).toFile());
         assertHoldsOnlySpan(w1, 1, "nvtx:step", run.stdout());
@@ -87,37 +86,38 @@ class CaptureRangeRunTest {
             for (String key : List.of("flagtrace_run_capture_range", "flagtrace_run_window", "flagtrace_run_end", "deviceProperties")) {
                 assertEquals(original.path(key), replayed.path(key), key);
             }
+            InjectedRunTest.assertSameAsReplay(trace);
         }
         run.clean();
-        delete(dir);
-        delete(journal);
+        FakeGpuPrograms.delete(dir);
+        FakeGpuPrograms.delete(journal);
     }
 
     @Test
     void cudaProfilerStartToStopGivesOneTracePerWindow() throws Exception {
-        Path dir = fresh("profiler");
+        Path dir = FakeGpuPrograms.fresh(ROOT, "profiler");
         ProgramRun run = flagtraceRun(dir, List.of("--capture-range", "cudaProfilerApi"), "profiler", "0");
         assertEquals(0, run.finish(), run.stderr());
         assertEquals("span 1: kernels=4 memsets=1 ranges=1\nspan 2: kernels=2 memsets=0 ranges=0\noutside: kernels=5\n", run.stdout());
-        List<Path> traces = traces(dir);
+        List<Path> traces = FakeGpuPrograms.traces(dir);
         assertEquals(2, traces.size(), run.stderr());
         long pid = pid(traces.get(0));
-        assertEquals(List.of("flagtrace-" + pid + "-w1.json", "flagtrace-" + pid + "-w2.json"), names(traces),
+        assertEquals(List.of("flagtrace-" + pid + "-w1.json", "flagtrace-" + pid + "-w2.json"), FakeGpuPrograms.names(traces),
                 "a start while started and a stop while stopped change nothing: " + run.stderr());
         assertHoldsOnlySpan(JSON.readTree(traces.get(0).toFile()), 1, "cudaProfilerApi", run.stdout());
         assertHoldsOnlySpan(JSON.readTree(traces.get(1).toFile()), 2, "cudaProfilerApi", run.stdout());
         run.clean();
-        delete(dir);
+        FakeGpuPrograms.delete(dir);
     }
 
     @Test
     void aWindowHoldsTheDeviceWorkLaunchedInItThatEndsAfterTheRangeCloses() throws Exception {
-        Path dir = fresh("busy-device");
+        Path dir = FakeGpuPrograms.fresh(ROOT, "busy-device");
         // Each kernel runs 20 ms on the fake device: the ranges close long before their kernels end.
         ProgramRun run = flagtraceRun(dir, List.of("--capture-range", "nvtx:step"), List.of("env", "FAKE_CUPTI_KERNEL_NS=20000000",
                 program.toString(), "nvtx", "0"));
         assertEquals(0, run.finish(), run.stderr());
-        List<Path> traces = traces(dir);
+        List<Path> traces = FakeGpuPrograms.traces(dir);
         assertEquals(2, traces.size(), run.stderr());
         for (int n = 1; n <= 2; n++) {
             JsonNode trace = JSON.readTree(traces.get(n - 1).toFile());
@@ -128,18 +128,18 @@ class CaptureRangeRunTest {
             assertTrue(lastKernelEnd > rangeEnd + 20_000, "span " + n + "'s last kernel ends well after its range (us): " + lastKernelEnd + " vs " + rangeEnd);
         }
         run.clean();
-        delete(dir);
+        FakeGpuPrograms.delete(dir);
     }
 
     @Test
     void aRangeNeverOpenedLeavesNoTrace() throws Exception {
-        Path dir = fresh("never");
+        Path dir = FakeGpuPrograms.fresh(ROOT, "never");
         ProgramRun run = flagtraceRun(dir, List.of("--capture-range", "nvtx:no such range"), "nvtx", "0");
         assertEquals(0, run.finish(), run.stderr());
-        assertEquals(List.of(), traces(dir));
+        assertEquals(List.of(), FakeGpuPrograms.traces(dir));
         assertTrue(run.stderr().contains("0 traces in " + dir + " (no window was armed)"), run.stderr());
         run.clean();
-        delete(dir);
+        FakeGpuPrograms.delete(dir);
     }
 
     @Test
@@ -148,7 +148,7 @@ class CaptureRangeRunTest {
                 new String[] {"--capture-range", "roctx:step"}, new String[] {"--capture-range", "cudaprofilerapi"},
                 new String[] {"--capture-range", "nvtx:step", "--start-later"},
                 new String[] {"--capture-range", "cudaProfilerApi", "--delay", "1"})) {
-            Path dir = fresh("bad");
+            Path dir = FakeGpuPrograms.fresh(ROOT, "bad");
             List<String> args = new ArrayList<>(List.of("run", "-d", dir.toString()));
             args.addAll(List.of(bad));
             args.addAll(List.of("--agent-jar", jar.toString(), "--", "true"));
@@ -167,8 +167,8 @@ class CaptureRangeRunTest {
 
     @Test
     void aJournalDirectoryThatIsNotEmptyIsOneLineAndExit2() throws Exception {
-        Path dir = fresh("journal-bad");
-        Path journal = fresh("journal-used");
+        Path dir = FakeGpuPrograms.fresh(ROOT, "journal-bad");
+        Path journal = FakeGpuPrograms.fresh(ROOT, "journal-used");
         Files.createDirectories(journal);
         Files.writeString(journal.resolve("something"), "x");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -180,12 +180,12 @@ class CaptureRangeRunTest {
         assertEquals(1, said.strip().lines().count(), said);
         assertTrue(said.contains("--journal wants a new or empty directory: " + journal + " is not empty"), said);
         assertTrue(Files.notExists(dir), "nothing started");
-        delete(journal);
+        FakeGpuPrograms.delete(journal);
     }
 
     @Test
     void startAndStopDoNotApplyToACaptureRangesRun() throws Exception {
-        Path dir = fresh("control");
+        Path dir = FakeGpuPrograms.fresh(ROOT, "control");
         Files.createDirectories(dir);
         try (InjectedRun run = new InjectedRun(dir, new InjectedRun.OnDemand(false, null, null, "nvtx:step"))) {
             for (String line : List.of("start", "stop", "start 1")) {
@@ -195,7 +195,7 @@ class CaptureRangeRunTest {
             assertEquals("nvtx:step", run.environment(null).get("FLAGTRACE_RUN_CAPTURE"));
             assertEquals("later", run.environment(null).get("FLAGTRACE_RUN_START"), "the library starts disarmed");
         }
-        delete(dir);
+        FakeGpuPrograms.delete(dir);
     }
 
     /**
@@ -254,23 +254,7 @@ class CaptureRangeRunTest {
         return Long.parseLong(m.group(1));
     }
 
-    private static List<Path> traces(Path dir) throws IOException {
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(f -> f.getFileName().toString().matches("flagtrace-\\d+(-w\\d+)?\\.json")).sorted().toList();
-        }
-    }
 
-    private static List<String> names(List<Path> paths) {
-        return paths.stream().map(p -> p.getFileName().toString()).toList();
-    }
 
-    private static Path fresh(String name) throws IOException {
-        Path dir = ROOT.resolve(name);
-        delete(dir);
-        return dir;
-    }
 
-    private static void delete(Path dir) throws IOException {
-        InjectedRunTest.delete(dir);
-    }
 }

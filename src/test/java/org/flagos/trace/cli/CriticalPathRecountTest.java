@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.flagos.trace.sql.CollectiveKernels;
+import org.flagos.trace.sql.CriticalPathTest;
 import org.flagos.trace.sql.DuckDbAnalyses;
 import org.flagos.trace.sql.ResultTable;
 import org.junit.jupiter.api.Test;
@@ -41,7 +42,7 @@ public class CriticalPathRecountTest {
     static Path dir;
 
     /** A row of the events table. */
-    record Row(String cat, String name, long pid, long tid, long ts, long dur, Integer device, Long stream, Long corr) {
+    record Row(String cat, String name, long pid, long tid, long ts, long dur, Integer device, Long stream, Long corr, String processGroup) {
         long end() {
             return ts + dur;
         }
@@ -67,6 +68,15 @@ public class CriticalPathRecountTest {
 
         /** The longest path's length, by Kahn's topological order. */
         long longest() {
+            long best = 0;
+            for (long d : dists()) {
+                best = Math.max(best, d);
+            }
+            return best;
+        }
+
+        /** The longest path to every node (a path may start anywhere), by Kahn's topological order. */
+        long[] dists() {
             int n = nodes.size();
             List<List<Edge>> out = new ArrayList<>();
             int[] in = new int[n];
@@ -85,11 +95,9 @@ public class CriticalPathRecountTest {
                 }
             }
             int seen = 0;
-            long best = 0;
             while (!ready.isEmpty()) {
                 int u = ready.poll();
                 seen++;
-                best = Math.max(best, dist[u]);
                 for (Edge e : out.get(u)) {
                     dist[e.to()] = Math.max(dist[e.to()], dist[u] + e.weight());
                     if (--in[e.to()] == 0) {
@@ -98,7 +106,7 @@ public class CriticalPathRecountTest {
                 }
             }
             assertEquals(n, seen, "the recount's graph is acyclic");
-            return best;
+            return dist;
         }
     }
 
@@ -117,6 +125,15 @@ public class CriticalPathRecountTest {
 
     /** HTA's graph of one rank's rows, built again without SQL; edges keyed "kind c1 c2 fromTs toTs type" to weight. */
     static Graph graph(List<Row> rows, Map<String, Long> edgeKeys) {
+        return graph(rows, edgeKeys, Map.of(), new HashMap<>());
+    }
+
+    /**
+     * As {@link #graph(List, Map)}, where the collective kernels of {@code lastStart} waited for another
+     * rank until that moment (their kernel edge weighs only the time after it); {@code workNodes} gets
+     * each work item's start and end node.
+     */
+    static Graph graph(List<Row> rows, Map<String, Long> edgeKeys, Map<Row, Long> lastStart, Map<Row, int[]> workNodesOut) {
         Graph g = new Graph();
         List<Row> host = new ArrayList<>();
         Map<Long, Row> runtimeByCorr = new HashMap<>();
@@ -204,7 +221,8 @@ public class CriticalPathRecountTest {
             for (Row k : items) {
                 int start = g.node(k.ts(), 1, dev, stream);
                 int end = g.node(k.end(), 1, dev, stream);
-                link(g, edgeKeys, start, end, "kernel", k.dur());
+                link(g, edgeKeys, start, end, "kernel", k.end() - lastStart.getOrDefault(k, k.ts()));
+                workNodesOut.put(k, new int[] {start, end});
                 Row call = runtimeByCorr.get(k.corr());
                 Long launched = launchTs.get(k.corr());
                 boolean bound = launched != null && queue(moves, launched) == 1 && queue(moves, k.ts()) == 0
@@ -268,16 +286,21 @@ public class CriticalPathRecountTest {
     static Map<Long, List<Row>> read(Path events) throws Exception {
         Map<Long, List<Row>> byRank = new TreeMap<>();
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT rank, cat, name, pid, tid, ts_ns, dur_ns, device, stream, correlation FROM read_parquet('"
+                ResultSet rs = s.executeQuery("SELECT rank, cat, name, pid, tid, ts_ns, dur_ns, device, stream, correlation, process_group"
+                        + " FROM read_parquet('"
                         + events + "') WHERE ph = 'X' AND dur_ns IS NOT NULL AND pid IS NOT NULL AND tid IS NOT NULL")) {
             while (rs.next()) {
                 byRank.computeIfAbsent(rs.getLong(1), k -> new ArrayList<>()).add(new Row(rs.getString(2), rs.getString(3), rs.getLong(4),
                         rs.getLong(5), rs.getLong(6), rs.getLong(7), (Integer) rs.getObject(8) == null ? null : rs.getInt(8),
-                        rs.getObject(9) == null ? null : rs.getLong(9), rs.getObject(10) == null ? null : rs.getLong(10)));
+                        rs.getObject(9) == null ? null : rs.getLong(9), rs.getObject(10) == null ? null : rs.getLong(10), rs.getString(11)));
             }
         }
         return byRank;
     }
+
+    /** Of the last {@link #check}: how many collective kernels waited for another rank, and path edges lie on another rank. */
+    static long lastWaits;
+    static long lastElsewhere;
 
     /** Holds every rank of {@code events}' critical_path to the recount; returns the tables. */
     static ResultTable[] check(Path events) throws Exception {
@@ -296,10 +319,97 @@ public class CriticalPathRecountTest {
             sqlRows.put((Long) r.get(0), r);
         }
         int cols = summary.columns().size();
+        // the collectives that waited for another rank, recounted: every rank's collective kernels (by
+        // the one communication rule), numbered per process group and kind in start order (then end,
+        // correlation id, name); of one instance's kernels that are nodes of the graph, the last to start
+        // (lowest rank on a tie) is waited for by every other rank's that started earlier and had not ended
+        Map<List<Object>, List<Object[]>> instances = new HashMap<>();
         for (Map.Entry<Long, List<Row>> rank : byRank.entrySet()) {
-            Map<String, Long> keys = new HashMap<>();
-            Graph g = graph(rank.getValue(), keys);
-            long longest = g.longest();
+            Set<Long> launched = new java.util.HashSet<>();
+            for (Row r : rank.getValue()) {
+                if (runtime(r.cat()) && r.dur() > 0 && r.corr() != null) {
+                    launched.add(r.corr());
+                }
+            }
+            List<Row> comm = new ArrayList<>();
+            for (Row r : rank.getValue()) {
+                if (("kernel".equals(r.cat()) || "Kernel".equals(r.cat())) && r.dur() >= 0 && CollectiveKernels.isCommunication(r.name())) {
+                    comm.add(r);
+                }
+            }
+            comm.sort(Comparator.comparingLong(Row::ts).thenComparingLong(Row::end)
+                    .thenComparing(Row::corr, Comparator.nullsLast(Comparator.naturalOrder())).thenComparing(Row::name));
+            Map<List<String>, Integer> count = new HashMap<>();
+            for (Row r : comm) {
+                List<String> group = List.of(r.processGroup() == null ? "" : r.processGroup(), CollectivesTest.kind(r.name()));
+                int n = count.merge(group, 1, Integer::sum);
+                boolean node = r.corr() != null && launched.contains(r.corr()) && r.device() != null && r.stream() != null;
+                if (node) {
+                    instances.computeIfAbsent(List.of(group.get(0), group.get(1), n), k -> new ArrayList<>())
+                            .add(new Object[] {rank.getKey(), r});
+                }
+            }
+        }
+        Map<Long, Map<Row, Long>> lastStart = new HashMap<>();
+        List<Object[]> waits = new ArrayList<>(); // {rank, kernel, last rank, last kernel}
+        for (List<Object[]> members : instances.values()) {
+            Object[] last = null;
+            for (Object[] m : members) {
+                Row r = (Row) m[1];
+                if (last == null || r.ts() > ((Row) last[1]).ts() || (r.ts() == ((Row) last[1]).ts() && (Long) m[0] < (Long) last[0])) {
+                    last = m;
+                }
+            }
+            Row l = (Row) last[1];
+            for (Object[] m : members) {
+                Row r = (Row) m[1];
+                if (!m[0].equals(last[0]) && l.ts() > r.ts() && l.ts() <= r.end()) {
+                    lastStart.computeIfAbsent((Long) m[0], k -> new HashMap<>()).put(r, l.ts());
+                    waits.add(new Object[] {m[0], r, last[0], l});
+                }
+            }
+        }
+        // one graph of every rank, joined by those waits
+        Graph all = new Graph();
+        Map<String, Long> keys = new HashMap<>();
+        Map<Long, int[]> nodeRange = new HashMap<>();
+        Map<Long, Map<Row, int[]>> work = new HashMap<>();
+        for (Map.Entry<Long, List<Row>> rank : byRank.entrySet()) {
+            Map<String, Long> rankKeys = new HashMap<>();
+            Map<Row, int[]> rankWork = new HashMap<>();
+            Graph g = graph(rank.getValue(), rankKeys, lastStart.getOrDefault(rank.getKey(), Map.of()), rankWork);
+            int off = all.nodes.size();
+            all.nodes.addAll(g.nodes);
+            for (Edge e : g.edges) {
+                all.edges.add(new Edge(e.from() + off, e.to() + off, e.type(), e.weight()));
+            }
+            rankKeys.forEach((k, v) -> keys.put(rank.getKey() + " " + k, v));
+            rankWork.replaceAll((k, v) -> new int[] {v[0] + off, v[1] + off});
+            work.put(rank.getKey(), rankWork);
+            nodeRange.put(rank.getKey(), new int[] {off, all.nodes.size()});
+        }
+        for (Object[] w : waits) {
+            Row r = (Row) w[1];
+            Row l = (Row) w[3];
+            all.edge(work.get((Long) w[2]).get(l)[0], work.get((Long) w[0]).get(r)[1], "collective", r.end() - l.ts());
+            keys.put(w[0] + " device " + r.device() + " " + r.stream() + " " + l.ts() + " " + r.end() + " collective", r.end() - l.ts());
+        }
+        long[] dist = all.dists();
+        long elsewhere = 0;
+        for (List<Object> e : segments.rows()) {
+            if (!e.get(0).equals(e.get(segments.columns().indexOf("on_rank")))) {
+                elsewhere++;
+            }
+        }
+        System.out.printf("  %d collective kernels waited for another rank; %d edges of the paths lie on another rank%n", waits.size(),
+                elsewhere);
+        lastWaits = waits.size();
+        lastElsewhere = elsewhere;
+        for (Map.Entry<Long, List<Row>> rank : byRank.entrySet()) {
+            long longest = 0;
+            for (int i = nodeRange.get(rank.getKey())[0]; i < nodeRange.get(rank.getKey())[1]; i++) {
+                longest = Math.max(longest, dist[i]);
+            }
             List<Object> ours = sqlRows.get(rank.getKey());
             assertNotNull(ours, "rank " + rank.getKey() + " has a row");
             assertEquals(longest, ours.get(summary.columns().indexOf("length_ns")), "rank " + rank.getKey() + ": the longest path");
@@ -315,7 +425,7 @@ public class CriticalPathRecountTest {
                     m.put(segments.columns().get(i), e.get(i));
                 }
                 boolean host = m.get("pid") != null;
-                String key = (host ? "host " + m.get("pid") + " " + m.get("tid") : "device " + m.get("device") + " " + m.get("stream")) + " "
+                String key = m.get("on_rank") + " " + (host ? "host " + m.get("pid") + " " + m.get("tid") : "device " + m.get("device") + " " + m.get("stream")) + " "
                         + m.get("start_ns") + " " + m.get("end_ns") + " " + m.get("type");
                 assertEquals(keys.get(key), m.get("weight_ns"), "an edge of the recount's graph with this weight: " + key);
                 if (lastEnd != null) {
@@ -433,6 +543,63 @@ public class CriticalPathRecountTest {
                 Path.of(getClass().getResource("/hta/sampled_rank-1.json.gz").toURI()).toString(), "-o", events.toString()), cli.stderr());
         ResultTable summary = check(events)[0];
         assertEquals(2, summary.rows().size(), summary.render());
+        // the two ranks share all-reduces: in 4 of them one rank started late and the other waited for it;
+        // the recount's graph has those edges too (whether a path takes one is the recount's to say)
+        assertEquals(4, lastWaits, "collective kernels that waited for the other rank");
+    }
+
+    /**
+     * Rank {@code rank} of a step with one all-reduce: op step [0, 4400) launches gemm (call [10, 20),
+     * gemm [30, 30 + gemm)) and an NCCL all-reduce behind it on the same stream (call [40, 50), 5 ns after
+     * gemm, ending at 4100 on every rank: the ranks finish it together), waits for the stream
+     * (cudaStreamSynchronize [60, 4200)), then runs op optimizer [4250, 4350).
+     */
+    public static List<CriticalPathTest.Ev> allReduceStep(int rank, long gemm) {
+        long ar = 30 + gemm + 5;
+        return List.of(CriticalPathTest.Ev.op(rank, "step", 0, 4400), CriticalPathTest.Ev.call(rank, "cudaLaunchKernel", 10, 10, 1),
+                CriticalPathTest.Ev.work(rank, "kernel", "gemm", 30, gemm, 7, 1), CriticalPathTest.Ev.call(rank, "cudaLaunchKernel", 40, 10, 2),
+                CriticalPathTest.Ev.work(rank, "kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", ar, 4100 - ar, 7, 2),
+                CriticalPathTest.Ev.call(rank, "cudaStreamSynchronize", 60, 4140, 3),
+                new CriticalPathTest.Ev(rank, 0, 7, "cuda_sync", "Stream Sync", 60, 4140, 0, 7L, 3L),
+                CriticalPathTest.Ev.op(rank, "optimizer", 4250, 100));
+    }
+
+    /**
+     * Three ranks of one step; rank 1 is the straggler (its gemm takes 4000 ns, the others' 1000), so
+     * ranks 0 and 2 wait in the all-reduce from about 1035 until rank 1 starts it at 4035. Every rank's
+     * path is rank 1's: its host 10, launch 20, gemm 4000, gap 5, then the all-reduce's 65 ns after the
+     * last arrival, on the rank's own stream, the sync, and the rank's own host 200: 4300 ns. Without the
+     * collective's edges ranks 0 and 2 would run through their own all-reduce kernel, waiting included.
+     */
+    @Test
+    void aRankWaitingInACollectiveHasTheStragglersWorkOnItsPath() throws Exception {
+        List<CriticalPathTest.Ev> all = new ArrayList<>();
+        all.addAll(allReduceStep(0, 1000));
+        all.addAll(allReduceStep(1, 4000));
+        all.addAll(allReduceStep(2, 1000));
+        Path events = CriticalPathTest.write(java.nio.file.Files.createDirectories(dir.resolve("straggler")), "events", all);
+        ResultTable[] tables = check(events);
+        ResultTable summary = tables[0];
+        ResultTable segments = tables[1];
+        for (int r = 0; r < 3; r++) {
+            assertEquals(4300L, col(summary, r, "length_ns"), summary.render());
+            assertEquals(4000L, col(summary, r, "computation_ns"), summary.render());
+            assertEquals(65L, col(summary, r, "communication_ns"), summary.render());
+            assertEquals(0L, col(summary, r, "over_median_ns"), summary.render());
+        }
+        for (long r : new long[] {0, 2}) {
+            List<String> path = new ArrayList<>();
+            for (List<Object> e : segments.rows()) {
+                if (((Number) e.get(0)).longValue() == r) {
+                    path.add(e.get(segments.columns().indexOf("on_rank")) + ":" + e.get(segments.columns().indexOf("type")) + ":"
+                            + e.get(segments.columns().indexOf("name")) + ":" + e.get(segments.columns().indexOf("weight_ns")));
+                }
+            }
+            assertEquals(List.of("1:cpu:step:10", "1:launch:null:20", "1:kernel:gemm:4000", "1:kernel_gap:null:5",
+                    r + ":collective:ncclDevKernel_AllReduce_Sum_f32_RING_LL:65", r + ":sync:null:0", r + ":cpu:step:50",
+                    r + ":cpu:optimizer:100", r + ":cpu:step:50"), path, "rank " + r + "'s path runs through the straggler's gemm\n"
+                    + segments.render());
+        }
     }
 
     @Test

@@ -49,15 +49,14 @@ class InjectedMsptiRunTest {
 
     @Test
     void theTraceHoldsWhatTheProgramDidWithEachDeviceRecordInItsInnermostRange() throws Exception {
-        Path dir = ROOT.resolve("c-program");
-        InjectedRunTest.delete(dir);
+        Path dir = FakeGpuPrograms.fresh(ROOT, "c-program");
         // Logical device 0 is physical 3: MSPTI's records carry 3, the trace the program's 0, as in-process.
         ProgramRun run = flagtraceRun(dir, List.of("env", "ASCEND_RT_VISIBLE_DEVICES=3,0", program.toString(), "5", "3"));
         assertEquals(3, run.finish(), run.stderr());
         String out = run.stdout();
         assertEquals("kernels=16 memcpys=2 memsets=5 ranges=14\n", out, "the program's stdout, untouched");
         Map<String, Long> counts = InjectedRunTest.counts(out);
-        List<Path> traces = InjectedRunTest.traces(dir);
+        List<Path> traces = FakeGpuPrograms.traces(dir);
         assertEquals(1, traces.size(), "one trace: the program's, none for the shell before its exec: " + run.stderr());
         JsonNode trace = JSON.readTree(traces.get(0).toFile());
         Events e = new Events(trace);
@@ -98,14 +97,14 @@ class InjectedMsptiRunTest {
         assertEquals(0, trace.path("flagtrace_run_ops_dropped").asLong(-1));
         assertTrue(trace.path("flagtrace_run_buffers").asLong() > 1, "the fake's small buffers, each handed over: " + trace.path("flagtrace_run_buffers"));
         assertTrue(run.stderr().contains("exited with 3; 1 trace: " + traces.get(0)), run.stderr());
+        InjectedRunTest.assertSameAsReplay(traces.get(0));
         run.clean();
-        InjectedRunTest.delete(dir);
+        FakeGpuPrograms.delete(dir);
     }
 
     @Test
     void aKilledProgramLeavesEveryBufferItHandedOverAndSaysItEndedWithoutAStop() throws Exception {
-        Path dir = ROOT.resolve("killed");
-        InjectedRunTest.delete(dir);
+        Path dir = FakeGpuPrograms.fresh(ROOT, "killed");
         ProgramRun run = flagtraceRun(dir, "200", "0", "hang");
         run.awaitLine("ready ");
         Matcher m = Pattern.compile("ready (\\d+)").matcher(run.stdout());
@@ -121,7 +120,7 @@ class InjectedMsptiRunTest {
         }
         assertTrue(ProcessHandle.of(pid).orElseThrow().destroyForcibly(), "SIGKILL");
         assertEquals(128 + 9, run.finish(), "the program's own end (killed by signal 9): " + run.stderr());
-        List<Path> traces = InjectedRunTest.traces(dir);
+        List<Path> traces = FakeGpuPrograms.traces(dir);
         assertEquals(1, traces.size(), run.stderr());
         JsonNode trace = JSON.readTree(traces.get(0).toFile());
         assertTrue(trace.path("flagtrace_run_end").asText().startsWith("the process ended without a stop"), trace.path("flagtrace_run_end").toString());
@@ -131,7 +130,7 @@ class InjectedMsptiRunTest {
         assertTrue(received >= launched - 10 && received <= launched, launched + " launches, less the buffers not completed: " + received);
         assertEquals(received, new Events(trace).count("kernel"));
         run.clean();
-        InjectedRunTest.delete(dir);
+        FakeGpuPrograms.delete(dir);
     }
 
     /** The kernel records (KERNEL, kind 2) in a capture's MSPTI buffers (vendor 2), walked by the header's record sizes. */
@@ -169,17 +168,13 @@ class InjectedMsptiRunTest {
 
     @Test
     void anMstxCaptureRangeGivesOneTracePerStepHoldingExactlyItsWork() throws Exception {
-        Path dir = ROOT.resolve("capture-range");
-        InjectedRunTest.delete(dir);
+        Path dir = FakeGpuPrograms.fresh(ROOT, "capture-range");
         ProgramRun run = flagtraceRun(dir, List.of("--capture-range", "mstx:step"), List.of(program.toString(), "3", "0"));
         assertEquals(0, run.finish(), run.stderr());
         String out = run.stdout();
         assertEquals("kernels=10 memcpys=2 memsets=3 ranges=10\n", out, "the program's stdout, untouched");
         Map<String, Long> counts = InjectedRunTest.counts(out);
-        List<Path> traces;
-        try (var files = Files.list(dir)) {
-            traces = files.filter(f -> f.getFileName().toString().matches("flagtrace-\\d+-w\\d+\\.json")).sorted().toList();
-        }
+        List<Path> traces = FakeGpuPrograms.traces(dir);
         assertEquals(3, traces.size(), "a window per range \"step\": " + run.stderr());
         long kernels = 0;
         long memsets = 0;
@@ -201,7 +196,7 @@ class InjectedMsptiRunTest {
         assertEquals(counts.get("kernels") - 1, kernels, "every kernel but the one in \"late\", after the steps");
         assertEquals(counts.get("memsets"), memsets);
         run.clean();
-        InjectedRunTest.delete(dir);
+        FakeGpuPrograms.delete(dir);
     }
 
     /** {@code flagtrace run -d DIR -- sh -c 'eval "$(scripts/fake-gpu-env mspti)" && exec PROGRAM ARGS'}, as a user without an NPU runs it. */

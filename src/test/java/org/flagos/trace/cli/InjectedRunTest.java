@@ -17,7 +17,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.flagos.trace.agent.FlagtraceAgent;
 import org.flagos.trace.testing.AgentJars;
 import org.flagos.trace.testing.FakeGpuPrograms;
@@ -47,13 +46,13 @@ class InjectedRunTest {
 
     @Test
     void theTraceHoldsWhatTheProgramDidAndRunExitsWithItsCode() throws Exception {
-        Path dir = fresh("c-program");
+        Path dir = FakeGpuPrograms.fresh(ROOT, "c-program");
         ProgramRun run = flagtraceRun(dir, "5", "3");
         assertEquals(3, run.finish(), run.stderr());
         String out = run.stdout();
         assertEquals("kernels=15 memcpys=2 memsets=5 ranges=10 mallocs=1\n", out, "the program's stdout, untouched");
         Map<String, Long> counts = counts(out);
-        List<Path> traces = traces(dir);
+        List<Path> traces = FakeGpuPrograms.traces(dir);
         assertEquals(1, traces.size(), run.stderr());
         JsonNode trace = JSON.readTree(traces.get(0).toFile());
         Events e = new Events(trace);
@@ -97,13 +96,14 @@ class InjectedRunTest {
         assertEquals(0, trace.path("flagtrace_run_buffers_dropped").asLong(-1));
         assertEquals(0, trace.path("flagtrace_run_ops_dropped").asLong(-1));
         assertTrue(run.stderr().contains("exited with 3; 1 trace: " + traces.get(0)), run.stderr());
+        assertSameAsReplay(traces.get(0));
         run.clean();
-        delete(dir);
+        FakeGpuPrograms.delete(dir);
     }
 
     @Test
     void aKilledProgramLeavesEveryBufferItHandedOverAndSaysItEndedWithoutAStop() throws Exception {
-        Path dir = fresh("killed");
+        Path dir = FakeGpuPrograms.fresh(ROOT, "killed");
         ProgramRun run = flagtraceRun(dir, "400", "0", "hang");
         run.awaitLine("ready ");
         Matcher m = Pattern.compile("ready (\\d+)").matcher(run.stdout());
@@ -118,7 +118,7 @@ class InjectedRunTest {
         }
         assertTrue(ProcessHandle.of(pid).orElseThrow().destroyForcibly(), "SIGKILL");
         assertEquals(128 + 9, run.finish(), "the program's own end (killed by signal 9): " + run.stderr());
-        List<Path> traces = traces(dir);
+        List<Path> traces = FakeGpuPrograms.traces(dir);
         assertEquals(1, traces.size(), run.stderr());
         JsonNode trace = JSON.readTree(traces.get(0).toFile());
         assertTrue(trace.path("flagtrace_run_end").asText().startsWith("the process ended without a stop"), trace.path("flagtrace_run_end").toString());
@@ -131,13 +131,14 @@ class InjectedRunTest {
         assertTrue(received >= 1200 - 12 && received <= 1200, "the 1,200 launches, less the buffers not completed: " + received);
         assertEquals(received, e.count("kernel"));
         assertTrue(trace.path("flagtrace_run_buffers").asLong() > 0, "the buffers received are counted");
+        assertSameAsReplay(traces.get(0));
         run.clean();
-        delete(dir);
+        FakeGpuPrograms.delete(dir);
     }
 
     @Test
     void aPythonLauncherOfFourRanksGivesOneTracePerRankWithItsRankAndOneMergedTrace() throws Exception {
-        Path dir = fresh("python-ranks");
+        Path dir = FakeGpuPrograms.fresh(ROOT, "python-ranks");
         ProgramRun run = flagtraceRun(dir, List.of("/usr/bin/python3", Path.of("src/test/native/cuda/unchanged_ranks.py").toAbsolutePath().toString(), "4", "3"));
         assertEquals(0, run.finish(), run.stderr());
         Map<Integer, Map<String, Long>> printed = new HashMap<>();
@@ -147,7 +148,7 @@ class InjectedRunTest {
         }
         assertEquals(4, printed.size(), run.stdout());
         assertEquals(4, run.stdout().lines().count(), "stdout is the program's alone (run's and merge's lines go to stderr): " + run.stdout());
-        List<Path> traces = traces(dir);
+        List<Path> traces = FakeGpuPrograms.traces(dir);
         assertEquals(4, traces.size(), "one per worker, none for the launcher, which never touched CUDA: " + run.stderr());
         long kernels = 0;
         for (Path t : traces) {
@@ -168,17 +169,17 @@ class InjectedRunTest {
         assertEquals(4, merged.path("flagtrace_merge").path("traces").asInt(), merged.path("flagtrace_merge").toString());
         assertEquals(kernels, new Events(merged).count("kernel"));
         run.clean();
-        delete(dir);
+        FakeGpuPrograms.delete(dir);
     }
 
     @Test
     void whatAFullHandOffDropsIsCountedInTheTrace() throws Exception {
-        Path dir = fresh("full");
+        Path dir = FakeGpuPrograms.fresh(ROOT, "full");
         // A hand-off of 1,500 bytes holds about two of the fake's buffers: the rest are dropped, never waited for.
         ProgramRun run = flagtraceRun(dir, List.of("env", "FLAGTRACE_RUN_QUEUE_BYTES=1500", program.toString(), "200", "0"));
         assertEquals(0, run.finish(), run.stderr());
         Map<String, Long> counts = counts(run.stdout());
-        List<Path> traces = traces(dir);
+        List<Path> traces = FakeGpuPrograms.traces(dir);
         assertEquals(1, traces.size(), run.stderr());
         JsonNode trace = JSON.readTree(traces.get(0).toFile());
         Events e = new Events(trace);
@@ -188,13 +189,13 @@ class InjectedRunTest {
         assertEquals(counts.get("memsets"), e.count("gpu_memset") + trace.path("flagtrace_run_memsets_dropped").asLong(-1000));
         assertEquals(counts.get("ranges"), e.count("cpu_op") + trace.path("flagtrace_run_ops_dropped").asLong(-1000));
         run.clean();
-        delete(dir);
+        FakeGpuPrograms.delete(dir);
     }
 
     @Test
     void whenFlagtraceIsGoneTheProgramRunsOnWithItsOutputAndCode() throws Exception {
         Path library = Path.of(InjectedRun.class.getResource("/flagtrace-inject/libflagtrace_inject.so").toURI());
-        Path dir = fresh("gone");
+        Path dir = FakeGpuPrograms.fresh(ROOT, "gone");
         Files.createDirectories(dir);
         Path socket = dir.resolve("s");
         // flagtrace dies mid-capture: its end of the socket reads the first bytes, then closes.
@@ -224,7 +225,7 @@ class InjectedRunTest {
         assertEquals(4, p.exitValue(), err);
         assertEquals("kernels=9 memcpys=2 memsets=3 ranges=6 mallocs=1\n", out);
         assertTrue(err.startsWith("flagtrace: cannot reach flagtrace run at " + socket), err);
-        delete(dir);
+        FakeGpuPrograms.delete(dir);
     }
 
     /** The program on the fakes with the injected library and socket set, as run sets them, but no run. */
@@ -267,6 +268,29 @@ class InjectedRunTest {
             at = end;
         }
         return kernels;
+    }
+
+    /**
+     * The trace {@code run} wrote for a window is, byte for byte, what {@code flagtrace replay} makes of the window's
+     * capture and the files beside it given the same {@code flagtrace_run_*} fields (read from the trace, in its order):
+     * the one replay path, whichever way {@code run} feeds it.
+     */
+    static void assertSameAsReplay(Path trace) throws IOException {
+        String name = trace.getFileName().toString();
+        Path capture = trace.resolveSibling(name.replaceFirst("\\.json$", ".fltrbuf"));
+        Path again = trace.resolveSibling("replayed-" + name);
+        List<String> args = new ArrayList<>(List.of("replay", capture.toString(), "-o", again.toString()));
+        JSON.readTree(trace.toFile()).fields().forEachRemaining(f -> {
+            if (f.getKey().startsWith("flagtrace_run_")) {
+                args.addAll(List.of("--metadata", f.getKey() + "=" + f.getValue().asText()));
+            }
+        });
+        java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream to = new java.io.PrintStream(said, true, StandardCharsets.UTF_8);
+        assertEquals(0, new FlagtraceCli(to, to).run(args.toArray(String[]::new)), said.toString(StandardCharsets.UTF_8));
+        assertTrue(java.util.Arrays.equals(Files.readAllBytes(trace), Files.readAllBytes(again)),
+                "run's " + trace + " and replay's " + again + " differ");
+        Files.delete(again);
     }
 
     static Map<String, Long> counts(String out) {
@@ -318,25 +342,6 @@ class InjectedRunTest {
         }
     }
 
-    private static Path fresh(String name) throws IOException {
-        Path dir = ROOT.resolve(name);
-        delete(dir);
-        return dir;
-    }
 
-    static List<Path> traces(Path dir) throws IOException {
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(f -> f.getFileName().toString().matches("flagtrace-\\d+\\.json")).sorted().toList();
-        }
-    }
 
-    static void delete(Path dir) throws IOException {
-        if (Files.exists(dir)) {
-            try (Stream<Path> all = Files.walk(dir)) {
-                for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
-        }
-    }
 }

@@ -49,7 +49,7 @@ class OnDemandRunTest {
 
     @Test
     void oneStartStopWindowHoldsExactlyItsPhase() throws Exception {
-        Path dir = fresh("one-window");
+        Path dir = FakeGpuPrograms.fresh(ROOT, "one-window");
         ProgramRun run = flagtraceRun(dir, List.of("--start-later"), "3", "7");
         long pid = ready(run);
         go(run, 1); // disarmed: not traced
@@ -60,16 +60,17 @@ class OnDemandRunTest {
         assertEquals(7, run.finish(), run.stderr());
         assertEquals("ready " + pid + "\nphase 1: kernels=2 memsets=1 ranges=1\nphase 2: kernels=3 memsets=2 ranges=1\n"
                 + "phase 3: kernels=4 memsets=3 ranges=1\n", run.stdout(), "the program's stdout, untouched");
-        assertEquals(List.of("flagtrace-" + pid + "-w1.json"), names(traces(dir)), run.stderr());
+        assertEquals(List.of("flagtrace-" + pid + "-w1.json"), FakeGpuPrograms.names(FakeGpuPrograms.traces(dir)), run.stderr());
         assertHoldsOnlyPhase(JSON.readTree(dir.resolve("flagtrace-" + pid + "-w1.json").toFile()), 2);
+        InjectedRunTest.assertSameAsReplay(dir.resolve("flagtrace-" + pid + "-w1.json"));
         assertTrue(run.stderr().contains("exited with 7; 1 trace: " + dir.resolve("flagtrace-" + pid + "-w1.json")), run.stderr());
         run.clean();
-        delete(dir);
+        FakeGpuPrograms.delete(dir);
     }
 
     @Test
     void twoWindowsGiveTwoTraces() throws Exception {
-        Path dir = fresh("two-windows");
+        Path dir = FakeGpuPrograms.fresh(ROOT, "two-windows");
         ProgramRun run = flagtraceRun(dir, List.of("--start-later"), "4", "0");
         long pid = ready(run);
         go(run, 1);
@@ -82,18 +83,19 @@ class OnDemandRunTest {
         assertEquals(0, control("stop", "-d", dir.toString()));
         assertEquals(0, run.finish(), run.stderr());
         assertEquals("ready " + pid + "\n" + FOUR_PHASES, run.stdout());
-        assertEquals(List.of("flagtrace-" + pid + "-w1.json", "flagtrace-" + pid + "-w2.json"), names(traces(dir)), run.stderr());
+        assertEquals(List.of("flagtrace-" + pid + "-w1.json", "flagtrace-" + pid + "-w2.json"), FakeGpuPrograms.names(FakeGpuPrograms.traces(dir)),
+                run.stderr());
         assertHoldsOnlyPhase(JSON.readTree(dir.resolve("flagtrace-" + pid + "-w1.json").toFile()), 2);
         assertHoldsOnlyPhase(JSON.readTree(dir.resolve("flagtrace-" + pid + "-w2.json").toFile()), 4);
         assertTrue(run.stderr().contains("windows armed on demand are not merged"), run.stderr());
         assertTrue(Files.notExists(dir.resolve("merged.json")));
         run.clean();
-        delete(dir);
+        FakeGpuPrograms.delete(dir);
     }
 
     @Test
     void neverArmedLeavesNoTraceAndNoCapture() throws Exception {
-        Path dir = fresh("never-armed");
+        Path dir = FakeGpuPrograms.fresh(ROOT, "never-armed");
         ProgramRun run = flagtraceRun(dir, List.of("--start-later"), "1", "0");
         long pid = ready(run);
         go(run, 1);
@@ -104,36 +106,38 @@ class OnDemandRunTest {
         }
         assertTrue(run.stderr().contains("exited with 0; 0 traces in " + dir + " (no window was armed)"), run.stderr());
         run.clean();
-        delete(dir);
+        FakeGpuPrograms.delete(dir);
     }
 
     @Test
     void delayAndDurationGiveOneWindow() throws Exception {
-        Path dir = fresh("delay-duration");
+        Path dir = FakeGpuPrograms.fresh(ROOT, "delay-duration");
         // The copy in runs right after the process connects, a second before the delay arms it.
         ProgramRun run = flagtraceRun(dir, List.of("--delay", "1", "--duration", "4"), "2", "5");
         long pid = ready(run);
         awaitFile(run, dir.resolve("flagtrace-" + pid + "-w1.fltrbuf")); // the delay armed it: the window's capture appears
         go(run, 1);
         awaitFile(run, dir.resolve("flagtrace-" + pid + "-w1.process.json")); // written when the duration closed the window
+        // replayed into its trace then, while the program waits for phase 2: not when the tree is done
+        awaitFile(run, dir.resolve("flagtrace-" + pid + "-w1.json"));
         go(run, 2);
         assertEquals(5, run.finish(), run.stderr());
         assertEquals("ready " + pid + "\nphase 1: kernels=2 memsets=1 ranges=1\nphase 2: kernels=3 memsets=2 ranges=1\n", run.stdout());
-        assertEquals(List.of("flagtrace-" + pid + "-w1.json"), names(traces(dir)), run.stderr());
+        assertEquals(List.of("flagtrace-" + pid + "-w1.json"), FakeGpuPrograms.names(FakeGpuPrograms.traces(dir)), run.stderr());
         assertHoldsOnlyPhase(JSON.readTree(dir.resolve("flagtrace-" + pid + "-w1.json").toFile()), 1);
         run.clean();
-        delete(dir);
+        FakeGpuPrograms.delete(dir);
     }
 
     @Test
     void startAndStopSayInOneLineWhenThereIsNoRunToTalkTo() throws Exception {
         assertFails(ExitCodes.USAGE, "name the run: -d DIR", "start");
-        Path empty = fresh("no-run");
+        Path empty = FakeGpuPrograms.fresh(ROOT, "no-run");
         Files.createDirectories(empty);
         assertFails(ExitCodes.FAILED, "no flagtrace run is running in " + empty, "stop", "-d", empty.toString());
         long self = ProcessHandle.current().pid();
         assertFails(ExitCodes.FAILED, "process " + self + " was not started by flagtrace run", "start", Long.toString(self));
-        delete(empty);
+        FakeGpuPrograms.delete(empty);
     }
 
     private static void assertFails(int code, String said, String... args) {
@@ -213,29 +217,7 @@ class OnDemandRunTest {
         return ProgramRun.start(ROOT, List.of(), FlagtraceCli.class.getName(), args.toArray(String[]::new));
     }
 
-    private static List<Path> traces(Path dir) throws IOException {
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(f -> f.getFileName().toString().matches("flagtrace-\\d+(-w\\d+)?\\.json")).sorted().toList();
-        }
-    }
 
-    private static List<String> names(List<Path> paths) {
-        return paths.stream().map(p -> p.getFileName().toString()).toList();
-    }
 
-    private static Path fresh(String name) throws IOException {
-        Path dir = ROOT.resolve(name);
-        delete(dir);
-        return dir;
-    }
 
-    private static void delete(Path dir) throws IOException {
-        if (Files.exists(dir)) {
-            try (Stream<Path> all = Files.walk(dir)) {
-                for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
-        }
-    }
 }
