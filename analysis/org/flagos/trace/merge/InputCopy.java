@@ -1,8 +1,15 @@
 package org.flagos.trace.merge;
 
+import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonToken;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -11,14 +18,17 @@ import org.flagos.trace.tracefile.TraceEvent;
 import org.flagos.trace.tracefile.TraceFormatException;
 import org.flagos.trace.tracefile.TraceLimits;
 import org.flagos.trace.tracefile.TraceReader;
+import org.flagos.trace.tracefile.TraceSource;
 
 /**
- * Copies one trace's events into the merged trace, streamed one event at a time: its processes get
- * pids of their own ({@link #PID_STRIDE} per input), its ids ({@code id} of flows and async events,
- * {@code args.correlation}, {@code args["External id"]}) become {@code id * inputs + slot}, unique
- * across inputs yet still pairing within one, and its times move onto the reference clock. Its
- * own process names and sort indexes are replaced by ones naming the rank, host and pid, written
- * after its events.
+ * One input of a merge, in two steps. {@link #read} reads the trace once through the one reader (every event
+ * checked by its rules, the facts the alignment needs gathered on the way) and keeps each event to be copied in
+ * a scratch part: its bytes as the JSON writer would write them ({@link EventBytes}), with the values the merge
+ * rewrites cut out. {@link #copy}, once the input's slot and clock offset are known, writes the part with those
+ * values filled in: its processes get pids of their own ({@link #PID_STRIDE} per input), its ids ({@code id} of
+ * flows and async events, {@code args.correlation}, {@code args["External id"]}) become {@code id * inputs + slot},
+ * unique across inputs yet still pairing within one, and its times move onto the reference clock. Its own process
+ * names and sort indexes are replaced by ones naming the rank, host and pid, written after its events.
  */
 final class InputCopy {
     /** Pids given to one input's processes: its host process and up to 998 devices. */
@@ -31,165 +41,280 @@ final class InputCopy {
     /** One process of the input: its new pid and what its labels said. */
     static final class Row {
         final String original;
-        final long pid;
+        final int index;
+        long pid;
         final int order;
         String name;
         boolean device;
 
-        Row(String original, long pid, int order) {
+        Row(String original, int index) {
             this.original = original;
-            this.pid = pid;
-            this.order = order;
+            this.index = index;
+            this.order = index;
         }
     }
 
-    private final TraceFacts facts;
-    private final int slot;
-    private final int inputs;
-    private final long shiftNs;
-    private final String label;
     private final Map<String, Row> rows = new LinkedHashMap<>();
+    private final Row[] byIndex = new Row[PID_STRIDE];
+    private TraceFacts facts;
+    private Path part;
     long events;
     long labelsReplaced;
     /** Events whose ts or dur is no time (not a number, a negative duration): left out, counted. */
     long leftOutUnusable;
 
-    /**
-     * @param slot    this input's place in the merged trace (0 for the reference)
-     * @param inputs  how many traces are merged (the id stride)
-     * @param shiftNs added to each event's time: its base, its clock offset, less the merged base
-     * @param label   how its processes are named: {@code rank 3}, or {@code input 2} without a rank
-     */
-    InputCopy(TraceFacts facts, int slot, int inputs, long shiftNs, String label) {
-        this.facts = facts;
-        this.slot = slot;
-        this.inputs = inputs;
-        this.shiftNs = shiftNs;
-        this.label = label;
+    private InputCopy() {
+    }
+
+    TraceFacts facts() {
+        return facts;
     }
 
     Map<String, Row> rows() {
         return rows;
     }
 
-    /** Copies every event, then writes the input's process labels. */
-    void copy(JsonGenerator g) throws IOException {
-        TraceReader.read(facts.path(), TraceFacts.DIRECTORY, TraceReader.Options.COPY, e -> write(g, e));
-        writeLabels(g);
+    /**
+     * Reads {@code trace} once: its facts, and its events into a part in {@code scratch} (deleted by {@link #delete}).
+     *
+     * @param stop read between events: true when the merge has failed elsewhere and this read may end
+     */
+    static InputCopy read(Path trace, Path scratch, java.util.function.BooleanSupplier stop) throws IOException {
+        InputCopy copy = new InputCopy();
+        copy.part = Files.createTempFile(scratch, ".flagtrace-merge." + ProcessHandle.current().pid() + "-", ".part");
+        copy.part.toFile().deleteOnExit();
+        CollectiveEnds collectives = new CollectiveEnds();
+        try (PartOut out = new PartOut(Files.newOutputStream(copy.part))) {
+            Pass pass = new Pass(copy, trace, out);
+            var blocks = TraceReader.read(trace, TraceFacts.DIRECTORY, TraceReader.Options.MERGE, e -> {
+                if (stop.getAsBoolean()) {
+                    throw new java.io.InterruptedIOException("merge stopped");
+                }
+                collectives.accept(e);
+                pass.event(e);
+            });
+            copy.facts = new TraceFacts(trace, blocks.identity(), blocks, collectives.finish());
+        } catch (IOException | RuntimeException | Error e) {
+            copy.delete();
+            throw e;
+        }
+        return copy;
     }
 
-    private void write(JsonGenerator g, TraceEvent e) throws IOException {
-        if (e.unusable()) { // a ts or dur that is no time: left out, as every reader of the merged trace would
-            leftOutUnusable++;
-            return;
-        }
-        EventTokens event = e.tokens();
-        Row row = e.pid() == null ? null : row(e.pid());
-        String ph = e.ph();
-        String name = e.name();
-        if (row != null && "M".equals(ph) && ("process_name".equals(name) || "process_sort_index".equals(name))) {
-            int at = event.arg("name");
-            if ("process_name".equals(name) && at >= 0 && event.token(at) == JsonToken.VALUE_STRING) {
-                row.name = event.text(at);
+    /** Deletes the part. */
+    void delete() {
+        try {
+            if (part != null) {
+                Files.deleteIfExists(part);
             }
-            labelsReplaced++;
-            return;
+        } catch (IOException ignored) {
+            // deleted when the JVM exits, or by the next merge in this folder
         }
-        String category = e.cat();
-        if (row != null && category != null && DEVICE_CATEGORIES.contains(category)) {
-            row.device = true;
-        }
-        String shifted = null;
-        if (e.tsNs() != TraceEvent.NONE) {
-            long at;
-            try {
-                at = Math.addExact(e.tsNs(), shiftNs);
-            } catch (ArithmeticException overflow) {
-                at = Long.MAX_VALUE;
-            }
-            if (at > TraceLimits.MAX_TIME_NS || at < -TraceLimits.MAX_TIME_NS) {
-                throw new TraceFormatException(facts.path() + ": its event on line " + e.line() + " falls beyond ±" + TraceLimits.MAX_TIME_NS
-                        + " ns once on the reference's clock (its base time or clock anchors are not a clock's)");
-            }
-            shifted = Timestamps.shift(event.text(event.top("ts")), shiftNs);
-        }
-        int depth = 0;
-        String top = null;
-        String arg = null;
-        boolean inArgs = false;
-        for (int i = 0; i < event.size(); i++) {
-            JsonToken t = event.token(i);
-            String text = event.text(i);
-            switch (t) {
-                case START_OBJECT -> {
-                    depth++;
-                    inArgs = depth == 2 && "args".equals(top) && event.token(i - 1) == JsonToken.FIELD_NAME;
-                    g.writeStartObject();
-                }
-                case END_OBJECT -> {
-                    depth--;
-                    if (depth < 2) {
-                        inArgs = false;
-                    }
-                    g.writeEndObject();
-                }
-                case START_ARRAY -> {
-                    depth++;
-                    g.writeStartArray();
-                }
-                case END_ARRAY -> {
-                    depth--;
-                    g.writeEndArray();
-                }
-                case FIELD_NAME -> {
-                    if (depth == 1) {
-                        top = text;
-                    } else if (depth == 2 && inArgs) {
-                        arg = text;
-                    }
-                    g.writeFieldName(text);
-                }
-                default -> {
-                    if (depth == 1 && row != null && top.equals("pid")) {
-                        g.writeNumber(row.pid);
-                    } else if (depth == 1 && top.equals("ts") && shifted != null) {
-                        g.writeNumber(shifted);
-                    } else if (depth == 1 && top.equals("id")) {
-                        writeId(g, t, text);
-                    } else if (depth == 2 && inArgs && t == JsonToken.VALUE_NUMBER_INT
-                            && (arg.equals("correlation") || arg.equals("External id"))) {
-                        writeId(g, t, text);
-                    } else {
-                        copyScalar(g, t, text);
-                    }
-                }
-            }
-        }
-        events++;
     }
 
-    private Row row(String text) throws TraceFormatException {
+    /** The first step's walk: each event kept or left out, and counted. */
+    private static final class Pass {
+        final InputCopy copy;
+        final Path trace;
+        final PartOut out;
+        final EventBytes bytes = new EventBytes();
+        final ByteArrayOutputStream written = new ByteArrayOutputStream(1 << 12);
+
+        Pass(InputCopy copy, Path trace, PartOut out) {
+            this.copy = copy;
+            this.trace = trace;
+            this.out = out;
+        }
+
+        void event(TraceEvent e) throws IOException {
+            if (e.unusable()) { // a ts or dur that is no time: left out, as every reader of the merged trace would
+                copy.leftOutUnusable++;
+                return;
+            }
+            Row row = e.pid() == null ? null : copy.row(trace, e.pid());
+            String ph = e.ph();
+            String name = e.name();
+            if (row != null && "M".equals(ph) && ("process_name".equals(name) || "process_sort_index".equals(name))) {
+                if ("process_name".equals(name)) {
+                    String label = labelName(e);
+                    if (label != null) {
+                        row.name = label;
+                    }
+                }
+                copy.labelsReplaced++;
+                return;
+            }
+            String category = e.cat();
+            if (row != null && category != null && DEVICE_CATEGORIES.contains(category)) {
+                row.device = true;
+            }
+            boolean hasTs = e.tsNs() != TraceEvent.NONE;
+            if (e.rawBytes() == null || !bytes.scan(e.rawBytes(), e.rawFrom(), e.rawTo(), false, row != null, hasTs)) {
+                byte[] canonical = canonical(e);
+                bytes.scan(canonical, 0, written.size(), true, row != null, hasTs);
+            }
+            out.number(e.line());
+            out.number(bytes.holes);
+            for (int h = 0; h < bytes.holes; h++) {
+                out.number(bytes.kinds[h]);
+                out.number(bytes.at[h]);
+                if (bytes.kinds[h] == EventBytes.PID) {
+                    out.number(row.index);
+                } else {
+                    int n = bytes.valueTo[h] - bytes.valueFrom[h];
+                    out.number(n);
+                    out.bytes(bytes.values, bytes.valueFrom[h], n);
+                }
+            }
+            out.number(bytes.size);
+            out.bytes(bytes.text, 0, bytes.size);
+            copy.events++;
+        }
+
+        /** A process_name label's {@code args.name}, when a string. */
+        private static String labelName(TraceEvent e) throws IOException {
+            EventTokens tokens = e.tokens().size() > 0 ? e.tokens() : EventTokens.parse(e.rawBytes(), e.rawFrom(), e.rawTo());
+            int at = tokens.arg("name");
+            return at >= 0 && tokens.token(at) == JsonToken.VALUE_STRING ? tokens.text(at) : null;
+        }
+
+        /** The event as the JSON writer writes its tokens, in {@link #written}. */
+        private byte[] canonical(TraceEvent e) throws IOException {
+            EventTokens event = e.tokens().size() > 0 ? e.tokens() : EventTokens.parse(e.rawBytes(), e.rawFrom(), e.rawTo());
+            written.reset();
+            try (JsonGenerator g = TraceSource.JSON.createGenerator(written, JsonEncoding.UTF8)) {
+                for (int i = 0; i < event.size(); i++) {
+                    String text = event.text(i);
+                    switch (event.token(i)) {
+                        case START_OBJECT -> g.writeStartObject();
+                        case END_OBJECT -> g.writeEndObject();
+                        case START_ARRAY -> g.writeStartArray();
+                        case END_ARRAY -> g.writeEndArray();
+                        case FIELD_NAME -> g.writeFieldName(text);
+                        case VALUE_STRING -> g.writeString(text);
+                        case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> g.writeNumber(text);
+                        case VALUE_TRUE -> g.writeBoolean(true);
+                        case VALUE_FALSE -> g.writeBoolean(false);
+                        default -> g.writeNull();
+                    }
+                }
+            }
+            return writtenBytes();
+        }
+
+        private byte[] writtenBytes() {
+            return written.toByteArray();
+        }
+    }
+
+    private Row row(Path trace, String text) throws TraceFormatException {
         Row row = rows.get(text);
         if (row == null) {
             if (rows.size() == PID_STRIDE - 1) {
-                throw new TraceFormatException(facts.path() + " has more than " + (PID_STRIDE - 1) + " processes (pids); a merge keeps"
+                throw new TraceFormatException(trace + " has more than " + (PID_STRIDE - 1) + " processes (pids); a merge keeps"
                         + " each trace's processes within " + PID_STRIDE + " pids");
             }
-            row = new Row(text, (long) (slot + 1) * PID_STRIDE + rows.size(), rows.size());
+            row = new Row(text, rows.size());
             rows.put(text, row);
+            byIndex[row.index] = row;
         }
         return row;
     }
 
-    private void writeId(JsonGenerator g, JsonToken t, String text) throws IOException {
-        if (t == JsonToken.VALUE_STRING) {
-            g.writeString(slot + ":" + text);
-            return;
+    /**
+     * Writes the input's events, then its process labels, into {@code to}.
+     *
+     * @param slot    this input's place in the merged trace (0 for the reference)
+     * @param inputs  how many traces are merged (the id stride)
+     * @param shiftNs added to each event's time: its base, its clock offset, less the merged base
+     * @param label   how its processes are named: {@code rank 3}, or {@code input 2} without a rank
+     */
+    void copy(MergedEvents to, int slot, int inputs, long shiftNs, String label) throws IOException {
+        for (Row row : rows.values()) {
+            row.pid = (long) (slot + 1) * PID_STRIDE + row.index;
         }
-        if (t != JsonToken.VALUE_NUMBER_INT) {
-            copyScalar(g, t, text);
-            return;
+        byte[] slotPrefix = ("\"" + slot + ":").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] value = new byte[256];
+        int[] kinds = new int[8];
+        int[] at = new int[8];
+        int[] from = new int[8];
+        int[] lengths = new int[8];
+        try (PartIn in = new PartIn(Files.newInputStream(part))) {
+            for (long n = 0; n < events; n++) {
+                int line = in.number();
+                int holes = in.number();
+                if (holes > kinds.length) {
+                    kinds = new int[holes];
+                    at = new int[holes];
+                    from = new int[holes];
+                    lengths = new int[holes];
+                }
+                int used = 0;
+                for (int h = 0; h < holes; h++) {
+                    kinds[h] = in.number();
+                    at[h] = in.number();
+                    if (kinds[h] == EventBytes.PID) {
+                        lengths[h] = in.number();
+                    } else {
+                        int len = in.number();
+                        if (used + len > value.length) {
+                            value = java.util.Arrays.copyOf(value, Math.max(value.length * 2, used + len));
+                        }
+                        in.readFully(value, used, len);
+                        from[h] = used;
+                        lengths[h] = len;
+                        used += len;
+                    }
+                }
+                for (int h = 0; h < holes; h++) { // the time first: an event past the bound is refused by its line
+                    if (kinds[h] == EventBytes.TS) {
+                        checkTime(value, from[h], lengths[h], shiftNs, line);
+                    }
+                }
+                int size = in.number();
+                to.separator();
+                int done = 0;
+                for (int h = 0; h < holes; h++) {
+                    to.copy(in, at[h] - done);
+                    done = at[h];
+                    switch (kinds[h]) {
+                        case EventBytes.PID -> to.decimal(byIndex[lengths[h]].pid);
+                        case EventBytes.TS -> to.time(value, from[h], lengths[h], shiftNs);
+                        case EventBytes.ID_INT -> to.decimal(id(new String(value, from[h], lengths[h], java.nio.charset.StandardCharsets.US_ASCII),
+                                slot, inputs));
+                        default -> {
+                            to.bytes(slotPrefix, 0, slotPrefix.length);
+                            to.bytes(value, from[h], lengths[h]);
+                            to.bytes(QUOTE, 0, 1);
+                        }
+                    }
+                }
+                to.copy(in, size - done);
+            }
         }
+        writeLabels(to, slot, label);
+    }
+
+    private static final byte[] QUOTE = {'"'};
+
+    private void checkTime(byte[] value, int from, int length, long shiftNs, int line) throws TraceFormatException {
+        long ns = Timestamps.nanos(value, from, length);
+        if (ns == Long.MIN_VALUE) {
+            ns = org.flagos.trace.tracefile.Micros.toNanos(new String(value, from, length, java.nio.charset.StandardCharsets.US_ASCII));
+        }
+        long at;
+        try {
+            at = Math.addExact(ns, shiftNs);
+        } catch (ArithmeticException overflow) {
+            at = Long.MAX_VALUE;
+        }
+        if (at > TraceLimits.MAX_TIME_NS || at < -TraceLimits.MAX_TIME_NS) {
+            throw new TraceFormatException(facts.path() + ": its event on line " + line + " falls beyond ±" + TraceLimits.MAX_TIME_NS
+                    + " ns once on the reference's clock (its base time or clock anchors are not a clock's)");
+        }
+    }
+
+    private long id(String text, int slot, int inputs) throws TraceFormatException {
         long id;
         try {
             id = Math.addExact(Math.multiplyExact(Long.parseLong(text), (long) inputs), slot);
@@ -200,42 +325,43 @@ final class InputCopy {
             throw new TraceFormatException(facts.path() + " has the id " + text + ": ids times " + inputs + " traces pass 2^53,"
                     + " past which a viewer cannot keep them apart; merge fewer traces at once");
         }
-        g.writeNumber(id);
-    }
-
-    private static void copyScalar(JsonGenerator g, JsonToken t, String text) throws IOException {
-        switch (t) {
-            case VALUE_STRING -> g.writeString(text);
-            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> g.writeNumber(text);
-            case VALUE_TRUE -> g.writeBoolean(true);
-            case VALUE_FALSE -> g.writeBoolean(false);
-            default -> g.writeNull();
-        }
+        return id;
     }
 
     /** A process name and sort index per process: ranks in order, each host before its devices. */
-    private void writeLabels(JsonGenerator g) throws IOException {
-        String host = facts.identity().host();
-        for (Row row : rows.values()) {
-            String name;
-            if (row.device) {
-                name = label + " · device " + row.original;
-            } else {
-                name = label + (host != null ? " · " + host : "") + " · pid " + row.original
-                        + (row.name != null && !row.name.isEmpty() ? " · " + row.name : "");
-            }
-            metadata(g, "process_name", row.pid, "name", name);
-            g.writeStartObject();
-            g.writeStringField("name", "process_sort_index");
-            g.writeStringField("ph", "M");
-            g.writeNumberField("ts", 0);
-            g.writeNumberField("pid", row.pid);
-            g.writeNumberField("tid", 0);
-            g.writeObjectFieldStart("args");
-            g.writeNumberField("sort_index", (long) (slot + 1) * PID_STRIDE + (row.device ? 1 + row.order : 0));
-            g.writeEndObject();
-            g.writeEndObject();
+    private void writeLabels(MergedEvents to, int slot, String label) throws IOException {
+        if (rows.isEmpty()) {
+            return;
         }
+        ByteArrayOutputStream labels = new ByteArrayOutputStream();
+        String host = facts.identity().host();
+        try (JsonGenerator g = TraceSource.JSON.createGenerator(labels, JsonEncoding.UTF8)) {
+            g.writeStartArray();
+            for (Row row : rows.values()) {
+                String name;
+                if (row.device) {
+                    name = label + " · device " + row.original;
+                } else {
+                    name = label + (host != null ? " · " + host : "") + " · pid " + row.original
+                            + (row.name != null && !row.name.isEmpty() ? " · " + row.name : "");
+                }
+                metadata(g, "process_name", row.pid, "name", name);
+                g.writeStartObject();
+                g.writeStringField("name", "process_sort_index");
+                g.writeStringField("ph", "M");
+                g.writeNumberField("ts", 0);
+                g.writeNumberField("pid", row.pid);
+                g.writeNumberField("tid", 0);
+                g.writeObjectFieldStart("args");
+                g.writeNumberField("sort_index", (long) (slot + 1) * PID_STRIDE + (row.device ? 1 + row.order : 0));
+                g.writeEndObject();
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+        }
+        byte[] b = labels.toByteArray();
+        to.separator();
+        to.bytes(b, 1, b.length - 2); // the objects, without the array's brackets
     }
 
     private static void metadata(JsonGenerator g, String what, long pid, String key, String value) throws IOException {
@@ -249,5 +375,207 @@ final class InputCopy {
         g.writeStringField(key, value);
         g.writeEndObject();
         g.writeEndObject();
+    }
+
+    /** The merged trace's events array as bytes: elements separated by commas, written in large blocks. */
+    static final class MergedEvents {
+        private final OutputStream out;
+        private final byte[] buf = new byte[1 << 20];
+        private int pos;
+        private boolean any;
+
+        MergedEvents(OutputStream out) {
+            this.out = out;
+        }
+
+        void separator() throws IOException {
+            if (any) {
+                room(1);
+                buf[pos++] = ',';
+            }
+            any = true;
+        }
+
+        private void room(int n) throws IOException {
+            if (pos + n > buf.length) {
+                flush();
+            }
+        }
+
+        void bytes(byte[] b, int off, int n) throws IOException {
+            if (n > buf.length - pos) {
+                flush();
+                if (n > buf.length) {
+                    out.write(b, off, n);
+                    return;
+                }
+            }
+            System.arraycopy(b, off, buf, pos, n);
+            pos += n;
+        }
+
+        /** {@code n} bytes of {@code in}, as they are. */
+        void copy(PartIn in, int n) throws IOException {
+            while (n > 0) {
+                room(1);
+                int k = Math.min(n, buf.length - pos);
+                in.readFully(buf, pos, k);
+                pos += k;
+                n -= k;
+            }
+        }
+
+        void decimal(long v) throws IOException {
+            room(20);
+            if (v == Long.MIN_VALUE) {
+                byte[] b = Long.toString(v).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                bytes(b, 0, b.length);
+                return;
+            }
+            if (v < 0) {
+                buf[pos++] = '-';
+                v = -v;
+            }
+            int digits = 1;
+            for (long t = v; t >= 10; t /= 10) {
+                digits++;
+            }
+            int end = pos + digits;
+            for (int i = end - 1; i >= pos; i--) {
+                buf[i] = (byte) ('0' + v % 10);
+                v /= 10;
+            }
+            pos = end;
+        }
+
+        /** A {@code ts} moved by {@code shiftNs}, as {@link Timestamps#shift} writes it. */
+        void time(byte[] value, int from, int length, long shiftNs) throws IOException {
+            long ns = Timestamps.nanos(value, from, length);
+            if (ns == Long.MIN_VALUE) {
+                byte[] b = Timestamps.shift(new String(value, from, length, java.nio.charset.StandardCharsets.US_ASCII), shiftNs)
+                        .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                bytes(b, 0, b.length);
+                return;
+            }
+            long t = ns + shiftNs;
+            room(24);
+            long abs = Math.abs(t);
+            if (t < 0) {
+                buf[pos++] = '-';
+            }
+            decimal(abs / 1_000);
+            long fraction = abs % 1_000;
+            if (fraction != 0) {
+                buf[pos++] = '.';
+                buf[pos++] = (byte) ('0' + fraction / 100);
+                buf[pos++] = (byte) ('0' + fraction / 10 % 10);
+                buf[pos++] = (byte) ('0' + fraction % 10);
+            }
+        }
+
+        void flush() throws IOException {
+            out.write(buf, 0, pos);
+            pos = 0;
+        }
+    }
+
+    /** A part being written: unsigned variable-length numbers and bytes, through one buffer. */
+    static final class PartOut implements AutoCloseable {
+        private final OutputStream out;
+        private final byte[] buf = new byte[1 << 20];
+        private int pos;
+
+        PartOut(OutputStream out) {
+            this.out = out;
+        }
+
+        void number(int v) throws IOException {
+            if (pos + 5 > buf.length) {
+                flush();
+            }
+            while ((v & ~0x7F) != 0) {
+                buf[pos++] = (byte) ((v & 0x7F) | 0x80);
+                v >>>= 7;
+            }
+            buf[pos++] = (byte) v;
+        }
+
+        void bytes(byte[] b, int off, int n) throws IOException {
+            if (n > buf.length - pos) {
+                flush();
+                if (n > buf.length) {
+                    out.write(b, off, n);
+                    return;
+                }
+            }
+            System.arraycopy(b, off, buf, pos, n);
+            pos += n;
+        }
+
+        private void flush() throws IOException {
+            out.write(buf, 0, pos);
+            pos = 0;
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                flush();
+            } finally {
+                out.close();
+            }
+        }
+    }
+
+    /** A part being read back, as {@link PartOut} wrote it. */
+    static final class PartIn implements AutoCloseable {
+        private final InputStream in;
+        private final byte[] buf = new byte[1 << 20];
+        private int pos;
+        private int end;
+
+        PartIn(InputStream in) {
+            this.in = in;
+        }
+
+        private void fill() throws IOException {
+            if (pos == end) {
+                pos = 0;
+                end = 0;
+                int n = in.read(buf, 0, buf.length);
+                if (n <= 0) {
+                    throw new EOFException("a merge part ends early");
+                }
+                end = n;
+            }
+        }
+
+        int number() throws IOException {
+            int v = 0;
+            for (int shift = 0; ; shift += 7) {
+                fill();
+                int b = buf[pos++];
+                v |= (b & 0x7F) << shift;
+                if (b >= 0) {
+                    return v;
+                }
+            }
+        }
+
+        void readFully(byte[] b, int off, int n) throws IOException {
+            while (n > 0) {
+                fill();
+                int k = Math.min(n, end - pos);
+                System.arraycopy(buf, pos, b, off, k);
+                pos += k;
+                off += k;
+                n -= k;
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
+        }
     }
 }

@@ -61,6 +61,48 @@ final class Timestamps {
         return negative ? -ns : ns;
     }
 
+    /** As {@link #nanos(String)}, of the ASCII text {@code b[from, from + length)}. */
+    static long nanos(byte[] b, int from, int length) {
+        int n = from + length;
+        int i = from;
+        boolean negative = length > 0 && b[i] == '-';
+        if (negative) {
+            i++;
+        }
+        long whole = 0;
+        int digits = 0;
+        for (; i < n && b[i] >= '0' && b[i] <= '9'; i++) {
+            whole = whole * 10 + (b[i] - '0');
+            if (++digits > 15) {
+                return Long.MIN_VALUE;
+            }
+        }
+        if (digits == 0) {
+            return Long.MIN_VALUE;
+        }
+        long fraction = 0;
+        int decimals = 0;
+        if (i < n && b[i] == '.') {
+            for (i++; i < n && b[i] >= '0' && b[i] <= '9'; i++) {
+                if (++decimals > 3) {
+                    return Long.MIN_VALUE;
+                }
+                fraction = fraction * 10 + (b[i] - '0');
+            }
+            if (decimals == 0) {
+                return Long.MIN_VALUE;
+            }
+        }
+        if (i != n) {
+            return Long.MIN_VALUE;
+        }
+        for (int d = decimals; d < 3; d++) {
+            fraction *= 10;
+        }
+        long ns = whole * 1_000 + fraction;
+        return negative ? -ns : ns;
+    }
+
     /** Nanoseconds as microseconds, three decimals where there is a fraction. */
     static String micros(long ns) {
         long abs = Math.abs(ns);

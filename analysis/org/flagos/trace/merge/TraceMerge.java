@@ -22,10 +22,11 @@ import org.flagos.trace.tracefile.TraceSource;
  * the reference's clock (the lowest rank's), with each trace's offset and bound stated in the merged
  * trace's {@code flagtrace_merge} block.
  *
- * <p>Bounded memory: a first streamed pass reads each trace's top-level facts (who, clock anchors,
- * base time), skipping its events; a second copies each trace's events in turn, one event held at a
- * time. Chrome JSON needs no global order of events, so traces are copied one after another rather
- * than interleaved.
+ * <p>Bounded memory: each trace is read once ({@link InputCopy#read}, as many at a time as there are cores), its
+ * facts (who, clock anchors, base time, collectives) gathered and its events kept, one at a time, in a scratch part
+ * as the bytes they will be written as, with the pids, times and ids cut out; once the clocks are aligned the parts
+ * are written in turn with those filled in. Chrome JSON needs no global order of events, so traces are copied one
+ * after another rather than interleaved.
  */
 public final class TraceMerge {
     /**
@@ -60,16 +61,92 @@ public final class TraceMerge {
      */
     public static Result run(List<Path> traces, List<String> sources, OutputStream out, ClockChoice choice, boolean assumeAligned)
             throws IOException {
+        return run(traces, sources, out, choice, assumeAligned, Path.of(System.getProperty("java.io.tmpdir")));
+    }
+
+    /**
+     * As {@link #run(List, List, OutputStream, ClockChoice, boolean)}, each input's events kept in a scratch part in
+     * {@code scratch} between the two steps (named {@code .flagtrace-merge.PID-*.part}, deleted before it returns).
+     */
+    public static Result run(List<Path> traces, List<String> sources, OutputStream out, ClockChoice choice, boolean assumeAligned,
+                             Path scratch) throws IOException {
         if (traces.isEmpty()) {
             throw new IllegalArgumentException("nothing to merge");
         }
-        List<TraceFacts> facts = new ArrayList<>();
+        List<InputCopy> read = readAll(traces, scratch);
+        try {
+            return merge(read, sources, out, choice, assumeAligned);
+        } finally {
+            read.forEach(InputCopy::delete);
+        }
+    }
+
+    /**
+     * Reads every input once ({@link InputCopy#read}), as many at a time as there are cores: the parts in input order,
+     * or the failure of the first input (in the order given) that failed, as a merge reading them in turn would say.
+     */
+    private static List<InputCopy> readAll(List<Path> traces, Path scratch) throws IOException {
+        int threads = Math.max(1, Math.min(traces.size(), Runtime.getRuntime().availableProcessors()));
+        java.util.concurrent.atomic.AtomicBoolean failed = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "merge-read");
+            t.setDaemon(true);
+            return t;
+        });
+        List<java.util.concurrent.Future<InputCopy>> futures = new ArrayList<>();
         for (Path trace : traces) {
-            facts.add(TraceFacts.read(trace));
+            futures.add(pool.submit(() -> {
+                if (failed.get()) {
+                    return null;
+                }
+                try {
+                    return InputCopy.read(trace, scratch, failed::get);
+                } catch (IOException | RuntimeException | Error e) {
+                    failed.set(true);
+                    throw e;
+                }
+            }));
+        }
+        pool.shutdown();
+        List<InputCopy> read = new ArrayList<>();
+        Throwable first = null;
+        for (java.util.concurrent.Future<InputCopy> f : futures) {
+            try {
+                InputCopy c = f.get();
+                if (c != null) {
+                    read.add(c);
+                }
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (first == null && !(e.getCause() instanceof java.io.InterruptedIOException && failed.get())) {
+                    first = e.getCause();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                first = first == null ? new java.io.InterruptedIOException("merge interrupted") : first;
+            }
+        }
+        if (first != null) {
+            read.forEach(InputCopy::delete);
+            if (first instanceof IOException io) {
+                throw io;
+            }
+            if (first instanceof RuntimeException r) {
+                throw r;
+            }
+            throw (Error) first;
+        }
+        return read;
+    }
+
+    private static Result merge(List<InputCopy> read, List<String> sources, OutputStream out, ClockChoice choice, boolean assumeAligned)
+            throws IOException {
+        List<TraceFacts> facts = new ArrayList<>();
+        for (InputCopy c : read) {
+            facts.add(c.facts());
         }
         List<TraceFacts> order = ordered(facts);
         List<RankAlignment> alignments = alignAll(order, facts, choice, assumeAligned);
-        facts.forEach(f -> f.collectives().release()); // the copy pass needs none of them
+        facts.forEach(f -> f.collectives().release()); // the copy needs none of them
         long base = Long.MAX_VALUE;
         long[] starts = new long[order.size()];
         for (int i = 0; i < order.size(); i++) {
@@ -83,16 +160,20 @@ public final class TraceMerge {
         g.writeStringField("displayTimeUnit", "ms");
         g.writeNumberField("baseTimeNanoseconds", base);
         g.writeArrayFieldStart("traceEvents");
+        g.flush(); // the events go straight to out, then the generator goes on after them
+        InputCopy.MergedEvents events = new InputCopy.MergedEvents(out);
         List<InputCopy> copies = new ArrayList<>();
-        long events = 0;
+        long copied = 0;
         for (int i = 0; i < order.size(); i++) {
             TraceFacts f = order.get(i);
             long shift = starts[i] - base; // both within ±2^62 ns: no overflow
-            InputCopy copy = new InputCopy(f, i, order.size(), shift, label(f, facts.indexOf(f)));
-            copy.copy(g);
+            InputCopy copy = read.get(facts.indexOf(f));
+            copy.copy(events, i, order.size(), shift, label(f, facts.indexOf(f)));
             copies.add(copy);
-            events += copy.events;
+            copied += copy.events;
         }
+        events.flush();
+        long eventCount = copied;
         g.writeEndArray();
         writeDevices(g, order, copies);
         writeAccounting(g, order, facts);
@@ -128,7 +209,7 @@ public final class TraceMerge {
         }
         String collectivesLine = byCollectives.isEmpty() ? null : "aligned by the ends of shared collectives (no clock anchors): "
                 + String.join("; ", byCollectives);
-        return new Result(events, bound, lines, clock, collectivesLine);
+        return new Result(eventCount, bound, lines, clock, collectivesLine);
     }
 
     /** The header of {@link #offsets}'s table. */

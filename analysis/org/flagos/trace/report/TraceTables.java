@@ -17,7 +17,7 @@ import org.flagos.trace.tracefile.TraceReader;
  * slot is a process with its rank. One streaming pass per file: each event becomes a row as it is read
  * and nothing of it is kept, so a trace of any size is read in the memory of one event; what the rows
  * share (rank, host, base time, a merge's slots and pids) may come after the events and is filled in
- * when the table is written ({@link EventTable}).
+ * when the table is written ({@link EventTable}, or any {@link EventRows}).
  */
 public final class TraceTables {
     /**
@@ -32,7 +32,7 @@ public final class TraceTables {
      */
     private static final java.util.Set<String> COPIES = java.util.Set.of("gpu_memcpy", "Memcpy");
 
-    private final EventRows.Sink table;
+    private final EventRows table;
     private final EventTable.Row row = new EventTable.Row();
     private int inputs;
     private long rows;
@@ -42,8 +42,8 @@ public final class TraceTables {
     private Integer givenRank;
     private final java.util.List<String> unranked = new java.util.ArrayList<>();
 
-    /** Rows go to {@code table}: {@link EventTable}, or {@link EventRows.Finished} (rows as they are read, facts known). */
-    public TraceTables(EventRows.Sink table) {
+    /** Rows go to {@code table}: {@link EventTable}, or any {@link EventRows} (the Spark data source's reader). */
+    public TraceTables(EventRows table) {
         this.table = table;
     }
 
@@ -135,7 +135,7 @@ public final class TraceTables {
             if (givenRank != null && blocks.rank() >= 0 && blocks.rank() != givenRank) {
                 throw new TraceFormatException(path + " names rank " + blocks.rank() + ", not the rank given (" + givenRank + ")");
             }
-            table.source(source, blocks.baseNs(), blocks.merged() ? TraceLimits.PID_STRIDE : 0);
+            table.source(source, path.getFileName() == null ? path.toString() : path.getFileName().toString(), blocks.baseNs(), blocks.merged() ? TraceLimits.PID_STRIDE : 0);
             if (!blocks.merged()) {
                 Integer rank = blocks.rank() >= 0 ? Integer.valueOf(blocks.rank()) : givenRank;
                 if (rank == null) {

@@ -25,6 +25,25 @@ public final class EventTokens {
         size++;
     }
 
+    /**
+     * The tokens of one event's bytes ({@link TraceEvent#rawBytes}), read again: for a reader that was given the
+     * event's bytes and needs its tokens too (the reader has checked them already).
+     */
+    public static EventTokens parse(byte[] b, int from, int to) throws java.io.IOException {
+        EventTokens tokens = new EventTokens();
+        try (com.fasterxml.jackson.core.JsonParser p = TraceSource.JSON.createParser(b, from, to - from)) {
+            JsonToken t;
+            while ((t = p.nextToken()) != null) {
+                tokens.add(t, switch (t) {
+                    case FIELD_NAME -> p.currentName();
+                    case VALUE_STRING, VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> p.getText();
+                    default -> null;
+                });
+            }
+        }
+        return tokens;
+    }
+
     /** Tokens held. */
     public int size() {
         return size;

@@ -52,6 +52,9 @@ public final class TraceEvent {
     String dtype;
     int line;
     final EventTokens tokens = new EventTokens();
+    byte[] rawBytes;
+    int rawFrom;
+    int rawTo;
 
     void reset() {
         ph = cat = name = pid = tid = processGroup = null;
@@ -62,6 +65,7 @@ public final class TraceEvent {
         dtype = null;
         unusable = false;
         tokens.size = 0;
+        rawBytes = null;
     }
 
     /** {@code ph}, or null. */
@@ -225,6 +229,24 @@ public final class TraceEvent {
     /** The event's tokens as read, when the reader was asked to keep them; else empty. */
     public EventTokens tokens() {
         return tokens;
+    }
+
+    /**
+     * The bytes holding the event as read (UTF-8, from {@link #rawFrom} to {@link #rawTo}: its object, white space
+     * and escapes as in the file), when the reader was asked for them; else null. Valid until the visitor returns.
+     */
+    public byte[] rawBytes() {
+        return rawBytes;
+    }
+
+    /** Where the event's bytes start in {@link #rawBytes}. */
+    public int rawFrom() {
+        return rawFrom;
+    }
+
+    /** Where the event's bytes end in {@link #rawBytes} (exclusive). */
+    public int rawTo() {
+        return rawTo;
     }
 
     /** Whether its category is {@code c}. */

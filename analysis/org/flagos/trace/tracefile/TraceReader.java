@@ -36,13 +36,19 @@ public final class TraceReader {
      * @param tokens  whether each event's tokens are kept, for a reader that copies events
      * @param devices whether each {@code deviceProperties} object is kept as read, for a reader that copies them
      */
-    public record Options(boolean tokens, boolean devices) {
+    public record Options(boolean tokens, boolean devices, boolean raw) {
         /** The fields only: summary, report, tables, rank times. */
-        public static final Options FIELDS = new Options(false, false);
-        /** The blocks with their device objects: merge's first pass. */
-        public static final Options FACTS = new Options(false, true);
-        /** The fields and each event's tokens: merge's copy. */
-        public static final Options COPY = new Options(true, false);
+        public static final Options FIELDS = new Options(false, false, false);
+        /** The blocks with their device objects: merge's offsets. */
+        public static final Options FACTS = new Options(false, true, false);
+        /** The fields and each event's tokens. */
+        public static final Options COPY = new Options(true, false, false);
+        /**
+         * The blocks with their device objects, and each event's bytes as read ({@link TraceEvent#rawBytes}): merge.
+         * A file the parser reads as characters (UTF-16 or UTF-32, not UTF-8) has no bytes to give: its events'
+         * tokens are kept instead.
+         */
+        public static final Options MERGE = new Options(false, true, true);
     }
 
     /** The refusal of a Perfetto trace by a reader of JSON only, after the file's name. */
@@ -83,8 +89,10 @@ public final class TraceReader {
 
     /** Walks the JSON trace {@code in} (opened by {@link TraceSource#read}) of {@code path}. */
     public static TraceBlocks walk(InputStream in, Path path, Options options, Visitor visitor) throws IOException {
-        try (JsonParser p = TraceSource.parser(in)) {
-            return new Walk(p, path, options, visitor).run();
+        RawWindow window = options.raw() ? new RawWindow(in) : null;
+        try (JsonParser p = TraceSource.parser(window != null ? window : in)) {
+            boolean bytes = window != null && p instanceof com.fasterxml.jackson.core.json.UTF8StreamJsonParser;
+            return new Walk(p, path, options, visitor, bytes ? window : null).run();
         }
     }
 
@@ -125,15 +133,18 @@ public final class TraceReader {
         final TraceBlocks blocks;
         final TraceEvent event = new TraceEvent();
         final Recorder recorder;
+        /** The bytes read, for a reader that takes each event's bytes; null otherwise. */
+        final RawWindow window;
         long eventStart;
 
-        Walk(JsonParser p, Path path, Options options, Visitor visitor) {
+        Walk(JsonParser p, Path path, Options options, Visitor visitor, RawWindow window) {
             this.p = p;
             this.path = path;
             this.options = options;
             this.visitor = visitor;
             this.blocks = new TraceBlocks(path, options.devices());
-            this.recorder = options.tokens() ? new Recorder(p, this) : null;
+            this.window = window;
+            this.recorder = options.tokens() || (options.raw() && window == null) ? new Recorder(p, this) : null;
         }
 
         TraceBlocks run() throws IOException {
@@ -173,6 +184,9 @@ public final class TraceReader {
 
         private void events() throws IOException {
             JsonToken t;
+            if (window != null) {
+                window.keepFrom(offset());
+            }
             while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
                 if (t == null) {
                     throw new TraceFormatException(path + " ends in the middle of its traceEvents (truncated?)");
@@ -190,7 +204,22 @@ public final class TraceReader {
                     }
                     throw e;
                 }
-                visitor.event(event);
+                if (window != null) {
+                    long end = p.currentTokenLocation().getByteOffset() + 1; // after the event's closing brace
+                    if (!window.holds(eventStart, end)) {
+                        throw eventTooLong(); // its first bytes went: it is longer than the window, past the event cap
+                    }
+                    event.rawBytes = window.buf;
+                    event.rawFrom = (int) (eventStart - window.base);
+                    event.rawTo = (int) (end - window.base);
+                    visitor.event(event);
+                    window.keepFrom(end);
+                } else {
+                    visitor.event(event);
+                }
+            }
+            if (window != null) {
+                window.keepFrom(RawWindow.NONE);
             }
         }
 

@@ -89,7 +89,7 @@ final class MergeCommand implements Callable<Integer> {
                 printOffsets(in);
             }
             try (AtomicOutput o = new AtomicOutput(merged)) {
-                result = TraceMerge.run(in.traces, in.sources, o.stream(), clock, assumeAligned);
+                result = TraceMerge.run(in.traces, in.sources, o.stream(), clock, assumeAligned, scratch);
                 o.finish();
                 o.commit();
             }

@@ -68,8 +68,6 @@ final class TablesCommand implements Callable<Integer> {
         OutputPaths.checkWritable(Map.of("-o", table)); // before a long read, not after it
         Path parent = table.toAbsolutePath().getParent();
         Path scratch = AtomicOutput.writesStraight(table) || parent == null ? Path.of(System.getProperty("java.io.tmpdir")) : parent;
-        Path parquet = scratch.resolve(EventTable.SCRATCH_PREFIX + ProcessHandle.current().pid() + "-" + System.nanoTime() + ".parquet");
-        parquet.toFile().deleteOnExit();
         TraceTables read;
         try (EventTable events = new EventTable(scratch)) {
             read = new TraceTables(events);
@@ -79,15 +77,11 @@ final class TablesCommand implements Callable<Integer> {
             for (Path trace : traces) {
                 read.read(trace);
             }
-            events.writeParquet(parquet);
-            events.close(); // the scratch database goes before the copy: at most one more copy of the table on disk
             try (AtomicOutput o = new AtomicOutput(table)) {
-                Files.copy(parquet, o.stream());
+                events.writeParquet(o.stream());
                 o.finish();
                 o.commit();
             }
-        } finally {
-            Files.deleteIfExists(parquet);
         }
         context.out().println("wrote " + table + counts(read));
         return ExitCodes.OK;
@@ -132,9 +126,11 @@ final class TablesCommand implements Callable<Integer> {
             }
             boolean bySlot = traces.size() > 1;
             Map<Path, long[]> targets = new LinkedHashMap<>();
+            Map<Long, Path> targetOf = new java.util.HashMap<>(); // (rank, slot) to its file
             for (long[] p : parts) {
                 String stem = stem(traces.get(bySlot ? (int) p[1] : 0));
                 Path target = root.resolve("rank=" + p[0]).resolve("part-" + stem + ".parquet");
+                targetOf.put(key(p[0], p[1]), target);
                 long[] before = targets.get(target);
                 if (before != null && !bySlot) {
                     continue; // a merged trace's slots of one rank: one file (the rank's rows)
@@ -147,13 +143,15 @@ final class TablesCommand implements Callable<Integer> {
             }
             List<Path> temporaries = new ArrayList<>();
             try {
-                for (Map.Entry<Path, long[]> t : targets.entrySet()) {
-                    Path folder = Files.createDirectories(t.getKey().getParent());
-                    Path temporary = folder.resolve("." + t.getKey().getFileName() + "." + ProcessHandle.current().pid() + "-"
+                Map<Path, Path> temporaryOf = new java.util.HashMap<>();
+                for (Path target : targets.keySet()) {
+                    Path folder = Files.createDirectories(target.getParent());
+                    Path temporary = folder.resolve("." + target.getFileName() + "." + ProcessHandle.current().pid() + "-"
                             + System.nanoTime() + ".partial");
                     temporaries.add(temporary);
-                    events.writeParquet(temporary, (int) t.getValue()[0], (int) t.getValue()[1]);
+                    temporaryOf.put(target, temporary);
                 }
+                events.writeParts((r, s) -> temporaryOf.get(targetOf.get(key(r, s))));
                 int i = 0;
                 for (Path target : targets.keySet()) {
                     try {
@@ -178,6 +176,10 @@ final class TablesCommand implements Callable<Integer> {
                 + " (" + written.get(0).getParent().getFileName() + " to " + written.get(written.size() - 1).getParent().getFileName() + ")")
                 + counts(read));
         return ExitCodes.OK;
+    }
+
+    private static long key(long rank, long slot) {
+        return (rank << 32) | (slot & 0xffffffffL);
     }
 
     /** Puts {@code temporary} in place as {@code target}, never replacing it: a hard link, or a move without replace. */

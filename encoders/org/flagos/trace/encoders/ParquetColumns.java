@@ -394,7 +394,8 @@ final class ParquetColumns {
                 min = null; // no long strings in the footer (kernel names run to kilobytes): the chunk has its null count only
                 max = null;
             }
-            if (!c.entries.isEmpty()) { // a column of nulls only has no dictionary
+            { // a chunk of nulls only still has its (empty) dictionary: its pages say RLE_DICTIONARY, and parquet-mr
+              // (Spark) refuses such a page without a dictionary page, where DuckDB reads it
                 Bytes dict = new Bytes(256);
                 page(dict, PAGE_DICTIONARY, c.entries.size(), ENCODING_PLAIN, d);
                 dictionaryOffset = offset;

@@ -71,52 +71,9 @@ public final class ParquetSink implements TraceSink {
         return kv;
     }
 
-    /** One row of the table: the published columns of {@code r} (EventTable.COLUMNS' order). */
+    /** One row of the table: the published columns of {@code r} ({@link EventTable#put}, as flagtrace tables writes them). */
     private void add(EventTable.Row r) throws IOException {
-        ParquetColumns t = table;
-        t.number(0, rank);
-        t.number(1, 0);
-        if (host != null) {
-            t.string(2, host);
-        }
-        number(t, 3, r.pid);
-        number(t, 4, r.tid);
-        string(t, 5, r.ph);
-        string(t, 6, r.cat);
-        string(t, 7, r.name);
-        t.number(8, r.ts + base);
-        number(t, 9, r.dur);
-        number(t, 10, EventTable.device(r.device));
-        number(t, 11, r.stream);
-        number(t, 12, r.correlation);
-        number(t, 13, r.externalId);
-        number(t, 14, r.flowId);
-        number(t, 15, r.bytes);
-        string(t, 16, copyKinds.of(r.cat, r.name));
-        number(t, 17, r.totalAllocated);
-        number(t, 18, r.totalReserved);
-        number(t, 19, EventTable.device(r.fromDevice));
-        number(t, 20, EventTable.device(r.toDevice));
-        number(t, 21, r.fromContext);
-        number(t, 22, r.toContext);
-        number(t, 23, r.inElems); // a collective's message: torch's op args, which the walk does not see (null)
-        number(t, 24, r.outElems);
-        string(t, 25, r.dtype);
-        number(t, 26, EventTable.device(r.groupSize));
-        string(t, 27, r.processGroup);
-        t.endRow();
-    }
-
-    private static void number(ParquetColumns t, int column, long v) {
-        if (v != EventTable.NONE) {
-            t.number(column, v);
-        }
-    }
-
-    private static void string(ParquetColumns t, int column, String s) {
-        if (s != null) {
-            t.string(column, s);
-        }
+        EventTable.put(table, rank, 0, host, r, r.ts + base, copyKinds.of(r.cat, r.name));
     }
 
     private EventTable.Row begin(String ph, String cat, String name, long pid, long tid, long startNs) {

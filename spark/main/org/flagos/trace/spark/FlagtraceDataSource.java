@@ -24,7 +24,7 @@ import org.flagos.trace.encoders.EventTable;
  * {@code .json.gz}; torch's, flagtrace's, a merge's) read on the executors, one task per file, into the
  * {@code events} table of docs/tables.md: the columns {@code flagtrace tables} writes ({@link EventTable#COLUMNS},
  * the same names, types and values, read by the project's one trace reader and finished by its one rule,
- * {@link org.flagos.trace.encoders.EventRows.Finished}), then {@code job_id}, {@code source_file} and
+ * {@link org.flagos.trace.encoders.EventFacts#finish}), then {@code job_id}, {@code source_file} and
  * {@code clock_offset_ns}. Options and their words: docs/analysis.md, "Traces read on the cluster".
  */
 public final class FlagtraceDataSource implements TableProvider, DataSourceRegister {

@@ -12,6 +12,7 @@ import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.unsafe.types.UTF8String;
+import org.flagos.trace.encoders.EventFacts;
 import org.flagos.trace.encoders.EventRows;
 import org.flagos.trace.encoders.EventTable;
 import org.flagos.trace.model.ClockAnchor;
@@ -25,7 +26,7 @@ import org.slf4j.LoggerFactory;
 /**
  * One trace file's rows, on an executor: {@link TraceTables} (the reader {@code flagtrace tables} uses) reads the
  * file twice, first for the facts its rows share (rank, host, base time, a merge's slots and pids: a trace may
- * say them after its events), then for its rows, each finished as it comes by {@link EventRows.Finished} and
+ * say them after its events), then for its rows, each finished as it comes by {@link EventFacts#finish} (the rule {@code tables} uses) and
  * handed to Spark through a short queue from a reading thread. Every fault of the file (not a trace, damaged
  * gzip, no rank) shows in the first pass, before any row: the file is read whole or, with {@code mode
  * DROPMALFORMED}, left out whole (logged, and counted in the scan's {@code skippedFiles}).
@@ -69,10 +70,65 @@ final class TraceFileReader implements PartitionReader<InternalRow> {
         }
     }
 
+    /** The first pass: the facts, the rows dropped. */
+    private static final class Learning implements EventRows {
+        final EventFacts facts = new EventFacts();
+
+        @Override
+        public void source(int source, String name, long baseNs, long pidStride) {
+            facts.source(source, name, baseNs, pidStride);
+        }
+
+        @Override
+        public void slot(int slot, Integer rank, String host) {
+            facts.slot(slot, rank, host);
+        }
+
+        @Override
+        public void pid(int slot, long tracePid, long originalPid) {
+            facts.pid(slot, tracePid, originalPid);
+        }
+
+        @Override
+        public void add(EventTable.Row r) {
+            // the rows come again in the second pass
+        }
+    }
+
+    /** The second pass: each row finished with the facts of the first (given again, and ignored), and emitted. */
+    private final class Finishing implements EventRows {
+        final EventFacts facts;
+        final EventFacts.Finished f = new EventFacts.Finished();
+
+        Finishing(EventFacts facts) {
+            this.facts = facts;
+        }
+
+        @Override
+        public void source(int source, String name, long baseNs, long pidStride) {
+            // learnt in the first pass
+        }
+
+        @Override
+        public void slot(int slot, Integer rank, String host) {
+            // learnt in the first pass
+        }
+
+        @Override
+        public void pid(int slot, long tracePid, long originalPid) {
+            // learnt in the first pass
+        }
+
+        @Override
+        public void add(EventTable.Row r) throws IOException {
+            emit(facts.finish(r, f), r);
+        }
+    }
+
     /** The first pass: the facts; a fault ends the file (an error, or with DROPMALFORMED no rows). */
-    private EventRows.Finished facts(Integer given) throws IOException {
-        EventRows.Finished finished = new EventRows.Finished(this::emit);
-        TraceTables read = new TraceTables(finished.learning());
+    private EventFacts facts(Integer given) throws IOException {
+        Learning learning = new Learning();
+        TraceTables read = new TraceTables(learning);
         if (given != null) {
             read.giveRank(given);
         }
@@ -85,7 +141,7 @@ final class TraceFileReader implements PartitionReader<InternalRow> {
                     + " the file's path (docs/analysis.md)");
         }
         offset = settings.realtime() ? realtimeOffset(read.blocks()) : 0;
-        return finished;
+        return learning.facts;
     }
 
     /**
@@ -113,9 +169,9 @@ final class TraceFileReader implements PartitionReader<InternalRow> {
 
     private void start() throws IOException {
         Integer given = TraceScan.rankFromPath(settings.rankFromPath(), file);
-        EventRows.Finished finished;
+        EventFacts known;
         try {
-            finished = facts(given);
+            known = facts(given);
         } catch (IOException | RuntimeException e) {
             String why = e.getMessage() != null && e.getMessage().contains(name.toString()) ? e.getMessage() : file + ": " + e;
             if (!settings.dropMalformed()) {
@@ -128,7 +184,7 @@ final class TraceFileReader implements PartitionReader<InternalRow> {
         }
         reading = new Thread(() -> {
             try {
-                TraceTables read = new TraceTables(finished);
+                TraceTables read = new TraceTables(new Finishing(known));
                 if (given != null) {
                     read.giveRank(given);
                 }
@@ -153,17 +209,17 @@ final class TraceFileReader implements PartitionReader<InternalRow> {
     private int count;
 
     /** One finished row (on the reading thread). */
-    private void emit(int rank, int slot, String host, long tsNs, String copyKind, EventTable.Row r) throws IOException {
+    private void emit(EventFacts.Finished f, EventTable.Row r) throws IOException {
         Object[] v = new Object[FlagtraceDataSource.SCHEMA.size()];
-        v[0] = rank;
-        v[1] = slot;
-        v[2] = string(host);
+        v[0] = f.rank;
+        v[1] = f.slot;
+        v[2] = string(f.host);
         v[3] = number(r.pid);
         v[4] = number(r.tid);
         v[5] = string(r.ph);
         v[6] = string(r.cat);
         v[7] = string(r.name);
-        v[8] = tsNs + offset;
+        v[8] = f.tsNs + offset;
         v[9] = number(r.dur);
         v[10] = integer(r.device);
         v[11] = number(r.stream);
@@ -171,7 +227,7 @@ final class TraceFileReader implements PartitionReader<InternalRow> {
         v[13] = number(r.externalId);
         v[14] = number(r.flowId);
         v[15] = number(r.bytes);
-        v[16] = string(copyKind);
+        v[16] = string(f.copyKind);
         v[17] = number(r.totalAllocated);
         v[18] = number(r.totalReserved);
         v[19] = integer(r.fromDevice);

@@ -30,8 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code spark.read.format("flagtrace")} ({@link FlagtraceDataSource}) against {@code flagtrace tables}, on real
  * traces: an 8-rank job built from the h200-app capture ({@link SyntheticRanks}: each rank's own trace with its
  * rank and anchors, and their merge) and HTA's public torch traces (gzipped, torch's own schema). The data source's
- * rows equal the Parquet table's, column for column (the events table's columns; the extra ones checked apart), so
- * its Java finishing rule ({@link org.flagos.trace.encoders.EventRows.Finished}) gives what DuckDB's SQL gives; every
+ * rows equal the Parquet table's, column for column, as multisets (the events table's columns; the extra ones checked
+ * apart; {@code tables} sorts its rows by rank, slot and ts_ns, the data source gives them in the file's order), so the
+ * finishing rule both apply ({@link org.flagos.trace.encoders.EventFacts}) is applied alike on both paths; every
  * analysis gives the same table on both; a trace without a rank, and a damaged gzip, fail naming the file.
  * Spark runs in this JVM (local[2]) and writes only inside the test's folder under target/.
  */

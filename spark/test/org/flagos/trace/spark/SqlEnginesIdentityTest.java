@@ -47,22 +47,7 @@ class SqlEnginesIdentityTest {
     @BeforeAll
     static void build() throws Exception {
         events = SyntheticRanks.events(dir, RANKS, STRAGGLER);
-        Path sparkDir = dir.resolve("spark");
-        spark = SparkSession.builder()
-                .master("local[2]")
-                .appName("flagtrace-sql-identity")
-                .config("spark.ui.enabled", "false")
-                .config("spark.ui.showConsoleProgress", "false")
-                .config("spark.sql.shuffle.partitions", "2")
-                .config("spark.default.parallelism", "2")
-                .config("spark.driver.host", "127.0.0.1")
-                .config("spark.driver.bindAddress", "127.0.0.1")
-                .config("spark.local.dir", sparkDir.resolve("local").toString())
-                .config("spark.sql.warehouse.dir", sparkDir.resolve("warehouse").toString())
-                .config("spark.hadoop.hadoop.tmp.dir", sparkDir.resolve("hadoop").toString())
-                .config("spark.sql.session.timeZone", "UTC")
-                .getOrCreate();
-        spark.sparkContext().setLogLevel("WARN");
+        spark = LocalSpark.start("flagtrace-sql-identity", dir);
     }
 
     @AfterAll
@@ -165,7 +150,7 @@ class SqlEnginesIdentityTest {
     }
 
     /** A Spark result as a ResultTable, values normalised as DuckDbAnalyses does (whole numbers as Long). */
-    private static ResultTable table(String name, Dataset<Row> ds) {
+    static ResultTable table(String name, Dataset<Row> ds) {
         List<String> columns = Arrays.asList(ds.columns());
         List<List<Object>> rows = new ArrayList<>();
         for (Row r : ds.collectAsList()) {
@@ -178,7 +163,7 @@ class SqlEnginesIdentityTest {
         return new ResultTable(name, columns, rows);
     }
 
-    private static List<List<Object>> sorted(List<List<Object>> rows) {
+    static List<List<Object>> sorted(List<List<Object>> rows) {
         List<List<Object>> s = new ArrayList<>(rows);
         s.sort(ROWS);
         return s;

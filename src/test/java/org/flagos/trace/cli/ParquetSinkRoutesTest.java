@@ -1,15 +1,13 @@
 package org.flagos.trace.cli;
 
+import static org.flagos.trace.cli.TableRows.q;
+import static org.flagos.trace.cli.TableRows.query;
+import static org.flagos.trace.cli.TableRows.single;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,9 +18,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The walk's Parquet sink writes the table itself (no scratch CSV, no DuckDB); {@code flagtrace tables}
- * still stages its rows as CSV for DuckDB. On every bundled capture both routes give the same table,
- * compared row by row in file order (DuckDB's {@code file_row_number}) and column by column with types.
+ * The walk's Parquet sink and {@code flagtrace tables} of the JSON trace both write the table through
+ * flagtrace's own writer (no scratch CSV, no DuckDB). On every bundled capture both routes give the same
+ * table, column by column with types, and row by row: the walk's rows in the JSON trace's order, the
+ * tables' rows in the order of rank, slot and {@code ts_ns} (ties in the trace's order), compared by
+ * position (DuckDB's {@code file_row_number}); and the same file metadata but the source's name.
  */
 class ParquetSinkRoutesTest {
     @TempDir
@@ -30,32 +30,22 @@ class ParquetSinkRoutesTest {
 
     private final CliRunner cli = new CliRunner();
 
-    private static List<List<Object>> query(String sql) throws Exception {
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
-             ResultSet r = s.executeQuery(sql)) {
-            List<List<Object>> rows = new ArrayList<>();
-            int n = r.getMetaData().getColumnCount();
-            while (r.next()) {
-                List<Object> row = new ArrayList<>();
-                for (int i = 1; i <= n; i++) {
-                    row.add(r.getObject(i));
-                }
-                rows.add(row);
-            }
-            return rows;
-        }
-    }
-
-    private static long single(String sql) throws Exception {
-        return ((Number) query(sql).get(0).get(0)).longValue();
-    }
-
-    private static String q(Path p) {
-        return "'" + p.toAbsolutePath().toString().replace("'", "''") + "'";
-    }
-
     private static String numbered(Path p) {
         return "read_parquet(" + q(p) + ", file_row_number = true)";
+    }
+
+    /** The rows of {@code p} with their positions once stably ordered by rank, slot and ts_ns, as {@code tables} orders them. */
+    private static String sorted(Path p) {
+        return "(SELECT * EXCLUDE (file_row_number), row_number() OVER (ORDER BY rank, slot, ts_ns, file_row_number) - 1 AS"
+                + " file_row_number FROM " + numbered(p) + ")";
+    }
+
+    private static Map<String, String> metadata(Path p) throws Exception {
+        Map<String, String> kv = new LinkedHashMap<>();
+        for (List<Object> row : query("SELECT decode(key), decode(value) FROM parquet_kv_metadata(" + q(p) + ")")) {
+            kv.put((String) row.get(0), (String) row.get(1));
+        }
+        return kv;
     }
 
     @ParameterizedTest
@@ -75,16 +65,18 @@ class ParquetSinkRoutesTest {
         long rows = single("SELECT count(*) FROM " + q(read));
         assertTrue(rows > 0, capture + " has rows");
         assertEquals(rows, single("SELECT count(*) FROM " + q(walked)), "rows");
-        // with each row's position in its file: the same rows in the same order
-        assertEquals(0, single("SELECT count(*) FROM (SELECT * FROM " + numbered(walked) + " EXCEPT ALL SELECT * FROM "
-                + numbered(read) + ")"), "rows of the sink's table not in the CSV route's at the same place");
+        // with each row's position: the walk's rows, stably sorted by rank, slot and ts_ns, are the tables' in its order
+        assertEquals(0, single("SELECT count(*) FROM (SELECT * FROM " + sorted(walked) + " EXCEPT ALL SELECT * FROM "
+                + numbered(read) + ")"), "rows of the sink's table not in the tables' at the same place");
         assertEquals(0, single("SELECT count(*) FROM (SELECT * FROM " + numbered(read) + " EXCEPT ALL SELECT * FROM "
-                + numbered(walked) + ")"), "rows of the CSV route's table not in the sink's at the same place");
+                + sorted(walked) + ")"), "rows of the tables' not in the sink's table at the same place");
 
-        Map<String, String> kv = new LinkedHashMap<>();
-        for (List<Object> row : query("SELECT decode(key), decode(value) FROM parquet_kv_metadata(" + q(walked) + ")")) {
-            kv.put((String) row.get(0), (String) row.get(1));
-        }
+        Map<String, String> kv = metadata(walked);
+        Map<String, String> tables = metadata(read);
+        assertEquals("t.json", tables.remove("flagtrace.source"), tables.toString());
+        Map<String, String> walkedBut = new LinkedHashMap<>(kv);
+        walkedBut.remove("flagtrace.source");
+        assertEquals(walkedBut, tables, "the same file metadata but the source's name");
         assertEquals("1", kv.get("flagtrace.schema_version"), kv.toString());
         long base = single("SELECT min(ts_ns) FROM " + q(walked)); // the base is at or before the first event
         assertTrue(Long.parseLong(kv.get("flagtrace.base_time_ns")) <= base, kv.toString());

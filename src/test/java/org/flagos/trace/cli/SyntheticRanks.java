@@ -70,6 +70,24 @@ public final class SyntheticRanks {
      * stretched (no rank has a step).
      */
     public static Path merged(Path dir, int ranks, int straggler, boolean steps) throws Exception {
+        List<String> args = new ArrayList<>(List.of("merge"));
+        for (Path trace : rankTraces(dir, ranks, straggler, steps)) {
+            args.add(trace.toString());
+        }
+        Path merged = dir.resolve("merged.json");
+        args.addAll(List.of("-o", merged.toString()));
+        CliRunner cli = new CliRunner();
+        if (cli.run(args.toArray(String[]::new)) != 0) {
+            throw new IllegalStateException("merge failed: " + cli.stderr());
+        }
+        return merged;
+    }
+
+    /**
+     * The rank traces {@link #merged} merges, unmerged: {@code dir/rankN.json} for N in 0..ranks-1, each with
+     * its own rank, host and clock; returns them in rank order.
+     */
+    public static List<Path> rankTraces(Path dir, int ranks, int straggler, boolean steps) throws Exception {
         Path ops = dir.resolve("steps.ops.jsonl");
         StringBuilder relabelled = new StringBuilder();
         int k = 0;
@@ -83,7 +101,7 @@ public final class SyntheticRanks {
             throw new IllegalStateException("the capture's names lost " + GEMM);
         }
         Path nccl = Files.writeString(dir.resolve("nccl.names.tsv"), names.replace("\t" + GEMM + "\n", "\t" + NCCL + "\n"));
-        List<String> args = new ArrayList<>(List.of("merge"));
+        List<Path> traces = new ArrayList<>();
         for (int r = 0; r < ranks; r++) {
             long real = 1_795_982_694_000_000_000L;
             long offset = (r % 2 == 0 ? 1 : -1) * (r * 1_000_003_007L + 37_000);
@@ -99,15 +117,9 @@ public final class SyntheticRanks {
             }
             Path out = dir.resolve("rank" + r + ".json");
             EXACT.writeValue(out.toFile(), trace);
-            args.add(out.toString());
+            traces.add(out);
         }
-        Path merged = dir.resolve("merged.json");
-        args.addAll(List.of("-o", merged.toString()));
-        CliRunner cli = new CliRunner();
-        if (cli.run(args.toArray(String[]::new)) != 0) {
-            throw new IllegalStateException("merge failed: " + cli.stderr());
-        }
-        return merged;
+        return traces;
     }
 
     /**

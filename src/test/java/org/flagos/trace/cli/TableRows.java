@@ -13,8 +13,9 @@ import org.flagos.trace.sql.DuckDbAnalyses;
 import org.flagos.trace.sql.ResultTable;
 
 /**
- * For the recounts of the analyses: a trace's events table made by {@code flagtrace tables}, its rows
- * read back as stored (no SQL but the read), and an analysis' result as maps of column to value.
+ * For the recounts of the analyses and the tables' tests: a trace's events table made by {@code flagtrace tables},
+ * its rows read back as stored (no SQL but the read), any query's rows on DuckDB, and an analysis' result as
+ * maps of column to value.
  */
 final class TableRows {
     /** One row of the events table, the columns the recounts read. */
@@ -61,6 +62,33 @@ final class TableRows {
             }
         }
         return out;
+    }
+
+    /** The rows of {@code sql} on a fresh in-memory DuckDB, each as its columns' values (JDBC's objects). */
+    static List<List<Object>> query(String sql) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
+                ResultSet r = s.executeQuery(sql)) {
+            List<List<Object>> rows = new ArrayList<>();
+            int n = r.getMetaData().getColumnCount();
+            while (r.next()) {
+                List<Object> row = new ArrayList<>();
+                for (int i = 1; i <= n; i++) {
+                    row.add(r.getObject(i));
+                }
+                rows.add(row);
+            }
+            return rows;
+        }
+    }
+
+    /** The first column of the first row of {@code sql}, a number. */
+    static long single(String sql) throws Exception {
+        return ((Number) query(sql).get(0).get(0)).longValue();
+    }
+
+    /** A path as an SQL string literal. */
+    static String q(Path p) {
+        return "'" + p.toAbsolutePath().toString().replace("'", "''") + "'";
     }
 
     private static Long lng(Object o) {

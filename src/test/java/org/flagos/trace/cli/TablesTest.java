@@ -1,5 +1,8 @@
 package org.flagos.trace.cli;
 
+import static org.flagos.trace.cli.TableRows.q;
+import static org.flagos.trace.cli.TableRows.query;
+import static org.flagos.trace.cli.TableRows.single;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,11 +12,6 @@ import java.io.InputStream;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -46,30 +44,6 @@ class TablesTest {
     Path dir;
 
     private final CliRunner cli = new CliRunner();
-
-    private static List<List<Object>> query(String sql) throws Exception {
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
-             ResultSet r = s.executeQuery(sql)) {
-            List<List<Object>> rows = new ArrayList<>();
-            int n = r.getMetaData().getColumnCount();
-            while (r.next()) {
-                List<Object> row = new ArrayList<>();
-                for (int i = 1; i <= n; i++) {
-                    row.add(r.getObject(i));
-                }
-                rows.add(row);
-            }
-            return rows;
-        }
-    }
-
-    private static long single(String sql) throws Exception {
-        return ((Number) query(sql).get(0).get(0)).longValue();
-    }
-
-    private static String q(Path p) {
-        return "'" + p.toAbsolutePath().toString().replace("'", "''") + "'";
-    }
 
     /** What a recount of a JSON trace's tree says the table must hold. */
     private static final class Recount {

@@ -31,7 +31,7 @@ class EventTableTest {
                 "ünïcödé ✓ 𝄞", "trailing\\");
         Path parquet = dir.resolve("t.parquet");
         try (EventTable t = new EventTable(dir)) {
-            t.source(0, 1_000_000_000L, 0);
+            t.source(0, "t.json", 1_000_000_000L, 0);
             t.slot(0, 7, "host'1");
             EventTable.Row r = new EventTable.Row();
             for (int i = 0; i < names.size(); i++) {

@@ -10,7 +10,7 @@ import org.flagos.trace.encoders.EventTable;
 
 /**
  * Fuzz target: a trace given to {@code tables} (issue 30, item 6), read by {@link TraceTables} into
- * an {@link EventTable} (DuckDB, scratch under {@code target/}) and written as Parquet. Bad content
+ * an {@link EventTable} (its scratch under {@code target/}) and written as Parquet. Bad content
  * must be an {@link IOException} in words; what reads must give a Parquet file and as many rows as
  * it counted.
  *

@@ -4,37 +4,40 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.core.JsonEncoding;
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Path;
 import org.flagos.trace.testing.TraceJson;
 import org.flagos.trace.tracefile.TraceFormatException;
-import org.flagos.trace.tracefile.TraceSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** One trace's events copied into a merge: pids per slot, ids per slot, times shifted exactly, each bound kept. */
+/**
+ * One trace's events copied into a merge: pids per slot, ids per slot, times shifted exactly, each bound kept; the
+ * trace read once, its events kept in a scratch part that is deleted after.
+ */
 class InputCopyTest {
     @TempDir
     Path dir;
 
-    private JsonNode copy(InputCopy copy) throws Exception {
+    private JsonNode copy(InputCopy copy, int slot, int inputs, long shiftNs, String label) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (JsonGenerator g = TraceSource.JSON.createGenerator(out, JsonEncoding.UTF8)) {
-            g.writeStartArray();
-            copy.copy(g);
-            g.writeEndArray();
+        out.write('[');
+        InputCopy.MergedEvents events = new InputCopy.MergedEvents(out);
+        try {
+            copy.copy(events, slot, inputs, shiftNs, label);
+        } finally {
+            copy.delete();
         }
+        events.flush();
+        out.write(']');
         return TraceJson.MAPPER.readTree(out.toByteArray());
     }
 
     @Test
     void renumbersPidsAndIdsAndShiftsTimes() throws Exception {
-        TraceFacts f = TraceFacts.read(MergeTraces.trace(dir, 1, "", null));
-        InputCopy copy = new InputCopy(f, 1, 3, 1_500, "rank 1");
-        JsonNode events = copy(copy);
+        InputCopy copy = InputCopy.read(MergeTraces.trace(dir, 1, "", null), dir, () -> false);
+        JsonNode events = copy(copy, 1, 3, 1_500, "rank 1");
         JsonNode mm = events.get(0);
         assertEquals(2000, mm.get("pid").asLong(), "slot 1's first pid");
         assertEquals("12", mm.get("ts").asText(), "10.5 µs + 1,500 ns");
@@ -46,15 +49,17 @@ class InputCopyTest {
         assertTrue(copy.rows().get("0").device, "the kernel's process is a device's");
         JsonNode label = events.get(5);
         assertEquals("process_name", label.get("name").asText());
+        try (var parts = java.nio.file.Files.list(dir)) {
+            assertEquals(0, parts.filter(p -> p.getFileName().toString().endsWith(".part")).count(), "the part is deleted");
+        }
     }
 
     /** A shift that takes an event's time past ±2^62 ns is refused with the event's line. */
     @Test
     void aShiftPastTheBoundIsRefused() throws Exception {
         Path trace = MergeTraces.trace(dir, 0, "", null);
-        TraceFacts f = TraceFacts.read(trace);
-        InputCopy copy = new InputCopy(f, 0, 1, Long.MAX_VALUE - 5, "rank 0");
-        TraceFormatException e = assertThrows(TraceFormatException.class, () -> copy(copy));
+        InputCopy copy = InputCopy.read(trace, dir, () -> false);
+        TraceFormatException e = assertThrows(TraceFormatException.class, () -> copy(copy, 0, 1, Long.MAX_VALUE - 5, "rank 0"));
         assertEquals(trace + ": its event on line 3 falls beyond ±4611686018427387904 ns once on the reference's clock (its base"
                 + " time or clock anchors are not a clock's)", e.getMessage());
     }

@@ -27,7 +27,8 @@ class TraceReaderCasesTest {
     @MethodSource("cases")
     void everyOptionReadsOrRefusesAlike(MalformedTraces.Case c) throws Exception {
         Path file = c.build().write(dir);
-        for (TraceReader.Options options : List.of(TraceReader.Options.FIELDS, TraceReader.Options.FACTS, TraceReader.Options.COPY)) {
+        for (TraceReader.Options options : List.of(TraceReader.Options.FIELDS, TraceReader.Options.FACTS, TraceReader.Options.COPY,
+                TraceReader.Options.MERGE)) {
             if (c.exit() == 0) {
                 long[] events = new long[1];
                 TraceReader.read(file, "not a trace", options, e -> events[0]++);
