@@ -21,7 +21,8 @@ import picocli.CommandLine.Parameters;
         header = "Write the events of traces as one Parquet table that any SQL engine reads.",
         description = "One row per timed event, with its process's rank on every row (a merged trace's slots are its"
                 + " ranks), times in ns since the epoch and the ids that pair ops, runtime calls and device work; the"
-                + " columns are in docs/tables.md. Streamed: memory does not grow with the traces.",
+                + " columns are in docs/tables.md. Rows are sorted by rank, then time; memory stays bounded: past 1,048,576"
+                + " rows or 32 MB, sorted runs spill to scratch files beside the output and are merged as it is written.",
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {ExitCodes.OK_LINE, ExitCodes.FAILED_LINE, ExitCodes.USAGE_LINE})
 final class TablesCommand implements Callable<Integer> {
