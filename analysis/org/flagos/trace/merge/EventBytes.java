@@ -51,7 +51,7 @@ final class EventBytes {
         long objects = 0; // bit d: the container at depth d is an object
         boolean key = false;
         int top = TOP_OTHER;
-        boolean inArgs = false;
+        boolean inArgs = false; // inside the event's args object (at any depth: its own fields are those at depth 2)
         boolean argId = false;
         boolean afterColon = false;
         int i = from;
@@ -64,8 +64,9 @@ final class EventBytes {
                     if (c == '{') {
                         objects |= 1L << depth;
                         key = true;
-                        // as the token copy read it: the args object itself, and no longer once an object opens inside it
-                        inArgs = depth == 2 && top == TOP_ARGS && afterColon;
+                        if (depth == 2) { // the object that opens at depth 2 is the event's args, or another top-level field's
+                            inArgs = top == TOP_ARGS && afterColon;
+                        }
                     } else {
                         objects &= ~(1L << depth);
                         key = false;

@@ -22,6 +22,11 @@ import org.junit.jupiter.api.io.TempDir;
  * with anchors, and one trace of every form an event's bytes may take that a plain copy would get wrong
  * (white space, escapes Jackson writes otherwise, non-ASCII and surrogates, string pids and ids, numbers
  * as written, labels and unusable events left out).
+ *
+ * <p>One change by design since: the token copy left {@code args.correlation} and {@code args["External id"]} as
+ * they were when an object came before them in the same args; they are renumbered now as anywhere else in args
+ * (the odd trace's {@code nested} event, in two of the last case's inputs: 2 bytes more, its digest re-recorded).
+ * The other cases hold no such event and are the token copy's bytes still.
  */
 class MergeIdentityTest {
     private static final Path HTA = Path.of("src/test/resources/hta");
@@ -107,6 +112,8 @@ class MergeIdentityTest {
                 "7701966 1cd709c246470844c98930150f613b774917e40f01091087e47feee16273e6ab",
                 "144855 224b7ef7c6bf2fce1b1856dbec82602e45639b9a317bd4a2c7e0dbeb1b489381",
                 "3050 b0b1beb32c7107326f03b4c2da3de48b2df67b42ce05b7e8cd61b71bf7bfdc12",
-                "244793 d60f9f14550a458778ede21f5a6d5f27eea1bce04c6d0bc0b7be6785bc8390cf"), got);
+                // 8fff0df: 244793 d60f9f14...; its nested event's External id 13 and correlation 6 now 40 and 19 (slot 1),
+                // 41 and 20 (slot 2), as their ids elsewhere
+                "244795 403d61ccf2a3a0a2225e644ad3c7db85f45ad2f7ce8d68cecb080c288f211bed"), got);
     }
 }
