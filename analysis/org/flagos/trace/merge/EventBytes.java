@@ -1,8 +1,11 @@
 package org.flagos.trace.merge;
 
+import org.flagos.trace.tracefile.TraceEvent;
+
 /**
  * One event's JSON bytes as the merge writes them: white space outside strings left out, and the values a merge
- * rewrites (top-level {@code pid}, {@code ts} and {@code id}; {@code args.correlation} and {@code args["External id"]})
+ * rewrites (top-level {@code pid}, {@code ts} and {@code id}; {@code args.correlation} and {@code args["External id"]}, 2021's
+ * {@code args["external id"]} too, the args' own fields wherever they sit among them)
  * cut out as holes for {@link InputCopy} to fill once the input's slot and clock offset are known. What is left is
  * written as it was read, which is what the JSON writer would write of those tokens only when every string holds
  * ASCII or UTF-8 of one to three bytes (no surrogate) and only the escapes the writer uses ({@code \"}, {@code \\},
@@ -106,7 +109,9 @@ final class EventBytes {
                             top = is(b, i, end, "pid") ? TOP_PID : is(b, i, end, "ts") ? TOP_TS : is(b, i, end, "id") ? TOP_ID
                                     : is(b, i, end, "args") ? TOP_ARGS : TOP_OTHER;
                         } else if (depth == 2 && inArgs) {
-                            argId = is(b, i, end, "correlation") || is(b, i, end, "External id");
+                            // the reader's id fields of args (TraceReader): External id (2021: external id), correlation
+                            argId = is(b, i, end, TraceEvent.CORRELATION) || is(b, i, end, TraceEvent.EXTERNAL_ID)
+                                    || is(b, i, end, TraceEvent.EXTERNAL_ID_2021);
                         }
                     } else if (depth == 1 && top == TOP_PID && pidRow) {
                         hole(PID, o, b, i + 1, end - 1);

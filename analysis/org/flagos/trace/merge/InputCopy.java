@@ -26,7 +26,7 @@ import org.flagos.trace.tracefile.TraceSource;
  * a scratch part: its bytes as the JSON writer would write them ({@link EventBytes}), with the values the merge
  * rewrites cut out. {@link #copy}, once the input's slot and clock offset are known, writes the part with those
  * values filled in: its processes get pids of their own ({@link #PID_STRIDE} per input), its ids ({@code id} of
- * flows and async events, {@code args.correlation}, {@code args["External id"]}) become {@code id * inputs + slot},
+ * flows and async events, {@code args.correlation}, {@code args["External id"]}, 2021's {@code "external id"}) become {@code id * inputs + slot},
  * unique across inputs yet still pairing within one, and its times move onto the reference clock. Its own process
  * names and sort indexes are replaced by ones naming the rank, host and pid, written after its events.
  */

@@ -74,7 +74,7 @@ class InputCopyTest {
     void idsAfterANestedObjectInArgsAreRenumbered() throws Exception {
         String nested = "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"%s\",\"pid\":4242,\"tid\":1,\"ts\":20,\"dur\":1,"
                 + "\"args\":{\"shape\":{\"a\":[1,{\"correlation\":2}]},\"External id\":13,\"list\":[4,[5]],\"correlation\":6,"
-                + "\"inner\":{\"External id\":7}}}";
+                + "\"inner\":{\"External id\":7},\"external id\":8}}";
         Path trace = MergeTraces.trace(dir, 1, String.format(nested, "as read") + ",\n" + String.format(nested, "a\\/b"), null);
         InputCopy copy = InputCopy.read(trace, dir, () -> false);
         JsonNode events = copy(copy, 1, 3, 0, "rank 1");
@@ -85,6 +85,7 @@ class InputCopyTest {
             assertEquals(2, args.get("shape").get("a").get(1).get("correlation").asLong(), "not the event's: kept");
             assertEquals(7, args.get("inner").get("External id").asLong(), "not the event's: kept");
             assertEquals("[4,[5]]", args.get("list").toString());
+            assertEquals(8 * 3 + 1, args.get("external id").asLong(), "torch 1.8-1.9's name of the External id, as the reader reads it");
         }
         assertEquals("a/b", events.get(6).get("name").asText());
     }
