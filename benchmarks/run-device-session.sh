@@ -36,7 +36,7 @@ if [ "${SKIP_DRIVER:-0}" != 1 ]; then  # 4. driver launches armed at start and m
   cupti_inc=$(dirname "$(find $cuda -name cupti.h | head -1)")
   nvcc -O2 -std=c++17 -arch=sm_90 -I"$cupti_inc" -L"$lib" -o "$work/driver_arm" benchmarks/device/driver-arm/driver_arm.cu -lcupti \
     > "$OUT/driver-arm-build.txt" 2>&1 || { echo "driver_arm build failed"; cat "$OUT/driver-arm-build.txt"; }
-  for r in 1 2 3; do for m in plain early mid mid_apifirst mid_driverkind rearm; do
+  for r in 1 2 3; do for m in ${DRIVER_MODES:-plain early mid mid_apifirst mid_driverkind mid_offfirst mid_kindonly rearm}; do
     "$work/driver_arm" $m 20000 >> "$OUT/driver-arm.jsonl" 2>> "$OUT/driver-arm.err"; done; done
   cat "$OUT/driver-arm.jsonl"; head -5 "$OUT/driver-arm.err"
 fi
