@@ -156,7 +156,7 @@ static void hand_names(uint8_t* buffer, size_t validSize, record_counts* counts)
         uint32_t kind;
         memcpy(&kind, record, 4);
         counts->records++;
-        counts->memcpys += kind == 1;
+        counts->memcpys += kind == 1 || kind == KIND_MEMCPY2; /* peer copies (MEMCPY2) are copies too */
         counts->memsets += kind == 2;
         if (kind == 1 || kind == 2 || kind == KIND_MEMCPY2 || kind == KIND_KERNEL || kind == KIND_CONCURRENT_KERNEL) {
             uint64_t end;
