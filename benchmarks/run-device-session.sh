@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # This session's device checks for issue 31, ON the NVIDIA machine, in one command:
-#   1. torch/nvtx/capture-range: benchmarks/run-device-torch-run.sh with ROUNDS=0 ONDEMAND=0 (torch vs
+#   1. torch/nvtx/capture-range: benchmarks/run-device-torch-run.sh with ROUNDS=$COST_ROUNDS (0) ONDEMAND=0 (torch vs
 #      `flagtrace run` with emit_nvtx: checks the injected library's driver-launch records, cuBLASLt's
 #      kernels carrying their op; then `run --capture-range nvtx:measured` on real CUPTI) -> torch-run/
 #   2. a process tree: `flagtrace run -- torchrun --standalone --nproc-per-node=2 workers.py 10` on
@@ -20,7 +20,7 @@ work=$(mktemp -d)
 ft() { "$bundle/jre/bin/java" -Dorg.bytedeco.javacpp.cachedir="$work/javacpp" \
          -cp "$bundle/flagtrace-0.1.0-SNAPSHOT.jar:$bundle/lib/*" org.flagos.trace.cli.FlagtraceCli "$@"; }
 if [ "${SKIP_TORCH:-0}" != 1 ]; then
-  ROUNDS=0 ONDEMAND=0 TORCH_ROUNDS=${TORCH_ROUNDS:-1} bash benchmarks/run-device-torch-run.sh > "$OUT/torch-run.log" 2>&1
+  ROUNDS=${COST_ROUNDS:-0} ONDEMAND=0 TORCH_ROUNDS=${TORCH_ROUNDS:-1} bash benchmarks/run-device-torch-run.sh > "$OUT/torch-run.log" 2>&1
   echo "torch-run exit $?"; tail -5 "$OUT/torch-run.log"
 fi
 if [ "${SKIP_TREE:-0}" != 1 ]; then
