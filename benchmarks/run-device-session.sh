@@ -5,7 +5,8 @@
 #      kernels carrying their op; then `run --capture-range nvtx:measured` on real CUPTI) -> torch-run/
 #   2. a process tree: `flagtrace run -- torchrun --standalone --nproc-per-node=2 workers.py 10` on
 #      one GPU: one trace per worker with distributedInfo, one merged trace            -> tree/
-#   3. CUPTI's own teardown crash, narrowed (benchmarks/native/run-device-cupti-repro.sh): the modes
+#   3. (after the driver probe, 4) the hand-off's rate on the fakes (benchmarks/run-handoff-rate.sh) -> handoff-rate.jsonl
+#   5. CUPTI's own teardown crash, narrowed (benchmarks/native/run-device-cupti-repro.sh): the modes
 #      toggle nopush noflush, with hogs and without (REPRO_SECONDS each)               -> repro-*/
 # Run from the repository root with the bundle in BUNDLE (default .device/ab). Results under $OUT.
 set -uo pipefail
@@ -39,6 +40,12 @@ if [ "${SKIP_DRIVER:-0}" != 1 ]; then  # 4. driver launches armed at start and m
   for r in 1 2 3; do for m in ${DRIVER_MODES:-plain early mid mid_apifirst mid_driverkind mid_offfirst mid_kindonly rearm}; do
     "$work/driver_arm" $m 20000 >> "$OUT/driver-arm.jsonl" 2>> "$OUT/driver-arm.err"; done; done
   cat "$OUT/driver-arm.jsonl"; head -5 "$OUT/driver-arm.err"
+fi
+if [ "${SKIP_RATE:-0}" != 1 ]; then  # 5. the hand-off's rate on the fakes, with this machine's free cores
+  command -v cc > /dev/null || echo "no C compiler: the hand-off rate needs one"
+  FT="$bundle/jre/bin/java -Dorg.bytedeco.javacpp.cachedir=$work/javacpp -cp $bundle/flagtrace-0.1.0-SNAPSHOT.jar:$bundle/lib/* org.flagos.trace.cli.FlagtraceCli" \
+    bash benchmarks/run-handoff-rate.sh ${RATE_LAUNCHES:-250000} ${RATE_THREADS:-1 2 4 8} > "$OUT/handoff-rate.jsonl" 2>&1
+  echo "handoff rate exit $?"; cat "$OUT/handoff-rate.jsonl"
 fi
 if [ "${SKIP_REPRO:-0}" != 1 ]; then
   for hogs in ${REPRO_HOGS:-1 0}; do

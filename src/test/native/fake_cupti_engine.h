@@ -30,7 +30,7 @@ enum { FK_SUCCESS = 0, FK_ERROR_INVALID_PARAMETER = 1, FK_ERROR_NOT_COMPATIBLE =
 /* Truth flags: how the record was written. */
 enum { FK_TRUTH_ZERO_TIMING = 1, FK_TRUTH_IMPLAUSIBLE = 2 };
 
-#define FK_FILL 768      /* bytes a buffer takes before it is complete: many small buffers */
+#define FK_FILL 768      /* bytes a buffer takes before it is complete: many small buffers (FAKE_CUPTI_FILL_BYTES sets another) */
 #define FK_SLOTS 64
 #define FK_PENDING 256
 #define FK_TRUTH 8192
@@ -232,6 +232,18 @@ static int fk_take_slot(void) {
     return slot;
 }
 
+/* The bytes a buffer takes before it is complete: FK_FILL, or FAKE_CUPTI_FILL_BYTES (a benchmark of the hand-off
+ * sets the size of a real CUPTI's buffers, megabytes). */
+static size_t fk_fill_bytes(void) {
+    static size_t fill;
+    if (fill == 0) {
+        const char* set = getenv("FAKE_CUPTI_FILL_BYTES");
+        unsigned long long value = set != NULL ? strtoull(set, NULL, 10) : 0;
+        fill = value >= 64 ? (size_t) value : FK_FILL;
+    }
+    return fill;
+}
+
 /* Appends one record (or scripted bytes) to the calling thread's buffer. */
 static void fk_append(const void* bytes, size_t n) {
     fk_buffer local[FK_PENDING];
@@ -241,7 +253,8 @@ static void fk_append(const void* bytes, size_t n) {
         fk_slot = fk_take_slot();
     }
     fk_buffer* b = &fk_current[fk_slot];
-    size_t capacity = b->size < FK_FILL ? b->size : FK_FILL;
+    size_t fill = fk_fill_bytes();
+    size_t capacity = b->size < fill ? b->size : fill;
     if (b->data != NULL && b->used + n > capacity) {
         if (fk_pending_count < FK_PENDING) {
             fk_pending[fk_pending_count++] = *b;
