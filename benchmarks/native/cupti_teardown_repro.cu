@@ -12,6 +12,7 @@
 // one forced flush at the end only); delayflush (toggle, the forced flush 5 ms after the kinds are disabled);
 // period (toggle, no flush at a stop: CUPTI's own flush every 5 ms, cuptiActivityFlushPeriod, and 10 ms waited
 // after the disable; one forced flush at the end).
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -29,6 +30,9 @@ static const size_t BUFFER_BYTES = 1 << 20;
 static std::mutex pool_lock;
 static std::vector<uint8_t*> pool;
 static std::atomic<long> records{0}, buffers{0}, launches{0};
+// Memsets launched while recording and memset records delivered: their difference after a stop is what the stop
+// left undelivered (the period mode's question: does CUPTI's own flush deliver a window's records by then?).
+static std::atomic<long> recordedMemsets{0}, memsetRecords{0};
 static std::atomic<bool> recording{false}, done{false};
 static bool pushes = true;
 
@@ -40,7 +44,10 @@ static void CUPTIAPI requested(uint8_t** buffer, size_t* size, size_t* max) {
 
 static void CUPTIAPI completed(CUcontext, uint32_t, uint8_t* b, size_t, size_t valid) {
   CUpti_Activity* r = nullptr; long n = 0;
-  while (cuptiActivityGetNextRecord(b, valid, &r) == CUPTI_SUCCESS) n++;
+  while (cuptiActivityGetNextRecord(b, valid, &r) == CUPTI_SUCCESS) {
+    n++;
+    if (r->kind == CUPTI_ACTIVITY_KIND_MEMSET) memsetRecords++;
+  }
   records += n; buffers++;
   std::lock_guard<std::mutex> g(pool_lock);
   pool.push_back(b);
@@ -61,6 +68,7 @@ static void work() {
       for (int k = 0; k < 4; k++) CK(cudaMemsetAsync(p, 1, 4));
       CK(cudaStreamSynchronize(0));
       launches += 4;
+      recordedMemsets += 4;
       continue;
     }
     CK(cuptiActivityPushExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, ++id));
@@ -72,6 +80,7 @@ static void work() {
     CK(cuptiActivityPopExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &last));
     CK(cudaStreamSynchronize(0));
     launches += 4;
+    recordedMemsets += 4;
   }
   cudaFree(p);
 }
@@ -97,6 +106,7 @@ int main(int argc, char** argv) {
   std::vector<std::thread> ts;
   for (int t = 0; t < threads; t++) ts.emplace_back(work);
   auto t0 = std::chrono::steady_clock::now();
+  long missingMax = 0, missingSum = 0;
   for (int s = 0; s < sessions; s++) {
     if (toggle) for (auto k : KINDS) CK(cuptiActivityEnable(k));
     recording = true;
@@ -105,12 +115,17 @@ int main(int argc, char** argv) {
     if (toggle) for (auto k : KINDS) CK(cuptiActivityDisable(k));
     if (delay || period) std::this_thread::sleep_for(std::chrono::milliseconds(period ? 10 : 5));
     if (flushEach) CK(cuptiActivityFlushAll(flag));
+    long missing = recordedMemsets.load() - memsetRecords.load();
+    missingMax = std::max(missingMax, missing);
+    missingSum += missing;
   }
   done = true;
   for (auto& t : ts) t.join();
   if (!flushEach) CK(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
-  printf("PASS (%s): %d sessions x %d threads, %ld launches, %ld records in %ld buffers, %.1f s\n", mode.c_str(), sessions, threads,
-         launches.load(), records.load(), buffers.load(),
+  printf("PASS (%s): %d sessions x %d threads, %ld launches, %ld records in %ld buffers, memsets undelivered at a stop: max %ld,"
+         " sum %ld (of %ld; %ld after the last flush), %.1f s\n", mode.c_str(), sessions, threads,
+         launches.load(), records.load(), buffers.load(), missingMax, missingSum, recordedMemsets.load(),
+         recordedMemsets.load() - memsetRecords.load(),
          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   return 0;
 }

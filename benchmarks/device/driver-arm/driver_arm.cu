@@ -12,7 +12,7 @@
 //   mid_offfirst   as mid_driverkind, the other driver cbids switched off before the DRIVER kind is enabled
 //   mid_kindonly   the DRIVER kind mid-run with no cbid switched off (every driver call recorded: the filter's check)
 //   rearm          early, then disarmed (kinds and cbids off) for 10 launches, then armed again (a window)
-// Every armed mode then makes 100 driver calls that are not launches (cuCtxGetDevice): other_driver_records counts
+// Every armed mode then makes 100 driver calls that are not launches (cuDriverGetVersion): other_driver_records counts
 // those recorded, which the launch-only arming must keep at 0.
 //   plain          never armed (the cost baseline)
 #include <cuda.h>
@@ -113,11 +113,12 @@ int main(int argc, char** argv) {
   launch(n);
   auto t1 = std::chrono::steady_clock::now();
   cudaDeviceSynchronize();
-  using GetDeviceFn = CUresult (*)(CUdevice*);
+  // cuDriverGetVersion has one signature in every CUDA; the latest cuCtxGetDevice (13.0's _v2) takes a context too
+  using VersionFn = CUresult (*)(int*);
   void* other = nullptr;
-  if (cudaGetDriverEntryPoint("cuCtxGetDevice", &other, cudaEnableDefault, &found) == cudaSuccess && other != nullptr) {
-    CUdevice device;
-    for (int i = 0; i < 100; i++) reinterpret_cast<GetDeviceFn>(other)(&device);
+  if (cudaGetDriverEntryPoint("cuDriverGetVersion", &other, cudaEnableDefault, &found) == cudaSuccess && other != nullptr) {
+    int version;
+    for (int i = 0; i < 100; i++) reinterpret_cast<VersionFn>(other)(&version);
   }
   tiny<<<1, 32>>>(nullptr);  // one runtime launch, for the runtime count
   cudaDeviceSynchronize();

@@ -437,6 +437,9 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
         if (FLUSH_PERIOD_MS > 0) {
             require(cupti.cuptiActivityFlushPeriod(0), "cuptiActivityFlushPeriod(0)");
         }
+        // CUPTI's forced flush right after the kinds are disabled, while other threads launch, crashed CUPTI in 19 of
+        // 849 runs of benchmarks/native/cupti_teardown_repro.cu on the H200 (2026-12-06); 5 ms later, in 2 of 482.
+        CuptiStopPause.pause();
         // Blocking: CUPTI hands every buffer holding records to the completion callback.
         long began = System.nanoTime();
         require(cupti.cuptiActivityFlushAll(1 /* CUPTI_ACTIVITY_FLAG_FLUSH_FORCED */), "cuptiActivityFlushAll");

@@ -1,0 +1,32 @@
+package org.flagos.trace.vendors.cupti;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** The pause before the forced flush at a stop: the in-process session's and the injected library's are one. */
+class CuptiStopPauseTest {
+    @Test
+    void theInjectedLibraryPausesAsLongBeforeItsFlush() throws IOException {
+        String c = Files.readString(Path.of("native", "inject", "flagtrace_inject.c"));
+        Matcher m = Pattern.compile("STOP_PAUSE_NS\\s*=\\s*(\\d+)").matcher(c);
+        assertTrue(m.find(), "STOP_PAUSE_NS in flagtrace_inject.c");
+        assertEquals(CuptiStopPause.NANOS, Long.parseLong(m.group(1)));
+        int flush = c.indexOf("static void cupti_flush(void) {");
+        assertTrue(flush > 0 && c.indexOf("nanosleep", flush) < c.indexOf("cupti.flushAll(1)", flush), "the pause comes before the flush");
+    }
+
+    @Test
+    void theSessionPausesBeforeItsForcedFlush() throws IOException {
+        String java = Files.readString(Path.of("vendors", "org", "flagos", "trace", "vendors", "cupti", "CuptiTracer.java"));
+        int pause = java.indexOf("CuptiStopPause.pause();");
+        assertTrue(pause > 0, "the stop pauses");
+        assertTrue(pause < java.indexOf("cuptiActivityFlushAll(1", pause), "before the forced flush");
+    }
+}
