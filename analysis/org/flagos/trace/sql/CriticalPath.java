@@ -29,8 +29,8 @@ public final class CriticalPath {
     static final String COLLECTIVES = "collectives";
 
     /** The steps, in order; each is a resource {@code NAME.sql}. */
-    static final List<String> STEPS = List.of("cp_events", "cp_arrivals", "cp_nodes", "cp_cross", "cp_round", "cp_back", "cp_walk_start",
-            "cp_walk_step", "cp_segments");
+    static final List<String> STEPS = List.of("cp_events", "cp_arrivals", "cp_nodes", "cp_cross", "cp_keys", "cp_key_round", "cp_round",
+            "cp_back", "cp_walk_start", "cp_jump_start", "cp_jump", "cp_walk_expand", "cp_segments");
 
     /** What the engine running the steps must do; the SQL text it is given is the same for every engine. */
     public interface Engine {
@@ -51,13 +51,19 @@ public final class CriticalPath {
     private CriticalPath() {
     }
 
-    /** The SQL text of step {@code name}, with {@code cp_dist_prev}/{@code cp_walk_prev} renamed to {@code prev}. */
-    static String step(String name, String prevName, String prev) {
+    /**
+     * The SQL text of step {@code name}, with each table name {@code renames[2i]} (such as {@code cp_dist_prev})
+     * replaced by {@code renames[2i + 1]}.
+     */
+    static String step(String name, String... renames) {
         if (!STEPS.contains(name)) {
             throw new IllegalArgumentException("no critical path step named " + name);
         }
         String sql = Analyses.load(name);
-        return prevName == null ? sql : sql.replace(prevName, prev);
+        for (int i = 0; i + 1 < renames.length; i += 2) {
+            sql = sql.replace(renames[i], renames[i + 1]);
+        }
+        return sql;
     }
 
     /**
@@ -67,21 +73,24 @@ public final class CriticalPath {
      * cycle, which only device work starting before its own launch can make).
      */
     public static Rounds build(Engine engine) throws IOException {
-        engine.table("cp_events", step("cp_events", null, null));
+        engine.table("cp_events", step("cp_events"));
         // the collectives analysis' own table: its matching of one collective across ranks is the one rule
         engine.table("cp_collectives", Analyses.sql(COLLECTIVES));
-        engine.table("cp_arrivals", step("cp_arrivals", null, null));
+        engine.table("cp_arrivals", step("cp_arrivals"));
         engine.drop("cp_collectives");
-        engine.table("cp_nodes", step("cp_nodes", null, null));
-        engine.table("cp_cross", step("cp_cross", null, null));
+        engine.table("cp_nodes", step("cp_nodes"));
+        engine.table("cp_cross", step("cp_cross"));
         engine.drop("cp_arrivals");
         long cross = engine.count("SELECT COUNT(*) FROM cp_cross");
-        engine.table("cp_dist_0", "SELECT rank, node, CAST(0 AS BIGINT) AS dist FROM cp_nodes");
+        // The rounds run over the nodes edges between chains leave or enter (cp_keys), not the whole graph:
+        // the same longest paths there, round by round (cp_key_round says why), so the same number of rounds.
+        engine.table("cp_keys", step("cp_keys"));
+        engine.table("cp_dist_0", "SELECT rank, node, CAST(0 AS BIGINT) AS dist FROM cp_keys");
         int round = 0;
         while (true) {
             String prev = "cp_dist_" + round;
             String next = "cp_dist_" + (round + 1);
-            engine.table(next, step("cp_round", "cp_dist_prev", prev));
+            engine.table(next, step("cp_key_round", "cp_dist_prev", prev));
             long changed = engine.count("SELECT COUNT(*) FROM " + next + " n JOIN " + prev
                     + " p ON p.rank = n.rank AND p.node = n.node WHERE n.dist <> p.dist");
             engine.drop(prev);
@@ -91,29 +100,46 @@ public final class CriticalPath {
             }
             if (round > cross + 2) {
                 engine.drop(next);
+                engine.drop("cp_keys");
                 throw new IOException("the critical path graph has a cycle (device work that starts before its launch call);"
                         + " the longest paths still grew after " + round + " rounds");
             }
         }
-        String dist = "cp_dist_" + round;
+        engine.drop("cp_keys");
+        // every node's longest path, from the settled ones of the edges' sources: one round over the whole graph
+        String keys = "cp_dist_" + round;
+        String dist = "cp_dist_all";
+        engine.table(dist, step("cp_round", "cp_dist_prev", keys));
+        engine.drop(keys);
         engine.table("cp_back", step("cp_back", "cp_dist_prev", dist));
         engine.table("cp_walk_0", step("cp_walk_start", "cp_dist_prev", dist));
         engine.drop(dist);
-        int walk = 0;
-        while (true) {
-            String prev = "cp_walk_" + walk;
-            String next = "cp_walk_" + (walk + 1);
-            engine.table(next, step("cp_walk_step", "cp_walk_prev", prev));
-            long moved = engine.count("SELECT COUNT(*) FROM " + next + " WHERE step = " + (walk + 1));
-            engine.drop(prev);
-            walk++;
-            if (moved == 0) {
-                break;
+        // The walk back by pointer doubling: moves of 1, 2, 4, ... segments (cp_jump_K moves 2^K), then the walk
+        // filled in from the longest move down; about 2 log2(L) queries for a path of L segments, not L.
+        engine.table("cp_jump_0", step("cp_jump_start", "cp_walk_prev", "cp_walk_0"));
+        int jumps = 1;
+        while (engine.count("SELECT COUNT(*) FROM cp_jump_" + (jumps - 1)) > 0) {
+            if (jumps > 62) {
+                throw new IOException("the critical path's walk back does not end (a cycle in the graph)");
             }
+            engine.table("cp_jump_" + jumps, step("cp_jump", "cp_jump_prev", "cp_jump_" + (jumps - 1)));
+            jumps++;
         }
-        String path = "cp_walk_" + walk;
-        engine.table("cp_segments", step("cp_segments", "cp_walk_prev", path));
-        engine.drop(path);
-        return new Rounds(round, walk);
+        // cp_jump_(jumps - 1) is empty; walks are shorter than 2^(jumps - 1) moves
+        String walk = "cp_walk_0";
+        for (int k = jumps - 2; k >= 0; k--) {
+            String next = "cp_walk_" + (jumps - 1 - k);
+            engine.table(next, step("cp_walk_expand", "cp_walk_prev", walk, "cp_jump_prev", "cp_jump_" + k));
+            engine.drop(walk);
+            walk = next;
+        }
+        for (int k = 0; k < jumps; k++) {
+            engine.drop("cp_jump_" + k);
+        }
+        // as many walk steps as walking back one segment at a time took: the longest walk's moves, plus the last look
+        int walkSteps = (int) engine.count("SELECT COALESCE(MAX(step), 0) + 1 FROM " + walk);
+        engine.table("cp_segments", step("cp_segments", "cp_walk_prev", walk));
+        engine.drop(walk);
+        return new Rounds(round, walkSteps);
     }
 }
