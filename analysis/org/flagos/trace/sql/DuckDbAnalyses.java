@@ -432,8 +432,35 @@ public final class DuckDbAnalyses implements AutoCloseable {
         }
     }
 
-    /** Runs analysis {@code name}. */
+    /** Where {@link #stream} puts a table: its columns first, then each row. */
+    public interface TableSink {
+        /** The column names, before any row. */
+        void columns(List<String> columns) throws IOException;
+
+        /** One row, each value a Long, a String or null ({@link #value}). */
+        void row(List<Object> row) throws IOException;
+    }
+
+    /** Runs analysis {@code name}, its rows kept in memory. */
     public ResultTable run(String name) throws IOException {
+        List<String> columns = new ArrayList<>();
+        List<List<Object>> rows = new ArrayList<>();
+        stream(name, new TableSink() {
+            @Override
+            public void columns(List<String> c) {
+                columns.addAll(c);
+            }
+
+            @Override
+            public void row(List<Object> row) {
+                rows.add(row);
+            }
+        });
+        return new ResultTable(name, columns, rows);
+    }
+
+    /** Runs analysis {@code name}, giving its rows to {@code sink} one at a time as DuckDB gives them (none kept here). */
+    public void stream(String name, TableSink sink) throws IOException {
         if (CriticalPath.TABLES.contains(name)) {
             criticalPath();
         }
@@ -443,15 +470,14 @@ public final class DuckDbAnalyses implements AutoCloseable {
             for (int i = 1; i <= meta.getColumnCount(); i++) {
                 columns.add(meta.getColumnLabel(i));
             }
-            List<List<Object>> rows = new ArrayList<>();
+            sink.columns(List.copyOf(columns));
             while (rs.next()) {
                 List<Object> row = new ArrayList<>(columns.size());
                 for (int i = 1; i <= columns.size(); i++) {
                     row.add(value(rs.getObject(i), name, columns.get(i - 1)));
                 }
-                rows.add(row);
+                sink.row(row);
             }
-            return new ResultTable(name, columns, rows);
         } catch (SQLException | ArithmeticException e) {
             throw new IOException("analysis " + name + " cannot run over the events table: " + words(e), e);
         }
