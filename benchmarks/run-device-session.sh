@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # This session's device checks for issue 31, ON the NVIDIA machine, in one command:
-#   1. torch/nvtx/capture-range: benchmarks/run-device-torch-run.sh with ROUNDS=0 ONDEMAND=0 (torch vs
+#   1. torch/nvtx/capture-range: benchmarks/run-device-torch-run.sh with ROUNDS=$COST_ROUNDS (0) ONDEMAND=0 (torch vs
 #      `flagtrace run` with emit_nvtx: checks the injected library's driver-launch records, cuBLASLt's
 #      kernels carrying their op; then `run --capture-range nvtx:measured` on real CUPTI) -> torch-run/
 #   2. a process tree: `flagtrace run -- torchrun --standalone --nproc-per-node=2 workers.py 10` on
 #      one GPU: one trace per worker with distributedInfo, one merged trace            -> tree/
-#   3. CUPTI's own teardown crash, narrowed (benchmarks/native/run-device-cupti-repro.sh): the modes
-#      toggle nopush noflush, with hogs and without (REPRO_SECONDS each)               -> repro-*/
+#   3. driver launches armed at start and mid-run (benchmarks/device/driver-arm/driver_arm.cu) -> driver-arm.jsonl
+#   4. the hand-off's rate on the fakes (benchmarks/run-handoff-rate.sh)              -> handoff-rate.jsonl
+#   5. CUPTI's own teardown crash, narrowed (benchmarks/native/run-device-cupti-repro.sh): REPRO_MODES
+#      (toggle nopush noflush), with hogs and without (REPRO_HOGS, REPRO_SECONDS each)  -> repro.tgz
+# SKIP_TORCH, SKIP_TREE, SKIP_DRIVER, SKIP_RATE, SKIP_REPRO=1 leave a part out.
 # Run from the repository root with the bundle in BUNDLE (default .device/ab). Results under $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +23,7 @@ work=$(mktemp -d)
 ft() { "$bundle/jre/bin/java" -Dorg.bytedeco.javacpp.cachedir="$work/javacpp" \
          -cp "$bundle/flagtrace-0.1.0-SNAPSHOT.jar:$bundle/lib/*" org.flagos.trace.cli.FlagtraceCli "$@"; }
 if [ "${SKIP_TORCH:-0}" != 1 ]; then
-  ROUNDS=0 ONDEMAND=0 TORCH_ROUNDS=${TORCH_ROUNDS:-1} bash benchmarks/run-device-torch-run.sh > "$OUT/torch-run.log" 2>&1
+  ROUNDS=${COST_ROUNDS:-0} ONDEMAND=0 TORCH_ROUNDS=${TORCH_ROUNDS:-1} bash benchmarks/run-device-torch-run.sh > "$OUT/torch-run.log" 2>&1
   echo "torch-run exit $?"; tail -5 "$OUT/torch-run.log"
 fi
 if [ "${SKIP_TREE:-0}" != 1 ]; then
@@ -32,13 +35,19 @@ if [ "${SKIP_TREE:-0}" != 1 ]; then
   tar czf "$OUT/tree.tgz" -C "$OUT" tree; rm -rf "$res"
   cat "$OUT/tree.tgz" > /dev/null; echo "tree: $(tar tzf "$OUT/tree.tgz" | wc -l) files"
 fi
-if [ "${SKIP_DRIVER:-0}" != 1 ]; then  # 4. driver launches armed at start and mid-run
+if [ "${SKIP_DRIVER:-0}" != 1 ]; then  # 3. driver launches armed at start and mid-run
   cupti_inc=$(dirname "$(find $cuda -name cupti.h | head -1)")
   nvcc -O2 -std=c++17 -arch=sm_90 -I"$cupti_inc" -L"$lib" -o "$work/driver_arm" benchmarks/device/driver-arm/driver_arm.cu -lcupti \
     > "$OUT/driver-arm-build.txt" 2>&1 || { echo "driver_arm build failed"; cat "$OUT/driver-arm-build.txt"; }
-  for r in 1 2 3; do for m in plain early mid mid_apifirst mid_driverkind rearm; do
+  for r in 1 2 3; do for m in ${DRIVER_MODES:-plain early mid mid_apifirst mid_driverkind mid_offfirst mid_kindonly rearm}; do
     "$work/driver_arm" $m 20000 >> "$OUT/driver-arm.jsonl" 2>> "$OUT/driver-arm.err"; done; done
   cat "$OUT/driver-arm.jsonl"; head -5 "$OUT/driver-arm.err"
+fi
+if [ "${SKIP_RATE:-0}" != 1 ]; then  # 4. the hand-off's rate on the fakes, with this machine's free cores
+  command -v cc > /dev/null || echo "no C compiler: the hand-off rate needs one"
+  FT="$bundle/jre/bin/java -Dorg.bytedeco.javacpp.cachedir=$work/javacpp -cp $bundle/flagtrace-0.1.0-SNAPSHOT.jar:$bundle/lib/* org.flagos.trace.cli.FlagtraceCli" \
+    bash benchmarks/run-handoff-rate.sh ${RATE_LAUNCHES:-250000} ${RATE_THREADS:-1 2 4 8} > "$OUT/handoff-rate.jsonl" 2>&1
+  echo "handoff rate exit $?"; cat "$OUT/handoff-rate.jsonl"
 fi
 if [ "${SKIP_REPRO:-0}" != 1 ]; then
   for hogs in ${REPRO_HOGS:-1 0}; do

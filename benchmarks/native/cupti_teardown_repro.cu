@@ -9,7 +9,9 @@
 // mode: toggle (kinds enabled at every start, disabled and force-flushed at every stop, as flagtrace);
 // keep (kinds enabled once, only the forced flush at every stop); plain (toggle, flush with flag 0);
 // nopush (toggle, no external-correlation push or pop anywhere); noflush (toggle, no flush at a stop:
-// one forced flush at the end only).
+// one forced flush at the end only); delayflush (toggle, the forced flush 5 ms after the kinds are disabled);
+// period (toggle, no flush at a stop: CUPTI's own flush every 5 ms, cuptiActivityFlushPeriod, and 10 ms waited
+// after the disable; one forced flush at the end).
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -79,15 +81,18 @@ int main(int argc, char** argv) {
   std::string mode = argc > 4 ? argv[4] : "toggle";
   bool toggle = mode != "keep";
   uint8_t flag = mode == "plain" ? 0 : CUPTI_ACTIVITY_FLAG_FLUSH_FORCED;
-  bool flushEach = mode != "noflush";
+  bool flushEach = mode != "noflush" && mode != "period";
+  bool delay = mode == "delayflush", period = mode == "period";
   pushes = mode != "nopush";
-  if (mode != "toggle" && mode != "keep" && mode != "plain" && mode != "nopush" && mode != "noflush") {
+  if (mode != "toggle" && mode != "keep" && mode != "plain" && mode != "nopush" && mode != "noflush"
+      && mode != "delayflush" && mode != "period") {
     fprintf(stderr, "unknown mode %s\n", mode.c_str());
     return 2;
   }
   if (!toggle) for (auto k : KINDS) CK(cuptiActivityEnable(k));
   for (int i = 0; i < 64; i++) pool.push_back((uint8_t*) aligned_alloc(16, BUFFER_BYTES));
   CK(cuptiActivityRegisterCallbacks(requested, completed));
+  if (period) CK(cuptiActivityFlushPeriod(5));
   CK(cudaFree(0));
   std::vector<std::thread> ts;
   for (int t = 0; t < threads; t++) ts.emplace_back(work);
@@ -98,6 +103,7 @@ int main(int argc, char** argv) {
     std::this_thread::sleep_for(std::chrono::milliseconds(ms));
     recording = false;
     if (toggle) for (auto k : KINDS) CK(cuptiActivityDisable(k));
+    if (delay || period) std::this_thread::sleep_for(std::chrono::milliseconds(period ? 10 : 5));
     if (flushEach) CK(cuptiActivityFlushAll(flag));
   }
   done = true;

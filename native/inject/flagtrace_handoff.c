@@ -54,6 +54,8 @@ static pthread_t sender;
 static atomic_ullong buffers_sent, buffers_dropped, bytes_dropped, ops_dropped, names_dropped, next_external_id;
 /* The records of the buffers dropped: all of them, and the device kinds' (kernel, memcpy, memset). */
 static atomic_ullong records_dropped, kernels_dropped, memcpys_dropped, memsets_dropped;
+/* Device records (kernels, copies, sets) handed over in the window: a process with none did no device work in it. */
+static atomic_ullong device_records_handed;
 /* The latest end of the device records handed over in the window open (0 before the first): its end covers them. */
 static atomic_ullong window_device_end;
 
@@ -255,6 +257,8 @@ void handoff_buffer(uint8_t* buffer, size_t validSize, record_counts counts) {
         atomic_fetch_add(&kernels_dropped, counts.kernels);
         atomic_fetch_add(&memcpys_dropped, counts.memcpys);
         atomic_fetch_add(&memsets_dropped, counts.memsets);
+    } else {
+        atomic_fetch_add(&device_records_handed, counts.kernels + counts.memcpys + counts.memsets);
     }
 }
 
@@ -457,11 +461,12 @@ static void disarm_locked(void) {
     n = (int) strlen(text);
     n += snprintf(text + n, sizeof text - (size_t) n,
                   "buffers_dropped=%llu\nbytes_dropped=%llu\nrecords_dropped=%llu\nkernels_dropped=%llu\nmemcpys_dropped=%llu\n"
-                  "memsets_dropped=%llu\nops_dropped=%llu\nnames_dropped=%llu\n",
+                  "memsets_dropped=%llu\nops_dropped=%llu\nnames_dropped=%llu\ndevice_records=%llu\n",
                   (unsigned long long) atomic_exchange(&buffers_dropped, 0), (unsigned long long) atomic_exchange(&bytes_dropped, 0),
                   (unsigned long long) atomic_exchange(&records_dropped, 0), (unsigned long long) atomic_exchange(&kernels_dropped, 0),
                   (unsigned long long) atomic_exchange(&memcpys_dropped, 0), (unsigned long long) atomic_exchange(&memsets_dropped, 0),
-                  (unsigned long long) atomic_exchange(&ops_dropped, 0), (unsigned long long) atomic_exchange(&names_dropped, 0));
+                  (unsigned long long) atomic_exchange(&ops_dropped, 0), (unsigned long long) atomic_exchange(&names_dropped, 0),
+                  (unsigned long long) atomic_exchange(&device_records_handed, 0));
     if (handoff->end_lines != NULL && n < (int) sizeof text) {
         handoff->end_lines(text + n, sizeof text - (size_t) n);
     }

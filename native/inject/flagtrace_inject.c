@@ -36,10 +36,15 @@ enum { CUPTI_VENDOR = 1 };
 static const int KINDS[] = {10, 1, 2, 5, 39, 38, 17, 49, 22};
 /* Driver API calls recorded: the launches only (cuLaunch, cuLaunchGrid, cuLaunchGridAsync, cuLaunchKernel,
  * cuLaunchKernel_ptsz, cuLaunchCooperativeKernel and _ptsz, cuGraphLaunch and _ptsz, cuLaunchKernelEx and
- * _ptsz), enabled one by one without the DRIVER kind, so no other driver call costs a record. Libraries
- * that launch through the driver (cuBLASLt's cutlass kernels, Triton) then get the runtime-call record,
- * External id and flow arrow a cudaLaunchKernel gets, as torch's trace shows them (cuda_driver). */
+ * _ptsz). Libraries that launch through the driver (cuBLASLt's cutlass kernels, Triton) then get the runtime-call
+ * record, External id and flow arrow a cudaLaunchKernel gets, as torch's trace shows them (cuda_driver).
+ * They are armed kineto's way: the DRIVER kind on and every other driver call switched off by id. Switching the
+ * launches on by id alone is cheaper to write but records nothing when first done after the CUDA context exists, as
+ * in a window opened later (measured on an H100, 21,000 launches per mode: benchmarks/device/driver-arm); the
+ * DRIVER kind way records them at any time, at the same cost per launch. Ids up to DRIVER_CBID_LIMIT are switched
+ * off (CUDA 13.0 has 806; ids a CUPTI does not know it refuses, harmlessly). */
 static const int DRIVER_LAUNCHES[] = {115, 116, 117, 307, 442, 477, 478, 514, 515, 652, 653};
+enum { KIND_DRIVER = 4, DRIVER_CBID_LIMIT = 1024 };
 /* Runtime calls left unrecorded, the six torch's profiler leaves out of its trace: cudaSetDevice, cudaGetDevice,
  * cudaGetLastError, cudaEventCreate, cudaEventCreateWithFlags, cudaEventDestroy. torch calls cudaGetDevice several
  * times per op, and each record costs the calling thread (docs/vendors/cupti.md). The same list as
@@ -80,13 +85,31 @@ static uint64_t cupti_now(void) {
     return now;
 }
 
+static int is_driver_launch(uint32_t cbid) {
+    for (size_t i = 0; i < sizeof DRIVER_LAUNCHES / sizeof DRIVER_LAUNCHES[0]; i++) {
+        if ((uint32_t) DRIVER_LAUNCHES[i] == cbid) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The DRIVER kind with the launches only; without cuptiActivityEnableDriverApi (before CUPTI 12) no driver records:
+ * the kind alone would record every driver call. */
+static void driver_launches_enable(void) {
+    if (cupti.enableDriverApi == NULL || cupti.enable(KIND_DRIVER) != 0) {
+        return;
+    }
+    for (uint32_t cbid = 1; cbid < DRIVER_CBID_LIMIT; cbid++) {
+        cupti.enableDriverApi(cbid, (uint8_t) is_driver_launch(cbid));
+    }
+}
+
 static void cupti_enable(void) {
     for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++) {
         cupti.enable(KINDS[i]); /* a kind this CUPTI or device refuses is simply not recorded */
     }
-    for (size_t i = 0; cupti.enableDriverApi != NULL && i < sizeof DRIVER_LAUNCHES / sizeof DRIVER_LAUNCHES[0]; i++) {
-        cupti.enableDriverApi((uint32_t) DRIVER_LAUNCHES[i], 1);
-    }
+    driver_launches_enable();
     for (size_t i = 0; cupti.enableRuntimeApi != NULL && i < sizeof RUNTIME_CALLS_OFF / sizeof RUNTIME_CALLS_OFF[0]; i++) {
         cupti.enableRuntimeApi((uint32_t) RUNTIME_CALLS_OFF[i], 0);
     }
@@ -96,8 +119,8 @@ static void cupti_disable(void) {
     for (size_t i = 0; i < sizeof KINDS / sizeof KINDS[0]; i++) {
         cupti.disable(KINDS[i]);
     }
-    for (size_t i = 0; cupti.enableDriverApi != NULL && i < sizeof DRIVER_LAUNCHES / sizeof DRIVER_LAUNCHES[0]; i++) {
-        cupti.enableDriverApi((uint32_t) DRIVER_LAUNCHES[i], 0);
+    if (cupti.enableDriverApi != NULL) {
+        cupti.disable(KIND_DRIVER);
     }
 }
 
@@ -133,7 +156,7 @@ static void hand_names(uint8_t* buffer, size_t validSize, record_counts* counts)
         uint32_t kind;
         memcpy(&kind, record, 4);
         counts->records++;
-        counts->memcpys += kind == 1;
+        counts->memcpys += kind == 1 || kind == KIND_MEMCPY2; /* peer copies (MEMCPY2) are copies too */
         counts->memsets += kind == 2;
         if (kind == 1 || kind == 2 || kind == KIND_MEMCPY2 || kind == KIND_KERNEL || kind == KIND_CONCURRENT_KERNEL) {
             uint64_t end;

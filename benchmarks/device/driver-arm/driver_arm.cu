@@ -9,7 +9,11 @@
 //   mid            context made and 10 launches first, then kinds, then the launch cbids (a capture range)
 //   mid_apifirst   as mid, the launch cbids enabled before the kinds
 //   mid_driverkind as mid, with the DRIVER kind enabled and every other driver cbid disabled (kineto's way)
+//   mid_offfirst   as mid_driverkind, the other driver cbids switched off before the DRIVER kind is enabled
+//   mid_kindonly   the DRIVER kind mid-run with no cbid switched off (every driver call recorded: the filter's check)
 //   rearm          early, then disarmed (kinds and cbids off) for 10 launches, then armed again (a window)
+// Every armed mode then makes 100 driver calls that are not launches (cuCtxGetDevice): other_driver_records counts
+// those recorded, which the launch-only arming must keep at 0.
 //   plain          never armed (the cost baseline)
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -81,14 +85,27 @@ int main(int argc, char** argv) {
   if (mode == "rearm") { kinds(false); launches(false); launch(10); cudaDeviceSynchronize(); kinds(true); launches(true); }
   if (mode == "mid") { kinds(true); launches(true); }
   if (mode == "mid_apifirst") { launches(true); kinds(true); }
-  if (mode == "mid_driverkind") {
-    kinds(true);
-    check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER), "driver kind");
+  auto othersOff = [] {
     for (CUpti_CallbackId c = 1; c < CUPTI_DRIVER_TRACE_CBID_SIZE; c++) {
       bool keep = false;
       for (auto l : LAUNCHES) keep |= l == c;
       if (!keep) cuptiActivityEnableDriverApi(c, 0);  // ids this CUDA lacks are refused: fine
     }
+  };
+  if (mode == "mid_driverkind") {
+    kinds(true);
+    check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER), "driver kind");
+    othersOff();
+  }
+  if (mode == "mid_offfirst") {
+    kinds(true);
+    othersOff();
+    check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER), "driver kind");
+    launches(true);
+  }
+  if (mode == "mid_kindonly") {
+    kinds(true);
+    check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_DRIVER), "driver kind");
   }
   launch(1000);  // warm
   cudaDeviceSynchronize();
@@ -96,13 +113,19 @@ int main(int argc, char** argv) {
   launch(n);
   auto t1 = std::chrono::steady_clock::now();
   cudaDeviceSynchronize();
+  using GetDeviceFn = CUresult (*)(CUdevice*);
+  void* other = nullptr;
+  if (cudaGetDriverEntryPoint("cuCtxGetDevice", &other, cudaEnableDefault, &found) == cudaSuccess && other != nullptr) {
+    CUdevice device;
+    for (int i = 0; i < 100; i++) reinterpret_cast<GetDeviceFn>(other)(&device);
+  }
   tiny<<<1, 32>>>(nullptr);  // one runtime launch, for the runtime count
   cudaDeviceSynchronize();
   if (mode != "plain") check(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "flush");
   long armedLaunches = mode == "plain" ? 0 : mode == "early" ? 10 + 1000 + n : 1000 + n;
   printf("{\"mode\":\"%s\",\"armed_driver_launches\":%ld,\"driver_launch_records\":%ld,\"driver_records\":%ld,"
-         "\"runtime_records\":%ld,\"kernel_records\":%ld,\"us_per_launch\":%.3f,\"cupti_failures\":%d}\n",
-         mode.c_str(), armedLaunches, driverLaunchRecords, driverRecords, runtimeRecords, kernelRecords,
+         "\"other_driver_records\":%ld,\"runtime_records\":%ld,\"kernel_records\":%ld,\"us_per_launch\":%.3f,\"cupti_failures\":%d}\n",
+         mode.c_str(), armedLaunches, driverLaunchRecords, driverRecords, driverRecords - driverLaunchRecords, runtimeRecords, kernelRecords,
          std::chrono::duration<double, std::micro>(t1 - t0).count() / n, failures);
   return 0;
 }

@@ -3,12 +3,16 @@
  * CUDA_INJECTION64_PATH and calls its InitializeInjection, once per process, as the real driver
  * does for CUPTI-based tools. cuProfilerStart and cuProfilerStop (which the runtime's cudaProfilerStart/Stop call)
  * report their entry and exit to a loaded libcupti (fakeCuptiDriverCall, fake_cupti_inject.c), whose callback API
- * passes them on to a subscriber, as the real driver's callbacks reach CUPTI's. Built by scripts/fake-gpu-env. */
+ * passes them on to a subscriber, as the real driver's callbacks reach CUPTI's. cuLaunchKernel launches a kernel
+ * through the driver, as cuBLASLt and Triton do, of a function cuModuleGetFunction named (the fake's CUfunction is its
+ * kernel's name); each driver call is reported to a loaded libcupti (fakeCuptiDriverApiCall), which keeps its record as
+ * CUDA 13's CUPTI does. Built by scripts/fake-gpu-env. */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { CUDA_SUCCESS = 0, CUDA_ERROR_INVALID_VALUE = 1 };
 
@@ -95,8 +99,22 @@ int cuDriverGetVersion(int* version) {
     return CUDA_SUCCESS;
 }
 
-/* cupti_driver_cbid.h (CUDA 13.0) ids of the driver calls this fake reports to CUPTI's callback API. */
-enum { CBID_cuProfilerStart = 308, CBID_cuProfilerStop = 309 };
+/* cupti_driver_cbid.h (CUDA 13.0) ids of the driver calls this fake reports to CUPTI. */
+enum { CBID_cuLaunchKernel = 307, CBID_cuProfilerStart = 308, CBID_cuProfilerStop = 309 };
+enum { WORK_NONE = 0, WORK_KERNEL = 1 };
+
+/* The call's record, to a loaded libcupti's activity API; without one nothing is reported. */
+static void driver_record(uint32_t cbid, int work, const char* name, uint32_t gridX, uint32_t blockX) {
+    void* cupti = dlopen("libcupti.so", RTLD_NOW | RTLD_NOLOAD);
+    void (*report)(uint32_t, int, const char*, uint32_t, uint32_t) = cupti == NULL ? NULL
+            : (void (*)(uint32_t, int, const char*, uint32_t, uint32_t)) dlsym(cupti, "fakeCuptiDriverApiCall");
+    if (report != NULL) {
+        report(cbid, work, name, gridX, blockX);
+    }
+    if (cupti != NULL) {
+        dlclose(cupti); /* the NOLOAD reference only */
+    }
+}
 
 /* At the call's entry (0) and exit (1): to a loaded libcupti's callback API; without one nothing is reported. */
 static void driver_callback(uint32_t cbid, int site, const char* name) {
@@ -114,6 +132,7 @@ static void driver_callback(uint32_t cbid, int site, const char* name) {
 int cuProfilerStart(void) {
     pthread_once(&once, initialize);
     driver_callback(CBID_cuProfilerStart, 0, "cuProfilerStart");
+    driver_record(CBID_cuProfilerStart, WORK_NONE, NULL, 0, 0);
     driver_callback(CBID_cuProfilerStart, 1, "cuProfilerStart");
     return CUDA_SUCCESS;
 }
@@ -121,6 +140,33 @@ int cuProfilerStart(void) {
 int cuProfilerStop(void) {
     pthread_once(&once, initialize);
     driver_callback(CBID_cuProfilerStop, 0, "cuProfilerStop");
+    driver_record(CBID_cuProfilerStop, WORK_NONE, NULL, 0, 0);
     driver_callback(CBID_cuProfilerStop, 1, "cuProfilerStop");
+    return CUDA_SUCCESS;
+}
+
+/* Any module, any name: the function handle is the kernel's name, kept for the process's life. */
+int cuModuleGetFunction(void** function, void* module, const char* name) {
+    (void) module;
+    if (function == NULL || name == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    char* copy = strdup(name);
+    if (copy == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    *function = copy;
+    return CUDA_SUCCESS;
+}
+
+int cuLaunchKernel(void* function, unsigned int gridX, unsigned int gridY, unsigned int gridZ, unsigned int blockX,
+                   unsigned int blockY, unsigned int blockZ, unsigned int sharedMemBytes, void* stream, void** params,
+                   void** extra) {
+    (void) gridY; (void) gridZ; (void) blockY; (void) blockZ; (void) sharedMemBytes; (void) stream; (void) params; (void) extra;
+    if (function == NULL) {
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    pthread_once(&once, initialize);
+    driver_record(CBID_cuLaunchKernel, WORK_KERNEL, (const char*) function, gridX, blockX);
     return CUDA_SUCCESS;
 }

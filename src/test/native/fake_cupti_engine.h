@@ -30,7 +30,7 @@ enum { FK_SUCCESS = 0, FK_ERROR_INVALID_PARAMETER = 1, FK_ERROR_NOT_COMPATIBLE =
 /* Truth flags: how the record was written. */
 enum { FK_TRUTH_ZERO_TIMING = 1, FK_TRUTH_IMPLAUSIBLE = 2 };
 
-#define FK_FILL 768      /* bytes a buffer takes before it is complete: many small buffers */
+#define FK_FILL 768      /* bytes a buffer takes before it is complete: many small buffers (FAKE_CUPTI_FILL_BYTES sets another) */
 #define FK_SLOTS 64
 #define FK_PENDING 256
 #define FK_TRUTH 8192
@@ -232,6 +232,18 @@ static int fk_take_slot(void) {
     return slot;
 }
 
+/* The bytes a buffer takes before it is complete: FK_FILL, or FAKE_CUPTI_FILL_BYTES (a benchmark of the hand-off
+ * sets the size of a real CUPTI's buffers, megabytes). */
+static size_t fk_fill_bytes(void) {
+    static size_t fill;
+    if (fill == 0) {
+        const char* set = getenv("FAKE_CUPTI_FILL_BYTES");
+        unsigned long long value = set != NULL ? strtoull(set, NULL, 10) : 0;
+        fill = value >= 64 ? (size_t) value : FK_FILL;
+    }
+    return fill;
+}
+
 /* Appends one record (or scripted bytes) to the calling thread's buffer. */
 static void fk_append(const void* bytes, size_t n) {
     fk_buffer local[FK_PENDING];
@@ -241,7 +253,8 @@ static void fk_append(const void* bytes, size_t n) {
         fk_slot = fk_take_slot();
     }
     fk_buffer* b = &fk_current[fk_slot];
-    size_t capacity = b->size < FK_FILL ? b->size : FK_FILL;
+    size_t fill = fk_fill_bytes();
+    size_t capacity = b->size < fill ? b->size : fill;
     if (b->data != NULL && b->used + n > capacity) {
         if (fk_pending_count < FK_PENDING) {
             fk_pending[fk_pending_count++] = *b;
@@ -298,10 +311,44 @@ static int fk_external_record(uint32_t correlation) {
 #define FK_CBIDS 1024
 static atomic_uchar fk_runtime_off[FK_CBIDS];
 
-/* The API record (`kind` RUNTIME or DRIVER) of call `cbid`, when the kind is enabled and the call is not
- * switched off; logged. */
+/* Driver calls' records as CUDA 13's CUPTI keeps them (cuptiActivityEnableDriverApi): with the DRIVER kind on, every
+ * driver call but the ids switched off; without it, only the ids switched on, and only when the first switch came
+ * before the CUDA context existed: a first switch after it records nothing (measured on an H100 with 21,000 launches
+ * per mode: benchmarks/device/driver-arm, modes mid and rearm). The context is made by the first call reported. */
+enum { FK_API_UNSET = 0, FK_API_ON = 1, FK_API_OFF = 2 };
+static atomic_uchar fk_driver_api[FK_CBIDS];
+static atomic_int fk_driver_ids_live;
+static atomic_int fk_context_made;
+
+static int fk_enable_driver_api(uint32_t cbid, int enable) {
+    if (cbid == 0 || cbid >= FK_CBIDS) {
+        return FK_ERROR_INVALID_PARAMETER;
+    }
+    if (!atomic_load(&fk_context_made)) {
+        atomic_store(&fk_driver_ids_live, 1);
+    }
+    atomic_store(&fk_driver_api[cbid], enable ? FK_API_ON : FK_API_OFF);
+    return FK_SUCCESS;
+}
+
+/* Whether call `cbid` of `kind` (RUNTIME or DRIVER) gets a record now. */
+static int fk_api_recorded(int kind, uint32_t cbid) {
+    if (cbid >= FK_CBIDS) {
+        return fk_is_enabled(kind);
+    }
+    if (kind == FK_RUNTIME) {
+        return fk_is_enabled(FK_RUNTIME) && !atomic_load(&fk_runtime_off[cbid]);
+    }
+    int state = atomic_load(&fk_driver_api[cbid]);
+    if (fk_is_enabled(FK_DRIVER)) {
+        return state != FK_API_OFF;
+    }
+    return state == FK_API_ON && atomic_load(&fk_driver_ids_live);
+}
+
+/* The API record (`kind` RUNTIME or DRIVER) of call `cbid`, when CUPTI keeps it (fk_api_recorded); logged. */
 static void fk_api_record(int kind, uint32_t cbid, uint32_t correlation, uint64_t start, uint64_t end) {
-    if (!fk_is_enabled(kind) || (kind == FK_RUNTIME && cbid < FK_CBIDS && atomic_load(&fk_runtime_off[cbid]))) {
+    if (!fk_api_recorded(kind, cbid)) {
         return;
     }
     fk_api r;
@@ -347,6 +394,11 @@ static void fk_reset(void) {
     atomic_store(&fk_dropped, 0);
     atomic_store(&fk_enable_calls, 0);
     atomic_store(&fk_disable_calls, 0);
+    atomic_store(&fk_context_made, 0);
+    atomic_store(&fk_driver_ids_live, 0);
+    for (int i = 0; i < FK_CBIDS; i++) {
+        atomic_store(&fk_driver_api[i], FK_API_UNSET);
+    }
     pthread_mutex_unlock(&fk_lock);
 }
 

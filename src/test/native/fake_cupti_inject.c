@@ -6,8 +6,9 @@
  * tool loaded this library, a program's calls produce nothing, as with the real driver. CUPTI's callback API
  * (cuptiSubscribe, one subscriber per process; cuptiEnableCallback, cuptiEnableDomain, cuptiUnsubscribe) for the
  * driver domain: the fake driver (fake_cuda_driver.c) reports the calls it has callbacks for (cuProfilerStart,
- * cuProfilerStop) through fakeCuptiDriverCall, at their entry and exit, as the real driver does.
- * Built by scripts/fake-gpu-env (soname libcupti.so). */
+ * cuProfilerStop) through fakeCuptiDriverCall, at their entry and exit, as the real driver does, and each of its
+ * calls through fakeCuptiDriverApiCall (cuLaunchKernel's kernel included), kept as CUDA 13's CUPTI keeps driver
+ * records (fk_api_recorded). Built by scripts/fake-gpu-env (soname libcupti.so). */
 #include "fake_cupti_records.h"
 #include "fake_cupti_engine.h"
 
@@ -36,6 +37,11 @@ int cuptiActivityEnableRuntimeApi(uint32_t cbid, uint8_t enable) {
     }
     atomic_store(&fk_runtime_off[cbid], enable ? 0 : 1);
     return 0;
+}
+
+/* CUPTI 12's switch of one driver call's records, with CUDA 13's catch (fk_api_recorded). */
+int cuptiActivityEnableDriverApi(uint32_t cbid, uint8_t enable) {
+    return fk_enable_driver_api(cbid, enable);
 }
 
 int cuptiActivityFlushAll(uint32_t flag) {
@@ -134,17 +140,18 @@ static uint64_t kernel_ns(void) {
     return ns;
 }
 
-/* One runtime call of the program, reported by the fake runtime: its API record (with the binding
- * of the thread's innermost pushed External id) and the device work it launched. `name` is the
- * kernel's name, a pointer that stays valid for the process's life, as the real one's does. */
-void fakeCuptiRuntimeCall(uint32_t cbid, int work, uint64_t bytes, const char* name, uint32_t gridX, uint32_t blockX) {
+/* One API call of the program (`kind` RUNTIME or DRIVER): its API record (with the binding of the thread's innermost
+ * pushed External id) and the device work it launched. `name` is the kernel's name, a pointer that stays valid for
+ * the process's life, as the real one's does. The first call makes the CUDA context. */
+static void api_call(int kind, uint32_t cbid, int work, uint64_t bytes, const char* name, uint32_t gridX, uint32_t blockX) {
+    atomic_store(&fk_context_made, 1);
     uint32_t correlation = atomic_fetch_add(&fk_next_correlation, 1);
     uint64_t start = fk_realtime_ns();
     fk_external_record(correlation);
     while (fk_realtime_ns() < start + 500) {
     }
     uint64_t end = fk_realtime_ns();
-    fk_api_record(FK_RUNTIME, cbid, correlation, start, end);
+    fk_api_record(kind, cbid, correlation, start, end);
     if (work == WORK_KERNEL && fk_is_enabled(FK_CONCURRENT_KERNEL)) {
         fk_kernel10 r;
         memset(&r, 0, sizeof r);
@@ -195,6 +202,17 @@ void fakeCuptiRuntimeCall(uint32_t cbid, int work, uint64_t bytes, const char* n
         fk_append(&r, sizeof r);
         fk_log(FK_MEMSET, correlation, (int64_t) r.start, (int64_t) r.end, fk_external(), 0, 0, (int64_t) bytes);
     }
+}
+
+/* One runtime call, reported by the fake runtime (fake_cudart.c). */
+void fakeCuptiRuntimeCall(uint32_t cbid, int work, uint64_t bytes, const char* name, uint32_t gridX, uint32_t blockX) {
+    api_call(FK_RUNTIME, cbid, work, bytes, name, gridX, blockX);
+}
+
+/* One driver call, reported by the fake driver (fake_cuda_driver.c): cuLaunchKernel with its kernel, as cuBLASLt's and
+ * Triton's launches reach the driver, or a call without device work (cuProfilerStart). */
+void fakeCuptiDriverApiCall(uint32_t cbid, int work, const char* name, uint32_t gridX, uint32_t blockX) {
+    api_call(FK_DRIVER, cbid, work, 0, name, gridX, blockX);
 }
 
 int64_t fakeReset(int64_t unused) {

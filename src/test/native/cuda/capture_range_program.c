@@ -4,21 +4,27 @@
  * the second), and prints what it launched in each, so a test can hold each window's trace to the program's
  * own counts.
  *
+ * Some launches go through the driver (cuLaunchKernel), as cuBLASLt's and Triton's do: CUPTI records those only when
+ * a window arms them its way (a first per-call switch after the CUDA context exists records nothing).
+ *
  *     capture_range_program nvtx EXIT_CODE
- *       outside: a range "setup" and a range "stepping" (not the name), 2 + 1 launches and a memset;
+ *       outside: a range "setup" and a range "stepping" (not the name), 2 + 1 launches (one through the driver) and
+ *                a memset;
  *       span 1: a range "step" holding 3 launches and a memset, a nested "step" (the same name: no window of
- *               its own) with 1 launch and a nested "inner" with 1: 5 launches, 3 ranges;
+ *               its own) with 1 launch, a nested "inner" with 1 and a launch through the driver: 6 launches,
+ *               3 ranges;
  *       outside: 2 launches;
  *       span 2: "step" on the main thread; a second thread opens "step" too and launches 2; the main thread
  *               closes its "step" while the other's is open, then launches 1 (inside the span: a range of the
  *               name is still open, on the other thread); the other thread closes its own: 3 launches, 2 ranges;
  *       outside: 1 launch.
  *     capture_range_program profiler EXIT_CODE
- *       outside: 2 launches; cudaProfilerStart; span 1: 3 launches, a memset, a range "inner" with 1 launch;
- *       cudaProfilerStop; outside: 2 launches and a second cudaProfilerStop (stopped already: nothing);
+ *       outside: 2 launches; cudaProfilerStart; span 1: 3 launches, a memset, a range "inner" with 1 launch and
+ *       1 through the driver; cudaProfilerStop; outside: 2 launches and a second cudaProfilerStop (stopped already: nothing);
  *       cudaProfilerStart twice (the second changes nothing); span 2: 2 launches; cudaProfilerStop; outside: 1.
  *
- * Each span's line: "span N: kernels=K memsets=M ranges=R"; then "outside: kernels=K". */
+ * Each span's line: "span N: kernels=K memsets=M ranges=R driver=D" (D of the K through the driver); then
+ * "outside: kernels=K". */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +38,16 @@ static void w2_stub(void) {}
 static const dim3 grid = {4, 1, 1};
 static const dim3 block = {64, 1, 1};
 static int outside_launches;
+
+/* One launch through the driver of the kernel named `name`, as a library that loads its own module does. */
+static void driver_launch(const char* name) {
+    CUfunction function;
+    cuModuleGetFunction(&function, NULL, name);
+    cuLaunchKernel(function, grid.x, 1, 1, block.x, 1, 1, 0, NULL, NULL, NULL);
+    if (strcmp(name, "outside_kernel") == 0) {
+        outside_launches++;
+    }
+}
 
 static void launch(void (*stub)(void), int n) {
     for (int i = 0; i < n; i++) {
@@ -79,7 +95,7 @@ static void nvtx_spans(void* device, size_t bytes) {
     cudaMemsetAsync(device, 0, bytes, NULL);
     nvtxRangePop();
     nvtxRangePushA("stepping");
-    launch(outside_stub, 1);
+    driver_launch("outside_kernel");
     nvtxRangePop();
 
     nvtxRangePushA("step");
@@ -91,9 +107,10 @@ static void nvtx_spans(void* device, size_t bytes) {
     nvtxRangePushA("inner");
     launch(w1_stub, 1);
     nvtxRangePop();
+    driver_launch("w1_kernel");
     nvtxRangePop();
     cudaDeviceSynchronize();
-    printf("span 1: kernels=5 memsets=1 ranges=3\n");
+    printf("span 1: kernels=6 memsets=1 ranges=3 driver=1\n");
 
     launch(outside_stub, 2);
 
@@ -106,7 +123,7 @@ static void nvtx_spans(void* device, size_t bytes) {
     set_stage(2);
     pthread_join(other, NULL);
     cudaDeviceSynchronize();
-    printf("span 2: kernels=3 memsets=0 ranges=2\n");
+    printf("span 2: kernels=3 memsets=0 ranges=2 driver=0\n");
 
     launch(outside_stub, 1);
 }
@@ -118,10 +135,11 @@ static void profiler_spans(void* device, size_t bytes) {
     cudaMemsetAsync(device, 1, bytes, NULL);
     nvtxRangePushA("inner");
     launch(w1_stub, 1);
+    driver_launch("w1_kernel");
     nvtxRangePop();
     cudaDeviceSynchronize();
     cudaProfilerStop();
-    printf("span 1: kernels=4 memsets=1 ranges=1\n");
+    printf("span 1: kernels=5 memsets=1 ranges=1 driver=1\n");
     launch(outside_stub, 2);
     cudaProfilerStop();
     cudaProfilerStart();
@@ -129,7 +147,7 @@ static void profiler_spans(void* device, size_t bytes) {
     launch(w2_stub, 2);
     cudaDeviceSynchronize();
     cudaProfilerStop();
-    printf("span 2: kernels=2 memsets=0 ranges=0\n");
+    printf("span 2: kernels=2 memsets=0 ranges=0 driver=0\n");
     launch(outside_stub, 1);
 }
 

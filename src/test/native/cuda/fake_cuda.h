@@ -1,5 +1,5 @@
 /* The declarations of the CUDA runtime and NVTX calls the fake runtime (fake_cudart.c) exports,
- * with the real ones' names and signatures: a program written against cuda_runtime.h and
+ * and the driver's launch, with the real ones' names and signatures: a program written against cuda_runtime.h and
  * nvToolsExt.h for these calls compiles against this header unchanged (scripts/fake-gpu-env puts it
  * on CPATH). */
 #ifndef FAKE_CUDA_H
@@ -27,6 +27,14 @@ cudaError_t cudaProfilerStop(void);
 /* What nvcc's generated host code calls once per kernel at start-up. */
 void __cudaRegisterFunction(void** fatCubinHandle, const char* hostFun, char* deviceFun, const char* deviceName,
                             int threadLimit, void* tid, void* bid, dim3* bDim, dim3* gDim, int* wSize);
+/* The driver's launch (cuda.h), as cuBLASLt and Triton launch; link with -lcuda. */
+typedef void* CUfunction;
+typedef void* CUmodule;
+typedef void* CUstream;
+int cuModuleGetFunction(CUfunction* function, CUmodule module, const char* name);
+int cuLaunchKernel(CUfunction function, unsigned int gridX, unsigned int gridY, unsigned int gridZ, unsigned int blockX,
+                   unsigned int blockY, unsigned int blockZ, unsigned int sharedMemBytes, CUstream stream, void** params,
+                   void** extra);
 int nvtxRangePushA(const char* message);
 int nvtxRangePop(void);
 #endif

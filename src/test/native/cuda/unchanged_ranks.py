@@ -1,11 +1,13 @@
 """An unchanged Python program for flagtrace run's tests: it knows nothing of flagtrace. Run with no
 argument it is the launcher: it starts WORLD workers of itself with RANK, WORLD_SIZE, LOCAL_RANK and
-LOCAL_WORLD_SIZE set as torchrun sets them, waits for them and exits with the first nonzero code.
+LOCAL_WORLD_SIZE set as torchrun sets them, waits for them and exits with the first nonzero code. With
+"touch" as third argument the launcher first initialises CUDA without device work (a device synchronise),
+as torchrun's does when torch checks the devices.
 Each worker calls the CUDA runtime through ctypes (libcudart.so on the library path): a copy in,
 STEPS NVTX ranges "step" each launching two kernels and a memset, a copy out; it prints its own
 counts as "rank R: kernels=K memcpys=C memsets=S ranges=N".
 
-    python3 unchanged_ranks.py [WORLD [STEPS]]"""
+    python3 unchanged_ranks.py [WORLD [STEPS [touch]]]"""
 import ctypes
 import os
 import subprocess
@@ -51,6 +53,8 @@ def main():
         return 0
     world = int(sys.argv[1]) if len(sys.argv) > 1 else 4
     steps = sys.argv[2] if len(sys.argv) > 2 else "4"
+    if len(sys.argv) > 3 and sys.argv[3] == "touch":
+        ctypes.CDLL("libcudart.so").cudaDeviceSynchronize()
     workers = []
     for rank in range(world):
         env = dict(os.environ, RANK=str(rank), WORLD_SIZE=str(world), LOCAL_RANK=str(rank),

@@ -8,7 +8,8 @@ import org.flagos.trace.tracefile.TraceEvent;
 
 /**
  * The collectives' kernels of one trace, for aligning its clock on another's by the ends they share
- * ({@link CollectiveAlignment}): each kernel that {@link CollectiveKernels} calls communication, keyed by
+ * ({@link CollectiveAlignment}): each complete event that {@link CollectiveKernels#isCollectiveKernel} calls a
+ * collective's kernel (2021's {@code Kernel} category too, as the report and the {@code collectives} analysis), keyed by
  * its kind (the kernel's name up to its parameter list: {@code ncclDevKernel_AllReduce_Sum_f32_RING_LL})
  * and, where torch names it ({@code args["Process Group Name"]}), its process group; per key, the
  * instances in the order they started. Times are the trace's own ({@code ts}, without its base).
@@ -62,8 +63,8 @@ final class CollectiveEnds {
 
     /** Keeps {@code e} when it is a collective's kernel with a usable start and duration. */
     void accept(TraceEvent e) {
-        if (!"X".equals(e.ph()) || !e.isCategory("kernel") || e.name() == null || e.unusable() || e.tsNs() == TraceEvent.NONE
-                || e.durNs() == TraceEvent.NONE || !CollectiveKernels.isCommunication(e.name())) {
+        if (!"X".equals(e.ph()) || !CollectiveKernels.isCollectiveKernel(e.cat(), e.name()) || e.unusable()
+                || e.tsNs() == TraceEvent.NONE || e.durNs() == TraceEvent.NONE) {
             return;
         }
         if (kept == MAX_ENDS) {

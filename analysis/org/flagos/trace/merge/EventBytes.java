@@ -1,8 +1,11 @@
 package org.flagos.trace.merge;
 
+import org.flagos.trace.tracefile.TraceEvent;
+
 /**
  * One event's JSON bytes as the merge writes them: white space outside strings left out, and the values a merge
- * rewrites (top-level {@code pid}, {@code ts} and {@code id}; {@code args.correlation} and {@code args["External id"]})
+ * rewrites (top-level {@code pid}, {@code ts} and {@code id}; {@code args.correlation} and {@code args["External id"]}, 2021's
+ * {@code args["external id"]} too, the args' own fields wherever they sit among them)
  * cut out as holes for {@link InputCopy} to fill once the input's slot and clock offset are known. What is left is
  * written as it was read, which is what the JSON writer would write of those tokens only when every string holds
  * ASCII or UTF-8 of one to three bytes (no surrogate) and only the escapes the writer uses ({@code \"}, {@code \\},
@@ -51,7 +54,7 @@ final class EventBytes {
         long objects = 0; // bit d: the container at depth d is an object
         boolean key = false;
         int top = TOP_OTHER;
-        boolean inArgs = false;
+        boolean inArgs = false; // inside the event's args object (at any depth: its own fields are those at depth 2)
         boolean argId = false;
         boolean afterColon = false;
         int i = from;
@@ -64,8 +67,9 @@ final class EventBytes {
                     if (c == '{') {
                         objects |= 1L << depth;
                         key = true;
-                        // as the token copy read it: the args object itself, and no longer once an object opens inside it
-                        inArgs = depth == 2 && top == TOP_ARGS && afterColon;
+                        if (depth == 2) { // the object that opens at depth 2 is the event's args, or another top-level field's
+                            inArgs = top == TOP_ARGS && afterColon;
+                        }
                     } else {
                         objects &= ~(1L << depth);
                         key = false;
@@ -105,7 +109,9 @@ final class EventBytes {
                             top = is(b, i, end, "pid") ? TOP_PID : is(b, i, end, "ts") ? TOP_TS : is(b, i, end, "id") ? TOP_ID
                                     : is(b, i, end, "args") ? TOP_ARGS : TOP_OTHER;
                         } else if (depth == 2 && inArgs) {
-                            argId = is(b, i, end, "correlation") || is(b, i, end, "External id");
+                            // the reader's id fields of args (TraceReader): External id (2021: external id), correlation
+                            argId = is(b, i, end, TraceEvent.CORRELATION) || is(b, i, end, TraceEvent.EXTERNAL_ID)
+                                    || is(b, i, end, TraceEvent.EXTERNAL_ID_2021);
                         }
                     } else if (depth == 1 && top == TOP_PID && pidRow) {
                         hole(PID, o, b, i + 1, end - 1);

@@ -26,7 +26,7 @@ import org.flagos.trace.tracefile.TraceSource;
  * a scratch part: its bytes as the JSON writer would write them ({@link EventBytes}), with the values the merge
  * rewrites cut out. {@link #copy}, once the input's slot and clock offset are known, writes the part with those
  * values filled in: its processes get pids of their own ({@link #PID_STRIDE} per input), its ids ({@code id} of
- * flows and async events, {@code args.correlation}, {@code args["External id"]}) become {@code id * inputs + slot},
+ * flows and async events, {@code args.correlation}, {@code args["External id"]}, 2021's {@code "external id"}) become {@code id * inputs + slot},
  * unique across inputs yet still pairing within one, and its times move onto the reference clock. Its own process
  * names and sort indexes are replaced by ones naming the rank, host and pid, written after its events.
  */
@@ -377,32 +377,24 @@ final class InputCopy {
         g.writeEndObject();
     }
 
-    /** The merged trace's events array as bytes: elements separated by commas, written in large blocks. */
-    static final class MergedEvents {
-        private final OutputStream out;
-        private final byte[] buf = new byte[1 << 20];
-        private int pos;
-        private boolean any;
+    /** Bytes to a stream through one buffer of 1 MiB, which the subclasses also fill in place. */
+    abstract static class Buffered {
+        final OutputStream out;
+        final byte[] buf = new byte[1 << 20];
+        int pos;
 
-        MergedEvents(OutputStream out) {
+        Buffered(OutputStream out) {
             this.out = out;
         }
 
-        void separator() throws IOException {
-            if (any) {
-                room(1);
-                buf[pos++] = ',';
-            }
-            any = true;
-        }
-
-        private void room(int n) throws IOException {
+        /** Room for {@code n} more bytes in the buffer ({@code n} at most its size). */
+        final void room(int n) throws IOException {
             if (pos + n > buf.length) {
                 flush();
             }
         }
 
-        void bytes(byte[] b, int off, int n) throws IOException {
+        final void bytes(byte[] b, int off, int n) throws IOException {
             if (n > buf.length - pos) {
                 flush();
                 if (n > buf.length) {
@@ -412,6 +404,29 @@ final class InputCopy {
             }
             System.arraycopy(b, off, buf, pos, n);
             pos += n;
+        }
+
+        /** Writes what the buffer holds (the stream itself is not flushed). */
+        final void flush() throws IOException {
+            out.write(buf, 0, pos);
+            pos = 0;
+        }
+    }
+
+    /** The merged trace's events array as bytes: elements separated by commas, written in large blocks. */
+    static final class MergedEvents extends Buffered {
+        private boolean any;
+
+        MergedEvents(OutputStream out) {
+            super(out);
+        }
+
+        void separator() throws IOException {
+            if (any) {
+                room(1);
+                buf[pos++] = ',';
+            }
+            any = true;
         }
 
         /** {@code n} bytes of {@code in}, as they are. */
@@ -472,49 +487,21 @@ final class InputCopy {
                 buf[pos++] = (byte) ('0' + fraction % 10);
             }
         }
-
-        void flush() throws IOException {
-            out.write(buf, 0, pos);
-            pos = 0;
-        }
     }
 
     /** A part being written: unsigned variable-length numbers and bytes, through one buffer. */
-    static final class PartOut implements AutoCloseable {
-        private final OutputStream out;
-        private final byte[] buf = new byte[1 << 20];
-        private int pos;
-
+    static final class PartOut extends Buffered implements AutoCloseable {
         PartOut(OutputStream out) {
-            this.out = out;
+            super(out);
         }
 
         void number(int v) throws IOException {
-            if (pos + 5 > buf.length) {
-                flush();
-            }
+            room(5);
             while ((v & ~0x7F) != 0) {
                 buf[pos++] = (byte) ((v & 0x7F) | 0x80);
                 v >>>= 7;
             }
             buf[pos++] = (byte) v;
-        }
-
-        void bytes(byte[] b, int off, int n) throws IOException {
-            if (n > buf.length - pos) {
-                flush();
-                if (n > buf.length) {
-                    out.write(b, off, n);
-                    return;
-                }
-            }
-            System.arraycopy(b, off, buf, pos, n);
-            pos += n;
-        }
-
-        private void flush() throws IOException {
-            out.write(buf, 0, pos);
-            pos = 0;
         }
 
         @Override

@@ -1,6 +1,7 @@
 package org.flagos.trace.merge;
 
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Moves a trace's {@code ts} (microseconds, as text) by a number of nanoseconds, exactly: the
@@ -12,56 +13,18 @@ final class Timestamps {
     }
 
     static String shift(String micros, long shiftNs) {
-        long ns = nanos(micros);
+        byte[] text = micros.getBytes(StandardCharsets.US_ASCII); // a number's text is ASCII; any other character is no digit
+        long ns = nanos(text, 0, text.length);
         if (ns == Long.MIN_VALUE) {
             return new BigDecimal(micros).add(BigDecimal.valueOf(shiftNs, 3)).stripTrailingZeros().toPlainString();
         }
         return micros(ns + shiftNs);
     }
 
-    /** {@code micros} in nanoseconds, or {@link Long#MIN_VALUE} when it is not of the common form. */
-    static long nanos(String micros) {
-        int n = micros.length();
-        int i = 0;
-        boolean negative = n > 0 && micros.charAt(0) == '-';
-        if (negative) {
-            i++;
-        }
-        long whole = 0;
-        int digits = 0;
-        for (; i < n && Character.isDigit(micros.charAt(i)); i++) {
-            whole = whole * 10 + (micros.charAt(i) - '0');
-            if (++digits > 15) {
-                return Long.MIN_VALUE;
-            }
-        }
-        if (digits == 0) {
-            return Long.MIN_VALUE;
-        }
-        long fraction = 0;
-        int decimals = 0;
-        if (i < n && micros.charAt(i) == '.') {
-            for (i++; i < n && Character.isDigit(micros.charAt(i)); i++) {
-                if (++decimals > 3) {
-                    return Long.MIN_VALUE;
-                }
-                fraction = fraction * 10 + (micros.charAt(i) - '0');
-            }
-            if (decimals == 0) {
-                return Long.MIN_VALUE;
-            }
-        }
-        if (i != n) {
-            return Long.MIN_VALUE;
-        }
-        for (int d = decimals; d < 3; d++) {
-            fraction *= 10;
-        }
-        long ns = whole * 1_000 + fraction;
-        return negative ? -ns : ns;
-    }
-
-    /** As {@link #nanos(String)}, of the ASCII text {@code b[from, from + length)}. */
+    /**
+     * The ASCII text {@code b[from, from + length)} (microseconds) in nanoseconds, or {@link Long#MIN_VALUE} when it
+     * is not of the common form.
+     */
     static long nanos(byte[] b, int from, int length) {
         int n = from + length;
         int i = from;

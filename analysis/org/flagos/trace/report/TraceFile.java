@@ -383,8 +383,7 @@ public final class TraceFile {
             long length = e.durNs() == TraceEvent.NONE ? 0 : e.durNs();
             long external = e.externalId() == TraceEvent.NONE ? KeyAveragesBuilder.NO_LINK : e.externalId();
             event(c, e.name(), e.pid() == null ? "" : e.pid(), e.tid() == null ? "" : e.tid(), e.tsNs(), length, external);
-            if (c == EventClass.DEVICE && ("kernel".equals(cat) || "Kernel".equals(cat))
-                    && org.flagos.trace.sql.CollectiveKernels.isCommunication(e.name())) {
+            if (org.flagos.trace.sql.CollectiveKernels.isCollectiveKernel(cat, e.name())) {
                 collectives.add(e.name(), length, e.inElems(), e.outElems(), e.dtype());
             }
         }

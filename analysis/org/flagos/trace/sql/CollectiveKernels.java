@@ -107,6 +107,18 @@ public final class CollectiveKernels {
     private CollectiveKernels() {
     }
 
+    /** The categories of a kernel event: today's ({@code kernel}) and torch 1.8-1.9's ({@code Kernel}). */
+    public static final List<String> KERNEL_CATEGORIES = List.of("kernel", "Kernel");
+
+    /**
+     * Whether an event of category {@code cat} named {@code name} is a collective's kernel: a kernel
+     * ({@link #KERNEL_CATEGORIES}) that {@link #isCommunication} calls communication. The report's collectives and the
+     * merge's alignment by collectives ask this; the {@code collectives} analysis says the same in its SQL.
+     */
+    public static boolean isCollectiveKernel(String cat, String name) {
+        return cat != null && name != null && KERNEL_CATEGORIES.contains(cat) && isCommunication(name);
+    }
+
     /** Whether a kernel named {@code name} is communication (see the class comment). */
     public static boolean isCommunication(String name) {
         String n = name.toLowerCase(Locale.ROOT);
@@ -127,9 +139,7 @@ public final class CollectiveKernels {
      * parentheses. The prefixes hold no {@code _} or {@code %}, so LIKE reads them literally.
      */
     public static String sqlPredicate(String column) {
-        if (!column.matches("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)?")) {
-            throw new IllegalArgumentException("not a column: " + column);
-        }
+        checkColumn(column);
         StringBuilder s = new StringBuilder("(");
         for (String p : LIBRARY_PREFIXES) {
             if (p.indexOf('_') >= 0 || p.indexOf('%') >= 0) {

@@ -213,7 +213,7 @@ public final class TraceBlocks {
         if (v != JsonToken.VALUE_NUMBER_INT) {
             p.skipChildren();
             throw new TraceFormatException(path + ": " + what + " must be a whole number from 0 to " + TraceLimits.MAX_RANK
-                    + ", not " + (v == JsonToken.VALUE_STRING ? "a string" : v == JsonToken.VALUE_NULL ? "null" : "a " + kind(v)));
+                    + ", not " + kind(v));
         }
         boolean big = p.getNumberType() == JsonParser.NumberType.BIG_INTEGER;
         long n = big ? Long.MAX_VALUE : p.getLongValue();
@@ -224,13 +224,17 @@ public final class TraceBlocks {
         return (int) n;
     }
 
+    /** What the value at {@code v} is, with its article ("an object"). */
     private static String kind(JsonToken v) {
         return switch (v) {
-            case START_OBJECT -> "object";
-            case START_ARRAY -> "array";
-            case VALUE_NUMBER_FLOAT -> "fraction";
-            case VALUE_TRUE, VALUE_FALSE -> "boolean";
-            default -> "value of another kind";
+            case START_OBJECT -> "an object";
+            case START_ARRAY -> "an array";
+            case VALUE_STRING -> "a string";
+            case VALUE_NUMBER_INT -> "a number";
+            case VALUE_NUMBER_FLOAT -> "a fraction";
+            case VALUE_TRUE, VALUE_FALSE -> "a boolean";
+            case VALUE_NULL -> "null";
+            default -> "a value of another kind";
         };
     }
 
@@ -299,7 +303,7 @@ public final class TraceBlocks {
         while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
             if (t != JsonToken.START_OBJECT) {
                 p.skipChildren();
-                throw new TraceFormatException(path + " is not a trace: its deviceProperties holds a " + kind(t)
+                throw new TraceFormatException(path + " is not a trace: its deviceProperties holds " + kind(t)
                         + " where a device object belongs");
             }
             if (devices.size() == TraceLimits.MAX_DEVICES) {
@@ -376,7 +380,7 @@ public final class TraceBlocks {
                 while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
                     if (t != JsonToken.START_OBJECT) {
                         p.skipChildren();
-                        throw new TraceFormatException(path + " is not a merged trace: its flagtrace_merge inputs hold a "
+                        throw new TraceFormatException(path + " is not a merged trace: its flagtrace_merge inputs hold "
                                 + kind(t) + " where an input object belongs");
                     }
                     mergeInput(p);

@@ -19,6 +19,11 @@ import com.fasterxml.jackson.core.JsonToken;
 public final class TraceEvent {
     /** No value: absent, or not one the rules take. */
     public static final long NONE = Long.MIN_VALUE;
+    /** The {@code args} fields of an event's External id: torch's, and torch 1.8-1.9's ({@link #externalId}). */
+    public static final String EXTERNAL_ID = "External id";
+    public static final String EXTERNAL_ID_2021 = "external id";
+    /** The {@code args} field of an event's correlation id ({@link #correlation}). */
+    public static final String CORRELATION = "correlation";
 
     String ph;
     String cat;

@@ -299,8 +299,8 @@ public final class TraceReader {
                 String field = ep.currentName();
                 JsonToken v = ep.nextToken();
                 switch (field) {
-                    case "External id", "external id" -> e.externalId = number(ep, v);
-                    case "correlation" -> e.correlation = number(ep, v);
+                    case TraceEvent.EXTERNAL_ID, TraceEvent.EXTERNAL_ID_2021 -> e.externalId = number(ep, v);
+                    case TraceEvent.CORRELATION -> e.correlation = number(ep, v);
                     case "device", "inDevice", "Device Id" -> e.device = number(ep, v); // inDevice: the device that ran a peer copy
                     case "Device Type" -> e.deviceType = number(ep, v);
                     case "stream" -> e.stream = number(ep, v);

@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.flagos.trace.capture.AtomicOutput;
 import org.flagos.trace.report.KeyAverages;
 import org.flagos.trace.report.SummaryDiff;
 import org.flagos.trace.report.TraceFile;
@@ -47,26 +46,15 @@ final class DiffCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Map<String, Path> outputs = new LinkedHashMap<>();
-        if (json != null) {
-            outputs.put("--json", json);
-        }
         Map<String, Path> inputs = new LinkedHashMap<>();
         inputs.put("A", a);
         inputs.put("B", b);
-        OutputPaths.refuse(inputs, outputs);
-        OutputPaths.checkWritable(outputs);
-        SummaryCommand.refuseCapture(a);
-        SummaryCommand.refuseCapture(b);
+        SummaryCommand.checkPaths(inputs, json);
         TraceFile fileA = TraceFile.read(a);
         TraceFile fileB = TraceFile.read(b);
         SummaryDiff diff = SummaryDiff.of(KeyAverages.of(fileA), KeyAverages.of(fileB));
         if (json != null) {
-            try (AtomicOutput o = new AtomicOutput(json)) {
-                diff.write(a.toString(), b.toString(), limit, o.stream());
-                o.finish();
-                o.commit();
-            }
+            SummaryCommand.writeJson(json, out -> diff.write(a.toString(), b.toString(), limit, out));
         }
         context.out().print(diff.render(limit));
         for (TraceFile f : new TraceFile[] {fileA, fileB}) {

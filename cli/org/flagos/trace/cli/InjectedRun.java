@@ -26,6 +26,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -99,6 +101,9 @@ final class InjectedRun implements AutoCloseable {
     private final Path controlSocket;
     private final ServerSocketChannel control;
     private final java.util.concurrent.ScheduledExecutorService timers;
+    /** The traces of windows stopped with no device record handed over (a launcher that only initialised CUDA). */
+    private final Set<Path> withoutDeviceWork = ConcurrentHashMap.newKeySet();
+
     /** Replays each window's capture into its trace once the window has closed; {@link #REPLAYS} threads. */
     private final ExecutorService replays = Executors.newFixedThreadPool(REPLAYS, r -> {
         Thread t = new Thread(r, "flagtrace-run-replay");
@@ -388,6 +393,14 @@ final class InjectedRun implements AutoCloseable {
         return traces;
     }
 
+    /**
+     * Of the traces {@link #finish} wrote, those whose window was stopped with no kernel, copy or set handed over: the
+     * library's count says so. A window that ended without a stop, or a library that does not count, is not among them.
+     */
+    Set<Path> withoutDeviceWork() {
+        return Set.copyOf(withoutDeviceWork);
+    }
+
     @Override
     public void close() throws IOException {
         server.close();
@@ -636,6 +649,9 @@ final class InjectedRun implements AutoCloseable {
                     Path trace = w.replayed();
                     if (trace != null) {
                         traces.add(trace);
+                        if (w.end != null && "0".equals(w.end.get("device_records"))) {
+                            withoutDeviceWork.add(trace);
+                        }
                     }
                 } catch (IOException | RuntimeException e) { // one window that cannot become a trace is one line
                     w.tell(err);
@@ -723,7 +739,7 @@ final class InjectedRun implements AutoCloseable {
                     args.addAll(List.of("--journal", journal.resolve(trace.getFileName().toString().replaceFirst("\\.json$", "")).toString()));
                 }
                 for (String key : List.of("buffers_dropped", "bytes_dropped", "records_dropped", "kernels_dropped", "memcpys_dropped",
-                        "memsets_dropped", "ops_dropped", "names_dropped", "cupti_records_dropped")) {
+                        "memsets_dropped", "ops_dropped", "names_dropped", "cupti_records_dropped", "device_records")) {
                     if (stopped && end.containsKey(key)) {
                         args.addAll(List.of("--metadata", "flagtrace_run_" + key + "=" + number(end, key)));
                     }

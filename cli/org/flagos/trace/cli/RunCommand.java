@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.flagos.trace.ingest.IoFailureWords;
 import picocli.CommandLine.Command;
@@ -35,7 +36,8 @@ import picocli.CommandLine.Parameters;
                 + " DIR/flagtrace-PID-wN.json; --delay arms each process that long after it initialises CUDA; --capture-range"
                 + " arms each process only while an NVTX (or mstx) range of that name is open, or between cudaProfilerStart"
                 + " and cudaProfilerStop, a window per range. With more than"
-                + " one trace of different processes and no window armed on demand, they are merged into DIR/merged.json."
+                + " one trace of different processes and no window armed on demand, they are merged into DIR/merged.json,"
+                + " leaving out a process that did no device work (a launcher that only initialised CUDA)."
                 + " Exits with CMD's exit code (127 when CMD is not found, 126 when it cannot be executed, as a shell's).",
         exitCodeListHeading = ExitCodes.HEADING,
         exitCodeList = {"0:done, the program exited 0; any other code is the program's own (1 also: CMD could not start)",
@@ -119,6 +121,7 @@ final class RunCommand implements Callable<Integer> {
             pb.environment().put("JAVA_TOOL_OPTIONS", (previous == null || previous.isBlank() ? "" : previous + " ") + "-javaagent:" + jar + "=" + options);
         }
         int exit;
+        Set<Path> idle;
         InjectedRun.OnDemand onDemand = new InjectedRun.OnDemand(startLater, delay, duration, capture);
         if (journalDir != null) {
             Files.createDirectories(journalDir);
@@ -140,6 +143,7 @@ final class RunCommand implements Callable<Integer> {
             }
             exit = process.waitFor();
             injected.finish(context.err());
+            idle = injected.withoutDeviceWork();
         }
         List<Path> traces = traces(out);
         String head = "flagtrace run: " + command.get(0) + " exited with " + exit + "; ";
@@ -157,20 +161,33 @@ final class RunCommand implements Callable<Integer> {
         if (traces.size() > 1 && windows) {
             context.err().println("flagtrace run: windows armed on demand are not merged (merge picks the traces: flagtrace merge)");
         } else if (traces.size() > 1) {
-            // The merge's lines go to stderr: run's stdout is the program's alone.
-            MergeCommand merge = new MergeCommand(new CliContext(context.err(), context.err(), context.terminal(),
-                    context.progressMinBytes(), context.progressWidth()));
-            merge.traces = traces;
-            merge.merged = out.resolve("merged.json");
-            try {
-                if (merge.call() == ExitCodes.OK) {
-                    context.err().println("flagtrace run: merged into " + merge.merged);
+            // A process that only initialised CUDA (torchrun's launcher) would be a rank of nothing in the merged picture.
+            List<Path> working = traces.stream().filter(t -> !idle.contains(t)).toList();
+            for (Path t : traces) {
+                if (idle.contains(t)) {
+                    context.err().println("flagtrace run: " + t.getFileName() + " is left out of the merge: its process did no device work");
                 }
-            } catch (RuntimeException | IOException e) { // the program's exit code stands; the merge's failure is one line
-                CliFailures.report(e, "flagtrace run: merge", context.err());
+            }
+            if (working.size() > 1) {
+                merge(working, out);
             }
         }
         return exit;
+    }
+
+    /** Merges the traces into DIR/merged.json; the merge's lines go to stderr: run's stdout is the program's alone. */
+    private void merge(List<Path> traces, Path out) throws InterruptedException {
+        MergeCommand merge = new MergeCommand(new CliContext(context.err(), context.err(), context.terminal(),
+                context.progressMinBytes(), context.progressWidth()));
+        merge.traces = traces;
+        merge.merged = out.resolve("merged.json");
+        try {
+            if (merge.call() == ExitCodes.OK) {
+                context.err().println("flagtrace run: merged into " + merge.merged);
+            }
+        } catch (RuntimeException | IOException e) { // the program's exit code stands; the merge's failure is one line
+            CliFailures.report(e, "flagtrace run: merge", context.err());
+        }
     }
 
     private static boolean isEmpty(Path dir) throws IOException {

@@ -1,6 +1,7 @@
 package org.flagos.trace.cli;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -63,13 +64,7 @@ final class SummaryCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Map<String, Path> outputs = new LinkedHashMap<>();
-        if (json != null) {
-            outputs.put("--json", json);
-        }
-        OutputPaths.refuse(Map.of("trace", trace), outputs);
-        OutputPaths.checkWritable(outputs); // before a long read, not after it
-        refuseCapture(trace);
+        checkPaths(Map.of("trace", trace), json);
         if (ranks) {
             return ranks();
         }
@@ -77,11 +72,7 @@ final class SummaryCommand implements Callable<Integer> {
         KeyAverages averages = KeyAverages.of(file);
         SortKey by = sort != null ? sort : averages.hasDeviceTime() ? SortKey.SELF_DEVICE_TIME_TOTAL : SortKey.CPU_TIME_TOTAL;
         if (json != null) {
-            try (AtomicOutput o = new AtomicOutput(json)) {
-                KeyAveragesJson.write(file, averages, by, limit, o.stream());
-                o.finish();
-                o.commit();
-            }
+            writeJson(json, out -> KeyAveragesJson.write(file, averages, by, limit, out));
         }
         context.out().print(KeyAveragesTable.render(averages, by, limit, table.layout()));
         if (file.invalidEvents() > 0) {
@@ -91,6 +82,34 @@ final class SummaryCommand implements Callable<Integer> {
             context.out().println("wrote " + json);
         }
         return ExitCodes.OK;
+    }
+
+    /**
+     * Before a long read, not after it: refuses a {@code --json} output (null: none) that is one of the {@code inputs}
+     * (by their names in the message) or cannot be written, and an input that is a capture ({@link #refuseCapture}).
+     */
+    static void checkPaths(Map<String, Path> inputs, Path json) {
+        Map<String, Path> outputs = new LinkedHashMap<>();
+        if (json != null) {
+            outputs.put("--json", json);
+        }
+        OutputPaths.refuse(inputs, outputs);
+        OutputPaths.checkWritable(outputs);
+        inputs.values().forEach(SummaryCommand::refuseCapture);
+    }
+
+    /** What {@link #writeJson} writes into the file. */
+    interface JsonBody {
+        void write(OutputStream out) throws IOException;
+    }
+
+    /** {@code json} written whole or not at all ({@link AtomicOutput}). */
+    static void writeJson(Path json, JsonBody body) throws IOException {
+        try (AtomicOutput o = new AtomicOutput(json)) {
+            body.write(o.stream());
+            o.finish();
+            o.commit();
+        }
     }
 
     /**
@@ -111,11 +130,7 @@ final class SummaryCommand implements Callable<Integer> {
         RankTimes times = RankTimes.read(trace);
         RankOps ops = RankOps.read(trace, times);
         if (json != null) {
-            try (AtomicOutput o = new AtomicOutput(json)) {
-                RankTimesTable.write(times, ops, o.stream());
-                o.finish();
-                o.commit();
-            }
+            writeJson(json, out -> RankTimesTable.write(times, ops, out));
         }
         context.out().print(RankTimesTable.render(times));
         context.out().println();

@@ -16,10 +16,11 @@ import java.util.Map;
  * <p>{@link EventTable} ({@code flagtrace tables}) keeps its rows before it writes them (sorted by rank, slot and
  * {@code ts_ns}), and so applies each part when it has what it needs: the copy kind and devices as a row is
  * added, the slot, rank and time as the rows are sorted, the pid and host as each is written. The Spark data
- * source learns the facts in a first pass over the trace and then finishes each row as it comes with
- * {@link #finish}, which applies the same parts. Not thread-safe.
+ * source learns the facts in a first pass over the trace (this class is the {@link EventRows} that pass reads
+ * into: it keeps the facts and drops the rows) and then finishes each row as it comes with {@link #finish},
+ * which applies the same parts. Not thread-safe.
  */
-public final class EventFacts {
+public final class EventFacts implements EventRows {
     private final Map<Integer, long[]> sources = new HashMap<>(); // base ns, pid stride
     private final Map<Integer, String> sourceNames = new HashMap<>();
     private final Map<Integer, Integer> slotRanks = new HashMap<>();
@@ -27,7 +28,7 @@ public final class EventFacts {
     private final Map<Integer, Map<Long, Long>> pids = new HashMap<>();
     private final EventTable.CopyKinds copyKinds = new EventTable.CopyKinds();
 
-    /** {@link EventRows#source}. */
+    @Override
     public void source(int source, String name, long baseNs, long pidStride) {
         sources.put(source, new long[] {baseNs, pidStride});
         if (name != null) {
@@ -35,15 +36,21 @@ public final class EventFacts {
         }
     }
 
-    /** {@link EventRows#slot}. */
+    @Override
     public void slot(int slot, Integer rank, String host) {
         slotRanks.put(slot, rank);
         slotHosts.put(slot, host);
     }
 
-    /** {@link EventRows#pid}. */
+    @Override
     public void pid(int slot, long tracePid, long originalPid) {
         pids.computeIfAbsent(slot, s -> new HashMap<>()).put(tracePid, originalPid);
+    }
+
+    /** Drops the row: these are the facts only ({@link #finish} finishes a row once they are all known). */
+    @Override
+    public void add(EventTable.Row r) {
+        // a row states no fact
     }
 
     /** An input's base time (epoch ns; 0 when unknown). */

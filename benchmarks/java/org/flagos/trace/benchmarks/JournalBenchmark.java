@@ -12,7 +12,6 @@ import org.flagos.trace.capture.CaptureReplay;
 import org.flagos.trace.capture.JournalReplay;
 import org.flagos.trace.journal.JournalOptions;
 import org.flagos.trace.journal.JournalWindow;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -78,22 +77,8 @@ public class JournalBenchmark {
         }
     }
 
-    /** Trace events the journaled records stand for, and trace bytes written, as rates. */
-    @State(Scope.Thread)
-    @AuxCounters(AuxCounters.Type.OPERATIONS)
-    public static class Events {
-        public long events;
-        public long traceBytes;
-
-        @Setup(Level.Iteration)
-        public void reset() {
-            events = 0;
-            traceBytes = 0;
-        }
-    }
-
     @Benchmark
-    public long append(Capture c, Events counters) throws IOException {
+    public long append(Capture c, EventCounters counters) throws IOException {
         Path dir = c.freshDir();
         long buffers = CaptureJournal.write(c.request, c.capture.names.entries(), JournalOptions.to(dir));
         counters.events += c.events;
@@ -104,7 +89,7 @@ public class JournalBenchmark {
     }
 
     @Benchmark
-    public long replay(Capture c, Events counters) throws InterruptedException {
+    public long replay(Capture c, EventCounters counters) throws InterruptedException {
         BenchmarkCapture.CountingSink sink = new BenchmarkCapture.CountingSink();
         JournalReplay.Result result = JournalReplay.run(JournalReplay.Request.of(c.journal, JournalWindow.ALL), sink);
         counters.events += result.replay().events();

@@ -2,7 +2,6 @@ package org.flagos.trace.benchmarks;
 
 import java.util.concurrent.TimeUnit;
 import org.flagos.trace.capture.CaptureReplay;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -38,22 +37,8 @@ public class ReplayThroughputBenchmark {
         }
     }
 
-    /** Trace events written, reported by JMH as a rate. */
-    @State(Scope.Thread)
-    @AuxCounters(AuxCounters.Type.OPERATIONS)
-    public static class Events {
-        public long events;
-        public long traceBytes;
-
-        @Setup(Level.Iteration)
-        public void reset() {
-            events = 0;
-            traceBytes = 0;
-        }
-    }
-
     @Benchmark
-    public long replay(Capture c, Events counters) throws InterruptedException {
+    public long replay(Capture c, EventCounters counters) throws InterruptedException {
         BenchmarkCapture capture = c.capture;
         BenchmarkCapture.CountingSink sink = new BenchmarkCapture.CountingSink();
         CaptureReplay.Request request = CaptureReplay.Request.of(capture.bytes.duplicate(), BenchmarkCapture.NAME)

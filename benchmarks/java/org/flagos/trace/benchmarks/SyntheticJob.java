@@ -193,24 +193,17 @@ public final class SyntheticJob {
             long syncStart = host + 15_000;
             long syncEnd = Math.max(syncStart, end) + 2_000;
             long sync = correlation++;
-            complete(g, "cuda_runtime", "cudaStreamSynchronize", pid, pid, syncStart + offset, syncEnd - syncStart);
-            g.writeFieldName("args");
-            g.writeStartObject();
-            g.writeNumberField("cbid", 131);
-            g.writeNumberField("correlation", sync);
-            g.writeEndObject();
-            g.writeEndObject();
-            complete(g, "cuda_sync", "Stream Sync", device, 7, syncStart + 500 + offset, syncEnd - 1_000 - (syncStart + 500));
-            g.writeFieldName("args");
-            g.writeStartObject();
-            g.writeStringField("cuda_sync_kind", "Stream Sync");
-            g.writeNumberField("stream", 7);
-            g.writeNumberField("correlation", sync);
-            g.writeNumberField("device", device);
-            g.writeEndObject();
-            g.writeEndObject();
-            complete(g, "user_annotation", "ProfilerStep#" + s, pid, pid, stepStart + offset, syncEnd - stepStart);
-            g.writeEndObject();
+            complete(g, "cuda_runtime", "cudaStreamSynchronize", pid, pid, syncStart + offset, syncEnd - syncStart, a -> {
+                a.writeNumberField("cbid", 131);
+                a.writeNumberField("correlation", sync);
+            });
+            complete(g, "cuda_sync", "Stream Sync", device, 7, syncStart + 500 + offset, syncEnd - 1_000 - (syncStart + 500), a -> {
+                a.writeStringField("cuda_sync_kind", "Stream Sync");
+                a.writeNumberField("stream", 7);
+                a.writeNumberField("correlation", sync);
+                a.writeNumberField("device", device);
+            });
+            complete(g, "user_annotation", "ProfilerStep#" + s, pid, pid, stepStart + offset, syncEnd - stepStart, null);
             events += 3;
             c.host = syncEnd + 5_000;
         }
@@ -223,45 +216,40 @@ public final class SyntheticJob {
     private static int launchedWork(JsonGenerator g, String cat, String op, int pid, long opStart, long opNs, long launch, long start,
                                     long dur, int stream, int device, String kernel, long correlation, long external, long offset,
                                     int groupSize) throws IOException {
-        complete(g, cat, op, pid, pid, opStart + offset, opNs);
-        g.writeFieldName("args");
-        g.writeStartObject();
-        g.writeNumberField("External id", external);
-        g.writeEndObject();
-        g.writeEndObject();
-        complete(g, "cuda_runtime", "cudaLaunchKernel", pid, pid, launch + offset, LAUNCH_NS);
-        g.writeFieldName("args");
-        g.writeStartObject();
-        g.writeNumberField("External id", external);
-        g.writeNumberField("cbid", 211);
-        g.writeNumberField("correlation", correlation);
-        g.writeEndObject();
-        g.writeEndObject();
-        complete(g, "kernel", kernel, device, stream, start + offset, dur);
-        g.writeFieldName("args");
-        g.writeStartObject();
-        g.writeNumberField("External id", external);
-        g.writeNumberField("device", device);
-        g.writeNumberField("stream", stream);
-        g.writeNumberField("correlation", correlation);
-        if (groupSize > 0) {
-            g.writeStringField("Collective name", "allreduce");
-            g.writeNumberField("In msg nelems", ELEMENTS);
-            g.writeNumberField("Out msg nelems", ELEMENTS);
-            g.writeNumberField("Group size", groupSize);
-            g.writeStringField("dtype", "Float");
-            g.writeStringField("Process Group Name", "0");
-            g.writeStringField("Process Group Description", "default_pg");
-        }
-        g.writeEndObject();
-        g.writeEndObject();
+        complete(g, cat, op, pid, pid, opStart + offset, opNs, a -> a.writeNumberField("External id", external));
+        complete(g, "cuda_runtime", "cudaLaunchKernel", pid, pid, launch + offset, LAUNCH_NS, a -> {
+            a.writeNumberField("External id", external);
+            a.writeNumberField("cbid", 211);
+            a.writeNumberField("correlation", correlation);
+        });
+        complete(g, "kernel", kernel, device, stream, start + offset, dur, a -> {
+            a.writeNumberField("External id", external);
+            a.writeNumberField("device", device);
+            a.writeNumberField("stream", stream);
+            a.writeNumberField("correlation", correlation);
+            if (groupSize > 0) {
+                a.writeStringField("Collective name", "allreduce");
+                a.writeNumberField("In msg nelems", ELEMENTS);
+                a.writeNumberField("Out msg nelems", ELEMENTS);
+                a.writeNumberField("Group size", groupSize);
+                a.writeStringField("dtype", "Float");
+                a.writeStringField("Process Group Name", "0");
+                a.writeStringField("Process Group Description", "default_pg");
+            }
+        });
         flow(g, "s", pid, pid, launch + offset, correlation);
         flow(g, "f", device, stream, start + offset, correlation);
         return 5;
     }
 
-    /** Opens a complete event ("X") and writes its fields up to its args; the caller writes args and closes it. */
-    private static void complete(JsonGenerator g, String cat, String name, int pid, int tid, long tsNs, long durNs) throws IOException {
+    /** What an event's args hold: its fields, written into the open args object. */
+    private interface Args {
+        void write(JsonGenerator g) throws IOException;
+    }
+
+    /** A complete event ("X"), its args written by {@code args} (null: no args). */
+    private static void complete(JsonGenerator g, String cat, String name, int pid, int tid, long tsNs, long durNs, Args args)
+            throws IOException {
         g.writeStartObject();
         g.writeStringField("ph", "X");
         g.writeStringField("cat", cat);
@@ -272,6 +260,13 @@ public final class SyntheticJob {
         g.writeNumber(micros(tsNs));
         g.writeFieldName("dur");
         g.writeNumber(micros(durNs));
+        if (args != null) {
+            g.writeFieldName("args");
+            g.writeStartObject();
+            args.write(g);
+            g.writeEndObject();
+        }
+        g.writeEndObject();
     }
 
     private static void flow(JsonGenerator g, String ph, int pid, int tid, long tsNs, long id) throws IOException {

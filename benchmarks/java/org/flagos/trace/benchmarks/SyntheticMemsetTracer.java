@@ -136,14 +136,8 @@ final class SyntheticMemsetTracer implements DeviceTracer {
         if (!armed) {
             return;
         }
-        if (buffer.remaining() < 152) {
-            try {
-                completed.put(buffer);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-            buffer = take();
+        if (!room(152)) {
+            return;
         }
         int c = correlation++;
         ByteBuffer b = buffer;
@@ -203,16 +197,18 @@ final class SyntheticMemsetTracer implements DeviceTracer {
         b.position(at + OVERHEAD_BYTES);
     }
 
-    private void room(int bytes) {
+    /** Hands the buffer on when it has less than {@code bytes} left; false when interrupted meanwhile (the buffer is kept). */
+    private boolean room(int bytes) {
         if (buffer.remaining() < bytes) {
             try {
                 completed.put(buffer);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return;
+                return false;
             }
             buffer = take();
         }
+        return true;
     }
 
     @Override

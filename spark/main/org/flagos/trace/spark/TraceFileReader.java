@@ -70,31 +70,6 @@ final class TraceFileReader implements PartitionReader<InternalRow> {
         }
     }
 
-    /** The first pass: the facts, the rows dropped. */
-    private static final class Learning implements EventRows {
-        final EventFacts facts = new EventFacts();
-
-        @Override
-        public void source(int source, String name, long baseNs, long pidStride) {
-            facts.source(source, name, baseNs, pidStride);
-        }
-
-        @Override
-        public void slot(int slot, Integer rank, String host) {
-            facts.slot(slot, rank, host);
-        }
-
-        @Override
-        public void pid(int slot, long tracePid, long originalPid) {
-            facts.pid(slot, tracePid, originalPid);
-        }
-
-        @Override
-        public void add(EventTable.Row r) {
-            // the rows come again in the second pass
-        }
-    }
-
     /** The second pass: each row finished with the facts of the first (given again, and ignored), and emitted. */
     private final class Finishing implements EventRows {
         final EventFacts facts;
@@ -127,8 +102,8 @@ final class TraceFileReader implements PartitionReader<InternalRow> {
 
     /** The first pass: the facts; a fault ends the file (an error, or with DROPMALFORMED no rows). */
     private EventFacts facts(Integer given) throws IOException {
-        Learning learning = new Learning();
-        TraceTables read = new TraceTables(learning);
+        EventFacts facts = new EventFacts(); // the first pass keeps the facts, and drops the rows
+        TraceTables read = new TraceTables(facts);
         if (given != null) {
             read.giveRank(given);
         }
@@ -141,7 +116,7 @@ final class TraceFileReader implements PartitionReader<InternalRow> {
                     + " the file's path (docs/analysis.md)");
         }
         offset = settings.realtime() ? realtimeOffset(read.blocks()) : 0;
-        return learning.facts;
+        return facts;
     }
 
     /**

@@ -51,22 +51,7 @@ class FlagtraceDataSourceTest {
     static void build() throws Exception {
         events = SyntheticRanks.events(dir, RANKS, 3);
         resources = Path.of("src/test/resources");
-        Path sparkDir = dir.resolve("spark");
-        spark = SparkSession.builder()
-                .master("local[2]")
-                .appName("flagtrace-data-source")
-                .config("spark.ui.enabled", "false")
-                .config("spark.ui.showConsoleProgress", "false")
-                .config("spark.sql.shuffle.partitions", "2")
-                .config("spark.default.parallelism", "2")
-                .config("spark.driver.host", "127.0.0.1")
-                .config("spark.driver.bindAddress", "127.0.0.1")
-                .config("spark.local.dir", sparkDir.resolve("local").toString())
-                .config("spark.sql.warehouse.dir", sparkDir.resolve("warehouse").toString())
-                .config("spark.hadoop.hadoop.tmp.dir", sparkDir.resolve("hadoop").toString())
-                .config("spark.sql.session.timeZone", "UTC")
-                .getOrCreate();
-        spark.sparkContext().setLogLevel("WARN");
+        spark = LocalSpark.start("flagtrace-data-source", dir);
     }
 
     @AfterAll

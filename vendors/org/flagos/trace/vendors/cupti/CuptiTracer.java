@@ -41,11 +41,14 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
     static final int DUMP_VENDOR = 1;
     private static final String COMPONENT = "cupti";
     /**
-     * DRIVER records are opt-in ({@code -Dflagtrace.cupti.driver=true}), as in kineto: measured on
-     * the H200, the parity workload's cuBLAS and cudart made 1,505 driver calls of their own beside
-     * 492 runtime calls, 1,125 of them outside any op, drowning the runtime rows torch shows.
+     * DRIVER records: the launches only by default ({@link CuptiDriverLaunches}), as kineto and {@code flagtrace run}
+     * arm them; {@code -Dflagtrace.cupti.driver=all} (or {@code true}) records every driver call, {@code none} (or
+     * {@code false}) none. Every call is too many: measured on the H200, the parity workload's cuBLAS and cudart made
+     * 1,505 driver calls of their own beside 492 runtime calls, 1,125 of them outside any op, drowning the runtime
+     * rows torch shows.
      */
-    private static final boolean ARM_DRIVER = Boolean.getBoolean("flagtrace.cupti.driver");
+    private static final String DRIVER_CALLS = driverCalls(System.getProperty("flagtrace.cupti.driver", "launches"));
+    private static final boolean ARM_DRIVER = !DRIVER_CALLS.equals("none");
     /**
      * SYNCHRONIZATION (torch's {@code cuda_sync}) and OVERHEAD (CUPTI's own time, torch's
      * {@code overhead}) are armed per session with the rest, as kineto arms them; {@code
@@ -280,6 +283,31 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
     }
 
     /** The records torch leaves out are not written (CuptiUnrecordedCalls); a CUPTI that refuses keeps writing them. */
+    /** "launches", "all" or "none" from the property's value; another value is said once and read as "launches". */
+    static String driverCalls(String value) {
+        return switch (value.strip().toLowerCase(java.util.Locale.ROOT)) {
+            case "launches" -> "launches";
+            case "all", "true" -> "all";
+            case "none", "false" -> "none";
+            default -> {
+                System.err.println("flagtrace: -Dflagtrace.cupti.driver=" + value + " is not launches, all or none: launches recorded");
+                yield "launches";
+            }
+        };
+    }
+
+    private static void armDriver() {
+        if (DRIVER_CALLS.equals("all")) {
+            require(cupti.cuptiActivityEnable(CuptiActivityKind.DRIVER), "cuptiActivityEnable(DRIVER)");
+            return;
+        }
+        int status = CuptiDriverLaunches.arm();
+        if (status != 0) {
+            Diagnostics.trace(COMPONENT, "driver launches not recorded (" + (status < 0 ? "no per-call switch in this CUPTI"
+                    : "cuptiActivityEnable(DRIVER) returned " + status) + "): kernels launched through the driver carry no op");
+        }
+    }
+
     private static void quietCalls() {
         int refused = CuptiUnrecordedCalls.switchOff();
         if (refused > 0) {
@@ -331,7 +359,7 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
             quietCalls();
         }
         if (ARM_DRIVER) {
-            require(cupti.cuptiActivityEnable(CuptiActivityKind.DRIVER), "cuptiActivityEnable(DRIVER)");
+            armDriver();
         }
         require(cupti.cuptiActivityEnable(CuptiActivityKind.EXTERNAL_CORRELATION), "cuptiActivityEnable(EXTERNAL_CORRELATION)");
         for (int kind : SESSION_EXTRA_KINDS) {
@@ -343,7 +371,7 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
         if (FLUSH_PERIOD_MS > 0) {
             require(cupti.cuptiActivityFlushPeriod(FLUSH_PERIOD_MS), "cuptiActivityFlushPeriod(" + FLUSH_PERIOD_MS + ")");
         }
-        Diagnostics.trace(COMPONENT, "session armed RUNTIME, " + (ARM_DRIVER ? "DRIVER, " : "") + "EXTERNAL_CORRELATION"
+        Diagnostics.trace(COMPONENT, "session armed RUNTIME, " + (ARM_DRIVER ? "DRIVER (" + DRIVER_CALLS + "), " : "") + "EXTERNAL_CORRELATION"
                 + (ARM_SYNC_AND_OVERHEAD ? ", SYNCHRONIZATION, OVERHEAD" : "")
                 + (ARM_MEMORY ? ", MEMORY2" : "") + (unifiedMemoryArmed ? ", UNIFIED_MEMORY_COUNTER" : "")
                 + (ARM_PEER_COPIES ? ", MEMCPY2" : ""));
@@ -391,7 +419,7 @@ public final class CuptiTracer extends ActivityTracer<ActivityTracer.Session> {
             require(cupti.cuptiActivityDisable(CuptiActivityKind.RUNTIME), "cuptiActivityDisable(RUNTIME)");
         }
         if (ARM_DRIVER) {
-            require(cupti.cuptiActivityDisable(CuptiActivityKind.DRIVER), "cuptiActivityDisable(DRIVER)");
+            cupti.cuptiActivityDisable(CuptiActivityKind.DRIVER); // not enabled when this CUPTI refused: nothing to say
         }
         require(cupti.cuptiActivityDisable(CuptiActivityKind.EXTERNAL_CORRELATION), "cuptiActivityDisable(EXTERNAL_CORRELATION)");
         for (int kind : SESSION_EXTRA_KINDS) {

@@ -26,14 +26,14 @@ final class VendorClockTimes extends CuptiTimes {
             return false;
         }
         if (start < 0 || end < 0) {
-            stats.invalid(what + " record at vendor time " + Long.toUnsignedString(start) + ", above 2^63");
+            stats.invalid(what + " record at vendor time " + Long.toUnsignedString(start < 0 ? start : end) + ", above 2^63");
             return false;
         }
         startNs = mapping.toEpoch(start);
         endNs = mapping.toEpoch(end);
         if (startNs < plausibleFrom || endNs > plausibleTo) {
-            stats.invalid(what + " record at vendor time " + Long.toUnsignedString(start) + " maps outside the session ("
-                    + startNs + " not in [" + plausibleFrom + ", " + plausibleTo + "])");
+            stats.invalid(what + " record at vendor time " + Long.toUnsignedString(start) + " maps outside the session (["
+                    + startNs + ", " + endNs + "] not in [" + plausibleFrom + ", " + plausibleTo + "])");
             return false;
         }
         return RecordLimits.admit(startNs, endNs, device, what, stats);

@@ -43,7 +43,7 @@ class CaptureRangeRunTest {
         Files.createDirectories(ROOT);
         jar = AgentJars.forThisClassPath(ROOT, FlagtraceAgent.class.getName());
         program = FakeGpuPrograms.build("cupti", "cuda/capture_range_program.c", ROOT.resolve("capture_range_program"),
-                "-lcudart -pthread");
+                "-lcudart -lcuda -pthread");
     }
 
     @Test
@@ -52,7 +52,7 @@ class CaptureRangeRunTest {
         Path journal = FakeGpuPrograms.fresh(ROOT, "nvtx-journal");
         ProgramRun run = flagtraceRun(dir, List.of("--capture-range", "nvtx:step", "--journal", journal.toString()), "nvtx", "4");
         assertEquals(4, run.finish(), run.stderr());
-        assertEquals("span 1: kernels=5 memsets=1 ranges=3\nspan 2: kernels=3 memsets=0 ranges=2\noutside: kernels=6\n",
+        assertEquals("span 1: kernels=6 memsets=1 ranges=3 driver=1\nspan 2: kernels=3 memsets=0 ranges=2 driver=0\noutside: kernels=6\n",
                 run.stdout(), "the program's stdout, untouched");
         List<Path> traces = FakeGpuPrograms.traces(dir);
         assertEquals(2, traces.size(), run.stderr());
@@ -98,7 +98,7 @@ class CaptureRangeRunTest {
         Path dir = FakeGpuPrograms.fresh(ROOT, "profiler");
         ProgramRun run = flagtraceRun(dir, List.of("--capture-range", "cudaProfilerApi"), "profiler", "0");
         assertEquals(0, run.finish(), run.stderr());
-        assertEquals("span 1: kernels=4 memsets=1 ranges=1\nspan 2: kernels=2 memsets=0 ranges=0\noutside: kernels=5\n", run.stdout());
+        assertEquals("span 1: kernels=5 memsets=1 ranges=1 driver=1\nspan 2: kernels=2 memsets=0 ranges=0 driver=0\noutside: kernels=5\n", run.stdout());
         List<Path> traces = FakeGpuPrograms.traces(dir);
         assertEquals(2, traces.size(), run.stderr());
         long pid = pid(traces.get(0));
@@ -201,6 +201,8 @@ class CaptureRangeRunTest {
     /**
      * The window's trace holds span N's kernels (its own kernel only), memsets and ranges as the program printed them,
      * every arrow paired, no copy (the copies were outside), nothing of the other span or outside, and names its range.
+     * Its launches through the driver are there as cuLaunchKernel calls, the only driver calls recorded (cuProfilerStart
+     * and cuProfilerStop are driver calls too), and their kernels carry the op they ran in, as the runtime's do.
      */
     private static void assertHoldsOnlySpan(JsonNode trace, int n, String range, String stdout) {
         Matcher m = Pattern.compile("span " + n + ": (.*)").matcher(stdout);
@@ -213,6 +215,16 @@ class CaptureRangeRunTest {
         assertEquals(counts.get("ranges"), e.count("cpu_op"), "its ranges, as ops");
         assertEquals(0, e.count("gpu_memcpy"), "the copies in and out were outside every window");
         e.assertFlowsPaired(counts.get("kernels") + counts.get("memsets"));
+        assertEquals(counts.get("driver"), e.count("cuda_driver"), "span " + n + "'s launches through the driver: " + e.of("cuda_driver"));
+        assertEquals(counts.get("driver"), e.named("cuda_driver", "cuLaunchKernel").size(), "no driver call but the launches");
+        for (JsonNode launch : e.named("cuda_driver", "cuLaunchKernel")) {
+            long correlation = launch.path("args").path("correlation").asLong(-1);
+            List<JsonNode> kernel = e.of("kernel").stream().filter(k -> k.path("args").path("correlation").asLong(-2) == correlation).toList();
+            assertEquals(1, kernel.size(), "the driver launch's kernel: " + launch);
+            JsonNode id = kernel.get(0).path("args").path("External id");
+            assertTrue(id.isIntegralNumber(), "the driver launch's kernel carries its op: " + kernel.get(0));
+            assertTrue(e.of("cpu_op").stream().anyMatch(o -> o.path("args").path("External id").equals(id)), "an op of the window has " + id);
+        }
         assertEquals(range, trace.path("flagtrace_run_capture_range").asText(), "the trace names the range that made it");
         assertEquals(n, trace.path("flagtrace_run_window").asInt());
         assertEquals("stop", trace.path("flagtrace_run_end").asText());

@@ -9,10 +9,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.flagos.trace.sql.DuckDbAnalyses;
-import org.flagos.trace.sql.ResultTable;
 import org.flagos.trace.testing.HtmlPages;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,29 +41,25 @@ class DeviceAnalysesReportTest {
 
         Path events = dir.resolve("events.parquet");
         assertEquals(0, cli.run("tables", trace.toString(), "-o", events.toString()), cli.stderr());
-        ResultTable bandwidth;
-        ResultTable sequences;
-        try (DuckDbAnalyses duck = DuckDbAnalyses.open(events)) {
-            bandwidth = duck.run("memory_bandwidth");
-            sequences = duck.run("kernel_sequences");
-        }
-        assertTrue(!bandwidth.rows().isEmpty() && !sequences.rows().isEmpty(), "the trace has copies and repeated kernels");
+        List<Map<String, Object>> bandwidth = TableRows.maps(TableRows.run(events, "memory_bandwidth"));
+        List<Map<String, Object>> sequences = TableRows.maps(TableRows.run(events, "kernel_sequences"));
+        assertTrue(!bandwidth.isEmpty() && !sequences.isEmpty(), "the trace has copies and repeated kernels");
 
         assertTrue(page.contains("<h2>Memory bandwidth over time</h2>") && page.contains("id=\"memory-bandwidth\""), "the chart is there");
         long peak = 0;
-        for (List<Object> r : bandwidth.rows()) {
-            peak = Math.max(peak, ((Number) r.get(bandwidth.columns().indexOf("bytes_per_s"))).longValue());
+        for (Map<String, Object> r : bandwidth) {
+            peak = Math.max(peak, ((Number) r.get("bytes_per_s")).longValue());
         }
         String label = String.format(Locale.ROOT, "peak %.2f GB/s", peak / 1e9);
         assertTrue(page.contains(">" + label + "</text>"), "the rank's peak is the table's: " + label);
-        int kinds = (int) bandwidth.rows().stream().map(r -> r.get(bandwidth.columns().indexOf("kind"))).distinct().count();
+        int kinds = (int) bandwidth.stream().map(r -> r.get("kind")).distinct().count();
         assertEquals(kinds, count(page, "<polyline "), "one line per kind of copy or set");
 
         assertTrue(page.contains("<h2>Frequent kernel sequences</h2>") && page.contains("id=\"kernel-sequences\""), "the table is there");
         List<String> runs = new ArrayList<>();
-        for (List<Object> r : sequences.rows()) {
-            if (((Number) r.get(sequences.columns().indexOf("place"))).longValue() == 1) {
-                runs.add(String.valueOf(r.get(sequences.columns().indexOf("occurrences"))));
+        for (Map<String, Object> r : sequences) {
+            if (((Number) r.get("place")).longValue() == 1) {
+                runs.add(String.valueOf(r.get("occurrences")));
             }
         }
         String table = page.substring(page.indexOf("<table id=\"kernel-sequences\">"));

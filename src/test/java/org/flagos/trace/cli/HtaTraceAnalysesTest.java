@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,16 +47,7 @@ class HtaTraceAnalysesTest {
     }
 
     private static List<Map<String, Object>> rows(String table) {
-        ResultTable t = tables.get(table);
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (List<Object> r : t.rows()) {
-            Map<String, Object> m = new HashMap<>();
-            for (int i = 0; i < r.size(); i++) {
-                m.put(t.columns().get(i), r.get(i));
-            }
-            out.add(m);
-        }
-        return out;
+        return TableRows.maps(tables.get(table));
     }
 
     private static long ns(JsonNode us) {

@@ -173,6 +173,37 @@ class InjectedRunTest {
     }
 
     @Test
+    void aLauncherThatOnlyInitialisedCudaHasItsTraceButIsLeftOutOfTheMerge() throws Exception {
+        Path dir = FakeGpuPrograms.fresh(ROOT, "python-launcher-touch");
+        ProgramRun run = flagtraceRun(dir, List.of("/usr/bin/python3", Path.of("src/test/native/cuda/unchanged_ranks.py").toAbsolutePath().toString(),
+                "2", "3", "touch"));
+        assertEquals(0, run.finish(), run.stderr());
+        List<Path> traces = FakeGpuPrograms.traces(dir);
+        assertEquals(3, traces.size(), "the launcher and its two workers: " + run.stderr());
+        List<Path> launcher = new ArrayList<>();
+        for (Path t : traces) {
+            JsonNode trace = JSON.readTree(t.toFile());
+            Events e = new Events(trace);
+            long device = e.count("kernel") + e.count("gpu_memcpy") + e.count("gpu_memset");
+            assertEquals(device, trace.path("flagtrace_run_device_records").asLong(-1), "the library's count of what it handed over: " + t);
+            if (trace.path("distributedInfo").isMissingNode()) {
+                launcher.add(t);
+                assertEquals(0, device, "the launcher did no device work");
+                assertEquals(1, e.named("cuda_runtime", "cudaDeviceSynchronize").size(), "but it called CUDA: " + e.of("cuda_runtime"));
+            } else {
+                assertTrue(device > 0, t.toString());
+            }
+        }
+        assertEquals(1, launcher.size(), run.stderr());
+        assertTrue(run.stderr().contains("flagtrace run: " + launcher.get(0).getFileName()
+                + " is left out of the merge: its process did no device work"), run.stderr());
+        JsonNode merged = JSON.readTree(dir.resolve("merged.json").toFile());
+        assertEquals(2, merged.path("flagtrace_merge").path("traces").asInt(), "the two workers only: " + merged.path("flagtrace_merge"));
+        run.clean();
+        FakeGpuPrograms.delete(dir);
+    }
+
+    @Test
     void whatAFullHandOffDropsIsCountedInTheTrace() throws Exception {
         Path dir = FakeGpuPrograms.fresh(ROOT, "full");
         // A hand-off of 1,500 bytes holds about two of the fake's buffers: the rest are dropped, never waited for.

@@ -11,8 +11,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.flagos.trace.benchmarks.SyntheticJob;
-import org.flagos.trace.sql.DuckDbAnalyses;
-import org.flagos.trace.sql.ResultTable;
 import org.flagos.trace.testing.TraceJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,21 +53,16 @@ class SyntheticJobTest {
         }
         Path table = dir.resolve("events.parquet");
         assertEquals(0, cli.run("tables", merged.toString(), "-o", table.toString()), cli.stderr());
-        ResultTable collectives;
-        ResultTable path;
-        try (DuckDbAnalyses duck = DuckDbAnalyses.open(table)) {
-            collectives = duck.run("collectives");
-            path = duck.run("critical_path_segments");
-        }
+        List<Map<String, Object>> collectives = TableRows.maps(TableRows.run(table, "collectives"));
+        List<Map<String, Object>> path = TableRows.maps(TableRows.run(table, "critical_path_segments"));
         // The critical path of every rank runs through the straggler's compute: all of its GEMM kernels are on each
         // rank's path, led there by the collectives the rank waited in; no other rank's GEMM is on another's path.
-        List<String> pc = path.columns();
         Map<Long, Long> stragglerGemms = new HashMap<>();
-        for (List<Object> r : path.rows()) {
-            long rank = ((Number) r.get(pc.indexOf("rank"))).longValue();
-            long onRank = ((Number) r.get(pc.indexOf("on_rank"))).longValue();
-            Object name = r.get(pc.indexOf("name"));
-            if ("kernel".equals(r.get(pc.indexOf("type"))) && name != null && name.toString().startsWith("sm90_xmma_gemm")) {
+        for (Map<String, Object> r : path) {
+            long rank = ((Number) r.get("rank")).longValue();
+            long onRank = ((Number) r.get("on_rank")).longValue();
+            Object name = r.get("name");
+            if ("kernel".equals(r.get("type")) && name != null && name.toString().startsWith("sm90_xmma_gemm")) {
                 assertTrue(onRank == straggler || onRank == rank, "rank " + rank + "'s path holds rank " + onRank + "'s GEMM");
                 if (onRank == straggler) {
                     stragglerGemms.merge(rank, 1L, Long::sum);
@@ -79,20 +72,19 @@ class SyntheticJobTest {
         for (long r = 0; r < spec.ranks(); r++) {
             assertEquals((long) spec.steps() * spec.kernels(), stragglerGemms.getOrDefault(r, 0L), "rank " + r + "'s path: " + stragglerGemms);
         }
-        List<String> cols = collectives.columns();
         Map<Long, Long> lateOfStraggler = new HashMap<>();
         Map<Long, Long> skew = new HashMap<>();
         int rows = 0;
-        for (List<Object> r : collectives.rows()) {
+        for (Map<String, Object> r : collectives) {
             rows++;
-            long rank = ((Number) r.get(cols.indexOf("rank"))).longValue();
-            long instance = ((Number) r.get(cols.indexOf("instance"))).longValue();
-            assertEquals(4L, ((Number) r.get(cols.indexOf("ranks"))).longValue());
-            assertEquals("all_reduce", r.get(cols.indexOf("kind")));
-            assertEquals(4L * (4 << 20), ((Number) r.get(cols.indexOf("bytes"))).longValue(), "4M floats");
-            skew.put(instance, ((Number) r.get(cols.indexOf("start_skew_ns"))).longValue());
+            long rank = ((Number) r.get("rank")).longValue();
+            long instance = ((Number) r.get("instance")).longValue();
+            assertEquals(4L, ((Number) r.get("ranks")).longValue());
+            assertEquals("all_reduce", r.get("kind"));
+            assertEquals(4L * (4 << 20), ((Number) r.get("bytes")).longValue(), "4M floats");
+            skew.put(instance, ((Number) r.get("start_skew_ns")).longValue());
             if (rank == straggler) {
-                lateOfStraggler.put(instance, ((Number) r.get(cols.indexOf("late_ns"))).longValue());
+                lateOfStraggler.put(instance, ((Number) r.get("late_ns")).longValue());
             }
         }
         assertEquals(4 * 12, rows);

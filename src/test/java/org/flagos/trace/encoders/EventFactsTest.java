@@ -70,26 +70,7 @@ class EventFactsTest {
     @Test
     void finishingRowByRowGivesTheColumnsTablesWrites() throws Exception {
         EventFacts facts = new EventFacts();
-        facts(new EventRows() {
-            @Override
-            public void source(int source, String name, long baseNs, long pidStride) {
-                facts.source(source, name, baseNs, pidStride);
-            }
-
-            @Override
-            public void slot(int slot, Integer rank, String host) {
-                facts.slot(slot, rank, host);
-            }
-
-            @Override
-            public void pid(int slot, long tracePid, long originalPid) {
-                facts.pid(slot, tracePid, originalPid);
-            }
-
-            @Override
-            public void add(EventTable.Row r) {
-            }
-        });
+        facts(facts); // the facts first, as the data source's first pass learns them
         List<Object[]> want = new ArrayList<>();
         for (EventTable.Row r : rows()) {
             EventFacts.Finished f = facts.finish(r, new EventFacts.Finished());

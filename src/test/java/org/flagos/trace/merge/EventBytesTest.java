@@ -2,7 +2,6 @@ package org.flagos.trace.merge;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.JsonEncoding;
@@ -104,10 +103,12 @@ class EventBytesTest {
                 + "\"o\":{\"correlation\":6},\"correlation\":7}}").getBytes(StandardCharsets.UTF_8);
         EventBytes scan = new EventBytes();
         assertTrue(scan.scan(json, 0, json.length, false, true, true));
-        assertEquals(4, scan.holes, "pid, ts, id and External id; not a fraction, not an object's, not after an object (as before)");
-        assertEquals(List.of(EventBytes.PID, EventBytes.TS, EventBytes.ID_STRING, EventBytes.ID_INT),
-                List.of(scan.kinds[0], scan.kinds[1], scan.kinds[2], scan.kinds[3]));
+        assertEquals(5, scan.holes, "pid, ts, id, External id and the correlation after an object; not a fraction, not an object's");
+        assertEquals(List.of(EventBytes.PID, EventBytes.TS, EventBytes.ID_STRING, EventBytes.ID_INT, EventBytes.ID_INT),
+                List.of(scan.kinds[0], scan.kinds[1], scan.kinds[2], scan.kinds[3], scan.kinds[4]));
         assertEquals("4", new String(scan.values, scan.valueFrom[3], scan.valueTo[3] - scan.valueFrom[3], StandardCharsets.US_ASCII));
-        assertFalse(scan.scan(json, 0, json.length, false, false, false) && scan.holes != 2);
+        assertEquals("7", new String(scan.values, scan.valueFrom[4], scan.valueTo[4] - scan.valueFrom[4], StandardCharsets.US_ASCII));
+        assertTrue(scan.scan(json, 0, json.length, false, false, false));
+        assertEquals(3, scan.holes, "no pid, no ts: id, External id, correlation");
     }
 }

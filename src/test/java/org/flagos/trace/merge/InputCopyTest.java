@@ -63,4 +63,30 @@ class InputCopyTest {
         assertEquals(trace + ": its event on line 3 falls beyond ±4611686018427387904 ns once on the reference's clock (its base"
                 + " time or clock anchors are not a clock's)", e.getMessage());
     }
+
+    /**
+     * The ids at the top level of {@code args} are renumbered wherever they sit: after an object or an array in the same
+     * args too (the merge before this kept those as they were, so two ranks' ids met in the merged trace); an id inside
+     * a nested object is no id of the event's and stays. Both the bytes as read and the writer's form (an escape the
+     * writer writes otherwise sends the event through it) are renumbered alike.
+     */
+    @Test
+    void idsAfterANestedObjectInArgsAreRenumbered() throws Exception {
+        String nested = "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"%s\",\"pid\":4242,\"tid\":1,\"ts\":20,\"dur\":1,"
+                + "\"args\":{\"shape\":{\"a\":[1,{\"correlation\":2}]},\"External id\":13,\"list\":[4,[5]],\"correlation\":6,"
+                + "\"inner\":{\"External id\":7},\"external id\":8}}";
+        Path trace = MergeTraces.trace(dir, 1, String.format(nested, "as read") + ",\n" + String.format(nested, "a\\/b"), null);
+        InputCopy copy = InputCopy.read(trace, dir, () -> false);
+        JsonNode events = copy(copy, 1, 3, 0, "rank 1");
+        for (int i = 5; i <= 6; i++) {
+            JsonNode args = events.get(i).get("args");
+            assertEquals(13 * 3 + 1, args.get("External id").asLong(), args.toString());
+            assertEquals(6 * 3 + 1, args.get("correlation").asLong(), args.toString());
+            assertEquals(2, args.get("shape").get("a").get(1).get("correlation").asLong(), "not the event's: kept");
+            assertEquals(7, args.get("inner").get("External id").asLong(), "not the event's: kept");
+            assertEquals("[4,[5]]", args.get("list").toString());
+            assertEquals(8 * 3 + 1, args.get("external id").asLong(), "torch 1.8-1.9's name of the External id, as the reader reads it");
+        }
+        assertEquals("a/b", events.get(6).get("name").asText());
+    }
 }
