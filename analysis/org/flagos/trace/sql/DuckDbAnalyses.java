@@ -23,11 +23,20 @@ import org.flagos.trace.encoders.EventTable;
 public final class DuckDbAnalyses implements AutoCloseable {
     private final Connection db;
     private final Path links; // the folder of literal names given to DuckDB, or null
+    private final Path spill; // DuckDB's temporary folder, deleted on close
 
-    private DuckDbAnalyses(Connection db, Path links) {
+    private DuckDbAnalyses(Connection db, Path links, Path spill) {
         this.db = db;
         this.links = links;
+        this.spill = spill;
     }
+
+    /**
+     * The most memory DuckDB holds (its {@code memory_limit}; DuckDB's own default is 80% of the machine's):
+     * what does not fit, the critical path's tables and the sorts and joins of large tables, goes to a private
+     * temporary folder and is read back (docs/analysis.md, "Memory"). The JVM's heap is apart from it.
+     */
+    static final String MEMORY_LIMIT = "1GB";
 
     /** Characters DuckDB reads as a pattern in a path (glob), never as themselves. */
     private static final String GLOB = "*?[]{}\\";
@@ -99,8 +108,16 @@ public final class DuckDbAnalyses implements AutoCloseable {
         props.setProperty("autoinstall_known_extensions", "false");
         props.setProperty("autoload_known_extensions", "false");
         Connection c = null;
+        Path spill = null;
         try {
             c = DriverManager.getConnection("jdbc:duckdb:", props);
+            spill = Files.createTempDirectory("flagtrace-analyze-spill-").toAbsolutePath();
+            try (Statement s = c.createStatement()) {
+                s.execute("SET memory_limit = '" + MEMORY_LIMIT + "'");
+                s.execute("SET temp_directory = " + literal(spill.toString()));
+                // every analysis ends in ORDER BY; nothing else needs the input's order kept, which costs memory
+                s.execute("SET preserve_insertion_order = false");
+            }
             // One read_parquet of one literal path per file, in plain SQL, put together by column name. A file in
             // a rank=N folder has rank N: its rank column is checked against N, or is N where it has none.
             List<String> reads = new ArrayList<>();
@@ -124,7 +141,7 @@ public final class DuckDbAnalyses implements AutoCloseable {
                         + (steps == null ? "SELECT * FROM " + ALL : Analyses.stepWindow(ALL, steps[0], steps[1])));
             }
             checkColumns(c, events);
-            return new DuckDbAnalyses(c, links);
+            return new DuckDbAnalyses(c, links, spill);
         } catch (SQLException | IOException | RuntimeException e) {
             if (c != null) {
                 try {
@@ -134,6 +151,7 @@ public final class DuckDbAnalyses implements AutoCloseable {
                 }
             }
             deleteLinks(links);
+            deleteTree(spill);
             if (e instanceof IOException io) {
                 throw io;
             }
@@ -258,6 +276,20 @@ public final class DuckDbAnalyses implements AutoCloseable {
             Files.deleteIfExists(links);
         } catch (IOException ignored) {
             // a leftover link names a file the user gave; it holds no data
+        }
+    }
+
+    /** Deletes DuckDB's temporary folder and what it left in it (nothing, once the connection is closed). */
+    private static void deleteTree(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try (var walk = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) walk.sorted(java.util.Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException | java.io.UncheckedIOException ignored) {
+            // a leftover temporary file holds only a copy of the analyses' intermediate tables
         }
     }
 
@@ -400,8 +432,35 @@ public final class DuckDbAnalyses implements AutoCloseable {
         }
     }
 
-    /** Runs analysis {@code name}. */
+    /** Where {@link #stream} puts a table: its columns first, then each row. */
+    public interface TableSink {
+        /** The column names, before any row. */
+        void columns(List<String> columns) throws IOException;
+
+        /** One row, each value a Long, a String or null ({@link #value}). */
+        void row(List<Object> row) throws IOException;
+    }
+
+    /** Runs analysis {@code name}, its rows kept in memory. */
     public ResultTable run(String name) throws IOException {
+        List<String> columns = new ArrayList<>();
+        List<List<Object>> rows = new ArrayList<>();
+        stream(name, new TableSink() {
+            @Override
+            public void columns(List<String> c) {
+                columns.addAll(c);
+            }
+
+            @Override
+            public void row(List<Object> row) {
+                rows.add(row);
+            }
+        });
+        return new ResultTable(name, columns, rows);
+    }
+
+    /** Runs analysis {@code name}, giving its rows to {@code sink} one at a time as DuckDB gives them (none kept here). */
+    public void stream(String name, TableSink sink) throws IOException {
         if (CriticalPath.TABLES.contains(name)) {
             criticalPath();
         }
@@ -411,15 +470,14 @@ public final class DuckDbAnalyses implements AutoCloseable {
             for (int i = 1; i <= meta.getColumnCount(); i++) {
                 columns.add(meta.getColumnLabel(i));
             }
-            List<List<Object>> rows = new ArrayList<>();
+            sink.columns(List.copyOf(columns));
             while (rs.next()) {
                 List<Object> row = new ArrayList<>(columns.size());
                 for (int i = 1; i <= columns.size(); i++) {
                     row.add(value(rs.getObject(i), name, columns.get(i - 1)));
                 }
-                rows.add(row);
+                sink.row(row);
             }
-            return new ResultTable(name, columns, rows);
         } catch (SQLException | ArithmeticException e) {
             throw new IOException("analysis " + name + " cannot run over the events table: " + words(e), e);
         }
@@ -452,6 +510,7 @@ public final class DuckDbAnalyses implements AutoCloseable {
             throw new IOException("cannot close DuckDB: " + words(e), e);
         } finally {
             deleteLinks(links);
+            deleteTree(spill);
         }
     }
 }

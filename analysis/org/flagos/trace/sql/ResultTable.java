@@ -40,7 +40,8 @@ public record ResultTable(String name, List<String> columns, List<List<Object>> 
         w.flush();
     }
 
-    private static String csvLine(List<?> values) {
+    /** One CSV line of {@code values} (RFC 4180 quoting, NULL empty), line break included. */
+    public static String csvLine(List<?> values) {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < values.size(); i++) {
             if (i > 0) {
@@ -58,25 +59,36 @@ public record ResultTable(String name, List<String> columns, List<List<Object>> 
 
     /** As a JSON array of objects, one per row, keyed by column name. */
     public void writeJson(OutputStream out) throws IOException {
-        try (JsonGenerator g = JSON.createGenerator(out, JsonEncoding.UTF8)) {
-            g.useDefaultPrettyPrinter();
+        try (JsonGenerator g = jsonGenerator(out)) {
             g.writeStartArray();
             for (List<Object> r : rows) {
-                g.writeStartObject();
-                for (int i = 0; i < columns.size(); i++) {
-                    Object v = r.get(i);
-                    if (v == null) {
-                        g.writeNullField(columns.get(i));
-                    } else if (v instanceof Long l) {
-                        g.writeNumberField(columns.get(i), l);
-                    } else {
-                        g.writeStringField(columns.get(i), v.toString());
-                    }
-                }
-                g.writeEndObject();
+                writeJsonRow(g, columns, r);
             }
             g.writeEndArray();
         }
+    }
+
+    /** A JSON generator as {@link #writeJson} writes with (pretty printed), over {@code out}. */
+    public static JsonGenerator jsonGenerator(OutputStream out) throws IOException {
+        JsonGenerator g = JSON.createGenerator(out, JsonEncoding.UTF8);
+        g.useDefaultPrettyPrinter();
+        return g;
+    }
+
+    /** One row as {@link #writeJson} writes it: an object keyed by column name. */
+    public static void writeJsonRow(JsonGenerator g, List<String> columns, List<Object> r) throws IOException {
+        g.writeStartObject();
+        for (int i = 0; i < columns.size(); i++) {
+            Object v = r.get(i);
+            if (v == null) {
+                g.writeNullField(columns.get(i));
+            } else if (v instanceof Long l) {
+                g.writeNumberField(columns.get(i), l);
+            } else {
+                g.writeStringField(columns.get(i), v.toString());
+            }
+        }
+        g.writeEndObject();
     }
 
     /** As text: the name, then columns padded to their widest value (names cut to 60 characters). */
@@ -85,13 +97,7 @@ public record ResultTable(String name, List<String> columns, List<List<Object>> 
         List<String[]> cells = new ArrayList<>();
         cells.add(columns.toArray(String[]::new));
         for (List<Object> r : rows) {
-            String[] c = new String[r.size()];
-            for (int i = 0; i < c.length; i++) {
-                Object v = r.get(i);
-                String s = v == null ? "-" : TerminalText.safe(v.toString()); // the files keep names whole
-                c[i] = s.length() > 60 ? s.substring(0, 57) + "..." : s;
-            }
-            cells.add(c);
+            cells.add(cells(r));
         }
         boolean[] left = new boolean[columns.size()];
         for (List<Object> r : rows) {
@@ -106,13 +112,29 @@ public record ResultTable(String name, List<String> columns, List<List<Object>> 
         }
         StringBuilder b = new StringBuilder();
         for (String[] c : cells) {
-            StringBuilder line = new StringBuilder();
-            for (int i = 0; i < c.length; i++) {
-                String pad = " ".repeat(width[i] - c[i].length());
-                line.append(i == 0 ? "" : "  ").append(left[i] ? c[i] + pad : pad + c[i]);
-            }
-            b.append(line.toString().stripTrailing()).append('\n');
+            b.append(line(c, width, left)).append('\n');
         }
         return b.toString();
+    }
+
+    /** A row's cells as {@link #render} shows them: NULL as {@code -}, names made safe for a terminal and cut to 60 characters. */
+    static String[] cells(List<Object> r) {
+        String[] c = new String[r.size()];
+        for (int i = 0; i < c.length; i++) {
+            Object v = r.get(i);
+            String s = v == null ? "-" : TerminalText.safe(v.toString()); // the files keep names whole
+            c[i] = s.length() > 60 ? s.substring(0, 57) + "..." : s;
+        }
+        return c;
+    }
+
+    /** One line of {@link #render}: each cell padded to its column's width (text to the left, numbers to the right), no trailing blanks. */
+    static String line(String[] c, int[] width, boolean[] left) {
+        StringBuilder line = new StringBuilder();
+        for (int i = 0; i < c.length; i++) {
+            String pad = " ".repeat(width[i] - c[i].length());
+            line.append(i == 0 ? "" : "  ").append(left[i] ? c[i] + pad : pad + c[i]);
+        }
+        return line.toString().stripTrailing();
     }
 }

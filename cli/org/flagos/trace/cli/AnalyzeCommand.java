@@ -12,6 +12,7 @@ import org.flagos.trace.capture.AtomicOutput;
 import org.flagos.trace.sql.Analyses;
 import org.flagos.trace.sql.DuckDbAnalyses;
 import org.flagos.trace.sql.ResultTable;
+import org.flagos.trace.sql.TableSpool;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -91,36 +92,121 @@ final class AnalyzeCommand implements Callable<Integer> {
             }
         }
         long[] window = steps == null ? null : steps(steps);
-        List<ResultTable> tables = new ArrayList<>();
-        String kept = null;
-        try (DuckDbAnalyses duck = DuckDbAnalyses.open(events, window)) {
-            if (window != null) {
-                long[] k = duck.kept();
-                String range = window[0] == window[1] ? "step " + window[0] : "steps " + window[0] + "-" + window[1];
-                if (k[0] == 0) {
-                    throw new IOException(events + ": no rank has " + range + " (ProfilerStep#N host ops); see rank_steps");
+        // Each table goes row by row to a scratch folder (its text for the terminal, and its -o file), never whole
+        // into memory: a large job's tables have millions of rows (docs/analysis.md, "Memory").
+        Path scratch = Files.createTempDirectory("flagtrace-analyze-tables-");
+        List<TableSpool> spools = new ArrayList<>();
+        try {
+            List<Path> drafts = new ArrayList<>();
+            String kept = null;
+            try (DuckDbAnalyses duck = DuckDbAnalyses.open(events, window)) {
+                if (window != null) {
+                    long[] k = duck.kept();
+                    String range = window[0] == window[1] ? "step " + window[0] : "steps " + window[0] + "-" + window[1];
+                    if (k[0] == 0) {
+                        throw new IOException(events + ": no rank has " + range + " (ProfilerStep#N host ops); see rank_steps");
+                    }
+                    kept = range + ": " + k[0] + " of " + k[2] + " events kept (" + (k[2] - k[0]) + " left out), " + k[1] + " of "
+                            + k[3] + " ranks";
                 }
-                kept = range + ": " + k[0] + " of " + k[2] + " events kept (" + (k[2] - k[0]) + " left out), " + k[1] + " of " + k[3]
-                        + " ranks";
+                for (String n : names) {
+                    TableSpool spool = new TableSpool(scratch);
+                    spools.add(spool);
+                    Path draft = output == null ? null : scratch.resolve(n + "." + format);
+                    if (draft != null) {
+                        drafts.add(draft);
+                    }
+                    try (TableFile file = draft == null ? null : new TableFile(draft, format.equals("json"))) {
+                        duck.stream(n, new DuckDbAnalyses.TableSink() {
+                            @Override
+                            public void columns(List<String> columns) throws IOException {
+                                spool.columns(columns);
+                                if (file != null) {
+                                    file.columns(columns);
+                                }
+                            }
+
+                            @Override
+                            public void row(List<Object> row) throws IOException {
+                                spool.add(row);
+                                if (file != null) {
+                                    file.row(row);
+                                }
+                            }
+                        });
+                    }
+                }
             }
-            for (String n : names) {
-                tables.add(duck.run(n));
+            if (kept != null) {
+                context.out().println(kept);
+                context.out().println();
+            }
+            List<Path> written = output == null ? List.of() : write(names, drafts);
+            for (int i = 0; i < names.size(); i++) {
+                String n = names.get(i);
+                TableSpool t = spools.get(i);
+                context.out().println(n + ": " + Analyses.summary(n) + " (" + t.rows() + " rows)");
+                t.print(context.out());
+                context.out().println();
+            }
+            for (Path p : written) {
+                context.out().println("wrote " + p);
+            }
+            return ExitCodes.OK;
+        } finally {
+            for (TableSpool t : spools) {
+                t.close();
+            }
+            try (var left = Files.list(scratch)) {
+                for (Path p : (Iterable<Path>) left::iterator) {
+                    Files.deleteIfExists(p);
+                }
+            }
+            Files.deleteIfExists(scratch);
+        }
+    }
+
+    /** One table's -o file as ResultTable's writeCsv or writeJson writes it, written row by row. */
+    private static final class TableFile implements AutoCloseable {
+        private final java.io.OutputStream out;
+        private final com.fasterxml.jackson.core.JsonGenerator json; // null for CSV
+        private final java.io.Writer csv; // null for JSON
+        private List<String> columns;
+
+        TableFile(Path file, boolean asJson) throws IOException {
+            out = new java.io.BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
+            json = asJson ? ResultTable.jsonGenerator(out) : null;
+            csv = asJson ? null : new java.io.OutputStreamWriter(out, java.nio.charset.StandardCharsets.UTF_8);
+        }
+
+        void columns(List<String> c) throws IOException {
+            columns = c;
+            if (json != null) {
+                json.writeStartArray();
+            } else {
+                csv.write(ResultTable.csvLine(c));
             }
         }
-        if (kept != null) {
-            context.out().println(kept);
-            context.out().println();
+
+        void row(List<Object> r) throws IOException {
+            if (json != null) {
+                ResultTable.writeJsonRow(json, columns, r);
+            } else {
+                csv.write(ResultTable.csvLine(r));
+            }
         }
-        List<Path> written = output == null ? List.of() : write(tables);
-        for (ResultTable t : tables) {
-            context.out().println(t.name() + ": " + Analyses.summary(t.name()) + " (" + t.rows().size() + " rows)");
-            context.out().print(t.render());
-            context.out().println();
+
+        @Override
+        public void close() throws IOException {
+            if (json != null) {
+                if (columns != null) {
+                    json.writeEndArray();
+                }
+                json.close(); // closes out
+            } else {
+                csv.close();
+            }
         }
-        for (Path p : written) {
-            context.out().println("wrote " + p);
-        }
-        return ExitCodes.OK;
     }
 
     /** {@code --steps}: "N" or "FIRST-LAST", whole numbers, FIRST no more than LAST. */
@@ -139,28 +225,24 @@ final class AnalyzeCommand implements Callable<Integer> {
     }
 
     /**
-     * Writes every table to a temporary file first, and renames them into place only when all are
-     * whole: a failure while writing leaves none of them. A failure of a rename itself (rare: the
-     * folder changed under the run) says exactly which tables were already in place.
+     * Copies every table's draft (in the scratch folder) to a temporary file beside its place first, and renames
+     * them into place only when all are whole: a failure while writing leaves none of them. A failure of a rename
+     * itself (rare: the folder changed under the run) says exactly which tables were already in place.
      */
-    private List<Path> write(List<ResultTable> tables) throws IOException {
+    private List<Path> write(List<String> names, List<Path> drafts) throws IOException {
         Files.createDirectories(output);
         List<AtomicOutput> outs = new ArrayList<>();
         List<Path> written = new ArrayList<>();
         try {
-            for (ResultTable t : tables) {
-                Path file = output.resolve(t.name() + "." + format);
+            for (int i = 0; i < names.size(); i++) {
+                Path file = output.resolve(names.get(i) + "." + format);
                 AtomicOutput o = new AtomicOutput(file);
                 outs.add(o);
-                if (format.equals("csv")) {
-                    t.writeCsv(o.stream());
-                } else {
-                    t.writeJson(o.stream());
-                }
+                Files.copy(drafts.get(i), o.stream());
                 o.finish();
             }
             for (int i = 0; i < outs.size(); i++) {
-                Path file = output.resolve(tables.get(i).name() + "." + format);
+                Path file = output.resolve(names.get(i) + "." + format);
                 try {
                     outs.get(i).commit();
                 } catch (IOException e) {

@@ -1,11 +1,11 @@
--- cp_back: step 6 of critical_path (CriticalPath): for every node, where its longest path entered its chain.
+-- cp_back: step 10 of critical_path (CriticalPath): for every node, where its longest path entered its chain.
 -- With the final dist: a node's entry point is the latest node j <= k of its chain segment where the
 -- running maximum of entry(j) - wcum(j) was reached (the latest, so ties keep the path on the
 -- chain); pred is the source of the cross-chain edge into j that gave entry(j) (on a tie the
 -- lowest rank and node), on rank pred_rank (another rank for a collective's edge), or NULL when the
 -- path starts at j (entry 0); pred_ev the event the edge is charged to.
 -- Columns: rank, node, side, c1, c2, seg, pos, entry_pos, pred_rank, pred, pred_ev, pred_weight, pred_type.
--- Portable SQL (DuckDB and Spark SQL run it unchanged) over cp_nodes, cp_cross and cp_dist_prev (the final round).
+-- Portable SQL (DuckDB and Spark SQL run it unchanged) over cp_nodes, cp_cross and cp_dist_prev (every node's longest path, cp_round).
 WITH cand AS (
   SELECT c.rank, c.dst AS node, c.src_rank, c.src, c.weight, c.type, c.ev, d.dist + c.weight AS via
   FROM cp_cross c
