@@ -14,7 +14,14 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.io.ByteArrayOutputStream;
+import org.flagos.trace.capture.CaptureReplay;
+import org.flagos.trace.cli.TestDevices;
+import org.flagos.trace.ingest.CaptureBytes;
+import org.flagos.trace.ingest.KernelNameFile;
+import org.flagos.trace.ingest.OpsJsonlReader;
 import org.flagos.trace.model.DecodeStats;
+import org.flagos.trace.testing.Captures;
 import org.flagos.trace.model.EventKind;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +30,8 @@ import org.junit.jupiter.api.Test;
  * five kinds in each, in kind order) and none of the optional ones, and says three lines; counts handed over appear in
  * their block and their line, exactly: a kind past the seed's once a record of it was decoded, skipped vendor kinds by
  * number, ops open at stop, the vendor's drops, the ring's waits and ops kept aside, device memory, NVTX annotations,
- * and the notes last.
+ * and the notes last. The bundled h200-app-tiny2k capture replayed: the block in its trace is the accounting's, and
+ * each seed kind decoded, less those dropped outside the window, is that kind's events in the trace.
  */
 class CaptureAccountingTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -144,5 +152,36 @@ class CaptureAccountingTest {
                 + " counted for their range"), lines.toString());
         assertEquals(List.of("first note", "second note"), lines.subList(lines.size() - 2, lines.size()), "the notes last");
         assertEquals(12, lines.size());
+    }
+
+    @Test
+    void aReplaysTraceHoldsItsAccountingAndItsCountsAddUp() throws Exception {
+        String capture = "h200-app-tiny2k";
+        CaptureReplay.Request request = CaptureReplay.Request.of(CaptureBytes.load(Captures.capture(capture)), capture)
+                .ops(OpsJsonlReader.read(Captures.ops(capture))).kernelNames(KernelNameFile.read(Captures.names(capture)))
+                .devices(TestDevices.h200()).ringSize(1 << 12).build();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        CaptureAccounting a = CaptureReplay.run(request, out).accounting();
+        JsonNode trace = JSON.readTree(out.toByteArray());
+        JsonNode block = trace.get("flagtrace");
+        JsonNode j = written(a);
+        for (String key : keys(j)) {
+            assertEquals(j.get(key), block.get(key), key);
+        }
+        Map<String, Long> inTrace = new java.util.HashMap<>();
+        for (JsonNode e : trace.get("traceEvents")) {
+            if ("X".equals(e.path("ph").asText())) {
+                inTrace.merge(e.path("cat").asText(), 1L, Long::sum);
+            }
+        }
+        assertTrue(j.get("decoded").get("kernel").asLong() > 1000, j.toString());
+        for (String kind : SEED) {
+            assertEquals(inTrace.getOrDefault(kind, 0L),
+                    j.get("decoded").get(kind).asLong() - j.get("dropped_outside_window").get(kind).asLong(), kind);
+        }
+        assertEquals(inTrace.getOrDefault("cpu_op", 0L), j.get("decoded").get("host_ops").asLong(), "host ops");
+        assertEquals(0, j.get("invalid_records").asLong());
+        assertEquals(0, j.get("undecodable_bytes").asLong());
+        assertTrue(a.lines().get(0).startsWith("decoded: kernel=" + j.get("decoded").get("kernel").asLong() + " "), a.lines().get(0));
     }
 }
