@@ -5,12 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,14 +31,9 @@ class CuptiDriverLaunchesTest {
 
     @Test
     void theInjectedLibraryArmsTheSameLaunches() throws IOException {
-        String c = Files.readString(Path.of("native", "inject", "flagtrace_inject.c"));
-        Matcher m = Pattern.compile("DRIVER_LAUNCHES\\[\\]\\s*=\\s*\\{([^}]*)\\}").matcher(c);
-        assertTrue(m.find(), "DRIVER_LAUNCHES in flagtrace_inject.c");
-        int[] inC = Arrays.stream(m.group(1).split(",")).map(String::strip).mapToInt(Integer::parseInt).toArray();
+        int[] inC = InjectedLibrarySource.intArray("DRIVER_LAUNCHES");
         assertEquals(Arrays.toString(CuptiDriverLaunches.LAUNCH_CBIDS), Arrays.toString(inC));
-        Matcher limit = Pattern.compile("DRIVER_CBID_LIMIT\\s*=\\s*(\\d+)").matcher(c);
-        assertTrue(limit.find());
-        assertEquals(CuptiDriverLaunches.CBID_LIMIT, Integer.parseInt(limit.group(1)));
+        assertEquals(CuptiDriverLaunches.CBID_LIMIT, InjectedLibrarySource.constant("DRIVER_CBID_LIMIT"));
     }
 
     @Test

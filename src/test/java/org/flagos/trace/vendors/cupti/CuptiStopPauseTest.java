@@ -6,18 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** The pause before the forced flush at a stop: the in-process session's and the injected library's are one. */
 class CuptiStopPauseTest {
     @Test
     void theInjectedLibraryPausesAsLongBeforeItsFlush() throws IOException {
-        String c = Files.readString(Path.of("native", "inject", "flagtrace_inject.c"));
-        Matcher m = Pattern.compile("STOP_PAUSE_NS\\s*=\\s*(\\d+)").matcher(c);
-        assertTrue(m.find(), "STOP_PAUSE_NS in flagtrace_inject.c");
-        assertEquals(CuptiStopPause.NANOS, Long.parseLong(m.group(1)));
+        String c = InjectedLibrarySource.text();
+        assertEquals(CuptiStopPause.NANOS, InjectedLibrarySource.constant("STOP_PAUSE_NS"));
         int flush = c.indexOf("static void cupti_flush(void) {");
         assertTrue(flush > 0 && c.indexOf("nanosleep", flush) < c.indexOf("cupti.flushAll(1)", flush), "the pause comes before the flush");
     }

@@ -6,14 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.flagos.trace.testing.Captures;
 import org.flagos.trace.testing.TraceJson;
 import org.junit.jupiter.api.Test;
@@ -56,10 +52,7 @@ class CuptiUnrecordedCallsTest {
 
     @Test
     void theInjectedLibrarySwitchesOffTheSameCalls() throws IOException {
-        String c = Files.readString(Path.of("native", "inject", "flagtrace_inject.c"));
-        Matcher m = Pattern.compile("RUNTIME_CALLS_OFF\\[\\]\\s*=\\s*\\{([^}]*)\\}").matcher(c);
-        assertTrue(m.find(), "RUNTIME_CALLS_OFF in flagtrace_inject.c");
-        int[] inC = Arrays.stream(m.group(1).split(",")).map(String::trim).mapToInt(Integer::parseInt).toArray();
+        int[] inC = InjectedLibrarySource.intArray("RUNTIME_CALLS_OFF");
         assertEquals(Arrays.toString(CuptiUnrecordedCalls.RUNTIME_CBIDS), Arrays.toString(inC));
     }
 }
