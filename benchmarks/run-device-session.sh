@@ -11,7 +11,8 @@
 #      (toggle nopush noflush), with hogs and without (REPRO_HOGS, REPRO_SECONDS each)  -> repro.tgz
 #   6. the in-process session's driver launches: `record --workload parity` (cuBLAS SGEMM) with the
 #      default arming and with -Dflagtrace.cupti.driver=none and =all                    -> inproc.jsonl
-# SKIP_TORCH, SKIP_TREE, SKIP_DRIVER, SKIP_RATE, SKIP_REPRO, SKIP_INPROC=1 leave a part out.
+#   7. every NVTX range form under `run` on real NVTX and CUPTI (benchmarks/device/nvtx-forms) -> nvtx-forms.json
+# SKIP_TORCH, SKIP_TREE, SKIP_DRIVER, SKIP_RATE, SKIP_REPRO, SKIP_INPROC, SKIP_NVTX=1 leave a part out.
 # Run from the repository root with the bundle in BUNDLE (default .device/ab). Results under $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +28,8 @@ ft() { "$bundle/jre/bin/java" -Dorg.bytedeco.javacpp.cachedir="$work/javacpp" \
 if [ "${SKIP_TORCH:-0}" != 1 ]; then
   ROUNDS=${COST_ROUNDS:-0} ONDEMAND=0 TORCH_ROUNDS=${TORCH_ROUNDS:-1} bash benchmarks/run-device-torch-run.sh > "$OUT/torch-run.log" 2>&1
   echo "torch-run exit $?"; tail -5 "$OUT/torch-run.log"
+  [ -f "$OUT/torch-run.tgz" ] && rm -rf "$OUT/torch-run"  # the tarball holds it: few files come back
+  tar xzf "$OUT/torch-run.tgz" -O torch-run/torch-cost.jsonl 2>/dev/null
 fi
 if [ "${SKIP_TREE:-0}" != 1 ]; then
   res=$OUT/tree; mkdir -p "$res"; torchrun=$(dirname "$(command -v python3)")/torchrun
@@ -57,6 +60,10 @@ if [ "${SKIP_REPRO:-0}" != 1 ]; then
     OUT="$OUT/repro-hogs$hogs" HOGS=$hogs MODES="${REPRO_MODES:-toggle nopush noflush}" SECONDS_PER_PAIR=${REPRO_SECONDS:-90} \
       bash benchmarks/native/run-device-cupti-repro.sh > "$OUT/repro-hogs$hogs/log.txt" 2>&1
     echo "repro hogs=$hogs:"; cat "$OUT/repro-hogs$hogs/tally.txt"
+    # memsets undelivered at a stop, per mode: runs, runs with any, the largest
+    awk '{ m = $1; for (i = 1; i <= NF; i++) if ($i == "max") { v = $(i + 1) + 0 } runs[m]++; if (v > 0) any[m]++;
+           if (v > big[m]) big[m] = v } END { for (m in runs) print m, runs[m] " runs,", any[m] + 0, "with memsets undelivered at a stop, largest", big[m] + 0 }' \
+      "$OUT/repro-hogs$hogs/passes.txt" 2>/dev/null
   done
   tar czf "$OUT/repro.tgz" -C "$OUT" $(cd "$OUT" && ls -d repro-hogs*) && rm -rf "$OUT"/repro-hogs*
 fi
@@ -71,4 +78,12 @@ if [ "${SKIP_INPROC:-0}" != 1 ]; then  # 6. the in-process session's driver laun
   done
   [ -f "$work/inproc-default.json" ] && gzip -9c "$work/inproc-default.json" > "$OUT/inproc-default.json.gz"
   cat "$OUT/inproc.jsonl"
+fi
+if [ "${SKIP_NVTX:-0}" != 1 ]; then  # 7. every NVTX range form, real NVTX v3 (CUDA's headers) and CUPTI
+  nvcc -O2 -std=c++17 -arch=sm_90 -o "$work/nvtx_forms" benchmarks/device/nvtx-forms/nvtx_forms.cu > "$OUT/nvtx-forms-build.txt" 2>&1 \
+    || { echo "nvtx_forms build failed"; cat "$OUT/nvtx-forms-build.txt"; }
+  ( cd "$work" && ft run -d "$work/nvtx" -- "$work/nvtx_forms" 4 > "$OUT/nvtx-forms-run.txt" 2>&1; echo "run exit $?" >> "$OUT/nvtx-forms-run.txt" )
+  tail -3 "$OUT/nvtx-forms-run.txt"
+  t=$(ls "$work"/nvtx/flagtrace-[0-9]*.json 2>/dev/null | head -1)
+  [ -n "$t" ] && python3 benchmarks/device/nvtx-forms/check.py "$t" > "$OUT/nvtx-forms.json" && cat "$OUT/nvtx-forms.json"
 fi
