@@ -339,7 +339,7 @@ public final class TraceReader {
             if (v == JsonToken.VALUE_NUMBER_INT) {
                 return ep.getNumberType() == JsonParser.NumberType.BIG_INTEGER ? TraceEvent.NONE : ep.getLongValue();
             }
-            return v == JsonToken.VALUE_STRING ? parse(ep.getText()) : TraceEvent.NONE;
+            return v == JsonToken.VALUE_STRING ? TraceEvent.wholeNumber(ep.getText()) : TraceEvent.NONE;
         }
 
         /**
@@ -355,21 +355,10 @@ public final class TraceReader {
                 return big.signum() > 0 && big.bitLength() <= 64 ? big.longValue() : TraceEvent.NONE;
             }
             if (v == JsonToken.VALUE_STRING) {
-                return parse(ep.getText());
+                return TraceEvent.wholeNumber(ep.getText());
             }
             ep.skipChildren();
             return TraceEvent.NONE;
-        }
-
-        private static long parse(String s) {
-            if (s.isEmpty() || s.length() > 20) {
-                return TraceEvent.NONE;
-            }
-            try {
-                return Long.parseLong(s);
-            } catch (NumberFormatException e) {
-                return TraceEvent.NONE;
-            }
         }
 
         /**
