@@ -9,7 +9,9 @@
 #   4. the hand-off's rate on the fakes (benchmarks/run-handoff-rate.sh)              -> handoff-rate.jsonl
 #   5. CUPTI's own teardown crash, narrowed (benchmarks/native/run-device-cupti-repro.sh): REPRO_MODES
 #      (toggle nopush noflush), with hogs and without (REPRO_HOGS, REPRO_SECONDS each)  -> repro.tgz
-# SKIP_TORCH, SKIP_TREE, SKIP_DRIVER, SKIP_RATE, SKIP_REPRO=1 leave a part out.
+#   6. the in-process session's driver launches: `record --workload parity` (cuBLAS SGEMM) with the
+#      default arming and with -Dflagtrace.cupti.driver=none and =all                    -> inproc.jsonl
+# SKIP_TORCH, SKIP_TREE, SKIP_DRIVER, SKIP_RATE, SKIP_REPRO, SKIP_INPROC=1 leave a part out.
 # Run from the repository root with the bundle in BUNDLE (default .device/ab). Results under $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -57,4 +59,16 @@ if [ "${SKIP_REPRO:-0}" != 1 ]; then
     echo "repro hogs=$hogs:"; cat "$OUT/repro-hogs$hogs/tally.txt"
   done
   tar czf "$OUT/repro.tgz" -C "$OUT" $(cd "$OUT" && ls -d repro-hogs*) && rm -rf "$OUT"/repro-hogs*
+fi
+if [ "${SKIP_INPROC:-0}" != 1 ]; then  # 6. the in-process session's driver launches (CuptiDriverLaunches)
+  for mode in default none all; do
+    opt=(); [ "$mode" = default ] || opt=(-Dflagtrace.cupti.driver=$mode)
+    ( cd "$work" && "$bundle/jre/bin/java" -Dorg.bytedeco.javacpp.cachedir="$work/javacpp" "${opt[@]}" \
+        -cp "$bundle/flagtrace-0.1.0-SNAPSHOT.jar:$bundle/lib/*" org.flagos.trace.cli.FlagtraceCli \
+        record --workload parity -o "$work/inproc-$mode.json" > "$OUT/inproc-$mode.txt" 2>&1; echo "record exit $?" >> "$OUT/inproc-$mode.txt" )
+    tail -2 "$OUT/inproc-$mode.txt"
+    [ -f "$work/inproc-$mode.json" ] && python3 benchmarks/device/inproc-driver/launches.py "$work/inproc-$mode.json" "$mode" >> "$OUT/inproc.jsonl"
+  done
+  [ -f "$work/inproc-default.json" ] && gzip -9c "$work/inproc-default.json" > "$OUT/inproc-default.json.gz"
+  cat "$OUT/inproc.jsonl"
 fi
