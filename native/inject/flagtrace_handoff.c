@@ -39,6 +39,8 @@ static int later;          /* started disarmed (FLAGTRACE_RUN_START=later, or a 
  * (guarded by control_lock). */
 static int capture_kind;
 static char* capture_name;
+/* NAME@DOMAIN: the domain the range must be in (nsys's --nvtx-capture): NULL for the default domain, "*" for any. */
+static char* capture_domain;
 static char* capture_label;
 static int capture_open;
 /* The windows the capture range may still open (FLAGTRACE_RUN_CAPTURE_WINDOWS, `--capture-range-end stop` or
@@ -313,7 +315,18 @@ static void hand_op(range* r, uint64_t end);
 static __thread int depth;
 static __thread int overflow; /* pushes past DEPTH, popped without an op */
 
-int handoff_range_push(const char* text, uint64_t tag) {
+/* The range opened is the capture range: its name, in the capture's domain. */
+static int capture_matches(const char* text, const char* domain) {
+    if (capture_kind != CAPTURE_RANGE || text == NULL || strcmp(text, capture_name) != 0) {
+        return 0;
+    }
+    if (capture_domain == NULL) {
+        return domain == NULL;
+    }
+    return strcmp(capture_domain, "*") == 0 || (domain != NULL && strcmp(domain, capture_domain) == 0);
+}
+
+int handoff_range_push(const char* text, const char* domain, uint64_t tag) {
     if (depth >= DEPTH) {
         overflow++;
         atomic_fetch_add(&ops_dropped, 1);
@@ -322,7 +335,7 @@ int handoff_range_push(const char* text, uint64_t tag) {
     range* r = &ranges[depth];
     r->tag = tag;
     r->end = 0;
-    r->capture = capture_kind == CAPTURE_RANGE && text != NULL && strcmp(text, capture_name) == 0;
+    r->capture = capture_matches(text, domain);
     if (r->capture) {
         capture_range_opened(); /* first: the range is in the window it opens, an op of it */
     }
@@ -549,6 +562,11 @@ static void read_capture(const handoff_vendor* vendor) {
     if (strncmp(spec, vendor->marker, marker) == 0 && spec[marker] == ':' && spec[marker + 1] != '\0') {
         capture_kind = CAPTURE_RANGE;
         capture_name = strdup(spec + marker + 1);
+        char* at = capture_name == NULL ? NULL : strrchr(capture_name, '@');
+        if (at != NULL && at != capture_name && at[1] != '\0') { /* NAME@DOMAIN, split at the last @ */
+            *at = '\0';
+            capture_domain = at + 1;
+        }
     } else if (strcmp(spec, "cudaProfilerApi") == 0 && strcmp(vendor->name, "cupti") == 0) {
         capture_kind = CAPTURE_PROFILER_API;
     } else {

@@ -167,7 +167,7 @@ enum { NVTX_ETID_CALLBACKS = 1, NVTX_CB_MODULE_CORE = 1, NVTX_CB_MODULE_CORE2 = 
        NVTX_CBID_CORE_RangePushA = 9, NVTX_CBID_CORE_RangePushW = 10, NVTX_CBID_CORE_RangePop = 11,
        NVTX_CBID_CORE_SIZE = 16, NVTX_CBID_CORE2_DomainRangeStartEx = 2, NVTX_CBID_CORE2_DomainRangeEnd = 3,
        NVTX_CBID_CORE2_DomainRangePushEx = 4, NVTX_CBID_CORE2_DomainRangePop = 5,
-       NVTX_CBID_CORE2_DomainRegisterStringA = 10, NVTX_CBID_CORE2_SIZE = 16 };
+       NVTX_CBID_CORE2_DomainRegisterStringA = 10, NVTX_CBID_CORE2_DomainCreateA = 12, NVTX_CBID_CORE2_SIZE = 16 };
 
 static NvtxFunctionPointer core_slots[NVTX_CBID_CORE_SIZE];
 static NvtxFunctionPointer* core_table[NVTX_CBID_CORE_SIZE];
@@ -253,9 +253,9 @@ void nvtxRangeEnd(uint64_t id) {
     }
 }
 
-/* Domains: NVTX's own handle for one (the tool does not create them here). */
 nvtxDomainHandle_t nvtxDomainCreateA(const char* name) {
-    return (nvtxDomainHandle_t) strdup(name == NULL ? "" : name);
+    NvtxFunctionPointer f = nvtx_slot(core2_slots, NVTX_CBID_CORE2_DomainCreateA);
+    return f == NULL ? NULL : ((nvtxDomainHandle_t (*)(const char*)) f)(name);
 }
 
 nvtxStringHandle_t nvtxDomainRegisterStringA(nvtxDomainHandle_t domain, const char* text) {
