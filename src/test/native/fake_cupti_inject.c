@@ -116,15 +116,16 @@ int cuptiGetResultString(int result, const char** text) {
 }
 
 /* A device runs one thing at a time on its one stream: work starts when it was launched or when the
- * stream's previous work ended, whichever is later. */
-static pthread_mutex_t stream_lock = PTHREAD_MUTEX_INITIALIZER;
-static uint64_t stream_free;
+ * stream's previous work ended, whichever is later. One compare-and-swap, no lock: a real CUPTI's timestamps
+ * come from the device, and threads launching at once must not wait on each other here. */
+static _Atomic uint64_t stream_free;
 
 static uint64_t stream_slot(uint64_t earliest, uint64_t duration) {
-    pthread_mutex_lock(&stream_lock);
-    uint64_t start = earliest > stream_free ? earliest : stream_free + 50;
-    stream_free = start + duration;
-    pthread_mutex_unlock(&stream_lock);
+    uint64_t free_at = atomic_load(&stream_free);
+    uint64_t start;
+    do {
+        start = earliest > free_at ? earliest : free_at + 50;
+    } while (!atomic_compare_exchange_weak(&stream_free, &free_at, start + duration));
     return start;
 }
 
