@@ -145,7 +145,9 @@ static uint64_t kernel_ns(void) {
  * pushed External id) and the device work it launched. `name` is the kernel's name, a pointer that stays valid for
  * the process's life, as the real one's does. The first call makes the CUDA context. */
 static void api_call(int kind, uint32_t cbid, int work, uint64_t bytes, const char* name, uint32_t gridX, uint32_t blockX) {
-    atomic_store(&fk_context_made, 1);
+    if (!atomic_load(&fk_context_made)) { /* written once: a store per call would bounce its cache line between threads */
+        atomic_store(&fk_context_made, 1);
+    }
     uint32_t correlation = atomic_fetch_add(&fk_next_correlation, 1);
     uint64_t start = fk_realtime_ns();
     fk_external_record(correlation);
