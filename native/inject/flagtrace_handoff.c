@@ -50,6 +50,9 @@ static uint64_t queued_bytes;
 static uint64_t queue_limit = 256ull << 20;
 static int sender_done; /* the sender ended: disarmed, or the end was sent */
 static int closing;     /* the end message is queued: the sender stops after it */
+/* A window's message is queued and its kinds are not enabled yet: the sender holds it (and all after it) until they
+ * are, so flagtrace, which answers `start` when the message arrives, never answers before the window records. */
+static int opening;
 static pthread_t sender;
 static atomic_ullong buffers_sent, buffers_dropped, bytes_dropped, ops_dropped, names_dropped, next_external_id;
 /* The records of the buffers dropped: all of them, and the device kinds' (kernel, memcpy, memset). */
@@ -168,7 +171,7 @@ static void* send_loop(void* unused) {
     (void) unused;
     for (;;) {
         pthread_mutex_lock(&queue_lock);
-        while (head == NULL && !closing) {
+        while ((head == NULL && !closing) || opening) {
             pthread_cond_wait(&queue_cond, &queue_lock);
         }
         message* m = head;
@@ -447,8 +450,16 @@ int handoff_range_end(uint64_t tag) {
     return -1;
 }
 
+static void set_opening(int value) {
+    pthread_mutex_lock(&queue_lock);
+    opening = value;
+    pthread_cond_broadcast(&queue_cond);
+    pthread_mutex_unlock(&queue_lock);
+}
+
 /* Opens a window (control_lock held): the window's message (its number, start and clock anchor) is queued
- * first, then the kinds are enabled, so everything recorded in it began after its start. */
+ * first, then the kinds are enabled, so everything recorded in it began after its start and follows its message
+ * in the stream; the message is sent only once they are enabled (opening). */
 static void arm_locked(void) {
     if (fd < 0 || exiting || atomic_load(&armed)) {
         return;
@@ -461,13 +472,19 @@ static void arm_locked(void) {
     }
     anchor(text + n, sizeof text - (size_t) n, "start");
     message* m = new_message(MSG_WINDOW, text, strlen(text));
-    if (m == NULL || !enqueue(m, 1)) {
+    if (m == NULL) {
+        return;
+    }
+    set_opening(1);
+    if (!enqueue(m, 1)) {
+        set_opening(0);
         return;
     }
     atomic_store(&window, w);
     atomic_store(&window_device_end, 0);
     atomic_store(&armed, 1);
     handoff->enable();
+    set_opening(0);
 }
 
 /* Closes the window (control_lock held): disables the kinds, flushes (the buffers are handed over while

@@ -22,7 +22,19 @@ int cuptiActivityRegisterCallbacks(fk_requested_fn requested, fk_completed_fn co
     return fk_register(requested, completed);
 }
 
+/* FAKE_CUPTI_ENABLE_DELAY_MS: each cuptiActivityEnable takes that long, as an enable on a thread descheduled while
+ * it arms may: a test that `flagtrace start` is answered only once the window's kinds record sets it. */
+static void enable_delay(void) {
+    const char* set = getenv("FAKE_CUPTI_ENABLE_DELAY_MS");
+    long ms = set != NULL ? strtol(set, NULL, 10) : 0;
+    if (ms > 0) {
+        struct timespec pause = {ms / 1000, (ms % 1000) * 1000000L};
+        nanosleep(&pause, NULL);
+    }
+}
+
 int cuptiActivityEnable(int kind) {
+    enable_delay();
     return fk_enable(kind);
 }
 
