@@ -63,20 +63,21 @@ void __cudaRegisterFunction(void** fatCubinHandle, const char* hostFun, char* de
     if (kernel_count < MAX_KERNELS) {
         kernels[kernel_count].stub = hostFun;
         kernels[kernel_count].name = strdup(deviceName);
-        kernel_count++;
+        __atomic_store_n(&kernel_count, kernel_count + 1, __ATOMIC_RELEASE); /* the entry is whole before it counts */
     }
     pthread_mutex_unlock(&kernels_lock);
 }
 
+/* Read without the lock (entries are only appended, each complete before it is counted): a launch takes no lock
+ * that other threads' launches take. */
 static const char* kernel_name(const void* stub) {
     const char* name = "unregistered_kernel";
-    pthread_mutex_lock(&kernels_lock);
-    for (int i = 0; i < kernel_count; i++) {
+    int n = __atomic_load_n(&kernel_count, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < n; i++) {
         if (kernels[i].stub == stub) {
             name = kernels[i].name;
         }
     }
-    pthread_mutex_unlock(&kernels_lock);
     return name;
 }
 

@@ -71,7 +71,9 @@ class OnDemandRunTest {
     @Test
     void twoWindowsGiveTwoTraces() throws Exception {
         Path dir = FakeGpuPrograms.fresh(ROOT, "two-windows");
-        ProgramRun run = flagtraceRun(dir, List.of("--start-later"), "4", "0");
+        // A CUPTI slow to enable (5 ms a kind): each window's start must be answered only once its kinds record, or
+        // the phase launched right after the answer is missing from the window.
+        ProgramRun run = flagtraceRunAfter(dir, List.of("--start-later"), "export FAKE_CUPTI_ENABLE_DELAY_MS=5 && ", "4", "0");
         long pid = ready(run);
         go(run, 1);
         assertEquals(0, control("start", Long.toString(pid)));
@@ -209,10 +211,16 @@ class OnDemandRunTest {
 
     /** {@code flagtrace run OPTIONS -d DIR -- sh -c 'eval "$(scripts/fake-gpu-env cupti)" && exec PROGRAM ARGS'}. */
     private static ProgramRun flagtraceRun(Path dir, List<String> options, String... programArgs) throws IOException {
+        return flagtraceRunAfter(dir, options, "", programArgs);
+    }
+
+    /** The same, with {@code shell} (shell commands ending in {@code &&}, or empty) run before the program. */
+    private static ProgramRun flagtraceRunAfter(Path dir, List<String> options, String shell, String... programArgs) throws IOException {
         List<String> args = new ArrayList<>(List.of("run"));
         args.addAll(options);
         args.addAll(List.of("-d", dir.toString(), "--agent-jar", jar.toString(), "--", "sh", "-c",
-                "eval \"$(" + Path.of("scripts/fake-gpu-env").toAbsolutePath() + " cupti)\" && exec \"$0\" \"$@\"", program.toString()));
+                "eval \"$(" + Path.of("scripts/fake-gpu-env").toAbsolutePath() + " cupti)\" && " + shell + "exec \"$0\" \"$@\"",
+                program.toString()));
         args.addAll(List.of(programArgs));
         return ProgramRun.start(ROOT, List.of(), FlagtraceCli.class.getName(), args.toArray(String[]::new));
     }
