@@ -50,8 +50,10 @@ if [ "${SKIP_DRIVER:-0}" != 1 ]; then  # 3. driver launches armed at start and m
 fi
 if [ "${SKIP_RATE:-0}" != 1 ]; then  # 4. the hand-off's rate on the fakes, with this machine's free cores
   command -v cc > /dev/null || echo "no C compiler: the hand-off rate needs one"
+  python3 -c "import sys, zipfile; sys.stdout.buffer.write(zipfile.ZipFile(sys.argv[1]).read('flagtrace-inject/libflagtrace_inject.so'))" \
+    "$bundle/flagtrace-0.1.0-SNAPSHOT.jar" > "$work/libflagtrace_inject.so"  # the sink's library: the jar's own
   FT="$bundle/jre/bin/java -Dorg.bytedeco.javacpp.cachedir=$work/javacpp -cp $bundle/flagtrace-0.1.0-SNAPSHOT.jar:$bundle/lib/* org.flagos.trace.cli.FlagtraceCli" \
-    bash benchmarks/run-handoff-rate.sh ${RATE_LAUNCHES:-250000} ${RATE_THREADS:-1 2 4 8} > "$OUT/handoff-rate.jsonl" 2>&1
+    INJECT="$work/libflagtrace_inject.so" ROUNDS=${RATE_ROUNDS:-1} bash benchmarks/run-handoff-rate.sh ${RATE_LAUNCHES:-250000} ${RATE_THREADS:-1 2 4 8} > "$OUT/handoff-rate.jsonl" 2>&1
   echo "handoff rate exit $?"; cat "$OUT/handoff-rate.jsonl"
 fi
 if [ "${SKIP_REPRO:-0}" != 1 ]; then
