@@ -12,7 +12,9 @@
 #   6. the in-process session's driver launches: `record --workload parity` (cuBLAS SGEMM) with the
 #      default arming and with -Dflagtrace.cupti.driver=none and =all                    -> inproc.jsonl
 #   7. every NVTX range form under `run` on real NVTX and CUPTI (benchmarks/device/nvtx-forms) -> nvtx-forms.json
-# SKIP_TORCH, SKIP_TREE, SKIP_DRIVER, SKIP_RATE, SKIP_REPRO, SKIP_INPROC, SKIP_NVTX=1 leave a part out.
+#   8. a program with a CUPTI client of its own under `run`: train.py under torch.profiler (kineto), both traces
+#      counted (benchmarks/device/inproc-driver/launches.py)                           -> coexist.jsonl
+# SKIP_TORCH, SKIP_TREE, SKIP_DRIVER, SKIP_RATE, SKIP_REPRO, SKIP_INPROC, SKIP_NVTX, SKIP_COEXIST=1 leave a part out.
 # Run from the repository root with the bundle in BUNDLE (default .device/ab). Results under $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -88,4 +90,14 @@ if [ "${SKIP_NVTX:-0}" != 1 ]; then  # 7. every NVTX range form, real NVTX v3 (C
   tail -3 "$OUT/nvtx-forms-run.txt"
   t=$(ls "$work"/nvtx/flagtrace-[0-9]*.json 2>/dev/null | grep -E "/flagtrace-[0-9]+\.json$" | head -1)
   [ -n "$t" ] && python3 benchmarks/device/nvtx-forms/check.py "$t" > "$OUT/nvtx-forms.json" && cat "$OUT/nvtx-forms.json"
+fi
+if [ "${SKIP_COEXIST:-0}" != 1 ]; then  # 8. torch.profiler's kineto and flagtrace's injected library in one process
+  mkdir -p "$work/coexist/torch"
+  ( cd "$work" && TRACE_DIR="$work/coexist/torch" ft run -d "$work/coexist/ft" -- python3 "$OLDPWD/benchmarks/device/torch-run/train.py" torch 20 \
+      > "$OUT/coexist-run.txt" 2>&1; echo "run exit $?" >> "$OUT/coexist-run.txt" )
+  tail -4 "$OUT/coexist-run.txt"
+  t=$(ls "$work"/coexist/ft/flagtrace-[0-9]*.json 2>/dev/null | grep -E "/flagtrace-[0-9]+\.json$" | tail -1)
+  [ -n "$t" ] && python3 benchmarks/device/inproc-driver/launches.py "$t" flagtrace_beside_kineto >> "$OUT/coexist.jsonl"
+  for f in "$work"/coexist/torch/*.json; do [ -f "$f" ] && python3 benchmarks/device/inproc-driver/launches.py "$f" kineto_beside_flagtrace >> "$OUT/coexist.jsonl"; done
+  cat "$OUT/coexist.jsonl"
 fi

@@ -33,6 +33,9 @@ static atomic_int armed; /* 1 while buffers and ops are handed over */
 static atomic_uint window; /* the number of the latest window armed (1, 2, ...); 0 before the first */
 static pthread_mutex_t control_lock = PTHREAD_MUTEX_INITIALIZER; /* arm, disarm and exit, one at a time */
 static int exiting;        /* the exit ran: arms are ignored */
+/* The program's own client of the vendor's library took it (handoff_yield): the call that did, or NULL; arms are
+ * ignored after it. Set under control_lock, read by any thread. */
+static const char* _Atomic yielded_to;
 static int later;          /* started disarmed (FLAGTRACE_RUN_START=later, or a capture range) */
 /* The capture range (FLAGTRACE_RUN_CAPTURE): its kind, the range name it matches (CAPTURE_RANGE), the label each
  * of its windows carries (the option's value), and how many matching ranges are open now, on every thread
@@ -400,7 +403,7 @@ static void pop_one(uint64_t end) {
 
 /* Pops the range's External id and hands its op over when it was pushed and popped in one window. */
 static void hand_op(range* r, uint64_t end) {
-    if (r->pushed) {
+    if (r->pushed && atomic_load(&yielded_to) == NULL) { /* after a yield the stack is the program's client's */
         handoff->pop();
     }
     if (atomic_load(&armed) && atomic_load(&window) == r->window) {
@@ -477,7 +480,7 @@ static void set_opening(int value) {
  * first, then the kinds are enabled, so everything recorded in it began after its start and follows its message
  * in the stream; the message is sent only once they are enabled (opening). */
 static void arm_locked(void) {
-    if (fd < 0 || exiting || atomic_load(&armed)) {
+    if (fd < 0 || exiting || atomic_load(&armed) || atomic_load(&yielded_to) != NULL) {
         return;
     }
     char text[1024];
@@ -522,6 +525,9 @@ static void disarm_locked(void) {
     int n = snprintf(text, sizeof text, "window_end_ns=%llu\n", (unsigned long long) (device_end > closed ? device_end : closed));
     anchor(text + n, sizeof text - (size_t) n, "stop");
     n = (int) strlen(text);
+    if (atomic_load(&yielded_to) != NULL) {
+        n += snprintf(text + n, sizeof text - (size_t) n, "yielded=%s\n", atomic_load(&yielded_to));
+    }
     n += snprintf(text + n, sizeof text - (size_t) n,
                   "buffers_dropped=%llu\nbytes_dropped=%llu\nrecords_dropped=%llu\nkernels_dropped=%llu\nmemcpys_dropped=%llu\n"
                   "memsets_dropped=%llu\nops_dropped=%llu\nnames_dropped=%llu\ndevice_records=%llu\n",
@@ -670,6 +676,15 @@ gone:
     }
     pthread_mutex_unlock(&control_lock);
     return NULL;
+}
+
+void handoff_yield(const char* call) {
+    pthread_mutex_lock(&control_lock);
+    if (atomic_load(&yielded_to) == NULL) {
+        atomic_store(&yielded_to, call);
+        disarm_locked(); /* flushed while the buffers still come here; its end names the call */
+    }
+    pthread_mutex_unlock(&control_lock);
 }
 
 void handoff_exit(void) {

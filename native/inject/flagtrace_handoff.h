@@ -81,6 +81,10 @@ int handoff_capture_kind(void);
  * thread that made the call, before it returns, so the calls after a start and none after a stop are in it. */
 void handoff_capture_start(void);
 void handoff_capture_stop(void);
+/* The program's own client of the vendor's tracing library takes it (`call`: the call that did, a literal): the
+ * window open closes now, its end saying so, no later window arms, and the External ids still pushed are left to
+ * the vendor's stack. Once; later calls change nothing. */
+void handoff_yield(const char* call);
 /* Stops handing over and calls the vendor's disarm (once). */
 void handoff_disarm(void);
 /* Hands over the string at `pointer` the first time it is seen. */

@@ -22,6 +22,7 @@
 #include "flagtrace_handoff.h"
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -304,16 +305,25 @@ static int lookup(void* library, const char* name, void** slot) {
     return 0;
 }
 
-static void* load_cupti(void) {
-    /* A process holds one CUPTI: when the program already loaded one (torch's wheels bring their own
-     * libcupti, linked at import, before CUDA initialises), a second copy from another path would be a
-     * second client of the driver's callbacks. Use the loaded one. */
+/* The libcupti the program already loaded, or NULL. */
+static void* loaded_cupti(void) {
     const char* sonames[] = {"libcupti.so.13", "libcupti.so.12", "libcupti.so"};
     for (size_t i = 0; i < sizeof sonames / sizeof sonames[0]; i++) {
         void* loaded = dlopen(sonames[i], RTLD_NOW | RTLD_NOLOAD);
         if (loaded != NULL) {
             return loaded;
         }
+    }
+    return NULL;
+}
+
+static void* load_cupti(void) {
+    /* A process holds one CUPTI: when the program already loaded one (torch's wheels bring their own
+     * libcupti, linked at import, before CUDA initialises), a second copy from another path would be a
+     * second client of the driver's callbacks. Use the loaded one. */
+    void* loaded = loaded_cupti();
+    if (loaded != NULL) {
+        return loaded;
     }
     const char* chosen = getenv("FLAGTRACE_CUPTI_LIBRARY");
     const char* names[] = {chosen, "libcupti.so", "libcupti.so.13", "libcupti.so.12"};
@@ -334,12 +344,19 @@ static void* load_cupti(void) {
 }
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-static int initialized; /* 1 once connected and registered */
+static int _Atomic initialized; /* 1 once connected and registered */
+/* The program's own CUPTI client registered before CUDA initialised: the call that did, or NULL. */
+static const char* _Atomic taken_before_start;
 
 static void initialize(void) {
     const char* path = handoff_socket();
     if (path == NULL) {
         return; /* not under flagtrace run, or a JVM (traced through its agent, in-process) */
+    }
+    if (atomic_load(&taken_before_start) != NULL) {
+        fprintf(stderr, "flagtrace: the program's own CUPTI client (%s) took CUPTI before CUDA initialised; the"
+                        " program runs untraced\n", atomic_load(&taken_before_start));
+        return;
     }
     void* library = load_cupti();
     if (library == NULL || lookup(library, "cuptiActivityRegisterCallbacks", (void**) &cupti.registerCallbacks)
@@ -366,7 +383,47 @@ static void initialize(void) {
         subscribe_profiler_api(library);
     }
     handoff_begin();
-    initialized = 1;
+    atomic_store(&initialized, 1);
+}
+
+/* The program's own CUPTI client (torch.profiler's kineto, an nsys-like tool): CUPTI has one set of buffer callbacks
+ * and one timestamp source per process, so its registration would take flagtrace's buffers (kineto says "bufferCompleted
+ * called with unknown buffer", and neither trace holds the kernels) and switch the clock under the window open (H100,
+ * torch 2.11: the window's end before its start). `flagtrace run` preloads this library, so these two calls of the
+ * program come here first: flagtrace closes its window (flushed to it, on the old clock) and steps aside for the rest of
+ * the process (handoff_yield), then the call goes on to CUPTI unchanged. flagtrace's own registration goes to CUPTI
+ * directly (through the handle, never through these). */
+static void* cupti_symbol(const char* name) {
+    void* next = dlsym(RTLD_NEXT, name);
+    if (next == NULL) { /* a libcupti loaded into a library's own scope, not the global one */
+        void* loaded = loaded_cupti();
+        next = loaded == NULL ? NULL : dlsym(loaded, name);
+    }
+    return next;
+}
+
+static void program_client(const char* call) {
+    if (atomic_load(&initialized)) {
+        handoff_yield(call);
+    } else {
+        atomic_store(&taken_before_start, call);
+    }
+}
+
+enum { CUPTI_ERROR_NOT_INITIALIZED = 15 };
+
+EXPORT int cuptiActivityRegisterCallbacks(requested_fn requested, completed_fn completed) {
+    int (*real)(requested_fn, completed_fn) = (int (*)(requested_fn, completed_fn)) cupti_symbol("cuptiActivityRegisterCallbacks");
+    if (requested != handoff_buffer_requested) {
+        program_client("cuptiActivityRegisterCallbacks");
+    }
+    return real == NULL ? CUPTI_ERROR_NOT_INITIALIZED : real(requested, completed);
+}
+
+EXPORT int cuptiActivityRegisterTimestampCallback(uint64_t (*timestamp)(void)) {
+    int (*real)(uint64_t (*)(void)) = (int (*)(uint64_t (*)(void))) cupti_symbol("cuptiActivityRegisterTimestampCallback");
+    program_client("cuptiActivityRegisterTimestampCallback");
+    return real == NULL ? CUPTI_ERROR_NOT_INITIALIZED : real(timestamp);
 }
 
 /* The CUDA driver's hook: called once, at the driver's initialisation. */

@@ -61,11 +61,21 @@ int cuptiActivityFlushAll(uint32_t flag) {
     return fk_flush_all();
 }
 
+/* A client's own clock (cuptiActivityRegisterTimestampCallback), as kineto registers one: CUPTI's timestamps come from it
+ * after that. Here cuptiGetTimestamp does (the records keep the fake's clock). */
+static uint64_t (*_Atomic fk_timestamp_callback)(void);
+
+int cuptiActivityRegisterTimestampCallback(uint64_t (*callback)(void)) {
+    atomic_store(&fk_timestamp_callback, callback);
+    return FK_SUCCESS;
+}
+
 int cuptiGetTimestamp(uint64_t* now) {
     if (now == NULL) {
         return FK_ERROR_INVALID_PARAMETER;
     }
-    *now = fk_realtime_ns();
+    uint64_t (*callback)(void) = atomic_load(&fk_timestamp_callback);
+    *now = callback != NULL ? callback() : fk_realtime_ns();
     return FK_SUCCESS;
 }
 

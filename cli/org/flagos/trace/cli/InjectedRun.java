@@ -196,7 +196,8 @@ final class InjectedRun implements AutoCloseable {
     Map<String, String> environment(String previousPreload) {
         Map<String, String> env = new LinkedHashMap<>(Map.of("CUDA_INJECTION64_PATH", library.toString(),
                 "NVTX_INJECTION64_PATH", library.toString(), SOCKET_VARIABLE, socket.toString(),
-                "LD_PRELOAD", (previousPreload == null || previousPreload.isBlank() ? "" : previousPreload + ":") + msptiLibrary));
+                "LD_PRELOAD", (previousPreload == null || previousPreload.isBlank() ? "" : previousPreload + ":") + msptiLibrary
+                        + ":" + library)); // preloaded too: the program's own CUPTI client reaches flagtrace first (handoff_yield)
         if (onDemand.disarmedAtStart()) {
             env.put("FLAGTRACE_RUN_START", "later");
         }
@@ -734,10 +735,19 @@ final class InjectedRun implements AutoCloseable {
                     throw new IOException("the capture could not be written: " + failure.getMessage(), failure);
                 }
                 boolean stopped = end != null;
+                String yielded = stopped ? end.get("yielded") : null;
+                if (yielded != null && !yielded.matches("[A-Za-z]{1,64}")) {
+                    yielded = "a call it did not name";
+                }
+                if (yielded != null) {
+                    err.println("flagtrace run: process " + pid + "'s own CUPTI client took CUPTI (" + yielded + "): its window"
+                            + " closed there, and flagtrace stepped aside for the rest of the process");
+                }
                 String base = capture.getFileName().toString();
                 Path trace = dir.resolve(base.substring(0, base.length() - ".fltrbuf".length()) + ".json");
                 List<String> args = new ArrayList<>(List.of("replay", capture.toString(), "-o", trace.toString(),
-                        "--metadata", "flagtrace_run_end=" + (stopped ? "stop" : "the process ended without a stop"
+                        "--metadata", "flagtrace_run_end=" + (yielded != null ? "yielded: the program's own CUPTI client took CUPTI ("
+                                + yielded + ")" : stopped ? "stop" : "the process ended without a stop"
                                 + (damage != null ? " (" + damage + ")" : "") + ": every buffer it handed over is here, ops still open are not"),
                         "--metadata", "flagtrace_run_buffers=" + buffers, "--metadata", "flagtrace_run_window=" + number));
                 if (captureRange != null) {

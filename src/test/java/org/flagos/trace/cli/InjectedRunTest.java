@@ -36,6 +36,7 @@ class InjectedRunTest {
     private static final Path ROOT = Path.of("target", "agent-test", "inject").toAbsolutePath();
     private static Path program;
     private static Path nvtxForms;
+    private static Path ownClient;
     private static Path jar;
 
     @BeforeAll
@@ -44,6 +45,7 @@ class InjectedRunTest {
         jar = AgentJars.forThisClassPath(ROOT, FlagtraceAgent.class.getName());
         program = FakeGpuPrograms.build("cupti", "cuda/unchanged_program.c", ROOT.resolve("unchanged_program"), "-lcudart");
         nvtxForms = FakeGpuPrograms.build("cupti", "cuda/nvtx_forms_program.c", ROOT.resolve("nvtx_forms_program"), "-lcudart");
+        ownClient = FakeGpuPrograms.build("cupti", "cuda/own_client_program.c", ROOT.resolve("own_client_program"), "-lcudart -lcupti");
     }
 
     @Test
@@ -169,6 +171,34 @@ class InjectedRunTest {
             run.clean();
             FakeGpuPrograms.delete(dir);
         }
+    }
+
+    /**
+     * A program that takes CUPTI for its own client (as torch.profiler's kineto does: its own clock, its own buffer
+     * callbacks): flagtrace's window closes there with what came before, on one clock, and flagtrace steps aside; the
+     * program's own client gets every record after (on an H100 with torch 2.11, before this, neither trace held the
+     * kernels and flagtrace's window ended before it started).
+     */
+    @Test
+    void aProgramsOwnCuptiClientTakesCuptiAndFlagtraceStepsAside() throws Exception {
+        Path dir = FakeGpuPrograms.fresh(ROOT, "own-client");
+        ProgramRun run = flagtraceRun(dir, List.of(ownClient.toString()));
+        assertEquals(0, run.finish(), run.stderr());
+        assertEquals("before: kernels=3\nown: kernels=5 recorded by the program's own client=5\n", run.stdout(),
+                "the program's own client got all of its records");
+        List<Path> traces = FakeGpuPrograms.traces(dir);
+        assertEquals(1, traces.size(), run.stderr());
+        JsonNode trace = JSON.readTree(traces.get(0).toFile());
+        Events e = new Events(trace);
+        assertEquals(3, e.count("kernel"), "the kernels before the program took CUPTI");
+        assertEquals(List.of("before"), e.of("cpu_op").stream().map(o -> o.path("name").asText()).toList());
+        assertEquals("yielded: the program's own CUPTI client took CUPTI (cuptiActivityRegisterTimestampCallback)",
+                trace.path("flagtrace_run_end").asText());
+        assertTrue(run.stderr().contains("own CUPTI client took CUPTI (cuptiActivityRegisterTimestampCallback): its window closed there"),
+                run.stderr());
+        assertSameAsReplay(traces.get(0));
+        run.clean();
+        FakeGpuPrograms.delete(dir);
     }
 
     @Test

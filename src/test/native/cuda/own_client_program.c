@@ -1,0 +1,72 @@
+/* An unchanged CUDA program with a CUPTI client of its own, as a PyTorch program under torch.profiler has (kineto):
+ * phase 1 launches 3 kernels in an NVTX range "before"; then the program takes CUPTI for itself as kineto does (its
+ * own timestamp callback, a monotonic clock, and its own buffer callbacks, the kernel kind enabled), launches 5
+ * kernels in a range "own", flushes and counts the kernel records its own callbacks got; prints both counts.
+ *
+ *     own_client_program */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include "fake_cuda.h"
+
+/* CUPTI's activity API, as cupti_activity.h declares what this program calls (linked with -lcupti). */
+int cuptiActivityRegisterCallbacks(void (*requested)(uint8_t**, size_t*, size_t*),
+                                   void (*completed)(void*, uint32_t, uint8_t*, size_t, size_t));
+int cuptiActivityRegisterTimestampCallback(uint64_t (*timestamp)(void));
+int cuptiActivityEnable(int kind);
+int cuptiActivityFlushAll(uint32_t flag);
+int cuptiActivityGetNextRecord(uint8_t* buffer, size_t validSize, void** record);
+
+static long own_kernels;
+
+static void requested(uint8_t** buffer, size_t* size, size_t* maxNumRecords) {
+    *size = 1 << 20;
+    *buffer = aligned_alloc(8, *size);
+    *maxNumRecords = 0;
+}
+
+static void completed(void* context, uint32_t streamId, uint8_t* buffer, size_t size, size_t validSize) {
+    (void) context;
+    (void) streamId;
+    (void) size;
+    void* record = NULL;
+    while (cuptiActivityGetNextRecord(buffer, validSize, &record) == 0) {
+        own_kernels += *(uint32_t*) record == 10; /* CONCURRENT_KERNEL */
+    }
+    free(buffer);
+}
+
+static uint64_t monotonic(void) { /* kineto's clock is not CUPTI's default one */
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t) t.tv_sec * 1000000000ull + (uint64_t) t.tv_nsec;
+}
+
+static void gemm_stub(void) {}
+
+int main(void) {
+    __cudaRegisterFunction(NULL, (const char*) gemm_stub, (char*) "_Z4gemmPfS_S_i", "_Z4gemmPfS_S_i", -1, NULL, NULL,
+                           NULL, NULL, NULL);
+    dim3 grid = {8, 1, 1};
+    dim3 block = {128, 1, 1};
+    cudaDeviceSynchronize();
+    nvtxRangePushA("before");
+    for (int k = 0; k < 3; k++) {
+        cudaLaunchKernel((const void*) gemm_stub, grid, block, NULL, 0, NULL);
+    }
+    nvtxRangePop();
+    cudaDeviceSynchronize();
+    cuptiActivityRegisterTimestampCallback(monotonic);
+    cuptiActivityRegisterCallbacks(requested, completed);
+    cuptiActivityEnable(10);
+    nvtxRangePushA("own");
+    for (int k = 0; k < 5; k++) {
+        cudaLaunchKernel((const void*) gemm_stub, grid, block, NULL, 0, NULL);
+    }
+    nvtxRangePop();
+    cudaDeviceSynchronize();
+    cuptiActivityFlushAll(1);
+    printf("before: kernels=3\nown: kernels=5 recorded by the program's own client=%ld\n", own_kernels);
+    return 0;
+}
