@@ -62,9 +62,40 @@ public final class Analyses {
             if (in == null) {
                 throw new IllegalStateException(name + ".sql is missing beside " + Analyses.class.getName());
             }
-            return expand(CollectiveKernels.expand(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
+            return expand(CollectiveKernels.expand(fragments(new String(in.readAllBytes(), StandardCharsets.UTF_8))));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** What a query writes, followed by a resource name in parentheses, for that resource's query in its place. */
+    public static final String FRAGMENT_MARKER = "flagtrace_fragment";
+
+    /**
+     * {@code sql} with every {@value #FRAGMENT_MARKER}{@code (name)} replaced by the query of resource
+     * {@code name.sql} without its comment lines: a part that several queries share (step_ops.sql), written once.
+     */
+    static String fragments(String sql) {
+        StringBuilder out = new StringBuilder();
+        int at = 0;
+        while (true) {
+            int i = sql.indexOf(FRAGMENT_MARKER + "(", at);
+            if (i < 0) {
+                return out.append(sql, at, sql.length()).toString();
+            }
+            int close = sql.indexOf(')', i);
+            String name = sql.substring(i + FRAGMENT_MARKER.length() + 1, close).strip();
+            if (!name.matches("[a-z_]+")) {
+                throw new IllegalStateException("not a fragment's name: " + name);
+            }
+            StringBuilder body = new StringBuilder();
+            for (String line : load(name).split("\n")) {
+                if (!line.startsWith("--")) {
+                    body.append(body.length() == 0 ? "" : "\n").append(line);
+                }
+            }
+            out.append(sql, at, i).append(body.toString().strip());
+            at = close + 1;
         }
     }
 
