@@ -13,9 +13,7 @@ import java.util.List;
  * round carries them over one more edge between chains (launches, syncs, and a collective's edges
  * between ranks: the last rank to start it leads to the end of it on the others); the rounds stop
  * when nothing changes. A round reads only the nodes those edges leave or enter, one window of time
- * at a time (earlier windows are final), so its cost is a window's nodes, not the whole graph; and
- * {@link #ROUNDS_PER_STATEMENT} rounds are chained in one statement, so the engine's fixed cost of a
- * statement is paid once for them (the rounds' result is the same: the longest paths stop changing). The
+ * at a time (earlier windows are final), so its cost is a window's nodes, not the whole graph. The
  * walk back from each rank's farthest node is pointer doubling: about 2 log2 of the path's segments
  * queries. Nothing is read into Java but counts. The result is the
  * table {@code cp_segments}, which {@code critical_path.sql} and {@code critical_path_segments.sql}
@@ -42,48 +40,6 @@ public final class CriticalPath {
      * so that the rounds' work on a window's nodes and the copies of the settled ones weigh about the same.
      */
     static final long NODES_PER_WINDOW_SQUARED = 100;
-
-    /**
-     * The relaxation rounds chained in one statement inside a window of time. A statement's result is compared
-     * with the one before it: when K rounds changed nothing the longest paths are final (a round never lowers
-     * one, so K rounds without change mean the first of them changed nothing). So a window takes
-     * ceil((its rounds) / K) + 1 statements, not its rounds: fewer statements, each with the engine's fixed cost
-     * (about 20-60 ms on DuckDB, over a second on Spark), for at most K - 1 rounds more work per window.
-     */
-    static final int ROUNDS_PER_STATEMENT = Integer.getInteger("flagtrace.cp.rounds", 8);
-
-    /**
-     * One statement of {@code rounds} chained relaxation rounds (cp_round.sql) over the nodes {@code nodes}
-     * (a table or a parenthesized query with cp_round_nodes' columns) and the edges {@code cross}, from the
-     * longest paths in table {@code from}: round i reads round i - 1's result, a common table expression.
-     */
-    static String rounds(int rounds, String nodes, String cross, String from) {
-        String text = step("cp_round", "cp_round_nodes", nodes, "cp_round_cross", cross);
-        StringBuilder body = new StringBuilder();
-        for (String line : text.split("\n")) {
-            if (!line.startsWith("--")) {
-                body.append(line).append('\n');
-            }
-        }
-        String sql = body.toString();
-        int select = sql.lastIndexOf("\nSELECT ");
-        if (!sql.startsWith("WITH ") || select < 0) {
-            throw new IllegalStateException("cp_round.sql is not WITH ... SELECT ...");
-        }
-        String ctes = sql.substring("WITH ".length(), select);
-        String last = sql.substring(select + 1);
-        StringBuilder out = new StringBuilder("WITH ");
-        String prev = from;
-        for (int i = 1; i <= rounds; i++) {
-            String me = "cp_round_" + i;
-            String part = ctes + ",\n" + me + " AS (\n" + last + ")";
-            part = part.replaceAll("\\binbound\\b", "cp_inbound_" + i).replaceAll("\\blifted\\b", "cp_lifted_" + i)
-                    .replaceAll("\\bcp_dist_prev\\b", prev);
-            out.append(i == 1 ? "" : ",\n").append(part);
-            prev = me;
-        }
-        return out.append("\nSELECT * FROM ").append(prev).toString();
-    }
 
     /** Makes {@code cp_keys} with its nodes in {@code windows} windows of time ({@code cp_window_count}). */
     private static void keys(Engine engine, long windows) throws IOException {
@@ -164,20 +120,19 @@ public final class CriticalPath {
             long inside = engine.count("SELECT COUNT(*) FROM cp_window_cross");
             engine.table("cp_dist_0", "SELECT rank, node, CAST(0 AS BIGINT) AS dist FROM cp_window_keys");
             int r = 0;
-            int statements = 0;
             while (true) {
-                String prev = "cp_dist_" + statements;
-                String next = "cp_dist_" + (statements + 1);
-                engine.table(next, rounds(ROUNDS_PER_STATEMENT, "cp_window_keys", "cp_window_cross", prev));
+                String prev = "cp_dist_" + r;
+                String next = "cp_dist_" + (r + 1);
+                engine.table(next, step("cp_round", "cp_round_nodes", "cp_window_keys", "cp_round_cross", "cp_window_cross",
+                        "cp_dist_prev", prev));
                 long changed = engine.count("SELECT COUNT(*) FROM " + next + " n JOIN " + prev
                         + " p ON p.rank = n.rank AND p.node = n.node WHERE n.dist <> p.dist");
                 engine.drop(prev);
-                statements++;
-                r += ROUNDS_PER_STATEMENT;
+                r++;
                 if (changed == 0) {
                     break;
                 }
-                if (r > inside + 2 + ROUNDS_PER_STATEMENT) {
+                if (r > inside + 2) {
                     engine.drop(next);
                     for (String t : List.of("cp_keys", "cp_window", "cp_window_keys", "cp_window_cross", settled)) {
                         engine.drop(t);
@@ -188,9 +143,8 @@ public final class CriticalPath {
             }
             round += r;
             String next = "cp_settled_" + (w + 1);
-            engine.table(next, "SELECT * FROM " + settled + " UNION ALL SELECT rank, node, side, c1, c2, seg, pos, wcum, dist FROM cp_dist_"
-                    + statements);
-            engine.drop("cp_dist_" + statements);
+            engine.table(next, "SELECT * FROM " + settled + " UNION ALL SELECT rank, node, side, c1, c2, seg, pos, wcum, dist FROM cp_dist_" + r);
+            engine.drop("cp_dist_" + r);
             engine.drop(settled);
             settled = next;
         }
@@ -200,8 +154,8 @@ public final class CriticalPath {
         // every node's longest path, from the settled ones of the edges' sources: one round over the whole graph
         String keys = settled;
         String dist = "cp_dist_all";
-        engine.table(dist, "SELECT rank, node, dist FROM (" + rounds(1, "(SELECT rank, node, side, c1, c2, seg, pos, wcum,"
-                + " 0 - wcum AS fixed_lift FROM cp_nodes)", "cp_cross", keys) + ") t");
+        engine.table(dist, step("cp_round", "cp_round_nodes", "(SELECT rank, node, side, c1, c2, seg, pos, wcum, 0 - wcum AS fixed_lift"
+                + " FROM cp_nodes)", "cp_round_cross", "cp_cross", "cp_dist_prev", keys));
         engine.drop(keys);
         engine.table("cp_back", step("cp_back", "cp_dist_prev", dist));
         engine.table("cp_walk_0", step("cp_walk_start", "cp_dist_prev", dist));
