@@ -41,6 +41,9 @@ static int capture_kind;
 static char* capture_name;
 static char* capture_label;
 static int capture_open;
+/* The windows the capture range may still open (FLAGTRACE_RUN_CAPTURE_WINDOWS, `--capture-range-end stop` or
+ * `repeat:N`); -1: no limit. Guarded by control_lock. */
+static long capture_windows_left = -1;
 static int fd = -1;
 static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t queue_cond = PTHREAD_COND_INITIALIZER;
@@ -476,11 +479,22 @@ static void disarm_locked(void) {
     }
 }
 
+/* The capture range opens a window (control_lock held), unless it opened all it may. */
+static void capture_arm_locked(void) {
+    if (capture_windows_left == 0 || atomic_load(&armed)) {
+        return;
+    }
+    arm_locked();
+    if (atomic_load(&armed) && capture_windows_left > 0) {
+        capture_windows_left--;
+    }
+}
+
 /* A range matching the capture range opened, on any thread: the first one open opens a window. */
 static void capture_range_opened(void) {
     pthread_mutex_lock(&control_lock);
     if (capture_open++ == 0) {
-        arm_locked();
+        capture_arm_locked();
     }
     pthread_mutex_unlock(&control_lock);
 }
@@ -501,7 +515,7 @@ int handoff_capture_kind(void) {
 void handoff_capture_start(void) {
     pthread_mutex_lock(&control_lock);
     if (capture_kind == CAPTURE_PROFILER_API) {
-        arm_locked(); /* a start while armed: ignored, as the profiler API does */
+        capture_arm_locked(); /* a start while armed: ignored, as the profiler API does */
     }
     pthread_mutex_unlock(&control_lock);
 }
@@ -520,6 +534,10 @@ static void read_capture(const handoff_vendor* vendor) {
     const char* spec = getenv("FLAGTRACE_RUN_CAPTURE");
     if (spec == NULL || spec[0] == '\0') {
         return;
+    }
+    const char* windows = getenv("FLAGTRACE_RUN_CAPTURE_WINDOWS");
+    if (windows != NULL && atol(windows) > 0) {
+        capture_windows_left = atol(windows);
     }
     capture_label = strdup(spec);
     for (char* c = capture_label; c != NULL && *c != '\0'; c++) {
