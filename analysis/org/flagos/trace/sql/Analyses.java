@@ -76,15 +76,7 @@ public final class Analyses {
      * {@code name.sql} without its comment lines: a part that several queries share (step_ops.sql), written once.
      */
     static String fragments(String sql) {
-        StringBuilder out = new StringBuilder();
-        int at = 0;
-        while (true) {
-            int i = sql.indexOf(FRAGMENT_MARKER + "(", at);
-            if (i < 0) {
-                return out.append(sql, at, sql.length()).toString();
-            }
-            int close = sql.indexOf(')', i);
-            String name = sql.substring(i + FRAGMENT_MARKER.length() + 1, close).strip();
+        return CollectiveKernels.expand(sql, FRAGMENT_MARKER, name -> {
             if (!name.matches("[a-z_]+")) {
                 throw new IllegalStateException("not a fragment's name: " + name);
             }
@@ -94,9 +86,8 @@ public final class Analyses {
                     body.append(body.length() == 0 ? "" : "\n").append(line);
                 }
             }
-            out.append(sql, at, i).append(body.toString().strip());
-            at = close + 1;
-        }
+            return body.toString().strip();
+        });
     }
 
     /** {@code sql} with every {@value #LAUNCH_MARKER}{@code (column)} replaced by {@code (column IN ('cudaLaunchKernel', ...))}. */
@@ -105,21 +96,12 @@ public final class Analyses {
         for (String n : LAUNCH_CALLS) {
             in.append(in.length() == 0 ? "" : ", ").append('\'').append(n).append('\'');
         }
-        StringBuilder out = new StringBuilder();
-        int at = 0;
-        while (true) {
-            int i = sql.indexOf(LAUNCH_MARKER + "(", at);
-            if (i < 0) {
-                return out.append(sql, at, sql.length()).toString();
-            }
-            int close = sql.indexOf(')', i);
-            String column = sql.substring(i + LAUNCH_MARKER.length() + 1, close).strip();
+        return CollectiveKernels.expand(sql, LAUNCH_MARKER, column -> {
             if (!column.matches("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)?")) {
                 throw new IllegalStateException("not a column: " + column);
             }
-            out.append(sql, at, i).append('(').append(column).append(" IN (").append(in).append("))");
-            at = close + 1;
-        }
+            return "(" + column + " IN (" + in + "))";
+        });
     }
 
     /**

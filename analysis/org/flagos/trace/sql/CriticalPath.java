@@ -98,7 +98,7 @@ public final class CriticalPath {
         engine.drop("cp_arrivals");
         // The rounds run over the nodes edges between chains leave or enter (cp_keys), not the whole graph, and one
         // window of time at a time, earliest first: a round's cost is the window's nodes, and the rounds of all
-        // windows together are about those a round over the whole graph would need (cp_window_round says why).
+        // windows together are about those a round over the whole graph would need (cp_round.sql says why).
         long ends = engine.count("SELECT COUNT(*) FROM (SELECT src_rank, src FROM cp_cross UNION SELECT rank, dst FROM cp_cross) k");
         long windows = Math.max(1, (long) Math.sqrt(ends / (double) NODES_PER_WINDOW_SQUARED));
         keys(engine, windows);
