@@ -8,19 +8,27 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The SQL loader's shared fragment (step_ops.sql, put into rank_steps and step_stragglers) and
+ * The SQL loader's shared fragments (step_ops.sql, launch_calls.sql and device_work.sql, each put into two queries) and
  * analyze's memory budget (DuckDbAnalyses.memoryLimit: DuckDB gets what the heap and the JVM leave).
  */
 class AnalyzeSqlPartsTest {
     @Test
-    void stepOpsIsWrittenOnceAndPutIntoBothStepAnalyses() {
-        String fragment = Analyses.load("step_ops");
-        String body = fragment.substring(fragment.indexOf("\nSELECT ") + 1).strip();
-        for (String name : List.of("rank_steps", "step_stragglers")) {
-            String sql = Analyses.sql(name);
-            assertTrue(!sql.contains(Analyses.FRAGMENT_MARKER), name);
-            assertTrue(sql.contains("WITH step_ops AS (\n  " + body + "\n)"), name + ":\n" + sql);
+    void sharedPartsAreWrittenOnceAndPutIntoEachQueryThatUsesThem() {
+        // fragment, the queries that use it, the name of its common table expression there
+        String[][] uses = {
+            {"step_ops", "rank_steps", "step_ops"}, {"step_ops", "step_stragglers", "step_ops"},
+            {"launch_calls", "queue_length", "launches"}, {"launch_calls", "cp_nodes", "launches"},
+            {"device_work", "queue_length", "device"}, {"device_work", "cp_nodes", "work_items"},
+        };
+        for (String[] u : uses) {
+            String fragment = Analyses.load(u[0]);
+            String body = fragment.substring(fragment.indexOf("\nSELECT ") + 1).strip();
+            String sql = Analyses.load(u[1]);
+            assertTrue(!sql.contains(Analyses.FRAGMENT_MARKER), u[1]);
+            assertTrue(sql.contains(u[2] + " AS (\n  " + body + "\n)"), u[0] + " in " + u[1] + ":\n" + sql);
         }
+        assertTrue(Analyses.load("launch_calls").contains("cudaLaunchKernel"), "the launch calls' marker is expanded in a fragment too");
+        assertThrows(IllegalStateException.class, () -> Analyses.fragments("SELECT * FROM (flagtrace_fragment(no such)) t"));
     }
 
     @Test
