@@ -50,8 +50,10 @@ if [ "${SKIP_DRIVER:-0}" != 1 ]; then  # 3. driver launches armed at start and m
 fi
 if [ "${SKIP_RATE:-0}" != 1 ]; then  # 4. the hand-off's rate on the fakes, with this machine's free cores
   command -v cc > /dev/null || echo "no C compiler: the hand-off rate needs one"
+  python3 -c "import sys, zipfile; sys.stdout.buffer.write(zipfile.ZipFile(sys.argv[1]).read('flagtrace-inject/libflagtrace_inject.so'))" \
+    "$bundle/flagtrace-0.1.0-SNAPSHOT.jar" > "$work/libflagtrace_inject.so"  # the sink's library: the jar's own
   FT="$bundle/jre/bin/java -Dorg.bytedeco.javacpp.cachedir=$work/javacpp -cp $bundle/flagtrace-0.1.0-SNAPSHOT.jar:$bundle/lib/* org.flagos.trace.cli.FlagtraceCli" \
-    bash benchmarks/run-handoff-rate.sh ${RATE_LAUNCHES:-250000} ${RATE_THREADS:-1 2 4 8} > "$OUT/handoff-rate.jsonl" 2>&1
+    env -u FLAGTRACE_CUPTI_LIBRARY LD_LIBRARY_PATH=/usr/local/nvidia/lib64 INJECT="$work/libflagtrace_inject.so" ROUNDS=${RATE_ROUNDS:-1} bash benchmarks/run-handoff-rate.sh ${RATE_LAUNCHES:-250000} ${RATE_THREADS:-1 2 4 8} > "$OUT/handoff-rate.jsonl" 2>&1
   echo "handoff rate exit $?"; cat "$OUT/handoff-rate.jsonl"
 fi
 if [ "${SKIP_REPRO:-0}" != 1 ]; then
@@ -84,6 +86,6 @@ if [ "${SKIP_NVTX:-0}" != 1 ]; then  # 7. every NVTX range form, real NVTX v3 (C
     || { echo "nvtx_forms build failed"; cat "$OUT/nvtx-forms-build.txt"; }
   ( cd "$work" && ft run -d "$work/nvtx" -- "$work/nvtx_forms" 4 > "$OUT/nvtx-forms-run.txt" 2>&1; echo "run exit $?" >> "$OUT/nvtx-forms-run.txt" )
   tail -3 "$OUT/nvtx-forms-run.txt"
-  t=$(ls "$work"/nvtx/flagtrace-[0-9]*.json 2>/dev/null | head -1)
+  t=$(ls "$work"/nvtx/flagtrace-[0-9]*.json 2>/dev/null | grep -E "/flagtrace-[0-9]+\.json$" | head -1)
   [ -n "$t" ] && python3 benchmarks/device/nvtx-forms/check.py "$t" > "$OUT/nvtx-forms.json" && cat "$OUT/nvtx-forms.json"
 fi

@@ -10,7 +10,8 @@
  *    ended while ranges started inside it are open is popped when they are (handoff_range_end's rule);
  *  - the message of an event's attributes: ASCII, wide (converted to UTF-8) or a registered string
  *    (nvtxDomainRegisterStringA/W, which this library implements: the handle is its own copy of the text).
- * Ranges of every domain share one stack per thread: domains name ranges, they do not reorder them.
+ * Ranges of every domain share one stack per thread: domains name ranges, they do not reorder them. A domain
+ * (nvtxDomainCreateA/W, implemented here) is a handle to its name, which a capture range NAME@DOMAIN matches.
  * Marks, categories, resources and thread names are not routed (NVTX keeps its no-op for them). */
 #define _GNU_SOURCE
 #include "flagtrace_handoff.h"
@@ -32,7 +33,7 @@ enum { NVTX_ETID_CALLBACKS = 1, NVTX_CB_MODULE_CORE = 1, NVTX_CB_MODULE_CORE2 = 
 enum { CORE_RangeStartEx = 4, CORE_RangeStartA = 5, CORE_RangeStartW = 6, CORE_RangeEnd = 7, CORE_RangePushEx = 8,
        CORE_RangePushA = 9, CORE_RangePushW = 10, CORE_RangePop = 11 };
 enum { CORE2_DomainRangeStartEx = 2, CORE2_DomainRangeEnd = 3, CORE2_DomainRangePushEx = 4, CORE2_DomainRangePop = 5,
-       CORE2_DomainRegisterStringA = 10, CORE2_DomainRegisterStringW = 11 };
+       CORE2_DomainRegisterStringA = 10, CORE2_DomainRegisterStringW = 11, CORE2_DomainCreateA = 12, CORE2_DomainCreateW = 13 };
 
 /* nvtxEventAttributes_t (version 2 and 3 alike): its size at byte 2, the message's type at 32, its value at 40. */
 enum { ATTR_SIZE_OFFSET = 2, ATTR_MESSAGE_TYPE_OFFSET = 32, ATTR_MESSAGE_OFFSET = 40, ATTR_MIN_SIZE = 48 };
@@ -95,18 +96,55 @@ static const char* message_of(const void* attributes, char* wide) {
     }
 }
 
+/* A domain this library created: its name, behind a mark that tells it from a handle it did not make. */
+static const uint64_t DOMAIN_MARK = 0x6e767478646f6d31;
+typedef struct {
+    uint64_t mark;
+    char name[];
+} domain;
+
+static const void* create_domain(const char* name) {
+    size_t n = name == NULL ? 0 : strnlen(name, WIDE_NAME_BYTES - 1);
+    domain* d = malloc(sizeof(domain) + n + 1);
+    if (d != NULL) {
+        d->mark = DOMAIN_MARK;
+        memcpy(d->name, name == NULL ? "" : name, n);
+        d->name[n] = '\0';
+    }
+    return d; /* lives as long as the process: a range may still name it after nvtxDomainDestroy */
+}
+
+static const void* create_domain_a(const char* name) {
+    return create_domain(name);
+}
+
+static const void* create_domain_w(const wchar_t* name) {
+    char wide[WIDE_NAME_BYTES];
+    return create_domain(utf8_of(name, wide));
+}
+
+/* The domain's name; NULL for the default domain (a NULL handle) or a handle of unknown make. */
+static const char* domain_name(const void* handle) {
+    const domain* d = handle;
+    return d != NULL && d->mark == DOMAIN_MARK ? d->name : NULL;
+}
+
+static int push_in(const void* domain, const void* attributes) {
+    char wide[WIDE_NAME_BYTES];
+    return handoff_range_push(message_of(attributes, wide), domain_name(domain), 0);
+}
+
 static int push_a(const char* message) {
-    return handoff_range_push(message, 0);
+    return handoff_range_push(message, NULL, 0);
 }
 
 static int push_w(const wchar_t* message) {
     char wide[WIDE_NAME_BYTES];
-    return handoff_range_push(utf8_of(message, wide), 0);
+    return handoff_range_push(utf8_of(message, wide), NULL, 0);
 }
 
 static int push_ex(const void* attributes) {
-    char wide[WIDE_NAME_BYTES];
-    return handoff_range_push(message_of(attributes, wide), 0);
+    return push_in(NULL, attributes);
 }
 
 static int pop(void) {
@@ -116,24 +154,24 @@ static int pop(void) {
 /* A start/end range's id: what the start returns and the end names (never 0, which NVTX's no-op returns). */
 static _Atomic uint64_t next_range_id = 1;
 
-static uint64_t start_named(const char* name) {
+static uint64_t start_named(const char* name, const char* domain) {
     uint64_t id = atomic_fetch_add(&next_range_id, 1);
-    handoff_range_push(name, id);
+    handoff_range_push(name, domain, id);
     return id;
 }
 
 static uint64_t start_a(const char* message) {
-    return start_named(message);
+    return start_named(message, NULL);
 }
 
 static uint64_t start_w(const wchar_t* message) {
     char wide[WIDE_NAME_BYTES];
-    return start_named(utf8_of(message, wide));
+    return start_named(utf8_of(message, wide), NULL);
 }
 
 static uint64_t start_ex(const void* attributes) {
     char wide[WIDE_NAME_BYTES];
-    return start_named(message_of(attributes, wide));
+    return start_named(message_of(attributes, wide), NULL);
 }
 
 static void end(uint64_t id) {
@@ -141,8 +179,7 @@ static void end(uint64_t id) {
 }
 
 static int domain_push_ex(const void* domain, const void* attributes) {
-    (void) domain;
-    return push_ex(attributes);
+    return push_in(domain, attributes);
 }
 
 static int domain_pop(const void* domain) {
@@ -151,8 +188,8 @@ static int domain_pop(const void* domain) {
 }
 
 static uint64_t domain_start_ex(const void* domain, const void* attributes) {
-    (void) domain;
-    return start_ex(attributes);
+    char wide[WIDE_NAME_BYTES];
+    return start_named(message_of(attributes, wide), domain_name(domain));
 }
 
 static void domain_end(const void* domain, uint64_t id) {
@@ -204,6 +241,8 @@ EXPORT int InitializeInjectionNvtx2(const void* (*getExportTable)(uint32_t)) {
         install(core2, size2, CORE2_DomainRangeEnd, (NvtxFunctionPointer) domain_end);
         install(core2, size2, CORE2_DomainRegisterStringA, (NvtxFunctionPointer) register_string_a);
         install(core2, size2, CORE2_DomainRegisterStringW, (NvtxFunctionPointer) register_string_w);
+        install(core2, size2, CORE2_DomainCreateA, (NvtxFunctionPointer) create_domain_a);
+        install(core2, size2, CORE2_DomainCreateW, (NvtxFunctionPointer) create_domain_w);
     }
     return 1;
 }

@@ -63,20 +63,21 @@ void __cudaRegisterFunction(void** fatCubinHandle, const char* hostFun, char* de
     if (kernel_count < MAX_KERNELS) {
         kernels[kernel_count].stub = hostFun;
         kernels[kernel_count].name = strdup(deviceName);
-        kernel_count++;
+        __atomic_store_n(&kernel_count, kernel_count + 1, __ATOMIC_RELEASE); /* the entry is whole before it counts */
     }
     pthread_mutex_unlock(&kernels_lock);
 }
 
+/* Read without the lock (entries are only appended, each complete before it is counted): a launch takes no lock
+ * that other threads' launches take. */
 static const char* kernel_name(const void* stub) {
     const char* name = "unregistered_kernel";
-    pthread_mutex_lock(&kernels_lock);
-    for (int i = 0; i < kernel_count; i++) {
+    int n = __atomic_load_n(&kernel_count, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < n; i++) {
         if (kernels[i].stub == stub) {
             name = kernels[i].name;
         }
     }
-    pthread_mutex_unlock(&kernels_lock);
     return name;
 }
 
@@ -167,7 +168,7 @@ enum { NVTX_ETID_CALLBACKS = 1, NVTX_CB_MODULE_CORE = 1, NVTX_CB_MODULE_CORE2 = 
        NVTX_CBID_CORE_RangePushA = 9, NVTX_CBID_CORE_RangePushW = 10, NVTX_CBID_CORE_RangePop = 11,
        NVTX_CBID_CORE_SIZE = 16, NVTX_CBID_CORE2_DomainRangeStartEx = 2, NVTX_CBID_CORE2_DomainRangeEnd = 3,
        NVTX_CBID_CORE2_DomainRangePushEx = 4, NVTX_CBID_CORE2_DomainRangePop = 5,
-       NVTX_CBID_CORE2_DomainRegisterStringA = 10, NVTX_CBID_CORE2_SIZE = 16 };
+       NVTX_CBID_CORE2_DomainRegisterStringA = 10, NVTX_CBID_CORE2_DomainCreateA = 12, NVTX_CBID_CORE2_SIZE = 16 };
 
 static NvtxFunctionPointer core_slots[NVTX_CBID_CORE_SIZE];
 static NvtxFunctionPointer* core_table[NVTX_CBID_CORE_SIZE];
@@ -253,9 +254,9 @@ void nvtxRangeEnd(uint64_t id) {
     }
 }
 
-/* Domains: NVTX's own handle for one (the tool does not create them here). */
 nvtxDomainHandle_t nvtxDomainCreateA(const char* name) {
-    return (nvtxDomainHandle_t) strdup(name == NULL ? "" : name);
+    NvtxFunctionPointer f = nvtx_slot(core2_slots, NVTX_CBID_CORE2_DomainCreateA);
+    return f == NULL ? NULL : ((nvtxDomainHandle_t (*)(const char*)) f)(name);
 }
 
 nvtxStringHandle_t nvtxDomainRegisterStringA(nvtxDomainHandle_t domain, const char* text) {

@@ -62,7 +62,8 @@ final class RunCommand implements Callable<Integer> {
     Double duration;
 
     @Option(names = "--capture-range", paramLabel = "nvtx:NAME|mstx:NAME|cudaProfilerApi", description = "arm each CUDA"
-            + " (Ascend) process only while an NVTX (mstx) range named NAME is open on any of its threads, or from"
+            + " (Ascend) process only while an NVTX (mstx) range named NAME is open on any of its threads (NVTX:"
+            + " NAME in the default domain, NAME@DOMAIN in that domain, NAME@* in any), or from"
             + " cudaProfilerStart to cudaProfilerStop: one trace per window (nested and overlapping ranges of the name give"
             + " one), DIR/flagtrace-PID-wN.json, naming its range; JVMs of the tree are not traced then")
     String captureRange;

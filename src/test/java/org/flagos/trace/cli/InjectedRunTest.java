@@ -146,6 +146,31 @@ class InjectedRunTest {
         FakeGpuPrograms.delete(dir);
     }
 
+    /**
+     * A capture range NAME@DOMAIN (nsys's --nvtx-capture form) matches the range of that name in that domain only;
+     * NAME alone, the default domain's; NAME@* any domain's.
+     */
+    @Test
+    void aCaptureRangeMatchesItsDomain() throws Exception {
+        Map<String, Integer> windows = Map.of("nvtx:registered@app", 4, "nvtx:registered", 0, "nvtx:registered@other", 0,
+                "nvtx:registered@*", 4, "nvtx:inner", 4, "nvtx:inner@app", 0);
+        for (Map.Entry<String, Integer> w : new java.util.TreeMap<>(windows).entrySet()) {
+            Path dir = FakeGpuPrograms.fresh(ROOT, "nvtx-domain");
+            ProgramRun run = flagtraceRun(dir, List.of("--capture-range", w.getKey()), List.of(nvtxForms.toString(), "4"));
+            assertEquals(0, run.finish(), run.stderr());
+            List<Path> traces = FakeGpuPrograms.traces(dir);
+            assertEquals((int) w.getValue(), traces.size(), w.getKey() + ": " + run.stderr());
+            String range = w.getKey().substring(5).replaceFirst("@.*", "");
+            for (Path t : traces) {
+                Events e = new Events(JSON.readTree(t.toFile()));
+                assertEquals(List.of(range), e.of("cpu_op").stream().map(o -> o.path("name").asText()).toList(), w.getKey());
+                assertEquals(1, e.count("kernel"), w.getKey() + ": the one kernel launched in the range");
+            }
+            run.clean();
+            FakeGpuPrograms.delete(dir);
+        }
+    }
+
     @Test
     void aKilledProgramLeavesEveryBufferItHandedOverAndSaysItEndedWithoutAStop() throws Exception {
         Path dir = FakeGpuPrograms.fresh(ROOT, "killed");
@@ -326,7 +351,14 @@ class InjectedRunTest {
 
     /** {@code flagtrace run -d DIR -- sh -c 'eval "$(scripts/fake-gpu-env cupti)" && exec COMMAND'}, as a user without a GPU runs it. */
     private static ProgramRun flagtraceRun(Path dir, List<String> command) throws IOException {
-        List<String> args = new ArrayList<>(List.of("run", "-d", dir.toString(), "--agent-jar", jar.toString(), "--",
+        return flagtraceRun(dir, List.of(), command);
+    }
+
+    /** The same with run's OPTIONS before {@code -d}. */
+    private static ProgramRun flagtraceRun(Path dir, List<String> options, List<String> command) throws IOException {
+        List<String> args = new ArrayList<>(List.of("run"));
+        args.addAll(options);
+        args.addAll(List.of("-d", dir.toString(), "--agent-jar", jar.toString(), "--",
                 "sh", "-c", "eval \"$(" + Path.of("scripts/fake-gpu-env").toAbsolutePath() + " cupti)\" && exec \"$0\" \"$@\""));
         args.addAll(command);
         return ProgramRun.start(ROOT, List.of(), FlagtraceCli.class.getName(), args.toArray(String[]::new));
