@@ -62,10 +62,32 @@ public final class Analyses {
             if (in == null) {
                 throw new IllegalStateException(name + ".sql is missing beside " + Analyses.class.getName());
             }
-            return expand(CollectiveKernels.expand(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
+            return expand(CollectiveKernels.expand(fragments(new String(in.readAllBytes(), StandardCharsets.UTF_8))));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** What a query writes, followed by a resource name in parentheses, for that resource's query in its place. */
+    public static final String FRAGMENT_MARKER = "flagtrace_fragment";
+
+    /**
+     * {@code sql} with every {@value #FRAGMENT_MARKER}{@code (name)} replaced by the query of resource
+     * {@code name.sql} without its comment lines: a part that several queries share (step_ops.sql), written once.
+     */
+    static String fragments(String sql) {
+        return CollectiveKernels.expand(sql, FRAGMENT_MARKER, name -> {
+            if (!name.matches("[a-z_]+")) {
+                throw new IllegalStateException("not a fragment's name: " + name);
+            }
+            StringBuilder body = new StringBuilder();
+            for (String line : load(name).split("\n")) {
+                if (!line.startsWith("--")) {
+                    body.append(body.length() == 0 ? "" : "\n").append(line);
+                }
+            }
+            return body.toString().strip();
+        });
     }
 
     /** {@code sql} with every {@value #LAUNCH_MARKER}{@code (column)} replaced by {@code (column IN ('cudaLaunchKernel', ...))}. */
@@ -74,21 +96,12 @@ public final class Analyses {
         for (String n : LAUNCH_CALLS) {
             in.append(in.length() == 0 ? "" : ", ").append('\'').append(n).append('\'');
         }
-        StringBuilder out = new StringBuilder();
-        int at = 0;
-        while (true) {
-            int i = sql.indexOf(LAUNCH_MARKER + "(", at);
-            if (i < 0) {
-                return out.append(sql, at, sql.length()).toString();
-            }
-            int close = sql.indexOf(')', i);
-            String column = sql.substring(i + LAUNCH_MARKER.length() + 1, close).strip();
+        return CollectiveKernels.expand(sql, LAUNCH_MARKER, column -> {
             if (!column.matches("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)?")) {
                 throw new IllegalStateException("not a column: " + column);
             }
-            out.append(sql, at, i).append('(').append(column).append(" IN (").append(in).append("))");
-            at = close + 1;
-        }
+            return "(" + column + " IN (" + in + "))";
+        });
     }
 
     /**

@@ -164,7 +164,12 @@ public final class CollectiveKernels {
                 ELEMENT_MARKER, CollectiveKernels::elementBytesSql);
     }
 
-    private static String expand(String sql, String marker, java.util.function.UnaryOperator<String> rule) {
+    /**
+     * {@code sql} with every {@code marker(argument)} replaced by {@code rule}'s text for the argument: the
+     * package's one expander of a marker (the collective rules here, the launch calls and the shared fragments
+     * of {@link Analyses}).
+     */
+    static String expand(String sql, String marker, java.util.function.UnaryOperator<String> rule) {
         StringBuilder out = new StringBuilder();
         int at = 0;
         while (true) {

@@ -9,7 +9,7 @@ import java.util.List;
  * the CLI, Spark in the spark jar. The longest path through a graph is not one query in either
  * engine (a recursive CTE cannot take the maximum over a node's predecessors; Spark before 4.1 has
  * none at all), so it is computed in rounds: the graph's chains (host threads, device streams)
- * carry the longest paths along themselves in one window function (cp_window_round.sql), and each
+ * carry the longest paths along themselves in one window function (cp_round.sql), and each
  * round carries them over one more edge between chains (launches, syncs, and a collective's edges
  * between ranks: the last rank to start it leads to the end of it on the others); the rounds stop
  * when nothing changes. A round reads only the nodes those edges leave or enter, one window of time
@@ -32,7 +32,7 @@ public final class CriticalPath {
 
     /** The steps, in order; each is a resource {@code NAME.sql}. */
     static final List<String> STEPS = List.of("cp_events", "cp_arrivals", "cp_nodes", "cp_cross", "cp_keys", "cp_window_keys", "cp_window_cross",
-            "cp_window_round", "cp_round",
+            "cp_round",
             "cp_back", "cp_walk_start", "cp_jump_start", "cp_jump", "cp_walk_expand", "cp_segments");
 
     /**
@@ -98,7 +98,7 @@ public final class CriticalPath {
         engine.drop("cp_arrivals");
         // The rounds run over the nodes edges between chains leave or enter (cp_keys), not the whole graph, and one
         // window of time at a time, earliest first: a round's cost is the window's nodes, and the rounds of all
-        // windows together are about those a round over the whole graph would need (cp_window_round says why).
+        // windows together are about those a round over the whole graph would need (cp_round.sql says why).
         long ends = engine.count("SELECT COUNT(*) FROM (SELECT src_rank, src FROM cp_cross UNION SELECT rank, dst FROM cp_cross) k");
         long windows = Math.max(1, (long) Math.sqrt(ends / (double) NODES_PER_WINDOW_SQUARED));
         keys(engine, windows);
@@ -123,7 +123,8 @@ public final class CriticalPath {
             while (true) {
                 String prev = "cp_dist_" + r;
                 String next = "cp_dist_" + (r + 1);
-                engine.table(next, step("cp_window_round", "cp_dist_prev", prev));
+                engine.table(next, step("cp_round", "cp_round_nodes", "cp_window_keys", "cp_round_cross", "cp_window_cross",
+                        "cp_dist_prev", prev));
                 long changed = engine.count("SELECT COUNT(*) FROM " + next + " n JOIN " + prev
                         + " p ON p.rank = n.rank AND p.node = n.node WHERE n.dist <> p.dist");
                 engine.drop(prev);
@@ -153,7 +154,8 @@ public final class CriticalPath {
         // every node's longest path, from the settled ones of the edges' sources: one round over the whole graph
         String keys = settled;
         String dist = "cp_dist_all";
-        engine.table(dist, step("cp_round", "cp_dist_prev", keys));
+        engine.table(dist, step("cp_round", "cp_round_nodes", "(SELECT rank, node, side, c1, c2, seg, pos, wcum, 0 - wcum AS fixed_lift"
+                + " FROM cp_nodes)", "cp_round_cross", "cp_cross", "cp_dist_prev", keys));
         engine.drop(keys);
         engine.table("cp_back", step("cp_back", "cp_dist_prev", dist));
         engine.table("cp_walk_0", step("cp_walk_start", "cp_dist_prev", dist));

@@ -38,6 +38,46 @@ public final class DuckDbAnalyses implements AutoCloseable {
      */
     static final String MEMORY_LIMIT = "1GB";
 
+    /**
+     * The system property that bounds the whole process instead (bytes, or with k, m or g): DuckDB's
+     * {@code memory_limit} is then that less the JVM's largest heap ({@code -Xmx}) and {@link #JVM_OWN} for
+     * what the JVM and DuckDB hold outside both (code, metaspace, threads' stacks, the driver's own
+     * buffers), at least {@link #LEAST_LIMIT}. The launcher sets it for {@code analyze} (1g, with -Xmx256m).
+     */
+    static final String BUDGET_PROPERTY = "flagtrace.analyze.memory";
+
+    /** What the process holds beside the JVM's heap and DuckDB's {@code memory_limit} (measured with /usr/bin/time -v). */
+    static final long JVM_OWN = 160L << 20;
+
+    /** The least {@code memory_limit} a budget gives DuckDB. */
+    static final long LEAST_LIMIT = 128L << 20;
+
+    /** DuckDB's {@code memory_limit}: {@link #MEMORY_LIMIT}, or what {@link #BUDGET_PROPERTY} leaves it. */
+    static String memoryLimit() {
+        String budget = System.getProperty(BUDGET_PROPERTY);
+        if (budget == null || budget.isBlank()) {
+            return MEMORY_LIMIT;
+        }
+        long bytes = bytes(budget.strip());
+        long limit = Math.max(LEAST_LIMIT, bytes - Runtime.getRuntime().maxMemory() - JVM_OWN);
+        return (limit >> 20) + "MiB";
+    }
+
+    /** {@code 1g}, {@code 512m}, {@code 65536k} or plain bytes, as the JVM's -Xmx reads them. */
+    static long bytes(String size) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9]{1,15})([kKmMgG]?)").matcher(size);
+        if (!m.matches()) {
+            throw new IllegalArgumentException(BUDGET_PROPERTY + " is not a size (such as 1g or 768m): " + size);
+        }
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2).toLowerCase(java.util.Locale.ROOT)) {
+            case "k" -> n << 10;
+            case "m" -> n << 20;
+            case "g" -> n << 30;
+            default -> n;
+        };
+    }
+
     /** Characters DuckDB reads as a pattern in a path (glob), never as themselves. */
     private static final String GLOB = "*?[]{}\\";
 
@@ -113,7 +153,7 @@ public final class DuckDbAnalyses implements AutoCloseable {
             c = DriverManager.getConnection("jdbc:duckdb:", props);
             spill = Files.createTempDirectory("flagtrace-analyze-spill-").toAbsolutePath();
             try (Statement s = c.createStatement()) {
-                s.execute("SET memory_limit = '" + MEMORY_LIMIT + "'");
+                s.execute("SET memory_limit = '" + memoryLimit() + "'");
                 s.execute("SET temp_directory = " + literal(spill.toString()));
                 // every analysis ends in ORDER BY; nothing else needs the input's order kept, which costs memory
                 s.execute("SET preserve_insertion_order = false");

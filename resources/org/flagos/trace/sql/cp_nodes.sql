@@ -67,17 +67,10 @@ host_in AS (
   LEFT JOIN host_ordered a ON a.rank = p.rank AND a.c1 = p.c1 AND a.c2 = p.c2 AND a.pos = p.prev_open_pos
 ),
 launches AS (
-  SELECT rank, correlation, ts_ns
-  FROM events
-  WHERE ph = 'X' AND dur_ns >= 0 AND correlation IS NOT NULL
-    AND (cat = 'Runtime' OR RIGHT(cat, 8) = '_runtime' OR RIGHT(cat, 7) = '_driver')
-    AND flagtrace_is_launch(name)
+  flagtrace_fragment(launch_calls)
 ),
 work_items AS (
-  SELECT rank, correlation, device, stream, ts_ns
-  FROM events
-  WHERE ph = 'X' AND dur_ns >= 0 AND correlation IS NOT NULL
-    AND cat IN ('kernel', 'gpu_memcpy', 'gpu_memset', 'Kernel', 'Memcpy', 'Memset')
+  flagtrace_fragment(device_work)
 ),
 pairs AS (
   SELECT w.rank, w.device, w.stream, w.correlation, w.ts_ns AS start_ns, MIN(l.ts_ns) AS launch_ns

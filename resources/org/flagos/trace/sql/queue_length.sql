@@ -8,17 +8,10 @@
 -- Columns: rank, device, stream, ts_ns, queue_length.
 -- Portable SQL (DuckDB and Spark SQL run it unchanged) over the table events (docs/tables.md).
 WITH launches AS (
-  SELECT rank, correlation, ts_ns
-  FROM events
-  WHERE ph = 'X' AND dur_ns >= 0 AND correlation IS NOT NULL
-    AND (cat = 'Runtime' OR RIGHT(cat, 8) = '_runtime' OR RIGHT(cat, 7) = '_driver')
-    AND flagtrace_is_launch(name)
+  flagtrace_fragment(launch_calls)
 ),
 device AS (
-  SELECT rank, correlation, device, stream, ts_ns
-  FROM events
-  WHERE ph = 'X' AND dur_ns >= 0 AND correlation IS NOT NULL
-    AND cat IN ('kernel', 'gpu_memcpy', 'gpu_memset', 'Kernel', 'Memcpy', 'Memset')
+  flagtrace_fragment(device_work)
 ),
 pairs AS (
   SELECT d.rank, d.device, d.stream, l.ts_ns AS launch_ns, d.ts_ns AS start_ns

@@ -7,15 +7,7 @@
 -- Columns: step, ranks, median_ns, fastest_ns, slowest_ns, slowest_rank, over_median_ns.
 -- Portable SQL (DuckDB and Spark SQL run it unchanged) over the table events (docs/tables.md).
 WITH step_ops AS (
-  SELECT rank,
-         TRY_CAST(SUBSTRING(name, 14) AS BIGINT) AS step,
-         ts_ns,
-         ts_ns + dur_ns AS end_ns
-  FROM events
-  WHERE ph = 'X'
-    AND cat IN ('cpu_op', 'user_annotation', 'python_function', 'Operator')
-    AND name LIKE 'ProfilerStep#%'
-    AND dur_ns >= 0
+  flagtrace_fragment(step_ops)
 ),
 steps AS (
   SELECT rank, step, MAX(end_ns) - MIN(ts_ns) AS time_ns
