@@ -9,7 +9,10 @@
 #   4. the hand-off's rate on the fakes (benchmarks/run-handoff-rate.sh)              -> handoff-rate.jsonl
 #   5. CUPTI's own teardown crash, narrowed (benchmarks/native/run-device-cupti-repro.sh): REPRO_MODES
 #      (toggle nopush noflush), with hogs and without (REPRO_HOGS, REPRO_SECONDS each)  -> repro.tgz
-# SKIP_TORCH, SKIP_TREE, SKIP_DRIVER, SKIP_RATE, SKIP_REPRO=1 leave a part out.
+#   6. the in-process session's driver launches: `record --workload parity` (cuBLAS SGEMM) with the
+#      default arming and with -Dflagtrace.cupti.driver=none and =all                    -> inproc.jsonl
+#   7. every NVTX range form under `run` on real NVTX and CUPTI (benchmarks/device/nvtx-forms) -> nvtx-forms.json
+# SKIP_TORCH, SKIP_TREE, SKIP_DRIVER, SKIP_RATE, SKIP_REPRO, SKIP_INPROC, SKIP_NVTX=1 leave a part out.
 # Run from the repository root with the bundle in BUNDLE (default .device/ab). Results under $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -25,6 +28,8 @@ ft() { "$bundle/jre/bin/java" -Dorg.bytedeco.javacpp.cachedir="$work/javacpp" \
 if [ "${SKIP_TORCH:-0}" != 1 ]; then
   ROUNDS=${COST_ROUNDS:-0} ONDEMAND=0 TORCH_ROUNDS=${TORCH_ROUNDS:-1} bash benchmarks/run-device-torch-run.sh > "$OUT/torch-run.log" 2>&1
   echo "torch-run exit $?"; tail -5 "$OUT/torch-run.log"
+  [ -f "$OUT/torch-run.tgz" ] && rm -rf "$OUT/torch-run"  # the tarball holds it: few files come back
+  tar xzf "$OUT/torch-run.tgz" -O torch-run/torch-cost.jsonl 2>/dev/null
 fi
 if [ "${SKIP_TREE:-0}" != 1 ]; then
   res=$OUT/tree; mkdir -p "$res"; torchrun=$(dirname "$(command -v python3)")/torchrun
@@ -45,8 +50,10 @@ if [ "${SKIP_DRIVER:-0}" != 1 ]; then  # 3. driver launches armed at start and m
 fi
 if [ "${SKIP_RATE:-0}" != 1 ]; then  # 4. the hand-off's rate on the fakes, with this machine's free cores
   command -v cc > /dev/null || echo "no C compiler: the hand-off rate needs one"
+  python3 -c "import sys, zipfile; sys.stdout.buffer.write(zipfile.ZipFile(sys.argv[1]).read('flagtrace-inject/libflagtrace_inject.so'))" \
+    "$bundle/flagtrace-0.1.0-SNAPSHOT.jar" > "$work/libflagtrace_inject.so"  # the sink's library: the jar's own
   FT="$bundle/jre/bin/java -Dorg.bytedeco.javacpp.cachedir=$work/javacpp -cp $bundle/flagtrace-0.1.0-SNAPSHOT.jar:$bundle/lib/* org.flagos.trace.cli.FlagtraceCli" \
-    bash benchmarks/run-handoff-rate.sh ${RATE_LAUNCHES:-250000} ${RATE_THREADS:-1 2 4 8} > "$OUT/handoff-rate.jsonl" 2>&1
+    env -u FLAGTRACE_CUPTI_LIBRARY LD_LIBRARY_PATH=/usr/local/nvidia/lib64 INJECT="$work/libflagtrace_inject.so" ROUNDS=${RATE_ROUNDS:-1} bash benchmarks/run-handoff-rate.sh ${RATE_LAUNCHES:-250000} ${RATE_THREADS:-1 2 4 8} > "$OUT/handoff-rate.jsonl" 2>&1
   echo "handoff rate exit $?"; cat "$OUT/handoff-rate.jsonl"
 fi
 if [ "${SKIP_REPRO:-0}" != 1 ]; then
@@ -55,6 +62,30 @@ if [ "${SKIP_REPRO:-0}" != 1 ]; then
     OUT="$OUT/repro-hogs$hogs" HOGS=$hogs MODES="${REPRO_MODES:-toggle nopush noflush}" SECONDS_PER_PAIR=${REPRO_SECONDS:-90} \
       bash benchmarks/native/run-device-cupti-repro.sh > "$OUT/repro-hogs$hogs/log.txt" 2>&1
     echo "repro hogs=$hogs:"; cat "$OUT/repro-hogs$hogs/tally.txt"
+    # memsets undelivered at a stop, per mode: runs, runs with any, the largest
+    awk '{ m = $1; for (i = 1; i <= NF; i++) if ($i == "max") { v = $(i + 1) + 0 } runs[m]++; if (v > 0) any[m]++;
+           if (v > big[m]) big[m] = v } END { for (m in runs) print m, runs[m] " runs,", any[m] + 0, "with memsets undelivered at a stop, largest", big[m] + 0 }' \
+      "$OUT/repro-hogs$hogs/passes.txt" 2>/dev/null
   done
   tar czf "$OUT/repro.tgz" -C "$OUT" $(cd "$OUT" && ls -d repro-hogs*) && rm -rf "$OUT"/repro-hogs*
+fi
+if [ "${SKIP_INPROC:-0}" != 1 ]; then  # 6. the in-process session's driver launches (CuptiDriverLaunches)
+  for mode in default none all; do
+    opt=(); [ "$mode" = default ] || opt=(-Dflagtrace.cupti.driver=$mode)
+    ( cd "$work" && "$bundle/jre/bin/java" -Dorg.bytedeco.javacpp.cachedir="$work/javacpp" "${opt[@]}" \
+        -cp "$bundle/flagtrace-0.1.0-SNAPSHOT.jar:$bundle/lib/*" org.flagos.trace.cli.FlagtraceCli \
+        record --workload parity -o "$work/inproc-$mode.json" > "$OUT/inproc-$mode.txt" 2>&1; echo "record exit $?" >> "$OUT/inproc-$mode.txt" )
+    tail -2 "$OUT/inproc-$mode.txt"
+    [ -f "$work/inproc-$mode.json" ] && python3 benchmarks/device/inproc-driver/launches.py "$work/inproc-$mode.json" "$mode" >> "$OUT/inproc.jsonl"
+  done
+  [ -f "$work/inproc-default.json" ] && gzip -9c "$work/inproc-default.json" > "$OUT/inproc-default.json.gz"
+  cat "$OUT/inproc.jsonl"
+fi
+if [ "${SKIP_NVTX:-0}" != 1 ]; then  # 7. every NVTX range form, real NVTX v3 (CUDA's headers) and CUPTI
+  nvcc -O2 -std=c++17 -arch=sm_90 -o "$work/nvtx_forms" benchmarks/device/nvtx-forms/nvtx_forms.cu > "$OUT/nvtx-forms-build.txt" 2>&1 \
+    || { echo "nvtx_forms build failed"; cat "$OUT/nvtx-forms-build.txt"; }
+  ( cd "$work" && ft run -d "$work/nvtx" -- "$work/nvtx_forms" 4 > "$OUT/nvtx-forms-run.txt" 2>&1; echo "run exit $?" >> "$OUT/nvtx-forms-run.txt" )
+  tail -3 "$OUT/nvtx-forms-run.txt"
+  t=$(ls "$work"/nvtx/flagtrace-[0-9]*.json 2>/dev/null | grep -E "/flagtrace-[0-9]+\.json$" | head -1)
+  [ -n "$t" ] && python3 benchmarks/device/nvtx-forms/check.py "$t" > "$OUT/nvtx-forms.json" && cat "$OUT/nvtx-forms.json"
 fi

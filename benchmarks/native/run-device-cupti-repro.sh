@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # cupti_teardown_repro.cu under the teardown stress's conditions: every pair of cores gets 2 spinning
 # hogs and runs the repro pinned to it again and again for SECONDS_PER_PAIR; tallies passes and exit
-# codes (139: SIGSEGV). MODES="toggle keep plain nopush noflush" gives the pairs those modes in turn
+# codes (139: SIGSEGV); each passing run's last line (its counts) goes to passes.txt. MODES="toggle keep plain nopush noflush" gives the pairs those modes in turn
 # (cupti_teardown_repro.cu says what each does); HOGS=0 runs without the spinning hogs. Results under $OUT.
 set -uo pipefail
 : "${OUT:?set OUT}"
@@ -22,7 +22,7 @@ for ((k = 0; k < pairs; k++)); do
   ( cd "$work"; start=$SECONDS; r=0; pass=0
     while [ $((SECONDS - start)) -lt "$budget" ]; do
       r=$((r + 1)); timeout 90 taskset -c "$((2 * k)),$((2 * k + 1))" ./repro ${REPRO_ARGS:-40 8 20} "$mode" > "run$k.txt" 2>&1; rc=$?
-      if [ $rc -eq 0 ]; then pass=$((pass + 1)); else echo "pair $k ($mode) run $r exit $rc: $(tail -2 run$k.txt | tr '\n' ' ')" >> "$OUT/failures.txt"; fi
+      if [ $rc -eq 0 ]; then pass=$((pass + 1)); echo "$mode: $(tail -1 run$k.txt)" >> "$OUT/passes.txt"; else echo "pair $k ($mode) run $r exit $rc: $(tail -2 run$k.txt | tr '\n' ' ')" >> "$OUT/failures.txt"; fi
     done
     echo "pair $k ($mode): $pass of $r passed" >> "$OUT/tally.txt" ) &
   runners+=($!)

@@ -39,8 +39,13 @@ static int later;          /* started disarmed (FLAGTRACE_RUN_START=later, or a 
  * (guarded by control_lock). */
 static int capture_kind;
 static char* capture_name;
+/* NAME@DOMAIN: the domain the range must be in (nsys's --nvtx-capture): NULL for the default domain, "*" for any. */
+static char* capture_domain;
 static char* capture_label;
 static int capture_open;
+/* The windows the capture range may still open (FLAGTRACE_RUN_CAPTURE_WINDOWS, `--capture-range-end stop` or
+ * `repeat:N`); -1: no limit. Guarded by control_lock. */
+static long capture_windows_left = -1;
 static int fd = -1;
 static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t queue_cond = PTHREAD_COND_INITIALIZER;
@@ -50,6 +55,9 @@ static uint64_t queued_bytes;
 static uint64_t queue_limit = 256ull << 20;
 static int sender_done; /* the sender ended: disarmed, or the end was sent */
 static int closing;     /* the end message is queued: the sender stops after it */
+/* A window's message is queued and its kinds are not enabled yet: the sender holds it (and all after it) until they
+ * are, so flagtrace, which answers `start` when the message arrives, never answers before the window records. */
+static int opening;
 static pthread_t sender;
 static atomic_ullong buffers_sent, buffers_dropped, bytes_dropped, ops_dropped, names_dropped, next_external_id;
 /* The records of the buffers dropped: all of them, and the device kinds' (kernel, memcpy, memset). */
@@ -59,10 +67,19 @@ static atomic_ullong device_records_handed;
 /* The latest end of the device records handed over in the window open (0 before the first): its end covers them. */
 static atomic_ullong window_device_end;
 
-/* Names already handed over, by pointer (open addressing; a full table stops naming, counted). */
+/* Names already handed over, by pointer (open addressing; a full table stops naming, counted). Lock-free: a slot
+ * goes from 0 to its pointer once, by compare-and-swap, so the threads completing buffers at once (each kernel
+ * record's name is looked up) never wait on each other; each thread also remembers the last pointer it saw. */
 #define NAME_SLOTS 65536
-static uintptr_t named[NAME_SLOTS];
-static pthread_mutex_t named_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic uintptr_t named[NAME_SLOTS];
+static __thread uintptr_t last_named;
+
+/* Vendor buffers already sent, kept for the next buffer the vendor asks for (at most POOL_BUFFERS, under pool_lock,
+ * taken once per buffer): a fresh 8 MB buffer costs the recording thread a page fault per page as it fills. */
+#define POOL_BUFFERS 4
+static uint8_t* pool[POOL_BUFFERS];
+static int pool_count;
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 
 uint64_t handoff_clock_ns(int id) {
     struct timespec ts;
@@ -91,8 +108,24 @@ static int write_all(const void* data, size_t n) {
     return 0;
 }
 
+/* A vendor buffer done with: kept in the pool when it has room, else freed. */
+static void release_buffer(uint8_t* buffer) {
+    if (buffer == NULL) {
+        return;
+    }
+    pthread_mutex_lock(&pool_lock);
+    int kept = pool_count < POOL_BUFFERS;
+    if (kept) {
+        pool[pool_count++] = buffer;
+    }
+    pthread_mutex_unlock(&pool_lock);
+    if (!kept) {
+        free(buffer);
+    }
+}
+
 static void free_message(message* m) {
-    free(m->buffer);
+    release_buffer(m->buffer);
     free(m);
 }
 
@@ -143,7 +176,7 @@ static void* send_loop(void* unused) {
     (void) unused;
     for (;;) {
         pthread_mutex_lock(&queue_lock);
-        while (head == NULL && !closing) {
+        while ((head == NULL && !closing) || opening) {
             pthread_cond_wait(&queue_cond, &queue_lock);
         }
         message* m = head;
@@ -186,31 +219,36 @@ static void* send_loop(void* unused) {
 
 void handoff_buffer_requested(uint8_t** buffer, size_t* size, size_t* maxNumRecords) {
     *maxNumRecords = 0;
-    *buffer = aligned_alloc(8, handoff_buffer_bytes);
+    pthread_mutex_lock(&pool_lock);
+    *buffer = pool_count > 0 ? pool[--pool_count] : NULL;
+    pthread_mutex_unlock(&pool_lock);
+    if (*buffer == NULL) {
+        *buffer = aligned_alloc(8, handoff_buffer_bytes);
+    }
     *size = *buffer == NULL ? 0 : handoff_buffer_bytes;
 }
 
 /* 1 when the pointer was not named before (and now is). */
 static int first_time(uintptr_t pointer) {
-    int fresh = 0;
-    pthread_mutex_lock(&named_lock);
     size_t i = (size_t) ((pointer >> 3) * 0x9E3779B97F4A7C15ull >> 48) % NAME_SLOTS;
     for (size_t probe = 0; probe < NAME_SLOTS; probe++, i = (i + 1) % NAME_SLOTS) {
-        if (named[i] == pointer) {
-            break;
+        uintptr_t seen = atomic_load_explicit(&named[i], memory_order_acquire);
+        if (seen == 0 && atomic_compare_exchange_strong(&named[i], &seen, pointer)) {
+            return 1;
         }
-        if (named[i] == 0) {
-            named[i] = pointer;
-            fresh = 1;
-            break;
+        if (seen == pointer) { /* named before, or by the thread that won the slot just now */
+            return 0;
         }
     }
-    pthread_mutex_unlock(&named_lock);
-    return fresh;
+    return 0;
 }
 
 void handoff_name(const char* name) {
-    if (name == NULL || !first_time((uintptr_t) name)) {
+    if (name == NULL || (uintptr_t) name == last_named) {
+        return;
+    }
+    last_named = (uintptr_t) name;
+    if (!first_time((uintptr_t) name)) {
         return;
     }
     size_t n = strnlen(name, 1 << 16);
@@ -310,7 +348,18 @@ static void hand_op(range* r, uint64_t end);
 static __thread int depth;
 static __thread int overflow; /* pushes past DEPTH, popped without an op */
 
-int handoff_range_push(const char* text, uint64_t tag) {
+/* The range opened is the capture range: its name, in the capture's domain. */
+static int capture_matches(const char* text, const char* domain) {
+    if (capture_kind != CAPTURE_RANGE || text == NULL || strcmp(text, capture_name) != 0) {
+        return 0;
+    }
+    if (capture_domain == NULL) {
+        return domain == NULL;
+    }
+    return strcmp(capture_domain, "*") == 0 || (domain != NULL && strcmp(domain, capture_domain) == 0);
+}
+
+int handoff_range_push(const char* text, const char* domain, uint64_t tag) {
     if (depth >= DEPTH) {
         overflow++;
         atomic_fetch_add(&ops_dropped, 1);
@@ -319,7 +368,7 @@ int handoff_range_push(const char* text, uint64_t tag) {
     range* r = &ranges[depth];
     r->tag = tag;
     r->end = 0;
-    r->capture = capture_kind == CAPTURE_RANGE && text != NULL && strcmp(text, capture_name) == 0;
+    r->capture = capture_matches(text, domain);
     if (r->capture) {
         capture_range_opened(); /* first: the range is in the window it opens, an op of it */
     }
@@ -417,8 +466,16 @@ int handoff_range_end(uint64_t tag) {
     return -1;
 }
 
+static void set_opening(int value) {
+    pthread_mutex_lock(&queue_lock);
+    opening = value;
+    pthread_cond_broadcast(&queue_cond);
+    pthread_mutex_unlock(&queue_lock);
+}
+
 /* Opens a window (control_lock held): the window's message (its number, start and clock anchor) is queued
- * first, then the kinds are enabled, so everything recorded in it began after its start. */
+ * first, then the kinds are enabled, so everything recorded in it began after its start and follows its message
+ * in the stream; the message is sent only once they are enabled (opening). */
 static void arm_locked(void) {
     if (fd < 0 || exiting || atomic_load(&armed)) {
         return;
@@ -431,13 +488,19 @@ static void arm_locked(void) {
     }
     anchor(text + n, sizeof text - (size_t) n, "start");
     message* m = new_message(MSG_WINDOW, text, strlen(text));
-    if (m == NULL || !enqueue(m, 1)) {
+    if (m == NULL) {
+        return;
+    }
+    set_opening(1);
+    if (!enqueue(m, 1)) {
+        set_opening(0);
         return;
     }
     atomic_store(&window, w);
     atomic_store(&window_device_end, 0);
     atomic_store(&armed, 1);
     handoff->enable();
+    set_opening(0);
 }
 
 /* Closes the window (control_lock held): disables the kinds, flushes (the buffers are handed over while
@@ -476,11 +539,22 @@ static void disarm_locked(void) {
     }
 }
 
+/* The capture range opens a window (control_lock held), unless it opened all it may. */
+static void capture_arm_locked(void) {
+    if (capture_windows_left == 0 || atomic_load(&armed)) {
+        return;
+    }
+    arm_locked();
+    if (atomic_load(&armed) && capture_windows_left > 0) {
+        capture_windows_left--;
+    }
+}
+
 /* A range matching the capture range opened, on any thread: the first one open opens a window. */
 static void capture_range_opened(void) {
     pthread_mutex_lock(&control_lock);
     if (capture_open++ == 0) {
-        arm_locked();
+        capture_arm_locked();
     }
     pthread_mutex_unlock(&control_lock);
 }
@@ -501,7 +575,7 @@ int handoff_capture_kind(void) {
 void handoff_capture_start(void) {
     pthread_mutex_lock(&control_lock);
     if (capture_kind == CAPTURE_PROFILER_API) {
-        arm_locked(); /* a start while armed: ignored, as the profiler API does */
+        capture_arm_locked(); /* a start while armed: ignored, as the profiler API does */
     }
     pthread_mutex_unlock(&control_lock);
 }
@@ -521,6 +595,10 @@ static void read_capture(const handoff_vendor* vendor) {
     if (spec == NULL || spec[0] == '\0') {
         return;
     }
+    const char* windows = getenv("FLAGTRACE_RUN_CAPTURE_WINDOWS");
+    if (windows != NULL && atol(windows) > 0) {
+        capture_windows_left = atol(windows);
+    }
     capture_label = strdup(spec);
     for (char* c = capture_label; c != NULL && *c != '\0'; c++) {
         if (*c == '\n') {
@@ -531,6 +609,11 @@ static void read_capture(const handoff_vendor* vendor) {
     if (strncmp(spec, vendor->marker, marker) == 0 && spec[marker] == ':' && spec[marker + 1] != '\0') {
         capture_kind = CAPTURE_RANGE;
         capture_name = strdup(spec + marker + 1);
+        char* at = capture_name == NULL ? NULL : strrchr(capture_name, '@');
+        if (at != NULL && at != capture_name && at[1] != '\0') { /* NAME@DOMAIN, split at the last @ */
+            *at = '\0';
+            capture_domain = at + 1;
+        }
     } else if (strcmp(spec, "cudaProfilerApi") == 0 && strcmp(vendor->name, "cupti") == 0) {
         capture_kind = CAPTURE_PROFILER_API;
     } else {

@@ -87,9 +87,10 @@ void handoff_disarm(void);
 void handoff_name(const char* pointer);
 /* The devices' properties, a JSON array, once. */
 void handoff_devices(const char* json, size_t length);
-/* A range opened on this thread: a fresh External id pushed; `tag` names it for handoff_range_end (0: none).
+/* A range opened on this thread: a fresh External id pushed; `tag` names it for handoff_range_end (0: none);
+ * `domain` is the name of the marker API's domain it is in, NULL for the default one.
  * The range's level (0 outermost), as NVTX's push returns it. */
-int handoff_range_push(const char* name, uint64_t tag);
+int handoff_range_push(const char* name, const char* domain, uint64_t tag);
 /* The innermost range of this thread ends: popped, its op handed over. -1 when none was open. */
 int handoff_range_pop(void);
 /* The range tagged `tag` ends on this thread: popped with those inside it that already ended; one

@@ -4,9 +4,9 @@
  * target:
  *  - loads libcupti (the copy the program already loaded, else FLAGTRACE_CUPTI_LIBRARY, else
  *    libcupti.so from the library path), registers the buffer callbacks and enables the activity kinds flagtrace's in-process session enables;
- *  - turns NVTX push/pop into host ops: each push pushes a fresh External id
- *    (cuptiActivityPushExternalCorrelationId, CUSTOM0), so the device work launched inside is
- *    attributed to the innermost range, and each pop hands the op (name, id, thread, times) over;
+ *  - turns NVTX ranges into host ops (flagtrace_nvtx.c, NVTX's hook): each range's start pushes a fresh
+ *    External id (cuptiActivityPushExternalCorrelationId, CUSTOM0), so the device work launched inside is
+ *    attributed to the innermost range, and its end hands the op (name, id, thread, times) over;
  *  - hands each completed buffer, unchanged, to the flagtrace process as a `.fltrbuf` frame over the
  *    Unix socket named by FLAGTRACE_RUN_SOCKET, with the kernel names the records point to (once per
  *    pointer), the process's identity and clock anchors at the start, and a closing message.
@@ -16,7 +16,7 @@
  * armed window opens with MSG_WINDOW and closes with MSG_END (after a forced flush).
  * The hand-off itself (queue, sender and reader threads, frames, anchors, ranges, windows, ends) is
  * flagtrace_handoff.c, which
- * the MSPTI library (flagtrace_mspti.c) shares; this file holds CUPTI's, CUDA's and NVTX's symbols. No
+ * the MSPTI library (flagtrace_mspti.c) shares; NVTX's side is flagtrace_nvtx.c; this file holds CUPTI's and CUDA's symbols. No
  * CUDA header is needed: the few CUPTI entry points used are declared here and looked up by name. */
 #define _GNU_SOURCE
 #include "flagtrace_handoff.h"
@@ -259,15 +259,6 @@ static void buffer_completed(void* context, uint32_t streamId, uint8_t* buffer, 
     handoff_buffer(buffer, validSize, counts);
 }
 
-/* NVTX's push and pop, as NVTX's CORE table holds them. */
-static int range_push(const char* message_text) {
-    return handoff_range_push(message_text, 0);
-}
-
-static int range_pop(void) {
-    return handoff_range_pop();
-}
-
 /* A start opens the window as it returns (everything the program does after it is in), a stop closes it as it is
  * entered (nothing after it is). */
 static void profiler_api(void* userdata, int domain, uint32_t cbid, const void* cbdata) {
@@ -381,27 +372,5 @@ static void initialize(void) {
 /* The CUDA driver's hook: called once, at the driver's initialisation. */
 EXPORT int InitializeInjection(void) {
     pthread_once(&once, initialize);
-    return 1;
-}
-
-/* NVTX's hook (version 2): this library's push and pop go into the CORE module's table. */
-typedef void (*NvtxFunctionPointer)(void);
-typedef NvtxFunctionPointer** NvtxFunctionTable;
-typedef struct {
-    size_t struct_size;
-    int (*GetModuleFunctionTable)(int module, NvtxFunctionTable* out_table, unsigned int* out_size);
-} NvtxExportTableCallbacks;
-enum { NVTX_ETID_CALLBACKS = 1, NVTX_CB_MODULE_CORE = 1, NVTX_CBID_CORE_RangePushA = 9, NVTX_CBID_CORE_RangePop = 11 };
-
-EXPORT int InitializeInjectionNvtx2(const void* (*getExportTable)(uint32_t)) {
-    const NvtxExportTableCallbacks* callbacks = getExportTable == NULL ? NULL : getExportTable(NVTX_ETID_CALLBACKS);
-    NvtxFunctionTable table = NULL;
-    unsigned int size = 0;
-    if (callbacks == NULL || callbacks->GetModuleFunctionTable(NVTX_CB_MODULE_CORE, &table, &size) == 0
-            || table == NULL || size <= NVTX_CBID_CORE_RangePop) {
-        return 0;
-    }
-    *table[NVTX_CBID_CORE_RangePushA] = (NvtxFunctionPointer) range_push;
-    *table[NVTX_CBID_CORE_RangePop] = (NvtxFunctionPointer) range_pop;
     return 1;
 }

@@ -245,7 +245,7 @@ EXPORT mstxRangeId mstxRangeStartA(const char* message, void* stream) {
         return next != NULL ? next(message, stream) : 0;
     }
     mstxRangeId id = atomic_fetch_add(&next_range_id, 1) + 1;
-    handoff_range_push(message, id);
+    handoff_range_push(message, NULL, id);
     return id;
 }
 

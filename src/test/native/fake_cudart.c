@@ -14,17 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cuda/fake_cuda.h" /* the declarations this library defines, as programs see them */
 
 int cuInit(unsigned int flags);
 int cuProfilerStart(void);
 int cuProfilerStop(void);
 
-typedef struct {
-    unsigned int x, y, z;
-} dim3;
-typedef void* cudaStream_t;
-enum { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2 };
-enum { cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2, cudaMemcpyDeviceToDevice = 3 };
+enum { cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2 };
 enum { RT_GET_LAST_ERROR = 10, RT_GET_DEVICE = 17, RT_MALLOC = 20, RT_FREE = 22, RT_MEMCPY = 31, RT_MEMSET_ASYNC = 51, RT_DEVICE_SYNCHRONIZE = 165, RT_PROFILER_START = 171,
        RT_PROFILER_STOP = 172, RT_LAUNCH_KERNEL = 211 };
 enum { WORK_NONE = 0, WORK_KERNEL = 1, WORK_MEMCPY_HTOD = 2, WORK_MEMCPY_DTOH = 3, WORK_MEMSET = 4 };
@@ -67,20 +63,21 @@ void __cudaRegisterFunction(void** fatCubinHandle, const char* hostFun, char* de
     if (kernel_count < MAX_KERNELS) {
         kernels[kernel_count].stub = hostFun;
         kernels[kernel_count].name = strdup(deviceName);
-        kernel_count++;
+        __atomic_store_n(&kernel_count, kernel_count + 1, __ATOMIC_RELEASE); /* the entry is whole before it counts */
     }
     pthread_mutex_unlock(&kernels_lock);
 }
 
+/* Read without the lock (entries are only appended, each complete before it is counted): a launch takes no lock
+ * that other threads' launches take. */
 static const char* kernel_name(const void* stub) {
     const char* name = "unregistered_kernel";
-    pthread_mutex_lock(&kernels_lock);
-    for (int i = 0; i < kernel_count; i++) {
+    int n = __atomic_load_n(&kernel_count, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < n; i++) {
         if (kernels[i].stub == stub) {
             name = kernels[i].name;
         }
     }
-    pthread_mutex_unlock(&kernels_lock);
     return name;
 }
 
@@ -99,7 +96,7 @@ int cudaFree(void* pointer) {
     return cudaSuccess;
 }
 
-int cudaMemcpy(void* dst, const void* src, size_t count, int kind) {
+int cudaMemcpy(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind) {
     if (dst == NULL || src == NULL || kind < cudaMemcpyHostToHost || kind > cudaMemcpyDeviceToDevice) {
         return cudaErrorInvalidValue;
     }
@@ -157,27 +154,34 @@ int cudaProfilerStop(void) {
     return cuProfilerStop() == 0 ? cudaSuccess : cudaErrorInvalidValue;
 }
 
-/* NVTX: the client side of NVTX's tool hook (version 2). The tool gets the CORE module's table, an
- * array of pointers to this library's function slots, and writes its functions into the slots. */
+/* NVTX: the client side of NVTX's tool hook (version 2). The tool gets the CORE and CORE2 modules' tables,
+ * arrays of pointers to this library's function slots, and writes its functions into the slots; a slot the
+ * tool leaves empty is NVTX's no-op (a push returns -1, a start 0, a registered string NULL). */
 typedef void (*NvtxFunctionPointer)(void);
 typedef NvtxFunctionPointer** NvtxFunctionTable;
 typedef struct {
     size_t struct_size;
     int (*GetModuleFunctionTable)(int module, NvtxFunctionTable* out_table, unsigned int* out_size);
 } NvtxExportTableCallbacks;
-enum { NVTX_ETID_CALLBACKS = 1, NVTX_CB_MODULE_CORE = 1, NVTX_CBID_CORE_RangePushA = 9, NVTX_CBID_CORE_RangePop = 11,
-       NVTX_CBID_CORE_SIZE = 16 };
+enum { NVTX_ETID_CALLBACKS = 1, NVTX_CB_MODULE_CORE = 1, NVTX_CB_MODULE_CORE2 = 5, NVTX_CBID_CORE_RangeStartEx = 4,
+       NVTX_CBID_CORE_RangeStartA = 5, NVTX_CBID_CORE_RangeEnd = 7, NVTX_CBID_CORE_RangePushEx = 8,
+       NVTX_CBID_CORE_RangePushA = 9, NVTX_CBID_CORE_RangePushW = 10, NVTX_CBID_CORE_RangePop = 11,
+       NVTX_CBID_CORE_SIZE = 16, NVTX_CBID_CORE2_DomainRangeStartEx = 2, NVTX_CBID_CORE2_DomainRangeEnd = 3,
+       NVTX_CBID_CORE2_DomainRangePushEx = 4, NVTX_CBID_CORE2_DomainRangePop = 5,
+       NVTX_CBID_CORE2_DomainRegisterStringA = 10, NVTX_CBID_CORE2_DomainCreateA = 12, NVTX_CBID_CORE2_SIZE = 16 };
 
 static NvtxFunctionPointer core_slots[NVTX_CBID_CORE_SIZE];
 static NvtxFunctionPointer* core_table[NVTX_CBID_CORE_SIZE];
+static NvtxFunctionPointer core2_slots[NVTX_CBID_CORE2_SIZE];
+static NvtxFunctionPointer* core2_table[NVTX_CBID_CORE2_SIZE];
 static pthread_once_t nvtx_once = PTHREAD_ONCE_INIT;
 
 static int module_table(int module, NvtxFunctionTable* out_table, unsigned int* out_size) {
-    if (module != NVTX_CB_MODULE_CORE || out_table == NULL || out_size == NULL) {
+    if ((module != NVTX_CB_MODULE_CORE && module != NVTX_CB_MODULE_CORE2) || out_table == NULL || out_size == NULL) {
         return 0;
     }
-    *out_table = core_table;
-    *out_size = NVTX_CBID_CORE_SIZE;
+    *out_table = module == NVTX_CB_MODULE_CORE ? core_table : core2_table;
+    *out_size = module == NVTX_CB_MODULE_CORE ? NVTX_CBID_CORE_SIZE : NVTX_CBID_CORE2_SIZE;
     return 1;
 }
 
@@ -191,6 +195,9 @@ static void nvtx_initialize(void) {
     for (int i = 0; i < NVTX_CBID_CORE_SIZE; i++) {
         core_table[i] = &core_slots[i];
     }
+    for (int i = 0; i < NVTX_CBID_CORE2_SIZE; i++) {
+        core2_table[i] = &core2_slots[i];
+    }
     const char* path = getenv("NVTX_INJECTION64_PATH");
     if (path == NULL || path[0] == '\0') {
         return;
@@ -200,17 +207,81 @@ static void nvtx_initialize(void) {
             : (int (*)(const void* (*)(uint32_t))) dlsym(tool, "InitializeInjectionNvtx2");
     if (init == NULL || init(export_table) == 0) {
         memset(core_slots, 0, sizeof core_slots); /* a tool that failed leaves no function behind */
+        memset(core2_slots, 0, sizeof core2_slots);
     }
 }
 
-int nvtxRangePushA(const char* message) {
+/* The slot's function once NVTX is initialised, NULL when the tool left it empty. */
+static NvtxFunctionPointer nvtx_slot(NvtxFunctionPointer* slots, int id) {
     pthread_once(&nvtx_once, nvtx_initialize);
-    NvtxFunctionPointer f = __atomic_load_n(&core_slots[NVTX_CBID_CORE_RangePushA], __ATOMIC_ACQUIRE);
+    return __atomic_load_n(&slots[id], __ATOMIC_ACQUIRE);
+}
+
+int nvtxRangePushA(const char* message) {
+    NvtxFunctionPointer f = nvtx_slot(core_slots, NVTX_CBID_CORE_RangePushA);
     return f == NULL ? -1 : ((int (*)(const char*)) f)(message);
 }
 
+int nvtxRangePushW(const wchar_t* message) {
+    NvtxFunctionPointer f = nvtx_slot(core_slots, NVTX_CBID_CORE_RangePushW);
+    return f == NULL ? -1 : ((int (*)(const wchar_t*)) f)(message);
+}
+
+int nvtxRangePushEx(const nvtxEventAttributes_t* attributes) {
+    NvtxFunctionPointer f = nvtx_slot(core_slots, NVTX_CBID_CORE_RangePushEx);
+    return f == NULL ? -1 : ((int (*)(const nvtxEventAttributes_t*)) f)(attributes);
+}
+
 int nvtxRangePop(void) {
-    pthread_once(&nvtx_once, nvtx_initialize);
-    NvtxFunctionPointer f = __atomic_load_n(&core_slots[NVTX_CBID_CORE_RangePop], __ATOMIC_ACQUIRE);
+    NvtxFunctionPointer f = nvtx_slot(core_slots, NVTX_CBID_CORE_RangePop);
     return f == NULL ? -1 : ((int (*)(void)) f)();
+}
+
+uint64_t nvtxRangeStartA(const char* message) {
+    NvtxFunctionPointer f = nvtx_slot(core_slots, NVTX_CBID_CORE_RangeStartA);
+    return f == NULL ? 0 : ((uint64_t (*)(const char*)) f)(message);
+}
+
+uint64_t nvtxRangeStartEx(const nvtxEventAttributes_t* attributes) {
+    NvtxFunctionPointer f = nvtx_slot(core_slots, NVTX_CBID_CORE_RangeStartEx);
+    return f == NULL ? 0 : ((uint64_t (*)(const nvtxEventAttributes_t*)) f)(attributes);
+}
+
+void nvtxRangeEnd(uint64_t id) {
+    NvtxFunctionPointer f = nvtx_slot(core_slots, NVTX_CBID_CORE_RangeEnd);
+    if (f != NULL) {
+        ((void (*)(uint64_t)) f)(id);
+    }
+}
+
+nvtxDomainHandle_t nvtxDomainCreateA(const char* name) {
+    NvtxFunctionPointer f = nvtx_slot(core2_slots, NVTX_CBID_CORE2_DomainCreateA);
+    return f == NULL ? NULL : ((nvtxDomainHandle_t (*)(const char*)) f)(name);
+}
+
+nvtxStringHandle_t nvtxDomainRegisterStringA(nvtxDomainHandle_t domain, const char* text) {
+    NvtxFunctionPointer f = nvtx_slot(core2_slots, NVTX_CBID_CORE2_DomainRegisterStringA);
+    return f == NULL ? NULL : ((nvtxStringHandle_t (*)(nvtxDomainHandle_t, const char*)) f)(domain, text);
+}
+
+int nvtxDomainRangePushEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes) {
+    NvtxFunctionPointer f = nvtx_slot(core2_slots, NVTX_CBID_CORE2_DomainRangePushEx);
+    return f == NULL ? -1 : ((int (*)(nvtxDomainHandle_t, const nvtxEventAttributes_t*)) f)(domain, attributes);
+}
+
+int nvtxDomainRangePop(nvtxDomainHandle_t domain) {
+    NvtxFunctionPointer f = nvtx_slot(core2_slots, NVTX_CBID_CORE2_DomainRangePop);
+    return f == NULL ? -1 : ((int (*)(nvtxDomainHandle_t)) f)(domain);
+}
+
+uint64_t nvtxDomainRangeStartEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes) {
+    NvtxFunctionPointer f = nvtx_slot(core2_slots, NVTX_CBID_CORE2_DomainRangeStartEx);
+    return f == NULL ? 0 : ((uint64_t (*)(nvtxDomainHandle_t, const nvtxEventAttributes_t*)) f)(domain, attributes);
+}
+
+void nvtxDomainRangeEnd(nvtxDomainHandle_t domain, uint64_t id) {
+    NvtxFunctionPointer f = nvtx_slot(core2_slots, NVTX_CBID_CORE2_DomainRangeEnd);
+    if (f != NULL) {
+        ((void (*)(nvtxDomainHandle_t, uint64_t)) f)(domain, id);
+    }
 }

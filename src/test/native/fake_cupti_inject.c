@@ -22,7 +22,19 @@ int cuptiActivityRegisterCallbacks(fk_requested_fn requested, fk_completed_fn co
     return fk_register(requested, completed);
 }
 
+/* FAKE_CUPTI_ENABLE_DELAY_MS: each cuptiActivityEnable takes that long, as an enable on a thread descheduled while
+ * it arms may: a test that `flagtrace start` is answered only once the window's kinds record sets it. */
+static void enable_delay(void) {
+    const char* set = getenv("FAKE_CUPTI_ENABLE_DELAY_MS");
+    long ms = set != NULL ? strtol(set, NULL, 10) : 0;
+    if (ms > 0) {
+        struct timespec pause = {ms / 1000, (ms % 1000) * 1000000L};
+        nanosleep(&pause, NULL);
+    }
+}
+
 int cuptiActivityEnable(int kind) {
+    enable_delay();
     return fk_enable(kind);
 }
 
@@ -116,15 +128,16 @@ int cuptiGetResultString(int result, const char** text) {
 }
 
 /* A device runs one thing at a time on its one stream: work starts when it was launched or when the
- * stream's previous work ended, whichever is later. */
-static pthread_mutex_t stream_lock = PTHREAD_MUTEX_INITIALIZER;
-static uint64_t stream_free;
+ * stream's previous work ended, whichever is later. One compare-and-swap, no lock: a real CUPTI's timestamps
+ * come from the device, and threads launching at once must not wait on each other here. */
+static _Atomic uint64_t stream_free;
 
 static uint64_t stream_slot(uint64_t earliest, uint64_t duration) {
-    pthread_mutex_lock(&stream_lock);
-    uint64_t start = earliest > stream_free ? earliest : stream_free + 50;
-    stream_free = start + duration;
-    pthread_mutex_unlock(&stream_lock);
+    uint64_t free_at = atomic_load(&stream_free);
+    uint64_t start;
+    do {
+        start = earliest > free_at ? earliest : free_at + 50;
+    } while (!atomic_compare_exchange_weak(&stream_free, &free_at, start + duration));
     return start;
 }
 
@@ -144,7 +157,9 @@ static uint64_t kernel_ns(void) {
  * pushed External id) and the device work it launched. `name` is the kernel's name, a pointer that stays valid for
  * the process's life, as the real one's does. The first call makes the CUDA context. */
 static void api_call(int kind, uint32_t cbid, int work, uint64_t bytes, const char* name, uint32_t gridX, uint32_t blockX) {
-    atomic_store(&fk_context_made, 1);
+    if (!atomic_load(&fk_context_made)) { /* written once: a store per call would bounce its cache line between threads */
+        atomic_store(&fk_context_made, 1);
+    }
     uint32_t correlation = atomic_fetch_add(&fk_next_correlation, 1);
     uint64_t start = fk_realtime_ns();
     fk_external_record(correlation);

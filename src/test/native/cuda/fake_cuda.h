@@ -5,6 +5,8 @@
 #ifndef FAKE_CUDA_H
 #define FAKE_CUDA_H
 #include <stddef.h>
+#include <stdint.h>
+#include <wchar.h>
 
 typedef struct { unsigned int x, y, z; } dim3;
 typedef void* cudaStream_t;
@@ -35,6 +37,35 @@ int cuModuleGetFunction(CUfunction* function, CUmodule module, const char* name)
 int cuLaunchKernel(CUfunction function, unsigned int gridX, unsigned int gridY, unsigned int gridZ, unsigned int blockX,
                    unsigned int blockY, unsigned int blockZ, unsigned int sharedMemBytes, CUstream stream, void** params,
                    void** extra);
+/* NVTX (nvToolsExt.h): the event attributes as NVTX v3 lays them out, and the range calls. */
+typedef struct nvtxDomainRegistration_st* nvtxDomainHandle_t;
+typedef struct nvtxStringRegistration_st* nvtxStringHandle_t;
+enum { NVTX_VERSION = 3, NVTX_COLOR_ARGB = 1, NVTX_MESSAGE_TYPE_ASCII = 1, NVTX_MESSAGE_TYPE_UNICODE = 2,
+       NVTX_MESSAGE_TYPE_REGISTERED = 3 };
+typedef struct {
+    uint16_t version;
+    uint16_t size;
+    uint32_t category;
+    int32_t colorType;
+    uint32_t color;
+    int32_t payloadType;
+    int32_t reserved0;
+    union { uint64_t ullValue; int64_t llValue; double dValue; } payload;
+    int32_t messageType;
+    union { const char* ascii; const wchar_t* unicode; nvtxStringHandle_t registered; } message;
+} nvtxEventAttributes_t;
+#define NVTX_EVENT_ATTRIB_STRUCT_SIZE ((uint16_t) sizeof(nvtxEventAttributes_t))
 int nvtxRangePushA(const char* message);
+int nvtxRangePushW(const wchar_t* message);
+int nvtxRangePushEx(const nvtxEventAttributes_t* attributes);
 int nvtxRangePop(void);
+uint64_t nvtxRangeStartA(const char* message);
+uint64_t nvtxRangeStartEx(const nvtxEventAttributes_t* attributes);
+void nvtxRangeEnd(uint64_t id);
+nvtxDomainHandle_t nvtxDomainCreateA(const char* name);
+nvtxStringHandle_t nvtxDomainRegisterStringA(nvtxDomainHandle_t domain, const char* text);
+int nvtxDomainRangePushEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes);
+int nvtxDomainRangePop(nvtxDomainHandle_t domain);
+uint64_t nvtxDomainRangeStartEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes);
+void nvtxDomainRangeEnd(nvtxDomainHandle_t domain, uint64_t id);
 #endif

@@ -5,7 +5,8 @@ import org.flagos.trace.tracefile.TraceEvent;
 /**
  * One event's JSON bytes as the merge writes them: white space outside strings left out, and the values a merge
  * rewrites (top-level {@code pid}, {@code ts} and {@code id}; {@code args.correlation} and {@code args["External id"]}, 2021's
- * {@code args["external id"]} too, the args' own fields wherever they sit among them)
+ * {@code args["external id"]} too, the args' own fields wherever they sit among them; an id as a number, or as a
+ * string the reader reads as one, {@code "5"}; any string as a top-level {@code id})
  * cut out as holes for {@link InputCopy} to fill once the input's slot and clock offset are known. What is left is
  * written as it was read, which is what the JSON writer would write of those tokens only when every string holds
  * ASCII or UTF-8 of one to three bytes (no surrogate) and only the escapes the writer uses ({@code \"}, {@code \\},
@@ -16,7 +17,10 @@ final class EventBytes {
     static final byte PID = 1;
     static final byte TS = 2;
     static final byte ID_INT = 3;
+    /** A top-level {@code id} string that no reader reads as a number: it becomes {@code "slot:text"}. */
     static final byte ID_STRING = 4;
+    /** An id written as a string holding a whole number, as the reader reads it ({@link TraceEvent#wholeNumber}): renumbered, kept a string. */
+    static final byte ID_NUMBER_STRING = 5;
 
     private static final int TOP_OTHER = 0;
     private static final int TOP_PID = 1;
@@ -119,7 +123,12 @@ final class EventBytes {
                         afterColon = false;
                         continue;
                     } else if (depth == 1 && top == TOP_ID) {
-                        hole(ID_STRING, o, b, i + 1, end - 1);
+                        hole(numberString(b, i + 1, end - 1) ? ID_NUMBER_STRING : ID_STRING, o, b, i + 1, end - 1);
+                        i = end;
+                        afterColon = false;
+                        continue;
+                    } else if (depth == 2 && inArgs && argId && numberString(b, i + 1, end - 1)) {
+                        hole(ID_NUMBER_STRING, o, b, i + 1, end - 1);
                         i = end;
                         afterColon = false;
                         continue;
@@ -198,6 +207,24 @@ final class EventBytes {
             }
         }
         return true;
+    }
+
+    /**
+     * Whether a string's bytes {@code b[from, to)} (quotes left out) hold a whole number as the reader reads an id so
+     * written ({@link TraceEvent#wholeNumber}). One with an escape never does: the scan keeps only the escapes the writer
+     * writes ({@code \"}, {@code \\}, controls), none of them part of a number, and sends any other through the writer.
+     */
+    private static boolean numberString(byte[] b, int from, int to) {
+        int n = to - from;
+        if (n == 0 || n > 80) { // the rule's 20 characters take at most 80 bytes
+            return false;
+        }
+        for (int k = from; k < to; k++) {
+            if (b[k] == '\\') {
+                return false;
+            }
+        }
+        return TraceEvent.wholeNumber(new String(b, from, n, java.nio.charset.StandardCharsets.UTF_8)) != TraceEvent.NONE;
     }
 
     /** Whether the string token {@code b[from, to)} (quotes included) is {@code name}. */

@@ -27,7 +27,8 @@ import org.flagos.trace.tracefile.TraceSource;
  * rewrites cut out. {@link #copy}, once the input's slot and clock offset are known, writes the part with those
  * values filled in: its processes get pids of their own ({@link #PID_STRIDE} per input), its ids ({@code id} of
  * flows and async events, {@code args.correlation}, {@code args["External id"]}, 2021's {@code "external id"}) become {@code id * inputs + slot},
- * unique across inputs yet still pairing within one, and its times move onto the reference clock. Its own process
+ * unique across inputs yet still pairing within one (an id written as a string the reader reads as a number, {@code "5"},
+ * too, and it stays a string; a top-level {@code id} string of any other text becomes {@code "slot:text"}), and its times move onto the reference clock. Its own process
  * names and sort indexes are replaced by ones naming the rank, host and pid, written after its events.
  */
 final class InputCopy {
@@ -281,7 +282,12 @@ final class InputCopy {
                         case EventBytes.PID -> to.decimal(byIndex[lengths[h]].pid);
                         case EventBytes.TS -> to.time(value, from[h], lengths[h], shiftNs);
                         case EventBytes.ID_INT -> to.decimal(id(new String(value, from[h], lengths[h], java.nio.charset.StandardCharsets.US_ASCII),
-                                slot, inputs));
+                                false, slot, inputs));
+                        case EventBytes.ID_NUMBER_STRING -> { // "5" stays a string, renumbered as the number 5 is
+                            to.bytes(QUOTE, 0, 1);
+                            to.decimal(id(new String(value, from[h], lengths[h], java.nio.charset.StandardCharsets.UTF_8), true, slot, inputs));
+                            to.bytes(QUOTE, 0, 1);
+                        }
                         default -> {
                             to.bytes(slotPrefix, 0, slotPrefix.length);
                             to.bytes(value, from[h], lengths[h]);
@@ -314,10 +320,17 @@ final class InputCopy {
         }
     }
 
-    private long id(String text, int slot, int inputs) throws TraceFormatException {
+    /**
+     * An id renumbered for {@code slot}: {@code id * inputs + slot}; refused past 2^53.
+     *
+     * @param string whether {@code text} was a string's (read as the reader reads it, {@link TraceEvent#wholeNumber}),
+     *               else a number's
+     */
+    private long id(String text, boolean string, int slot, int inputs) throws TraceFormatException {
         long id;
         try {
-            id = Math.addExact(Math.multiplyExact(Long.parseLong(text), (long) inputs), slot);
+            long read = string ? TraceEvent.wholeNumber(text) : Long.parseLong(text);
+            id = read == TraceEvent.NONE ? Long.MAX_VALUE : Math.addExact(Math.multiplyExact(read, (long) inputs), slot);
         } catch (NumberFormatException | ArithmeticException e) {
             id = Long.MAX_VALUE;
         }

@@ -13,6 +13,7 @@ import java.util.TreeMap;
 import org.flagos.trace.ingest.CaptureFormatException;
 import org.flagos.trace.ingest.ProcessFactsFile;
 import org.flagos.trace.model.ClockAnchor;
+import org.flagos.trace.model.JsonTokenKind;
 import org.flagos.trace.model.ProcessIdentity;
 
 /**
@@ -213,7 +214,7 @@ public final class TraceBlocks {
         if (v != JsonToken.VALUE_NUMBER_INT) {
             p.skipChildren();
             throw new TraceFormatException(path + ": " + what + " must be a whole number from 0 to " + TraceLimits.MAX_RANK
-                    + ", not " + kind(v));
+                    + ", not " + JsonTokenKind.words(v));
         }
         boolean big = p.getNumberType() == JsonParser.NumberType.BIG_INTEGER;
         long n = big ? Long.MAX_VALUE : p.getLongValue();
@@ -222,20 +223,6 @@ public final class TraceBlocks {
                     + ", not " + p.getText());
         }
         return (int) n;
-    }
-
-    /** What the value at {@code v} is, with its article ("an object"). */
-    private static String kind(JsonToken v) {
-        return switch (v) {
-            case START_OBJECT -> "an object";
-            case START_ARRAY -> "an array";
-            case VALUE_STRING -> "a string";
-            case VALUE_NUMBER_INT -> "a number";
-            case VALUE_NUMBER_FLOAT -> "a fraction";
-            case VALUE_TRUE, VALUE_FALSE -> "a boolean";
-            case VALUE_NULL -> "null";
-            default -> "a value of another kind";
-        };
     }
 
     private void flagtrace(JsonParser p, JsonToken value) throws IOException {
@@ -303,7 +290,7 @@ public final class TraceBlocks {
         while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
             if (t != JsonToken.START_OBJECT) {
                 p.skipChildren();
-                throw new TraceFormatException(path + " is not a trace: its deviceProperties holds " + kind(t)
+                throw new TraceFormatException(path + " is not a trace: its deviceProperties holds " + JsonTokenKind.words(t)
                         + " where a device object belongs");
             }
             if (devices.size() == TraceLimits.MAX_DEVICES) {
@@ -381,7 +368,7 @@ public final class TraceBlocks {
                     if (t != JsonToken.START_OBJECT) {
                         p.skipChildren();
                         throw new TraceFormatException(path + " is not a merged trace: its flagtrace_merge inputs hold "
-                                + kind(t) + " where an input object belongs");
+                                + JsonTokenKind.words(t) + " where an input object belongs");
                     }
                     mergeInput(p);
                 }

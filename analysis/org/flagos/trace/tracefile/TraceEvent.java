@@ -262,4 +262,20 @@ public final class TraceEvent {
     static boolean isTime(JsonToken t) {
         return t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT;
     }
+
+    /**
+     * A whole number written as a string, as every reader reads an id or a pid so written: at most 20 characters, a
+     * signed number within 64 bits ({@link Long#parseLong}); {@link #NONE} for any other text. {@code merge} renumbers
+     * an id so written by this rule too, so that what a reader pairs before a merge it pairs after.
+     */
+    public static long wholeNumber(String s) {
+        if (s.isEmpty() || s.length() > 20) {
+            return NONE;
+        }
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            return NONE;
+        }
+    }
 }

@@ -8,6 +8,7 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
+import org.flagos.trace.model.JsonTokenKind;
 
 /**
  * The one reader of a torch-compatible Chrome JSON trace: its top level (an object whose
@@ -192,7 +193,7 @@ public final class TraceReader {
                     throw new TraceFormatException(path + " ends in the middle of its traceEvents (truncated?)");
                 }
                 if (t != JsonToken.START_OBJECT) {
-                    throw new TraceFormatException(path + " is not a trace: traceEvents holds " + what(t)
+                    throw new TraceFormatException(path + " is not a trace: traceEvents holds " + JsonTokenKind.words(t)
                             + " where an event object belongs (line " + p.currentLocation().getLineNr() + ")");
                 }
                 try {
@@ -221,17 +222,6 @@ public final class TraceReader {
             if (window != null) {
                 window.keepFrom(RawWindow.NONE);
             }
-        }
-
-        private static String what(JsonToken t) {
-            return switch (t) {
-                case START_ARRAY -> "an array";
-                case VALUE_STRING -> "a string";
-                case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "a number";
-                case VALUE_TRUE, VALUE_FALSE -> "a " + t.asString();
-                case VALUE_NULL -> "a null";
-                default -> "a " + t;
-            };
         }
 
         private long offset() {
@@ -349,7 +339,7 @@ public final class TraceReader {
             if (v == JsonToken.VALUE_NUMBER_INT) {
                 return ep.getNumberType() == JsonParser.NumberType.BIG_INTEGER ? TraceEvent.NONE : ep.getLongValue();
             }
-            return v == JsonToken.VALUE_STRING ? parse(ep.getText()) : TraceEvent.NONE;
+            return v == JsonToken.VALUE_STRING ? TraceEvent.wholeNumber(ep.getText()) : TraceEvent.NONE;
         }
 
         /**
@@ -365,21 +355,10 @@ public final class TraceReader {
                 return big.signum() > 0 && big.bitLength() <= 64 ? big.longValue() : TraceEvent.NONE;
             }
             if (v == JsonToken.VALUE_STRING) {
-                return parse(ep.getText());
+                return TraceEvent.wholeNumber(ep.getText());
             }
             ep.skipChildren();
             return TraceEvent.NONE;
-        }
-
-        private static long parse(String s) {
-            if (s.isEmpty() || s.length() > 20) {
-                return TraceEvent.NONE;
-            }
-            try {
-                return Long.parseLong(s);
-            } catch (NumberFormatException e) {
-                return TraceEvent.NONE;
-            }
         }
 
         /**

@@ -121,11 +121,16 @@ final class InjectedRun implements AutoCloseable {
      * disarms each window that long after it opened; {@code captureRange} ({@link CaptureRange}'s value) makes each
      * process arm and disarm itself, a window per range. Nulls: not given.
      */
-    record OnDemand(boolean startLater, Double delaySeconds, Double durationSeconds, String captureRange) {
+    record OnDemand(boolean startLater, Double delaySeconds, Double durationSeconds, String captureRange, int captureWindows) {
         static final OnDemand NONE = new OnDemand(false, null, null, null);
 
         OnDemand(boolean startLater, Double delaySeconds, Double durationSeconds) {
             this(startLater, delaySeconds, durationSeconds, null);
+        }
+
+        /** Every window the capture range opens. */
+        OnDemand(boolean startLater, Double delaySeconds, Double durationSeconds, String captureRange) {
+            this(startLater, delaySeconds, durationSeconds, captureRange, 0);
         }
 
         /** The injected library starts disarmed. */
@@ -197,6 +202,9 @@ final class InjectedRun implements AutoCloseable {
         }
         if (onDemand.captureRange() != null) {
             env.put("FLAGTRACE_RUN_CAPTURE", onDemand.captureRange());
+        }
+        if (onDemand.captureWindows() > 0) {
+            env.put("FLAGTRACE_RUN_CAPTURE_WINDOWS", Integer.toString(onDemand.captureWindows()));
         }
         return env;
     }

@@ -62,10 +62,16 @@ final class RunCommand implements Callable<Integer> {
     Double duration;
 
     @Option(names = "--capture-range", paramLabel = "nvtx:NAME|mstx:NAME|cudaProfilerApi", description = "arm each CUDA"
-            + " (Ascend) process only while an NVTX (mstx) range named NAME is open on any of its threads, or from"
+            + " (Ascend) process only while an NVTX (mstx) range named NAME is open on any of its threads (NVTX:"
+            + " NAME in the default domain, NAME@DOMAIN in that domain, NAME@* in any), or from"
             + " cudaProfilerStart to cudaProfilerStop: one trace per window (nested and overlapping ranges of the name give"
             + " one), DIR/flagtrace-PID-wN.json, naming its range; JVMs of the tree are not traced then")
     String captureRange;
+
+    @Option(names = "--capture-range-end", paramLabel = "repeat|stop|repeat:N", description = "with --capture-range: how"
+            + " many windows each process's range opens: every one (repeat, the default), the first (stop, as nsys's"
+            + " default) or the first N (repeat:N); the process runs on untraced after them")
+    String captureRangeEnd;
 
     @Option(names = "--journal", paramLabel = "JOURNAL_DIR", description = "also journal each CUDA or Ascend process's"
             + " capture (each window's) into JOURNAL_DIR/flagtrace-PID[-wN], a new or empty directory: 'flagtrace replay'"
@@ -88,6 +94,7 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         String capture = CaptureRange.checked(captureRange);
+        int captureWindows = CaptureRange.windows(captureRangeEnd, capture);
         if (capture != null && (startLater || delay != null)) {
             throw new UsageException("--capture-range arms each process itself: it does not go with "
                     + (startLater ? "--start-later" : "--delay"));
@@ -122,7 +129,7 @@ final class RunCommand implements Callable<Integer> {
         }
         int exit;
         Set<Path> idle;
-        InjectedRun.OnDemand onDemand = new InjectedRun.OnDemand(startLater, delay, duration, capture);
+        InjectedRun.OnDemand onDemand = new InjectedRun.OnDemand(startLater, delay, duration, capture, captureWindows);
         if (journalDir != null) {
             Files.createDirectories(journalDir);
         }

@@ -71,13 +71,7 @@ final class TablesCommand implements Callable<Integer> {
         Path scratch = AtomicOutput.writesStraight(table) || parent == null ? Path.of(System.getProperty("java.io.tmpdir")) : parent;
         TraceTables read;
         try (EventTable events = new EventTable(scratch)) {
-            read = new TraceTables(events);
-            if (rank != null) {
-                read.giveRank(rank);
-            }
-            for (Path trace : traces) {
-                read.read(trace);
-            }
+            read = readAll(events);
             try (AtomicOutput o = new AtomicOutput(table)) {
                 events.writeParquet(o.stream());
                 o.finish();
@@ -86,6 +80,18 @@ final class TablesCommand implements Callable<Integer> {
         }
         context.out().println("wrote " + table + counts(read));
         return ExitCodes.OK;
+    }
+
+    /** Every trace read into {@code events}, in order, under {@code --rank} when given. */
+    private TraceTables readAll(EventTable events) throws IOException {
+        TraceTables read = new TraceTables(events);
+        if (rank != null) {
+            read.giveRank(rank);
+        }
+        for (Path trace : traces) {
+            read.read(trace);
+        }
+        return read;
     }
 
     private String counts(TraceTables read) {
@@ -109,13 +115,7 @@ final class TablesCommand implements Callable<Integer> {
         List<Path> written = new ArrayList<>();
         TraceTables read;
         try (EventTable events = new EventTable(table)) {
-            read = new TraceTables(events);
-            if (rank != null) {
-                read.giveRank(rank);
-            }
-            for (Path trace : traces) {
-                read.read(trace);
-            }
+            read = readAll(events);
             List<long[]> parts = events.partitions();
             if (!read.unranked().isEmpty() || parts.stream().anyMatch(p -> p[0] < 0)) {
                 String which = read.unranked().isEmpty() ? "a process in the traces" : read.unranked().get(0);

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.flagos.trace.model.DeviceProperties;
+import org.flagos.trace.model.JsonTokenKind;
 
 /**
  * Reads device properties: a JSON array of device objects, or any object with a
@@ -102,14 +103,7 @@ public final class DevicePropertiesFile {
         if (token == null) {
             return "missing (the file ends inside the list)";
         }
-        return switch (token) {
-            case START_ARRAY -> "an array";
-            case VALUE_STRING -> "a string";
-            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "a number";
-            case VALUE_TRUE, VALUE_FALSE -> "a boolean";
-            case VALUE_NULL -> "null";
-            default -> "not a value";
-        };
+        return JsonTokenKind.words(token);
     }
 
     private static DeviceProperties device(Map<String, Object> fields, String source) {

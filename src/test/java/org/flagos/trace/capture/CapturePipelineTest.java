@@ -13,15 +13,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.flagos.trace.ingest.HostOp;
-import org.flagos.trace.model.ApiNames;
 import org.flagos.trace.model.DecodeStats;
-import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.ExternalId;
 import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.RecordCopies;
 import org.flagos.trace.model.TraceRecord;
 import org.flagos.trace.stages.CaptureWindowFilter;
-import org.flagos.trace.stages.TraceHeader;
+import org.flagos.trace.testing.UnitTrace;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,25 +29,13 @@ import org.junit.jupiter.api.Test;
  * any thread starts; a stage that fails makes finish() say so in one line.
  */
 class CapturePipelineTest {
-    private static final long BASE = 1_795_982_694_000_000_000L;
+    private static final long BASE = UnitTrace.BASE;
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private static final ApiNames API = new ApiNames() {
-        @Override
-        public String name(EventKind kind, int cbid) {
-            return "cudaLaunchKernel";
-        }
-
-        @Override
-        public String genericLabel(EventKind kind) {
-            return "cudaRuntime";
-        }
-    };
-
     private static CapturePipeline.Builder builder(ByteArrayOutputStream out) {
-        return CapturePipeline.builder().names(new NameTable()).apiNames(API).vendorStages(List.of())
+        return CapturePipeline.builder().names(new NameTable()).apiNames(UnitTrace.LAUNCH_NAMES).vendorStages(List.of())
                 .window(new CaptureWindowFilter(BASE, BASE + 1_000_000_000L))
-                .header(new TraceHeader("unit", List.of(), BASE, Map.of(), "proc", 4242)).format(TraceFormat.JSON).out(out)
+                .header(UnitTrace.header(Map.of())).format(TraceFormat.JSON).out(out)
                 .decodeStats(new DecodeStats()).producers(ProducerType.MULTI);
     }
 

@@ -110,6 +110,29 @@ class CaptureRangeRunTest {
         FakeGpuPrograms.delete(dir);
     }
 
+    /** {@code --capture-range-end stop} (nsys's default) and {@code repeat:N}: the first windows only, the program runs on. */
+    @Test
+    void captureRangeEndKeepsTheFirstWindowsOnly() throws Exception {
+        for (String end : List.of("stop", "repeat:1")) {
+            Path dir = FakeGpuPrograms.fresh(ROOT, "end-" + end.replace(':', '-'));
+            ProgramRun run = flagtraceRun(dir, List.of("--capture-range", "nvtx:step", "--capture-range-end", end), "nvtx", "0");
+            assertEquals(0, run.finish(), run.stderr());
+            assertEquals("span 1: kernels=6 memsets=1 ranges=3 driver=1\nspan 2: kernels=3 memsets=0 ranges=2 driver=0\noutside: kernels=6\n",
+                    run.stdout(), "the program ran on, untouched");
+            List<Path> traces = FakeGpuPrograms.traces(dir);
+            assertEquals(List.of("flagtrace-" + pid(traces.get(0)) + "-w1.json"), FakeGpuPrograms.names(traces), end + ": " + run.stderr());
+            assertHoldsOnlySpan(JSON.readTree(traces.get(0).toFile()), 1, "nvtx:step", run.stdout());
+            run.clean();
+            FakeGpuPrograms.delete(dir);
+        }
+        Path dir = FakeGpuPrograms.fresh(ROOT, "end-repeat-2");
+        ProgramRun run = flagtraceRun(dir, List.of("--capture-range", "cudaProfilerApi", "--capture-range-end", "repeat:2"), "profiler", "0");
+        assertEquals(0, run.finish(), run.stderr());
+        assertEquals(2, FakeGpuPrograms.traces(dir).size(), "both of the program's two windows: " + run.stderr());
+        run.clean();
+        FakeGpuPrograms.delete(dir);
+    }
+
     @Test
     void aWindowHoldsTheDeviceWorkLaunchedInItThatEndsAfterTheRangeCloses() throws Exception {
         Path dir = FakeGpuPrograms.fresh(ROOT, "busy-device");
@@ -147,7 +170,9 @@ class CaptureRangeRunTest {
         for (String[] bad : List.of(new String[] {"--capture-range", "nvtx:"}, new String[] {"--capture-range", "step"},
                 new String[] {"--capture-range", "roctx:step"}, new String[] {"--capture-range", "cudaprofilerapi"},
                 new String[] {"--capture-range", "nvtx:step", "--start-later"},
-                new String[] {"--capture-range", "cudaProfilerApi", "--delay", "1"})) {
+                new String[] {"--capture-range", "cudaProfilerApi", "--delay", "1"},
+                new String[] {"--capture-range-end", "stop"}, new String[] {"--capture-range", "nvtx:step", "--capture-range-end", "repeat:0"},
+                new String[] {"--capture-range", "nvtx:step", "--capture-range-end", "never"})) {
             Path dir = FakeGpuPrograms.fresh(ROOT, "bad");
             List<String> args = new ArrayList<>(List.of("run", "-d", dir.toString()));
             args.addAll(List.of(bad));

@@ -5,23 +5,23 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 /** Runs the CLI in-process and keeps what its last run printed. */
-final class CliRunner {
+public final class CliRunner {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     /** Runs {@code flagtrace args...}; returns the exit code. Output of earlier runs is dropped. */
-    int run(String... args) {
+    public int run(String... args) {
         out.reset();
         err.reset();
         return new FlagtraceCli(new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8)).run(args);
     }
 
-    String stdout() {
+    public String stdout() {
         return out.toString(StandardCharsets.UTF_8);
     }
 
-    String stderr() {
+    public String stderr() {
         return err.toString(StandardCharsets.UTF_8);
     }
 }

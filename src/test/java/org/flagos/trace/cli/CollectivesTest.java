@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.zip.GZIPInputStream;
 import org.flagos.trace.sql.CollectiveKernels;
 import org.flagos.trace.sql.ResultTable;
+import org.flagos.trace.testing.TableRows;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

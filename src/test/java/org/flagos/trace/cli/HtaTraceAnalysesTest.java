@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.flagos.trace.sql.DuckDbAnalyses;
 import org.flagos.trace.sql.ResultTable;
+import org.flagos.trace.testing.TableRows;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

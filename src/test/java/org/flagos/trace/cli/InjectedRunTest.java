@@ -35,6 +35,7 @@ class InjectedRunTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Path ROOT = Path.of("target", "agent-test", "inject").toAbsolutePath();
     private static Path program;
+    private static Path nvtxForms;
     private static Path jar;
 
     @BeforeAll
@@ -42,6 +43,7 @@ class InjectedRunTest {
         Files.createDirectories(ROOT);
         jar = AgentJars.forThisClassPath(ROOT, FlagtraceAgent.class.getName());
         program = FakeGpuPrograms.build("cupti", "cuda/unchanged_program.c", ROOT.resolve("unchanged_program"), "-lcudart");
+        nvtxForms = FakeGpuPrograms.build("cupti", "cuda/nvtx_forms_program.c", ROOT.resolve("nvtx_forms_program"), "-lcudart");
     }
 
     @Test
@@ -99,6 +101,74 @@ class InjectedRunTest {
         assertSameAsReplay(traces.get(0));
         run.clean();
         FakeGpuPrograms.delete(dir);
+    }
+
+    /**
+     * Every NVTX range form a library may use is an op, with the device work launched inside it attributed to it:
+     * push/pop with an ASCII, wide or registered message, in the default domain or another (nvtx3::scoped_range's
+     * way), and start/end ranges; a domain range holding a default-domain one nests as the calls do.
+     */
+    @Test
+    void everyNvtxRangeFormIsAnOpHoldingTheWorkLaunchedInside() throws Exception {
+        Path dir = FakeGpuPrograms.fresh(ROOT, "nvtx-forms");
+        ProgramRun run = flagtraceRun(dir, List.of(nvtxForms.toString(), "4"));
+        assertEquals(0, run.finish(), run.stderr());
+        assertEquals("kernels=24 ranges=28\n", run.stdout());
+        List<Path> traces = FakeGpuPrograms.traces(dir);
+        assertEquals(1, traces.size(), run.stderr());
+        Events e = new Events(JSON.readTree(traces.get(0).toFile()));
+        Map<Long, String> opOfId = new HashMap<>();
+        Map<String, Integer> ops = new java.util.TreeMap<>();
+        for (JsonNode op : e.of("cpu_op")) {
+            opOfId.put(op.path("args").path("External id").asLong(), op.path("name").asText());
+            ops.merge(op.path("name").asText(), 1, Integer::sum);
+        }
+        assertEquals(Map.of("ex ascii", 4, "wide \u00b5s", 4, "registered", 4, "started", 4, "domain started", 4, "outer", 4,
+                "inner", 4), ops, "one op per range, named by its message");
+        Map<String, List<String>> kernelsOf = new java.util.TreeMap<>();
+        for (JsonNode k : e.of("kernel")) {
+            kernelsOf.computeIfAbsent(opOfId.get(k.path("args").path("External id").asLong()), x -> new ArrayList<>())
+                    .add(k.path("name").asText().replaceFirst("\\(.*", ""));
+        }
+        List<String> gemms = List.of("gemm", "gemm", "gemm", "gemm");
+        List<String> relus = List.of("relu", "relu", "relu", "relu");
+        assertEquals(Map.of("ex ascii", gemms, "wide \u00b5s", relus, "registered", gemms, "started", relus, "domain started", gemms,
+                "inner", relus), kernelsOf, "each kernel in the innermost range open at its launch; none in 'outer' itself");
+        for (JsonNode inner : e.named("cpu_op", "inner")) {
+            double ts = inner.path("ts").asDouble();
+            assertTrue(e.named("cpu_op", "outer").stream().anyMatch(o -> o.path("ts").asDouble() <= ts
+                    && ts + inner.path("dur").asDouble() <= o.path("ts").asDouble() + o.path("dur").asDouble()), inner.toString());
+        }
+        JsonNode trace = JSON.readTree(traces.get(0).toFile());
+        assertEquals(0, trace.path("flagtrace_run_ops_dropped").asLong(-1));
+        assertSameAsReplay(traces.get(0));
+        run.clean();
+        FakeGpuPrograms.delete(dir);
+    }
+
+    /**
+     * A capture range NAME@DOMAIN (nsys's --nvtx-capture form) matches the range of that name in that domain only;
+     * NAME alone, the default domain's; NAME@* any domain's.
+     */
+    @Test
+    void aCaptureRangeMatchesItsDomain() throws Exception {
+        Map<String, Integer> windows = Map.of("nvtx:registered@app", 4, "nvtx:registered", 0, "nvtx:registered@other", 0,
+                "nvtx:registered@*", 4, "nvtx:inner", 4, "nvtx:inner@app", 0);
+        for (Map.Entry<String, Integer> w : new java.util.TreeMap<>(windows).entrySet()) {
+            Path dir = FakeGpuPrograms.fresh(ROOT, "nvtx-domain");
+            ProgramRun run = flagtraceRun(dir, List.of("--capture-range", w.getKey()), List.of(nvtxForms.toString(), "4"));
+            assertEquals(0, run.finish(), run.stderr());
+            List<Path> traces = FakeGpuPrograms.traces(dir);
+            assertEquals((int) w.getValue(), traces.size(), w.getKey() + ": " + run.stderr());
+            String range = w.getKey().substring(5).replaceFirst("@.*", "");
+            for (Path t : traces) {
+                Events e = new Events(JSON.readTree(t.toFile()));
+                assertEquals(List.of(range), e.of("cpu_op").stream().map(o -> o.path("name").asText()).toList(), w.getKey());
+                assertEquals(1, e.count("kernel"), w.getKey() + ": the one kernel launched in the range");
+            }
+            run.clean();
+            FakeGpuPrograms.delete(dir);
+        }
     }
 
     @Test
@@ -281,7 +351,14 @@ class InjectedRunTest {
 
     /** {@code flagtrace run -d DIR -- sh -c 'eval "$(scripts/fake-gpu-env cupti)" && exec COMMAND'}, as a user without a GPU runs it. */
     private static ProgramRun flagtraceRun(Path dir, List<String> command) throws IOException {
-        List<String> args = new ArrayList<>(List.of("run", "-d", dir.toString(), "--agent-jar", jar.toString(), "--",
+        return flagtraceRun(dir, List.of(), command);
+    }
+
+    /** The same with run's OPTIONS before {@code -d}. */
+    private static ProgramRun flagtraceRun(Path dir, List<String> options, List<String> command) throws IOException {
+        List<String> args = new ArrayList<>(List.of("run"));
+        args.addAll(options);
+        args.addAll(List.of("-d", dir.toString(), "--agent-jar", jar.toString(), "--",
                 "sh", "-c", "eval \"$(" + Path.of("scripts/fake-gpu-env").toAbsolutePath() + " cupti)\" && exec \"$0\" \"$@\""));
         args.addAll(command);
         return ProgramRun.start(ROOT, List.of(), FlagtraceCli.class.getName(), args.toArray(String[]::new));

@@ -30,7 +30,9 @@ import org.junit.jupiter.api.Test;
  * ({@code src/test/native/cuda/phased_program.c}). The program runs in phases, each launching its own kernel
  * ({@code phaseN_kernel}: N+1 launches, N memsets, one NVTX range "phase N"), and reads a line from its standard
  * input before each: the test arms or disarms between phases, then lets it go on. A window's trace must hold
- * exactly its phase's work and nothing of the others.
+ * exactly its phase's work and nothing of the others. The same windows on the MSPTI fakes (an Ascend program, its
+ * phases mstx ranges: {@code src/test/native/ascend/phased_program.c}), through the preloaded library's shared
+ * on-demand code.
  */
 class OnDemandRunTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -38,6 +40,7 @@ class OnDemandRunTest {
     private static final String FOUR_PHASES = "phase 1: kernels=2 memsets=1 ranges=1\nphase 2: kernels=3 memsets=2 ranges=1\n"
             + "phase 3: kernels=4 memsets=3 ranges=1\nphase 4: kernels=5 memsets=4 ranges=1\n";
     private static Path program;
+    private static Path ascendProgram;
     private static Path jar;
 
     @BeforeAll
@@ -45,6 +48,8 @@ class OnDemandRunTest {
         Files.createDirectories(ROOT);
         jar = AgentJars.forThisClassPath(ROOT, FlagtraceAgent.class.getName());
         program = FakeGpuPrograms.build("cupti", "cuda/phased_program.c", ROOT.resolve("phased_program"), "-lcudart");
+        ascendProgram = FakeGpuPrograms.build("mspti", "ascend/phased_program.c", ROOT.resolve("ascend_phased_program"),
+                "-lascendcl -lms_tools_ext");
     }
 
     @Test
@@ -71,7 +76,9 @@ class OnDemandRunTest {
     @Test
     void twoWindowsGiveTwoTraces() throws Exception {
         Path dir = FakeGpuPrograms.fresh(ROOT, "two-windows");
-        ProgramRun run = flagtraceRun(dir, List.of("--start-later"), "4", "0");
+        // A CUPTI slow to enable (5 ms a kind): each window's start must be answered only once its kinds record, or
+        // the phase launched right after the answer is missing from the window.
+        ProgramRun run = flagtraceRunAfter(dir, List.of("--start-later"), "export FAKE_CUPTI_ENABLE_DELAY_MS=5 && ", "4", "0");
         long pid = ready(run);
         go(run, 1);
         assertEquals(0, control("start", Long.toString(pid)));
@@ -89,6 +96,48 @@ class OnDemandRunTest {
         assertHoldsOnlyPhase(JSON.readTree(dir.resolve("flagtrace-" + pid + "-w2.json").toFile()), 4);
         assertTrue(run.stderr().contains("windows armed on demand are not merged"), run.stderr());
         assertTrue(Files.notExists(dir.resolve("merged.json")));
+        run.clean();
+        FakeGpuPrograms.delete(dir);
+    }
+
+    /** On the MSPTI fakes: start/stop twice, two windows, each holding exactly its phase (mstx range, kernels, sets). */
+    @Test
+    void startAndStopArmAnAscendProgramWindowByWindow() throws Exception {
+        Path dir = FakeGpuPrograms.fresh(ROOT, "ascend-windows");
+        ProgramRun run = flagtraceRunAfter("mspti", ascendProgram, dir, List.of("--start-later"), "", "4", "6");
+        long pid = ready(run);
+        go(run, 1);
+        assertEquals(0, control("start", Long.toString(pid)));
+        go(run, 2);
+        assertEquals(0, control("stop", "-d", dir.toString()));
+        go(run, 3);
+        assertEquals(0, control("start", "-d", dir.toString()));
+        go(run, 4);
+        assertEquals(0, control("stop", Long.toString(pid)));
+        assertEquals(6, run.finish(), run.stderr());
+        assertEquals("ready " + pid + "\n" + FOUR_PHASES, run.stdout(), "the program's stdout, untouched");
+        assertEquals(List.of("flagtrace-" + pid + "-w1.json", "flagtrace-" + pid + "-w2.json"), FakeGpuPrograms.names(FakeGpuPrograms.traces(dir)),
+                run.stderr());
+        assertHoldsOnlyPhase(JSON.readTree(dir.resolve("flagtrace-" + pid + "-w1.json").toFile()), 2);
+        assertHoldsOnlyPhase(JSON.readTree(dir.resolve("flagtrace-" + pid + "-w2.json").toFile()), 4);
+        InjectedRunTest.assertSameAsReplay(dir.resolve("flagtrace-" + pid + "-w2.json"));
+        run.clean();
+        FakeGpuPrograms.delete(dir);
+    }
+
+    /** On the MSPTI fakes: --delay and --duration give one window, the phase run inside it. */
+    @Test
+    void delayAndDurationGiveOneWindowOfAnAscendProgram() throws Exception {
+        Path dir = FakeGpuPrograms.fresh(ROOT, "ascend-delay-duration");
+        ProgramRun run = flagtraceRunAfter("mspti", ascendProgram, dir, List.of("--delay", "1", "--duration", "4"), "", "2", "0");
+        long pid = ready(run);
+        awaitFile(run, dir.resolve("flagtrace-" + pid + "-w1.fltrbuf"));
+        go(run, 1);
+        awaitFile(run, dir.resolve("flagtrace-" + pid + "-w1.json"));
+        go(run, 2);
+        assertEquals(0, run.finish(), run.stderr());
+        assertEquals(List.of("flagtrace-" + pid + "-w1.json"), FakeGpuPrograms.names(FakeGpuPrograms.traces(dir)), run.stderr());
+        assertHoldsOnlyPhase(JSON.readTree(dir.resolve("flagtrace-" + pid + "-w1.json").toFile()), 1);
         run.clean();
         FakeGpuPrograms.delete(dir);
     }
@@ -209,10 +258,22 @@ class OnDemandRunTest {
 
     /** {@code flagtrace run OPTIONS -d DIR -- sh -c 'eval "$(scripts/fake-gpu-env cupti)" && exec PROGRAM ARGS'}. */
     private static ProgramRun flagtraceRun(Path dir, List<String> options, String... programArgs) throws IOException {
+        return flagtraceRunAfter(dir, options, "", programArgs);
+    }
+
+    /** The same, with {@code shell} (shell commands ending in {@code &&}, or empty) run before the program. */
+    private static ProgramRun flagtraceRunAfter(Path dir, List<String> options, String shell, String... programArgs) throws IOException {
+        return flagtraceRunAfter("cupti", program, dir, options, shell, programArgs);
+    }
+
+    /** The same on {@code vendor}'s fakes, running {@code phased}. */
+    private static ProgramRun flagtraceRunAfter(String vendor, Path phased, Path dir, List<String> options, String shell,
+            String... programArgs) throws IOException {
         List<String> args = new ArrayList<>(List.of("run"));
         args.addAll(options);
         args.addAll(List.of("-d", dir.toString(), "--agent-jar", jar.toString(), "--", "sh", "-c",
-                "eval \"$(" + Path.of("scripts/fake-gpu-env").toAbsolutePath() + " cupti)\" && exec \"$0\" \"$@\"", program.toString()));
+                "eval \"$(" + Path.of("scripts/fake-gpu-env").toAbsolutePath() + " " + vendor + ")\" && " + shell + "exec \"$0\" \"$@\"",
+                phased.toString()));
         args.addAll(List.of(programArgs));
         return ProgramRun.start(ROOT, List.of(), FlagtraceCli.class.getName(), args.toArray(String[]::new));
     }

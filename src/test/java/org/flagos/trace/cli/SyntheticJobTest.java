@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.flagos.trace.benchmarks.SyntheticJob;
+import org.flagos.trace.testing.TableRows;
 import org.flagos.trace.testing.TraceJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,8 +1,8 @@
 package org.flagos.trace.cli;
 
-import static org.flagos.trace.cli.TableRows.q;
-import static org.flagos.trace.cli.TableRows.query;
-import static org.flagos.trace.cli.TableRows.single;
+import static org.flagos.trace.testing.TableRows.q;
+import static org.flagos.trace.testing.TableRows.query;
+import static org.flagos.trace.testing.TableRows.single;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

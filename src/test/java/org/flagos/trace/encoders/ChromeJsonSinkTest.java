@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.flagos.trace.model.ApiNames;
 import org.flagos.trace.model.CopyKind;
 import org.flagos.trace.model.DecodeStats;
 import org.flagos.trace.model.EventKind;
@@ -28,6 +27,7 @@ import org.flagos.trace.stages.StagesBeforeWalk;
 import org.flagos.trace.stages.TraceHeader;
 import org.flagos.trace.stages.TraceWalk;
 import org.flagos.trace.testing.TraceJson;
+import org.flagos.trace.testing.UnitTrace;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,23 +35,13 @@ import org.junit.jupiter.api.Test;
  * would deliver them.
  */
 class ChromeJsonSinkTest {
-    private static final long BASE = 1_795_982_694_000_000_000L;
+    private static final long BASE = UnitTrace.BASE;
     private final NameTable names = new NameTable();
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final CaptureWindowFilter window = new CaptureWindowFilter(BASE + 1_000, BASE + 1_000_000);
-    private final NameStage apiNames = new NameStage(new ApiNames() {
-        @Override
-        public String name(EventKind kind, int cbid) {
-            return "cudaLaunchKernel";
-        }
-
-        @Override
-        public String genericLabel(EventKind kind) {
-            return "cudaRuntime";
-        }
-    }, names);
+    private final CaptureWindowFilter window = UnitTrace.window();
+    private final NameStage apiNames = new NameStage(UnitTrace.LAUNCH_NAMES, names);
     private final TraceWalk writer = walk(out,
-            new TraceHeader("unit", List.of(), BASE, Map.of("note", "N/A", "bandwidth", "8e-05"), "proc", 4242),
+            UnitTrace.header(Map.of("note", "N/A", "bandwidth", "8e-05")),
             new CaptureAccounting(new DecodeStats()), new ExternalCorrelationJoin());
 
     private TraceWalk walk(ByteArrayOutputStream into, TraceHeader header, CaptureAccounting accounting,
@@ -266,7 +256,7 @@ class ChromeJsonSinkTest {
     void anOpsRowIsWrittenAHorizonAfterItNotAtTheEnd() throws Exception {
         ByteArrayOutputStream streamed = new ByteArrayOutputStream();
         CaptureAccounting accounting = new CaptureAccounting(new DecodeStats());
-        TraceWalk small = walk(streamed, new TraceHeader("unit", List.of(), BASE, Map.of(), "proc", 4242), accounting,
+        TraceWalk small = walk(streamed, UnitTrace.header(Map.of()), accounting,
                 new ExternalCorrelationJoin(8));
         TraceRecord op = record(RecordType.HOST_OP, null, 2_000, 9_000);
         op.nameId = names.intern("app::step");

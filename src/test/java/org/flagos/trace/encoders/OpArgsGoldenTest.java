@@ -8,22 +8,20 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.flagos.trace.model.ApiNames;
 import org.flagos.trace.model.DecodeStats;
-import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.NameTable;
 import org.flagos.trace.model.OpArgs;
 import org.flagos.trace.model.OpStack;
 import org.flagos.trace.model.RecordType;
 import org.flagos.trace.model.TraceRecord;
 import org.flagos.trace.stages.CaptureAccounting;
-import org.flagos.trace.stages.CaptureWindowFilter;
 import org.flagos.trace.stages.ExternalCorrelationJoin;
 import org.flagos.trace.stages.NameStage;
 import org.flagos.trace.stages.StagesBeforeWalk;
 import org.flagos.trace.stages.TraceHeader;
 import org.flagos.trace.stages.TraceSink;
 import org.flagos.trace.stages.TraceWalk;
+import org.flagos.trace.testing.UnitTrace;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * An op without args keeps torch's four empty input lists in both.
  */
 class OpArgsGoldenTest {
-    private static final long BASE = 1_795_982_694_000_000_000L;
+    private static final long BASE = UnitTrace.BASE;
     private static final OpArgs ARGS = OpArgs.builder().inputDims(new long[] {256, 256}, new long[] {256, 256})
             .inputTypes("float", "float").add("flops", 33_554_432L).add("alpha", 0.5).add("layout", "row").build();
     private static final OpStack STACK = OpStack.of(List.of("app.Model.forward(Model.java:42)", "app.Main.main(Main.java:7)"));
@@ -40,21 +38,11 @@ class OpArgsGoldenTest {
     private byte[] trace(boolean perfetto) throws Exception {
         NameTable names = new NameTable();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        TraceHeader header = new TraceHeader("unit", List.of(), BASE, Map.of(), "proc", 4242);
+        TraceHeader header = UnitTrace.header(Map.of());
         TraceSink sink = perfetto ? new PerfettoProtoSink(out, names, header, kind -> "cuda_runtime") : new ChromeJsonSink(out, names, header);
-        NameStage stage = new NameStage(new ApiNames() {
-            @Override
-            public String name(EventKind kind, int cbid) {
-                return "cudaLaunchKernel";
-            }
-
-            @Override
-            public String genericLabel(EventKind kind) {
-                return "cudaRuntime";
-            }
-        }, names);
+        NameStage stage = new NameStage(UnitTrace.LAUNCH_NAMES, names);
         TraceWalk walk = new TraceWalk(sink, names, header, new CaptureAccounting(new DecodeStats()),
-                StagesBeforeWalk.of(stage, new ExternalCorrelationJoin(), new CaptureWindowFilter(BASE + 1_000, BASE + 1_000_000)));
+                StagesBeforeWalk.of(stage, new ExternalCorrelationJoin(), UnitTrace.window()));
         TraceRecord[] slots = {op("aten::mm", 0, 2_000, 3_500, ARGS, STACK), op("plain", 1, 4_000, 4_100, null, null),
             new TraceRecord()};
         slots[2].clear();

@@ -52,7 +52,7 @@ class EventBytesTest {
         for (int h = 0; h < e.holes; h++) {
             out.write(e.text, done, e.at[h] - done);
             done = e.at[h];
-            boolean string = e.kinds[h] == EventBytes.ID_STRING;
+            boolean string = e.kinds[h] == EventBytes.ID_STRING || e.kinds[h] == EventBytes.ID_NUMBER_STRING;
             if (string) {
                 out.write('"');
             }

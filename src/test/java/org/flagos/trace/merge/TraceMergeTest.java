@@ -64,6 +64,61 @@ class TraceMergeTest {
         assertEquals(4, flows);
     }
 
+    /**
+     * An id written as a string holding a number ({@code "correlation":"5"}, {@code "External id":"7"}, a flow's
+     * {@code "id":"9"}) is that number to the trace reader (TraceEvent.wholeNumber), so a runtime call with
+     * {@code "correlation":"5"} pairs with its kernel's {@code "correlation":5}. The merge renumbers it as it renumbers
+     * the number, keeping it a string; it used to copy it as it was, so every rank's "5" met in the merged trace and
+     * could meet a renumbered number (rank 1's 2 becomes 2 * 2 + 1 = 5). A string the reader reads as no number stays
+     * in args, and becomes "slot:text" as a top-level id.
+     */
+    @Test
+    void idsWrittenAsStringsAreRenumberedAsTheReaderReadsThem() throws Exception {
+        String extra = "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":4242,\"tid\":1,\"ts\":20,\"dur\":1,"
+                + "\"args\":{\"External id\":\"7\",\"correlation\":\"5\",\"note\":\"5\"}},\n"
+                + "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,\"ts\":21,\"dur\":1,"
+                + "\"args\":{\"External id\":7,\"correlation\":5,\"device\":0,\"stream\":7}},\n"
+                + "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaMemcpyAsync\",\"pid\":4242,\"tid\":1,\"ts\":22,\"dur\":1,"
+                + "\"args\":{\"correlation\":\"abc\"}},\n"
+                + "{\"ph\":\"s\",\"cat\":\"ac2g\",\"name\":\"str\",\"id\":\"9\",\"pid\":4242,\"tid\":1,\"ts\":20},\n"
+                + "{\"ph\":\"s\",\"cat\":\"ac2g\",\"name\":\"hex\",\"id\":\"0x9\",\"pid\":4242,\"tid\":1,\"ts\":20}";
+        JsonNode merged = merge(List.of(MergeTraces.trace(dir, 0, extra, null), MergeTraces.trace(dir, 1, extra, null)), true);
+        int seen = 0;
+        for (JsonNode e : merged.get("traceEvents")) {
+            long slot = e.path("pid").asLong() / 1000 - 1;
+            JsonNode args = e.path("args");
+            switch (e.path("name").asText()) {
+                case "cudaLaunchKernel" -> {
+                    assertTrue(args.get("correlation").isTextual() && args.get("External id").isTextual(), args.toString());
+                    assertEquals(String.valueOf(5 * 2 + slot), args.get("correlation").asText(), "renumbered, still a string");
+                    assertEquals(String.valueOf(7 * 2 + slot), args.get("External id").asText());
+                    assertEquals("5", args.get("note").asText(), "no id: kept");
+                    seen++;
+                }
+                case "k" -> {
+                    assertEquals(5 * 2 + slot, args.get("correlation").asLong(), "the same number as its call's string");
+                    assertEquals(7 * 2 + slot, args.get("External id").asLong());
+                    seen++;
+                }
+                case "cudaMemcpyAsync" -> {
+                    assertEquals("abc", args.get("correlation").asText(), "no number to the reader: no id, kept");
+                    seen++;
+                }
+                case "str" -> {
+                    assertEquals(String.valueOf(9 * 2 + slot), e.get("id").asText());
+                    assertTrue(e.get("id").isTextual());
+                    seen++;
+                }
+                case "hex" -> {
+                    assertEquals(slot + ":0x9", e.get("id").asText());
+                    seen++;
+                }
+                default -> { }
+            }
+        }
+        assertEquals(10, seen, "five events of each rank");
+    }
+
     @Test
     void anEventWithNoUsableTimeIsLeftOutAndCounted() throws Exception {
         Path odd = MergeTraces.trace(dir, 0, "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"s\",\"pid\":4242,\"tid\":1,\"ts\":\"12\",\"dur\":1},\n"

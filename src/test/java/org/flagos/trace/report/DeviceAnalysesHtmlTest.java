@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
 import org.flagos.trace.sql.ResultTable;
 import org.flagos.trace.testing.HtmlPages;
 import org.junit.jupiter.api.Test;
@@ -25,20 +26,22 @@ class DeviceAnalysesHtmlTest {
         return List.of(rank, kind, ts, bytesPerS == 0 ? 0L : 1L, bytesPerS);
     }
 
-    private static String bandwidth(List<List<Object>> rows) throws Exception {
+    /** One section drawn from {@code rows} under {@code columns}; the page must parse as HTML. */
+    private static String section(BiConsumer<Html, ResultTable> draw, String table, List<String> columns,
+            List<List<Object>> rows) throws Exception {
         Html h = new Html();
-        DeviceAnalysesHtml.memoryBandwidth(h, new ResultTable("memory_bandwidth", BANDWIDTH, rows));
+        draw.accept(h, new ResultTable(table, columns, rows));
         String html = h.toString();
         HtmlPages.parse("<div>" + html + "</div>");
         return html;
     }
 
+    private static String bandwidth(List<List<Object>> rows) throws Exception {
+        return section(DeviceAnalysesHtml::memoryBandwidth, "memory_bandwidth", BANDWIDTH, rows);
+    }
+
     private static String sequences(List<List<Object>> rows) throws Exception {
-        Html h = new Html();
-        DeviceAnalysesHtml.kernelSequences(h, new ResultTable("kernel_sequences", SEQUENCES, rows));
-        String html = h.toString();
-        HtmlPages.parse("<div>" + html + "</div>");
-        return html;
+        return section(DeviceAnalysesHtml::kernelSequences, "kernel_sequences", SEQUENCES, rows);
     }
 
     @Test

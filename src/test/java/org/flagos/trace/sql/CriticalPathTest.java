@@ -10,10 +10,10 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.flagos.trace.encoders.EventTable;
+import org.flagos.trace.testing.TableRows;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -109,18 +109,6 @@ public class CriticalPathTest {
                 Ev.op(rank, "C", 1000, 100));
     }
 
-    static List<Map<String, Object>> rows(ResultTable t) {
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (List<Object> r : t.rows()) {
-            Map<String, Object> m = new HashMap<>();
-            for (int i = 0; i < r.size(); i++) {
-                m.put(t.columns().get(i), r.get(i));
-            }
-            out.add(m);
-        }
-        return out;
-    }
-
     @Test
     void knownPathsOfHostBoundDeviceBoundAndSyncWaitingRanks() throws Exception {
         List<Ev> all = new ArrayList<>();
@@ -134,7 +122,7 @@ public class CriticalPathTest {
             summary = duck.run("critical_path");
             segments = duck.run("critical_path_segments");
         }
-        List<Map<String, Object>> s = rows(summary);
+        List<Map<String, Object>> s = TableRows.maps(summary);
         assertEquals(3, s.size(), summary.render());
         // rank, start, end, length, cpu, computation, communication, memory, launch, gap, waiting, over median
         long[][] expected = {
@@ -151,7 +139,7 @@ public class CriticalPathTest {
         }
         // rank 1's path, edge by edge
         List<String> path = new ArrayList<>();
-        for (Map<String, Object> e : rows(segments)) {
+        for (Map<String, Object> e : TableRows.maps(segments)) {
             if ((Long) e.get("rank") == 1) {
                 path.add(e.get("type") + ":" + e.get("name") + ":" + e.get("weight_ns"));
             }
@@ -159,7 +147,7 @@ public class CriticalPathTest {
         assertEquals(List.of("cpu:A:10", "launch:null:40", "kernel:K1:2000", "kernel_gap:null:10", "kernel:K2:2900", "sync:null:0",
                 "dependency:null:0", "cpu:B:100"), path, segments.render());
         long sum = 0;
-        for (Map<String, Object> e : rows(segments)) {
+        for (Map<String, Object> e : TableRows.maps(segments)) {
             assertTrue((Long) e.get("end_ns") >= (Long) e.get("start_ns"), e.toString());
             sum += (Long) e.get("weight_ns");
         }

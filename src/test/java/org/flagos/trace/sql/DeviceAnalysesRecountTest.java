@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.flagos.trace.cli.SyntheticRanks;
 import org.flagos.trace.report.DeviceWorkKind;
+import org.flagos.trace.testing.TableRows;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -80,12 +81,6 @@ class DeviceAnalysesRecountTest {
 
     private static Long lng(Object o) {
         return o == null ? null : ((Number) o).longValue();
-    }
-
-    static ResultTable run(Path events, String name) throws Exception {
-        try (DuckDbAnalyses duck = DuckDbAnalyses.open(events)) {
-            return duck.run(name);
-        }
     }
 
     /** kernel_stats of {@code rows}, recounted: one row per rank, kind and name, in the table's columns. */
@@ -245,7 +240,7 @@ class DeviceAnalysesRecountTest {
 
     @Test
     void kernelStatsEqualARecount() throws Exception {
-        ResultTable t = run(events, "kernel_stats");
+        ResultTable t = TableRows.run(events, "kernel_stats");
         assertEquals(List.of("rank", "kind", "name", "calls", "total_ns", "min_ns", "max_ns", "mean_ns", "std_ns", "p50_ns", "p90_ns",
                 "p99_ns"), t.columns());
         assertSameRows(kernelStats(rows), t);
@@ -261,13 +256,13 @@ class DeviceAnalysesRecountTest {
 
     @Test
     void launchesAndQueueLengthEqualARecount() throws Exception {
-        ResultTable l = run(events, "kernel_launches");
+        ResultTable l = TableRows.run(events, "kernel_launches");
         List<List<Object>> want = launches(rows);
         assertTrue(want.size() >= 10 * RANKS, "launch pairs: " + want.size());
         assertSameRows(want, l);
         long delayed = l.rows().stream().filter(r -> (Long) r.get(column(l, "launch_delay_ns")) > 0).count();
         assertTrue(delayed > 0, "some launch waited");
-        ResultTable q = run(events, "queue_length");
+        ResultTable q = TableRows.run(events, "queue_length");
         assertSameRows(queueLength(rows), q);
         long max = q.rows().stream().mapToLong(r -> (Long) r.get(column(q, "queue_length"))).max().orElse(-1);
         long min = q.rows().stream().mapToLong(r -> (Long) r.get(column(q, "queue_length"))).min().orElse(-1);
@@ -276,7 +271,7 @@ class DeviceAnalysesRecountTest {
 
     @Test
     void streamIdleEqualsARecount() throws Exception {
-        ResultTable t = run(events, "stream_idle");
+        ResultTable t = TableRows.run(events, "stream_idle");
         assertSameRows(streamIdle(rows, 30_000), t);
         long host = 0;
         long other = 0;

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -15,6 +14,7 @@ import org.flagos.trace.report.KeyAveragesRow;
 import org.flagos.trace.report.RankTimes;
 import org.flagos.trace.report.RankTimesTable;
 import org.flagos.trace.report.TraceFile;
+import org.flagos.trace.testing.TableRows;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,16 +48,7 @@ class SqlAnalysesTest {
     }
 
     private static List<Map<String, Object>> rows(String table) {
-        ResultTable t = tables.get(table);
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (List<Object> r : t.rows()) {
-            Map<String, Object> m = new HashMap<>();
-            for (int i = 0; i < r.size(); i++) {
-                m.put(t.columns().get(i), r.get(i));
-            }
-            out.add(m);
-        }
-        return out;
+        return TableRows.maps(tables.get(table));
     }
 
     @Test

@@ -190,6 +190,15 @@ class TraceBlocksTest {
                 refused("{\"deviceProperties\":[{},[]],\"traceEvents\":[]}"));
         assertEquals("t.json is not a trace: its deviceProperties holds a number where a device object belongs",
                 refused("{\"deviceProperties\":[0],\"traceEvents\":[]}"));
+        // the events and the blocks name a value of the wrong kind by one rule (JsonTokenKind): a boolean, null, a fraction
+        assertEquals("t.json is not a trace: traceEvents holds a boolean where an event object belongs (line 1)",
+                refused("{\"traceEvents\":[{},true]}"));
+        assertEquals("t.json is not a trace: traceEvents holds null where an event object belongs (line 1)",
+                refused("{\"traceEvents\":[null]}"));
+        assertEquals("t.json is not a trace: traceEvents holds a fraction where an event object belongs (line 1)",
+                refused("{\"traceEvents\":[1.5]}"));
+        assertEquals("t.json is not a trace: its deviceProperties holds a boolean where a device object belongs",
+                refused("{\"deviceProperties\":[false],\"traceEvents\":[]}"));
         StringBuilder devices = new StringBuilder("{\"deviceProperties\":[{}");
         for (int i = 0; i < TraceLimits.MAX_DEVICES; i++) {
             devices.append(",{\"name\":\"d\"}");

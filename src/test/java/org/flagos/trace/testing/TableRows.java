@@ -1,4 +1,4 @@
-package org.flagos.trace.cli;
+package org.flagos.trace.testing;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -9,23 +9,24 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.flagos.trace.cli.CliRunner;
 import org.flagos.trace.sql.DuckDbAnalyses;
 import org.flagos.trace.sql.ResultTable;
 
 /**
- * For the recounts of the analyses and the tables' tests: a trace's events table made by {@code flagtrace tables},
- * its rows read back as stored (no SQL but the read), any query's rows on DuckDB, and an analysis' result as
- * maps of column to value.
+ * For the recounts of the analyses and the tables' tests (cli and sql): a trace's events table made by
+ * {@code flagtrace tables}, its rows read back as stored (no SQL but the read), any query's rows on DuckDB, and an
+ * analysis' result as maps of column to value.
  */
-final class TableRows {
+public final class TableRows {
     /** One row of the events table, the columns the recounts read. */
-    record Ev(long rank, String ph, String cat, String name, Long ts, Long dur, Long device, Long stream, Long correlation,
+    public record Ev(long rank, String ph, String cat, String name, Long ts, Long dur, Long device, Long stream, Long correlation,
             Long bytes, String copyKind) {
-        boolean complete() {
+        public boolean complete() {
             return "X".equals(ph) && ts != null && dur != null && dur >= 0;
         }
 
-        Long end() {
+        public Long end() {
             return ts + dur;
         }
     }
@@ -34,7 +35,7 @@ final class TableRows {
     }
 
     /** The events table of {@code traces} (one merged trace, or several), written to {@code out} by {@code flagtrace tables}. */
-    static Path table(Path out, Path... traces) {
+    public static Path table(Path out, Path... traces) {
         List<String> args = new ArrayList<>(List.of("tables"));
         for (Path t : traces) {
             args.add(t.toString());
@@ -50,7 +51,7 @@ final class TableRows {
     }
 
     /** Every row of an events table, as stored. */
-    static List<Ev> read(Path parquet) throws Exception {
+    public static List<Ev> read(Path parquet) throws Exception {
         List<Ev> out = new ArrayList<>();
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT rank, ph, cat, name, ts_ns, dur_ns, device, stream, correlation, bytes, copy_kind"
@@ -65,7 +66,7 @@ final class TableRows {
     }
 
     /** The rows of {@code sql} on a fresh in-memory DuckDB, each as its columns' values (JDBC's objects). */
-    static List<List<Object>> query(String sql) throws Exception {
+    public static List<List<Object>> query(String sql) throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
                 ResultSet r = s.executeQuery(sql)) {
             List<List<Object>> rows = new ArrayList<>();
@@ -82,12 +83,12 @@ final class TableRows {
     }
 
     /** The first column of the first row of {@code sql}, a number. */
-    static long single(String sql) throws Exception {
+    public static long single(String sql) throws Exception {
         return ((Number) query(sql).get(0).get(0)).longValue();
     }
 
     /** A path as an SQL string literal. */
-    static String q(Path p) {
+    public static String q(Path p) {
         return "'" + p.toAbsolutePath().toString().replace("'", "''") + "'";
     }
 
@@ -96,14 +97,14 @@ final class TableRows {
     }
 
     /** Analysis {@code name} on DuckDB over {@code events}. */
-    static ResultTable run(Path events, String name) throws Exception {
+    public static ResultTable run(Path events, String name) throws Exception {
         try (DuckDbAnalyses duck = DuckDbAnalyses.open(events)) {
             return duck.run(name);
         }
     }
 
     /** A result's rows as maps of column to value. */
-    static List<Map<String, Object>> maps(ResultTable t) {
+    public static List<Map<String, Object>> maps(ResultTable t) {
         List<Map<String, Object>> out = new ArrayList<>();
         for (List<Object> r : t.rows()) {
             Map<String, Object> m = new HashMap<>();
