@@ -40,6 +40,23 @@ class CaptureRangeTest {
         assertEquals(forms + "x\\ny'", refused("x\ny"));
     }
 
+    @Test
+    void captureRangeEndCountsWindows() {
+        assertEquals(0, CaptureRange.windows(null, null), "not given");
+        assertEquals(0, CaptureRange.windows("repeat", "nvtx:step"), "every window");
+        assertEquals(1, CaptureRange.windows("stop", "cudaProfilerApi"));
+        assertEquals(3, CaptureRange.windows("repeat:3", "mstx:step"));
+        assertEquals(9_999_999, CaptureRange.windows("repeat:9999999", "nvtx:step"));
+        assertEquals("--capture-range-end goes with --capture-range",
+                assertThrows(UsageException.class, () -> CaptureRange.windows("stop", null)).getMessage());
+        String rule = "--capture-range-end wants repeat, stop or repeat:N (N from 1 to 9999999), got '";
+        for (String bad : new String[] {"repeat:0", "repeat:10000000", "repeat:", "repeat:-1", "Stop"}) {
+            assertEquals(rule + bad + "'", assertThrows(UsageException.class, () -> CaptureRange.windows(bad, "nvtx:step")).getMessage());
+        }
+        assertEquals(rule + "repeat:1\\n'", assertThrows(UsageException.class, () -> CaptureRange.windows("repeat:1\n", "nvtx:step"))
+                .getMessage());
+    }
+
     private static String refused(String value) {
         return assertThrows(UsageException.class, () -> CaptureRange.checked(value)).getMessage();
     }
