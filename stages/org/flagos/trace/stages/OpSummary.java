@@ -3,6 +3,7 @@ package org.flagos.trace.stages;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Host ops aggregated into {@link OpSummaryRow}s, one per op name ({@link OpSummaryFold} builds them
@@ -78,6 +79,6 @@ public final class OpSummary {
     }
 
     private static String fmt(double us) {
-        return String.format("%.3f", us);
+        return String.format(Locale.ROOT, "%.3f", us); // a decimal point whatever the default locale
     }
 }

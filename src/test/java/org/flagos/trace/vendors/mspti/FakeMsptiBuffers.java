@@ -1,6 +1,10 @@
 package org.flagos.trace.vendors.mspti;
 
 import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
 import java.nio.charset.StandardCharsets;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.LongPointer;
@@ -67,6 +71,40 @@ final class FakeMsptiBuffers {
         check(MsptiLibrary.ftm_flush_all(lib, 1));
         MsptiLibrary.ftm_detach(lib);
         return all.toByteArray();
+    }
+
+    /** {@link #scripted()}'s bytes as a little-endian buffer, the way the decoder reads them. */
+    static ByteBuffer scriptedBuffer() {
+        return ByteBuffer.wrap(scripted()).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * The offsets of the records of {@code kind} in {@code buffer}, walked record by record by each
+     * kind's size ({@link MsptiActivityKind#recordSize}); an unknown kind ends the walk with an error.
+     */
+    static List<Integer> offsets(ByteBuffer buffer, int kind) {
+        List<Integer> found = new ArrayList<>();
+        for (int pos = 0; pos < buffer.limit(); ) {
+            int at = buffer.getInt(pos);
+            int size = MsptiActivityKind.recordSize(at);
+            if (size <= 0) {
+                throw new IllegalStateException("kind " + at + " at offset " + pos + " has no size");
+            }
+            if (at == kind) {
+                found.add(pos);
+            }
+            pos += size;
+        }
+        return found;
+    }
+
+    /** The script's step of a record, from its correlation id (2^32 + step * 16 + 5, fake_mspti.c). */
+    static long step(long correlation) {
+        long step = (correlation - (1L << 32) - 5) / 16;
+        if ((1L << 32) + step * 16 + 5 != correlation) {
+            throw new IllegalStateException("correlation " + correlation + " is not one of the script's");
+        }
+        return step;
     }
 
     private static void check(int status) {
