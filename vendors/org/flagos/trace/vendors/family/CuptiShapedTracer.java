@@ -45,7 +45,7 @@ public abstract class CuptiShapedTracer extends CuptiFamilyTracer {
         if (name == null || name.isNull()) {
             return null;
         }
-        String resolved = name.getString();
+        String resolved = name.getString(java.nio.charset.StandardCharsets.UTF_8); // as the replay reads the name table
         tap.kernelName(ApiNameHandle.of(domain, cbid), resolved);
         return resolved;
     }

@@ -1,5 +1,6 @@
 package org.flagos.trace.vendors.family;
 
+import java.nio.charset.StandardCharsets;
 import org.bytedeco.javacpp.BytePointer;
 import org.flagos.trace.model.BufferTap;
 import org.flagos.trace.model.KernelNames;
@@ -7,7 +8,8 @@ import org.flagos.trace.model.KernelNames;
 /**
  * Reads a kernel's name where a CUPTI or CUPTI-shaped record points: a NUL-terminated string the
  * vendor keeps for the process's life (as CUPTI does). Called once per distinct kernel (the decoder
- * caches by pointer); each name also goes to the tap, so a dumped capture carries its name table.
+ * caches by pointer); each name also goes to the tap, so a dumped capture carries its name table. Read as UTF-8,
+ * whatever the JVM's default charset, as a replay reads the name table: a live trace and its replay name alike.
  */
 public final class LiveKernelNames implements KernelNames {
     private final BufferTap tap;
@@ -22,7 +24,7 @@ public final class LiveKernelNames implements KernelNames {
         if (handle == 0) {
             return null;
         }
-        String name = new CString(handle).getString();
+        String name = new CString(handle).getString(StandardCharsets.UTF_8);
         tap.kernelName(handle, name);
         return name;
     }

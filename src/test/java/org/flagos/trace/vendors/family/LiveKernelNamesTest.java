@@ -46,6 +46,44 @@ class LiveKernelNamesTest {
         }
     }
 
+    /**
+     * A name that is not ASCII (a Triton kernel's, an NVTX-named one) reads as UTF-8 in a JVM whose default charset is
+     * not (Java 17 takes it from the locale): a child JVM with ISO-8859-1 prints the name's code points.
+     */
+    @Test
+    void aNameIsUtf8WhateverTheDefaultCharset() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Path.of("target", "live-kernel-names").toAbsolutePath();
+        java.nio.file.Files.createDirectories(dir);
+        org.flagos.trace.testing.ProgramRun run = org.flagos.trace.testing.ProgramRun.start(dir,
+                java.util.List.of("-Dfile.encoding=ISO-8859-1"), ReadInDefaultCharset.class.getName());
+        assertEquals(0, run.finish(), run.stderr());
+        assertEquals("ISO-8859-1 6b 5f b5 73\n", run.stdout(), "k_µs, read as UTF-8");
+        run.clean();
+        java.nio.file.Files.deleteIfExists(dir);
+    }
+
+    /** The child: reads "k_µs" (UTF-8 bytes) through LiveKernelNames and prints its default charset and code points. */
+    public static final class ReadInDefaultCharset {
+        public static void main(String[] args) {
+            byte[] utf8 = "k_\u00b5s".getBytes(StandardCharsets.UTF_8);
+            try (BytePointer c = new BytePointer(utf8.length + 1)) {
+                c.put(utf8).put(utf8.length, (byte) 0);
+                String name = new LiveKernelNames(new BufferTap() {
+                    @Override
+                    public void buffer(int dumpVendor, ByteBuffer validBytes) {
+                    }
+
+                    @Override
+                    public void kernelName(long handle, String vendorName) {
+                    }
+                }).lookup(c.address());
+                StringBuilder out = new StringBuilder(java.nio.charset.Charset.defaultCharset().name());
+                name.codePoints().forEach(cp -> out.append(' ').append(Integer.toHexString(cp)));
+                System.out.println(out);
+            }
+        }
+    }
+
     @Test
     void aNullPointerIsNoneAndNotSaved() {
         assertNull(new LiveKernelNames(tap).lookup(0));
