@@ -14,7 +14,9 @@
 #   7. every NVTX range form under `run` on real NVTX and CUPTI (benchmarks/device/nvtx-forms) -> nvtx-forms.json
 #   8. a program with a CUPTI client of its own under `run`: train.py under torch.profiler (kineto), both traces
 #      counted (benchmarks/device/inproc-driver/launches.py)                           -> coexist.jsonl
-# SKIP_TORCH, SKIP_TREE, SKIP_DRIVER, SKIP_RATE, SKIP_REPRO, SKIP_INPROC, SKIP_NVTX, SKIP_COEXIST=1 leave a part out.
+#   9. a JVM's in-process session with the injected library preloaded, as `run` preloads it into every process of
+#      the tree: `record --workload parity`, its CUPTI registration through the library's interposer -> preloaded.jsonl
+# SKIP_TORCH, SKIP_TREE, SKIP_DRIVER, SKIP_RATE, SKIP_REPRO, SKIP_INPROC, SKIP_NVTX, SKIP_COEXIST, SKIP_PRELOADED=1 leave a part out.
 # Run from the repository root with the bundle in BUNDLE (default .device/ab). Results under $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -100,4 +102,14 @@ if [ "${SKIP_COEXIST:-0}" != 1 ]; then  # 8. torch.profiler's kineto and flagtra
   [ -n "$t" ] && python3 benchmarks/device/inproc-driver/launches.py "$t" flagtrace_beside_kineto >> "$OUT/coexist.jsonl"
   for f in "$work"/coexist/torch/*.json; do [ -f "$f" ] && python3 benchmarks/device/inproc-driver/launches.py "$f" kineto_beside_flagtrace >> "$OUT/coexist.jsonl"; done
   cat "$OUT/coexist.jsonl"
+fi
+if [ "${SKIP_PRELOADED:-0}" != 1 ]; then  # 9. the interposer passes a JVM's own CUPTI registration through
+  python3 -c "import sys, zipfile; sys.stdout.buffer.write(zipfile.ZipFile(sys.argv[1]).read('flagtrace-inject/libflagtrace_inject.so'))" \
+    "$bundle/flagtrace-0.1.0-SNAPSHOT.jar" > "$work/preload_inject.so"
+  ( cd "$work" && LD_PRELOAD="$work/preload_inject.so" "$bundle/jre/bin/java" -Dorg.bytedeco.javacpp.cachedir="$work/javacpp" \
+      -cp "$bundle/flagtrace-0.1.0-SNAPSHOT.jar:$bundle/lib/*" org.flagos.trace.cli.FlagtraceCli \
+      record --workload parity -o "$work/preloaded.json" > "$OUT/preloaded.txt" 2>&1; echo "record exit $?" >> "$OUT/preloaded.txt" )
+  tail -2 "$OUT/preloaded.txt"
+  [ -f "$work/preloaded.json" ] && python3 benchmarks/device/inproc-driver/launches.py "$work/preloaded.json" preloaded >> "$OUT/preloaded.jsonl"
+  cat "$OUT/preloaded.jsonl" 2>/dev/null
 fi
