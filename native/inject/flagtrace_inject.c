@@ -276,6 +276,9 @@ static void profiler_api(void* userdata, int domain, uint32_t cbid, const void* 
     }
 }
 
+/* This library's subscriber of CUPTI's callback API (--capture-range cudaProfilerApi), or NULL. */
+static void* _Atomic own_subscriber;
+
 /* Subscribes to the profiler API's two calls (CUPTI allows one subscriber per process: a program that already has
  * one, or a CUPTI without the callback API, leaves the process disarmed, said in one line). */
 static void subscribe_profiler_api(void* library) {
@@ -289,6 +292,9 @@ static void subscribe_profiler_api(void* library) {
     }
     if (status == 0) {
         status = cupti.enableCallback(1, subscriber, CB_DOMAIN_DRIVER_API, CBID_cuProfilerStop);
+    }
+    if (status == 0) {
+        atomic_store(&own_subscriber, subscriber);
     }
     if (status != 0) {
         fprintf(stderr, "flagtrace: cannot subscribe to cuProfilerStart/Stop (CUPTI's callback API, status %d: another"
@@ -424,6 +430,24 @@ EXPORT int cuptiActivityRegisterTimestampCallback(uint64_t (*timestamp)(void)) {
     int (*real)(uint64_t (*)(void)) = (int (*)(uint64_t (*)(void))) cupti_symbol("cuptiActivityRegisterTimestampCallback");
     program_client("cuptiActivityRegisterTimestampCallback");
     return real == NULL ? CUPTI_ERROR_NOT_INITIALIZED : real(timestamp);
+}
+
+/* The program's own subscriber of CUPTI's callback API, which allows one per process: when this library holds it
+ * (--capture-range cudaProfilerApi), it closes its window, steps aside and unsubscribes, so the program's subscribes. */
+EXPORT int cuptiSubscribe(void** subscriber, void (*callback)(void*, int, uint32_t, const void*), void* userdata) {
+    int (*real)(void**, void (*)(void*, int, uint32_t, const void*), void*) =
+            (int (*)(void**, void (*)(void*, int, uint32_t, const void*), void*)) cupti_symbol("cuptiSubscribe");
+    if (callback != profiler_api) {
+        void* ours = atomic_exchange(&own_subscriber, NULL);
+        if (ours != NULL) {
+            program_client("cuptiSubscribe");
+            int (*unsubscribe)(void*) = (int (*)(void*)) cupti_symbol("cuptiUnsubscribe");
+            if (unsubscribe != NULL) {
+                unsubscribe(ours);
+            }
+        }
+    }
+    return real == NULL ? CUPTI_ERROR_NOT_INITIALIZED : real(subscriber, callback, userdata);
 }
 
 /* The CUDA driver's hook: called once, at the driver's initialisation. */

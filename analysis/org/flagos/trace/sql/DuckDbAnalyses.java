@@ -183,20 +183,28 @@ public final class DuckDbAnalyses implements AutoCloseable {
             checkColumns(c, events);
             return new DuckDbAnalyses(c, links, spill);
         } catch (SQLException | IOException | RuntimeException e) {
-            if (c != null) {
-                try {
-                    c.close();
-                } catch (SQLException ignored) {
-                    // the failure below is what matters
-                }
-            }
-            deleteLinks(links);
-            deleteTree(spill);
+            abandon(c, links, spill);
             if (e instanceof IOException io) {
                 throw io;
             }
             throw new IOException(events + " is not a Parquet events table: " + words(e), e);
+        } catch (Error e) { // a stack overflow or out of memory: nothing left behind either, the error goes on
+            abandon(c, links, spill);
+            throw e;
         }
+    }
+
+    /** What an open that failed made: the connection closed, the links and the spill folder deleted. */
+    private static void abandon(Connection c, Path links, Path spill) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // the open's own failure is what matters
+            }
+        }
+        deleteLinks(links);
+        deleteTree(spill);
     }
 
     /**

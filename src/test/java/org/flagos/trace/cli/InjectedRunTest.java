@@ -201,6 +201,27 @@ class InjectedRunTest {
         FakeGpuPrograms.delete(dir);
     }
 
+    /**
+     * CUPTI's callback API has one subscriber per process; under {@code --capture-range cudaProfilerApi} flagtrace holds
+     * it. A program that subscribes itself gets it (status 0, not CUPTI's "multiple subscribers"): flagtrace's window
+     * closes there with what came before, and flagtrace steps aside.
+     */
+    @Test
+    void aProgramsOwnCallbackSubscriberTakesTheSubscriptionFromTheCaptureRange() throws Exception {
+        Path dir = FakeGpuPrograms.fresh(ROOT, "own-subscriber");
+        ProgramRun run = flagtraceRun(dir, List.of("--capture-range", "cudaProfilerApi"), List.of(ownClient.toString(), "subscribe"));
+        assertEquals(0, run.finish(), run.stderr());
+        assertEquals("before: kernels=3\nsubscribe=0\n", run.stdout(), "the program's own subscribe succeeded");
+        List<Path> traces = FakeGpuPrograms.traces(dir);
+        assertEquals(1, traces.size(), run.stderr());
+        JsonNode trace = JSON.readTree(traces.get(0).toFile());
+        Events e = new Events(trace);
+        assertEquals(3, e.count("kernel"), "the window's kernels before the program subscribed");
+        assertEquals("yielded: the program's own CUPTI client took CUPTI (cuptiSubscribe)", trace.path("flagtrace_run_end").asText());
+        run.clean();
+        FakeGpuPrograms.delete(dir);
+    }
+
     @Test
     void aKilledProgramLeavesEveryBufferItHandedOverAndSaysItEndedWithoutAStop() throws Exception {
         Path dir = FakeGpuPrograms.fresh(ROOT, "killed");
