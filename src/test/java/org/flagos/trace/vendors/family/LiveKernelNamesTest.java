@@ -3,27 +3,16 @@ package org.flagos.trace.vendors.family;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.bytedeco.javacpp.BytePointer;
-import org.flagos.trace.model.BufferTap;
+import org.flagos.trace.testing.NameSavingTap;
 import org.junit.jupiter.api.Test;
 
 /** A kernel name read at the address a record points to, up to its NUL, and saved to the tap under that address. */
 class LiveKernelNamesTest {
-    private final Map<Long, String> saved = new LinkedHashMap<>();
-    private final BufferTap tap = new BufferTap() {
-        @Override
-        public void buffer(int dumpVendor, ByteBuffer validBytes) {
-        }
-
-        @Override
-        public void kernelName(long handle, String vendorName) {
-            saved.put(handle, vendorName);
-        }
-    };
+    private final NameSavingTap tap = new NameSavingTap();
+    private final Map<Long, String> saved = tap.saved;
 
     @Test
     void readsTheNameAtTheAddressAndSavesIt() {
@@ -68,15 +57,7 @@ class LiveKernelNamesTest {
             byte[] utf8 = "k_\u00b5s".getBytes(StandardCharsets.UTF_8);
             try (BytePointer c = new BytePointer(utf8.length + 1)) {
                 c.put(utf8).put(utf8.length, (byte) 0);
-                String name = new LiveKernelNames(new BufferTap() {
-                    @Override
-                    public void buffer(int dumpVendor, ByteBuffer validBytes) {
-                    }
-
-                    @Override
-                    public void kernelName(long handle, String vendorName) {
-                    }
-                }).lookup(c.address());
+                String name = new LiveKernelNames(new NameSavingTap()).lookup(c.address());
                 StringBuilder out = new StringBuilder(java.nio.charset.Charset.defaultCharset().name());
                 name.codePoints().forEach(cp -> out.append(' ').append(Integer.toHexString(cp)));
                 System.out.println(out);

@@ -3,27 +3,16 @@ package org.flagos.trace.vendors.mspti;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.bytedeco.javacpp.BytePointer;
-import org.flagos.trace.model.BufferTap;
+import org.flagos.trace.testing.NameSavingTap;
 import org.junit.jupiter.api.Test;
 
 /** A C string at a native address, read as UTF-8 up to its NUL and saved to the tap under its address. */
 class LiveMsptiStringsTest {
-    private final Map<Long, String> saved = new LinkedHashMap<>();
-    private final BufferTap tap = new BufferTap() {
-        @Override
-        public void buffer(int dumpVendor, ByteBuffer validBytes) {
-        }
-
-        @Override
-        public void kernelName(long handle, String vendorName) {
-            saved.put(handle, vendorName);
-        }
-    };
+    private final NameSavingTap tap = new NameSavingTap();
+    private final Map<Long, String> saved = tap.saved;
 
     @Test
     void readsTheStringAtTheAddressAndSavesIt() {

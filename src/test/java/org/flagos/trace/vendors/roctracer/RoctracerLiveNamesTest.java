@@ -8,15 +8,14 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.bytedeco.javacpp.BytePointer;
 import org.flagos.trace.model.ApiNameHandle;
-import org.flagos.trace.model.BufferTap;
 import org.flagos.trace.natives.RoctracerLibrary;
 import org.flagos.trace.natives.RoctracerLibrary.Handle;
 import org.flagos.trace.testing.FakeVendorLibrary;
+import org.flagos.trace.testing.NameSavingTap;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,17 +26,8 @@ class RoctracerLiveNamesTest {
     private static final int HIP_OPS = 2;
     private static final int HIP_API = 3;
 
-    private final Map<Long, String> saved = new LinkedHashMap<>();
-    private final BufferTap tap = new BufferTap() {
-        @Override
-        public void buffer(int dumpVendor, ByteBuffer validBytes) {
-        }
-
-        @Override
-        public void kernelName(long handle, String vendorName) {
-            saved.put(handle, vendorName);
-        }
-    };
+    private final NameSavingTap tap = new NameSavingTap();
+    private final Map<Long, String> saved = tap.saved;
 
     private static Handle open() {
         BytePointer error = new BytePointer(512);
