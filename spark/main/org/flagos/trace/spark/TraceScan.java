@@ -1,6 +1,8 @@
 package org.flagos.trace.spark;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -35,13 +37,32 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 final class TraceScan implements Scan, Batch {
     /** The options, as read once on the driver (docs/analysis.md). */
     record Settings(List<String> paths, String rankFromPath, String jobId, boolean dropMalformed, boolean realtime) implements Serializable {
+        /**
+         * The paths of {@code load(PATH, PATH...)}: Spark hands them over as one option, a JSON array of strings.
+         * Read with Jackson's streaming parser, the only Jackson the main jar builds against.
+         */
+        static List<String> pathArray(String json) throws IOException {
+            List<String> paths = new ArrayList<>();
+            try (JsonParser in = new JsonFactory().createParser(json)) {
+                if (in.nextToken() != JsonToken.START_ARRAY) {
+                    throw new IOException("not an array");
+                }
+                JsonToken t;
+                while ((t = in.nextToken()) == JsonToken.VALUE_STRING) {
+                    paths.add(in.getText());
+                }
+                if (t != JsonToken.END_ARRAY || in.nextToken() != null) {
+                    throw new IOException("an element that is not a string, or text after the array");
+                }
+            }
+            return paths;
+        }
+
         static Settings of(CaseInsensitiveStringMap options) {
             List<String> paths = new ArrayList<>();
             if (options.containsKey("paths")) {
                 try {
-                    for (String p : new ObjectMapper().readValue(options.get("paths"), String[].class)) {
-                        paths.add(p);
-                    }
+                    paths.addAll(pathArray(options.get("paths")));
                 } catch (IOException e) {
                     throw new IllegalArgumentException("flagtrace: option paths is not a JSON array of paths: " + options.get("paths"), e);
                 }

@@ -17,6 +17,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.flagos.trace.cli.SyntheticRanks;
 import org.flagos.trace.encoders.EventTable;
 import org.flagos.trace.sql.Analyses;
@@ -86,6 +87,26 @@ class FlagtraceDataSourceTest {
         assertEquals(want, Arrays.asList(ds.columns()));
         for (String c : parquet.columns()) {
             assertEquals(parquet.schema().apply(c).dataType(), ds.schema().apply(c).dataType(), c);
+        }
+    }
+
+    @Test
+    void severalPathsInOneLoadAreReadAsOneTable() {
+        String merged = dir.resolve("merged.json").toString();
+        Dataset<Row> once = spark.read().format("flagtrace").load(merged);
+        Dataset<Row> twice = spark.read().format("flagtrace").load(merged, merged);
+        assertEquals(2 * once.count(), twice.count());
+        assertEquals(0, twice.select(tableColumns()).exceptAll(once.select(tableColumns()).union(once.select(tableColumns()))).count());
+    }
+
+    @Test
+    void aPathsOptionThatIsNoArrayOfStringsIsRefusedInOneLine() {
+        assertEquals(List.of("a", "b c"), TraceScan.Settings.of(new CaseInsensitiveStringMap(
+                Map.of("paths", "[\"a\",\"b c\"]"))).paths());
+        for (String bad : List.of("[1]", "{}", "[\"a\"] x", "[\"a\"")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> TraceScan.Settings.of(new CaseInsensitiveStringMap(Map.of("paths", bad))));
+            assertEquals("flagtrace: option paths is not a JSON array of paths: " + bad, e.getMessage());
         }
     }
 
