@@ -16,6 +16,7 @@
 #      (armed, and armed with emit_nvtx's ranges as ops), under `run --start-later`  -> torch-cost.jsonl
 #      and once more under `run --capture-range nvtx:measured` (a window of the measured steps only)
 #                                                                                -> capture-range/
+# TRACES=0 runs the cost loops only (parts 1 and the torch cost of 3).
 # Run from the repository root with the bundle in BUNDLE (default .device/ab: jre.txz, deps.txz and
 # flagtrace-0.1.0-SNAPSHOT.jar, the jar `./flagtrace` builds, which carries flagtrace-inject/*.so).
 # Compare here with benchmarks/device/torch-run/compare.py. Results: $OUT/torch-run.tgz.
@@ -62,8 +63,9 @@ sleep 4; ft start -d "$d" >> "$res/ondemand.err" 2>&1; sleep 1; ft stop -d "$d" 
 wait $runner; echo "run exit $?" >> "$res/ondemand.txt"
 { cat "$res/ondemand.stdout"; for t in $(ls "$d"/flagtrace-*.json | grep -E '/flagtrace-[0-9]+(-w[0-9]+)?\.json$'); do echo "$(basename "$t"): memsets $(count "$t") $(drops "$t")"; done; } >> "$res/ondemand.txt" 2>&1
 fi
-# 3. torch
+# 3. torch (TRACES=0 leaves out the three traces and keeps the cost loops)
 mkdir -p "$res/torch" "$res/flagtrace"
+if [ "${TRACES:-1}" != 0 ]; then
 TRACE_DIR="$res/torch" python3 benchmarks/device/torch-run/train.py torch 20 > "$res/torch/stdout.txt" 2> "$res/torch/stderr.txt"
 ft run -d "$work/ftnvtx" -- python3 benchmarks/device/torch-run/train.py nvtx 20 > "$res/flagtrace/stdout.txt" 2> "$res/flagtrace/stderr.txt"
 echo "run exit $?" >> "$res/flagtrace/stdout.txt"
@@ -74,6 +76,7 @@ ft run --capture-range nvtx:measured -d "$work/ftrange" -- python3 benchmarks/de
   > "$res/capture-range/stdout.txt" 2> "$res/capture-range/stderr.txt"
 echo "run exit $?" >> "$res/capture-range/stdout.txt"
 cp "$work"/ftrange/flagtrace-[0-9]*-w*.json "$res/capture-range/" 2>/dev/null; ls -la "$work/ftrange" >> "$res/capture-range/stdout.txt"
+fi
 sides=(plain torch_profiler armed armed_nvtx disarmed)
 for ((r = 1; r <= ${TORCH_ROUNDS:-2}; r++)); do
   for ((i = 0; i < ${#sides[@]}; i++)); do  # each round starts one side later: no side always runs first
