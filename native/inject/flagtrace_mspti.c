@@ -1,7 +1,9 @@
 /* flagtrace's preloaded library for Ascend: `flagtrace run` puts it in LD_PRELOAD, as the original
  * system preloads MSPTI (Ascend has no injection hook like CUDA_INJECTION64_PATH). Its constructor,
- * in a process that is under `flagtrace run` (FLAGTRACE_RUN_SOCKET), is not a JVM and has ACL's
- * runtime (libascendcl.so) loaded:
+ * in a process that is under `flagtrace run` (FLAGTRACE_RUN_SOCKET) and is not a JVM, arms once ACL's
+ * runtime (libascendcl.so) is loaded: at start when the program links it, else at the dlopen that
+ * brings it in (a Python program importing torch_npu; this library's dlopen passes every call on and
+ * looks for ACL after each, until it arms):
  *  - loads libmspti (FLAGTRACE_MSPTI_LIBRARY, else libmspti.so from the library path, else
  *    $ASCEND_HOME_PATH/lib64/libmspti.so), subscribes, registers the buffer callbacks and enables the
  *    kinds flagtrace's in-process MspTracer enables (KERNEL, MEMCPY, MEMSET, EXTERNAL_CORRELATION,
@@ -58,6 +60,10 @@ static void* subscriber;
 static int legacy_api_kind; /* a CANN from before the ACL/NODE/RUNTIME split: its one API kind */
 static int traced;          /* 1 once armed: mstx ranges are this library's from then on */
 static atomic_ullong next_range_id;
+/* 1 while a process under run has not loaded ACL yet: each dlopen then looks for it (arm_when_acl_loaded). */
+static atomic_int waiting_for_acl;
+/* The C library's dlopen: this library's own loads must not come back through its interposer. */
+static void* (*real_dlopen)(const char*, int);
 
 static uint64_t mspti_now(void) {
     return handoff_clock_ns(CLOCK_REALTIME);
@@ -179,18 +185,18 @@ static int lookup(void* library, const char* name, void** slot) {
 static void* load_mspti(void) {
     const char* chosen = getenv("FLAGTRACE_MSPTI_LIBRARY");
     if (chosen != NULL && chosen[0] != '\0') {
-        void* library = dlopen(chosen, RTLD_NOW | RTLD_LOCAL);
+        void* library = real_dlopen(chosen, RTLD_NOW | RTLD_LOCAL);
         if (library == NULL) {
             fprintf(stderr, "flagtrace: cannot load FLAGTRACE_MSPTI_LIBRARY %s: %s\n", chosen, dlerror());
         }
         return library;
     }
-    void* library = dlopen("libmspti.so", RTLD_NOW | RTLD_LOCAL);
+    void* library = real_dlopen("libmspti.so", RTLD_NOW | RTLD_LOCAL);
     const char* home = getenv("ASCEND_HOME_PATH");
     if (library == NULL && home != NULL && home[0] != '\0') {
         char path[4096];
         snprintf(path, sizeof path, "%s/lib64/libmspti.so", home);
-        library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        library = real_dlopen(path, RTLD_NOW | RTLD_LOCAL);
     }
     if (library == NULL) {
         fprintf(stderr, "flagtrace: cannot load libmspti (put CANN's lib64 on LD_LIBRARY_PATH, set ASCEND_HOME_PATH or"
@@ -199,14 +205,8 @@ static void* load_mspti(void) {
     return library;
 }
 
-__attribute__((constructor)) static void initialize(void) {
-    const char* path = handoff_socket();
-    if (path == NULL) {
-        return; /* not under flagtrace run, or a JVM (traced through its agent, in-process) */
-    }
-    if (dlopen("libascendcl.so", RTLD_LAZY | RTLD_NOLOAD) == NULL) {
-        return; /* no ACL runtime: not an Ascend program (a shell, a launcher, a CUDA program) */
-    }
+/* Loads MSPTI, subscribes and connects: the process is traced from here on. */
+static void arm(const char* path) {
     void* library = load_mspti();
     if (library == NULL || lookup(library, "msptiSubscribe", (void**) &mspti.subscribe)
             || lookup(library, "msptiUnsubscribe", (void**) &mspti.unsubscribe)
@@ -233,6 +233,49 @@ __attribute__((constructor)) static void initialize(void) {
     traced = 1;
     handoff_begin();
     atexit(finish); /* after handoff_begin's: runs before it */
+}
+
+static int acl_loaded(void) {
+    return real_dlopen("libascendcl.so", RTLD_LAZY | RTLD_NOLOAD) != NULL;
+}
+
+/* After a dlopen of the program's: arms, once, if that load brought ACL in. */
+static void arm_when_acl_loaded(void) {
+    int waiting = 1;
+    if (acl_loaded() && atomic_compare_exchange_strong(&waiting_for_acl, &waiting, 0)) {
+        const char* path = handoff_socket();
+        if (path != NULL) {
+            arm(path);
+        }
+    }
+}
+
+__attribute__((constructor)) static void initialize(void) {
+    real_dlopen = (void* (*)(const char*, int)) dlsym(RTLD_NEXT, "dlopen");
+    const char* path = handoff_socket();
+    if (path == NULL || real_dlopen == NULL) {
+        return; /* not under flagtrace run, or a JVM (traced through its agent, in-process) */
+    }
+    if (!acl_loaded()) {
+        atomic_store(&waiting_for_acl, 1); /* not an Ascend program yet: a shell, a launcher, a CUDA program, or one that loads ACL later */
+        return;
+    }
+    arm(path);
+}
+
+/* The program's dlopen, passed on unchanged; while ACL is not loaded, each one that succeeds is checked for it. */
+EXPORT void* dlopen(const char* file, int mode) {
+    if (real_dlopen == NULL) { /* a dlopen from another library's constructor, before this one's */
+        real_dlopen = (void* (*)(const char*, int)) dlsym(RTLD_NEXT, "dlopen");
+        if (real_dlopen == NULL) {
+            return NULL;
+        }
+    }
+    void* handle = real_dlopen(file, mode);
+    if (handle != NULL && atomic_load(&waiting_for_acl)) {
+        arm_when_acl_loaded();
+    }
+    return handle;
 }
 
 /* mstx (libms_tools_ext.so): a traced process's ranges are this library's, with ids of its own; an

@@ -103,6 +103,36 @@ class InjectedMsptiRunTest {
     }
 
     @Test
+    void aProgramThatLoadsAclAfterItStartedIsTracedFromThatLoadOn() throws Exception {
+        // As a Python program importing torch_npu: the executable links no ACL; a library loaded later does.
+        Path library = FakeGpuPrograms.build("mspti", "ascend/unchanged_program.c", ROOT.resolve("libascend_program.so"),
+                "-shared -fPIC -Dmain=ascend_program -lascendcl -lms_tools_ext");
+        Path loader = FakeGpuPrograms.build("mspti", "ascend/late_loader.c", ROOT.resolve("late_loader"), "-ldl");
+        Path dir = FakeGpuPrograms.fresh(ROOT, "late-acl");
+        ProgramRun run = flagtraceRun(dir, List.of(loader.toString(), library.toString(), "4", "5"));
+        assertEquals(5, run.finish(), run.stderr());
+        String out = run.stdout();
+        assertEquals("kernels=13 memcpys=2 memsets=4 ranges=12\n", out, "the program's stdout, untouched");
+        Map<String, Long> counts = InjectedRunTest.counts(out);
+        List<Path> traces = FakeGpuPrograms.traces(dir);
+        assertEquals(1, traces.size(), "one trace: the program's, armed at the load of ACL: " + run.stderr());
+        JsonNode trace = JSON.readTree(traces.get(0).toFile());
+        Events e = new Events(trace);
+        assertEquals(counts.get("kernels"), e.count("kernel"), run.stderr());
+        assertEquals(counts.get("memcpys"), e.count("gpu_memcpy"));
+        assertEquals(counts.get("memsets"), e.count("gpu_memset"));
+        assertEquals(counts.get("ranges"), e.count("cpu_op"), "one op per mstx range: the library's calls reach the preload");
+        assertEquals(4, e.named("cpu_op", "compute").size());
+        e.assertFlowsPaired(counts.get("kernels") + counts.get("memcpys") + counts.get("memsets"));
+        assertEquals("stop", trace.path("flagtrace_run_end").asText());
+        assertEquals(0, trace.path("flagtrace_run_buffers_dropped").asLong(-1));
+        assertEquals(0, trace.path("flagtrace_run_ops_dropped").asLong(-1));
+        InjectedRunTest.assertSameAsReplay(traces.get(0));
+        run.clean();
+        FakeGpuPrograms.delete(dir);
+    }
+
+    @Test
     void aKilledProgramLeavesEveryBufferItHandedOverAndSaysItEndedWithoutAStop() throws Exception {
         Path dir = FakeGpuPrograms.fresh(ROOT, "killed");
         ProgramRun run = flagtraceRun(dir, "200", "0", "hang");
