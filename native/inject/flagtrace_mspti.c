@@ -5,7 +5,7 @@
  * brings it in (a Python program importing torch_npu; this library's dlopen passes every call on and
  * looks for ACL after each, until it arms):
  *  - loads libmspti (FLAGTRACE_MSPTI_LIBRARY, else libmspti.so from the library path, else
- *    $ASCEND_HOME_PATH/lib64/libmspti.so), subscribes, registers the buffer callbacks and enables the
+ *    $ASCEND_HOME_PATH/tools/mspti/lib64/libmspti.so or .../lib64/libmspti.so), subscribes, registers the buffer callbacks and enables the
  *    kinds flagtrace's in-process MspTracer enables (KERNEL, MEMCPY, MEMSET, EXTERNAL_CORRELATION,
  *    ACL_API, NODE_API, RUNTIME_API; API where RUNTIME_API is refused);
  *  - turns mstx ranges into host ops: it defines mstxRangeStartA and mstxRangeEnd, which the preload
@@ -193,9 +193,11 @@ static void* load_mspti(void) {
     }
     void* library = real_dlopen("libmspti.so", RTLD_NOW | RTLD_LOCAL);
     const char* home = getenv("ASCEND_HOME_PATH");
-    if (library == NULL && home != NULL && home[0] != '\0') {
+    /* Where CANN installs it (the toolkit's tools/mspti/lib64), then the toolkit's lib64; as MsptiTracer. */
+    static const char* const UNDER_HOME[] = {"tools/mspti/lib64/libmspti.so", "lib64/libmspti.so"};
+    for (size_t i = 0; library == NULL && home != NULL && home[0] != '\0' && i < sizeof UNDER_HOME / sizeof UNDER_HOME[0]; i++) {
         char path[4096];
-        snprintf(path, sizeof path, "%s/lib64/libmspti.so", home);
+        snprintf(path, sizeof path, "%s/%s", home, UNDER_HOME[i]);
         library = real_dlopen(path, RTLD_NOW | RTLD_LOCAL);
     }
     if (library == NULL) {

@@ -46,6 +46,8 @@ public final class MsptiTracer extends ActivityTracer<ActivityTracer.Session> {
     /** The {@code .fltrbuf} vendor id of MSPTI buffers. */
     public static final int DUMP_VENDOR = 2;
     private static final String DEFAULT_LIBRARY = "libmspti.so";
+    /** CANN's set_env.sh points it at the toolkit (…/ascend-toolkit/latest), which holds libmspti under tools/mspti/lib64. */
+    static final String ASCEND_HOME = "ASCEND_HOME_PATH";
     private static final int MSPTI_ERROR_WITHOUT_LD_PRELOAD = 6;
     /** Kinds enabled for a session, in order: device work first, bindings before the calls they bind. */
     private static final int[] SESSION_KINDS = {MsptiActivityKind.KERNEL, MsptiActivityKind.MEMCPY,
@@ -74,8 +76,21 @@ public final class MsptiTracer extends ActivityTracer<ActivityTracer.Session> {
      */
     public MsptiTracer(String library, String visibleDevices) {
         super("mspti", "an MSPTI buffer", false);
-        this.candidates = VendorLibrary.candidates(library, List.of(DEFAULT_LIBRARY));
+        this.candidates = VendorLibrary.candidates(library, defaultLibraries(System.getenv(ASCEND_HOME)));
         this.devices = AscendDevices.parse(visibleDevices);
+    }
+
+    /**
+     * Where libmspti is looked for when no library is named: the dynamic loader's search first, then, with CANN's
+     * {@code ASCEND_HOME_PATH} set, the toolkit's {@code tools/mspti/lib64} (where CANN installs it) and its
+     * {@code lib64}. The injected library ({@code native/inject/flagtrace_mspti.c}) searches the same places.
+     */
+    static List<String> defaultLibraries(String ascendHome) {
+        if (ascendHome == null || ascendHome.isBlank()) {
+            return List.of(DEFAULT_LIBRARY);
+        }
+        String home = ascendHome.endsWith("/") ? ascendHome.substring(0, ascendHome.length() - 1) : ascendHome;
+        return List.of(DEFAULT_LIBRARY, home + "/tools/mspti/lib64/" + DEFAULT_LIBRARY, home + "/lib64/" + DEFAULT_LIBRARY);
     }
 
     /**
@@ -158,7 +173,7 @@ public final class MsptiTracer extends ActivityTracer<ActivityTracer.Session> {
         }
         if (!capturesTransfers()) {
             Diagnostics.trace("mspti", "libmspti.so was not preloaded at process start: CANN records no copies or"
-                    + " memsets (LD_PRELOAD=$ASCEND_HOME_PATH/lib64/libmspti.so for them)");
+                    + " memsets (LD_PRELOAD=$ASCEND_HOME_PATH/tools/mspti/lib64/libmspti.so for them)");
         }
         Diagnostics.trace("mspti", "session armed from " + library());
         return true;

@@ -30,6 +30,17 @@ class MsptiTracerTest {
     }
 
     @Test
+    void libmsptiIsLookedForByTheLoaderThenWhereCannInstallsIt() {
+        assertEquals(java.util.List.of("libmspti.so"), MsptiTracer.defaultLibraries(null));
+        assertEquals(java.util.List.of("libmspti.so"), MsptiTracer.defaultLibraries(" "));
+        java.util.List<String> underHome = java.util.List.of("libmspti.so",
+                "/usr/local/Ascend/ascend-toolkit/latest/tools/mspti/lib64/libmspti.so",
+                "/usr/local/Ascend/ascend-toolkit/latest/lib64/libmspti.so");
+        assertEquals(underHome, MsptiTracer.defaultLibraries("/usr/local/Ascend/ascend-toolkit/latest"));
+        assertEquals(underHome, MsptiTracer.defaultLibraries("/usr/local/Ascend/ascend-toolkit/latest/"));
+    }
+
+    @Test
     void visibleDevicesMapPhysicalIdsToLogicalOrdinals() {
         AscendDevices devices = AscendDevices.parse("4, 2,6");
         assertEquals(0, devices.logical(4));
