@@ -9,14 +9,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 : "${OUT:?set OUT}"
-bundle=$(cd "${BUNDLE:-.device/ab}" && pwd)
-( cd "$bundle" && { [ -x jre/bin/java ] || tar xJf jre.txz; } && { [ -d lib ] || tar xJf deps.txz; } )
-cuda=/usr/local/cuda-13.0; lib=$cuda/targets/x86_64-linux/lib
-export PATH=$cuda/bin:$PATH LD_LIBRARY_PATH=$lib:/usr/local/nvidia/lib64:${LD_LIBRARY_PATH:-}
-export FLAGTRACE_CUPTI_LIBRARY=$(ls $lib/libcupti.so.13* 2>/dev/null | head -1)
+source benchmarks/device-bundle.sh
 src=benchmarks/device/profiler-range; work=$(mktemp -d); res=$OUT/profiler-range; mkdir -p "$res"
-ft() { "$bundle/jre/bin/java" -Dorg.bytedeco.javacpp.cachedir="$work/javacpp" \
-         -cp "$bundle/flagtrace-0.1.0-SNAPSHOT.jar:$bundle/lib/*" org.flagos.trace.cli.FlagtraceCli "$@"; }
 summary() {  # summary LABEL TRACE...: one JSON line per trace
   for t in "${@:2}"; do python3 - "$1" "$t" <<'PY'
 import collections, json, sys

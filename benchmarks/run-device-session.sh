@@ -21,14 +21,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 : "${OUT:?set OUT}"
-bundle=$(cd "${BUNDLE:-.device/ab}" && pwd)
-( cd "$bundle" && { [ -x jre/bin/java ] || tar xJf jre.txz; } && { [ -d lib ] || tar xJf deps.txz; } )
-cuda=/usr/local/cuda-13.0; lib=$cuda/targets/x86_64-linux/lib
-export PATH=$cuda/bin:$PATH LD_LIBRARY_PATH=$lib:/usr/local/nvidia/lib64:${LD_LIBRARY_PATH:-}
-export FLAGTRACE_CUPTI_LIBRARY=$(ls $lib/libcupti.so.13* 2>/dev/null | head -1)
+source benchmarks/device-bundle.sh
 work=$(mktemp -d)
-ft() { "$bundle/jre/bin/java" -Dorg.bytedeco.javacpp.cachedir="$work/javacpp" \
-         -cp "$bundle/flagtrace-0.1.0-SNAPSHOT.jar:$bundle/lib/*" org.flagos.trace.cli.FlagtraceCli "$@"; }
 if [ "${SKIP_TORCH:-0}" != 1 ]; then
   ROUNDS=${COST_ROUNDS:-0} ONDEMAND=0 TORCH_ROUNDS=${TORCH_ROUNDS:-1} bash benchmarks/run-device-torch-run.sh > "$OUT/torch-run.log" 2>&1
   echo "torch-run exit $?"; tail -5 "$OUT/torch-run.log"

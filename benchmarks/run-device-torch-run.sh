@@ -23,14 +23,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 : "${OUT:?set OUT}"
-root=$PWD; bundle=$(cd "${BUNDLE:-.device/ab}" && pwd)
-( cd "$bundle" && { [ -x jre/bin/java ] || tar xJf jre.txz; } && { [ -d lib ] || tar xJf deps.txz; } )
-cuda=/usr/local/cuda-13.0; lib=$cuda/targets/x86_64-linux/lib
-export PATH=$cuda/bin:$PATH LD_LIBRARY_PATH=$lib:/usr/local/nvidia/lib64:${LD_LIBRARY_PATH:-}
-export FLAGTRACE_CUPTI_LIBRARY=$(ls $lib/libcupti.so.13* 2>/dev/null | head -1)
+root=$PWD; source benchmarks/device-bundle.sh
 res=$OUT/torch-run; rm -rf "$res"; mkdir -p "$res"; work=$(mktemp -d)
-ft() { "$bundle/jre/bin/java" -Dorg.bytedeco.javacpp.cachedir="$work/javacpp" \
-         -cp "$bundle/flagtrace-0.1.0-SNAPSHOT.jar:$bundle/lib/*" org.flagos.trace.cli.FlagtraceCli "$@"; }
 now() { date +%s.%N; }
 { echo "date: $(date -u +%FT%TZ)"; echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)"
   echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | xargs) x $(nproc)"

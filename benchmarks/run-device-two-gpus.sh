@@ -8,13 +8,12 @@
 #   3. NCCL on two GPUs: benchmarks/device/torch-run/workers.py with BACKEND=nccl under torchrun, once
 #      under torch.profiler (one kineto trace a rank: collectives with their args) and once under
 #      `flagtrace run` (one trace a worker, merged)                         -> nccl.tgz
-# Run from the repository root with the bundle in .device/ab (jre.txz, deps.txz, the jar), carried.
+# Run from the repository root with the bundle in .device/ab (jre.txz, deps.txz, the jar: device-bundle.sh), carried.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 : "${OUT:?set OUT}"
 prefix=${PREFIX:-h100x2}
-bundle=$(cd .device/ab && pwd)
-( cd "$bundle" && { [ -x jre/bin/java ] || tar xJf jre.txz; } && { [ -d lib ] || tar xJf deps.txz; } )
+source benchmarks/device-bundle.sh
 # run-device-record.sh's layout (.device/jre, .device/lib/*.jar) from the same bundle
 ln -sfn ab/jre .device/jre; mkdir -p .device/lib; ln -sf "$bundle"/lib/*.jar "$bundle"/flagtrace-0.1.0-SNAPSHOT.jar .device/lib/
 { date -u; nvidia-smi -L; nvidia-smi topo -m; } > "$OUT/machine.txt" 2>&1; cat "$OUT/machine.txt"
@@ -27,17 +26,13 @@ if [ "${SKIP_RECORD:-0}" != 1 ]; then
   tail -25 "$OUT/record.log"
 fi
 if [ "${SKIP_NCCL:-0}" != 1 ]; then
-  cuda=/usr/local/cuda-13.0; lib=$cuda/targets/x86_64-linux/lib
-  export FLAGTRACE_CUPTI_LIBRARY=$(ls $lib/libcupti.so.13* 2>/dev/null | head -1)
   work=$(mktemp -d); res=$OUT/nccl; mkdir -p "$res"
   torchrun=$(dirname "$(command -v python3)")/torchrun
   workers=$PWD/benchmarks/device/torch-run/workers.py
   ( cd "$work" && BACKEND=nccl TORCH_PROFILE="$res/torch" timeout 300 "$torchrun" --standalone --nproc-per-node=2 "$workers" 10 \
       > "$res/torch-stdout.txt" 2> "$res/torch-stderr.txt"; echo "torch exit $?" >> "$res/torch-stdout.txt" )
   cat "$res/torch-stdout.txt"; tail -3 "$res/torch-stderr.txt"
-  ( cd "$work" && LD_LIBRARY_PATH=$lib:/usr/local/nvidia/lib64:${LD_LIBRARY_PATH:-} BACKEND=nccl timeout 300 \
-      "$bundle/jre/bin/java" -Dorg.bytedeco.javacpp.cachedir="$work/javacpp" -cp "$bundle/flagtrace-0.1.0-SNAPSHOT.jar:$bundle/lib/*" \
-      org.flagos.trace.cli.FlagtraceCli run -d "$work/run" -- "$torchrun" --standalone --nproc-per-node=2 "$workers" 10 \
+  ( cd "$work" && export BACKEND=nccl && ft run -d "$work/run" -- timeout 300 "$torchrun" --standalone --nproc-per-node=2 "$workers" 10 \
       > "$res/run-stdout.txt" 2> "$res/run-stderr.txt"; echo "run exit $?" >> "$res/run-stdout.txt" )
   cat "$res/run-stdout.txt"; tail -8 "$res/run-stderr.txt"; ls -la "$work/run" >> "$res/run-stdout.txt" 2>&1
   mkdir -p "$res/run"; cp "$work"/run/*.json "$res/run/" 2>/dev/null

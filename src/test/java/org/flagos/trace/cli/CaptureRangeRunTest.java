@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
 import org.flagos.trace.agent.FlagtraceAgent;
 import org.flagos.trace.testing.AgentJars;
 import org.flagos.trace.testing.FakeGpuPrograms;
+import org.flagos.trace.testing.FakeGpuRun;
 import org.flagos.trace.testing.ProgramRun;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -266,23 +267,16 @@ class CaptureRangeRunTest {
         return code;
     }
 
-    /** {@code flagtrace run OPTIONS -d DIR -- sh -c 'eval "$(scripts/fake-gpu-env cupti)" && exec PROGRAM ARGS'}. */
     private static ProgramRun flagtraceRun(Path dir, List<String> options, String... programArgs) throws IOException {
         List<String> command = new ArrayList<>(List.of(program.toString()));
         command.addAll(List.of(programArgs));
         return flagtraceRun(dir, options, command);
     }
 
-    /** {@code flagtrace run OPTIONS -d DIR -- sh -c 'eval "$(scripts/fake-gpu-env cupti)" && exec COMMAND'}. */
+    /** {@code flagtrace run OPTIONS -d DIR -- COMMAND} on the CUDA fakes; flagtrace's JVM with Chronicle's flags, as the launcher passes them (--journal). */
     private static ProgramRun flagtraceRun(Path dir, List<String> options, List<String> command) throws IOException {
-        List<String> args = new ArrayList<>(List.of("run"));
-        args.addAll(options);
-        args.addAll(List.of("-d", dir.toString(), "--agent-jar", jar.toString(), "--", "sh", "-c",
-                "eval \"$(" + Path.of("scripts/fake-gpu-env").toAbsolutePath() + " cupti)\" && exec \"$0\" \"$@\""));
-        args.addAll(command);
-        // Chronicle's flags, as the launcher passes them (--journal)
-        return ProgramRun.start(ROOT, List.of("--add-exports=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
-                "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED"), FlagtraceCli.class.getName(), args.toArray(String[]::new));
+        return FakeGpuRun.on("cupti", ROOT, jar).withOptions(options).withJvmFlags(List.of("--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
+                "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED")).start(dir, command);
     }
 
     private static long pid(Path trace) {
@@ -290,8 +284,4 @@ class CaptureRangeRunTest {
         assertTrue(m.matches(), trace.toString());
         return Long.parseLong(m.group(1));
     }
-
-
-
-
 }

@@ -22,6 +22,7 @@ import org.flagos.trace.agent.FlagtraceAgent;
 import org.flagos.trace.cli.InjectedRunTest.Events;
 import org.flagos.trace.testing.AgentJars;
 import org.flagos.trace.testing.FakeGpuPrograms;
+import org.flagos.trace.testing.FakeGpuRun;
 import org.flagos.trace.testing.ProgramRun;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -55,18 +56,9 @@ class InjectedMsptiRunTest {
         assertEquals(3, run.finish(), run.stderr());
         String out = run.stdout();
         assertEquals("kernels=16 memcpys=2 memsets=5 ranges=14\n", out, "the program's stdout, untouched");
-        Map<String, Long> counts = InjectedRunTest.counts(out);
         List<Path> traces = FakeGpuPrograms.traces(dir);
-        assertEquals(1, traces.size(), "one trace: the program's, none for the shell before its exec: " + run.stderr());
-        JsonNode trace = JSON.readTree(traces.get(0).toFile());
+        JsonNode trace = oneTraceOfWhatTheProgramDid(run, dir, 5);
         Events e = new Events(trace);
-        assertEquals(counts.get("kernels"), e.count("kernel"), run.stderr());
-        assertEquals(counts.get("memcpys"), e.count("gpu_memcpy"));
-        assertEquals(counts.get("memsets"), e.count("gpu_memset"));
-        assertEquals(counts.get("ranges"), e.count("cpu_op"), "one op per mstx range");
-        assertEquals(5, e.named("cpu_op", "step").size());
-        assertEquals(5, e.named("cpu_op", "compute").size());
-        assertEquals(2, e.named("cpu_op", "io").size());
         // The device time of each record belongs to the innermost range open at its call: matmul and the memset
         // in "compute", relu in "step" (once in "late", which outlived "early" opened around it), copies in "io".
         Map<Long, String> opOfId = new HashMap<>();
@@ -91,13 +83,8 @@ class InjectedMsptiRunTest {
         for (JsonNode m : e.of("gpu_memcpy")) {
             assertEquals("io", opOfId.get(m.path("args").path("External id").asLong()), m.toString());
         }
-        e.assertFlowsPaired(counts.get("kernels") + counts.get("memcpys") + counts.get("memsets"));
-        assertEquals("stop", trace.path("flagtrace_run_end").asText());
-        assertEquals(0, trace.path("flagtrace_run_buffers_dropped").asLong(-1));
-        assertEquals(0, trace.path("flagtrace_run_ops_dropped").asLong(-1));
         assertTrue(trace.path("flagtrace_run_buffers").asLong() > 1, "the fake's small buffers, each handed over: " + trace.path("flagtrace_run_buffers"));
         assertTrue(run.stderr().contains("exited with 3; 1 trace: " + traces.get(0)), run.stderr());
-        InjectedRunTest.assertSameAsReplay(traces.get(0));
         run.clean();
         FakeGpuPrograms.delete(dir);
     }
@@ -113,21 +100,7 @@ class InjectedMsptiRunTest {
         assertEquals(5, run.finish(), run.stderr());
         String out = run.stdout();
         assertEquals("kernels=13 memcpys=2 memsets=4 ranges=12\n", out, "the program's stdout, untouched");
-        Map<String, Long> counts = InjectedRunTest.counts(out);
-        List<Path> traces = FakeGpuPrograms.traces(dir);
-        assertEquals(1, traces.size(), "one trace: the program's, armed at the load of ACL: " + run.stderr());
-        JsonNode trace = JSON.readTree(traces.get(0).toFile());
-        Events e = new Events(trace);
-        assertEquals(counts.get("kernels"), e.count("kernel"), run.stderr());
-        assertEquals(counts.get("memcpys"), e.count("gpu_memcpy"));
-        assertEquals(counts.get("memsets"), e.count("gpu_memset"));
-        assertEquals(counts.get("ranges"), e.count("cpu_op"), "one op per mstx range: the library's calls reach the preload");
-        assertEquals(4, e.named("cpu_op", "compute").size());
-        e.assertFlowsPaired(counts.get("kernels") + counts.get("memcpys") + counts.get("memsets"));
-        assertEquals("stop", trace.path("flagtrace_run_end").asText());
-        assertEquals(0, trace.path("flagtrace_run_buffers_dropped").asLong(-1));
-        assertEquals(0, trace.path("flagtrace_run_ops_dropped").asLong(-1));
-        InjectedRunTest.assertSameAsReplay(traces.get(0));
+        oneTraceOfWhatTheProgramDid(run, dir, 4); // armed at the load of ACL; its mstx calls reach the preload
         run.clean();
         FakeGpuPrograms.delete(dir);
     }
@@ -230,6 +203,32 @@ class InjectedMsptiRunTest {
     }
 
     /** {@code flagtrace run -d DIR -- sh -c 'eval "$(scripts/fake-gpu-env mspti)" && exec PROGRAM ARGS'}, as a user without an NPU runs it. */
+    /**
+     * The one trace in {@code dir} of {@code unchanged_program ITERATIONS}: as many kernels, copies, sets and ops (one
+     * per mstx range) as the program printed, every flow arrow paired, ended by a stop with nothing dropped, and the
+     * same as the replay of its capture.
+     */
+    private static JsonNode oneTraceOfWhatTheProgramDid(ProgramRun run, Path dir, int iterations) throws IOException {
+        Map<String, Long> counts = InjectedRunTest.counts(run.stdout());
+        List<Path> traces = FakeGpuPrograms.traces(dir);
+        assertEquals(1, traces.size(), "one trace: the program's, none for the shell before its exec: " + run.stderr());
+        JsonNode trace = JSON.readTree(traces.get(0).toFile());
+        Events e = new Events(trace);
+        assertEquals(counts.get("kernels"), e.count("kernel"), run.stderr());
+        assertEquals(counts.get("memcpys"), e.count("gpu_memcpy"));
+        assertEquals(counts.get("memsets"), e.count("gpu_memset"));
+        assertEquals(counts.get("ranges"), e.count("cpu_op"), "one op per mstx range");
+        assertEquals(iterations, e.named("cpu_op", "step").size());
+        assertEquals(iterations, e.named("cpu_op", "compute").size());
+        assertEquals(2, e.named("cpu_op", "io").size());
+        e.assertFlowsPaired(counts.get("kernels") + counts.get("memcpys") + counts.get("memsets"));
+        assertEquals("stop", trace.path("flagtrace_run_end").asText());
+        assertEquals(0, trace.path("flagtrace_run_buffers_dropped").asLong(-1));
+        assertEquals(0, trace.path("flagtrace_run_ops_dropped").asLong(-1));
+        InjectedRunTest.assertSameAsReplay(traces.get(0));
+        return trace;
+    }
+
     private static ProgramRun flagtraceRun(Path dir, String... programArgs) throws IOException {
         List<String> command = new ArrayList<>(List.of(program.toString()));
         command.addAll(List.of(programArgs));
@@ -241,11 +240,6 @@ class InjectedMsptiRunTest {
     }
 
     private static ProgramRun flagtraceRun(Path dir, List<String> options, List<String> command) throws IOException {
-        List<String> args = new ArrayList<>(List.of("run"));
-        args.addAll(options);
-        args.addAll(List.of("-d", dir.toString(), "--agent-jar", jar.toString(), "--",
-                "sh", "-c", "eval \"$(" + Path.of("scripts/fake-gpu-env").toAbsolutePath() + " mspti)\" && exec \"$0\" \"$@\""));
-        args.addAll(command);
-        return ProgramRun.start(ROOT, List.of(), FlagtraceCli.class.getName(), args.toArray(String[]::new));
+        return FakeGpuRun.on("mspti", ROOT, jar).withOptions(options).start(dir, command);
     }
 }

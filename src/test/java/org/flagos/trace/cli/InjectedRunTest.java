@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
 import org.flagos.trace.agent.FlagtraceAgent;
 import org.flagos.trace.testing.AgentJars;
 import org.flagos.trace.testing.FakeGpuPrograms;
+import org.flagos.trace.testing.FakeGpuRun;
 import org.flagos.trace.testing.ProgramRun;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -400,19 +401,14 @@ class InjectedRunTest {
         return flagtraceRun(dir, command);
     }
 
-    /** {@code flagtrace run -d DIR -- sh -c 'eval "$(scripts/fake-gpu-env cupti)" && exec COMMAND'}, as a user without a GPU runs it. */
+    /** {@code flagtrace run -d DIR -- COMMAND} on the CUDA fakes, as a user without a GPU runs it. */
     private static ProgramRun flagtraceRun(Path dir, List<String> command) throws IOException {
         return flagtraceRun(dir, List.of(), command);
     }
 
     /** The same with run's OPTIONS before {@code -d}. */
     private static ProgramRun flagtraceRun(Path dir, List<String> options, List<String> command) throws IOException {
-        List<String> args = new ArrayList<>(List.of("run"));
-        args.addAll(options);
-        args.addAll(List.of("-d", dir.toString(), "--agent-jar", jar.toString(), "--",
-                "sh", "-c", "eval \"$(" + Path.of("scripts/fake-gpu-env").toAbsolutePath() + " cupti)\" && exec \"$0\" \"$@\""));
-        args.addAll(command);
-        return ProgramRun.start(ROOT, List.of(), FlagtraceCli.class.getName(), args.toArray(String[]::new));
+        return FakeGpuRun.on("cupti", ROOT, jar).withOptions(options).start(dir, command);
     }
 
     /** The kernel records (CONCURRENT_KERNEL, kind 10) in a capture's CUPTI buffers, walked by the fake's record sizes. */

@@ -20,6 +20,7 @@ import java.util.stream.Stream;
 import org.flagos.trace.agent.FlagtraceAgent;
 import org.flagos.trace.testing.AgentJars;
 import org.flagos.trace.testing.FakeGpuPrograms;
+import org.flagos.trace.testing.FakeGpuRun;
 import org.flagos.trace.testing.ProgramRun;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -269,13 +270,9 @@ class OnDemandRunTest {
     /** The same on {@code vendor}'s fakes, running {@code phased}. */
     private static ProgramRun flagtraceRunAfter(String vendor, Path phased, Path dir, List<String> options, String shell,
             String... programArgs) throws IOException {
-        List<String> args = new ArrayList<>(List.of("run"));
-        args.addAll(options);
-        args.addAll(List.of("-d", dir.toString(), "--agent-jar", jar.toString(), "--", "sh", "-c",
-                "eval \"$(" + Path.of("scripts/fake-gpu-env").toAbsolutePath() + " " + vendor + ")\" && " + shell + "exec \"$0\" \"$@\"",
-                phased.toString()));
-        args.addAll(List.of(programArgs));
-        return ProgramRun.start(ROOT, List.of(), FlagtraceCli.class.getName(), args.toArray(String[]::new));
+        List<String> command = new ArrayList<>(List.of(phased.toString()));
+        command.addAll(List.of(programArgs));
+        return FakeGpuRun.on(vendor, ROOT, jar).withOptions(options).withShellBefore(shell).start(dir, command);
     }
 
 
