@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
@@ -52,21 +51,7 @@ class RunControlTest {
     private CompletableFuture<String> run(Path socket, String answer) throws IOException {
         server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
         server.bind(UnixDomainSocketAddress.of(socket));
-        ServerSocketChannel s = server;
-        return CompletableFuture.supplyAsync(() -> {
-            try (SocketChannel c = s.accept()) {
-                ByteArrayOutputStream line = new ByteArrayOutputStream();
-                ByteBuffer b = ByteBuffer.allocate(1);
-                while (c.read(b) > 0 && b.get(0) != '\n') {
-                    line.write(b.get(0));
-                    b.clear();
-                }
-                c.write(ByteBuffer.wrap((answer + "\n").getBytes(StandardCharsets.UTF_8)));
-                return line.toString(StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new RuntimeException(e);
-            }
-        });
+        return FakeRunSocket.answerOnce(server, answer);
     }
 
     @Test

@@ -12,16 +12,7 @@ import org.junit.jupiter.api.Test;
  */
 class CyclicScheduleTest {
     private static String actions(CyclicSchedule schedule, int steps) {
-        StringBuilder out = new StringBuilder();
-        for (int i = 0; i < steps; i++) {
-            out.append(switch (schedule.action(i)) {
-                case NONE -> 'N';
-                case WARMUP -> 'W';
-                case RECORD -> 'R';
-                case RECORD_AND_SAVE -> 'S';
-            });
-        }
-        return out.toString();
+        return StepScheduleTest.actions(schedule, steps);
     }
 
     @Test

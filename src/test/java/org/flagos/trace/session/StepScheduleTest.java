@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
  * by hand from torch's definition (one letter a step: N none, W warmup, R record, S record and save).
  */
 class StepScheduleTest {
-    private static String actions(StepSchedule schedule, int steps) {
+    /** One letter a step of {@code schedule}'s first {@code steps} (N none, W warmup, R record, S record and save). */
+    static String actions(StepSchedule schedule, int steps) {
         StringBuilder out = new StringBuilder();
         for (int i = 0; i < steps; i++) {
             out.append(switch (schedule.action(i)) {
