@@ -18,12 +18,10 @@ public final class MappedFault {
 
     /** Whether {@code e}, or one of its causes, is the JVM's report of a faulting mapped-memory write. */
     public static boolean is(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
+        java.util.Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) { // a chain may loop (a's cause b, b's a)
             if (t instanceof InternalError && t.getMessage() != null && t.getMessage().contains("unsafe memory access")) {
                 return true;
-            }
-            if (t.getCause() == t) {
-                break;
             }
         }
         return false;
