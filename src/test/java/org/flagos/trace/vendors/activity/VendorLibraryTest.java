@@ -69,6 +69,21 @@ class VendorLibraryTest {
     }
 
     @Test
+    void aReasonIsReadToItsTerminatingNulNotToTheEndOfTheBuffer() {
+        // as a shim writes it (snprintf into the error buffer): the string and its NUL, whatever lies after
+        VendorLibrary<BytePointer> lib = VendorLibrary.open("x", List.of("a", "b"), (path, error, length) -> {
+            byte[] junk = new byte[length];
+            java.util.Arrays.fill(junk, (byte) 'J');
+            error.put(junk);
+            byte[] reason = (path + ": cannot open shared object file\0").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            error.put(reason);
+            return null;
+        });
+        assertEquals("x library a, b could not be loaded: a: cannot open shared object file; b: cannot open shared object file",
+                lib.failure());
+    }
+
+    @Test
     void aShimThatCannotLoadIsItsOwnSentence() {
         UnsatisfiedLinkError missing = new UnsatisfiedLinkError("no jniShim in java.library.path");
         VendorLibrary<BytePointer> lib = VendorLibrary.open("x", List.of("a", "b"), (path, error, length) -> {
