@@ -66,7 +66,7 @@ public final class VendorLibrary<H extends Pointer> {
                 if (opened != null && !opened.isNull()) {
                     return new VendorLibrary<>(opened, candidate, "");
                 }
-                reasons.add(error.getString(StandardCharsets.UTF_8));
+                reasons.add(cString(error));
             }
         } catch (LinkageError e) { // JavaCPP or the shim's JNI library missing
             return new VendorLibrary<>(null, String.join(", ", candidates),
@@ -75,6 +75,17 @@ public final class VendorLibrary<H extends Pointer> {
         String tried = String.join(", ", candidates);
         return new VendorLibrary<>(null, tried, label + " library " + tried + " could not be loaded: "
                 + String.join("; ", reasons));
+    }
+
+    /**
+     * The NUL-terminated string a shim wrote into {@code buffer} (its error buffer): JavaCPP's
+     * {@code getString} reads a buffer allocated with a size up to that size, so the bytes after the
+     * NUL (an earlier, longer reason, or whatever the allocation held) would follow the reason.
+     */
+    public static String cString(BytePointer buffer) {
+        String all = buffer.getString(StandardCharsets.UTF_8);
+        int end = all.indexOf('\0');
+        return end < 0 ? all : all.substring(0, end);
     }
 
     /** The opened library; null when none loaded. */

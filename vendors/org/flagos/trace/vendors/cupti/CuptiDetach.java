@@ -1,11 +1,11 @@
 package org.flagos.trace.vendors.cupti;
 
-import java.nio.charset.StandardCharsets;
 import org.bytedeco.cuda.global.cudart;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.IntPointer;
 import org.bytedeco.javacpp.Loader;
 import org.flagos.trace.natives.CuptiDetachLibrary;
+import org.flagos.trace.vendors.activity.VendorLibrary;
 
 /**
  * Detaches CUPTI ({@code cuptiFinalize}) the one way NVIDIA documents as safe for a process that
@@ -46,7 +46,7 @@ final class CuptiDetach {
         try (BytePointer error = new BytePointer(ERROR_BYTES)) {
             int armed = CuptiDetachLibrary.ft_cupti_detach_arm(library, error, ERROR_BYTES);
             if (armed != 0) {
-                return error.getString(StandardCharsets.UTF_8);
+                return VendorLibrary.cString(error);
             }
         }
         try (IntPointer device = new IntPointer(1)) {

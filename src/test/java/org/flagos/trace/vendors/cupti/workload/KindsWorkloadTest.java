@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * SCHEDULE set); here, what needs no GPU: it says it has steps, and refuses fewer than one step before
  * touching CUDA.
  */
-class KindsWorkloadStepsTest {
+class KindsWorkloadTest {
     @Test
     void runsInStepsAndRefusesFewerThanOneBeforeAnyCudaCall() {
         KindsWorkload kinds = new KindsWorkload();
