@@ -6,15 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.ByteBuffer;
-import java.util.HashMap;
 import java.util.Map;
 import org.flagos.trace.model.ApiNameHandle;
 import org.flagos.trace.model.ApiNames;
-import org.flagos.trace.model.BufferTap;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.NameTable;
 import org.flagos.trace.testing.FakeVendorLibrary;
+import org.flagos.trace.testing.NameSavingTap;
 import org.flagos.trace.vendors.mupti.MuptiTracer;
 import org.junit.jupiter.api.Test;
 
@@ -30,20 +28,6 @@ class CuptiShapedTracerTest {
     private static final int MEMCPY = 41;
     private static final int RUNTIME_DOMAIN = 2;
 
-    /** A tap that keeps the names saved into it. */
-    private static final class Names implements BufferTap {
-        final Map<Long, String> saved = new HashMap<>();
-
-        @Override
-        public void buffer(int dumpVendor, ByteBuffer validBytes) {
-        }
-
-        @Override
-        public void kernelName(long handle, String vendorName) {
-            saved.put(handle, vendorName);
-        }
-    }
-
     private static MuptiTracer fake() {
         MuptiTracer tracer = new MuptiTracer(FakeVendorLibrary.build("fake_mupti").toString());
         assertTrue(tracer.available(), tracer.unavailableReason());
@@ -53,7 +37,7 @@ class CuptiShapedTracerTest {
     @Test
     void aNameIsAskedOfTheVendorAndSavedIntoTheSessionsCapture() {
         MuptiTracer tracer = fake();
-        Names session = new Names();
+        NameSavingTap session = new NameSavingTap();
         tracer.decoder(new NameTable(), session);
         ApiNames names = tracer.apiNames();
         assertEquals("musaLaunchKernel", names.name(EventKind.RUNTIME, LAUNCH));
@@ -65,11 +49,11 @@ class CuptiShapedTracerTest {
     @Test
     void eachSessionGetsAFreshCacheSoItsCaptureHasItsNames() {
         MuptiTracer tracer = fake();
-        Names first = new Names();
+        NameSavingTap first = new NameSavingTap();
         tracer.decoder(new NameTable(), first);
         ApiNames firstNames = tracer.apiNames();
         assertEquals("musaMemcpyAsync", firstNames.name(EventKind.RUNTIME, MEMCPY));
-        Names second = new Names();
+        NameSavingTap second = new NameSavingTap();
         tracer.decoder(new NameTable(), second);
         ApiNames secondNames = tracer.apiNames();
         assertNotSame(firstNames, secondNames);
@@ -82,7 +66,7 @@ class CuptiShapedTracerTest {
     void withoutItsLibraryATracerNamesNothing() {
         MuptiTracer tracer = new MuptiTracer("/nonexistent/flagtrace-test/libmupti.so");
         assertFalse(tracer.available());
-        Names session = new Names();
+        NameSavingTap session = new NameSavingTap();
         tracer.decoder(new NameTable(), session);
         assertNull(tracer.apiNames().name(EventKind.RUNTIME, LAUNCH));
         assertEquals(Map.of(), session.saved);

@@ -9,11 +9,9 @@ import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.flagos.trace.model.ApiNameHandle;
-import org.flagos.trace.model.BufferTap;
 import org.flagos.trace.model.DecodeStats;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.NameTable;
@@ -21,6 +19,7 @@ import org.flagos.trace.testing.CollectingSink;
 import org.flagos.trace.testing.CuptiRecords;
 import org.flagos.trace.testing.FakeVendorLibrary;
 import org.flagos.trace.vendors.family.ClockedDecoder;
+import org.flagos.trace.testing.NameSavingTap;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,19 +32,6 @@ import org.junit.jupiter.api.Test;
 class McptiTracerTest {
     private static final int RUNTIME = 5;
 
-    private static final class Names implements BufferTap {
-        final Map<Long, String> saved = new HashMap<>();
-
-        @Override
-        public void buffer(int dumpVendor, ByteBuffer validBytes) {
-        }
-
-        @Override
-        public void kernelName(long handle, String vendorName) {
-            saved.put(handle, vendorName);
-        }
-    }
-
     private static McptiTracer fake() {
         McptiTracer tracer = new McptiTracer(FakeVendorLibrary.build("fake_mcpti").toString());
         assertTrue(tracer.available(), tracer.unavailableReason());
@@ -56,14 +42,14 @@ class McptiTracerTest {
     @Test
     void theNamespaceIsEnumeratedUpToTheGapAndSavedIntoEverySessionsCapture() {
         McptiTracer tracer = fake();
-        Names first = new Names();
+        NameSavingTap first = new NameSavingTap();
         tracer.beforeArming(first);
         assertEquals(300, first.saved.size(), "ids 1-300; 5000 lies past the gap of " + McptiTracer.NAMESPACE_GAP);
         assertEquals("mcLaunchKernel", first.saved.get(ApiNameHandle.of(RUNTIME, 57)));
         assertEquals("mcApi300", first.saved.get(ApiNameHandle.of(RUNTIME, 300)));
         assertEquals("mcLaunchKernel", tracer.apiNames().name(EventKind.RUNTIME, 57));
         assertNull(tracer.apiNames().name(EventKind.RUNTIME, 5000), "during a session the map only: the vendor is not asked");
-        Names second = new Names();
+        NameSavingTap second = new NameSavingTap();
         tracer.beforeArming(second);
         assertEquals(first.saved, second.saved, "the next capture gets every name too");
     }
@@ -71,7 +57,7 @@ class McptiTracerTest {
     @Test
     void anIdSeenUnnamedIsResolvedAfterTheFinalFlushAndReported() {
         McptiTracer tracer = fake();
-        Names session = new Names();
+        NameSavingTap session = new NameSavingTap();
         tracer.beforeArming(session);
         ClockedDecoder decoder = tracer.decoder(new NameTable(), session);
         byte[] records = new CuptiRecords().runtime(57, 1000, 2000, 1, 2, 1).runtime(5000, 3000, 4000, 1, 2, 2).bytes();
