@@ -12,6 +12,9 @@
 //   mid_offfirst   as mid_driverkind, the other driver cbids switched off before the DRIVER kind is enabled
 //   mid_kindonly   the DRIVER kind mid-run with no cbid switched off (every driver call recorded: the filter's check)
 //   rearm          early, then disarmed (kinds and cbids off) for 10 launches, then armed again (a window)
+//   late_register  as mid, but the buffer callbacks too are registered only then, after the context exists and
+//                  has launched (the seed holds that CUPTI then delivers nothing; a tracer that could register at
+//                  its first arm would cost a disarmed process nothing: benchmarks/run-device-cupti-idle.sh)
 // Every armed mode then makes 100 driver calls that are not launches (cuDriverGetVersion): other_driver_records counts
 // those recorded, which the launch-only arming must keep at 0.
 //   plain          never armed (the cost baseline)
@@ -61,7 +64,7 @@ static void launches(bool on) { for (auto c : LAUNCHES) check(cuptiActivityEnabl
 int main(int argc, char** argv) {
   std::string mode = argc > 1 ? argv[1] : "mid";
   long n = argc > 2 ? atol(argv[2]) : 20000;
-  if (mode != "plain") check(cuptiActivityRegisterCallbacks(requested, completed), "register");
+  if (mode != "plain" && mode != "late_register") check(cuptiActivityRegisterCallbacks(requested, completed), "register");
   if (mode == "early" || mode == "rearm") { kinds(true); launches(true); }
   cudaFree(nullptr);
   CUfunction f;
@@ -84,6 +87,7 @@ int main(int argc, char** argv) {
   cudaDeviceSynchronize();
   if (mode == "rearm") { kinds(false); launches(false); launch(10); cudaDeviceSynchronize(); kinds(true); launches(true); }
   if (mode == "mid") { kinds(true); launches(true); }
+  if (mode == "late_register") { check(cuptiActivityRegisterCallbacks(requested, completed), "register"); kinds(true); launches(true); }
   if (mode == "mid_apifirst") { launches(true); kinds(true); }
   auto othersOff = [] {
     for (CUpti_CallbackId c = 1; c < CUPTI_DRIVER_TRACE_CBID_SIZE; c++) {
