@@ -40,7 +40,7 @@ bp=("$java" "${flags[@]}" -Xmx8g -cp "$cp" org.flagos.trace.benchmarks.Backpress
 echo "== 2. load loop and teardown stress, under 2 hogs per pair of cores"
 pairs=${PAIRS:-7}; runs=${RUNS:-3}; stress_runs=${STRESS_RUNS:-20}
 p=org.flagos.trace.vendors
-classes="$p.mcpti.McptiContractTest $p.mspti.MsptiContractTest $p.mupti.MuptiContractTest $p.ppu.PpuContractTest $p.roctracer.RoctracerContractTest $p.topspti.TopsptiContractTest $p.mupti.FlushBarrierSessionTest $p.mspti.MsptiFlushBarrierSessionTest $p.roctracer.RoctracerFlushBarrierSessionTest $p.mcpti.McptiManySessionsTest"
+classes="$p.mcpti.McptiContractTest $p.mspti.MsptiContractTest $p.mupti.MuptiContractTest $p.ppu.PpuContractTest $p.roctracer.RoctracerContractTest $p.topspti.TopsptiContractTest $p.mupti.FlushBarrierSessionTest $p.mspti.MsptiFlushBarrierSessionTest $p.roctracer.RoctracerFlushBarrierSessionTest $p.mcpti.McptiManySessionsTest $p.mcpti.McptiBackpressureAccountingTest"
 hogs=(); jobs=()
 for ((k = 0; k < pairs; k++)); do
   c="$((2 * k)),$((2 * k + 1))"
