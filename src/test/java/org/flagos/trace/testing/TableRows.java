@@ -82,6 +82,14 @@ public final class TableRows {
         }
     }
 
+    /** The rows of {@code select} (any query, on a fresh in-memory DuckDB) written as one Parquet file at {@code to}. */
+    public static Path copy(String select, Path to) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+            s.execute("COPY (" + select + ") TO " + q(to) + " (FORMAT parquet)");
+        }
+        return to;
+    }
+
     /** The first column of the first row of {@code sql}, a number. */
     public static long single(String sql) throws Exception {
         return ((Number) query(sql).get(0).get(0)).longValue();
