@@ -90,10 +90,11 @@ class RecordCommandTest {
 
     @Test
     void oneTraceWithItsSummaryDumpAndJournalEachReplayingToIt() throws Exception {
-        Path trace = dir.resolve("t.json");
-        Path summary = dir.resolve("s.json");
-        Path dump = dir.resolve("d.fltrbuf");
-        Path journal = dir.resolve("j");
+        List<Path> outputs = List.of(dir.resolve("t.json"), dir.resolve("s.json"), dir.resolve("d.fltrbuf"), dir.resolve("j"));
+        Path trace = outputs.get(0);
+        Path summary = outputs.get(1);
+        Path dump = outputs.get(2);
+        Path journal = outputs.get(3);
         assertEquals(0, cli.run("record", "--workload", "twice", "-o", trace.toString(), "--summary", summary.toString(),
                 "--dump-buffers", dump.toString(), "--journal", journal.toString()), cli.stderr());
         List<String> lines = cli.stdout().lines().toList();

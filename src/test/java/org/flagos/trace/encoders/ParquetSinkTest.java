@@ -1,5 +1,6 @@
 package org.flagos.trace.encoders;
 
+import static org.flagos.trace.testing.TableRows.metadata;
 import static org.flagos.trace.testing.TableRows.q;
 import static org.flagos.trace.testing.TableRows.query;
 import static org.flagos.trace.testing.TableRows.single;
@@ -11,7 +12,6 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.flagos.trace.capture.CaptureReplay;
@@ -46,14 +46,6 @@ class ParquetSinkTest {
         try (OutputStream out = Files.newOutputStream(to)) {
             CaptureReplay.run(r, out);
         }
-    }
-
-    private static Map<String, String> metadata(Path p) throws Exception {
-        Map<String, String> kv = new LinkedHashMap<>();
-        for (List<Object> row : query("SELECT decode(key), decode(value) FROM parquet_kv_metadata(" + q(p) + ")")) {
-            kv.put((String) row.get(0), (String) row.get(1));
-        }
-        return kv;
     }
 
     @Test

@@ -90,6 +90,15 @@ public final class TableRows {
         return to;
     }
 
+    /** A Parquet file's key-value metadata, in the file's order. */
+    public static Map<String, String> metadata(Path parquet) throws Exception {
+        Map<String, String> kv = new java.util.LinkedHashMap<>();
+        for (List<Object> row : query("SELECT decode(key), decode(value) FROM parquet_kv_metadata(" + q(parquet) + ")")) {
+            kv.put((String) row.get(0), (String) row.get(1));
+        }
+        return kv;
+    }
+
     /** The first column of the first row of {@code sql}, a number. */
     public static long single(String sql) throws Exception {
         return ((Number) query(sql).get(0).get(0)).longValue();
