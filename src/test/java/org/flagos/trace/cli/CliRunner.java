@@ -8,13 +8,21 @@ import java.nio.charset.StandardCharsets;
 public final class CliRunner {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private RecordCommand.Live live;
+
+    /** This runner, {@code record} taking its tracer and workloads from {@code live} (tests without a GPU). */
+    CliRunner withLive(RecordCommand.Live live) {
+        this.live = live;
+        return this;
+    }
 
     /** Runs {@code flagtrace args...}; returns the exit code. Output of earlier runs is dropped. */
     public int run(String... args) {
         out.reset();
         err.reset();
-        return new FlagtraceCli(new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8)).run(args);
+        FlagtraceCli cli = new FlagtraceCli(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return (live == null ? cli : cli.withLive(live)).run(args);
     }
 
     public String stdout() {

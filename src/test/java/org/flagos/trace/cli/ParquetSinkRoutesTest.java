@@ -1,5 +1,6 @@
 package org.flagos.trace.cli;
 
+import static org.flagos.trace.testing.TableRows.metadata;
 import static org.flagos.trace.testing.TableRows.q;
 import static org.flagos.trace.testing.TableRows.query;
 import static org.flagos.trace.testing.TableRows.single;
@@ -38,14 +39,6 @@ class ParquetSinkRoutesTest {
     private static String sorted(Path p) {
         return "(SELECT * EXCLUDE (file_row_number), row_number() OVER (ORDER BY rank, slot, ts_ns, file_row_number) - 1 AS"
                 + " file_row_number FROM " + numbered(p) + ")";
-    }
-
-    private static Map<String, String> metadata(Path p) throws Exception {
-        Map<String, String> kv = new LinkedHashMap<>();
-        for (List<Object> row : query("SELECT decode(key), decode(value) FROM parquet_kv_metadata(" + q(p) + ")")) {
-            kv.put((String) row.get(0), (String) row.get(1));
-        }
-        return kv;
     }
 
     @ParameterizedTest

@@ -1,17 +1,17 @@
 package org.flagos.trace.natives;
 
+import static org.flagos.trace.testing.FakeCuptiDetach.FINALIZES;
+import static org.flagos.trace.testing.FakeCuptiDetach.SUBSCRIBES;
+import static org.flagos.trace.testing.FakeCuptiDetach.UNSUBSCRIBES;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import org.bytedeco.javacpp.BytePointer;
-import org.flagos.trace.natives.CuptiFamilyLibrary.Handle;
-import org.flagos.trace.testing.FakeVendorLibrary;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.flagos.trace.testing.FakeCuptiDetach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The native CUPTI detach against a fake CUPTI whose API calls come from many threads at once:
@@ -19,24 +19,8 @@ import org.junit.jupiter.api.Test;
  * timed out is disarmed so that no later call finalizes behind a new session.
  */
 class CuptiDetachLibraryTest {
-    private static final int SUBSCRIBES = 0;
-    private static final int UNSUBSCRIBES = 1;
-    private static final int FINALIZES = 2;
-    private static String path;
-    private static Handle fake;
-
-    @BeforeAll
-    static void load() {
-        path = FakeVendorLibrary.build("fake_cupti_detach").toString();
-        BytePointer error = new BytePointer(512);
-        fake = CuptiFamilyLibrary.ft_family_open(path, "cupti", error, 512); // keeps it loaded for RTLD_NOLOAD
-        assertNotNull(fake, () -> error.getString(StandardCharsets.UTF_8));
-    }
-
-    @AfterAll
-    static void unhook() {
-        CuptiFamilyLibrary.ft_family_detach(fake);
-    }
+    @RegisterExtension
+    static final FakeCuptiDetach FAKE = new FakeCuptiDetach();
 
     @BeforeEach
     void reset() {
@@ -76,7 +60,7 @@ class CuptiDetachLibraryTest {
     void aRefusedSubscriptionIsAReason() {
         hook("cuptiFakeReset", 1);
         BytePointer error = new BytePointer(256);
-        assertEquals(39, CuptiDetachLibrary.ft_cupti_detach_arm(path, error, 256));
+        assertEquals(39, CuptiDetachLibrary.ft_cupti_detach_arm(FAKE.path(), error, 256));
         assertTrue(error.getString(StandardCharsets.UTF_8).startsWith("cuptiSubscribe failed (39)"),
                 error.getString(StandardCharsets.UTF_8));
         assertEquals(0, hook("cuptiFakeCount", FINALIZES));
@@ -84,12 +68,12 @@ class CuptiDetachLibraryTest {
 
     private static int arm() {
         BytePointer error = new BytePointer(256);
-        int status = CuptiDetachLibrary.ft_cupti_detach_arm(path, error, 256);
+        int status = CuptiDetachLibrary.ft_cupti_detach_arm(FAKE.path(), error, 256);
         assertEquals(0, status, () -> error.getString(StandardCharsets.UTF_8));
         return status;
     }
 
     private static long hook(String symbol, long argument) {
-        return CuptiFamilyLibrary.ft_family_invoke(fake, symbol, argument);
+        return FAKE.hook(symbol, argument);
     }
 }

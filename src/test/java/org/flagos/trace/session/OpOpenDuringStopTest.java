@@ -10,16 +10,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.flagos.trace.model.ApiNames;
 import org.flagos.trace.model.BufferTap;
 import org.flagos.trace.model.DecodeStats;
-import org.flagos.trace.model.DeviceProperties;
-import org.flagos.trace.model.DeviceTracer;
 import org.flagos.trace.model.ExternalId;
 import org.flagos.trace.model.NameTable;
-import org.flagos.trace.model.RealtimeClock;
 import org.flagos.trace.model.RecordSink;
 import org.flagos.trace.model.UnavailableTracer;
+import org.flagos.trace.testing.AvailableTracer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,31 +32,10 @@ class OpOpenDuringStopTest {
     Path dir;
 
     /** A tracer whose push waits until the test lets it go, and which logs pushes and its stop in order. */
-    private static final class SlowPushTracer implements DeviceTracer {
+    private static final class SlowPushTracer extends AvailableTracer {
         final List<String> log = new CopyOnWriteArrayList<>();
         final CountDownLatch pushing = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
-        private final DeviceTracer none = new UnavailableTracer("none");
-
-        @Override
-        public String name() {
-            return "slow-push";
-        }
-
-        @Override
-        public boolean available() {
-            return true;
-        }
-
-        @Override
-        public String unavailableReason() {
-            return null;
-        }
-
-        @Override
-        public ApiNames apiNames() {
-            return none.apiNames();
-        }
 
         @Override
         public void start(RecordSink sink, NameTable names, DecodeStats stats, BufferTap tap) {
@@ -87,26 +63,6 @@ class OpOpenDuringStopTest {
         @Override
         public void popCorrelation() {
             log.add("pop");
-        }
-
-        @Override
-        public int deviceCount() {
-            return 0;
-        }
-
-        @Override
-        public List<DeviceProperties> deviceProperties() {
-            return List.of();
-        }
-
-        @Override
-        public long droppedByVendor() {
-            return 0;
-        }
-
-        @Override
-        public long timestampNs() {
-            return RealtimeClock.nowNs();
         }
     }
 

@@ -18,17 +18,13 @@ import java.util.function.BooleanSupplier;
 import org.flagos.trace.capture.CapturePipeline;
 import org.flagos.trace.capture.TraceFormat;
 import org.flagos.trace.ingest.HostOp;
-import org.flagos.trace.model.ApiNames;
-import org.flagos.trace.model.BufferTap;
 import org.flagos.trace.model.DecodeStats;
-import org.flagos.trace.model.DeviceProperties;
-import org.flagos.trace.model.DeviceTracer;
 import org.flagos.trace.model.ExternalId;
 import org.flagos.trace.model.NameTable;
-import org.flagos.trace.model.RecordSink;
 import org.flagos.trace.model.UnavailableTracer;
 import org.flagos.trace.stages.CaptureWindowFilter;
 import org.flagos.trace.stages.TraceHeader;
+import org.flagos.trace.testing.AvailableTracer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,62 +36,8 @@ import org.junit.jupiter.api.Test;
  * did (calls to the tracer), never on time.
  */
 class SettleBarrierTest {
-    /** A tracer that is there (available) and does nothing else; the fakes below say how it flushes. */
-    private abstract static class AvailableTracer implements DeviceTracer {
-        private final DeviceTracer none = new UnavailableTracer("none");
-
-        @Override
-        public String name() {
-            return "test";
-        }
-
-        @Override
-        public boolean available() {
-            return true;
-        }
-
-        @Override
-        public String unavailableReason() {
-            return null;
-        }
-
-        @Override
-        public ApiNames apiNames() {
-            return none.apiNames();
-        }
-
-        @Override
-        public void start(RecordSink sink, NameTable names, DecodeStats stats, BufferTap tap) {
-        }
-
-        @Override
-        public void stop() {
-        }
-
-        @Override
-        public boolean pushCorrelation(ExternalId id) {
-            return false;
-        }
-
-        @Override
-        public void popCorrelation() {
-        }
-
-        @Override
-        public int deviceCount() {
-            return 0;
-        }
-
-        @Override
-        public List<DeviceProperties> deviceProperties() {
-            return List.of();
-        }
-
-        @Override
-        public long droppedByVendor() {
-            return 0;
-        }
-
+    /** A tracer that is there and does nothing else, its clock at 0; the fakes below say how it flushes. */
+    private abstract static class StubTracer extends AvailableTracer {
         @Override
         public long timestampNs() {
             return 0;
@@ -106,7 +48,7 @@ class SettleBarrierTest {
      * A tracer that can flush mid-session. It logs each call the barrier thread makes (not those of
      * {@code prepare} and {@code start}): {@code B} for {@code buffersDelivered()}, {@code F} for {@code flush()}.
      */
-    private static final class FlushingTracer extends AvailableTracer {
+    private static final class FlushingTracer extends StubTracer {
         final StringBuffer calls = new StringBuffer();
         final AtomicLong buffers = new AtomicLong();
         /** Set: every period opens one more op (the session's count), as a busy program does. */
@@ -194,7 +136,7 @@ class SettleBarrierTest {
     }
 
     /** Available, and flushes, but does not count its buffers (the interface's -1). */
-    private static final class DeviceTracerWithoutCount extends AvailableTracer {
+    private static final class DeviceTracerWithoutCount extends StubTracer {
         @Override
         public long buffersDelivered() {
             return -1;

@@ -82,6 +82,23 @@ public final class TableRows {
         }
     }
 
+    /** The rows of {@code select} (any query, on a fresh in-memory DuckDB) written as one Parquet file at {@code to}. */
+    public static Path copy(String select, Path to) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+            s.execute("COPY (" + select + ") TO " + q(to) + " (FORMAT parquet)");
+        }
+        return to;
+    }
+
+    /** A Parquet file's key-value metadata, in the file's order. */
+    public static Map<String, String> metadata(Path parquet) throws Exception {
+        Map<String, String> kv = new java.util.LinkedHashMap<>();
+        for (List<Object> row : query("SELECT decode(key), decode(value) FROM parquet_kv_metadata(" + q(parquet) + ")")) {
+            kv.put((String) row.get(0), (String) row.get(1));
+        }
+        return kv;
+    }
+
     /** The first column of the first row of {@code sql}, a number. */
     public static long single(String sql) throws Exception {
         return ((Number) query(sql).get(0).get(0)).longValue();

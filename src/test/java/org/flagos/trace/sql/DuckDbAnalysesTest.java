@@ -1,0 +1,244 @@
+package org.flagos.trace.sql;
+
+import static org.flagos.trace.testing.TableRows.q;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.flagos.trace.cli.CliRunner;
+import org.flagos.trace.testing.Captures;
+import org.flagos.trace.testing.TableRows;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * DuckDbAnalyses' own contract on the events table of the real h200-java-steps capture (its walk's Parquet, steps
+ * ProfilerStep#2 and #3): the step window's counts against a recount of the stored rows, a folder read as one table,
+ * a path DuckDB would take for a pattern read as itself, the refusals of what is not such a table (in words, nothing
+ * left in the temporary folder), and the values the analyses give.
+ */
+class DuckDbAnalysesTest {
+    @TempDir
+    static Path dir;
+
+    static Path events;
+    static List<TableRows.Ev> rows;
+
+    @BeforeAll
+    static void build() throws Exception {
+        events = dir.resolve("steps.parquet");
+        CliRunner cli = new CliRunner();
+        assertEquals(0, cli.run("replay", Captures.capture("h200-java-steps/h200-java-steps").toString(), "-o", events.toString()),
+                cli.stderr());
+        rows = TableRows.read(events);
+    }
+
+    /** Rows of {@code events} that {@code copy} selects, as a Parquet file at {@code to}. */
+    private static Path copy(String select, Path to) throws Exception {
+        return TableRows.copy(select.replace("EVENTS", "read_parquet(" + q(events) + ")"), to);
+    }
+
+    /** The rows of the step window recounted here: each rank's steps' host ops, earliest start to latest end. */
+    private static long recount(long first, long last) {
+        Set<String> host = Set.of("cpu_op", "user_annotation", "python_function", "Operator");
+        long start = Long.MAX_VALUE;
+        long end = Long.MIN_VALUE;
+        for (TableRows.Ev e : rows) {
+            if (e.complete() && host.contains(e.cat()) && e.name().matches("ProfilerStep#[0-9]+")) {
+                long n = Long.parseLong(e.name().substring("ProfilerStep#".length()));
+                if (n >= first && n <= last) {
+                    start = Math.min(start, e.ts());
+                    end = Math.max(end, e.end());
+                }
+            }
+        }
+        long in = 0;
+        for (TableRows.Ev e : rows) {
+            if (e.ts() != null && e.ts() >= start && e.ts() < end) {
+                in++;
+            }
+        }
+        return in;
+    }
+
+    @Test
+    void keptCountsTheStepWindowAsARecountOfTheStoredRows() throws Exception {
+        long all = rows.size();
+        assertTrue(all > 1_000, "rows " + all);
+        try (DuckDbAnalyses duck = DuckDbAnalyses.open(events)) {
+            assertArrayEquals(new long[] {all, 1, all, 1}, duck.kept(), "no window: everything in");
+        }
+        for (long[] steps : List.of(new long[] {2, 2}, new long[] {3, 3}, new long[] {2, 3}, new long[] {0, 9})) {
+            long want = recount(steps[0], steps[1]);
+            assertTrue(want > 0 && want < all, steps[0] + "-" + steps[1] + ": " + want);
+            try (DuckDbAnalyses duck = DuckDbAnalyses.open(events, steps)) {
+                assertArrayEquals(new long[] {want, 1, all, 1}, duck.kept(), steps[0] + "-" + steps[1]);
+            }
+        }
+        try (DuckDbAnalyses duck = DuckDbAnalyses.open(events, new long[] {7, 9})) {
+            assertArrayEquals(new long[] {0, 0, all, 1}, duck.kept(), "no such step: no rank has a window");
+        }
+    }
+
+    @Test
+    void streamGivesRunsRowsColumnsFirstAndValuesAsLongsOrText() throws Exception {
+        try (DuckDbAnalyses duck = DuckDbAnalyses.open(events)) {
+            ResultTable kernels = duck.run("kernel_stats");
+            assertTrue(kernels.rows().size() > 1, kernels.render());
+            List<String> columns = new ArrayList<>();
+            List<List<Object>> streamed = new ArrayList<>();
+            duck.stream("kernel_stats", new DuckDbAnalyses.TableSink() {
+                @Override
+                public void columns(List<String> c) {
+                    assertTrue(streamed.isEmpty(), "columns before any row");
+                    columns.addAll(c);
+                }
+
+                @Override
+                public void row(List<Object> row) {
+                    streamed.add(row);
+                }
+            });
+            assertEquals(kernels.columns(), columns);
+            assertEquals(kernels.rows(), streamed);
+            for (List<Object> r : streamed) {
+                for (Object v : r) {
+                    assertTrue(v == null || v instanceof Long || v instanceof String, r.toString());
+                }
+            }
+            // the calls add up to the table's complete rows of device work
+            Set<String> device = Set.of("kernel", "gpu_memcpy", "gpu_memset");
+            long kernelRows = rows.stream().filter(e -> e.complete() && device.contains(e.cat())).count();
+            int calls = kernels.columns().indexOf("calls");
+            assertTrue(calls >= 0, kernels.columns().toString());
+            assertEquals(kernelRows, kernels.rows().stream().mapToLong(r -> (Long) r.get(calls)).sum());
+            assertThrows(IllegalArgumentException.class, () -> duck.run("no_such_analysis"));
+        }
+    }
+
+    @Test
+    void aFolderIsOneTableItsHiddenFilesUnread() throws Exception {
+        Path folder = Files.createDirectories(dir.resolve("folder/a/b"));
+        Files.copy(events, folder.resolve("one.parquet"));
+        copy("SELECT * FROM EVENTS WHERE ph = 'X'", dir.resolve("folder/two.parquet"));
+        Files.createDirectories(dir.resolve("folder/_temporary"));
+        Files.writeString(dir.resolve("folder/_temporary/part.parquet"), "a writer's unfinished file");
+        Files.writeString(dir.resolve("folder/a/.part.parquet"), "hidden");
+        long complete = rows.stream().filter(e -> "X".equals(e.ph())).count();
+        try (DuckDbAnalyses duck = DuckDbAnalyses.open(dir.resolve("folder"))) {
+            long all = rows.size() + complete;
+            assertArrayEquals(new long[] {all, 1, all, 1}, duck.kept());
+        }
+    }
+
+    /** The folders named flagtrace-analyze-* in the temporary folder: the links and DuckDB's spill folders. */
+    private static Set<String> scratch() throws IOException {
+        Set<String> out = new TreeSet<>();
+        try (var list = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            list.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("flagtrace-analyze-")).forEach(out::add);
+        }
+        return out;
+    }
+
+    @Test
+    void aPathWithPatternCharactersIsReadAsItselfAndItsLinkIsRemoved() throws Exception {
+        Path glob = Files.createDirectories(dir.resolve("glob"));
+        Path literal = Files.copy(events, glob.resolve("ev[1].parquet"));
+        copy("SELECT * FROM EVENTS WHERE ph = 'X'", glob.resolve("ev1.parquet")); // what the pattern ev[1] matches
+        Set<String> before = scratch();
+        try (DuckDbAnalyses duck = DuckDbAnalyses.open(literal)) {
+            assertEquals(rows.size(), duck.kept()[0], "the file named, not the one its name matches");
+            assertEquals(before.size() + 2, scratch().size(), "a folder of links and one to spill into");
+        }
+        assertEquals(before, scratch(), "both gone at close");
+    }
+
+    @Test
+    void whatIsNoEventsTableIsRefusedInWordsLeavingNothing() throws Exception {
+        Set<String> before = scratch();
+        Path none = dir.resolve("missing.parquet");
+        assertEquals(none + ": no such file or folder", refusal(none));
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        Files.writeString(empty.resolve("notes.txt"), "no table here");
+        assertEquals(empty + ": a folder with no .parquet file in it", refusal(empty));
+        Path text = Files.writeString(dir.resolve("text.parquet"), "{\"traceEvents\": []}");
+        assertEquals(text + " is not a Parquet events table: its Parquet structure is damaged or it is not Parquet (the footer,"
+                + " the metadata or a page cannot be read)", refusal(text));
+        Path nameless = copy("SELECT * EXCLUDE (name) FROM EVENTS", dir.resolve("nameless.parquet"));
+        assertEquals(nameless + " is not a flagtrace events table: it has no column name (VARCHAR, docs/tables.md); write the"
+                + " table with flagtrace tables", refusal(nameless));
+        Path texty = copy("SELECT * REPLACE (CAST(dur_ns AS VARCHAR) AS dur_ns) FROM EVENTS", dir.resolve("texty.parquet"));
+        assertEquals(texty + " is not a flagtrace events table: column dur_ns is VARCHAR where docs/tables.md has BIGINT; write"
+                + " the table with flagtrace tables", refusal(texty));
+        Path twoRanks = Files.createDirectories(dir.resolve("ranks/rank=0/rank=1"));
+        Files.copy(events, twoRanks.resolve("p.parquet"));
+        assertEquals(twoRanks.resolve("p.parquet") + ": it is under two rank folders, rank=0 and rank=1", refusal(dir.resolve("ranks")));
+        assertEquals(before, scratch(), "a refused open leaves no link and no spill folder");
+    }
+
+    private static String refusal(Path input) {
+        return assertThrows(IOException.class, () -> DuckDbAnalyses.open(input).close()).getMessage();
+    }
+
+    @Test
+    void aTableWrittenBeforeTheAddedColumnsReadsThemAsNull() throws Exception {
+        Path older = copy("SELECT * EXCLUDE (in_elems, out_elems, dtype, group_size, process_group) FROM EVENTS",
+                dir.resolve("older.parquet"));
+        try (DuckDbAnalyses duck = DuckDbAnalyses.open(older)) {
+            assertEquals(rows.size(), duck.kept()[0]);
+            assertEquals(duck.run("kernel_stats"), TableRows.run(events, "kernel_stats"), "the same kernels either way");
+        }
+    }
+
+    @Test
+    void aFolderNamesTheRankOfItsFilesOnlyAsAWholeNumber() throws IOException {
+        Path root = Path.of("t");
+        assertEquals(3, DuckDbAnalyses.folderRank(root, Path.of("x/rank=3/y/p.parquet")));
+        assertEquals(-1, DuckDbAnalyses.folderRank(root, Path.of("rank=-1/p.parquet")));
+        assertEquals(Integer.MAX_VALUE, DuckDbAnalyses.folderRank(root, Path.of("rank=2147483647/p.parquet")));
+        assertEquals(7, DuckDbAnalyses.folderRank(root, Path.of("rank=7/rank=7/p.parquet")), "the same rank twice");
+        assertNull(DuckDbAnalyses.folderRank(root, Path.of("p.parquet")));
+        assertNull(DuckDbAnalyses.folderRank(root, Path.of("ranks/rank=3.parquet")), "a file's own name is no folder");
+        for (String bad : List.of("rank=2147483648", "rank=", "rank=+1", "rank=1e3", "rank=99999999999")) {
+            IOException e = assertThrows(IOException.class, () -> DuckDbAnalyses.folderRank(root, Path.of(bad + "/p.parquet")));
+            assertEquals(root.resolve(bad + "/p.parquet") + ": its folder " + bad + " is no rank (rank=N, N a whole number that"
+                    + " fits the rank column's INTEGER)", e.getMessage());
+        }
+    }
+
+    @Test
+    void valuesAreWholeNumbersOrTextAndDuckDbsWordsAreNotShown() {
+        assertEquals(5L, DuckDbAnalyses.value(5, "t", "c"));
+        assertEquals(-5L, DuckDbAnalyses.value((short) -5, "t", "c"));
+        assertEquals(Long.MAX_VALUE, DuckDbAnalyses.value(BigInteger.valueOf(Long.MAX_VALUE), "t", "c"));
+        assertThrows(ArithmeticException.class, () -> DuckDbAnalyses.value(BigInteger.ONE.shiftLeft(63), "t", "c"));
+        assertEquals("x", DuckDbAnalyses.value("x", "t", "c"));
+        assertNull(DuckDbAnalyses.value(null, "t", "c"));
+        assertEquals("kernel_stats.avg holds a Double (1.5); the analyses give whole numbers and text only",
+                assertThrows(IllegalStateException.class, () -> DuckDbAnalyses.value(1.5, "kernel_stats", "avg")).getMessage());
+
+        assertEquals("a value in it does not fit its column's type", words("Conversion Error: Could not convert INT64 to INT32"));
+        assertEquals("it lacks a column the analyses need, or a column has another type (docs/tables.md)",
+                words("Binder Error: Referenced column \"dur_ns\" not found"));
+        assertEquals("DuckDB ran out of memory reading it", words("Out of Memory Error: failed to allocate"));
+        assertEquals("the file cannot be found", words("IO Error: No files found that match the pattern"));
+        assertEquals("the file cannot be read (permission denied)", words("IO Error: Cannot open file: Permission denied"));
+        assertTrue(words("Invalid Input Error: TProtocolException: Invalid data").startsWith("its Parquet structure is damaged"));
+        assertTrue(words(null).startsWith("its Parquet structure is damaged"));
+    }
+
+    private static String words(String duckdb) {
+        return DuckDbAnalyses.words(new java.sql.SQLException(duckdb));
+    }
+}
