@@ -113,6 +113,32 @@ class InjectedRunMarksTest {
         FakeGpuPrograms.delete(dir);
     }
 
+    /**
+     * A mark that does not fit the hand-off is dropped, never waited for, and counted: with a 60,000-byte hand-off the
+     * 70,000-byte mark never fits, and the trace's marks and {@code flagtrace_run_marks_dropped} add up to the
+     * program's.
+     */
+    @Test
+    void aMarkThatDoesNotFitTheHandOffIsCountedInTheTrace() throws Exception {
+        Path dir = FakeGpuPrograms.fresh(ROOT, "nvtx-marks-full");
+        ProgramRun run = FakeGpuRun.on("cupti", ROOT, jar)
+                .start(dir, List.of("env", "FLAGTRACE_RUN_QUEUE_BYTES=60000", cudaMarks.toString(), "3"));
+        assertEquals(0, run.finish(), run.stderr());
+        assertEquals("kernels=4 ranges=4 marks=15\n", run.stdout());
+        List<Path> traces = FakeGpuPrograms.traces(dir);
+        assertEquals(1, traces.size(), run.stderr());
+        JsonNode trace = JSON.readTree(traces.get(0).toFile());
+        List<JsonNode> marks = instants(new Events(trace));
+        long dropped = trace.path("flagtrace_run_marks_dropped").asLong(-1);
+        assertEquals(List.of(), named(marks, LONG), "the long mark is not in the trace");
+        assertTrue(dropped >= 1, "the long mark is counted: " + dropped);
+        assertEquals(15, marks.size() + dropped, "every mark the program made is in the trace or counted");
+        assertEquals(marks.size(), trace.path("flagtrace").path("annotations").path("marks").asLong(-1));
+        InjectedRunTest.assertSameAsReplay(traces.get(0));
+        run.clean();
+        FakeGpuPrograms.delete(dir);
+    }
+
     /** With a capture range, a mark made while disarmed (between the windows) is in no trace; each window has its own. */
     @Test
     void aMarkMadeOutsideEveryWindowIsInNoTrace() throws Exception {
