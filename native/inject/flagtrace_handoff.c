@@ -62,7 +62,7 @@ static int closing;     /* the end message is queued: the sender stops after it 
  * are, so flagtrace, which answers `start` when the message arrives, never answers before the window records. */
 static int opening;
 static pthread_t sender;
-static atomic_ullong buffers_sent, buffers_dropped, bytes_dropped, ops_dropped, names_dropped, next_external_id;
+static atomic_ullong buffers_sent, buffers_dropped, bytes_dropped, ops_dropped, names_dropped, marks_dropped, next_external_id;
 /* The records of the buffers dropped: all of them, and the device kinds' (kernel, memcpy, memset). */
 static atomic_ullong records_dropped, kernels_dropped, memcpys_dropped, memsets_dropped;
 /* Device records (kernels, copies, sets) handed over in the window: a process with none did no device work in it. */
@@ -332,6 +332,9 @@ static void anchor(char* out, size_t n, const char* prefix) {
              (unsigned long long) (best / 2 + 1));
 }
 
+/* The longest name an op or a mark hands over, in bytes (a longer one is cut there). */
+enum { NAME_BOUND = 1 << 16 };
+
 /* Ranges, per thread. */
 #define DEPTH 128
 typedef struct {
@@ -407,7 +410,7 @@ static void hand_op(range* r, uint64_t end) {
         handoff->pop();
     }
     if (atomic_load(&armed) && atomic_load(&window) == r->window) {
-        size_t n = r->name == NULL ? 0 : strnlen(r->name, 1 << 16);
+        size_t n = r->name == NULL ? 0 : strnlen(r->name, NAME_BOUND);
         uint8_t* payload = malloc(32 + n);
         if (payload != NULL) {
             uint64_t head4[4] = {r->id, r->start, end, (uint64_t) syscall(SYS_gettid)};
@@ -426,6 +429,34 @@ static void hand_op(range* r, uint64_t end) {
     }
     free(r->name);
     r->name = NULL;
+}
+
+void handoff_mark(const char* text, const char* domain) {
+    if (!atomic_load(&armed)) {
+        return; /* outside every window: not in any trace, not a loss */
+    }
+    uint64_t now = handoff->now();
+    size_t n = text == NULL ? 0 : strnlen(text, NAME_BOUND);
+    size_t d = domain == NULL ? 0 : strnlen(domain, NAME_BOUND);
+    message* m = malloc(sizeof(message) + 24 + d + n);
+    if (m == NULL) {
+        atomic_fetch_add(&marks_dropped, 1);
+        return;
+    }
+    m->type = MSG_MARK;
+    m->length = 24 + d + n;
+    m->buffer = NULL;
+    uint64_t head3[3] = {now, (uint64_t) syscall(SYS_gettid), (uint64_t) d};
+    memcpy(m->payload, head3, 24);
+    if (d > 0) {
+        memcpy(m->payload + 24, domain, d);
+    }
+    if (n > 0) {
+        memcpy(m->payload + 24 + d, text, n);
+    }
+    if (!enqueue(m, 0)) {
+        atomic_fetch_add(&marks_dropped, 1);
+    }
 }
 
 /* Pops the ranges that ended while others inside them were open, now innermost. */
@@ -530,11 +561,12 @@ static void disarm_locked(void) {
     }
     n += snprintf(text + n, sizeof text - (size_t) n,
                   "buffers_dropped=%llu\nbytes_dropped=%llu\nrecords_dropped=%llu\nkernels_dropped=%llu\nmemcpys_dropped=%llu\n"
-                  "memsets_dropped=%llu\nops_dropped=%llu\nnames_dropped=%llu\ndevice_records=%llu\n",
+                  "memsets_dropped=%llu\nops_dropped=%llu\nnames_dropped=%llu\nmarks_dropped=%llu\ndevice_records=%llu\n",
                   (unsigned long long) atomic_exchange(&buffers_dropped, 0), (unsigned long long) atomic_exchange(&bytes_dropped, 0),
                   (unsigned long long) atomic_exchange(&records_dropped, 0), (unsigned long long) atomic_exchange(&kernels_dropped, 0),
                   (unsigned long long) atomic_exchange(&memcpys_dropped, 0), (unsigned long long) atomic_exchange(&memsets_dropped, 0),
                   (unsigned long long) atomic_exchange(&ops_dropped, 0), (unsigned long long) atomic_exchange(&names_dropped, 0),
+                  (unsigned long long) atomic_exchange(&marks_dropped, 0),
                   (unsigned long long) atomic_exchange(&device_records_handed, 0));
     if (handoff->end_lines != NULL && n < (int) sizeof text) {
         handoff->end_lines(text + n, sizeof text - (size_t) n);

@@ -24,6 +24,7 @@ enum {
     MSG_END = 0x10005,    /* text: key=value lines (window end, stop anchor, counts) */
     MSG_DEVICES = 0x10006, /* text: the devices' properties as a JSON array (NAME.devices.json) */
     MSG_WINDOW = 0x10007,  /* text: a window opens (window, window_start_ns, start anchor): the answer to an arm */
+    MSG_MARK = 0x10008,    /* u64 time, u64 thread, u64 domain's length, the domain's bytes, then the message's bytes */
     CONTROL_ARM = 0x20001,   /* from flagtrace: open a window (ignored while armed) */
     CONTROL_DISARM = 0x20002 /* from flagtrace: close the window: disable, flush, hand over, MSG_END */
 };
@@ -101,6 +102,10 @@ int handoff_range_pop(void);
  * ended inside others still open is popped when they are. -1 when this thread has no such range
  * (ended on another thread: counted with the ops dropped). */
 int handoff_range_end(uint64_t tag);
+/* A mark (an instant, no External id) on this thread, now: its message and the name of its domain (NULL: the default
+ * one); handed over only in a window, a message longer than a range's name cut as a range's is. Never waits: one that
+ * does not fit the hand-off is dropped and counted (marks_dropped). */
+void handoff_mark(const char* text, const char* domain);
 /* At exit (handoff_begin registers it; a vendor with an exit step of its own may call it first): closes
  * the window still armed (disable, flush, its end), then the stream; waits (10 s at most) until
  * everything queued is sent. */

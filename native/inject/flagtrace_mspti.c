@@ -11,7 +11,8 @@
  *  - turns mstx ranges into host ops: it defines mstxRangeStartA and mstxRangeEnd, which the preload
  *    puts before libms_tools_ext.so's; a start pushes a fresh External id
  *    (msptiActivityPushExternalCorrelationId, CUSTOM0), so the device work launched inside is
- *    attributed to the innermost range, and an end pops it and hands the op over;
+ *    attributed to the innermost range, and an end pops it and hands the op over; it defines mstxMarkA too, whose
+ *    mark becomes an instant of the calling thread (no External id, not an op);
  *  - hands each completed buffer, unchanged, as a .fltrbuf frame of MSPTI's vendor id (2), with the
  *    strings its records point to (API names, kernel names and types, once per pointer).
  * The hand-off (queue, sender thread, frames, anchors, ranges, end) is flagtrace_handoff.c, shared
@@ -292,6 +293,18 @@ EXPORT mstxRangeId mstxRangeStartA(const char* message, void* stream) {
     mstxRangeId id = atomic_fetch_add(&next_range_id, 1) + 1;
     handoff_range_push(message, NULL, id);
     return id;
+}
+
+/* A mark: an instant of the calling thread (handoff_mark), its stream not kept (the trace draws it on the thread). */
+EXPORT void mstxMarkA(const char* message, void* stream) {
+    if (!traced) {
+        void (*next)(const char*, void*) = (void (*)(const char*, void*)) dlsym(RTLD_NEXT, "mstxMarkA");
+        if (next != NULL) {
+            next(message, stream);
+        }
+        return;
+    }
+    handoff_mark(message, NULL);
 }
 
 EXPORT void mstxRangeEnd(mstxRangeId id) {

@@ -12,7 +12,9 @@
  *    (nvtxDomainRegisterStringA/W, which this library implements: the handle is its own copy of the text).
  * Ranges of every domain share one stack per thread: domains name ranges, they do not reorder them. A domain
  * (nvtxDomainCreateA/W, implemented here) is a handle to its name, which a capture range NAME@DOMAIN matches.
- * Marks, categories, resources and thread names are not routed (NVTX keeps its no-op for them). */
+ * Marks (nvtxMarkA/W/Ex, nvtxDomainMarkEx) become instants of the thread that made them (handoff_mark: no External
+ * id, not an op), with their domain's name. Categories, resources and thread names are not routed (NVTX keeps its
+ * no-op for them). */
 #define _GNU_SOURCE
 #include "flagtrace_handoff.h"
 #include <stdatomic.h>
@@ -30,9 +32,9 @@ typedef struct {
 
 /* NVTX's export table and callback ids (nvToolsExt's NvtxCallbackModule, NvtxCallbackIdCore, NvtxCallbackIdCore2). */
 enum { NVTX_ETID_CALLBACKS = 1, NVTX_CB_MODULE_CORE = 1, NVTX_CB_MODULE_CORE2 = 5 };
-enum { CORE_RangeStartEx = 4, CORE_RangeStartA = 5, CORE_RangeStartW = 6, CORE_RangeEnd = 7, CORE_RangePushEx = 8,
+enum { CORE_MarkEx = 1, CORE_MarkA = 2, CORE_MarkW = 3, CORE_RangeStartEx = 4, CORE_RangeStartA = 5, CORE_RangeStartW = 6, CORE_RangeEnd = 7, CORE_RangePushEx = 8,
        CORE_RangePushA = 9, CORE_RangePushW = 10, CORE_RangePop = 11 };
-enum { CORE2_DomainRangeStartEx = 2, CORE2_DomainRangeEnd = 3, CORE2_DomainRangePushEx = 4, CORE2_DomainRangePop = 5,
+enum { CORE2_DomainMarkEx = 1, CORE2_DomainRangeStartEx = 2, CORE2_DomainRangeEnd = 3, CORE2_DomainRangePushEx = 4, CORE2_DomainRangePop = 5,
        CORE2_DomainRegisterStringA = 10, CORE2_DomainRegisterStringW = 11, CORE2_DomainCreateA = 12, CORE2_DomainCreateW = 13 };
 
 /* nvtxEventAttributes_t (version 2 and 3 alike): its size at byte 2, the message's type at 32, its value at 40. */
@@ -197,6 +199,25 @@ static void domain_end(const void* domain, uint64_t id) {
     end(id);
 }
 
+static void mark_a(const char* message) {
+    handoff_mark(message, NULL);
+}
+
+static void mark_w(const wchar_t* message) {
+    char wide[WIDE_NAME_BYTES];
+    handoff_mark(utf8_of(message, wide), NULL);
+}
+
+static void mark_ex(const void* attributes) {
+    char wide[WIDE_NAME_BYTES];
+    handoff_mark(message_of(attributes, wide), NULL);
+}
+
+static void domain_mark_ex(const void* domain, const void* attributes) {
+    char wide[WIDE_NAME_BYTES];
+    handoff_mark(message_of(attributes, wide), domain_name(domain));
+}
+
 /* A registered string lives as long as the process (NVTX has no call to unregister one). */
 static const void* register_string_a(const void* domain, const char* text) {
     (void) domain;
@@ -232,9 +253,13 @@ EXPORT int InitializeInjectionNvtx2(const void* (*getExportTable)(uint32_t)) {
     install(core, size, CORE_RangeStartW, (NvtxFunctionPointer) start_w);
     install(core, size, CORE_RangeStartEx, (NvtxFunctionPointer) start_ex);
     install(core, size, CORE_RangeEnd, (NvtxFunctionPointer) end);
+    install(core, size, CORE_MarkA, (NvtxFunctionPointer) mark_a);
+    install(core, size, CORE_MarkW, (NvtxFunctionPointer) mark_w);
+    install(core, size, CORE_MarkEx, (NvtxFunctionPointer) mark_ex);
     NvtxFunctionTable core2 = NULL;
     unsigned int size2 = 0;
     if (callbacks->GetModuleFunctionTable(NVTX_CB_MODULE_CORE2, &core2, &size2) != 0 && core2 != NULL) {
+        install(core2, size2, CORE2_DomainMarkEx, (NvtxFunctionPointer) domain_mark_ex);
         install(core2, size2, CORE2_DomainRangePushEx, (NvtxFunctionPointer) domain_push_ex);
         install(core2, size2, CORE2_DomainRangePop, (NvtxFunctionPointer) domain_pop);
         install(core2, size2, CORE2_DomainRangeStartEx, (NvtxFunctionPointer) domain_start_ex);

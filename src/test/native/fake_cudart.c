@@ -2,7 +2,7 @@
  * signatures (cudaMalloc, cudaFree, cudaMemcpy, cudaMemsetAsync, cudaLaunchKernel,
  * cudaDeviceSynchronize, cudaGetDevice, cudaGetLastError, cudaProfilerStart and cudaProfilerStop, which call the driver's cuProfilerStart/Stop,
  * __cudaRegisterFunction as nvcc's generated code calls it), and NVTX's
- * nvtxRangePushA / nvtxRangePop with NVTX's own tool hook: the library named by
+ * ranges and marks (nvtxRangePushA / nvtxRangePop, nvtxMarkA ...) with NVTX's own tool hook: the library named by
  * NVTX_INJECTION64_PATH gets InitializeInjectionNvtx2 and fills the CORE module's function table.
  * Memory is host memory; every call first initialises the fake driver (cuInit), which loads the
  * CUDA_INJECTION64_PATH tool, then reports itself to a loaded libcupti (fake_cupti_inject.c).
@@ -163,10 +163,11 @@ typedef struct {
     size_t struct_size;
     int (*GetModuleFunctionTable)(int module, NvtxFunctionTable* out_table, unsigned int* out_size);
 } NvtxExportTableCallbacks;
-enum { NVTX_ETID_CALLBACKS = 1, NVTX_CB_MODULE_CORE = 1, NVTX_CB_MODULE_CORE2 = 5, NVTX_CBID_CORE_RangeStartEx = 4,
+enum { NVTX_ETID_CALLBACKS = 1, NVTX_CB_MODULE_CORE = 1, NVTX_CB_MODULE_CORE2 = 5, NVTX_CBID_CORE_MarkEx = 1,
+       NVTX_CBID_CORE_MarkA = 2, NVTX_CBID_CORE_MarkW = 3, NVTX_CBID_CORE_RangeStartEx = 4,
        NVTX_CBID_CORE_RangeStartA = 5, NVTX_CBID_CORE_RangeEnd = 7, NVTX_CBID_CORE_RangePushEx = 8,
        NVTX_CBID_CORE_RangePushA = 9, NVTX_CBID_CORE_RangePushW = 10, NVTX_CBID_CORE_RangePop = 11,
-       NVTX_CBID_CORE_SIZE = 16, NVTX_CBID_CORE2_DomainRangeStartEx = 2, NVTX_CBID_CORE2_DomainRangeEnd = 3,
+       NVTX_CBID_CORE_SIZE = 16, NVTX_CBID_CORE2_DomainMarkEx = 1, NVTX_CBID_CORE2_DomainRangeStartEx = 2, NVTX_CBID_CORE2_DomainRangeEnd = 3,
        NVTX_CBID_CORE2_DomainRangePushEx = 4, NVTX_CBID_CORE2_DomainRangePop = 5,
        NVTX_CBID_CORE2_DomainRegisterStringA = 10, NVTX_CBID_CORE2_DomainCreateA = 12, NVTX_CBID_CORE2_SIZE = 16 };
 
@@ -215,6 +216,35 @@ static void nvtx_initialize(void) {
 static NvtxFunctionPointer nvtx_slot(NvtxFunctionPointer* slots, int id) {
     pthread_once(&nvtx_once, nvtx_initialize);
     return __atomic_load_n(&slots[id], __ATOMIC_ACQUIRE);
+}
+
+/* Marks: NVTX's no-op (nothing) when the tool left the slot empty. */
+void nvtxMarkA(const char* message) {
+    NvtxFunctionPointer f = nvtx_slot(core_slots, NVTX_CBID_CORE_MarkA);
+    if (f != NULL) {
+        ((void (*)(const char*)) f)(message);
+    }
+}
+
+void nvtxMarkW(const wchar_t* message) {
+    NvtxFunctionPointer f = nvtx_slot(core_slots, NVTX_CBID_CORE_MarkW);
+    if (f != NULL) {
+        ((void (*)(const wchar_t*)) f)(message);
+    }
+}
+
+void nvtxMarkEx(const nvtxEventAttributes_t* attributes) {
+    NvtxFunctionPointer f = nvtx_slot(core_slots, NVTX_CBID_CORE_MarkEx);
+    if (f != NULL) {
+        ((void (*)(const nvtxEventAttributes_t*)) f)(attributes);
+    }
+}
+
+void nvtxDomainMarkEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes) {
+    NvtxFunctionPointer f = nvtx_slot(core2_slots, NVTX_CBID_CORE2_DomainMarkEx);
+    if (f != NULL) {
+        ((void (*)(nvtxDomainHandle_t, const nvtxEventAttributes_t*)) f)(domain, attributes);
+    }
 }
 
 int nvtxRangePushA(const char* message) {

@@ -37,7 +37,7 @@ int cuModuleGetFunction(CUfunction* function, CUmodule module, const char* name)
 int cuLaunchKernel(CUfunction function, unsigned int gridX, unsigned int gridY, unsigned int gridZ, unsigned int blockX,
                    unsigned int blockY, unsigned int blockZ, unsigned int sharedMemBytes, CUstream stream, void** params,
                    void** extra);
-/* NVTX (nvToolsExt.h): the event attributes as NVTX v3 lays them out, and the range calls. */
+/* NVTX (nvToolsExt.h): the event attributes as NVTX v3 lays them out, the range and the mark calls. */
 typedef struct nvtxDomainRegistration_st* nvtxDomainHandle_t;
 typedef struct nvtxStringRegistration_st* nvtxStringHandle_t;
 enum { NVTX_VERSION = 3, NVTX_COLOR_ARGB = 1, NVTX_MESSAGE_TYPE_ASCII = 1, NVTX_MESSAGE_TYPE_UNICODE = 2,
@@ -55,6 +55,10 @@ typedef struct {
     union { const char* ascii; const wchar_t* unicode; nvtxStringHandle_t registered; } message;
 } nvtxEventAttributes_t;
 #define NVTX_EVENT_ATTRIB_STRUCT_SIZE ((uint16_t) sizeof(nvtxEventAttributes_t))
+void nvtxMarkA(const char* message);
+void nvtxMarkW(const wchar_t* message);
+void nvtxMarkEx(const nvtxEventAttributes_t* attributes);
+void nvtxDomainMarkEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes);
 int nvtxRangePushA(const char* message);
 int nvtxRangePushW(const wchar_t* message);
 int nvtxRangePushEx(const nvtxEventAttributes_t* attributes);

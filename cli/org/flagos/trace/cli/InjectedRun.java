@@ -34,6 +34,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.flagos.trace.ingest.CaptureSidecars;
+import org.flagos.trace.ingest.HostMark;
+import org.flagos.trace.ingest.MarksJsonlWriter;
 import org.flagos.trace.ingest.OpsJsonlWriter;
 import org.flagos.trace.ingest.TorchNvtxName;
 import org.flagos.trace.ingest.ProcessFactsFile;
@@ -71,6 +73,7 @@ final class InjectedRun implements AutoCloseable {
     private static final int END = 0x10005;
     private static final int DEVICES = 0x10006;
     private static final int WINDOW = 0x10007;
+    private static final int MARK = 0x10008;
     private static final int ARM = 0x20001;
     private static final int DISARM = 0x20002;
     /** The control socket's name, beside the run's socket: {@code flagtrace start}/{@code stop} talk to it. */
@@ -524,7 +527,7 @@ final class InjectedRun implements AutoCloseable {
             ByteBuffer p = ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN);
             Window w = current;
             boolean buffer = type > 0 && type < FLAGTRACE_TYPES;
-            if (w == null && (buffer || type == OP || type == TICK)) {
+            if (w == null && (buffer || type == OP || type == TICK || type == MARK)) {
                 outside++;
                 return;
             }
@@ -570,6 +573,10 @@ final class InjectedRun implements AutoCloseable {
                     w.lastTick = Math.max(w.lastTick, p.getLong(16)); // an op ended: the window holds it too
                 }
                 case TICK -> w.lastTick = Math.max(w.lastTick, p.getLong(0));
+                case MARK -> {
+                    w.mark(markOf(payload, p));
+                    w.lastTick = Math.max(w.lastTick, p.getLong(0)); // a mark made in the window: the window holds it too
+                }
                 case END -> {
                     Map<String, String> end = new LinkedHashMap<>();
                     parse(payload, end);
@@ -583,6 +590,17 @@ final class InjectedRun implements AutoCloseable {
                 case DEVICES -> devices = payload; // written beside each window's capture; checked by the replay that reads it
                 default -> { } // a message of a later library: skipped
             }
+        }
+
+        /** A mark message: u64 time, u64 thread, u64 the domain's length, the domain's bytes, the message's bytes. */
+        private HostMark markOf(byte[] payload, ByteBuffer p) throws IOException {
+            long domainLength = payload.length < 24 ? -1 : p.getLong(16);
+            if (domainLength < 0 || domainLength > payload.length - 24) {
+                throw new IOException("a damaged mark (" + payload.length + " bytes)");
+            }
+            int d = (int) domainLength;
+            return new HostMark(new String(payload, 24 + d, payload.length - 24 - d, StandardCharsets.UTF_8),
+                    d == 0 ? null : new String(payload, 24, d, StandardCharsets.UTF_8), pid, p.getLong(8), p.getLong(0));
         }
 
         private void openWindow(int number, String base, long start, ClockAnchor startAnchor) throws IOException {
@@ -610,6 +628,9 @@ final class InjectedRun implements AutoCloseable {
                         w.startAnchor.traceNs() + (endedAtMonotonic - w.startAnchor.monotonicNs()));
                 w.out.close();
                 w.ops.close(windowEnd);
+                if (w.marks != null) {
+                    w.marks.finish();
+                }
                 Vendors.processNameEntries(vendor, key -> hello.get("env." + key)).forEach(names::putIfAbsent);
                 try (var out = Files.newBufferedWriter(CaptureSidecars.NAMES.besides(w.capture), StandardCharsets.UTF_8)) {
                     for (var e : names.entrySet()) {
@@ -680,6 +701,8 @@ final class InjectedRun implements AutoCloseable {
             final ClockAnchor startAnchor;
             OutputStream out;
             OpsJsonlWriter ops;
+            /** Its marks' file, made at its first mark: a window without marks has none. */
+            MarksJsonlWriter marks;
             long buffers;
             /** The latest time the stream vouches for: a buffer's completion (sent before it) or an op's end. */
             long lastTick = -1;
@@ -699,6 +722,13 @@ final class InjectedRun implements AutoCloseable {
                 this.capture = capture;
                 this.start = start;
                 this.startAnchor = startAnchor;
+            }
+
+            void mark(HostMark mark) throws IOException {
+                if (marks == null) {
+                    marks = new MarksJsonlWriter(CaptureSidecars.MARKS.besides(capture));
+                }
+                marks.mark(mark);
             }
 
             /** The trace its replay wrote, once it has; null if the replay failed (said in one line). */
@@ -757,7 +787,7 @@ final class InjectedRun implements AutoCloseable {
                     args.addAll(List.of("--journal", journal.resolve(trace.getFileName().toString().replaceFirst("\\.json$", "")).toString()));
                 }
                 for (String key : List.of("buffers_dropped", "bytes_dropped", "records_dropped", "kernels_dropped", "memcpys_dropped",
-                        "memsets_dropped", "ops_dropped", "names_dropped", "cupti_records_dropped", "device_records")) {
+                        "memsets_dropped", "ops_dropped", "names_dropped", "marks_dropped", "cupti_records_dropped", "device_records")) {
                     if (stopped && end.containsKey(key)) {
                         args.addAll(List.of("--metadata", "flagtrace_run_" + key + "=" + number(end, key)));
                     }

@@ -37,7 +37,8 @@ import picocli.CommandLine.Parameters;
         description = "Replays a saved vendor capture, or a journal directory (whole or a window of it). What a live"
                 + " session saves beside a capture NAME.fltrbuf is read when present and no option names another"
                 + " file: host ops from NAME.ops.jsonl, kernel names from NAME.names.tsv, its clock from"
-                + " NAME.clock.json, device properties from NAME.devices.json; stderr names the files read. Device"
+                + " NAME.clock.json, device properties from NAME.devices.json, the marks flagtrace run received from"
+                + " NAME.marks.jsonl; stderr names the files read. Device"
                 + " properties (for the occupancy fields) may also come from a JSON file or a torch trace of the"
                 + " same machine.",
         exitCodeListHeading = ExitCodes.HEADING,

@@ -22,6 +22,7 @@ final class Sidecars {
         add(used, deviceProperties == null ? CaptureSidecars.DEVICES.found(capture) : null, CaptureSidecars.DEVICES);
         add(used, CaptureSidecars.CLOCK.found(capture), CaptureSidecars.CLOCK);
         add(used, CaptureSidecars.PROCESS.found(capture), CaptureSidecars.PROCESS);
+        add(used, CaptureSidecars.MARKS.found(capture), CaptureSidecars.MARKS);
         if (!used.isEmpty()) {
             context.err().println("flagtrace: read beside the capture: " + String.join(", ", used));
         }

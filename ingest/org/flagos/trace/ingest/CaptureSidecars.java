@@ -7,8 +7,8 @@ import java.util.List;
 /**
  * The files a live session saves beside a capture {@code NAME.fltrbuf[.gz]}, found one way for every
  * reader: host ops ({@code NAME.ops.jsonl}), the kernel name table ({@code NAME.names.tsv}), device
- * properties ({@code NAME.devices.json}) the device clock mapping ({@code NAME.clock.json}) and who captured with the clock
- * anchors ({@code NAME.process.json}).
+ * properties ({@code NAME.devices.json}) the device clock mapping ({@code NAME.clock.json}), who captured with the clock
+ * anchors ({@code NAME.process.json}) and the marks {@code flagtrace run} received ({@code NAME.marks.jsonl}).
  */
 public enum CaptureSidecars {
     /** Host op ranges and the capture window. */
@@ -20,7 +20,9 @@ public enum CaptureSidecars {
     /** The mapping of the vendor's clock to epoch ns. */
     CLOCK(".clock.json", "device clock"),
     /** Who captured (rank, host, pid) and the clock anchors, for {@code flagtrace merge}. */
-    PROCESS(".process.json", "rank and clock anchors");
+    PROCESS(".process.json", "rank and clock anchors"),
+    /** Marks (instants a program put on its threads: NVTX's and mstx's marks), written by {@code flagtrace run}. */
+    MARKS(".marks.jsonl", "marks");
 
     private final String suffix;
     private final String what;

@@ -21,6 +21,7 @@ import org.flagos.trace.ingest.FltrbufFrames;
 import org.flagos.trace.ingest.HostOpCursor;
 import org.flagos.trace.ingest.HostOpSource;
 import org.flagos.trace.ingest.KernelNameFile;
+import org.flagos.trace.ingest.MarksJsonlReader;
 import org.flagos.trace.ingest.OpsJsonlReader;
 import org.flagos.trace.ingest.ProcessFactsFile;
 import org.flagos.trace.model.ActivityBufferDecoder;
@@ -66,11 +67,12 @@ public final class CaptureReplay {
      *                   written into the trace as the live session wrote them; null: none
      * @param gpuAnnotations whether each op's span per stream is drawn (torch's {@code gpu_user_annotation})
      * @param format     the trace's format (for a file, {@link TraceFormat#of(Path)} of its name)
+     * @param marks      the marks file ({@code .marks.jsonl}, drawn as instants on their threads); null: none
      */
     public record Request(ByteBuffer capture, String source, HostOpSource ops, KernelNames kernelNames,
                           List<DeviceProperties> devices, Map<String, String> metadata, String traceName,
                           UnaryOperator<List<Frame>> frameOrder, int ringSize, DeviceClockMapping clock, Path file,
-                          ProcessFacts process, boolean gpuAnnotations, TraceFormat format) {
+                          ProcessFacts process, boolean gpuAnnotations, TraceFormat format, Path marks) {
         public Request {
             if ((capture == null) == (file == null)) {
                 throw new IllegalArgumentException("a replay reads a capture in memory or a file, exactly one of them");
@@ -97,7 +99,7 @@ public final class CaptureReplay {
         public Builder toBuilder() {
             return new Builder().capture(capture).source(source).ops(ops).kernelNames(kernelNames).devices(devices)
                     .metadata(metadata).traceName(traceName).frameOrder(frameOrder).ringSize(ringSize).clock(clock)
-                    .file(file).process(process).gpuAnnotations(gpuAnnotations).format(format);
+                    .file(file).process(process).gpuAnnotations(gpuAnnotations).format(format).marks(marks);
         }
 
         /** This request, the trace saying who captured it and when ({@code null}: nobody). */
@@ -145,6 +147,7 @@ public final class CaptureReplay {
             private ProcessFacts process;
             private boolean gpuAnnotations = true;
             private TraceFormat format = TraceFormat.JSON;
+            private Path marks;
 
             private Builder() {
             }
@@ -221,10 +224,16 @@ public final class CaptureReplay {
                 return this;
             }
 
+            /** The marks file to draw ({@code .marks.jsonl}); null: none. */
+            public Builder marks(Path marks) {
+                this.marks = marks;
+                return this;
+            }
+
             /** The request, checked. */
             public Request build() {
                 return new Request(capture, source, ops, kernelNames, devices, metadata, traceName, frameOrder, ringSize, clock,
-                        file, process, gpuAnnotations, format);
+                        file, process, gpuAnnotations, format, marks);
             }
         }
     }
@@ -246,7 +255,7 @@ public final class CaptureReplay {
     /**
      * Builds a request from files; {@code ops} may be null (no host ops: a caller that wants the ops
      * saved beside the capture passes {@code CaptureSidecars.OPS.found(capture)}). The kernel name
-     * table, the device clock, and device properties when none are given, are looked for beside the
+     * table, the device clock, the marks, and device properties when none are given, are looked for beside the
      * capture ({@link CaptureSidecars}). The capture is streamed when replayed; its magic is checked
      * here, so a wrong file fails before anything is written.
      */
@@ -266,7 +275,7 @@ public final class CaptureReplay {
         ProcessFacts process = processBeside != null ? ProcessFactsFile.read(processBeside) : null;
         return new Request.Builder().file(capture).source(capture.toString()).ops(hostOps).kernelNames(kernelNames)
                 .devices(devices).metadata(metadata).traceName(capture.getFileName().toString()).clock(clock).process(process)
-                .build();
+                .marks(CaptureSidecars.MARKS.found(capture)).build();
     }
 
     public static Result run(Request request, OutputStream out) throws InterruptedException {
@@ -345,12 +354,16 @@ public final class CaptureReplay {
                     pipeline.accounting().note(warning);
                 }
             }
-            try (HostOpCursor opCursor = ops == null ? null : ops.cursor()) {
+            try (HostOpCursor opCursor = ops == null ? null : ops.cursor();
+                 MarksJsonlReader markReader = request.marks() == null ? null : MarksJsonlReader.open(request.marks())) {
                 HostOpMerge merge = opCursor == null ? null : new HostOpMerge(pipeline, opCursor);
                 if (merge != null) {
                     merge.publishFirstInWindow(ops.windowStartNs(), ops.windowEndNs());
                 }
-                RecordSink sink = merge == null ? pipeline : merge;
+                RecordSink opSink = merge == null ? pipeline : merge;
+                // Only a capture with marks has a mark merge: the records of every other replay go as they always went.
+                HostMarkMerge marks = markReader == null ? null : new HostMarkMerge(pipeline, opSink, markReader);
+                RecordSink sink = marks == null ? opSink : marks;
                 if (reordered != null) {
                     for (Frame frame : reordered) {
                         decode(frame.vendor(), frame.payload(), vendor, decoder, stats, skipped, sink);
@@ -365,6 +378,9 @@ public final class CaptureReplay {
                 }
                 if (merge != null) {
                     merge.publishRest();
+                }
+                if (marks != null) {
+                    marks.publishRest();
                 }
             }
             skipped.noteInto(pipeline.accounting(), request.source(), vendor);
