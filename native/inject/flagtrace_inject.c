@@ -30,7 +30,7 @@
 #include <time.h>
 
 /* A CUPTI buffer is exactly a .fltrbuf frame of vendor 1. */
-enum { CUPTI_VENDOR = 1 };
+enum { CUPTI_VENDOR = 1, CUPTI_THREAD_ID_SYSTEM = 1 /* CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM: gettid on Linux */ };
 
 /* CUPTI's activity kinds enabled, as flagtrace's in-process session (CuptiTracer) enables them by
  * default: CONCURRENT_KERNEL, MEMCPY, MEMSET, RUNTIME, EXTERNAL_CORRELATION, SYNCHRONIZATION,
@@ -378,6 +378,13 @@ static void initialize(void) {
     cupti.dropped = dlsym(library, "cuptiActivityGetNumDroppedRecords");
     cupti.enableDriverApi = dlsym(library, "cuptiActivityEnableDriverApi");
     cupti.enableRuntimeApi = dlsym(library, "cuptiActivityEnableRuntimeApi");
+    /* CUPTI names a thread in its API records by a cut of pthread_self unless told otherwise (an H100 trace: thread
+     * 607330304 = 0x24330700), while op and mark frames name it by the kernel's id, as torch's traces do: ask for the
+     * kernel's id, so a thread's calls, ops and marks share one row. A CUPTI without the call keeps its default. */
+    int (*thread_id_type)(int) = (int (*)(int)) dlsym(library, "cuptiSetThreadIdType");
+    if (thread_id_type != NULL) {
+        thread_id_type(CUPTI_THREAD_ID_SYSTEM);
+    }
     if (handoff_start(&CUPTI, path) != 0) {
         return;
     }
