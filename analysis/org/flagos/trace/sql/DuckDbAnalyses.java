@@ -450,6 +450,11 @@ public final class DuckDbAnalyses implements AutoCloseable {
      * {@link #run} of critical_path or critical_path_segments calls it.
      */
     public CriticalPath.Rounds criticalPath() throws IOException {
+        return criticalPath(true);
+    }
+
+    /** As {@link #criticalPath()}; with {@code sweep} false the key nodes are settled in rounds ({@link CriticalPath#build}). */
+    CriticalPath.Rounds criticalPath(boolean sweep) throws IOException {
         if (criticalPath == null) {
             criticalPath = CriticalPath.build(new CriticalPath.Engine() {
                 @Override
@@ -476,7 +481,7 @@ public final class DuckDbAnalyses implements AutoCloseable {
                 public void sweep(String name, String select) throws IOException {
                     DuckDbAnalyses.sweep(db, name, select);
                 }
-            });
+            }, sweep);
         }
         return criticalPath;
     }
