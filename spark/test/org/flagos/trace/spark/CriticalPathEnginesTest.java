@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * critical_path and critical_path_segments (CriticalPath's rounds, the same SQL text) on DuckDB and on
+ * critical_path and critical_path_segments (CriticalPath's steps and its sweep, the same SQL text) on DuckDB and on
  * Spark in local mode give the same tables, row for row: on the hand-built ranks of CriticalPathTest
  * (host-bound, device-bound, a stream sync), on three ranks of one all-reduce with a late rank (the
  * collective's edges between ranks) and on HTA's simple_add trace (1,211 edges on its path,
