@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * simple_add trace; where an edge goes back in time the rounds settle the graph, as before. And the rule itself
  * on rows of one instant whose edges run against the order the rows come in, and on rows no order can settle.
  */
-class CriticalPathSweepTest {
+public class CriticalPathSweepTest {
     @TempDir
     Path dir;
 
@@ -68,23 +68,29 @@ class CriticalPathSweepTest {
         sameAsTheRounds(CriticalPathRecountTest.simpleAddEvents(dir));
     }
 
+    /**
+     * CriticalPathTest's stream-sync rank, but the copy ends at 1200, after the cudaStreamSynchronize that waited for
+     * it ended (1000): the sync edge from the copy's end to the call's end goes back in time. The path: 10 (the first
+     * call) + 15 (launch) + the copy's 1165 + 100 (op C) = 1290 ns.
+     */
+    public static List<Ev> syncBackInTime(int rank) {
+        return List.of(Ev.call(rank, "cudaLaunchKernel", 0, 10, 1), Ev.call(rank, "cudaMemcpyAsync", 20, 10, 2),
+                Ev.work(rank, "kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 15, 485, 13, 1),
+                Ev.work(rank, "gpu_memcpy", "Memcpy HtoD (Pageable -> Device)", 35, 1165, 7, 2),
+                Ev.call(rank, "cudaStreamSynchronize", 40, 960, 3), new Ev(rank, 0, 7, "cuda_sync", "Stream Sync", 40, 960, 0, 7L, 3L),
+                Ev.op(rank, "C", 1000, 100));
+    }
+
     @Test
     void aSyncEdgeBackInTimeIsSettledByTheRounds() throws Exception {
-        // CriticalPathTest's stream-sync rank, but the copy ends at 1200, after the cudaStreamSynchronize that waited
-        // for it ended (1000): the sync edge from the copy's end to the call's end goes back in time
-        List<Ev> back = List.of(Ev.call(2, "cudaLaunchKernel", 0, 10, 1), Ev.call(2, "cudaMemcpyAsync", 20, 10, 2),
-                Ev.work(2, "kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 15, 485, 13, 1),
-                Ev.work(2, "gpu_memcpy", "Memcpy HtoD (Pageable -> Device)", 35, 1165, 7, 2),
-                Ev.call(2, "cudaStreamSynchronize", 40, 960, 3), new Ev(2, 0, 7, "cuda_sync", "Stream Sync", 40, 960, 0, 7L, 3L),
-                Ev.op(2, "C", 1000, 100));
-        Path events = CriticalPathTest.write(dir, "events", back);
+        Path events = CriticalPathTest.write(dir, "events", syncBackInTime(2));
         List<Object> fallen = tables(events, true);
         List<Object> rounds = tables(events, false);
         CriticalPath.Rounds f = (CriticalPath.Rounds) fallen.get(0);
         assertFalse(f.swept(), "no order in time settles an edge back in time: " + f);
         assertTrue(f.relaxations() > 1, f.toString());
         assertEquals(rounds, fallen);
-        // the path: 10 (the first call) + 15 (launch) + the copy's 1165 + 100 (C), over the sync edge back in time
+        // the path's length, over the sync edge back in time
         assertEquals(1290L, ((List<?>) ((List<?>) fallen.get(2)).get(0)).get(((List<?>) fallen.get(1)).indexOf("length_ns")));
     }
 
