@@ -8,14 +8,15 @@ import java.util.List;
  * (resource files {@code cp_*.sql} beside {@link Analyses}) that any {@link Engine} runs: DuckDB in
  * the CLI, Spark in the spark jar. The longest path through a graph is not one query in either
  * engine (a recursive CTE cannot take the maximum over a node's predecessors; Spark before 4.1 has
- * none at all), so it is computed in rounds: the graph's chains (host threads, device streams)
- * carry the longest paths along themselves in one window function (cp_round.sql), and each
- * round carries them over one more edge between chains (launches, syncs, and a collective's edges
- * between ranks: the last rank to start it leads to the end of it on the others); the rounds stop
- * when nothing changes. A round reads only the nodes those edges leave or enter, one window of time
- * at a time (earlier windows are final), so its cost is a window's nodes, not the whole graph. The
- * walk back from each rank's farthest node is pointer doubling: about 2 log2 of the path's segments
- * queries. Nothing is read into Java but counts. The result is the
+ * none at all). The graph's chains (host threads, device streams) carry the longest paths along
+ * themselves in one window function (cp_round.sql); what is left is the nodes the edges between
+ * chains (launches, syncs, and a collective's edges between ranks) leave or enter. Those are settled
+ * in one pass in time order ({@link CriticalPathSweep}, over cp_sweep.sql's rows: the engine streams
+ * them through it), since every such edge goes forward in time; where one does not, they are settled
+ * in rounds as before, each carrying the paths over one more edge between chains, one window of time
+ * at a time, until nothing changes. One window function over every node then gives each its longest
+ * path. The walk back from each rank's farthest node is pointer doubling: about 2 log2 of the path's
+ * segments queries. Nothing is read into this class but counts. The result is the
  * table {@code cp_segments}, which {@code critical_path.sql} and {@code critical_path_segments.sql}
  * read. docs/analysis.md, "Critical path", says what the graph is and how it differs from HTA's.
  * This class uses nothing but the JDK, so the spark jar carries it.
@@ -31,7 +32,7 @@ public final class CriticalPath {
     static final String COLLECTIVES = "collectives";
 
     /** The steps, in order; each is a resource {@code NAME.sql}. */
-    static final List<String> STEPS = List.of("cp_events", "cp_arrivals", "cp_nodes", "cp_cross", "cp_keys", "cp_window_keys", "cp_window_cross",
+    static final List<String> STEPS = List.of("cp_events", "cp_arrivals", "cp_nodes", "cp_cross", "cp_sweep", "cp_keys", "cp_window_keys", "cp_window_cross",
             "cp_round",
             "cp_back", "cp_walk_start", "cp_jump_start", "cp_jump", "cp_walk_expand", "cp_segments");
 
@@ -57,10 +58,20 @@ public final class CriticalPath {
 
         /** Drops the table {@code name} made by {@link #table}, if it is there. */
         void drop(String name) throws IOException;
+
+        /**
+         * Makes a table named {@code name} (columns {@link CriticalPathSweep#OUTPUT}, whole numbers) of the rows a
+         * {@link CriticalPathSweep} gives over {@code select}'s rows (its {@link CriticalPathSweep#COLUMNS}), read in
+         * {@link CriticalPathSweep#ORDER}: computed now, once, in one pass.
+         */
+        void sweep(String name, String select) throws IOException;
     }
 
-    /** How much work the last {@link #build} took: relaxation rounds and walk steps. */
-    public record Rounds(int relaxations, int walkSteps) {
+    /**
+     * How much work the last {@link #build} took: relaxation rounds (0 where the sweep settled the key nodes), walk
+     * steps, and whether the sweep settled them.
+     */
+    public record Rounds(int relaxations, int walkSteps, boolean swept) {
     }
 
     private CriticalPath() {
@@ -82,20 +93,11 @@ public final class CriticalPath {
     }
 
     /**
-     * Runs every step over the table {@code events}, leaving {@code cp_events}, {@code cp_nodes},
-     * {@code cp_cross}, {@code cp_back} and {@code cp_segments} in the engine (the intermediate
-     * rounds are dropped as they are passed). Throws when the rounds do not settle (a graph with a
-     * cycle, which only device work starting before its own launch can make).
+     * The rounds (the way the key nodes were settled before {@link CriticalPathSweep}, kept for graphs whose edges
+     * cannot be ordered in time): relaxes the longest paths to the key nodes round after round, one window of time at a
+     * time, until nothing changes; {@code rounds[0]} is set to the rounds run. Returns the table of the settled nodes.
      */
-    public static Rounds build(Engine engine) throws IOException {
-        engine.table("cp_events", step("cp_events"));
-        // the collectives analysis' own table: its matching of one collective across ranks is the one rule
-        engine.table("cp_collectives", Analyses.sql(COLLECTIVES));
-        engine.table("cp_arrivals", step("cp_arrivals"));
-        engine.drop("cp_collectives");
-        engine.table("cp_nodes", step("cp_nodes"));
-        engine.table("cp_cross", step("cp_cross"));
-        engine.drop("cp_arrivals");
+    private static String rounds(Engine engine, int[] rounds) throws IOException {
         // The rounds run over the nodes edges between chains leave or enter (cp_keys), not the whole graph, and one
         // window of time at a time, earliest first: a round's cost is the window's nodes, and the rounds of all
         // windows together are about those a round over the whole graph would need (cp_round.sql says why).
@@ -151,6 +153,50 @@ public final class CriticalPath {
         for (String t : List.of("cp_keys", "cp_window", "cp_window_keys", "cp_window_cross", "cp_window_count")) {
             engine.drop(t);
         }
+        rounds[0] = round;
+        return settled;
+    }
+
+    /**
+     * Runs every step over the table {@code events}, leaving {@code cp_events}, {@code cp_nodes},
+     * {@code cp_cross}, {@code cp_back} and {@code cp_segments} in the engine (the intermediate
+     * tables are dropped as they are passed). The key nodes are settled in one ordered sweep
+     * ({@link CriticalPathSweep}); where the edges cannot be ordered in time, in rounds, which throw
+     * when they do not settle (a graph with a cycle, which only device work starting before its own
+     * launch can make).
+     */
+    public static Rounds build(Engine engine) throws IOException {
+        return build(engine, true);
+    }
+
+    /** As {@link #build(Engine)}; with {@code sweep} false the key nodes are settled in rounds whatever the graph. */
+    static Rounds build(Engine engine, boolean sweep) throws IOException {
+        engine.table("cp_events", step("cp_events"));
+        // the collectives analysis' own table: its matching of one collective across ranks is the one rule
+        engine.table("cp_collectives", Analyses.sql(COLLECTIVES));
+        engine.table("cp_arrivals", step("cp_arrivals"));
+        engine.drop("cp_collectives");
+        engine.table("cp_nodes", step("cp_nodes"));
+        engine.table("cp_cross", step("cp_cross"));
+        engine.drop("cp_arrivals");
+        // The nodes edges between chains leave or enter, settled in one ordered pass (CriticalPathSweep); where the
+        // edges cannot be ordered in time, in rounds as before (the same longest paths, or the cycle's error).
+        String settled = null;
+        if (sweep) {
+            engine.sweep("cp_swept", step("cp_sweep"));
+            if (engine.count("SELECT COUNT(*) FROM cp_swept WHERE node < 0") == 0) {
+                settled = "cp_swept";
+            } else {
+                engine.drop("cp_swept");
+            }
+        }
+        boolean swept = settled != null;
+        int round = 0;
+        if (!swept) {
+            int[] rounds = new int[1];
+            settled = rounds(engine, rounds);
+            round = rounds[0];
+        }
         // every node's longest path, from the settled ones of the edges' sources: one round over the whole graph
         String keys = settled;
         String dist = "cp_dist_all";
@@ -186,6 +232,6 @@ public final class CriticalPath {
         int walkSteps = (int) engine.count("SELECT COALESCE(MAX(step), 0) + 1 FROM " + walk);
         engine.table("cp_segments", step("cp_segments", "cp_walk_prev", walk));
         engine.drop(walk);
-        return new Rounds(round, walkSteps);
+        return new Rounds(round, walkSteps, swept);
     }
 }

@@ -11,8 +11,12 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.Properties;
+import org.duckdb.DuckDBAppender;
+import org.duckdb.DuckDBConnection;
 import org.flagos.trace.encoders.EventTable;
 
 /**
@@ -446,6 +450,11 @@ public final class DuckDbAnalyses implements AutoCloseable {
      * {@link #run} of critical_path or critical_path_segments calls it.
      */
     public CriticalPath.Rounds criticalPath() throws IOException {
+        return criticalPath(true);
+    }
+
+    /** As {@link #criticalPath()}; with {@code sweep} false the key nodes are settled in rounds ({@link CriticalPath#build}). */
+    CriticalPath.Rounds criticalPath(boolean sweep) throws IOException {
         if (criticalPath == null) {
             criticalPath = CriticalPath.build(new CriticalPath.Engine() {
                 @Override
@@ -467,9 +476,75 @@ public final class DuckDbAnalyses implements AutoCloseable {
                 public void drop(String name) throws IOException {
                     execute("DROP TABLE IF EXISTS " + name);
                 }
-            });
+
+                @Override
+                public void sweep(String name, String select) throws IOException {
+                    DuckDbAnalyses.sweep(db, name, select);
+                }
+            }, sweep);
         }
         return criticalPath;
+    }
+
+    /**
+     * {@link CriticalPath.Engine#sweep} on DuckDB: {@code select}'s rows, ordered, streamed through the sweep in this
+     * JVM, its rows appended to the temporary table {@code name} of connection {@code db}.
+     */
+    static void sweep(Connection db, String name, String select) throws IOException {
+        int n = CriticalPathSweep.COLUMNS.size();
+        try (Statement create = db.createStatement()) {
+            create.execute("CREATE OR REPLACE TEMP TABLE " + name + " (" + String.join(" BIGINT, ", CriticalPathSweep.OUTPUT) + " BIGINT)");
+        } catch (SQLException e) {
+            throw new IOException("the critical path cannot be computed over the events table: " + words(e), e);
+        }
+        try (Statement s = db.createStatement();
+             ResultSet rs = s.executeQuery("SELECT " + String.join(", ", CriticalPathSweep.COLUMNS) + " FROM (" + select + ") t ORDER BY "
+                     + String.join(", ", CriticalPathSweep.ORDER));
+             DuckDBAppender out = db.unwrap(DuckDBConnection.class).createAppender("temp", "main", name)) {
+            Iterator<long[]> rows = new Iterator<>() {
+                private Boolean more;
+
+                @Override
+                public boolean hasNext() {
+                    try {
+                        if (more == null) {
+                            more = rs.next();
+                        }
+                        return more;
+                    } catch (SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+
+                @Override
+                public long[] next() {
+                    if (!hasNext()) {
+                        throw new NoSuchElementException();
+                    }
+                    more = null;
+                    long[] row = new long[n];
+                    try {
+                        for (int i = 0; i < n; i++) {
+                            row[i] = rs.getLong(i + 1);
+                        }
+                    } catch (SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                    return row;
+                }
+            };
+            for (Iterator<long[]> swept = new CriticalPathSweep(rows); swept.hasNext(); ) {
+                long[] row = swept.next();
+                out.beginRow();
+                for (long v : row) {
+                    out.append(v);
+                }
+                out.endRow();
+            }
+        } catch (SQLException | IllegalStateException e) {
+            Throwable cause = e instanceof IllegalStateException && e.getCause() instanceof SQLException ? e.getCause() : e;
+            throw new IOException("the critical path cannot be computed over the events table: " + words(cause), cause);
+        }
     }
 
     private void execute(String sql) throws IOException {

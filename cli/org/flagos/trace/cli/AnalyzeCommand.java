@@ -21,7 +21,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "analyze", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class, sortOptions = false, sortSynopsis = false, separator = " ",
         header = "Run the SQL analyses over a Parquet events table.",
         description = "The analyses of docs/analysis.md, each one SQL query giving one table (the critical path's after SQL"
-                + " rounds), on DuckDB embedded in the"
+                + " steps), on DuckDB embedded in the"
                 + " CLI (nothing to install): rank_steps (each rank's step times), step_stragglers (per step the median,"
                 + " fastest and slowest rank and how far over the median), rank_device (per rank the device span split into"
                 + " computation, communication, memory and idle, and their overlap), rank_ops (each rank's op table), kernel_stats"

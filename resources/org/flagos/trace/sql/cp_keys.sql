@@ -1,4 +1,4 @@
--- cp_keys: step 5 of critical_path (CriticalPath): the nodes a relaxation round needs, each with what its chain segment gives it.
+-- cp_keys: step 5 of critical_path (CriticalPath) where the sweep (cp_sweep) finds no order in time, for the rounds: the nodes a relaxation round needs, each with what its chain segment gives it.
 -- A round's longest path to node k of a chain segment is wcum(k) + the running maximum of
 -- entry(j) - wcum(j) over j <= k (cp_round). A node no edge from another chain enters has entry 0,
 -- so its term is -wcum(j), whatever the round: the running maximum of those, floor(k), is computed

@@ -7,10 +7,11 @@
 -- carries the longest paths over one more edge between chains; the graph is acyclic, so they stop
 -- changing after as many rounds as the most such edges on a longest path, plus one. A collective's
 -- edge comes from another rank (src_rank), so a rank's path may run through another rank's work.
--- CriticalPath runs it two ways: round after round inside a window of time, over cp_window_keys and
--- cp_window_cross (fixed_lift from cp_window_keys); and once at the end over every node of cp_nodes
--- (fixed_lift -wcum, which changes nothing) and cp_cross, from the settled nodes of cp_keys (every
--- edge's source is one), which is final.
+-- CriticalPath runs it once over every node of cp_nodes (fixed_lift -wcum, which changes nothing)
+-- and cp_cross, from the longest paths of the key nodes (every edge's source is one: cp_swept, which
+-- CriticalPathSweep makes in one pass in time order), which is final; and where that pass finds no
+-- order in time (an edge back in time), first in rounds, round after round inside a window of time,
+-- over cp_window_keys and cp_window_cross (fixed_lift from cp_window_keys), until nothing changes.
 -- Columns: rank, node, side, c1, c2, seg, pos, wcum, dist (ns).
 -- Portable SQL (DuckDB and Spark SQL run it unchanged) over cp_round_nodes, cp_round_cross and cp_dist_prev.
 WITH inbound AS (

@@ -2,14 +2,22 @@ package org.flagos.trace.spark;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
 import org.flagos.trace.sql.Analyses;
 import org.flagos.trace.sql.CriticalPath;
+import org.flagos.trace.sql.CriticalPathSweep;
 
 /**
  * The SQL analyses ({@link Analyses}, the same .sql files the CLI runs on DuckDB) on Apache Spark,
@@ -29,8 +37,8 @@ public final class SparkAnalyses {
     }
 
     /**
-     * Registers {@code events} as the input table, computes the critical path's rounds
-     * ({@link CriticalPath}: each step's result checkpointed as a temporary view, so the rounds do
+     * Registers {@code events} as the input table, computes the critical path's tables
+     * ({@link CriticalPath}: each step's result checkpointed as a temporary view, so the steps do
      * not grow one plan), and plans every analysis, by name, in order.
      */
     public static Map<String, Dataset<Row>> run(SparkSession spark, String events) {
@@ -71,6 +79,63 @@ public final class SparkAnalyses {
             @Override
             public void drop(String name) {
                 spark.catalog().dropTempView(name);
+            }
+
+            @Override
+            public void sweep(String name, String select) {
+                SparkAnalyses.sweep(spark, name, select);
+            }
+        };
+    }
+
+    /**
+     * {@link CriticalPath.Engine#sweep} on Spark: {@code select}'s rows in one partition, sorted, through the sweep in
+     * one task; the result checkpointed as the temporary view {@code name}. The sweep is one pass in time order over
+     * every key node, so it is one task whatever the cluster; it keeps only a running maximum a chain and the sources
+     * whose edges it has not read yet.
+     */
+    static void sweep(SparkSession spark, String name, String select) {
+        Column[] order = CriticalPathSweep.ORDER.stream().map(functions::col).toArray(Column[]::new);
+        Column[] columns = CriticalPathSweep.COLUMNS.stream().map(functions::col).toArray(Column[]::new);
+        JavaRDD<Row> swept = spark.sql(select).select(columns).repartition(1).sortWithinPartitions(order).javaRDD()
+                .mapPartitions(SparkAnalyses::sweepPartition);
+        StructType schema = new StructType();
+        for (String column : CriticalPathSweep.OUTPUT) {
+            schema = schema.add(column, DataTypes.LongType, false);
+        }
+        spark.createDataFrame(swept, schema).localCheckpoint().createOrReplaceTempView(name);
+    }
+
+    /** One partition's rows (CriticalPathSweep's columns, in its order) swept. */
+    private static Iterator<Row> sweepPartition(Iterator<Row> rows) {
+        int n = CriticalPathSweep.COLUMNS.size();
+        Iterator<long[]> in = new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return rows.hasNext();
+            }
+
+            @Override
+            public long[] next() {
+                Row r = rows.next();
+                long[] row = new long[n];
+                for (int i = 0; i < n; i++) {
+                    row[i] = r.getLong(i);
+                }
+                return row;
+            }
+        };
+        CriticalPathSweep sweep = new CriticalPathSweep(in);
+        return new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return sweep.hasNext();
+            }
+
+            @Override
+            public Row next() {
+                long[] row = sweep.next();
+                return RowFactory.create(row[0], row[1], row[2]);
             }
         };
     }

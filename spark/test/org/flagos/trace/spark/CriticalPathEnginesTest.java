@@ -13,6 +13,7 @@ import org.apache.spark.sql.SparkSession;
 import org.flagos.trace.cli.CriticalPathRecountTest;
 import org.flagos.trace.sql.Analyses;
 import org.flagos.trace.sql.CriticalPath;
+import org.flagos.trace.sql.CriticalPathSweepTest;
 import org.flagos.trace.sql.CriticalPathTest;
 import org.flagos.trace.sql.DuckDbAnalyses;
 import org.flagos.trace.sql.ResultTable;
@@ -23,11 +24,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * critical_path and critical_path_segments (CriticalPath's rounds, the same SQL text) on DuckDB and on
+ * critical_path and critical_path_segments (CriticalPath's steps and its sweep, the same SQL text) on DuckDB and on
  * Spark in local mode give the same tables, row for row: on the hand-built ranks of CriticalPathTest
  * (host-bound, device-bound, a stream sync), on three ranks of one all-reduce with a late rank (the
  * collective's edges between ranks) and on HTA's simple_add trace (1,211 edges on its path,
- * syncs and launches on two streams). Spark runs in this JVM (local[2], no UI, the loopback) and
+ * syncs and launches on two streams), and on a rank whose sync edge goes back in time (the rounds settle it on
+ * both, not the sweep). Spark runs in this JVM (local[2], no UI, the loopback) and
  * writes only inside the test's folder under target/.
  */
 @Tag("spark")
@@ -101,6 +103,13 @@ class CriticalPathEnginesTest {
         same(events);
         long elsewhere = spark.sql("SELECT COUNT(*) FROM cp_segments WHERE on_rank <> rank").first().getLong(0);
         assertEquals(8, elsewhere, "ranks 0 and 2 each have 4 edges of rank 1's on their path, on Spark as on DuckDB");
+    }
+
+    @Test
+    void anEdgeBackInTimeGivesTheSameTablesOnDuckDbAndSpark() throws Exception {
+        // no order in time settles it: the sweep says so on both engines and the rounds settle it on both (same() holds
+        // Spark's Rounds to DuckDB's, swept false there: CriticalPathSweepTest)
+        same(CriticalPathTest.write(Files.createDirectories(dir.resolve("back")), "events", CriticalPathSweepTest.syncBackInTime(2)));
     }
 
     @Test
