@@ -406,6 +406,9 @@ public final class DuckDbAnalyses implements AutoCloseable {
         if (m.contains("Binder Error") || m.contains("Catalog Error")) {
             return "it lacks a column the analyses need, or a column has another type (docs/tables.md)";
         }
+        if (m.contains("Parser Error") || m.contains("INTERNAL Error")) {
+            return "flagtrace's own SQL failed on it, a bug in flagtrace rather than in the input (please report it)";
+        }
         if (m.contains("Out of Memory")) {
             return "DuckDB ran out of memory reading it";
         }

@@ -234,6 +234,8 @@ class DuckDbAnalysesTest {
         assertEquals("DuckDB ran out of memory reading it", words("Out of Memory Error: failed to allocate"));
         assertEquals("the file cannot be found", words("IO Error: No files found that match the pattern"));
         assertEquals("the file cannot be read (permission denied)", words("IO Error: Cannot open file: Permission denied"));
+        assertEquals("flagtrace's own SQL failed on it, a bug in flagtrace rather than in the input (please report it)",
+                words("Parser Error: syntax error at or near \"at\""));
         assertTrue(words("Invalid Input Error: TProtocolException: Invalid data").startsWith("its Parquet structure is damaged"));
         assertTrue(words(null).startsWith("its Parquet structure is damaged"));
     }
