@@ -1,10 +1,8 @@
 package org.flagos.trace.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
@@ -16,45 +14,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
-import org.flagos.trace.model.DeviceTracer;
 import org.flagos.trace.stages.OpSummaryRow;
-import org.flagos.trace.testing.ProgramRun;
 import org.flagos.trace.testing.TraceJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The host API on a machine without a GPU (CI, laptops): the tracer says it is unavailable in one
- * line and CPU-side profiling works the same.
+ * The host API on a machine without a GPU (CI, laptops): CPU-side profiling works the same (that the tracer says
+ * it is unavailable, in one line, is {@link ProfilerTest}'s).
  */
 class ProfilerSessionTest {
     @TempDir
     Path dir;
-
-    /** A fresh process's first {@code Profiler.init()}: prints whether the tracer is available on stdout. */
-    static final class FirstInit {
-        public static void main(String[] args) {
-            System.out.println(Profiler.init().available());
-        }
-    }
-
-    @Test
-    void withoutAGpuTheTracerIsUnavailableAndSaysWhy() throws Exception {
-        DeviceTracer tracer = Profiler.initQuietly();
-        assumeFalse(tracer.available(), "this machine has a usable GPU");
-        assertFalse(tracer.unavailableReason().isBlank());
-        assertFalse(tracer.unavailableReason().contains("\n"), "one line");
-        assertEquals(0, tracer.deviceCount());
-        // The line is printed once per process, by its first init: another test of this JVM may have made that
-        // call already, so a fresh process makes it.
-        ProgramRun run = ProgramRun.start(dir, List.of(), FirstInit.class.getName());
-        assertEquals(0, run.finish(), run.stderr());
-        assertEquals("false\n", run.stdout());
-        String said = run.stderr();
-        assertEquals(1, said.lines().count(), "Profiler.init() says why in one line: " + said);
-        assertTrue(said.startsWith("flagtrace: no device activity") && said.contains("CPU-side profiling continues"), said);
-        run.clean();
-    }
 
     @Test
     void nestedOpsFromManyThreadsMakeACompleteTraceAndSummary() throws Exception {
