@@ -14,7 +14,7 @@ import java.nio.file.Path;
  * {@code thread} and {@code ts} (non-negative) and, optionally, a string {@code domain}; the first bad line stops
  * the read with its line number and what was wrong ({@link CaptureFormatException}).
  */
-public final class MarksJsonlReader implements AutoCloseable {
+public final class MarksJsonlReader implements HostMarkCursor {
     private static final JsonFactory JSON = new JsonFactory();
 
     private final TextLines lines;
@@ -37,6 +37,7 @@ public final class MarksJsonlReader implements AutoCloseable {
     }
 
     /** The next mark, or null after the last. */
+    @Override
     public HostMark next() {
         try {
             String line;

@@ -14,4 +14,5 @@ final class JournalDocumentSet {
     final JournalDocuments.Buffer buffer = new JournalDocuments.Buffer();
     final JournalDocuments.Stop stop = new JournalDocuments.Stop();
     final JournalDocuments.Anchor anchor = new JournalDocuments.Anchor();
+    final JournalDocuments.Mark mark = new JournalDocuments.Mark();
 }

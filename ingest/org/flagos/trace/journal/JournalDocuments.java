@@ -8,6 +8,7 @@ import net.openhft.chronicle.wire.ReadMarshallable;
 import net.openhft.chronicle.wire.WireIn;
 import net.openhft.chronicle.wire.WireOut;
 import net.openhft.chronicle.wire.WriteMarshallable;
+import org.flagos.trace.ingest.HostMark;
 import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.model.DeviceClockMapping;
 import org.flagos.trace.model.DeviceProperties;
@@ -145,6 +146,50 @@ final class JournalDocuments {
             handle = w.read("handle").int64();
             name = w.read("name").text();
             check(w, seq);
+        }
+    }
+
+    /** One mark ({@link HostMark}): an instant on a thread, no duration, no External id. */
+    static final class Mark implements WriteMarshallable, ReadMarshallable {
+        long seq;
+        String name;
+        /** Its domain's name, or null for the default one (then not written). */
+        String domain;
+        long pid;
+        long thread;
+        long tsNs;
+
+        @Override
+        public void writeMarshallable(WireOut w) {
+            w.write("seq").int64(seq).write("name").text(name);
+            if (domain != null) {
+                w.write("domain").text(domain);
+            }
+            w.write("pid").int64(pid).write("thread").int64(thread).write("tsNs").int64(tsNs).write("check").int64(~seq);
+        }
+
+        @Override
+        public void readMarshallable(WireIn w) {
+            seq = w.read("seq").int64();
+            name = w.read("name").text();
+            domain = w.read("domain").text(); // absent: the default domain
+            pid = w.read("pid").int64();
+            thread = w.read("thread").int64();
+            tsNs = w.read("tsNs").int64();
+            check(w, seq);
+        }
+
+        /** Why this document cannot be a mark (no name, a negative time), or null when it can. */
+        String invalid() {
+            if (name == null) {
+                return "the mark has no name";
+            }
+            return tsNs < 0 ? "mark '" + name + "' has a negative time (" + tsNs + ")" : null;
+        }
+
+        /** The mark; call only when {@link #invalid()} is null. */
+        HostMark toHostMark() {
+            return new HostMark(name, domain, pid, thread, tsNs);
         }
     }
 

@@ -35,11 +35,13 @@ import org.flagos.trace.model.DeviceProperties;
  * @param firstInvalidOp which document was the first of those and why, or null when none
  * @param anchors     clock anchors journaled after the start (the stop anchor; the start one is in
  *                    {@code metadata}), at most {@code JournalSchema.MAX_ANCHORS}
+ * @param marks       marks (a replayed capture's {@code .marks.jsonl}; schema 2)
  */
 public record JournalFacts(String traceName, String source, Map<String, String> metadata, long startNs, long stopNs,
                            long lastNs, List<DeviceProperties> devices, DeviceClockMapping clock, Map<Long, String> names,
                            int vendor, long firstSeq, long documents, long buffers, long ops, String damage,
-                           boolean ended, long invalidOps, String firstInvalidOp, List<ClockAnchor> anchors) {
+                           boolean ended, long invalidOps, String firstInvalidOp, List<ClockAnchor> anchors,
+                           long marks) {
     /** True when the stop marker gave the capture window's end time. */
     public boolean stopped() {
         return stopNs != JournalSchema.NO_TIME;

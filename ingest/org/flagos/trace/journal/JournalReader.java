@@ -124,6 +124,7 @@ public final class JournalReader implements AutoCloseable {
         long documents = 0;
         long buffers = 0;
         long ops = 0;
+        long marks = 0;
         long invalidOps = 0;
         String firstInvalidOp = null;
         long partsOpen = -1; // bytes of the buffer being reassembled, -1 when none
@@ -234,6 +235,15 @@ public final class JournalReader implements AutoCloseable {
                                 }
                             }
                             break;
+                        case JournalSchema.MARK:
+                            read(in, docs.mark);
+                            seq = docs.mark.seq;
+                            String notMark = docs.mark.invalid();
+                            if (notMark != null) {
+                                throw new JournalDocuments.Damage("mark document " + seq + ": " + notMark);
+                            }
+                            marks++;
+                            break;
                         case JournalSchema.STOP:
                             read(in, docs.stop);
                             seq = docs.stop.seq;
@@ -290,7 +300,7 @@ public final class JournalReader implements AutoCloseable {
         facts = new JournalFacts(traceName, source == null ? dir.toString() : source,
                 Map.copyOf(metadata), startNs, stopNs, lastNs, List.copyOf(devices.values()), clock, Map.copyOf(names), vendor,
                 Math.max(firstSeq, 0), documents, buffers, ops, damage == null ? null : dir + ": " + damage, ended,
-                invalidOps, firstInvalidOp, List.copyOf(anchors));
+                invalidOps, firstInvalidOp, List.copyOf(anchors), marks);
         return facts;
     }
 
@@ -320,6 +330,17 @@ public final class JournalReader implements AutoCloseable {
             throw new IllegalStateException("scan() first");
         }
         return new JournalOpCursor(dir, queue.createTailer(), lastGoodIndex);
+    }
+
+    /**
+     * The marks up to where {@link #scan()} stopped, in journal order, one at a time; a damaged document ends them.
+     * Call after {@link #scan()}.
+     */
+    public JournalMarkCursor marks() {
+        if (facts == null) {
+            throw new IllegalStateException("scan() first");
+        }
+        return new JournalMarkCursor(dir, queue.createTailer(), lastGoodIndex);
     }
 
     private String read(JournalVisitor visitor, boolean withOps) {

@@ -3,11 +3,11 @@ package org.flagos.trace.journal;
 /**
  * The journal's schema (docs/formats.md, "Journal"): one Chronicle Queue directory, one Chronicle
  * Wire document per fact, each {@code TYPE: {seq, ...}} with a journal-wide sequence number.
- * Version 1.
+ * Version 2: version 1 and {@code mark} documents (a build of version 1 refuses a version 2 journal by its number).
  */
 public final class JournalSchema {
     /** The schema this build writes and the newest it reads. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
     /** The payload layout of a {@code buffer} document: a vendor buffer exactly as handed over (as in {@code .fltrbuf} v1). */
     public static final int LAYOUT_RAW_V1 = 1;
     /** The most bytes of a vendor buffer one {@code buffer} document may hold (what a reader accepts). */
@@ -37,6 +37,8 @@ public final class JournalSchema {
     static final String OP = "op";
     static final String BUFFER = "buffer";
     static final String STOP = "stop";
+    /** A mark a program put on one of its threads ({@code nvtxMarkA}, {@code mstxMarkA}); since version 2. */
+    static final String MARK = "mark";
     /** A clock anchor taken after the session started (its stop anchor); the start one is in the session's metadata. */
     static final String ANCHOR = "anchor";
     /** The most anchor documents a reader keeps; more are counted as damage-free extras and left out. */

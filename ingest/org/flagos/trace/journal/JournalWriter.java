@@ -19,6 +19,7 @@ import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
 import net.openhft.chronicle.wire.DocumentContext;
 import net.openhft.chronicle.wire.WriteMarshallable;
 import org.flagos.trace.ingest.CaptureFormatException;
+import org.flagos.trace.ingest.HostMark;
 import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.model.BufferTap;
 import org.flagos.trace.model.ClockAnchor;
@@ -127,6 +128,19 @@ public final class JournalWriter implements BufferTap, AutoCloseable {
         docs.op.annotation = op.annotation();
         append(JournalSchema.OP, docs.op, docs.op.seq = seq);
         ops++;
+    }
+
+    /** Journals one mark (a replayed capture's, in its file's order). */
+    public synchronized void mark(HostMark mark) {
+        if (stopped) {
+            return;
+        }
+        docs.mark.name = mark.name();
+        docs.mark.domain = mark.domain();
+        docs.mark.pid = mark.pid();
+        docs.mark.thread = mark.thread();
+        docs.mark.tsNs = mark.tsNs();
+        append(JournalSchema.MARK, docs.mark, docs.mark.seq = seq);
     }
 
     /** Journals one raw vendor buffer, in parts of at most {@link JournalSchema#WRITE_CHUNK_BYTES}. */

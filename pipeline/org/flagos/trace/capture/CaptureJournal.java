@@ -3,9 +3,11 @@ package org.flagos.trace.capture;
 import java.io.IOException;
 import java.util.Map;
 import org.flagos.trace.ingest.FltrbufFrames;
+import org.flagos.trace.ingest.HostMark;
 import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.ingest.HostOpCursor;
 import org.flagos.trace.ingest.HostOpSource;
+import org.flagos.trace.ingest.MarksJsonlReader;
 import org.flagos.trace.journal.JournalOptions;
 import org.flagos.trace.journal.JournalSchema;
 import org.flagos.trace.journal.JournalSession;
@@ -14,7 +16,7 @@ import org.flagos.trace.journal.MappedFault;
 
 /**
  * Journals a saved capture as a replay reads it: the session (window start, devices, metadata),
- * the clock mapping, the name table, the host ops, every frame's buffer in file order, and the
+ * the clock mapping, the name table, the host ops, the marks, every frame's buffer in file order, and the
  * stop marker (window end). Replaying the journal then gives the trace the capture's replay gives.
  */
 public final class CaptureJournal {
@@ -53,6 +55,13 @@ public final class CaptureJournal {
                 try (HostOpCursor cursor = ops.cursor()) {
                     for (HostOp op; (op = cursor.next()) != null; ) {
                         journal.op(op);
+                    }
+                }
+            }
+            if (request.marks() != null) {
+                try (MarksJsonlReader marks = MarksJsonlReader.open(request.marks())) {
+                    for (HostMark mark; (mark = marks.next()) != null; ) {
+                        journal.mark(mark);
                     }
                 }
             }

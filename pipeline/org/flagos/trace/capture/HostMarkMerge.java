@@ -3,7 +3,7 @@ package org.flagos.trace.capture;
 import com.lmax.disruptor.EventTranslatorOneArg;
 import java.util.PriorityQueue;
 import org.flagos.trace.ingest.HostMark;
-import org.flagos.trace.ingest.MarksJsonlReader;
+import org.flagos.trace.ingest.HostMarkCursor;
 import org.flagos.trace.model.EventKind;
 import org.flagos.trace.model.MarkerPhase;
 import org.flagos.trace.model.RecordSink;
@@ -50,7 +50,7 @@ final class HostMarkMerge implements RecordSink {
 
     private final CapturePipeline pipeline;
     private final RecordSink next;
-    private final MarksJsonlReader marks;
+    private final HostMarkCursor marks;
     private final HostMarkNames names = new HostMarkNames();
     private final PriorityQueue<Pending> ahead = new PriorityQueue<>(LOOKAHEAD,
             (a, b) -> a.mark().tsNs() != b.mark().tsNs() ? Long.compare(a.mark().tsNs(), b.mark().tsNs())
@@ -62,7 +62,7 @@ final class HostMarkMerge implements RecordSink {
     private boolean marksDone;
 
     /** Records go on to {@code next} (the op merge, or the pipeline itself); marks straight into {@code pipeline}. */
-    HostMarkMerge(CapturePipeline pipeline, RecordSink next, MarksJsonlReader marks) {
+    HostMarkMerge(CapturePipeline pipeline, RecordSink next, HostMarkCursor marks) {
         this.pipeline = pipeline;
         this.next = next;
         this.marks = marks;

@@ -10,6 +10,7 @@ import java.util.Map;
 import org.flagos.trace.ingest.CaptureFormatException;
 import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.journal.JournalFacts;
+import org.flagos.trace.journal.JournalMarkCursor;
 import org.flagos.trace.journal.JournalOpCursor;
 import org.flagos.trace.journal.JournalReader;
 import org.flagos.trace.journal.JournalVisitor;
@@ -128,7 +129,8 @@ public final class JournalReplay {
             try (CapturePipeline pipeline = CapturePipeline.builder().names(table).apiNames(decoder.apiNames())
                     .vendorStages(decoder.stages()).window(filter).header(header).format(request.format()).out(out)
                     .decodeStats(stats).producers(ProducerType.SINGLE).ringSize(request.ringSize()).build();
-                 JournalOpCursor ops = facts.ops() > 0 ? reader.ops() : null) {
+                 JournalOpCursor ops = facts.ops() > 0 ? reader.ops() : null;
+                 JournalMarkCursor markCursor = facts.marks() > 0 ? reader.marks() : null) {
                 if (process != null) { // the start anchor from the session's metadata, the stop one from its own document
                     pipeline.accounting().clockAnchors(process.anchors());
                 }
@@ -139,12 +141,21 @@ public final class JournalReplay {
                 if (merge != null) {
                     merge.publishFirstInWindow(window[0], window[1]);
                 }
-                Publisher publisher = new Publisher(merge == null ? pipeline : merge, decoder, stats, vendor);
+                RecordSink opSink = merge == null ? pipeline : merge;
+                // Only a journal with marks has a mark merge, as a capture's replay does.
+                HostMarkMerge marks = markCursor == null ? null : new HostMarkMerge(pipeline, opSink, markCursor);
+                Publisher publisher = new Publisher(marks == null ? opSink : marks, decoder, stats, vendor);
                 String damage = reader.buffers(publisher);
                 if (merge != null) {
                     merge.publishRest();
                     if (damage == null) {
                         damage = ops.damage();
+                    }
+                }
+                if (marks != null) {
+                    marks.publishRest();
+                    if (damage == null) {
+                        damage = markCursor.damage();
                     }
                 }
                 List<String> warnings = new ArrayList<>();

@@ -109,6 +109,7 @@ class InjectedRunMarksTest {
         InjectedRunTest.assertSameAsReplay(traces.get(0));
         assertOtherFormatsCarryTheMarks(traces.get(0), 15);
         assertSummaryUnchangedByMarks(traces.get(0));
+        assertJournalCarriesTheMarks(traces.get(0));
         run.clean();
         FakeGpuPrograms.delete(dir);
     }
@@ -216,6 +217,28 @@ class InjectedRunMarksTest {
             assertTrue(replay.text().contains("0 ranges, " + marks + " marks"), suffix + ": " + replay.text());
             Files.delete(out);
         }
+    }
+
+    /**
+     * The window's capture journaled ({@code replay --journal}) and the journal replayed give the trace the capture's
+     * replay gives, marks included: the journal holds them as its own documents.
+     */
+    private static void assertJournalCarriesTheMarks(Path trace) throws IOException {
+        Path capture = trace.resolveSibling(trace.getFileName().toString().replaceFirst("\\.json$", ".fltrbuf"));
+        Path journal = trace.resolveSibling("journal");
+        Path direct = trace.resolveSibling("direct.json");
+        Path exported = trace.resolveSibling("exported.json");
+        Said journaled = cli("replay", capture.toString(), "--journal", journal.toString(), "-o", direct.toString());
+        assertEquals(0, journaled.code(), journaled.text());
+        Said replayed = cli("replay", journal.toString(), "-o", exported.toString());
+        assertEquals(0, replayed.code(), replayed.text());
+        JsonNode fromCapture = JSON.readTree(direct.toFile());
+        JsonNode fromJournal = JSON.readTree(exported.toFile());
+        assertEquals(15, instants(new Events(fromJournal)).size(), "the journal's replay draws every mark");
+        assertEquals(fromCapture.path("traceEvents"), fromJournal.path("traceEvents"), "the same events as the capture's replay");
+        Files.delete(direct);
+        Files.delete(exported);
+        FakeGpuPrograms.delete(journal);
     }
 
     /**

@@ -18,6 +18,7 @@ import net.openhft.chronicle.wire.WriteMarshallable;
 import org.flagos.trace.ingest.CaptureBytes;
 import org.flagos.trace.ingest.DevicePropertiesFile;
 import org.flagos.trace.ingest.FltrbufFrames;
+import org.flagos.trace.ingest.HostMark;
 import org.flagos.trace.ingest.HostOp;
 import org.flagos.trace.ingest.OpsJsonlReader;
 import org.flagos.trace.model.DeviceClockMapping;
@@ -74,6 +75,29 @@ class JournalDocumentsTest {
             }
         }
         assertTrue(withArgs > 0 && withStack > 0, "args " + withArgs + ", stacks " + withStack);
+    }
+
+    @Test
+    void aMarkReadsBackWithOrWithoutItsDomain() {
+        JournalDocuments.Mark read = new JournalDocuments.Mark(); // reused: a mark without a domain must not keep the last one's
+        for (HostMark mark : List.of(new HostMark("registered mark", "app", 4242, 4243, 1_796_225_915_000_000_123L),
+                new HostMark("tick", null, 4242, 4242, 1_796_225_915_000_000_456L), new HostMark("", null, 1, 2, 0))) {
+            JournalDocuments.Mark m = new JournalDocuments.Mark();
+            m.seq = 11;
+            m.name = mark.name();
+            m.domain = mark.domain();
+            m.pid = mark.pid();
+            m.thread = mark.thread();
+            m.tsNs = mark.tsNs();
+            roundTrip(JournalSchema.MARK, m, read);
+            assertNull(read.invalid(), mark.toString());
+            assertEquals(mark, read.toHostMark());
+        }
+        read.name = null;
+        assertEquals("the mark has no name", read.invalid());
+        read.name = "late";
+        read.tsNs = -1;
+        assertEquals("mark 'late' has a negative time (-1)", read.invalid());
     }
 
     @Test
