@@ -33,12 +33,18 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.flagos.trace.capture.ArrivingReplay;
+import org.flagos.trace.capture.AtomicOutput;
 import org.flagos.trace.ingest.CaptureSidecars;
+import org.flagos.trace.ingest.HostOp;
+import org.flagos.trace.ingest.KernelNameFile;
+import org.flagos.trace.model.KernelNames;
 import org.flagos.trace.ingest.HostMark;
 import org.flagos.trace.ingest.MarksJsonlWriter;
 import org.flagos.trace.ingest.OpsJsonlWriter;
 import org.flagos.trace.ingest.TorchNvtxName;
 import org.flagos.trace.ingest.ProcessFactsFile;
+import org.flagos.trace.ingest.WindowEndFile;
 import org.flagos.trace.model.ClockAnchor;
 import org.flagos.trace.model.ExternalId;
 import org.flagos.trace.model.ProcessFacts;
@@ -110,6 +116,19 @@ final class InjectedRun implements AutoCloseable {
     /** Replays each window's capture into its trace once the window has closed; {@link #REPLAYS} threads. */
     private final ExecutorService replays = Executors.newFixedThreadPool(REPLAYS, r -> {
         Thread t = new Thread(r, "flagtrace-run-replay");
+        t.setDaemon(true);
+        return t;
+    });
+    /**
+     * Windows replayed as they arrive at once ({@link ArrivingReplay}: the trace ready moments after the window closes); a
+     * window opened while this many are is replayed when it closes, as every window is under {@code --journal}.
+     * {@code -Dflagtrace.run.arriving=N} sets it (0: every window replayed at its close, for a benchmark's comparison).
+     */
+    static final int ARRIVING = Math.max(0, Integer.getInteger("flagtrace.run.arriving",
+            Math.max(2, Runtime.getRuntime().availableProcessors() / 2)));
+    private final java.util.concurrent.Semaphore arrivingPermits = new java.util.concurrent.Semaphore(ARRIVING);
+    private final ExecutorService arrivals = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "flagtrace-run-arriving");
         t.setDaemon(true);
         return t;
     });
@@ -419,6 +438,7 @@ final class InjectedRun implements AutoCloseable {
         control.close();
         timers.shutdownNow();
         replays.shutdownNow();
+        arrivals.shutdownNow();
         Files.deleteIfExists(socket);
         Files.deleteIfExists(controlSocket);
         Files.deleteIfExists(dir.resolve(CONTROL_POINTER));
@@ -466,7 +486,7 @@ final class InjectedRun implements AutoCloseable {
         private int opened;
         private boolean ended;
         private long pid = -1;
-        private byte[] devices;
+        private volatile byte[] devices;
         /** The vendor id of the stream's buffers (0 before the first). */
         private int vendor;
         /** Buffers, ops or ticks that came with no window open (the library sends none: a later library's). */
@@ -535,10 +555,16 @@ final class InjectedRun implements AutoCloseable {
                 if (vendor != 0 && vendor != type) {
                     throw new IOException("a buffer of vendor " + type + " in a stream of vendor " + vendor);
                 }
+                if (w.arriving != null && vendor == 0) {
+                    w.arriving.processNames(Vendors.processNameEntries(type, key -> hello.get("env." + key)));
+                }
                 vendor = type;
                 w.out.write(header);
                 w.out.write(payload);
                 w.buffers++;
+                if (w.arriving != null) {
+                    w.arriving.frame(type, payload);
+                }
                 return;
             }
             switch (type) {
@@ -566,16 +592,34 @@ final class InjectedRun implements AutoCloseable {
                         notifyAll();
                     }
                 }
-                case NAME -> names.putIfAbsent(p.getLong(0), new String(payload, 8, payload.length - 8, StandardCharsets.UTF_8));
-                case OP -> {
-                    w.ops.op(TorchNvtxName.op(new String(payload, 32, payload.length - 32, StandardCharsets.UTF_8),
-                            new ExternalId(p.getLong(0)), p.getLong(24), p.getLong(8), p.getLong(16)));
-                    w.lastTick = Math.max(w.lastTick, p.getLong(16)); // an op ended: the window holds it too
+                case NAME -> {
+                    String name = new String(payload, 8, payload.length - 8, StandardCharsets.UTF_8);
+                    if (names.putIfAbsent(p.getLong(0), name) == null && w != null && w.arriving != null) {
+                        w.arriving.name(p.getLong(0), tableText(name));
+                    }
                 }
-                case TICK -> w.lastTick = Math.max(w.lastTick, p.getLong(0));
+                case OP -> {
+                    HostOp op = TorchNvtxName.op(new String(payload, 32, payload.length - 32, StandardCharsets.UTF_8),
+                            new ExternalId(p.getLong(0)), p.getLong(24), p.getLong(8), p.getLong(16));
+                    w.ops.op(op);
+                    w.lastTick = Math.max(w.lastTick, p.getLong(16)); // an op ended: the window holds it too
+                    if (w.arriving != null) {
+                        w.arriving.op(op);
+                    }
+                }
+                case TICK -> {
+                    w.lastTick = Math.max(w.lastTick, p.getLong(0));
+                    if (w.arriving != null) {
+                        w.arriving.tick(p.getLong(0));
+                    }
+                }
                 case MARK -> {
-                    w.mark(markOf(payload, p));
+                    HostMark mark = markOf(payload, p);
+                    w.mark(mark);
                     w.lastTick = Math.max(w.lastTick, p.getLong(0)); // a mark made in the window: the window holds it too
+                    if (w.arriving != null) {
+                        w.arriving.mark(mark);
+                    }
                 }
                 case END -> {
                     Map<String, String> end = new LinkedHashMap<>();
@@ -610,7 +654,53 @@ final class InjectedRun implements AutoCloseable {
             w.ops = new OpsJsonlWriter(OpsJsonlWriter.besides(w.capture), start);
             current = w;
             opened++;
+            if (journal == null && arrivingPermits.tryAcquire()) {
+                w.arriving = new ArrivingReplay(w.capture, start, identity(), () -> {
+                    byte[] now = devices;
+                    w.devicesSeen = now;
+                    return parseDevices(now, w.capture);
+                });
+                names.forEach((handle, name) -> w.arriving.name(handle, tableText(name)));
+                try {
+                    w.replayed = arrivals.submit(() -> {
+                        try {
+                            return w.arrive();
+                        } finally {
+                            arrivingPermits.release();
+                        }
+                    });
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    arrivingPermits.release();
+                    w.arriving = null; // run is closing: replayed at its close, as without
+                }
+            }
             windowOpened(this, w);
+        }
+
+        /** Who the process is, from its hello: rank, world, host and pid. */
+        private ProcessIdentity identity() {
+            Map<String, String> env = new LinkedHashMap<>();
+            hello.forEach((k, v) -> {
+                if (k.startsWith("env.")) {
+                    env.put(k.substring(4), v);
+                }
+            });
+            ProcessIdentity self = ProcessIdentity.ofThisProcess(env);
+            return new ProcessIdentity(self.rank(), self.worldSize(), self.localRank(), self.localWorldSize(), self.host(), pid,
+                    self.bootId());
+        }
+
+        /** The devices the stream sent (as its replay reads them from the file written beside the capture), or none. */
+        private static List<org.flagos.trace.model.DeviceProperties> parseDevices(byte[] bytes, Path capture) {
+            if (bytes == null) {
+                return List.of();
+            }
+            try {
+                return org.flagos.trace.ingest.DevicePropertiesFile.read(new java.io.ByteArrayInputStream(bytes),
+                        CaptureSidecars.DEVICES.besides(capture).toString());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
 
         /**
@@ -634,28 +724,36 @@ final class InjectedRun implements AutoCloseable {
                 Vendors.processNameEntries(vendor, key -> hello.get("env." + key)).forEach(names::putIfAbsent);
                 try (var out = Files.newBufferedWriter(CaptureSidecars.NAMES.besides(w.capture), StandardCharsets.UTF_8)) {
                     for (var e : names.entrySet()) {
-                        out.write("0x" + Long.toHexString(e.getKey()) + "\t" + e.getValue().replace('\n', ' ').replace('\t', ' ') + "\n");
+                        out.write("0x" + Long.toHexString(e.getKey()) + "\t" + tableText(e.getValue()) + "\n");
                     }
                 }
                 if (devices != null) {
                     Files.write(CaptureSidecars.DEVICES.besides(w.capture), devices);
                 }
-                Map<String, String> env = new LinkedHashMap<>();
-                hello.forEach((k, v) -> {
-                    if (k.startsWith("env.")) {
-                        env.put(k.substring(4), v);
-                    }
-                });
-                ProcessIdentity self = ProcessIdentity.ofThisProcess(env);
-                ProcessIdentity identity = new ProcessIdentity(self.rank(), self.worldSize(), self.localRank(), self.localWorldSize(),
-                        self.host(), pid, self.bootId());
+                ProcessIdentity identity = identity();
                 List<ClockAnchor> anchors = new ArrayList<>(List.of(w.startAnchor));
                 if (end != null) {
                     anchors.add(anchor(end, "stop"));
                 }
                 ProcessFactsFile.write(CaptureSidecars.PROCESS.besides(w.capture), new ProcessFacts(identity, anchors));
+                WindowEndFile.write(CaptureSidecars.WINDOW_END.besides(w.capture), w.endFacts());
+                if (w.arriving != null) {
+                    KernelNames written;
+                    try {
+                        written = KernelNameFile.read(CaptureSidecars.NAMES.besides(w.capture));
+                    } catch (RuntimeException e) {
+                        written = null; // the whole replay says why
+                    }
+                    w.arriving.close(new ArrivingReplay.Closing(windowEnd, anchors, w.endFacts(), written, w.devicesSeen != devices));
+                }
             } catch (IOException | RuntimeException e) {
                 w.failure = e;
+            }
+            if (w.arriving != null) {
+                if (w.failure != null) {
+                    w.arriving.giveUp("the capture could not be written");
+                }
+                return; // its replay, running since the window opened, finishes now
             }
             try {
                 w.replayed = replays.submit(() -> w.replay(w.said)); // its files are complete: the trace need not wait for the tree
@@ -711,8 +809,12 @@ final class InjectedRun implements AutoCloseable {
             /** The capture range that opened it ({@code --capture-range}'s value), or null. */
             String captureRange;
             Exception failure;
-            /** Its replay, submitted when it closed. */
+            /** Its replay, submitted when it closed, or when it opened for one replayed as it arrives. */
             Future<Path> replayed;
+            /** Its replay as it arrives, or null: replayed when it closes. */
+            ArrivingReplay arriving;
+            /** The devices' bytes the replay as it arrives read (the stream sends them before the first buffer). */
+            volatile byte[] devicesSeen;
             /** What its replay said (the op table, what it wrote, its warnings), told on run's stderr by {@link #finish}. */
             private final ByteArrayOutputStream saidBytes = new ByteArrayOutputStream();
             final PrintStream said = new PrintStream(saidBytes, true, StandardCharsets.UTF_8);
@@ -760,37 +862,89 @@ final class InjectedRun implements AutoCloseable {
                 err.flush();
             }
 
-            Path replay(PrintStream err) throws IOException {
-                if (failure != null) {
-                    throw new IOException("the capture could not be written: " + failure.getMessage(), failure);
-                }
+            /** The program's own CUPTI client that took CUPTI and closed the window, in words, or null. */
+            String yielded() {
+                String yielded = end != null ? end.get("yielded") : null;
+                return yielded == null || yielded.matches("[A-Za-z]{1,64}") ? yielded : "a call it did not name";
+            }
+
+            /**
+             * How the window ended: the trace's fields written after its events ({@code NAME.window-end.json} beside the
+             * capture, which its replay reads).
+             */
+            Map<String, String> endFacts() {
                 boolean stopped = end != null;
-                String yielded = stopped ? end.get("yielded") : null;
-                if (yielded != null && !yielded.matches("[A-Za-z]{1,64}")) {
-                    yielded = "a call it did not name";
-                }
-                if (yielded != null) {
-                    err.println("flagtrace run: process " + pid + "'s own CUPTI client took CUPTI (" + yielded + "): its window"
-                            + " closed there, and flagtrace stepped aside for the rest of the process");
-                }
-                String base = capture.getFileName().toString();
-                Path trace = dir.resolve(base.substring(0, base.length() - ".fltrbuf".length()) + ".json");
-                List<String> args = new ArrayList<>(List.of("replay", capture.toString(), "-o", trace.toString(),
-                        "--metadata", "flagtrace_run_end=" + (yielded != null ? "yielded: the program's own CUPTI client took CUPTI ("
-                                + yielded + ")" : stopped ? "stop" : "the process ended without a stop"
-                                + (damage != null ? " (" + damage + ")" : "") + ": every buffer it handed over is here, ops still open are not"),
-                        "--metadata", "flagtrace_run_buffers=" + buffers, "--metadata", "flagtrace_run_window=" + number));
+                String yielded = yielded();
+                Map<String, String> facts = new LinkedHashMap<>();
+                facts.put("flagtrace_run_end", yielded != null ? "yielded: the program's own CUPTI client took CUPTI (" + yielded + ")"
+                        : stopped ? "stop" : "the process ended without a stop" + (damage != null ? " (" + damage + ")" : "")
+                        + ": every buffer it handed over is here, ops still open are not");
+                facts.put("flagtrace_run_buffers", Long.toString(buffers));
+                facts.put("flagtrace_run_window", Integer.toString(number));
                 if (captureRange != null) {
-                    args.addAll(List.of("--metadata", "flagtrace_run_capture_range=" + captureRange));
-                }
-                if (journal != null) {
-                    args.addAll(List.of("--journal", journal.resolve(trace.getFileName().toString().replaceFirst("\\.json$", "")).toString()));
+                    facts.put("flagtrace_run_capture_range", captureRange);
                 }
                 for (String key : List.of("buffers_dropped", "bytes_dropped", "records_dropped", "kernels_dropped", "memcpys_dropped",
                         "memsets_dropped", "ops_dropped", "names_dropped", "marks_dropped", "cupti_records_dropped", "device_records")) {
                     if (stopped && end.containsKey(key)) {
-                        args.addAll(List.of("--metadata", "flagtrace_run_" + key + "=" + number(end, key)));
+                        facts.put("flagtrace_run_" + key, Long.toString(number(end, key)));
                     }
+                }
+                return facts;
+            }
+
+            /** Its trace: {@code NAME.json} beside its capture {@code NAME.fltrbuf}. */
+            Path trace() {
+                String base = capture.getFileName().toString();
+                return dir.resolve(base.substring(0, base.length() - ".fltrbuf".length()) + ".json");
+            }
+
+            /** Says that the program's own CUPTI client closed the window, when it did. */
+            private void tellYielded(PrintStream err) {
+                String yielded = yielded();
+                if (yielded != null) {
+                    err.println("flagtrace run: process " + pid + "'s own CUPTI client took CUPTI (" + yielded + "): its window"
+                            + " closed there, and flagtrace stepped aside for the rest of the process");
+                }
+            }
+
+            /**
+             * Replays the window as it arrives into its trace, and says what its replay would say; if the result could differ
+             * from the whole capture's replay, or the replay as it arrived failed, the capture is replayed whole instead.
+             */
+            Path arrive() throws IOException, InterruptedException {
+                Path trace = trace();
+                ArrivingReplay.Outcome outcome;
+                try (AtomicOutput out = new AtomicOutput(trace)) {
+                    outcome = arriving.run(out.stream());
+                    if (outcome.replayWhole() == null) {
+                        out.commit();
+                    }
+                }
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new InterruptedException("flagtrace run is closing");
+                }
+                if (outcome.replayWhole() != null) {
+                    said.println("flagtrace run: the window of process " + pid + " is replayed whole at its close ("
+                            + outcome.replayWhole() + ")");
+                    return replay(said);
+                }
+                tellYielded(said);
+                CliContext context = new CliContext(said, said, false, Long.MAX_VALUE, -1);
+                Sidecars.tell(context, capture, null, null, null);
+                ReplayCommand.printResult(context, outcome.result(), trace, null, org.flagos.trace.report.TableLayout.COMPACT);
+                return trace;
+            }
+
+            Path replay(PrintStream err) throws IOException {
+                if (failure != null) {
+                    throw new IOException("the capture could not be written: " + failure.getMessage(), failure);
+                }
+                tellYielded(err);
+                Path trace = trace();
+                List<String> args = new ArrayList<>(List.of("replay", capture.toString(), "-o", trace.toString()));
+                if (journal != null) {
+                    args.addAll(List.of("--journal", journal.resolve(trace.getFileName().toString().replaceFirst("\\.json$", "")).toString()));
                 }
                 // No progress bar: the replay runs beside the tree, and what it says is told later ({@link #tell}).
                 int code = new FlagtraceCli(new CliContext(err, err, false, Long.MAX_VALUE, -1)).run(args.toArray(String[]::new));
@@ -800,6 +954,11 @@ final class InjectedRun implements AutoCloseable {
                 }
                 return trace;
             }
+        }
+
+        /** A name as the name table holds it: one line, its tab the separator. */
+        private static String tableText(String name) {
+            return name.replace('\n', ' ').replace('\t', ' ');
         }
 
         private static ClockAnchor anchor(Map<String, String> fields, String at) {

@@ -23,6 +23,7 @@ final class Sidecars {
         add(used, CaptureSidecars.CLOCK.found(capture), CaptureSidecars.CLOCK);
         add(used, CaptureSidecars.PROCESS.found(capture), CaptureSidecars.PROCESS);
         add(used, CaptureSidecars.MARKS.found(capture), CaptureSidecars.MARKS);
+        add(used, CaptureSidecars.WINDOW_END.found(capture), CaptureSidecars.WINDOW_END);
         if (!used.isEmpty()) {
             context.err().println("flagtrace: read beside the capture: " + String.join(", ", used));
         }

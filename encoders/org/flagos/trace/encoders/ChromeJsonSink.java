@@ -598,7 +598,7 @@ public final class ChromeJsonSink implements TraceSink {
         out.flush();
     }
 
-    /** Row labels, torch's capture span, the {@code flagtrace} accounting block; closes the document. */
+    /** Row labels, torch's capture span, the fields known only at the end, the {@code flagtrace} accounting block; closes the document. */
     @Override
     public long footer(TraceFooter end) throws IOException {
         g.flush();
@@ -610,6 +610,10 @@ public final class ChromeJsonSink implements TraceSink {
             markers += CaptureSpan.EVENTS;
         }
         g.writeEndArray();
+        for (Map.Entry<String, String> e : end.accounting().endFacts().entrySet()) {
+            g.writeFieldName(e.getKey());
+            writeMetadataValue(g, e.getValue());
+        }
         g.writeObjectFieldStart("flagtrace");
         g.writeNumberField("events", end.events());
         end.accounting().write(g);

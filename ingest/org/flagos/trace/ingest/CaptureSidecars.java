@@ -8,7 +8,8 @@ import java.util.List;
  * The files a live session saves beside a capture {@code NAME.fltrbuf[.gz]}, found one way for every
  * reader: host ops ({@code NAME.ops.jsonl}), the kernel name table ({@code NAME.names.tsv}), device
  * properties ({@code NAME.devices.json}) the device clock mapping ({@code NAME.clock.json}), who captured with the clock
- * anchors ({@code NAME.process.json}) and the marks {@code flagtrace run} received ({@code NAME.marks.jsonl}).
+ * anchors ({@code NAME.process.json}), the marks {@code flagtrace run} received ({@code NAME.marks.jsonl}) and how its
+ * window ended ({@code NAME.window-end.json}).
  */
 public enum CaptureSidecars {
     /** Host op ranges and the capture window. */
@@ -22,7 +23,9 @@ public enum CaptureSidecars {
     /** Who captured (rank, host, pid) and the clock anchors, for {@code flagtrace merge}. */
     PROCESS(".process.json", "rank and clock anchors"),
     /** Marks (instants a program put on its threads: NVTX's and mstx's marks), written by {@code flagtrace run}. */
-    MARKS(".marks.jsonl", "marks");
+    MARKS(".marks.jsonl", "marks"),
+    /** How a window of {@code flagtrace run} ended: the trace's fields written after its events. */
+    WINDOW_END(".window-end.json", "how the window ended");
 
     private final String suffix;
     private final String what;

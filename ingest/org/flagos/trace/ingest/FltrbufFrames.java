@@ -29,7 +29,7 @@ import java.util.zip.GZIPInputStream;
  * one frame is in memory at a time, in a buffer reused from frame to frame, so a capture of any
  * length replays, and a payload is valid only until the next call to {@link #next()}.
  */
-public final class FltrbufFrames implements Closeable {
+public final class FltrbufFrames implements Closeable, FrameCursor {
     static final byte[] MAGIC = "FLTRBUF1".getBytes(StandardCharsets.US_ASCII);
     static final int HEADER = 16;
     /**
@@ -155,6 +155,7 @@ public final class FltrbufFrames implements Closeable {
     }
 
     /** Advances to the next frame (a cut-short last one included); false at the end or at an unreadable header. */
+    @Override
     public boolean next() {
         if (truncation != null) {
             return false;
@@ -311,11 +312,13 @@ public final class FltrbufFrames implements Closeable {
     }
 
     /** The current frame's vendor id (1 = CUPTI, ...). */
+    @Override
     public int vendor() {
         return vendor;
     }
 
     /** The current frame's payload, bounded to its declared length; when streamed, valid until the next {@link #next()}. */
+    @Override
     public ByteBuffer payload() {
         return payload;
     }
@@ -326,6 +329,7 @@ public final class FltrbufFrames implements Closeable {
     }
 
     /** Why the walk stopped early, or null when it reached the end of the file cleanly. */
+    @Override
     public String truncation() {
         return truncation;
     }
@@ -345,6 +349,7 @@ public final class FltrbufFrames implements Closeable {
     }
 
     /** Bytes of the capture walked so far, magic and frame headers included. */
+    @Override
     public long bytesRead() {
         return position;
     }

@@ -9,15 +9,15 @@ import java.util.TreeMap;
  * per op still open when a line was written). Past {@link #MAX_RUNS} runs the check is given up,
  * and {@link #givenUp()} says after how many ids, rather than holding one entry per op.
  */
-final class IdRuns {
-    static final int MAX_RUNS = 1 << 16;
+public final class IdRuns {
+    public static final int MAX_RUNS = 1 << 16;
 
     private final TreeMap<Long, Long> runs = new TreeMap<>(); // first id -> last id, inclusive
     private long added;
     private long givenUp;
 
     /** Adds {@code id}; false when it was already there. */
-    boolean add(long id) {
+    public boolean add(long id) {
         if (givenUp > 0) {
             return true;
         }
@@ -41,7 +41,7 @@ final class IdRuns {
     }
 
     /** The number of ids checked before the check was given up; 0 when it never was. */
-    long givenUp() {
+    public long givenUp() {
         return givenUp;
     }
 }

@@ -28,8 +28,10 @@ public final class CaptureJournal {
      */
     public static long write(CaptureReplay.Request request, Map<Long, String> names, JournalOptions options) throws IOException {
         HostOpSource ops = request.ops();
+        Map<String, String> metadata = new java.util.LinkedHashMap<>(request.metadata());
+        request.endFacts().forEach(metadata::putIfAbsent); // a journal's fields are its metadata: how a run's window ended too
         JournalSession session = new JournalSession(request.traceName(), request.source(),
-                ops == null ? JournalSchema.NO_TIME : ops.windowStartNs(), request.devices(), request.metadata(), -1, false);
+                ops == null ? JournalSchema.NO_TIME : ops.windowStartNs(), request.devices(), metadata, -1, false);
         try {
             return write(request, names, options, session, ops);
         } catch (InternalError e) {

@@ -18,12 +18,15 @@ import org.flagos.trace.ingest.CaptureSidecars;
 import org.flagos.trace.ingest.CaptureFormatException;
 import org.flagos.trace.ingest.DevicePropertiesFile;
 import org.flagos.trace.ingest.FltrbufFrames;
+import org.flagos.trace.ingest.FrameCursor;
+import org.flagos.trace.ingest.HostMarkCursor;
 import org.flagos.trace.ingest.HostOpCursor;
 import org.flagos.trace.ingest.HostOpSource;
 import org.flagos.trace.ingest.KernelNameFile;
 import org.flagos.trace.ingest.MarksJsonlReader;
 import org.flagos.trace.ingest.OpsJsonlReader;
 import org.flagos.trace.ingest.ProcessFactsFile;
+import org.flagos.trace.ingest.WindowEndFile;
 import org.flagos.trace.model.ActivityBufferDecoder;
 import org.flagos.trace.model.DecodeStats;
 import org.flagos.trace.model.DeviceProperties;
@@ -68,11 +71,14 @@ public final class CaptureReplay {
      * @param gpuAnnotations whether each op's span per stream is drawn (torch's {@code gpu_user_annotation})
      * @param format     the trace's format (for a file, {@link TraceFormat#of(Path)} of its name)
      * @param marks      the marks file ({@code .marks.jsonl}, drawn as instants on their threads); null: none
+     * @param endFacts   the trace's top-level fields known only at the capture's end ({@code .window-end.json}: how a
+     *                   window of {@code flagtrace run} ended), written after its events
      */
     public record Request(ByteBuffer capture, String source, HostOpSource ops, KernelNames kernelNames,
                           List<DeviceProperties> devices, Map<String, String> metadata, String traceName,
                           UnaryOperator<List<Frame>> frameOrder, int ringSize, DeviceClockMapping clock, Path file,
-                          ProcessFacts process, boolean gpuAnnotations, TraceFormat format, Path marks) {
+                          ProcessFacts process, boolean gpuAnnotations, TraceFormat format, Path marks,
+                          Map<String, String> endFacts) {
         public Request {
             if ((capture == null) == (file == null)) {
                 throw new IllegalArgumentException("a replay reads a capture in memory or a file, exactly one of them");
@@ -85,6 +91,7 @@ public final class CaptureReplay {
             Objects.requireNonNull(frameOrder, "frameOrder");
             Objects.requireNonNull(clock, "clock");
             Objects.requireNonNull(format, "format");
+            Objects.requireNonNull(endFacts, "endFacts");
         }
 
         /**
@@ -99,7 +106,7 @@ public final class CaptureReplay {
         public Builder toBuilder() {
             return new Builder().capture(capture).source(source).ops(ops).kernelNames(kernelNames).devices(devices)
                     .metadata(metadata).traceName(traceName).frameOrder(frameOrder).ringSize(ringSize).clock(clock)
-                    .file(file).process(process).gpuAnnotations(gpuAnnotations).format(format).marks(marks);
+                    .file(file).process(process).gpuAnnotations(gpuAnnotations).format(format).marks(marks).endFacts(endFacts);
         }
 
         /** This request, the trace saying who captured it and when ({@code null}: nobody). */
@@ -148,8 +155,9 @@ public final class CaptureReplay {
             private boolean gpuAnnotations = true;
             private TraceFormat format = TraceFormat.JSON;
             private Path marks;
+            private Map<String, String> endFacts = Map.of();
 
-            private Builder() {
+            Builder() {
             }
 
             public Builder capture(ByteBuffer capture) {
@@ -230,10 +238,16 @@ public final class CaptureReplay {
                 return this;
             }
 
+            /** The fields written after the trace's events; none by default. */
+            public Builder endFacts(Map<String, String> endFacts) {
+                this.endFacts = endFacts;
+                return this;
+            }
+
             /** The request, checked. */
             public Request build() {
                 return new Request(capture, source, ops, kernelNames, devices, metadata, traceName, frameOrder, ringSize, clock,
-                        file, process, gpuAnnotations, format, marks);
+                        file, process, gpuAnnotations, format, marks, endFacts);
             }
         }
     }
@@ -255,7 +269,7 @@ public final class CaptureReplay {
     /**
      * Builds a request from files; {@code ops} may be null (no host ops: a caller that wants the ops
      * saved beside the capture passes {@code CaptureSidecars.OPS.found(capture)}). The kernel name
-     * table, the device clock, the marks, and device properties when none are given, are looked for beside the
+     * table, the device clock, the marks, how a run's window ended, and device properties when none are given, are looked for beside the
      * capture ({@link CaptureSidecars}). The capture is streamed when replayed; its magic is checked
      * here, so a wrong file fails before anything is written.
      */
@@ -273,9 +287,11 @@ public final class CaptureReplay {
         DeviceClockMapping clock = clockBeside != null ? DeviceClockFile.read(clockBeside) : DeviceClockMapping.IDENTITY;
         Path processBeside = CaptureSidecars.PROCESS.found(capture);
         ProcessFacts process = processBeside != null ? ProcessFactsFile.read(processBeside) : null;
+        Path endBeside = CaptureSidecars.WINDOW_END.found(capture);
+        Map<String, String> endFacts = endBeside != null ? WindowEndFile.read(endBeside) : Map.of();
         return new Request.Builder().file(capture).source(capture.toString()).ops(hostOps).kernelNames(kernelNames)
                 .devices(devices).metadata(metadata).traceName(capture.getFileName().toString()).clock(clock).process(process)
-                .marks(CaptureSidecars.MARKS.found(capture)).build();
+                .marks(CaptureSidecars.MARKS.found(capture)).endFacts(endFacts).build();
     }
 
     public static Result run(Request request, OutputStream out) throws InterruptedException {
@@ -290,7 +306,7 @@ public final class CaptureReplay {
         try (FltrbufFrames cursor = request.file() != null ? FltrbufFrames.open(request.file())
                 : new FltrbufFrames(request.capture(), request.source())) {
             if (request.frameOrder() == IN_FILE_ORDER) {
-                return run(request, cursor, null, out, progress);
+                return run(request, cursor, null, null, null, out, progress);
             }
             List<Frame> frames = new ArrayList<>();
             while (cursor.next()) {
@@ -300,13 +316,22 @@ public final class CaptureReplay {
                 }
                 frames.add(new Frame(cursor.vendor(), payload));
             }
-            return run(request, cursor, request.frameOrder().apply(frames), out, progress);
+            return run(request, cursor, request.frameOrder().apply(frames), null, null, out, progress);
         }
     }
 
-    /** Replays the frames of {@code cursor}, or {@code reordered} when given. */
-    private static Result run(Request request, FltrbufFrames cursor, List<Frame> reordered, OutputStream out,
-                              LongConsumer progress) throws InterruptedException {
+    /** What a capture still arriving learns only at its end, told just before the pipeline finishes. */
+    interface Ending {
+        /** Sets what the trace's end needs (the window's end, anchors, how it ended) once every frame has been decoded. */
+        void beforeFinish(CapturePipeline pipeline, CaptureWindowFilter window);
+    }
+
+    /**
+     * Replays the frames of {@code cursor}, or {@code reordered} when given; the marks of {@code arrivingMarks}, or of the
+     * request's marks file; {@code ending}, when given, is told before the pipeline finishes (a capture still arriving).
+     */
+    static Result run(Request request, FrameCursor cursor, List<Frame> reordered, HostMarkCursor arrivingMarks, Ending ending,
+                      OutputStream out, LongConsumer progress) throws InterruptedException {
         SkippedFrames skipped = new SkippedFrames();
         if (reordered != null) {
             reordered = new ArrayList<>(reordered);
@@ -344,6 +369,7 @@ public final class CaptureReplay {
             if (process != null) {
                 pipeline.accounting().clockAnchors(process.anchors());
             }
+            pipeline.accounting().endFacts(request.endFacts());
             if (!request.gpuAnnotations()) {
                 pipeline.withoutGpuAnnotations();
             }
@@ -355,7 +381,8 @@ public final class CaptureReplay {
                 }
             }
             try (HostOpCursor opCursor = ops == null ? null : ops.cursor();
-                 MarksJsonlReader markReader = request.marks() == null ? null : MarksJsonlReader.open(request.marks())) {
+                 HostMarkCursor markReader = arrivingMarks != null ? arrivingMarks
+                         : request.marks() == null ? null : MarksJsonlReader.open(request.marks())) {
                 HostOpMerge merge = opCursor == null ? null : new HostOpMerge(pipeline, opCursor);
                 if (merge != null) {
                     merge.publishFirstInWindow(ops.windowStartNs(), ops.windowEndNs());
@@ -391,6 +418,9 @@ public final class CaptureReplay {
             if (!any) {
                 pipeline.accounting().note(request.source() + ": the capture holds no activity buffer (nothing after its magic"
                         + " but empty frames, if any)");
+            }
+            if (ending != null) {
+                ending.beforeFinish(pipeline, window);
             }
             OpSummary summary = pipeline.finish();
             return new Result(summary, pipeline.accounting(), pipeline.events(), pipeline.traceEvents(), truncation);

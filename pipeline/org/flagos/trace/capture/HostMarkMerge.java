@@ -84,7 +84,7 @@ final class HostMarkMerge implements RecordSink {
 
     private void publishUpTo(long ns) {
         while (true) {
-            fill();
+            fill(ns);
             Pending first = ahead.peek();
             if (first == null || first.mark().tsNs() > ns) {
                 return;
@@ -93,9 +93,13 @@ final class HostMarkMerge implements RecordSink {
         }
     }
 
-    private void fill() {
+    /** Fills the lookahead; marks still arriving fill it as far as those that may lie at or before {@code ns}. */
+    private void fill(long ns) {
         while (!marksDone && ahead.size() < LOOKAHEAD) {
-            HostMark mark = marks.next();
+            HostMark mark = marks.next(ns);
+            if (mark == HostMarkCursor.NOT_YET) {
+                return;
+            }
             if (mark == null) {
                 marksDone = true;
                 return;

@@ -76,7 +76,7 @@ final class HostOpMerge implements RecordSink {
 
     private void publishEndedBy(long ns) {
         while (true) {
-            fill();
+            fill(ns);
             HostOp next = ahead.peek();
             if (next == null || next.endNs() > ns) {
                 return;
@@ -85,9 +85,13 @@ final class HostOpMerge implements RecordSink {
         }
     }
 
-    private void fill() {
+    /** Fills the lookahead; ops still arriving fill it as far as those that may end at or before {@code ns}. */
+    private void fill(long ns) {
         while (!cursorDone && ahead.size() < LOOKAHEAD) {
-            HostOp op = cursor.next();
+            HostOp op = cursor.next(ns);
+            if (op == HostOpCursor.NOT_YET) {
+                return; // every op still to come ends after ns: what is at hand decides, as the whole file would
+            }
             if (op == null) {
                 cursorDone = true;
                 return;

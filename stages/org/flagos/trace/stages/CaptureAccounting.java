@@ -43,6 +43,7 @@ public final class CaptureAccounting {
     private volatile long opsSpilled;
     private volatile ClockAlignment hostClock;
     private volatile List<org.flagos.trace.model.ClockAnchor> clockAnchors = List.of();
+    private volatile java.util.Map<String, String> endFacts = java.util.Map.of();
     private volatile long hostOps;
     private volatile long flowEndsGivenUp;
     private volatile long gpuAnnotations;
@@ -118,6 +119,19 @@ public final class CaptureAccounting {
     /** The session's clock anchors (real-time and monotonic clocks against the trace clock), written as {@code clock_anchors}. */
     public void clockAnchors(List<org.flagos.trace.model.ClockAnchor> anchors) {
         this.clockAnchors = List.copyOf(anchors);
+    }
+
+    /**
+     * The trace's top-level fields known only at the capture's end (how a window of {@code flagtrace run} ended), written
+     * after its events; none by default.
+     */
+    public void endFacts(java.util.Map<String, String> facts) {
+        this.endFacts = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(facts));
+    }
+
+    /** The fields set by {@link #endFacts(java.util.Map)}, in order, or none. */
+    public java.util.Map<String, String> endFacts() {
+        return endFacts;
     }
 
     /** The clock anchors set, or none. */

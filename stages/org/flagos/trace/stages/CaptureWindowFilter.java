@@ -17,6 +17,8 @@ public final class CaptureWindowFilter implements EventHandler<TraceRecord> {
     private volatile long windowEnd;
     private final long[] dropped = new long[EventKind.count()];
     private long droppedHostOps;
+    /** The latest end of the records and ops kept: a window that ends at or after it keeps what was kept. */
+    private long latestKeptEndNs = Long.MIN_VALUE;
 
     public CaptureWindowFilter(long windowStartNs, long windowEndNs) {
         this.windowStart = windowStartNs;
@@ -58,6 +60,9 @@ public final class CaptureWindowFilter implements EventHandler<TraceRecord> {
             return;
         }
         if (record.startNs >= lo && record.endNs <= hi) {
+            if (record.endNs > latestKeptEndNs) {
+                latestKeptEndNs = record.endNs;
+            }
             return;
         }
         record.outsideWindow = true;
@@ -74,6 +79,15 @@ public final class CaptureWindowFilter implements EventHandler<TraceRecord> {
 
     public long droppedHostOps() {
         return droppedHostOps;
+    }
+
+    /**
+     * The latest end of the records and host ops kept so far ({@link Long#MIN_VALUE} for none): a capture replayed as it
+     * arrives, its window's end not known yet, kept what a replay bounded by the end keeps if that end is not before it.
+     * Read by the thread that waited for the capture's end.
+     */
+    public long latestKeptEndNs() {
+        return latestKeptEndNs;
     }
 
     public long windowStart() {
