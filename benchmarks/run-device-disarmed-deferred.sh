@@ -18,6 +18,9 @@
 #   3. a program's own CUPTI client before the first arm: torch.profiler (train.py torch 3) under
 #      `run --start-later`, never started: flagtrace steps aside in one line, torch's trace holds its kernels
 #                                                                                   -> own-client.txt
+#   4. --capture-range cudaProfilerApi, which keeps registering at start (its window arms inside CUPTI's callback,
+#      where registering was never tried), against FLAGTRACE_RUN_REGISTER=arm: benchmarks/device/profiler-range/
+#      profiler_range.cu, two spans of 4 and 2 kernels (1 and 0 memsets)         -> profiler-range.txt
 # Run from the repository root with the bundle in BUNDLE (default .device/ab, benchmarks/device-bundle.sh), the jar
 # built from this tree. Results under $OUT/disarmed-deferred/.
 set -uo pipefail
@@ -96,4 +99,17 @@ TRACE_DIR="$res/own-torch" ft run --start-later -d "$d" -- python3 $train torch 
   for t in "$res"/own-torch/*.json; do [ -f "$t" ] && echo "torch's trace $(basename "$t"): $(grep -oE '"cat": ?"kernel"' "$t" | wc -l) kernels"; done
 } > "$res/own-client.txt" 2>&1
 cat "$res/own-client.txt"
+# 4. the profiler API's range, registered at start (default) and at its first arm
+if nvcc -O2 -arch=sm_90 -o "$work/profiler_range" benchmarks/device/profiler-range/profiler_range.cu > "$res/profiler-range-build.txt" 2>&1; then
+  for register in start arm; do
+    d=$work/pr-$register
+    FLAGTRACE_RUN_REGISTER=$register ft run --capture-range cudaProfilerApi -d "$d" -- "$work/profiler_range" \
+      > "$work/pr.out" 2> "$res/profiler-range-$register.err"; rc=$?
+    { echo "cudaProfilerApi register=$register: run exit $rc; the program: $(tr '\n' ' ' < "$work/pr.out")"
+      for t in "$d"/flagtrace-*-w*.json; do [ -f "$t" ] && echo "  $(basename "$t"): $(kernels "$t")"; done; } >> "$res/profiler-range.txt"
+  done
+  cat "$res/profiler-range.txt"
+else
+  echo "profiler_range build failed: $res/profiler-range-build.txt"
+fi
 rm -rf "$work"
