@@ -514,6 +514,9 @@ static void arm_locked(void) {
     if (fd < 0 || exiting || atomic_load(&armed) || atomic_load(&yielded_to) != NULL) {
         return;
     }
+    if (handoff->attach != NULL && handoff->attach() != 0) {
+        return;
+    }
     char text[1024];
     unsigned w = atomic_load(&window) + 1;
     int n = snprintf(text, sizeof text, "window=%u\nwindow_start_ns=%llu\n", w, (unsigned long long) handoff->now());
@@ -710,13 +713,16 @@ gone:
     return NULL;
 }
 
-void handoff_yield(const char* call) {
+int handoff_yield(const char* call) {
+    int did = YIELD_AGAIN;
     pthread_mutex_lock(&control_lock);
     if (atomic_load(&yielded_to) == NULL) {
         atomic_store(&yielded_to, call);
+        did = atomic_load(&armed) ? YIELD_CLOSED_WINDOW : atomic_load(&window) == 0 ? YIELD_BEFORE_WINDOWS : YIELD_BETWEEN_WINDOWS;
         disarm_locked(); /* flushed while the buffers still come here; its end names the call */
     }
     pthread_mutex_unlock(&control_lock);
+    return did;
 }
 
 void handoff_exit(void) {
@@ -784,8 +790,20 @@ const char* handoff_socket(void) {
     return path;
 }
 
+int handoff_configure(const handoff_vendor* vendor) {
+    static int configured;
+    if (!configured) {
+        configured = 1;
+        handoff = vendor;
+        const char* start = getenv("FLAGTRACE_RUN_START");
+        read_capture(vendor);
+        later = (start != NULL && strcmp(start, "later") == 0) || capture_label != NULL;
+    }
+    return later;
+}
+
 int handoff_start(const handoff_vendor* vendor, const char* path) {
-    handoff = vendor;
+    handoff_configure(vendor);
     const char* limit = getenv("FLAGTRACE_RUN_QUEUE_BYTES");
     if (limit != NULL && strtoull(limit, NULL, 10) > 0) {
         queue_limit = strtoull(limit, NULL, 10);
@@ -811,9 +829,6 @@ int handoff_start(const handoff_vendor* vendor, const char* path) {
     char hello[2048];
     /* Armed from the start, unless `flagtrace run --start-later` (or --delay) asked for a disarmed start:
      * then the hello has no window_start_ns, and each window opens at flagtrace's arm (MSG_WINDOW). */
-    const char* start = getenv("FLAGTRACE_RUN_START");
-    read_capture(vendor);
-    later = (start != NULL && strcmp(start, "later") == 0) || capture_label != NULL;
     int n = later ? snprintf(hello, sizeof hello, "pid=%ld\nvendor=%s\n", (long) getpid(), vendor->name)
                   : snprintf(hello, sizeof hello, "pid=%ld\nvendor=%s\nwindow_start_ns=%llu\n", (long) getpid(),
                              vendor->name, (unsigned long long) vendor->now());
@@ -838,11 +853,13 @@ int handoff_start(const handoff_vendor* vendor, const char* path) {
 }
 
 void handoff_begin(void) {
-    if (!later) { /* window 1 opened with the hello */
+    pthread_mutex_lock(&control_lock);
+    if (!later && atomic_load(&yielded_to) == NULL) { /* window 1 opened with the hello (unless a client took it since) */
         atomic_store(&window, 1);
         atomic_store(&armed, 1);
         handoff->enable();
     }
+    pthread_mutex_unlock(&control_lock);
     pthread_t reader;
     if (pthread_create(&reader, NULL, control_loop, NULL) == 0) {
         pthread_detach(reader);

@@ -41,6 +41,9 @@ typedef struct {
     int (*push)(uint64_t id);     /* pushes an External id (CUSTOM0); 0 on success */
     void (*pop)(void);            /* pops it */
     const char* marker;           /* its marker API's name in a capture range ("nvtx", "mstx": nvtx:NAME) */
+    /* Called at each arm before the window opens (NULL: nothing to do): a vendor that starts disarmed without touching
+     * its library attaches to it here, once; non-zero refuses the arm. */
+    int (*attach)(void);
 } handoff_vendor;
 
 /* The capture range `flagtrace run --capture-range` asked for (FLAGTRACE_RUN_CAPTURE, read by handoff_start):
@@ -60,6 +63,9 @@ extern const handoff_vendor* handoff;
 extern size_t handoff_buffer_bytes;
 
 uint64_t handoff_clock_ns(int clock_id);
+/* Reads how this process starts for `vendor` (FLAGTRACE_RUN_START, FLAGTRACE_RUN_CAPTURE; once, handoff_start
+ * reads it too): 1 when it starts disarmed (--start-later, --delay, a capture range), 0 when armed from its start. */
+int handoff_configure(const handoff_vendor* vendor);
 /* The socket to reach, or NULL when this process is not to be traced (no socket, or a JVM). */
 const char* handoff_socket(void);
 /* Connects, sends the hello and starts the sender; 0 when connected. Call after the vendor library is
@@ -84,8 +90,12 @@ void handoff_capture_start(void);
 void handoff_capture_stop(void);
 /* The program's own client of the vendor's tracing library takes it (`call`: the call that did, a literal): the
  * window open closes now, its end saying so, no later window arms, and the External ids still pushed are left to
- * the vendor's stack. Once; later calls change nothing. */
-void handoff_yield(const char* call);
+ * the vendor's stack. Once; later calls change nothing. What it did: */
+enum { YIELD_AGAIN = -1,          /* nothing: it yielded before */
+       YIELD_BEFORE_WINDOWS = 0,  /* no window had opened yet: none will (no end message says so) */
+       YIELD_BETWEEN_WINDOWS = 2, /* no window was open: none will open again */
+       YIELD_CLOSED_WINDOW = 1 }; /* closed the window open: its end names the call */
+int handoff_yield(const char* call);
 /* Stops handing over and calls the vendor's disarm (once). */
 void handoff_disarm(void);
 /* Hands over the string at `pointer` the first time it is seen. */

@@ -3,15 +3,16 @@
  * InitializeInjectionNvtx2), as `flagtrace run` sets them. It does only what must happen inside the
  * target:
  *  - loads libcupti (the copy the program already loaded, else FLAGTRACE_CUPTI_LIBRARY, else
- *    libcupti.so from the library path), registers the buffer callbacks and enables the activity kinds flagtrace's in-process session enables;
+ *    libcupti.so from the library path), registers the buffer callbacks (at the first arm when it starts disarmed, on
+ *    CUDA 13) and enables the activity kinds flagtrace's in-process session enables;
  *  - turns NVTX ranges into host ops (flagtrace_nvtx.c, NVTX's hook): each range's start pushes a fresh
  *    External id (cuptiActivityPushExternalCorrelationId, CUSTOM0), so the device work launched inside is
  *    attributed to the innermost range, and its end hands the op (name, id, thread, times) over;
  *  - hands each completed buffer, unchanged, to the flagtrace process as a `.fltrbuf` frame over the
  *    Unix socket named by FLAGTRACE_RUN_SOCKET, with the kernel names the records point to (once per
  *    pointer), the process's identity and clock anchors at the start, and a closing message.
- * On demand (FLAGTRACE_RUN_START=later): CUPTI is registered but no kind is enabled and NVTX ranges
- * are not handed over until flagtrace arms the process; a small reader thread takes flagtrace's
+ * On demand (FLAGTRACE_RUN_START=later): no kind is enabled and NVTX ranges are not handed over until flagtrace arms
+ * the process, and on CUDA 13 drivers CUPTI is not even registered until then (register_at_arm); a small reader thread takes flagtrace's
  * arm/disarm messages from the same socket, so no thread of the program ever waits on them. Each
  * armed window opens with MSG_WINDOW and closes with MSG_END (after a forced flush).
  * The hand-off itself (queue, sender and reader threads, frames, anchors, ranges, windows, ends) is
@@ -79,9 +80,13 @@ static struct {
  * (CUpti_CallbackData.callbackSite: 0 enter, 1 exit). */
 enum { CB_DOMAIN_DRIVER_API = 1, CBID_cuProfilerStart = 308, CBID_cuProfilerStop = 309, API_ENTER = 0, API_EXIT = 1 };
 
+/* 1 once flagtrace may call CUPTI: at CUDA's initialisation when it registers there, else at the first arm
+ * (cupti_attach). Until then CUPTI's clock is not read: any CUPTI call initialises CUPTI (below). */
+static atomic_int cupti_touched;
+
 static uint64_t cupti_now(void) {
     uint64_t now = 0;
-    if (cupti.timestamp == NULL || cupti.timestamp(&now) != 0) {
+    if (!atomic_load(&cupti_touched) || cupti.timestamp == NULL || cupti.timestamp(&now) != 0) {
         now = handoff_clock_ns(CLOCK_REALTIME);
     }
     return now;
@@ -157,8 +162,10 @@ static void cupti_pop(void) {
     cupti.pop(EXTERNAL_CUSTOM0, &last);
 }
 
+static int cupti_attach(void);
+
 static const handoff_vendor CUPTI = {"cupti", CUPTI_VENDOR, cupti_now, cupti_enable, cupti_disable, cupti_flush,
-                                     cupti_end_lines, cupti_push, cupti_pop, "nvtx"};
+                                     cupti_end_lines, cupti_push, cupti_pop, "nvtx", cupti_attach};
 
 /* Hands over the names of the buffer's kernels that were not handed over before; counts its records. */
 static void hand_names(uint8_t* buffer, size_t validSize, record_counts* counts) {
@@ -350,9 +357,86 @@ static void* load_cupti(void) {
 }
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-static int _Atomic initialized; /* 1 once connected and registered */
+static int _Atomic initialized; /* 1 once connected (and registered, unless registration waits for the first arm) */
 /* The program's own CUPTI client registered before CUDA initialised: the call that did, or NULL. */
 static const char* _Atomic taken_before_start;
+/* 1 once flagtrace's buffer callbacks are registered with CUPTI; -1 when that failed (no window arms). */
+static int _Atomic registered;
+static void* cupti_library;
+
+/* When flagtrace registers CUPTI's buffer callbacks. Registered and with nothing enabled, CUPTI costs torch's `x.add_(1)`
+ * +0.33 to +0.77 us over plain (H100, CUDA 13.0, driver 580: benchmarks/results/2026-12-06-h100-d, 6 rounds), so a
+ * process that starts disarmed registers at its first arm, where late registration is known to deliver: registered
+ * after the context had launched, CUPTI 13 delivered 21,001 kernel records of 21,001 (the same results, section 2);
+ * the seed found that older CUDAs delivered nothing so, so they keep registering at CUDA's initialisation. Nothing
+ * else of CUPTI is called before then either: CUPTI initialises lazily at the first call of any of its functions
+ * (CUPTI's guide, "CUPTI Initialization"), and that alone costs about what registering does (the same results: one
+ * cuptiGetTimestamp, +0.55 us median, above plain in 5 of 6 rounds; libcupti merely loaded, nothing). So the
+ * thread-id type is set, and CUPTI's clock read, at the first arm too (the hello's anchor is read on the real-time
+ * clock then, CUPTI's fallback; a process started disarmed opens each window with its own anchor). A capture range
+ * of the profiler API subscribes at start (its callbacks arm it) and arms inside CUPTI's callback, where registering
+ * was never tried: it keeps registering at start. FLAGTRACE_RUN_REGISTER=start or =arm overrides (for measuring);
+ * a process armed from its start always registers at start. */
+enum { LATE_REGISTER_DRIVER = 13000 };
+
+static int driver_version(void) {
+    void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    int (*get)(int*) = driver == NULL ? NULL : (int (*)(int*)) dlsym(driver, "cuDriverGetVersion");
+    int version = 0;
+    if (get == NULL || get(&version) != 0) {
+        version = 0;
+    }
+    if (driver != NULL) {
+        dlclose(driver); /* the NOLOAD reference only */
+    }
+    return version;
+}
+
+static int register_at_arm(int later) {
+    const char* chosen = getenv("FLAGTRACE_RUN_REGISTER");
+    if (!later || (chosen != NULL && strcmp(chosen, "start") == 0)) {
+        return 0;
+    }
+    if (chosen != NULL && strcmp(chosen, "arm") == 0) {
+        return 1;
+    }
+    return handoff_capture_kind() != CAPTURE_PROFILER_API && driver_version() >= LATE_REGISTER_DRIVER;
+}
+
+/* CUPTI names a thread in its API records by a cut of pthread_self unless told otherwise (an H100 trace: thread
+ * 607330304 = 0x24330700), while op and mark frames name it by the kernel's id, as torch's traces do: ask for the
+ * kernel's id, so a thread's calls, ops and marks share one row. A CUPTI without the call keeps its default. Before
+ * any record is kept: before the registration. */
+static void touch_cupti(void) {
+    int (*thread_id_type)(int) = (int (*)(int)) dlsym(cupti_library, "cuptiSetThreadIdType");
+    if (thread_id_type != NULL) {
+        thread_id_type(CUPTI_THREAD_ID_SYSTEM);
+    }
+    atomic_store(&cupti_touched, 1);
+}
+
+static int register_buffers(void) {
+    if (cupti.registerCallbacks(handoff_buffer_requested, buffer_completed) != 0) {
+        atomic_store(&registered, -1);
+        return -1;
+    }
+    atomic_store(&registered, 1);
+    return 0;
+}
+
+/* The vendor's attach (handoff_vendor.attach, called under the hand-off's control lock at each arm): registers at the
+ * first one when registration waited for it. */
+static int cupti_attach(void) {
+    if (atomic_load(&registered) != 0) {
+        return atomic_load(&registered) == 1 ? 0 : -1;
+    }
+    touch_cupti();
+    if (register_buffers() != 0) {
+        fprintf(stderr, "flagtrace: cuptiActivityRegisterCallbacks failed at the first window; the program runs untraced\n");
+        return -1;
+    }
+    return 0;
+}
 
 static void initialize(void) {
     const char* path = handoff_socket();
@@ -375,28 +459,26 @@ static void initialize(void) {
             || lookup(library, "cuptiActivityGetNextRecord", (void**) &cupti.nextRecord)) {
         return;
     }
+    cupti_library = library;
     cupti.dropped = dlsym(library, "cuptiActivityGetNumDroppedRecords");
     cupti.enableDriverApi = dlsym(library, "cuptiActivityEnableDriverApi");
     cupti.enableRuntimeApi = dlsym(library, "cuptiActivityEnableRuntimeApi");
-    /* CUPTI names a thread in its API records by a cut of pthread_self unless told otherwise (an H100 trace: thread
-     * 607330304 = 0x24330700), while op and mark frames name it by the kernel's id, as torch's traces do: ask for the
-     * kernel's id, so a thread's calls, ops and marks share one row. A CUPTI without the call keeps its default. */
-    int (*thread_id_type)(int) = (int (*)(int)) dlsym(library, "cuptiSetThreadIdType");
-    if (thread_id_type != NULL) {
-        thread_id_type(CUPTI_THREAD_ID_SYSTEM);
+    int at_arm = register_at_arm(handoff_configure(&CUPTI));
+    if (!at_arm) {
+        touch_cupti(); /* the hello's anchor reads CUPTI's clock */
     }
     if (handoff_start(&CUPTI, path) != 0) {
         return;
     }
-    if (cupti.registerCallbacks(handoff_buffer_requested, buffer_completed) != 0) {
+    if (!at_arm && register_buffers() != 0) {
         fprintf(stderr, "flagtrace: cuptiActivityRegisterCallbacks failed; the program runs untraced\n");
         return;
     }
     if (handoff_capture_kind() == CAPTURE_PROFILER_API) {
         subscribe_profiler_api(library);
     }
+    atomic_store(&initialized, 1); /* before the reader can arm: a program's client from here on is arbitrated */
     handoff_begin();
-    atomic_store(&initialized, 1);
 }
 
 /* The program's own CUPTI client (torch.profiler's kineto, an nsys-like tool): CUPTI has one set of buffer callbacks
@@ -416,10 +498,14 @@ static void* cupti_symbol(const char* name) {
 }
 
 static void program_client(const char* call) {
-    if (atomic_load(&initialized)) {
-        handoff_yield(call);
-    } else {
+    if (!atomic_load(&initialized)) {
         atomic_store(&taken_before_start, call);
+        return;
+    }
+    int did = handoff_yield(call); /* a window open: its end says so, and run does */
+    if (did == YIELD_BEFORE_WINDOWS || did == YIELD_BETWEEN_WINDOWS) {
+        fprintf(stderr, "flagtrace: the program's own CUPTI client (%s) took CUPTI %s; the program runs untraced from"
+                        " here\n", call, did == YIELD_BEFORE_WINDOWS ? "before flagtrace's first window" : "between flagtrace's windows");
     }
 }
 

@@ -101,7 +101,7 @@ static void mspti_pop(void) {
 }
 
 static const handoff_vendor MSPTI = {"mspti", MSPTI_VENDOR, mspti_now, mspti_enable, mspti_disable, mspti_flush, NULL,
-                                     mspti_push, mspti_pop, "mstx"};
+                                     mspti_push, mspti_pop, "mstx", NULL};
 
 /* The bytes a record of `kind` occupies (packed structs, 8-byte alignment), or 0 for a kind the
  * header does not define: as MsptiActivityKind.recordSize. */

@@ -6,7 +6,7 @@
  * passes them on to a subscriber, as the real driver's callbacks reach CUPTI's. cuLaunchKernel launches a kernel
  * through the driver, as cuBLASLt and Triton do, of a function cuModuleGetFunction named (the fake's CUfunction is its
  * kernel's name); each driver call is reported to a loaded libcupti (fakeCuptiDriverApiCall), which keeps its record as
- * CUDA 13's CUPTI does. Built by scripts/fake-gpu-env. */
+ * CUDA 13's CUPTI does. cuDriverGetVersion says 13.0, or FAKE_CUDA_DRIVER_VERSION. Built by scripts/fake-gpu-env. */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -91,11 +91,13 @@ int cuDeviceGetAttribute(int* value, int attribute, int device) {
     return CUDA_SUCCESS;
 }
 
+/* CUDA 13.0's driver, or the version FAKE_CUDA_DRIVER_VERSION names (12080: CUDA 12.8's), as an older one. */
 int cuDriverGetVersion(int* version) {
     if (version == NULL) {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    *version = 13000;
+    const char* set = getenv("FAKE_CUDA_DRIVER_VERSION");
+    *version = set != NULL && atoi(set) > 0 ? atoi(set) : 13000;
     return CUDA_SUCCESS;
 }
 

@@ -8,7 +8,11 @@
  * driver domain: the fake driver (fake_cuda_driver.c) reports the calls it has callbacks for (cuProfilerStart,
  * cuProfilerStop) through fakeCuptiDriverCall, at their entry and exit, as the real driver does, and each of its
  * calls through fakeCuptiDriverApiCall (cuLaunchKernel's kernel included), kept as CUDA 13's CUPTI keeps driver
- * records (fk_api_recorded). Built by scripts/fake-gpu-env (soname libcupti.so). */
+ * records (fk_api_recorded). What a tool's first call of each CUPTI function saw (FAKE_CUPTI_LOG, below), and a
+ * registration after the CUDA context on a driver older than 13.0 (the fake driver's cuDriverGetVersion) that delivers
+ * nothing, as the seed found CUPTI did there. Built by scripts/fake-gpu-env (soname libcupti.so). */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include "fake_cupti_records.h"
 #include "fake_cupti_engine.h"
 
@@ -18,8 +22,84 @@ enum { RT_MALLOC = 20, RT_MEMCPY = 31, RT_MEMSET_ASYNC = 51, RT_DEVICE_SYNCHRONI
 enum { WORK_NONE = 0, WORK_KERNEL = 1, WORK_MEMCPY_HTOD = 2, WORK_MEMCPY_DTOH = 3, WORK_MEMSET = 4 };
 enum { FK_MAX_LIMIT_REACHED = 12 };
 
+/* Kernels the program launched so far (every launch reported, recorded or not). */
+static atomic_long kernels_launched;
+/* A registration that delivers nothing: made after the CUDA context existed, on a driver older than CUDA 13.0. */
+static atomic_int dead_registration;
+
+/* FAKE_CUPTI_LOG=FILE: the first call of each CUPTI function by each library appends one line to FILE,
+ *     CALL by=LIBRARY kernels_before=N
+ * (LIBRARY: the file name of the library or program that made the call, or that holds the callback it registered,
+ * since a preloaded tool passes a program's registration on), so a test sees when a tool first touched CUPTI against
+ * the program's kernel launches. A registration's line ends with delivers=0 when it will deliver nothing. */
+static const char* log_path;
+static pthread_once_t log_once = PTHREAD_ONCE_INIT;
+
+static void read_log_path(void) {
+    const char* set = getenv("FAKE_CUPTI_LOG");
+    log_path = set != NULL && set[0] != '\0' ? set : NULL;
+}
+
+static void first_call(const char* call, const void* by, const char* extra) {
+    static struct {
+        const char* call;
+        char by[64];
+    } seen[128];
+    static int seen_count;
+    static pthread_mutex_t seen_lock = PTHREAD_MUTEX_INITIALIZER;
+    pthread_once(&log_once, read_log_path);
+    if (log_path == NULL) {
+        return;
+    }
+    Dl_info info;
+    const char* file = dladdr(by, &info) != 0 && info.dli_fname != NULL ? info.dli_fname : "unknown";
+    const char* base = strrchr(file, '/') != NULL ? strrchr(file, '/') + 1 : file;
+    pthread_mutex_lock(&seen_lock);
+    int known = 0;
+    for (int i = 0; i < seen_count && !known; i++) {
+        known = strcmp(seen[i].call, call) == 0 && strncmp(seen[i].by, base, sizeof seen[i].by - 1) == 0;
+    }
+    if (!known && seen_count < 128) {
+        seen[seen_count].call = call;
+        snprintf(seen[seen_count].by, sizeof seen[seen_count].by, "%s", base);
+        seen_count++;
+        FILE* out = fopen(log_path, "a");
+        if (out != NULL) {
+            fprintf(out, "%s by=%s kernels_before=%ld%s\n", call, base, atomic_load(&kernels_launched), extra);
+            fclose(out);
+        }
+    }
+    pthread_mutex_unlock(&seen_lock);
+}
+
+#define FIRST_CALL(call) first_call(call, __builtin_return_address(0), "")
+
+/* The fake driver's version (cuDriverGetVersion), or 0 when no driver is loaded. */
+static int driver_version(void) {
+    void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    int (*get)(int*) = driver == NULL ? NULL : (int (*)(int*)) dlsym(driver, "cuDriverGetVersion");
+    int version = 0;
+    if (get != NULL) {
+        get(&version);
+    }
+    if (driver != NULL) {
+        dlclose(driver);
+    }
+    return version;
+}
+
 int cuptiActivityRegisterCallbacks(fk_requested_fn requested, fk_completed_fn completed) {
+    if (atomic_load(&fk_context_made) && driver_version() < 13000) {
+        atomic_store(&dead_registration, 1);
+    }
+    first_call("cuptiActivityRegisterCallbacks", (const void*) requested, atomic_load(&dead_registration) ? " delivers=0" : "");
     return fk_register(requested, completed);
+}
+
+/* CUPTI 12's choice of the thread ids of API records: this fake's are always the kernel's (SYSTEM). */
+int cuptiSetThreadIdType(int type) {
+    FIRST_CALL("cuptiSetThreadIdType");
+    return type == 0 || type == 1 ? FK_SUCCESS : FK_ERROR_INVALID_PARAMETER;
 }
 
 /* FAKE_CUPTI_ENABLE_DELAY_MS: each cuptiActivityEnable takes that long, as an enable on a thread descheduled while
@@ -34,16 +114,19 @@ static void enable_delay(void) {
 }
 
 int cuptiActivityEnable(int kind) {
+    FIRST_CALL("cuptiActivityEnable");
     enable_delay();
     return fk_enable(kind);
 }
 
 int cuptiActivityDisable(int kind) {
+    FIRST_CALL("cuptiActivityDisable");
     return fk_disable(kind);
 }
 
 /* CUPTI 12's switch of one runtime call's records; the injected library turns torch's six quiet calls off. */
 int cuptiActivityEnableRuntimeApi(uint32_t cbid, uint8_t enable) {
+    FIRST_CALL("cuptiActivityEnableRuntimeApi");
     if (cbid >= FK_CBIDS) {
         return FK_ERROR_INVALID_PARAMETER;
     }
@@ -53,10 +136,12 @@ int cuptiActivityEnableRuntimeApi(uint32_t cbid, uint8_t enable) {
 
 /* CUPTI 12's switch of one driver call's records, with CUDA 13's catch (fk_api_recorded). */
 int cuptiActivityEnableDriverApi(uint32_t cbid, uint8_t enable) {
+    FIRST_CALL("cuptiActivityEnableDriverApi");
     return fk_enable_driver_api(cbid, enable);
 }
 
 int cuptiActivityFlushAll(uint32_t flag) {
+    FIRST_CALL("cuptiActivityFlushAll");
     (void) flag;
     return fk_flush_all();
 }
@@ -66,11 +151,13 @@ int cuptiActivityFlushAll(uint32_t flag) {
 static uint64_t (*_Atomic fk_timestamp_callback)(void);
 
 int cuptiActivityRegisterTimestampCallback(uint64_t (*callback)(void)) {
+    first_call("cuptiActivityRegisterTimestampCallback", (const void*) callback, "");
     atomic_store(&fk_timestamp_callback, callback);
     return FK_SUCCESS;
 }
 
 int cuptiGetTimestamp(uint64_t* now) {
+    FIRST_CALL("cuptiGetTimestamp");
     if (now == NULL) {
         return FK_ERROR_INVALID_PARAMETER;
     }
@@ -80,14 +167,17 @@ int cuptiGetTimestamp(uint64_t* now) {
 }
 
 int cuptiActivityPushExternalCorrelationId(uint32_t kind, uint64_t id) {
+    FIRST_CALL("cuptiActivityPushExternalCorrelationId");
     return fk_push(kind, id);
 }
 
 int cuptiActivityPopExternalCorrelationId(uint32_t kind, uint64_t* last) {
+    FIRST_CALL("cuptiActivityPopExternalCorrelationId");
     return fk_pop(kind, last);
 }
 
 int cuptiActivityGetNumDroppedRecords(void* context, uint32_t streamId, size_t* dropped) {
+    FIRST_CALL("cuptiActivityGetNumDroppedRecords");
     (void) context;
     (void) streamId;
     return fk_dropped_records(dropped);
@@ -109,6 +199,7 @@ static size_t record_size(uint32_t kind) {
 
 /* CUPTI's buffer walk: *record NULL starts at the buffer; MAX_LIMIT_REACHED past the last record. */
 int cuptiActivityGetNextRecord(uint8_t* buffer, size_t validSize, void** record) {
+    FIRST_CALL("cuptiActivityGetNextRecord");
     if (buffer == NULL || record == NULL) {
         return FK_ERROR_INVALID_PARAMETER;
     }
@@ -130,6 +221,7 @@ int cuptiActivityGetNextRecord(uint8_t* buffer, size_t validSize, void** record)
 }
 
 int cuptiGetResultString(int result, const char** text) {
+    FIRST_CALL("cuptiGetResultString");
     if (text == NULL) {
         return FK_ERROR_INVALID_PARAMETER;
     }
@@ -169,6 +261,13 @@ static uint64_t kernel_ns(void) {
 static void api_call(int kind, uint32_t cbid, int work, uint64_t bytes, const char* name, uint32_t gridX, uint32_t blockX) {
     if (!atomic_load(&fk_context_made)) { /* written once: a store per call would bounce its cache line between threads */
         atomic_store(&fk_context_made, 1);
+    }
+    pthread_once(&log_once, read_log_path);
+    if (work == WORK_KERNEL && log_path != NULL) { /* counted for the log only: an atomic add per launch otherwise */
+        atomic_fetch_add(&kernels_launched, 1);
+    }
+    if (atomic_load(&dead_registration)) {
+        return;
     }
     uint32_t correlation = atomic_fetch_add(&fk_next_correlation, 1);
     uint64_t start = fk_realtime_ns();
@@ -268,6 +367,7 @@ static uint8_t driver_enabled[DRIVER_CBIDS];
 static int subscriber_handle; /* its address is the one subscriber's handle */
 
 int cuptiSubscribe(void** subscriber, fake_callback_fn callback, void* userdata) {
+    first_call("cuptiSubscribe", (const void*) callback, "");
     if (subscriber == NULL) {
         return FK_ERROR_INVALID_PARAMETER;
     }
@@ -284,6 +384,7 @@ int cuptiSubscribe(void** subscriber, fake_callback_fn callback, void* userdata)
 }
 
 int cuptiUnsubscribe(void* subscriber) {
+    FIRST_CALL("cuptiUnsubscribe");
     if (subscriber != &subscriber_handle) {
         return FK_ERROR_INVALID_PARAMETER;
     }
@@ -294,6 +395,7 @@ int cuptiUnsubscribe(void* subscriber) {
 }
 
 int cuptiEnableCallback(uint32_t enable, void* subscriber, int domain, uint32_t cbid) {
+    FIRST_CALL("cuptiEnableCallback");
     if (subscriber != &subscriber_handle || domain != CB_DOMAIN_DRIVER_API || cbid >= DRIVER_CBIDS) {
         return FK_ERROR_INVALID_PARAMETER; /* only the driver domain has callbacks in this fake */
     }
@@ -304,6 +406,7 @@ int cuptiEnableCallback(uint32_t enable, void* subscriber, int domain, uint32_t 
 }
 
 int cuptiEnableDomain(uint32_t enable, void* subscriber, int domain) {
+    FIRST_CALL("cuptiEnableDomain");
     if (subscriber != &subscriber_handle || domain != CB_DOMAIN_DRIVER_API) {
         return FK_ERROR_INVALID_PARAMETER;
     }

@@ -204,6 +204,30 @@ class InjectedRunTest {
     }
 
     /**
+     * Started disarmed, flagtrace has not registered with CUPTI yet when the program's own client takes it: flagtrace
+     * steps aside before its first window, says so in one line, never touches CUPTI (the fake CUPTI's log of first calls
+     * holds none of its), and the program's client gets every record.
+     */
+    @Test
+    void aProgramsOwnCuptiClientBeforeTheFirstStartMakesFlagtraceStepAsideInOneLine() throws Exception {
+        Path dir = FakeGpuPrograms.fresh(ROOT, "own-client-disarmed");
+        Path log = ROOT.resolve("own-client-disarmed.log");
+        Files.deleteIfExists(log);
+        ProgramRun run = FakeGpuRun.on("cupti", ROOT, jar).withOptions(List.of("--start-later"))
+                .withShellBefore("export FAKE_CUPTI_LOG=" + log + " && ").start(dir, List.of(ownClient.toString()));
+        assertEquals(0, run.finish(), run.stderr());
+        assertEquals("before: kernels=3\nown: kernels=5 recorded by the program's own client=5\n", run.stdout());
+        String said = "flagtrace: the program's own CUPTI client (cuptiActivityRegisterTimestampCallback) took CUPTI before"
+                + " flagtrace's first window; the program runs untraced from here";
+        assertEquals(List.of(said), run.stderr().lines().filter(l -> l.contains("own CUPTI client")).toList(), run.stderr());
+        assertEquals(List.of(), OnDemandRunTest.flagtraceCalls(log), "flagtrace never called CUPTI");
+        assertEquals(List.of(), FakeGpuPrograms.traces(dir));
+        run.clean();
+        FakeGpuPrograms.delete(dir);
+        Files.delete(log);
+    }
+
+    /**
      * CUPTI's callback API has one subscriber per process; under {@code --capture-range cudaProfilerApi} flagtrace holds
      * it. A program that subscribes itself gets it (status 0, not CUPTI's "multiple subscribers"): flagtrace's window
      * closes there with what came before, and flagtrace steps aside.

@@ -179,6 +179,82 @@ class OnDemandRunTest {
         FakeGpuPrograms.delete(dir);
     }
 
+    /**
+     * A process started disarmed on a CUDA 13 driver leaves CUPTI untouched until its first {@code start}: not one CUPTI
+     * call of flagtrace's (registration, thread-id type, clock) before then, as the fake CUPTI's log of first calls
+     * shows against the program's launches; then each window holds exactly its phase.
+     */
+    @Test
+    void disarmedCuptiIsFirstTouchedAtTheFirstStart() throws Exception {
+        Path dir = FakeGpuPrograms.fresh(ROOT, "deferred-register");
+        Path log = freshLog("deferred-register.log");
+        ProgramRun run = flagtraceRunAfter(dir, List.of("--start-later"), "export FAKE_CUPTI_LOG=" + log + " && ", "3", "0");
+        long pid = ready(run);
+        go(run, 1); // phase 1's 2 kernels, disarmed
+        assertEquals(List.of(), flagtraceCalls(log), "flagtrace called CUPTI while disarmed");
+        assertEquals(0, control("start", Long.toString(pid)));
+        go(run, 2);
+        assertEquals(0, control("stop", Long.toString(pid)));
+        assertEquals(0, control("start", Long.toString(pid)));
+        go(run, 3);
+        assertEquals(0, control("stop", Long.toString(pid)));
+        assertEquals(0, run.finish(), run.stderr());
+        List<String> calls = flagtraceCalls(log);
+        assertEquals("cuptiSetThreadIdType kernels_before=2", calls.get(0), "the thread-id type first, at the first start: " + calls);
+        assertTrue(calls.contains("cuptiActivityRegisterCallbacks kernels_before=2"), calls.toString());
+        assertTrue(calls.stream().allMatch(c -> Long.parseLong(c.replaceAll(".* kernels_before=", "")) >= 2),
+                "no call before the first start: " + calls);
+        assertHoldsOnlyPhase(JSON.readTree(dir.resolve("flagtrace-" + pid + "-w1.json").toFile()), 2);
+        assertHoldsOnlyPhase(JSON.readTree(dir.resolve("flagtrace-" + pid + "-w2.json").toFile()), 3);
+        InjectedRunTest.assertSameAsReplay(dir.resolve("flagtrace-" + pid + "-w1.json"));
+        run.clean();
+        FakeGpuPrograms.delete(dir);
+        Files.delete(log);
+    }
+
+    /**
+     * A driver older than CUDA 13.0 (where a registration after the context delivered nothing, as the fake CUPTI models
+     * it), or {@code FLAGTRACE_RUN_REGISTER=start}: CUPTI is registered at CUDA's initialisation, before any launch, as
+     * before, and the window holds its phase.
+     */
+    @Test
+    void anOlderDriverOrRegisterStartRegistersAtCudasInitialisation() throws Exception {
+        for (String shell : List.of("export FAKE_CUDA_DRIVER_VERSION=12080 && ", "export FLAGTRACE_RUN_REGISTER=start && ")) {
+            Path dir = FakeGpuPrograms.fresh(ROOT, "register-at-start");
+            Path log = freshLog("register-at-start.log");
+            ProgramRun run = flagtraceRunAfter(dir, List.of("--start-later"), shell + "export FAKE_CUPTI_LOG=" + log + " && ", "2", "0");
+            long pid = ready(run);
+            assertTrue(flagtraceCalls(log).contains("cuptiActivityRegisterCallbacks kernels_before=0"), shell + flagtraceCalls(log));
+            go(run, 1);
+            assertEquals(0, control("start", Long.toString(pid)));
+            go(run, 2);
+            assertEquals(0, control("stop", Long.toString(pid)));
+            assertEquals(0, run.finish(), run.stderr());
+            List<String> calls = flagtraceCalls(log);
+            assertTrue(calls.contains("cuptiSetThreadIdType kernels_before=0"), shell + calls);
+            assertTrue(calls.contains("cuptiActivityEnable kernels_before=2"), "enabled at the start: " + shell + calls);
+            assertHoldsOnlyPhase(JSON.readTree(dir.resolve("flagtrace-" + pid + "-w1.json").toFile()), 2);
+            run.clean();
+            FakeGpuPrograms.delete(dir);
+            Files.delete(log);
+        }
+    }
+
+    private static Path freshLog(String name) throws IOException {
+        Path log = ROOT.resolve(name);
+        Files.deleteIfExists(log);
+        return log;
+    }
+
+    /** The fake CUPTI's log of first calls (FAKE_CUPTI_LOG) made by flagtrace's injected library: "CALL kernels_before=N". */
+    static List<String> flagtraceCalls(Path log) throws IOException {
+        if (Files.notExists(log)) {
+            return List.of();
+        }
+        return Files.readAllLines(log).stream().filter(l -> l.contains(" by=libflagtrace_inject.so "))
+                .map(l -> l.replace(" by=libflagtrace_inject.so", "")).toList();
+    }
+
     @Test
     void startAndStopSayInOneLineWhenThereIsNoRunToTalkTo() throws Exception {
         assertFails(ExitCodes.USAGE, "name the run: -d DIR", "start");

@@ -378,6 +378,36 @@ public abstract class VendorContract {
         }
     }
 
+    // 6b
+    /**
+     * A thread's ops and the API calls they launched share one row, whatever ids the ops file and the vendor's records
+     * give the thread (a live Java session names it by its Java id, CUPTI's records by a cut of pthread_self).
+     */
+    @Test
+    void eachOpIsOnTheRowOfTheApiCallsItLaunched() {
+        Map<Long, Set<String>> apiRows = new HashMap<>();
+        for (JsonNode e : trace().events()) {
+            if (isApi(e.path("cat").asText()) && e.path("args").has("External id")) {
+                apiRows.computeIfAbsent(e.get("args").get("External id").asLong(), k -> new HashSet<>()).add(row(e));
+            }
+        }
+        int launched = 0;
+        for (JsonNode op : trace().category("cpu_op")) {
+            Set<String> rows = apiRows.get(op.get("args").get("External id").asLong());
+            if (rows != null) {
+                assertEquals(Set.of(row(op)), rows, "the rows of the API calls of " + op);
+                launched++;
+            }
+        }
+        if (capabilities().runtime() && capabilities().linkage()) {
+            assertTrue(launched > 0, "some op launched an API call");
+        }
+    }
+
+    private static String row(JsonNode e) {
+        return e.get("pid").asText() + "/" + e.get("tid").asText();
+    }
+
     // 7
     @Test
     void everyEventLiesInsideTheCaptureWindow() {
