@@ -84,11 +84,11 @@ for register in arm start; do
   echo go >&3; await "$work/ss.out" window_kernels && ft stop -d "$d" >> "$res/startstop-$register.err" 2>&1
   echo go >&3; exec 3>&-; wait $runner; rc=$?
   { echo "startstop register=$register: run exit $rc; the program: $(grep window_kernels "$work/ss.out")"
-    for t in "$d"/flagtrace-*-w*.json; do [ -f "$t" ] && echo "  $(basename "$t"): $(kernels "$t")"; done; } >> "$res/windows.txt"
+    for t in "$d"/flagtrace-*-w*.json; do [[ -f "$t" && "$t" =~ -w[0-9]+\.json$ ]] && echo "  $(basename "$t"): $(kernels "$t")"; done; } >> "$res/windows.txt"
   d=$work/nv-$register
   FLAGTRACE_RUN_REGISTER=$register ft run --capture-range nvtx:window -d "$d" -- python3 $probe $n nvtx > "$work/nv.out" 2> "$res/nvtx-$register.err"; rc=$?
   { echo "nvtx register=$register: run exit $rc; the program: $(grep window_kernels "$work/nv.out")"
-    for t in "$d"/flagtrace-*-w*.json; do [ -f "$t" ] && echo "  $(basename "$t"): $(kernels "$t")"; done; } >> "$res/windows.txt"
+    for t in "$d"/flagtrace-*-w*.json; do [[ -f "$t" && "$t" =~ -w[0-9]+\.json$ ]] && echo "  $(basename "$t"): $(kernels "$t")"; done; } >> "$res/windows.txt"
 done
 cat "$res/windows.txt"
 # 3. the program's own CUPTI client before the first arm
@@ -106,7 +106,7 @@ if nvcc -O2 -arch=sm_90 -o "$work/profiler_range" benchmarks/device/profiler-ran
     FLAGTRACE_RUN_REGISTER=$register ft run --capture-range cudaProfilerApi -d "$d" -- "$work/profiler_range" \
       > "$work/pr.out" 2> "$res/profiler-range-$register.err"; rc=$?
     { echo "cudaProfilerApi register=$register: run exit $rc; the program: $(tr '\n' ' ' < "$work/pr.out")"
-      for t in "$d"/flagtrace-*-w*.json; do [ -f "$t" ] && echo "  $(basename "$t"): $(kernels "$t")"; done; } >> "$res/profiler-range.txt"
+      for t in "$d"/flagtrace-*-w*.json; do [[ -f "$t" && "$t" =~ -w[0-9]+\.json$ ]] && echo "  $(basename "$t"): $(kernels "$t")"; done; } >> "$res/profiler-range.txt"
   done
   cat "$res/profiler-range.txt"
 else
