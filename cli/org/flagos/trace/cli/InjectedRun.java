@@ -127,6 +127,11 @@ final class InjectedRun implements AutoCloseable {
     static final int ARRIVING = Math.max(0, Integer.getInteger("flagtrace.run.arriving",
             Math.max(2, Runtime.getRuntime().availableProcessors() / 2)));
     private final java.util.concurrent.Semaphore arrivingPermits = new java.util.concurrent.Semaphore(ARRIVING);
+    /**
+     * What each window replayed as it arrives may hold waiting to be decoded: 128 MB, or less so that all of them together
+     * hold at most a quarter of the heap; past it that window is replayed when it closes.
+     */
+    static final long ARRIVING_QUEUE_BYTES = Math.min(128L << 20, Runtime.getRuntime().maxMemory() / (4L * Math.max(1, ARRIVING)));
     private final ExecutorService arrivals = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "flagtrace-run-arriving");
         t.setDaemon(true);
@@ -659,7 +664,7 @@ final class InjectedRun implements AutoCloseable {
                     byte[] now = devices;
                     w.devicesSeen = now;
                     return parseDevices(now, w.capture);
-                });
+                }, ARRIVING_QUEUE_BYTES);
                 names.forEach((handle, name) -> w.arriving.name(handle, tableText(name)));
                 try {
                     w.replayed = arrivals.submit(() -> {
@@ -738,13 +743,14 @@ final class InjectedRun implements AutoCloseable {
                 ProcessFactsFile.write(CaptureSidecars.PROCESS.besides(w.capture), new ProcessFacts(identity, anchors));
                 WindowEndFile.write(CaptureSidecars.WINDOW_END.besides(w.capture), w.endFacts());
                 if (w.arriving != null) {
-                    KernelNames written;
+                    KernelNames table;
                     try {
-                        written = KernelNameFile.read(CaptureSidecars.NAMES.besides(w.capture));
+                        table = KernelNameFile.read(CaptureSidecars.NAMES.besides(w.capture));
                     } catch (RuntimeException e) {
-                        written = null; // the whole replay says why
+                        table = null; // the whole replay says why
                     }
-                    w.arriving.close(new ArrivingReplay.Closing(windowEnd, anchors, w.endFacts(), written, w.devicesSeen != devices));
+                    byte[] written = devices;
+                    w.arriving.close(new ArrivingReplay.Closing(windowEnd, anchors, w.endFacts(), table, () -> w.devicesSeen != written));
                 }
             } catch (IOException | RuntimeException e) {
                 w.failure = e;

@@ -37,33 +37,22 @@ import org.flagos.trace.model.ProcessIdentity;
  * arriving after the merge went on without it, ending by then, spoils the replay. The window's end is known at the close:
  * the window keeps what it kept if no record kept ends after it. Kernel names are looked up as they arrived; the table
  * written at the close must name each the same. The first op is awaited before the first record, as a replay publishes it
- * (up to {@link #FIRST_OP_WAIT_BYTES} of frames; an op arriving later spoils it).
+ * (up to a quarter of what it may hold waiting; an op arriving later spoils it).
  *
  * <p>The receiving thread calls {@link #frame}, {@link #op}, {@link #mark}, {@link #name}, {@link #tick} and finally
- * {@link #close}; one thread calls {@link #run}. Bounded: past {@link #MAX_QUEUED_BYTES} waiting to be decoded it gives up
+ * {@link #close}; one thread calls {@link #run}. Bounded: past what the replay may hold waiting waiting to be decoded it gives up
  * and holds nothing more.
  */
 public final class ArrivingReplay {
-    /** Frames waiting to be decoded (a test waits for the replay to have taken every frame). */
-    int framesWaiting() {
-        lock.lock();
-        try {
-            return frames.size();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Frames, ops and marks waiting to be decoded beyond this: the replay fell behind and gives up (the capture is whole on disk). */
-    static final long MAX_QUEUED_BYTES = 256L << 20;
-    /** Frames that wait for the first op beyond this: the ops are taken to start later (checked at the end). */
-    static final long FIRST_OP_WAIT_BYTES = 64L << 20;
-    /** What a queued op or mark is counted as, against {@link #MAX_QUEUED_BYTES}. */
+    /** What a queued op or mark is counted as, against what the replay may hold waiting. */
     private static final long ITEM_BYTES = 256;
 
-    /** What the window's close tells: its end, the anchors, how it ended, the name table written, whether devices changed. */
+    /**
+     * What the window's close tells: its end, the anchors, how it ended, the name table written, and whether the devices
+     * written differ from those the replay read when its first frame came (asked once the replay has read them).
+     */
     public record Closing(long windowEndNs, List<ClockAnchor> anchors, Map<String, String> endFacts, KernelNames writtenNames,
-                          boolean devicesChanged) {
+                          java.util.function.BooleanSupplier devicesChanged) {
     }
 
     /** The replay's result, or why the capture is to be replayed whole instead (the trace then not written). */
@@ -81,6 +70,10 @@ public final class ArrivingReplay {
     }
 
     private final Path capture;
+    /** Frames, ops and marks waiting to be decoded beyond this: the replay fell behind and gives up (the capture is whole on disk). */
+    private final long maxQueuedBytes;
+    /** Frames that wait for the first op beyond this (a quarter of the above): the ops are taken to start later (checked at the end). */
+    private final long firstOpWaitBytes;
     private final long windowStartNs;
     private final ProcessIdentity identity;
     private final Supplier<List<DeviceProperties>> devices;
@@ -117,9 +110,13 @@ public final class ArrivingReplay {
      * @param windowStartNs the window's start (its ops file's first line)
      * @param identity      who captured (the trace's header); null: nobody said
      * @param devices       the devices, read when the first frame arrives (they come before it)
+     * @param maxQueuedBytes what may wait to be decoded before the replay gives up
      */
-    public ArrivingReplay(Path capture, long windowStartNs, ProcessIdentity identity, Supplier<List<DeviceProperties>> devices) {
+    public ArrivingReplay(Path capture, long windowStartNs, ProcessIdentity identity, Supplier<List<DeviceProperties>> devices,
+                          long maxQueuedBytes) {
         this.capture = capture;
+        this.maxQueuedBytes = maxQueuedBytes;
+        this.firstOpWaitBytes = maxQueuedBytes / 4;
         this.windowStartNs = windowStartNs;
         this.identity = identity;
         this.devices = devices;
@@ -216,7 +213,7 @@ public final class ArrivingReplay {
                 return;
             }
             queuedBytes += add.get();
-            if (queuedBytes > MAX_QUEUED_BYTES) {
+            if (queuedBytes > maxQueuedBytes) {
                 giveUpLocked("the replay fell " + (queuedBytes >> 20) + " MB behind the stream");
             }
             changed.signalAll();
@@ -254,6 +251,16 @@ public final class ArrivingReplay {
         }
     }
 
+    /** Frames waiting to be decoded (a test waits for the replay to have taken every frame). */
+    int framesWaiting() {
+        lock.lock();
+        try {
+            return frames.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private Closing closing() {
         lock.lock();
         try {
@@ -283,7 +290,7 @@ public final class ArrivingReplay {
         if (window.latestKeptEndNs() > c.windowEndNs()) {
             return "a record kept ends at " + window.latestKeptEndNs() + ", after the window's end " + c.windowEndNs();
         }
-        if (c.devicesChanged()) {
+        if (c.devicesChanged().getAsBoolean()) {
             return "the devices changed after the first buffer";
         }
         if (result.truncated()) {
@@ -414,12 +421,12 @@ public final class ArrivingReplay {
             return this;
         }
 
-        /** The first ops, before any record: awaited, as far as {@link #FIRST_OP_WAIT_BYTES} of frames. */
+        /** The first ops, before any record: awaited, as far as {@link #firstOpWaitBytes} of frames. */
         @Override
         public HostOp next() {
             lock.lock();
             try {
-                while (ops.isEmpty() && !closed && queuedBytes <= FIRST_OP_WAIT_BYTES) {
+                while (ops.isEmpty() && !closed && queuedBytes <= firstOpWaitBytes) {
                     await();
                 }
                 if (givenUp != null) {

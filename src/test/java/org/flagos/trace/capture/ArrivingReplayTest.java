@@ -135,7 +135,7 @@ class ArrivingReplayTest {
     }
 
     private ArrivingReplay arriving(Capture c) {
-        return new ArrivingReplay(c.file(), c.windowStart(), null, c::devices);
+        return new ArrivingReplay(c.file(), c.windowStart(), null, c::devices, 128L << 20);
     }
 
     private Future<ArrivingReplay.Outcome> start(ArrivingReplay replay, ByteArrayOutputStream out) {
@@ -143,7 +143,7 @@ class ArrivingReplayTest {
     }
 
     private static ArrivingReplay.Closing closing(Capture c, long windowEnd, KernelNames written) {
-        return new ArrivingReplay.Closing(windowEnd, List.of(), new LinkedHashMap<>(END), written, false);
+        return new ArrivingReplay.Closing(windowEnd, List.of(), new LinkedHashMap<>(END), written, () -> false);
     }
 
     /**
@@ -262,5 +262,16 @@ class ArrivingReplayTest {
         behind.frame(1, c.frames().get(1)); // after giving up it holds nothing more
         assertEquals("the replay fell 300 MB behind the stream", given.get(60, TimeUnit.SECONDS).replayWhole());
         assertEquals(0, behind.framesWaiting());
+
+        // Bounded: past what it may hold waiting (here less than two buffers) it gives up by itself and holds nothing.
+        ArrivingReplay bounded = new ArrivingReplay(c.file(), c.windowStart(), null, c::devices, c.frames().get(0).length + 1);
+        Future<ArrivingReplay.Outcome> over = start(bounded, new ByteArrayOutputStream());
+        c.ops().forEach(bounded::op);
+        c.frames().forEach(f -> bounded.frame(1, f));
+        bounded.close(closing(c, c.windowEnd(), c.names()));
+        String why = over.get(60, TimeUnit.SECONDS).replayWhole();
+        assertNotNull(why);
+        assertTrue(why.endsWith("behind the stream"), why);
+        assertEquals(0, bounded.framesWaiting());
     }
 }
