@@ -34,7 +34,7 @@ res=$OUT/disarmed-deferred; rm -rf "$res"; mkdir -p "$res"
   python3 -c "import torch; print('torch', torch.__version__, 'cuda', torch.version.cuda)"; } > "$res/machine.txt" 2>&1
 train=benchmarks/device/torch-run/train.py
 probe=benchmarks/device/torch-run/window_probe.py
-# 1. cost (ROUNDS=0 skips it)
+# 1. cost (ROUNDS=0 skips it; ONLY_COST=1 stops after it)
 sides=(plain deferred start registered)
 for ((r = 1; r <= ${ROUNDS:-6}; r++)); do
   for ((i = 0; i < ${#sides[@]}; i++)); do
@@ -64,6 +64,7 @@ for side in ("deferred", "start", "registered"):
     if d:
         print("%s - plain: median %+.2f us, above plain in %d of %d rounds" % (side, statistics.median(d), sum(x > 0 for x in d), len(d)))
 PY
+[ "${ONLY_COST:-0}" = 1 ] && exit 0
 # 2. windows armed later
 kernels() { python3 - "$1" <<'PY'
 import json, sys
