@@ -17,6 +17,7 @@ import java.util.NoSuchElementException;
 import java.util.Properties;
 import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
+import org.duckdb.DuckDBDriver;
 import org.flagos.trace.encoders.EventTable;
 
 /**
@@ -162,6 +163,9 @@ public final class DuckDbAnalyses implements AutoCloseable {
                 // every analysis ends in ORDER BY; nothing else needs the input's order kept, which costs memory
                 s.execute("SET preserve_insertion_order = false");
             }
+            // A query's rows come as DuckDB makes them: the driver's default materialises a result whole first, in
+            // memory outside memory_limit (critical_path_segments at 64 ranks x 100k events: about 390 MB more).
+            streamResults(c, true);
             // One read_parquet of one literal path per file, in plain SQL, put together by column name. A file in
             // a rank=N folder has rank N: its rank column is checked against N, or is N where it has none.
             List<String> reads = new ArrayList<>();
@@ -436,6 +440,16 @@ public final class DuckDbAnalyses implements AutoCloseable {
         }
     }
 
+    /** DuckDB's value of setting {@code name} on this connection ({@code current_setting}), as text, or null. */
+    String setting(String name) throws IOException {
+        try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT CAST(current_setting(" + literal(name) + ") AS VARCHAR)")) {
+            rs.next();
+            return rs.getString(1);
+        } catch (SQLException e) {
+            throw new IOException("cannot read DuckDB's setting " + name + ": " + words(e), e);
+        }
+    }
+
     /** Runs every analysis, in {@link Analyses#NAMES}'s order. */
     public List<ResultTable> runAll() throws IOException {
         List<ResultTable> out = new ArrayList<>();
@@ -490,13 +504,22 @@ public final class DuckDbAnalyses implements AutoCloseable {
     }
 
     /**
+     * The driver's setting (a connection's) that makes a query's result stream, chunk by chunk, rather than be
+     * materialised whole before its first row; {@link #open}'s connection has it on.
+     */
+    static final String STREAM_RESULTS = DuckDBDriver.JDBC_STREAM_RESULTS;
+
+    /**
      * {@link CriticalPath.Engine#sweep} on DuckDB: {@code select}'s rows, ordered, streamed through the sweep in this
-     * JVM, its rows appended to the temporary table {@code name} of connection {@code db}.
+     * JVM, its rows appended to the temporary table {@code name} of connection {@code db}. The ordered rows are read
+     * whole first ({@link #STREAM_RESULTS} off for that one query): an appender cannot flush into a connection while
+     * a streaming result holds it.
      */
     static void sweep(Connection db, String name, String select) throws IOException {
         int n = CriticalPathSweep.COLUMNS.size();
         try (Statement create = db.createStatement()) {
             create.execute("CREATE OR REPLACE TEMP TABLE " + name + " (" + String.join(" BIGINT, ", CriticalPathSweep.OUTPUT) + " BIGINT)");
+            streamResults(db, false);
         } catch (SQLException e) {
             throw new IOException("the critical path cannot be computed over the events table: " + words(e), e);
         }
@@ -547,6 +570,19 @@ public final class DuckDbAnalyses implements AutoCloseable {
         } catch (SQLException | IllegalStateException e) {
             Throwable cause = e instanceof IllegalStateException && e.getCause() instanceof SQLException ? e.getCause() : e;
             throw new IOException("the critical path cannot be computed over the events table: " + words(cause), cause);
+        } finally {
+            try {
+                streamResults(db, true);
+            } catch (SQLException e) {
+                throw new IOException("the critical path cannot be computed over the events table: " + words(e), e);
+            }
+        }
+    }
+
+    /** Sets {@link #STREAM_RESULTS} (never RESET: DuckDB then fails the connection's next query, an internal error). */
+    private static void streamResults(Connection db, boolean on) throws SQLException {
+        try (Statement s = db.createStatement()) {
+            s.execute("SET " + STREAM_RESULTS + " = " + on);
         }
     }
 

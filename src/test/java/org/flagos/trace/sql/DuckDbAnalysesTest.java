@@ -127,6 +127,20 @@ class DuckDbAnalysesTest {
         }
     }
 
+    /**
+     * The connection streams each query's rows (docs/analysis.md, "Memory": a result materialised whole lies outside
+     * DuckDB's memory_limit), and still does after the critical path's sweep, which reads its one query whole.
+     */
+    @Test
+    void resultsStreamAndStillDoAfterTheSweep() throws Exception {
+        try (DuckDbAnalyses duck = DuckDbAnalyses.open(events)) {
+            assertEquals("true", duck.setting(DuckDbAnalyses.STREAM_RESULTS));
+            assertTrue(duck.criticalPath().swept(), "the sweep ran");
+            assertEquals("true", duck.setting(DuckDbAnalyses.STREAM_RESULTS));
+            assertTrue(duck.run("critical_path_segments").rows().size() > 1);
+        }
+    }
+
     @Test
     void aFolderIsOneTableItsHiddenFilesUnread() throws Exception {
         Path folder = Files.createDirectories(dir.resolve("folder/a/b"));
