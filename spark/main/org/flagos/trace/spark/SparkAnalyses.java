@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Column;
+import org.apache.spark.sql.DataFrameWriter;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -25,21 +27,22 @@ import org.flagos.trace.sql.CriticalPathSweep;
  * jar (docs/analysis.md). Nothing here is distributed by hand: Spark plans and runs each query.
  *
  * <pre>
- * spark-submit --class org.flagos.trace.spark.SparkAnalyses flagtrace-VERSION-spark.jar EVENTS OUT
+ * spark-submit --class org.flagos.trace.spark.SparkAnalyses flagtrace-VERSION-spark.jar [--table | --traces]
+ *     [--format csv|parquet] [--only NAME,...] INPUT... OUT
  * </pre>
- * EVENTS: a Parquet events table (a file or a folder of files, local or any file system Spark
+ * INPUT: a Parquet events table (a file or a folder of files, local or any file system Spark
  * reads; a folder of {@code rank=N/} partitions, as {@code flagtrace tables --partition-by-rank}
- * writes it, is read with its ranks by Spark's own partition discovery); OUT: a folder that must not exist, given one CSV table per analysis (OUT/NAME/part-*.csv,
- * with a header line).
+ * writes it, is read with its ranks by Spark's own partition discovery), a catalog table ({@code --table}) or
+ * trace files ({@code --traces}, the {@code flagtrace} data source); OUT: a folder that must not exist, given
+ * one table per analysis (OUT/NAME/part-*).
  */
 public final class SparkAnalyses {
     private SparkAnalyses() {
     }
 
     /**
-     * Registers {@code events} as the input table, computes the critical path's tables
-     * ({@link CriticalPath}: each step's result checkpointed as a temporary view, so the steps do
-     * not grow one plan), and plans every analysis, by name, in order.
+     * Every analysis over the Parquet events table at {@code events} (a file or a folder of files, local or any file
+     * system Spark reads; {@code rank=N/} partitions are read with their ranks by Spark's partition discovery).
      */
     public static Map<String, Dataset<Row>> run(SparkSession spark, String events) {
         return run(spark, spark.read().parquet(events));
@@ -50,17 +53,49 @@ public final class SparkAnalyses {
      * ({@code spark.read().format("flagtrace").load(traces...)}, {@link FlagtraceDataSource}) straight from the traces.
      */
     public static Map<String, Dataset<Row>> run(SparkSession spark, Dataset<Row> events) {
+        return run(spark, events, Analyses.NAMES);
+    }
+
+    /**
+     * Plans the analyses {@code names} (in {@link Analyses#NAMES}' order) over {@code events}, computing the critical
+     * path's tables first where one of them is asked for ({@link CriticalPath}: each step's result checkpointed as a
+     * temporary view, so the steps do not grow one plan). The queries read their input as the view
+     * {@value Analyses#INPUT_TABLE}: a temporary view of the caller's of that name is put back once every query is
+     * planned (each plan holds its input by then), and none is left behind where there was none.
+     */
+    public static Map<String, Dataset<Row>> run(SparkSession spark, Dataset<Row> events, List<String> names) {
+        Dataset<Row> callers = temporaryView(spark, Analyses.INPUT_TABLE);
         events.createOrReplaceTempView(Analyses.INPUT_TABLE);
         try {
-            CriticalPath.build(engine(spark));
+            if (names.stream().anyMatch(CriticalPath.TABLES::contains)) {
+                CriticalPath.build(engine(spark));
+            }
+            Map<String, Dataset<Row>> out = new LinkedHashMap<>();
+            for (String name : Analyses.NAMES) {
+                if (names.contains(name)) {
+                    out.put(name, spark.sql(Analyses.sql(name)));
+                }
+            }
+            return out;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } finally {
+            if (callers != null) {
+                callers.createOrReplaceTempView(Analyses.INPUT_TABLE);
+            } else {
+                spark.catalog().dropTempView(Analyses.INPUT_TABLE);
+            }
         }
-        Map<String, Dataset<Row>> out = new LinkedHashMap<>();
-        for (String name : Analyses.NAMES) {
-            out.put(name, spark.sql(Analyses.sql(name)));
+    }
+
+    /** The session's temporary view {@code name} as planned now, or null where it has none. */
+    private static Dataset<Row> temporaryView(SparkSession spark, String name) {
+        for (org.apache.spark.sql.catalog.Table t : spark.catalog().listTables().collectAsList()) {
+            if (t.isTemporary() && t.name().equals(name)) {
+                return spark.table(name);
+            }
         }
-        return out;
+        return null;
     }
 
     /** {@link CriticalPath}'s steps on Spark: a table is a temporary view of the step's result, computed once. */
@@ -140,22 +175,79 @@ public final class SparkAnalyses {
         };
     }
 
-    /** {@code EVENTS OUT}: writes each analysis as one CSV file under OUT/NAME/. */
+    /**
+     * The spark-submit entry point: {@link AnalysesRequest}'s arguments ({@link AnalysesRequest#USAGE}); each analysis
+     * is written under {@code OUT/NAME/} as Spark writes a table (one file per task: no single task gathers a table).
+     * Trace files ({@code --traces}) are read once by the data source into {@code OUT/events/} (Parquet, a
+     * {@code rank=N/} folder per rank), which the analyses then read. A wrong call exits 2, a failed one 1, each with
+     * one line on standard error.
+     */
     public static void main(String[] args) {
-        if (args.length != 2) {
-            System.err.println("usage: spark-submit --class " + SparkAnalyses.class.getName() + " flagtrace-VERSION-spark.jar EVENTS OUT");
+        AnalysesRequest request;
+        try {
+            request = AnalysesRequest.parse(args);
+        } catch (AnalysesRequest.Refused e) {
+            System.err.println("flagtrace: " + e.getMessage());
             System.exit(2);
+            return;
         }
         SparkSession spark = SparkSession.builder().appName("flagtrace analyses").getOrCreate();
+        int status = 0;
         try {
-            for (Map.Entry<String, Dataset<Row>> e : run(spark, args[0]).entrySet()) {
-                // one file per table: the results are small (a row per rank, step or op name)
-                e.getValue().coalesce(1).write().mode(SaveMode.ErrorIfExists).option("header", "true")
-                        .csv(args[1] + "/" + e.getKey());
-                System.out.println("wrote " + args[1] + "/" + e.getKey());
-            }
+            write(spark, request);
+        } catch (Throwable e) { // an Error too: one line and a status
+            System.err.println("flagtrace: " + oneLine(e));
+            status = 1;
         } finally {
             spark.stop();
         }
+        System.exit(status);
+    }
+
+    /**
+     * Carries out {@code request} on {@code spark}: reads its input, writes each analysis under its output folder,
+     * printing a line per table written; gives the folders written, by analysis name ({@code events} first where the
+     * traces were read).
+     */
+    public static Map<String, String> write(SparkSession spark, AnalysesRequest request) {
+        Dataset<Row> events = switch (request.kind()) {
+            case PARQUET -> spark.read().parquet(request.inputs().get(0));
+            case TABLE -> spark.table(request.inputs().get(0));
+            case TRACES -> null;
+        };
+        Map<String, String> written = new LinkedHashMap<>();
+        if (events == null) {
+            String table = request.output() + "/events";
+            spark.read().format(FlagtraceDataSource.NAME).options(request.sourceOptions())
+                    .load(request.inputs().toArray(String[]::new))
+                    .write().mode(SaveMode.ErrorIfExists).partitionBy("rank").parquet(table);
+            System.out.println("wrote " + table);
+            written.put("events", table);
+            events = spark.read().parquet(table);
+        }
+        for (Map.Entry<String, Dataset<Row>> e : run(spark, events, request.names()).entrySet()) {
+            String folder = request.output() + "/" + e.getKey();
+            DataFrameWriter<Row> writer = e.getValue().write().mode(SaveMode.ErrorIfExists);
+            if (request.format().equals("csv")) {
+                // as flagtrace analyze writes CSV: a quote doubled inside quotes, values kept as they are
+                writer = writer.option("header", "true").option("escape", "\"").option("ignoreLeadingWhiteSpace", "false")
+                        .option("ignoreTrailingWhiteSpace", "false");
+            }
+            writer.format(request.format()).save(folder);
+            System.out.println("wrote " + folder);
+            written.put(e.getKey(), folder);
+        }
+        return written;
+    }
+
+    /** A failure's message on one line, its causes' appended where they add words. */
+    private static String oneLine(Throwable e) {
+        StringBuilder b = new StringBuilder(String.valueOf(e.getMessage()));
+        for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+            if (c.getMessage() != null && !b.toString().contains(c.getMessage())) {
+                b.append(": ").append(c.getMessage());
+            }
+        }
+        return b.toString().replaceAll("\\s*\\R\\s*", " ");
     }
 }
