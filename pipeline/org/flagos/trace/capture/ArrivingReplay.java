@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 import org.flagos.trace.ingest.HostMark;
 import org.flagos.trace.ingest.HostOp;
+import org.flagos.trace.ingest.HostOpSource;
 import org.flagos.trace.model.ClockAnchor;
 import org.flagos.trace.model.DeviceProperties;
 import org.flagos.trace.model.KernelNames;
@@ -183,8 +184,12 @@ public final class ArrivingReplay {
         if (result.truncated()) {
             return "the frames stopped early";
         }
-        if (ops.latestStartNs() > c.windowEndNs() || c.windowEndNs() == windowStartNs) {
-            return "ops lie outside the window"; // the whole replay warns about them first
+        // the whole replay notes these in its trace (its ops' warnings), which this one cannot: it is replayed whole
+        if (c.windowEndNs() == windowStartNs) {
+            return HostOpSource.EMPTY_WINDOW;
+        }
+        if (ops.latestStartNs() > c.windowEndNs()) {
+            return "ops lie outside the window";
         }
         if (ops.idsUnchecked()) {
             return "the ops' ids were too scattered to check as they arrived";
