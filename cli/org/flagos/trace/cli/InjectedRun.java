@@ -741,7 +741,8 @@ final class InjectedRun implements AutoCloseable {
                     anchors.add(anchor(end, "stop"));
                 }
                 ProcessFactsFile.write(CaptureSidecars.PROCESS.besides(w.capture), new ProcessFacts(identity, anchors));
-                WindowEndFile.write(CaptureSidecars.WINDOW_END.besides(w.capture), w.endFacts());
+                Map<String, String> endFacts = w.endFacts();
+                WindowEndFile.write(CaptureSidecars.WINDOW_END.besides(w.capture), endFacts);
                 if (w.arriving != null) {
                     KernelNames table;
                     try {
@@ -750,7 +751,7 @@ final class InjectedRun implements AutoCloseable {
                         table = null; // the whole replay says why
                     }
                     byte[] written = devices;
-                    w.arriving.close(new ArrivingReplay.Closing(windowEnd, anchors, w.endFacts(), table, () -> w.devicesSeen != written));
+                    w.arriving.close(new ArrivingReplay.Closing(windowEnd, anchors, endFacts, table, () -> w.devicesSeen != written));
                 }
             } catch (IOException | RuntimeException e) {
                 w.failure = e;

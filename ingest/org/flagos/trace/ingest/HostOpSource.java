@@ -9,6 +9,9 @@ import java.util.List;
  * An in-memory list ({@link HostOps}) or a file streamed line by line ({@link OpsJsonlFile}).
  */
 public interface HostOpSource {
+    /** The warning for a window that holds no time (its start equals its end). */
+    String EMPTY_WINDOW = "the capture window is empty (window_start equals window_end)";
+
     long windowStartNs();
 
     long windowEndNs();

@@ -22,7 +22,7 @@ final class HostOpsCheck {
             warnings.add(outside + " of " + ops + " ops lie outside the capture window and are dropped");
         }
         if (windowEnd == windowStart) {
-            warnings.add("the capture window is empty (window_start equals window_end)");
+            warnings.add(HostOpSource.EMPTY_WINDOW);
         }
         return warnings;
     }

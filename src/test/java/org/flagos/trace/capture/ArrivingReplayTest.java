@@ -9,8 +9,10 @@ import com.lmax.disruptor.EventTranslatorOneArg;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,13 +40,14 @@ import org.flagos.trace.testing.Captures;
 import org.flagos.trace.vendors.Vendors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A capture replayed as it arrives equals its whole replay, byte for byte, on real H200 captures fed as {@code flagtrace
  * run}'s stream feeds them (each buffer after the ops that ended by its records and a tick that vouches for them, names
  * first); and where it went on before something arrived (an op ending before records that went on without it, a kernel
- * name the table gives only at the close, a window closing before a record it kept) it says why the capture must be
- * replayed whole, as it does when it gives up or no buffer came.
+ * name the table gives only at the close, a window closing before a record it kept, an empty window) it says why the
+ * capture must be replayed whole, as it does when it gives up or no buffer came.
  */
 class ArrivingReplayTest {
     private static final Map<String, String> END = Map.of("flagtrace_run_end", "stop", "flagtrace_run_buffers", "5");
@@ -245,6 +248,29 @@ class ArrivingReplayTest {
         } else {
             assertEquals(new String(c.replayedWhole(end), StandardCharsets.UTF_8), out.toString(StandardCharsets.UTF_8));
         }
+    }
+
+    /**
+     * A window that ends where it starts is replayed whole, and the reason given is the whole replay's own warning for
+     * that window (a note of its trace), not ops outside the window: here no op arrived at all.
+     */
+    @Test
+    void anEmptyWindowIsReplayedWholeSayingSoInTheWholeReplaysWords(@TempDir Path dir) throws Exception {
+        Capture c = Capture.of("h200-java-parity");
+        long at = Math.max(c.windowEnd(), Collections.max(c.latestEnds())) + 1_000_000_000L; // after every record: none kept
+        ArrivingReplay replay = new ArrivingReplay(c.file(), at, null, c::devices, 128L << 20);
+        Future<ArrivingReplay.Outcome> outcome = start(replay, new ByteArrayOutputStream());
+        c.names().entries().forEach(replay::name);
+        c.frames().forEach(f -> replay.frame(1, f));
+        replay.close(closing(c, at, c.names()));
+        String why = outcome.get(60, TimeUnit.SECONDS).replayWhole();
+        assertEquals("the capture window is empty (window_start equals window_end)", why);
+
+        Path ops = dir.resolve("empty.ops.jsonl");
+        Files.writeString(ops, "{\"window_start\":" + at + "}\n{\"window_end\":" + at + "}\n");
+        CaptureReplay.Result whole = CaptureReplay.run(CaptureReplay.request(c.file(), ops, null, c.devices(), Map.of()),
+                new ByteArrayOutputStream());
+        assertTrue(whole.accounting().notes().contains(why), "the whole replay's notes: " + whole.accounting().notes());
     }
 
     @Test
