@@ -16,6 +16,8 @@ import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.Channels;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
@@ -106,6 +108,9 @@ final class InjectedRun implements AutoCloseable {
     private final ServerSocketChannel server;
     private final List<Connection> connections = new ArrayList<>();
     private final Thread acceptor;
+    /** The acceptor's selector once it waits on one; {@link #finish}'s ask for the last connections wakes it. */
+    private volatile Selector accepting;
+    private volatile boolean finishing;
     private final OnDemand onDemand;
     private final Path controlSocket;
     private final ServerSocketChannel control;
@@ -385,31 +390,57 @@ final class InjectedRun implements AutoCloseable {
         return null;
     }
 
+    /**
+     * Takes each connection as it comes until {@link #finish} asks for the last ones: then every connection queued
+     * before that (a process that connected, handed over its stream and exited just as CMD ended) is taken too, for
+     * closing the socket would drop it, and the process with it, without a word.
+     */
     private void accept() {
-        while (server.isOpen()) {
-            try {
-                SocketChannel channel = server.accept();
-                Connection c = new Connection(channel, dir);
-                synchronized (connections) {
-                    connections.add(c);
+        try (Selector selector = Selector.open()) {
+            server.configureBlocking(false);
+            server.register(selector, SelectionKey.OP_ACCEPT);
+            accepting = selector;
+            while (true) {
+                boolean last = finishing; // read before the queue is emptied: what came before finish's ask is taken below
+                for (SocketChannel channel; (channel = server.accept()) != null; ) {
+                    Connection c = new Connection(channel, dir); // in blocking mode, as every accepted channel is
+                    synchronized (connections) {
+                        connections.add(c);
+                    }
+                    c.thread.start();
                 }
-                c.thread.start();
-            } catch (IOException e) {
-                return; // closed
+                if (last) {
+                    return;
+                }
+                selector.select();
+                selector.selectedKeys().clear();
             }
+        } catch (IOException e) {
+            // closed
+        }
+    }
+
+    /** Has the acceptor take the connections queued now and stop. */
+    private void stopAccepting() {
+        finishing = true;
+        Selector selector = accepting;
+        if (selector != null) {
+            selector.wakeup();
         }
     }
 
     /**
-     * After CMD has exited: stops accepting, waits for the streams still open (30 s at most; one still
+     * After CMD has exited: stops accepting (every connection made before this is taken), waits for the streams still open (30 s at most; one still
      * open then ends there, without a stop) and for each window's replay into its trace (begun when the
      * window closed), and says what each replay said, stream by stream, window by window, as if they had
      * run one after another now; the traces written.
      */
     List<Path> finish(PrintStream err) throws IOException, InterruptedException {
+        stopAccepting();
+        acceptor.join(TimeUnit.SECONDS.toMillis(5)); // it takes what is queued, then stops
         server.close();
         control.close();
-        acceptor.join(TimeUnit.SECONDS.toMillis(5));
+        acceptor.join(TimeUnit.SECONDS.toMillis(5)); // one still taking then stops at the close
         List<Connection> all;
         synchronized (connections) {
             all = List.copyOf(connections);
@@ -439,6 +470,7 @@ final class InjectedRun implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
+        stopAccepting();
         server.close();
         control.close();
         timers.shutdownNow();
@@ -528,7 +560,7 @@ final class InjectedRun implements AutoCloseable {
                     take(type, header, payload);
                 }
             } catch (IOException | RuntimeException e) { // a broken or malformed stream: what came before it is kept
-                if (damage == null && pid >= 0) {
+                if (damage == null) {
                     damage = "the stream broke: " + e.getMessage();
                 }
             } finally {
@@ -774,6 +806,12 @@ final class InjectedRun implements AutoCloseable {
             List<Window> all;
             synchronized (this) {
                 all = List.copyOf(windows);
+            }
+            if (pid < 0) { // no hello: nothing says who it was
+                err.println("flagtrace run: a process's stream ended before its hello (" + (damage != null ? damage : "nothing handed over")
+                        + "): nothing of that process is in a trace");
+            } else if (damage != null && all.isEmpty()) { // a window's trace names it; without one, this line does
+                err.println("flagtrace run: process " + pid + "'s stream ended before any window (" + damage + ")");
             }
             if (outside > 0) {
                 err.println("flagtrace run: process " + pid + " handed over " + outside + " messages outside any window (not in a trace)");
