@@ -49,7 +49,7 @@ time "$java" -Xmx4g -Dflagtrace.analyze.memory="${DUCK_MEMORY:-48g}" -Djava.io.t
   org.flagos.trace.cli.FlagtraceCli analyze "$W/parts" --only "$only" -o "$W/duck" >"$W/logs/analyze.out"
 
 step "3a. the cluster: a master and $workers workers ($cores cores, $wmem each)"
-mkdir -p "$W/spark-home/jars" "$W/local"
+mkdir -p "$W/spark-home/jars" "$W/local" "$W/events"
 "$java" $opens -Xmx1g -Djava.io.tmpdir="$W/tmp" -Dspark.master.rest.enabled=false -cp "$spark_cp" \
   org.apache.spark.deploy.master.Master --host 127.0.0.1 --port 7077 --webui-port 8080 >"$W/logs/master.log" 2>&1 &
 pids+=($!)
@@ -60,26 +60,31 @@ for i in $(seq 1 "$workers"); do
     --work-dir "$W/work$i" spark://127.0.0.1:7077 >"$W/logs/worker$i.log" 2>&1 &
   pids+=($!)
 done
+# Spark logs nothing here (the CLI's slf4j-nop is on the class path): the master's JSON says who is alive.
+alive=0
 for t in $(seq 1 120); do
-  alive=$(grep -c "Registering worker" "$W/logs/master.log" || true)
+  alive=$(curl -s http://127.0.0.1:8080/json/ | grep -o '"state" *: *"ALIVE"' | wc -l || true)
   [ "$alive" -ge "$workers" ] && break
   sleep 1
 done
-echo "workers registered: $alive"
+echo "workers alive: $alive"
+[ "$alive" -ge "$workers" ] || { echo "the workers did not register in 120 s"; exit 1; }
 
 submit() {
   "$java" $opens -Xmx4g -Djava.io.tmpdir="$W/tmp" -cp "$spark_cp" org.apache.spark.deploy.SparkSubmit \
     --master spark://127.0.0.1:7077 --deploy-mode client --conf spark.ui.enabled=false \
-    --conf spark.executor.memory="${EXECUTOR_MEMORY:-20g}" --conf spark.executor.cores="$cores" \
+    --conf spark.executor.memory="$wmem" --conf spark.executor.cores="$cores" \
     --conf "spark.executor.extraJavaOptions=$opens -Djava.io.tmpdir=$W/tmp" --conf spark.driver.host=127.0.0.1 \
     --conf spark.sql.shuffle.partitions="$((workers * cores * 2))" --conf spark.local.dir="$W/local" \
-    --conf spark.sql.session.timeZone=UTC "$@"
+    --conf spark.sql.session.timeZone=UTC --conf spark.eventLog.enabled=true --conf spark.eventLog.dir="$W/events" \
+    --conf spark.eventLog.compress=false --conf spark.eventLog.rolling.enabled=false "$@"
 }
 step "3b. spark-submit: the data source reads the traces, then the analyses (--only $only)"
 time submit --jars "$B/flagtrace.jar" --class org.flagos.trace.spark.SparkAnalyses "$B/flagtrace-spark.jar" --traces --clock trace --only "$only" \
   "$W/traces" "$W/spark" >"$W/logs/submit.out" 2>"$W/logs/submit.err" || { tail -20 "$W/logs/submit.err"; exit 1; }
 cat "$W/logs/submit.out"
-grep -h "Starting task\|Finished task" "$W/logs/submit.err" | grep -o "executor [0-9]*" | sort | uniq -c | head || true
+echo "tasks per executor (Spark's event log): $(find "$W/events" -type f -exec cat {} + | grep '"Event":"SparkListenerTaskEnd"' \
+  | grep -o '"Executor ID":"[^"]*"' | sort | uniq -c | tr -s ' \n' ' ')"
 
 step "4a. the two events tables, row for row (on the cluster)"
 time submit --class org.flagos.trace.spark.CompareTables --jars "$B/flagtrace.jar,$B/flagtrace-spark.jar" "$B/flagtrace-bench.jar" "$W/spark/events" "$W/parts" \
