@@ -47,9 +47,13 @@ public final class CriticalPath {
      * nodes are made a slice of ranks at a time (every row of {@code cp_nodes} depends on its own rank's events
      * only), so the step's memory is that of a slice, not of the whole job. DuckDB's window operators keep a
      * partition's rows in memory while they run, so a job of 64 ranks x 1M events cannot be made in one statement
-     * within the launcher's 616 MiB (docs/benchmarks.md, "`analyze` of 64 × 1M within 1 GiB").
+     * within the launcher's 616 MiB (docs/benchmarks.md, "`analyze` of 64 × 1M within 1 GiB"). The system property
+     * {@link #SLICE_PROPERTY} sets another size (to compare the tables of a small job made in slices and whole).
      */
     static final long EVENTS_PER_SLICE = 2_000_000;
+
+    /** The system property that sets {@link #EVENTS_PER_SLICE} for {@link #build(Engine)}. */
+    static final String SLICE_PROPERTY = "flagtrace.analyze.slice.events";
 
     /** Makes {@code cp_keys} with its nodes in {@code windows} windows of time ({@code cp_window_count}). */
     private static void keys(Engine engine, long windows) throws IOException {
@@ -212,12 +216,17 @@ public final class CriticalPath {
      * launch can make).
      */
     public static Rounds build(Engine engine) throws IOException {
-        return build(engine, true, EVENTS_PER_SLICE);
+        return build(engine, true, eventsPerSlice());
+    }
+
+    /** {@link #EVENTS_PER_SLICE}, or what {@link #SLICE_PROPERTY} says. */
+    static long eventsPerSlice() {
+        return Long.getLong(SLICE_PROPERTY, EVENTS_PER_SLICE);
     }
 
     /** As {@link #build(Engine)}; with {@code sweep} false the key nodes are settled in rounds whatever the graph. */
     static Rounds build(Engine engine, boolean sweep) throws IOException {
-        return build(engine, sweep, EVENTS_PER_SLICE);
+        return build(engine, sweep, eventsPerSlice());
     }
 
     /**

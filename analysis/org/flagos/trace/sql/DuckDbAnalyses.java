@@ -472,7 +472,7 @@ public final class DuckDbAnalyses implements AutoCloseable {
 
     /** As {@link #criticalPath()}; with {@code sweep} false the key nodes are settled in rounds ({@link CriticalPath#build}). */
     CriticalPath.Rounds criticalPath(boolean sweep) throws IOException {
-        return criticalPath(sweep, CriticalPath.EVENTS_PER_SLICE);
+        return criticalPath(sweep, CriticalPath.eventsPerSlice());
     }
 
     /** As {@link #criticalPath(boolean)}, {@code cp_nodes} made {@code eventsPerSlice} events at a time ({@link CriticalPath#build}). */
