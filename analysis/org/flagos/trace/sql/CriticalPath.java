@@ -43,12 +43,12 @@ public final class CriticalPath {
     static final long NODES_PER_WINDOW_SQUARED = 100;
 
     /**
-     * The most events of the graph ({@code cp_events} rows) one statement of {@code cp_nodes} takes: a larger job's
-     * nodes are made a slice of ranks at a time (every row of {@code cp_nodes} depends on its own rank's events
-     * only), so the step's memory is that of a slice, not of the whole job. DuckDB's window operators keep a
-     * partition's rows in memory while they run, so a job of 64 ranks x 1M events cannot be made in one statement
-     * within the launcher's 616 MiB (docs/benchmarks.md, "`analyze` of 64 × 1M within 1 GiB"). The system property
-     * {@link #SLICE_PROPERTY} sets another size (to compare the tables of a small job made in slices and whole).
+     * The most events of the graph ({@code cp_events} rows) one statement of {@code cp_nodes} takes on DuckDB: a larger
+     * job's nodes are made a slice of ranks at a time (every row of {@code cp_nodes} depends on its own rank's events
+     * only), so the step's windows and joins work on a slice, not the whole job. In one statement the step ran out of
+     * the launcher's 616 MiB at 64 ranks x 1M events; in slices it gets further but not through (docs/benchmarks.md,
+     * "`analyze` of 64 × 1M within 1 GiB"). DuckDB's only ({@link DuckDbAnalyses#criticalPath()}); the system
+     * property {@link #SLICE_PROPERTY} sets another size (to compare a small job's tables made in slices and whole).
      */
     static final long EVENTS_PER_SLICE = 2_000_000;
 
@@ -216,7 +216,10 @@ public final class CriticalPath {
      * launch can make).
      */
     public static Rounds build(Engine engine) throws IOException {
-        return build(engine, true, eventsPerSlice());
+        // One statement a step, whatever the job: Spark's memory is its executors', not one process's, and Spark 4.2
+        // fails the UNION ALL of the slices' tables (a NoSuchElementException, "key not found: rank#N", in
+        // UnionBase.rewriteConstraints); DuckDbAnalyses makes cp_nodes in slices (eventsPerSlice()).
+        return build(engine, true, Long.MAX_VALUE);
     }
 
     /** {@link #EVENTS_PER_SLICE}, or what {@link #SLICE_PROPERTY} says. */
@@ -224,13 +227,8 @@ public final class CriticalPath {
         return Long.getLong(SLICE_PROPERTY, EVENTS_PER_SLICE);
     }
 
-    /** As {@link #build(Engine)}; with {@code sweep} false the key nodes are settled in rounds whatever the graph. */
-    static Rounds build(Engine engine, boolean sweep) throws IOException {
-        return build(engine, sweep, eventsPerSlice());
-    }
-
     /**
-     * As {@link #build(Engine, boolean)}, with
+     * As {@link #build(Engine)}; with {@code sweep} false the key nodes are settled in rounds whatever the graph, and
      * {@code cp_nodes} is made {@code eventsPerSlice} events ({@link #EVENTS_PER_SLICE}) at a time.
      */
     static Rounds build(Engine engine, boolean sweep, long eventsPerSlice) throws IOException {
