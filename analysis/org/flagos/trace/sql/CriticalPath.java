@@ -52,7 +52,7 @@ public final class CriticalPath {
      */
     static final long EVENTS_PER_SLICE = 2_000_000;
 
-    /** The system property that sets {@link #EVENTS_PER_SLICE} for {@link #build(Engine)}. */
+    /** The system property that sets {@link #EVENTS_PER_SLICE} for {@link DuckDbAnalyses#criticalPath()}. */
     static final String SLICE_PROPERTY = "flagtrace.analyze.slice.events";
 
     /** Makes {@code cp_keys} with its nodes in {@code windows} windows of time ({@code cp_window_count}). */
