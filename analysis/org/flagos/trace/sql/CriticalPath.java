@@ -42,6 +42,19 @@ public final class CriticalPath {
      */
     static final long NODES_PER_WINDOW_SQUARED = 100;
 
+    /**
+     * The most events of the graph ({@code cp_events} rows) one statement of {@code cp_nodes} takes on DuckDB: a larger
+     * job's nodes are made a slice of ranks at a time (every row of {@code cp_nodes} depends on its own rank's events
+     * only), so the step's windows and joins work on a slice, not the whole job. In one statement the step ran out of
+     * the launcher's 616 MiB at 64 ranks x 1M events; in slices it gets further but not through (docs/benchmarks.md,
+     * "`analyze` of 64 × 1M within 1 GiB"). DuckDB's only ({@link DuckDbAnalyses#criticalPath()}); the system
+     * property {@link #SLICE_PROPERTY} sets another size (to compare a small job's tables made in slices and whole).
+     */
+    static final long EVENTS_PER_SLICE = 2_000_000;
+
+    /** The system property that sets {@link #EVENTS_PER_SLICE} for {@link DuckDbAnalyses#criticalPath()}. */
+    static final String SLICE_PROPERTY = "flagtrace.analyze.slice.events";
+
     /** Makes {@code cp_keys} with its nodes in {@code windows} windows of time ({@code cp_window_count}). */
     private static void keys(Engine engine, long windows) throws IOException {
         engine.table("cp_window_count", "SELECT CAST(" + windows + " AS BIGINT) AS n");
@@ -69,9 +82,9 @@ public final class CriticalPath {
 
     /**
      * How much work the last {@link #build} took: relaxation rounds (0 where the sweep settled the key nodes), walk
-     * steps, and whether the sweep settled them.
+     * steps, whether the sweep settled them, and the statements {@code cp_nodes} was made in (one a slice of ranks).
      */
-    public record Rounds(int relaxations, int walkSteps, boolean swept) {
+    public record Rounds(int relaxations, int walkSteps, boolean swept, int nodeSlices) {
     }
 
     private CriticalPath() {
@@ -158,6 +171,43 @@ public final class CriticalPath {
     }
 
     /**
+     * Makes the table {@code name} of {@code select}, a step whose every row depends only on its own rank's rows of the
+     * tables {@code perRankTables} (each has a column {@code rank}): in one statement where {@code cp_events} holds at
+     * most {@code eventsPerSlice} rows, else one slice of ranks at a time (each slice's ranks hold that many events, or
+     * one rank more), each statement reading only its slice's rows of those tables, the slices then put together.
+     * Returns the statements the table was made in.
+     */
+    static int perRank(Engine engine, String name, String select, long eventsPerSlice, String... perRankTables) throws IOException {
+        if (engine.count("SELECT COUNT(*) FROM cp_events") <= eventsPerSlice) {
+            engine.table(name, select);
+            return 1;
+        }
+        // each rank's slice: the events of the ranks before it, in whole slices
+        engine.table("cp_slices", "SELECT rank, CAST(FLOOR((SUM(n) OVER (ORDER BY rank ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) - n)"
+                + " / CAST(" + eventsPerSlice + " AS DOUBLE)) AS BIGINT) AS slice FROM (SELECT rank, COUNT(*) AS n FROM cp_events GROUP BY rank) r");
+        List<String> parts = new java.util.ArrayList<>();
+        for (long slice = -1; (slice = engine.count("SELECT COALESCE(MIN(slice), -1) FROM cp_slices WHERE slice > " + slice)) >= 0; ) {
+            String of = " FROM cp_slices WHERE slice = " + slice;
+            // ranks are whole numbers; literal bounds let the engine skip the other ranks' row groups
+            String ranks = "rank BETWEEN " + engine.count("SELECT MIN(rank)" + of) + " AND " + engine.count("SELECT MAX(rank)" + of);
+            String sliced = select;
+            for (String table : perRankTables) {
+                sliced = sliced.replaceAll("(?<![\\w.])" + table + "(?![\\w])",
+                        java.util.regex.Matcher.quoteReplacement("(SELECT * FROM " + table + " WHERE " + ranks + ")"));
+            }
+            String part = name + "_slice_" + parts.size();
+            engine.table(part, sliced);
+            parts.add(part);
+        }
+        engine.drop("cp_slices");
+        engine.table(name, String.join(" UNION ALL ", parts.stream().map(p -> "SELECT * FROM " + p).toList()));
+        for (String part : parts) {
+            engine.drop(part);
+        }
+        return parts.size();
+    }
+
+    /**
      * Runs every step over the table {@code events}, leaving {@code cp_events}, {@code cp_nodes},
      * {@code cp_cross}, {@code cp_back} and {@code cp_segments} in the engine (the intermediate
      * tables are dropped as they are passed). The key nodes are settled in one ordered sweep
@@ -166,17 +216,28 @@ public final class CriticalPath {
      * launch can make).
      */
     public static Rounds build(Engine engine) throws IOException {
-        return build(engine, true);
+        // One statement a step, whatever the job: Spark's memory is its executors', not one process's, and Spark 4.2
+        // fails the UNION ALL of the slices' tables (a NoSuchElementException, "key not found: rank#N", in
+        // UnionBase.rewriteConstraints); DuckDbAnalyses makes cp_nodes in slices (eventsPerSlice()).
+        return build(engine, true, Long.MAX_VALUE);
     }
 
-    /** As {@link #build(Engine)}; with {@code sweep} false the key nodes are settled in rounds whatever the graph. */
-    static Rounds build(Engine engine, boolean sweep) throws IOException {
+    /** {@link #EVENTS_PER_SLICE}, or what {@link #SLICE_PROPERTY} says. */
+    static long eventsPerSlice() {
+        return Long.getLong(SLICE_PROPERTY, EVENTS_PER_SLICE);
+    }
+
+    /**
+     * As {@link #build(Engine)}; with {@code sweep} false the key nodes are settled in rounds whatever the graph, and
+     * {@code cp_nodes} is made {@code eventsPerSlice} events ({@link #EVENTS_PER_SLICE}) at a time.
+     */
+    static Rounds build(Engine engine, boolean sweep, long eventsPerSlice) throws IOException {
         engine.table("cp_events", step("cp_events"));
         // the collectives analysis' own table: its matching of one collective across ranks is the one rule
         engine.table("cp_collectives", Analyses.sql(COLLECTIVES));
         engine.table("cp_arrivals", step("cp_arrivals"));
         engine.drop("cp_collectives");
-        engine.table("cp_nodes", step("cp_nodes"));
+        int nodeSlices = perRank(engine, "cp_nodes", step("cp_nodes"), eventsPerSlice, "cp_events", "cp_arrivals", "events");
         engine.table("cp_cross", step("cp_cross"));
         engine.drop("cp_arrivals");
         // The nodes edges between chains leave or enter, settled in one ordered pass (CriticalPathSweep); where the
@@ -232,6 +293,6 @@ public final class CriticalPath {
         int walkSteps = (int) engine.count("SELECT COALESCE(MAX(step), 0) + 1 FROM " + walk);
         engine.table("cp_segments", step("cp_segments", "cp_walk_prev", walk));
         engine.drop(walk);
-        return new Rounds(round, walkSteps, swept);
+        return new Rounds(round, walkSteps, swept, nodeSlices);
     }
 }

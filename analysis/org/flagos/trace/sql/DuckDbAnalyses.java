@@ -472,6 +472,11 @@ public final class DuckDbAnalyses implements AutoCloseable {
 
     /** As {@link #criticalPath()}; with {@code sweep} false the key nodes are settled in rounds ({@link CriticalPath#build}). */
     CriticalPath.Rounds criticalPath(boolean sweep) throws IOException {
+        return criticalPath(sweep, CriticalPath.eventsPerSlice());
+    }
+
+    /** As {@link #criticalPath(boolean)}, {@code cp_nodes} made {@code eventsPerSlice} events at a time ({@link CriticalPath#build}). */
+    CriticalPath.Rounds criticalPath(boolean sweep, long eventsPerSlice) throws IOException {
         if (criticalPath == null) {
             criticalPath = CriticalPath.build(new CriticalPath.Engine() {
                 @Override
@@ -498,7 +503,7 @@ public final class DuckDbAnalyses implements AutoCloseable {
                 public void sweep(String name, String select) throws IOException {
                     DuckDbAnalyses.sweep(db, name, select);
                 }
-            }, sweep);
+            }, sweep, eventsPerSlice);
         }
         return criticalPath;
     }

@@ -78,8 +78,8 @@ class CriticalPathEnginesTest {
             assertTrue(!a.rows().isEmpty(), a.name());
             assertEquals(sorted(a.rows()), sorted(rows), a.name());
         }
-        System.out.printf("critical path of %s: %d relaxation rounds, %d walk steps; Spark local[2] %.1f s%n", events.getFileName(),
-                rounds.relaxations(), rounds.walkSteps(), (System.nanoTime() - began) / 1e9);
+        System.out.printf("critical path of %s: %d relaxation rounds, %d walk steps, cp_nodes in %d statements; Spark local[2] %.1f s%n",
+                events.getFileName(), rounds.relaxations(), rounds.walkSteps(), rounds.nodeSlices(), (System.nanoTime() - began) / 1e9);
     }
 
     @Test

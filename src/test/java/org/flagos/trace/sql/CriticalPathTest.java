@@ -153,4 +153,44 @@ public class CriticalPathTest {
         }
         assertEquals(2800 + 5060 + 990, sum);
     }
+
+    /** Both tables and how they were made, cp_nodes made {@code eventsPerSlice} events at a time. */
+    private static List<Object> tables(Path events, long eventsPerSlice) throws Exception {
+        List<Object> out = new ArrayList<>();
+        try (DuckDbAnalyses d = DuckDbAnalyses.open(events)) {
+            out.add(d.criticalPath(true, eventsPerSlice));
+            for (String name : CriticalPath.TABLES) {
+                ResultTable t = d.run(name);
+                out.add(t.columns());
+                out.add(t.rows());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * cp_nodes made a slice of ranks at a time (here each rank its own: one event a slice) gives the tables one
+     * statement gives, row for row: the three ranks above, and CriticalPathRecountTest's all-reduce with a late rank,
+     * whose path crosses between ranks (cp_arrivals, read per slice too).
+     */
+    @Test
+    void nodesMadeASliceOfRanksAtATimeGiveTheSameTables() throws Exception {
+        List<Ev> known = new ArrayList<>();
+        known.addAll(hostBound(0));
+        known.addAll(deviceBound(1));
+        known.addAll(streamSync(2));
+        List<Ev> straggler = new ArrayList<>();
+        straggler.addAll(org.flagos.trace.cli.CriticalPathRecountTest.allReduceStep(0, 1000));
+        straggler.addAll(org.flagos.trace.cli.CriticalPathRecountTest.allReduceStep(1, 4000));
+        straggler.addAll(org.flagos.trace.cli.CriticalPathRecountTest.allReduceStep(2, 1000));
+        for (Path events : List.of(write(Files.createDirectories(dir.resolve("known")), "events", known),
+                write(Files.createDirectories(dir.resolve("straggler")), "events", straggler))) {
+            List<Object> whole = tables(events, CriticalPath.EVENTS_PER_SLICE);
+            List<Object> sliced = tables(events, 1);
+            assertEquals(1, ((CriticalPath.Rounds) whole.get(0)).nodeSlices(), "one statement: " + whole.get(0));
+            assertEquals(3, ((CriticalPath.Rounds) sliced.get(0)).nodeSlices(), "a statement a rank: " + sliced.get(0));
+            assertTrue(!((List<?>) whole.get(2)).isEmpty() && !((List<?>) whole.get(4)).isEmpty(), events.toString());
+            assertEquals(whole.subList(1, whole.size()), sliced.subList(1, sliced.size()), events.toString());
+        }
+    }
 }
