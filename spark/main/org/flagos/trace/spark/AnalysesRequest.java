@@ -96,6 +96,11 @@ public record AnalysesRequest(Input kind, List<String> inputs, String output, St
 
     /** Whether the critical path's tables must be built for {@link #names}. */
     public boolean needsCriticalPath() {
+        return needsCriticalPath(names);
+    }
+
+    /** Whether the critical path's tables must be built before the analyses {@code names}. */
+    public static boolean needsCriticalPath(List<String> names) {
         return names.stream().anyMatch(org.flagos.trace.sql.CriticalPath.TABLES::contains);
     }
 

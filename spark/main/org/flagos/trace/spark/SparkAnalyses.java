@@ -67,7 +67,7 @@ public final class SparkAnalyses {
         Dataset<Row> callers = temporaryView(spark, Analyses.INPUT_TABLE);
         events.createOrReplaceTempView(Analyses.INPUT_TABLE);
         try {
-            if (names.stream().anyMatch(CriticalPath.TABLES::contains)) {
+            if (AnalysesRequest.needsCriticalPath(names)) {
                 CriticalPath.build(engine(spark));
             }
             Map<String, Dataset<Row>> out = new LinkedHashMap<>();
