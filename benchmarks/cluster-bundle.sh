@@ -34,7 +34,6 @@ ls target/lib | while read -r j; do [ -f "$lib/$j" ] && echo "$j"; done >"$out/c
 jdk=$(dirname "$(readlink -f "$(command -v javac)")")
 "$jdk/jlink" --add-modules java.base,java.compiler,java.desktop,java.logging,java.management,java.naming,java.security.jgss,java.security.sasl,java.sql,java.xml,java.rmi,java.scripting,java.instrument,java.datatransfer,jdk.unsupported,jdk.security.auth,jdk.management,jdk.jfr,jdk.crypto.ec,jdk.zipfs,jdk.incubator.vector \
   --strip-debug --no-header-files --no-man-pages --output "$out/jre"
-cp target/flagtrace-*-SNAPSHOT.jar "$out/flagtrace.jar" 2>/dev/null || true
 cp "$(ls target/flagtrace-*-spark.jar | head -1)" "$out/flagtrace-spark.jar"
 cp "$(ls target/flagtrace-[0-9]*-SNAPSHOT.jar | grep -v spark | head -1)" "$out/flagtrace.jar"
 (cd target/test-classes && jar cf "$(cd - >/dev/null && cd "$out" && pwd)/flagtrace-bench.jar" org/flagos/trace/benchmarks \
