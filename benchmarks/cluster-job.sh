@@ -28,10 +28,21 @@ TIMEFORMAT='%R s wall, %U s user, %S s sys'
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup EXIT
-step() { echo "== $(date -u +%H:%M:%S) $*"; }
+# The machine's memory in use (MemTotal - MemAvailable) every 2 s; each step ends with its peak.
+sample() { while sleep 2; do echo "$(date +%s) $(awk '/^MemTotal/ {t=$2} /^MemAvailable/ {a=$2} END {print int((t-a)/1024)}' /proc/meminfo)"; done; }
+peak() { [ -z "${since:-}" ] || echo "   peak memory in use on the machine during the step: $(awk -v s="$since" '$1>=s && $2>m {m=$2} END {print m+0}' "$W/logs/memory.log") MiB"; }
+step() { peak; since=$(date +%s); echo "== $(date -u +%H:%M:%S) $*"; }
+# The master's JSON (curl where there is one; the device machine may have only python3).
+master_json() {
+  if command -v curl >/dev/null; then curl -s http://127.0.0.1:8080/json/
+  else python3 -c 'import urllib.request; print(urllib.request.urlopen("http://127.0.0.1:8080/json/", timeout=5).read().decode())' 2>/dev/null
+  fi
+}
 
 rm -rf "$W" && mkdir -p "$W/tmp" "$W/logs"
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; $($java -version 2>&1 | head -1)"
+echo "machine: $(nproc) cores, $(awk '/^MemTotal/ {print int($2/1048576)}' /proc/meminfo) GiB ($(awk '/^MemTotal/ {t=$2} /^MemAvailable/ {a=$2} END {print int((t-a)/1024)}' /proc/meminfo) MiB in use before); $($java -version 2>&1 | head -1)"
+sample >"$W/logs/memory.log" &
+pids+=($!)
 
 step "1. the job: $ranks ranks x $events events"
 time "$java" -cp "$B/flagtrace-bench.jar:$cli_cp" org.flagos.trace.benchmarks.SyntheticJob "$W/traces" "$ranks" "$events" \
@@ -63,7 +74,7 @@ done
 # Spark logs nothing here (the CLI's slf4j-nop is on the class path): the master's JSON says who is alive.
 alive=0
 for t in $(seq 1 120); do
-  alive=$(curl -s http://127.0.0.1:8080/json/ | grep -o '"state" *: *"ALIVE"' | wc -l || true)
+  alive=$(master_json | grep -o '"state" *: *"ALIVE"' | wc -l || true)
   [ "$alive" -ge "$workers" ] && break
   sleep 1
 done
@@ -101,4 +112,5 @@ for name in ${only//,/ }; do
   [ "$a" = "$b" ] || same=no
 done
 grep -q "identical: yes" "$W/logs/compare.out" || same=no
+peak
 echo "identical: $same"
