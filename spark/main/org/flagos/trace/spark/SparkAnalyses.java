@@ -207,9 +207,20 @@ public final class SparkAnalyses {
     /**
      * Carries out {@code request} on {@code spark}: reads its input, writes each analysis under its output folder,
      * printing a line per table written; gives the folders written, by analysis name ({@code events} first where the
-     * traces were read).
+     * traces were read). A failure removes every table folder this call made (and the output folder, where it made
+     * it): no half-written table is left behind.
      */
     public static Map<String, String> write(SparkSession spark, AnalysesRequest request) {
+        OutputTables out = OutputTables.at(request.output(), spark.sparkContext().hadoopConfiguration());
+        try {
+            return write(spark, request, out);
+        } catch (Throwable e) { // Spark's own exceptions are checked ones thrown undeclared: every kind is caught
+            out.removeAfter(e);
+            throw e;
+        }
+    }
+
+    private static Map<String, String> write(SparkSession spark, AnalysesRequest request, OutputTables out) {
         Dataset<Row> events = switch (request.kind()) {
             case PARQUET -> spark.read().parquet(request.inputs().get(0));
             case TABLE -> spark.table(request.inputs().get(0));
@@ -217,7 +228,7 @@ public final class SparkAnalyses {
         };
         Map<String, String> written = new LinkedHashMap<>();
         if (events == null) {
-            String table = request.output() + "/events";
+            String table = out.claim("events");
             spark.read().format(FlagtraceDataSource.NAME).options(request.sourceOptions())
                     .load(request.inputs().toArray(String[]::new))
                     .write().mode(SaveMode.ErrorIfExists).partitionBy("rank").parquet(table);
@@ -226,7 +237,7 @@ public final class SparkAnalyses {
             events = spark.read().parquet(table);
         }
         for (Map.Entry<String, Dataset<Row>> e : run(spark, events, request.names()).entrySet()) {
-            String folder = request.output() + "/" + e.getKey();
+            String folder = out.claim(e.getKey());
             DataFrameWriter<Row> writer = e.getValue().write().mode(SaveMode.ErrorIfExists);
             if (request.format().equals("csv")) {
                 // as flagtrace analyze writes CSV: a quote doubled inside quotes, values kept as they are

@@ -168,4 +168,35 @@ class SparkAnalysesTest {
         assertTrue(String.valueOf(e.getMessage()).contains("rank_device"), e.getMessage());
         assertEquals("keep", Files.readString(out.resolve("mine.txt")));
     }
+
+    @Test
+    void aRunThatFailsLeavesNoTableBehind() throws Exception {
+        Path job = Files.createDirectories(dir.resolve("job-truncated"));
+        Files.copy(dir.resolve("rank0.json"), job.resolve("rank0.json"));
+        byte[] whole = Files.readAllBytes(dir.resolve("rank1.json"));
+        Files.write(job.resolve("rank1.json"), java.util.Arrays.copyOf(whole, whole.length / 2));
+
+        Path fresh = dir.resolve("out-failed");
+        Exception e = assertThrows(Exception.class, () -> SparkAnalyses.write(spark,
+                AnalysesRequest.parse("--traces", "--clock", "trace", "--only", "rank_device", job.toString(), fresh.toString())));
+        assertTrue(String.valueOf(e.getMessage()).contains("rank1.json"), e.getMessage());
+        assertFalse(Files.exists(fresh), () -> "a failed run's output folder: " + listing(fresh));
+
+        Path kept = Files.createDirectories(dir.resolve("out-kept"));
+        Files.writeString(kept.resolve("mine.txt"), "keep");
+        assertThrows(Exception.class, () -> SparkAnalyses.write(spark,
+                AnalysesRequest.parse("--traces", "--clock", "trace", "--only", "rank_device", job.toString(), kept.toString())));
+        try (Stream<Path> left = Files.list(kept)) {
+            assertEquals(List.of("mine.txt"), left.map(p -> p.getFileName().toString()).toList());
+        }
+        assertEquals("keep", Files.readString(kept.resolve("mine.txt")));
+    }
+
+    private static String listing(Path folder) {
+        try (Stream<Path> all = Files.walk(folder)) {
+            return all.map(folder::relativize).map(Path::toString).sorted().toList().toString();
+        } catch (java.io.IOException e) {
+            return e.toString();
+        }
+    }
 }
