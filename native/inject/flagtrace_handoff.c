@@ -202,12 +202,17 @@ static void say_untraced(const char* format, ...) {
 
 /* flagtrace run is gone (a write failed, or the reader found the socket closed), `why` in words: disarms, drops what
  * waits (`failed`, the buffer whose write failed, is one more) and stops the sender; the program runs on untraced, and
- * says so once with how many buffers reached flagtrace run and how many did not. */
-static void connection_lost(const char* why, int failed) {
-    static atomic_int lost;
-    if (atomic_exchange(&lost, 1)) {
+ * says so once with how many buffers reached flagtrace run and how many did not. Under control_lock, so that no arm
+ * opens a window between the disarm and the sender's stop. `reader`: the reader found it; once the exit runs, that
+ * says nothing (the sender, writing the rest, finds a failure itself; a close after it wrote all loses nothing). */
+static void connection_lost(const char* why, int failed, int reader) {
+    static int lost;
+    pthread_mutex_lock(&control_lock);
+    if (lost || (reader && exiting)) {
+        pthread_mutex_unlock(&control_lock);
         return;
     }
+    lost = 1;
     handoff_disarm();
     uint64_t dropped = (uint64_t) failed;
     pthread_mutex_lock(&queue_lock);
@@ -222,6 +227,7 @@ static void connection_lost(const char* why, int failed) {
     sender_done = 1;
     pthread_cond_broadcast(&queue_cond);
     pthread_mutex_unlock(&queue_lock);
+    pthread_mutex_unlock(&control_lock);
     dropped += atomic_load(&buffers_dropped); /* the window's full-queue drops: its end, which would count them, is lost too */
     say_untraced("runs untraced from here: its connection to flagtrace run is gone (%s) after %llu buffers sent; %llu buffers"
                  " dropped", why, (unsigned long long) atomic_load(&buffers_sent), (unsigned long long) dropped);
@@ -258,7 +264,7 @@ static void* send_loop(void* unused) {
         }
         free_message(m);
         if (error != 0) { /* flagtrace is gone: disarm, drop what waits, say so, let the target run on */
-            connection_lost(strerror(error), buffer);
+            connection_lost(strerror(error), buffer, 0);
             return NULL;
         }
     }
@@ -753,12 +759,7 @@ static void* control_loop(void* unused) {
         pthread_mutex_unlock(&control_lock);
     }
 gone:
-    pthread_mutex_lock(&control_lock);
-    int lost = !exiting; /* at the exit, the sender finds a failure itself as it writes the rest */
-    pthread_mutex_unlock(&control_lock);
-    if (lost) {
-        connection_lost(why, 0);
-    }
+    connection_lost(why, 0, 1);
     return NULL;
 }
 

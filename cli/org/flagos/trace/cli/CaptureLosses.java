@@ -5,8 +5,9 @@ import java.util.List;
 
 /**
  * What {@code flagtrace run} lost of the processes that reached its socket: streams that left no capture (they ended
- * before their hello, or were damaged before any window), streams damaged after a window opened (its capture holds what
- * came before the damage), and windows whose capture did not become a trace. {@link InjectedRun#finish} counts them; run
+ * before their hello, or were damaged before any window), streams cut short or damaged after a window opened (still open
+ * long after the program exited, or broken; its capture holds what came before), and windows whose capture did not
+ * become a trace. {@link InjectedRun#finish} counts them; run
  * says so in one line and does not exit 0 over them.
  */
 record CaptureLosses(int withoutCapture, int damaged, int notReplayed) {
@@ -38,8 +39,8 @@ record CaptureLosses(int withoutCapture, int damaged, int notReplayed) {
             parts.add(withoutCapture + (withoutCapture == 1 ? " process" : " processes") + " reached run but left no capture");
         }
         if (damaged > 0) {
-            parts.add(damaged == 1 ? "1 stream was damaged (its trace holds what came before)"
-                    : damaged + " streams were damaged (their traces hold what came before)");
+            parts.add(damaged == 1 ? "1 stream was cut short or damaged (its trace holds what came before)"
+                    : damaged + " streams were cut short or damaged (their traces hold what came before)");
         }
         if (notReplayed > 0) {
             parts.add(notReplayed == 1 ? "1 window's capture did not become a trace"

@@ -93,7 +93,7 @@ final class InjectedRun implements AutoCloseable {
     /** A message larger than this is not one the injected library writes: the stream is damaged. */
     private static final long MAX_MESSAGE = 256L << 20;
     /** How long the connections still open when CMD has exited (its children's) are waited for. */
-    private static final long LINGER_MS = 30_000;
+    static final long LINGER_MS = 30_000;
     /**
      * Windows replayed at once: each replay is a pipeline of several threads, so a tree of N workers whose
      * windows close together replays a quarter of the cores' worth at a time, the rest queued.
@@ -148,6 +148,8 @@ final class InjectedRun implements AutoCloseable {
     private final Path journal;
     /** Armed by a {@code start} without a PID: a process that connects later is armed as it connects. */
     private volatile boolean armedAll;
+    /** How long {@link #finish} waits for the streams still open ({@link #LINGER_MS}; less in tests). */
+    private final long lingerMs;
 
     /**
      * When the processes are armed: {@code startLater} keeps each disarmed until {@code flagtrace start} (or its
@@ -186,6 +188,12 @@ final class InjectedRun implements AutoCloseable {
      * with {@code journal}, each window's capture is also journaled into its own directory there.
      */
     InjectedRun(Path dir, OnDemand onDemand, Path journal) throws IOException {
+        this(dir, onDemand, journal, LINGER_MS);
+    }
+
+    /** The same, waiting {@code lingerMs} at the finish for the streams still open. */
+    InjectedRun(Path dir, OnDemand onDemand, Path journal, long lingerMs) throws IOException {
+        this.lingerMs = lingerMs;
         this.dir = dir;
         this.onDemand = onDemand;
         this.journal = journal;
@@ -449,10 +457,12 @@ final class InjectedRun implements AutoCloseable {
         synchronized (connections) {
             all = List.copyOf(connections);
         }
-        long deadline = System.currentTimeMillis() + LINGER_MS;
+        long deadline = System.currentTimeMillis() + lingerMs;
         for (Connection c : all) {
             c.thread.join(Math.max(1, deadline - System.currentTimeMillis()));
             if (c.thread.isAlive()) {
+                c.cut = "still open " + (lingerMs % 1000 == 0 ? Long.toString(lingerMs / 1000) : Double.toString(lingerMs / 1000.0))
+                        + " s after the program exited: cut there";
                 c.channel.close();
                 c.thread.join();
             }
@@ -543,6 +553,8 @@ final class InjectedRun implements AutoCloseable {
         /** When the stream ended, on this host's monotonic clock (System.nanoTime: CLOCK_MONOTONIC, the anchors' clock). */
         private long endedAtMonotonic;
         private String damage;
+        /** Why {@link #finish} closed the stream while it was still open (the damage it leaves), or null. */
+        private volatile String cut;
         /** What {@link #replay} found lost of this stream. */
         private CaptureLosses lost = CaptureLosses.NONE;
 
@@ -575,7 +587,7 @@ final class InjectedRun implements AutoCloseable {
                 }
             } catch (IOException | RuntimeException e) { // a broken or malformed stream: what came before it is kept
                 if (damage == null) {
-                    damage = "the stream broke: " + e.getMessage();
+                    damage = cut != null ? cut : "the stream broke: " + e.getMessage();
                 }
             } finally {
                 endedAtMonotonic = System.nanoTime();
@@ -832,7 +844,7 @@ final class InjectedRun implements AutoCloseable {
                 err.println("flagtrace run: process " + pid + "'s stream ended before any window (" + damage + ")");
                 withoutCapture++;
             } else if (damage != null) {
-                err.println("flagtrace run: process " + pid + "'s stream was damaged in window " + all.get(all.size() - 1).number + " ("
+                err.println("flagtrace run: process " + pid + "'s stream ended in window " + all.get(all.size() - 1).number + " ("
                         + damage + "): its trace holds what came before");
                 damaged++;
             }

@@ -29,10 +29,10 @@ class CaptureLossesTest {
 
     @Test
     void theLineCountsEachKindInWordsThatAgreeWithTheCount() {
-        assertEquals("flagtrace run: 2 processes reached run but left no capture, 1 stream was damaged (its trace holds what came"
-                + " before), 3 windows' captures did not become traces; exit 3 (the program exited 0)", new CaptureLosses(2, 1, 3).line(0));
-        assertEquals("flagtrace run: 1 process reached run but left no capture, 2 streams were damaged (their traces hold what came"
-                + " before); exit 1 (the program's own)", new CaptureLosses(1, 2, 0).line(1));
+        assertEquals("flagtrace run: 2 processes reached run but left no capture, 1 stream was cut short or damaged (its trace"
+                + " holds what came before), 3 windows' captures did not become traces; exit 3 (the program exited 0)", new CaptureLosses(2, 1, 3).line(0));
+        assertEquals("flagtrace run: 1 process reached run but left no capture, 2 streams were cut short or damaged (their"
+                + " traces hold what came before); exit 1 (the program's own)", new CaptureLosses(1, 2, 0).line(1));
         assertEquals(new CaptureLosses(3, 1, 2), new CaptureLosses(2, 0, 2).plus(new CaptureLosses(1, 1, 0)));
     }
 }

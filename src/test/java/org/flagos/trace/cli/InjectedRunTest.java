@@ -553,11 +553,41 @@ class InjectedRunTest {
         assertEquals(List.of("flagtrace run: a process's stream ended before its hello (nothing handed over): nothing of that process is in a trace",
                 "flagtrace run: a process's stream ended before its hello (a damaged message (type 65540, 8 bytes)): nothing of that process is in a trace",
                 "flagtrace run: process 7's stream ended before any window (a damaged message (type 1, 0 bytes))",
-                "flagtrace run: process 8's stream was damaged in window 1 (a damaged message (type 1, 0 bytes)): its trace holds what"
+                "flagtrace run: process 8's stream ended in window 1 (a damaged message (type 1, 0 bytes)): its trace holds what"
                         + " came before"),
                 lines, said.toString(StandardCharsets.UTF_8));
         assertEquals(new CaptureLosses(3, 1, 0), losses);
         assertTrue(Files.exists(dir.resolve("flagtrace-8.json")), "the damaged stream's window, up to the damage: " + said);
+        FakeGpuPrograms.delete(dir);
+    }
+
+    /**
+     * A process still streaming when the program has exited and run's wait for the streams still open is over (a child that
+     * outlived CMD) is cut there: its trace holds what came before, run says so in one line and counts it, so run does not
+     * exit 0. (Before, the line was not there, and the cut was counted nowhere.)
+     */
+    @Test
+    void aStreamStillOpenAfterTheWaitIsCutSaidAndCounted() throws Exception {
+        Path dir = FakeGpuPrograms.fresh(ROOT, "cut");
+        Files.createDirectories(dir);
+        java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+        CaptureLosses losses;
+        try (InjectedRun run = new InjectedRun(dir, InjectedRun.OnDemand.NONE, null, 200)) {
+            Path socket = Path.of(run.environment(null).get(InjectedRun.SOCKET_VARIABLE));
+            try (java.nio.channels.SocketChannel process = java.nio.channels.SocketChannel.open(java.net.UnixDomainSocketAddress.of(socket))) {
+                java.nio.ByteBuffer hello = java.nio.ByteBuffer.wrap(frame(0x10001, 0, "pid=9\nvendor=cupti\nwindow_start_ns=1000\n"
+                        + "start_realtime_ns=5000\nstart_monotonic_ns=3000\nstart_trace_ns=1000\nstart_bound_ns=10\n"));
+                while (hello.hasRemaining()) {
+                    process.write(hello);
+                }
+                run.finish(new java.io.PrintStream(said, true, StandardCharsets.UTF_8)); // the process never ends its stream
+            }
+            losses = run.losses();
+        }
+        assertEquals("flagtrace run: process 9's stream ended in window 1 (still open 0.2 s after the program exited: cut there): its"
+                + " trace holds what came before", said.toString(StandardCharsets.UTF_8).lines().findFirst().orElse(""), said.toString());
+        assertEquals(new CaptureLosses(0, 1, 0), losses);
+        assertTrue(Files.exists(dir.resolve("flagtrace-9.json")), "what came before the cut: " + said);
         FakeGpuPrograms.delete(dir);
     }
 
