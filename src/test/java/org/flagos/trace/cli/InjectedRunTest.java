@@ -433,6 +433,30 @@ class InjectedRunTest {
     }
 
     /**
+     * A child that outlives CMD and initialises CUDA once run has finished (the socket's name already gone) runs untraced,
+     * its output its own, and says so in one line on the stderr it shares with run: nothing of it is lost in silence.
+     * (Before, the line named no process.)
+     */
+    @Test
+    void aChildThatInitialisesCudaAfterRunFinishedSaysSoInOneLine() throws Exception {
+        Path dir = FakeGpuPrograms.fresh(ROOT, "outlived");
+        String late = "( while [ -e \"$" + InjectedRun.SOCKET_VARIABLE + "\" ]; do sleep 0.05; done; exec " + program + " 3 0 ) & exit 0";
+        ProgramRun run = flagtraceRun(dir, List.of("sh", "-c", late));
+        assertEquals(0, run.finish(), "no process reached run: nothing of it lost, the program's 0: " + run.stderr());
+        Pattern line = Pattern.compile("flagtrace: process \\d+ runs untraced: cannot reach flagtrace run at "
+                + Pattern.quote(dir.resolve(".flagtrace-run.sock").toString()) + " \\(No such file or directory\\)");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!run.stdout().contains("kernels=9 memcpys=2 memsets=3 ranges=6 mallocs=1\n") || !line.matcher(run.stderr()).find()) {
+            assertTrue(System.nanoTime() < deadline, "the child's output and line: " + run.stdout() + run.stderr());
+            Thread.sleep(50);
+        }
+        assertOneLine(run.stderr(), line.pattern());
+        assertEquals(List.of(), FakeGpuPrograms.traces(dir));
+        run.clean();
+        FakeGpuPrograms.delete(dir);
+    }
+
+    /**
      * A process whose connection run never took (it connected just after run's last drain, and run closed its socket: the
      * kernel had queued it, then drops it) runs on with its output and code and says so in one line, while it runs: the
      * line is there before its next phase. (Before, nothing: its window and what it launched were lost in silence.)
