@@ -1,12 +1,14 @@
 /* The vendor-neutral half of flagtrace's injected libraries: see flagtrace_handoff.h. The target
  * never waits on flagtrace: messages go through a bounded queue to one sender thread; what does not
  * fit is dropped and counted, and the counts reach the trace. If the socket fails, the tracer
- * disarms and the target runs on. Wire format: docs/run.md. */
+ * disarms, the target runs on, and says so in one line on its stderr (say_untraced: once per process, whichever
+ * path finds it). Wire format: docs/run.md. */
 #define _GNU_SOURCE
 #include "flagtrace_handoff.h"
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,7 +96,7 @@ int handoff_armed(void) {
     return atomic_load(&armed);
 }
 
-/* Writes all of it, or fails (the socket is gone). */
+/* Writes all of it (0), or fails: the socket is gone, and the error (errno's) says why. */
 static int write_all(const void* data, size_t n) {
     const uint8_t* p = data;
     while (n > 0) {
@@ -103,7 +105,7 @@ static int write_all(const void* data, size_t n) {
             continue;
         }
         if (w <= 0) {
-            return -1;
+            return w < 0 && errno != 0 ? errno : EPIPE;
         }
         p += w;
         n -= (size_t) w;
@@ -175,15 +177,71 @@ void handoff_disarm(void) {
     }
 }
 
+/* Whether this process said that it runs untraced (its one line on stderr): said once, however many paths fail. */
+static atomic_int said_untraced;
+
+/* Says, once per process, on the program's stderr: "flagtrace: process PID " and then `format`'s words. One write, so
+ * that the line stays whole among the program's own. */
+static void say_untraced(const char* format, ...) {
+    if (atomic_exchange(&said_untraced, 1)) {
+        return;
+    }
+    char line[1024];
+    int n = snprintf(line, sizeof line, "flagtrace: process %ld ", (long) getpid());
+    va_list words;
+    va_start(words, format);
+    n += vsnprintf(line + n, sizeof line - (size_t) n - 1, format, words);
+    va_end(words);
+    if (n > (int) sizeof line - 2) {
+        n = (int) sizeof line - 2;
+    }
+    line[n++] = '\n';
+    ssize_t unused = write(STDERR_FILENO, line, (size_t) n);
+    (void) unused;
+}
+
+/* flagtrace run is gone (a write failed, or the reader found the socket closed), `why` in words: disarms, drops what
+ * waits (`failed`, the buffer whose write failed, is one more) and stops the sender; the program runs on untraced, and
+ * says so once with how many buffers reached flagtrace run and how many did not. Under control_lock, so that no arm
+ * opens a window between the disarm and the sender's stop. `reader`: the reader found it; once the exit runs, that
+ * says nothing (the sender, writing the rest, finds a failure itself; a close after it wrote all loses nothing). */
+static void connection_lost(const char* why, int failed, int reader) {
+    static int lost;
+    pthread_mutex_lock(&control_lock);
+    if (lost || (reader && exiting)) {
+        pthread_mutex_unlock(&control_lock);
+        return;
+    }
+    lost = 1;
+    handoff_disarm();
+    uint64_t dropped = (uint64_t) failed;
+    pthread_mutex_lock(&queue_lock);
+    while (head != NULL) {
+        message* next = head->next;
+        dropped += head->type == handoff->buffer_type;
+        free_message(head);
+        head = next;
+    }
+    tail = NULL;
+    queued_bytes = 0;
+    sender_done = 1;
+    pthread_cond_broadcast(&queue_cond);
+    pthread_mutex_unlock(&queue_lock);
+    pthread_mutex_unlock(&control_lock);
+    dropped += atomic_load(&buffers_dropped); /* the window's full-queue drops: its end, which would count them, is lost too */
+    say_untraced("runs untraced from here: its connection to flagtrace run is gone (%s) after %llu buffers sent; %llu buffers"
+                 " dropped", why, (unsigned long long) atomic_load(&buffers_sent), (unsigned long long) dropped);
+}
+
 static void* send_loop(void* unused) {
     (void) unused;
     for (;;) {
         pthread_mutex_lock(&queue_lock);
-        while ((head == NULL && !closing) || opening) {
+        while (!sender_done && ((head == NULL && !closing) || opening)) {
             pthread_cond_wait(&queue_cond, &queue_lock);
         }
         message* m = head;
-        if (m == NULL) { /* closing and drained */
+        if (sender_done || m == NULL) { /* the connection was lost (the reader found it), or closing and drained */
             sender_done = 1;
             pthread_cond_broadcast(&queue_cond);
             pthread_mutex_unlock(&queue_lock);
@@ -196,25 +254,17 @@ static void* send_loop(void* unused) {
         queued_bytes -= m->length;
         pthread_mutex_unlock(&queue_lock);
         uint32_t header[4] = {m->type, 0, (uint32_t) m->length, (uint32_t) (m->length >> 32)};
-        int failed = write_all(header, sizeof header) != 0
-                || write_all(m->buffer != NULL ? m->buffer : m->payload, (size_t) m->length) != 0;
-        if (!failed && m->type == handoff->buffer_type) {
+        int error = write_all(header, sizeof header);
+        if (error == 0) {
+            error = write_all(m->buffer != NULL ? m->buffer : m->payload, (size_t) m->length);
+        }
+        int buffer = m->type == handoff->buffer_type;
+        if (error == 0 && buffer) {
             atomic_fetch_add(&buffers_sent, 1);
         }
         free_message(m);
-        if (failed) { /* flagtrace is gone: disarm, drop what waits, let the target run on */
-            handoff_disarm();
-            pthread_mutex_lock(&queue_lock);
-            while (head != NULL) {
-                message* next = head->next;
-                free_message(head);
-                head = next;
-            }
-            tail = NULL;
-            queued_bytes = 0;
-            sender_done = 1;
-            pthread_cond_broadcast(&queue_cond);
-            pthread_mutex_unlock(&queue_lock);
+        if (error != 0) { /* flagtrace is gone: disarm, drop what waits, say so, let the target run on */
+            connection_lost(strerror(error), buffer, 0);
             return NULL;
         }
     }
@@ -667,6 +717,7 @@ static void read_capture(const handoff_vendor* vendor) {
  * disarm (the sender finds it too on its next write). */
 static void* control_loop(void* unused) {
     (void) unused;
+    const char* why = "closed by flagtrace run";
     for (;;) {
         uint32_t header[4];
         uint8_t* p = (uint8_t*) header;
@@ -677,13 +728,15 @@ static void* control_loop(void* unused) {
                 continue;
             }
             if (r <= 0) {
+                why = r < 0 ? strerror(errno) : why;
                 goto gone;
             }
             got += (size_t) r;
         }
         uint64_t length = (uint64_t) header[2] | (uint64_t) header[3] << 32;
         if (length > 4096) {
-            goto gone; /* not a message flagtrace writes */
+            why = "a message flagtrace run does not write";
+            goto gone;
         }
         uint8_t skip[4096];
         for (uint64_t left = length; left > 0;) {
@@ -692,6 +745,7 @@ static void* control_loop(void* unused) {
                 continue;
             }
             if (r <= 0) {
+                why = r < 0 ? strerror(errno) : why;
                 goto gone;
             }
             left -= (uint64_t) r;
@@ -705,11 +759,7 @@ static void* control_loop(void* unused) {
         pthread_mutex_unlock(&control_lock);
     }
 gone:
-    pthread_mutex_lock(&control_lock);
-    if (!exiting) {
-        handoff_disarm();
-    }
-    pthread_mutex_unlock(&control_lock);
+    connection_lost(why, 0, 1);
     return NULL;
 }
 
@@ -748,8 +798,17 @@ void handoff_exit(void) {
             break;
         }
     }
+    uint64_t left = 0; /* buffers still waiting: the process exits without them */
+    for (message* m = sender_done ? NULL : head; m != NULL; m = m->next) {
+        left += m->type == handoff->buffer_type;
+    }
+    int stuck = !sender_done;
     pthread_mutex_unlock(&queue_lock);
     atomic_store(&armed, 0);
+    if (stuck) {
+        say_untraced("exits before flagtrace run took the rest of its stream in 10 s: %llu buffers not handed over (%llu sent)",
+                     (unsigned long long) left, (unsigned long long) atomic_load(&buffers_sent));
+    }
 }
 
 /* In a child forked after arming: no sender thread runs here, and the stream is the parent's. The child
@@ -812,14 +871,15 @@ int handoff_start(const handoff_vendor* vendor, const char* path) {
     memset(&address, 0, sizeof address);
     address.sun_family = AF_UNIX;
     if (strlen(path) >= sizeof address.sun_path) {
-        fprintf(stderr, "flagtrace: FLAGTRACE_RUN_SOCKET is too long; the program runs untraced\n");
+        say_untraced("runs untraced: FLAGTRACE_RUN_SOCKET is too long (%zu bytes, at most %zu)", strlen(path),
+                     sizeof address.sun_path - 1);
         return -1;
     }
     strcpy(address.sun_path, path);
     fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0 || connect(fd, (struct sockaddr*) &address, sizeof address) != 0) {
-        fprintf(stderr, "flagtrace: cannot reach flagtrace run at %s (%s); the program runs untraced\n", path,
-                strerror(errno));
+        /* refused (flagtrace run has finished: a child that outlived CMD), or no socket there at all */
+        say_untraced("runs untraced: cannot reach flagtrace run at %s (%s)", path, strerror(errno));
         if (fd >= 0) {
             close(fd);
             fd = -1;
@@ -844,8 +904,12 @@ int handoff_start(const handoff_vendor* vendor, const char* path) {
     }
     anchor(hello + n, sizeof hello - (size_t) n, "start");
     message* m = new_message(MSG_HELLO, hello, strlen(hello));
-    if (m == NULL || pthread_create(&sender, NULL, send_loop, NULL) != 0) {
+    int error = m == NULL ? ENOMEM : pthread_create(&sender, NULL, send_loop, NULL);
+    if (error != 0) {
+        say_untraced("runs untraced: cannot start its sender thread (%s)", strerror(error));
         free(m);
+        close(fd);
+        fd = -1;
         return -1;
     }
     enqueue(m, 1);

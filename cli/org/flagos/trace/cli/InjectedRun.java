@@ -93,7 +93,7 @@ final class InjectedRun implements AutoCloseable {
     /** A message larger than this is not one the injected library writes: the stream is damaged. */
     private static final long MAX_MESSAGE = 256L << 20;
     /** How long the connections still open when CMD has exited (its children's) are waited for. */
-    private static final long LINGER_MS = 30_000;
+    static final long LINGER_MS = 30_000;
     /**
      * Windows replayed at once: each replay is a pipeline of several threads, so a tree of N workers whose
      * windows close together replays a quarter of the cores' worth at a time, the rest queued.
@@ -117,6 +117,8 @@ final class InjectedRun implements AutoCloseable {
     private final java.util.concurrent.ScheduledExecutorService timers;
     /** The traces of windows stopped with no device record handed over (a launcher that only initialised CUDA). */
     private final Set<Path> withoutDeviceWork = ConcurrentHashMap.newKeySet();
+    /** What {@link #finish} found lost: streams that left no capture or a damaged one, windows that did not become traces. */
+    private volatile CaptureLosses losses = CaptureLosses.NONE;
 
     /** Replays each window's capture into its trace once the window has closed; {@link #REPLAYS} threads. */
     private final ExecutorService replays = Executors.newFixedThreadPool(REPLAYS, r -> {
@@ -146,6 +148,8 @@ final class InjectedRun implements AutoCloseable {
     private final Path journal;
     /** Armed by a {@code start} without a PID: a process that connects later is armed as it connects. */
     private volatile boolean armedAll;
+    /** How long {@link #finish} waits for the streams still open ({@link #LINGER_MS}; less in tests). */
+    private final long lingerMs;
 
     /**
      * When the processes are armed: {@code startLater} keeps each disarmed until {@code flagtrace start} (or its
@@ -184,6 +188,12 @@ final class InjectedRun implements AutoCloseable {
      * with {@code journal}, each window's capture is also journaled into its own directory there.
      */
     InjectedRun(Path dir, OnDemand onDemand, Path journal) throws IOException {
+        this(dir, onDemand, journal, LINGER_MS);
+    }
+
+    /** The same, waiting {@code lingerMs} at the finish for the streams still open. */
+    InjectedRun(Path dir, OnDemand onDemand, Path journal, long lingerMs) throws IOException {
+        this.lingerMs = lingerMs;
         this.dir = dir;
         this.onDemand = onDemand;
         this.journal = journal;
@@ -430,12 +440,14 @@ final class InjectedRun implements AutoCloseable {
     }
 
     /**
-     * After CMD has exited: stops accepting (every connection made before this is taken), waits for the streams still open (30 s at most; one still
-     * open then ends there, without a stop) and for each window's replay into its trace (begun when the
+     * After CMD has exited: stops accepting (the socket's name goes first, so a process that connects from now on is refused
+     * and says so on its own stderr; every connection made before is taken), waits for the streams still open (30 s at most;
+     * one still open then ends there, without a stop) and for each window's replay into its trace (begun when the
      * window closed), and says what each replay said, stream by stream, window by window, as if they had
-     * run one after another now; the traces written.
+     * run one after another now; the traces written. What was lost is counted ({@link #losses}).
      */
     List<Path> finish(PrintStream err) throws IOException, InterruptedException {
+        Files.deleteIfExists(socket); // no connection can queue behind the last drain: closing the socket would drop it unseen
         stopAccepting();
         acceptor.join(TimeUnit.SECONDS.toMillis(5)); // it takes what is queued, then stops
         server.close();
@@ -445,19 +457,29 @@ final class InjectedRun implements AutoCloseable {
         synchronized (connections) {
             all = List.copyOf(connections);
         }
-        long deadline = System.currentTimeMillis() + LINGER_MS;
+        long deadline = System.currentTimeMillis() + lingerMs;
         for (Connection c : all) {
             c.thread.join(Math.max(1, deadline - System.currentTimeMillis()));
             if (c.thread.isAlive()) {
+                c.cut = "still open " + (lingerMs % 1000 == 0 ? Long.toString(lingerMs / 1000) : Double.toString(lingerMs / 1000.0))
+                        + " s after the program exited: cut there";
                 c.channel.close();
                 c.thread.join();
             }
         }
         List<Path> traces = new ArrayList<>();
-        for (Connection c : all) { // one window that cannot become a trace is one line; the others and CMD's exit code stand
+        CaptureLosses lost = CaptureLosses.NONE;
+        for (Connection c : all) { // one window that cannot become a trace is one line; the others stand
             traces.addAll(c.replay(err));
+            lost = lost.plus(c.lost);
         }
+        losses = lost;
         return traces;
+    }
+
+    /** What {@link #finish} counted as lost: streams that reached run and left no capture or a damaged one, windows not traced. */
+    CaptureLosses losses() {
+        return losses;
     }
 
     /**
@@ -531,6 +553,10 @@ final class InjectedRun implements AutoCloseable {
         /** When the stream ended, on this host's monotonic clock (System.nanoTime: CLOCK_MONOTONIC, the anchors' clock). */
         private long endedAtMonotonic;
         private String damage;
+        /** Why {@link #finish} closed the stream while it was still open (the damage it leaves), or null. */
+        private volatile String cut;
+        /** What {@link #replay} found lost of this stream. */
+        private CaptureLosses lost = CaptureLosses.NONE;
 
         Connection(SocketChannel channel, Path dir) {
             this.channel = channel;
@@ -561,7 +587,7 @@ final class InjectedRun implements AutoCloseable {
                 }
             } catch (IOException | RuntimeException e) { // a broken or malformed stream: what came before it is kept
                 if (damage == null) {
-                    damage = "the stream broke: " + e.getMessage();
+                    damage = cut != null ? cut : "the stream broke: " + e.getMessage();
                 }
             } finally {
                 endedAtMonotonic = System.nanoTime();
@@ -807,11 +833,20 @@ final class InjectedRun implements AutoCloseable {
             synchronized (this) {
                 all = List.copyOf(windows);
             }
+            int withoutCapture = 0;
+            int damaged = 0;
+            int notReplayed = 0;
             if (pid < 0) { // no hello: nothing says who it was
                 err.println("flagtrace run: a process's stream ended before its hello (" + (damage != null ? damage : "nothing handed over")
                         + "): nothing of that process is in a trace");
+                withoutCapture++;
             } else if (damage != null && all.isEmpty()) { // a window's trace names it; without one, this line does
                 err.println("flagtrace run: process " + pid + "'s stream ended before any window (" + damage + ")");
+                withoutCapture++;
+            } else if (damage != null) {
+                err.println("flagtrace run: process " + pid + "'s stream ended in window " + all.get(all.size() - 1).number + " ("
+                        + damage + "): its trace holds what came before");
+                damaged++;
             }
             if (outside > 0) {
                 err.println("flagtrace run: process " + pid + " handed over " + outside + " messages outside any window (not in a trace)");
@@ -825,14 +860,18 @@ final class InjectedRun implements AutoCloseable {
                         if (w.end != null && "0".equals(w.end.get("device_records"))) {
                             withoutDeviceWork.add(trace);
                         }
+                    } else {
+                        notReplayed++; // its replay said why
                     }
                 } catch (IOException | RuntimeException e) { // one window that cannot become a trace is one line
                     w.tell(err);
                     CliFailures.report(e, "flagtrace run: the stream of " + w.capture, err);
+                    notReplayed++;
                     continue;
                 }
                 w.tell(err);
             }
+            lost = new CaptureLosses(withoutCapture, damaged, notReplayed);
             return traces;
         }
 

@@ -38,10 +38,15 @@ import picocli.CommandLine.Parameters;
                 + " and cudaProfilerStop, a window per range. With more than"
                 + " one trace of different processes and no window armed on demand, they are merged into DIR/merged.json,"
                 + " leaving out a process that did no device work (a launcher that only initialised CUDA)."
-                + " Exits with CMD's exit code (127 when CMD is not found, 126 when it cannot be executed, as a shell's).",
+                + " Exits with CMD's exit code (127 when CMD is not found, 126 when it cannot be executed, as a shell's), but"
+                + " 3 when CMD exited 0 and a process that reached run left no capture or a damaged one, or a window's capture"
+                + " did not become a trace: run's last line counts them (a process that could not reach run says so on its own"
+                + " stderr, 'flagtrace: process PID runs untraced...').",
         exitCodeListHeading = ExitCodes.HEADING,
-        exitCodeList = {"0:done, the program exited 0; any other code is the program's own (1 also: CMD could not start)",
-            ExitCodes.USAGE_LINE})
+        exitCodeList = {"0:done: the program exited 0, and every process that reached run left its trace",
+            "3:the program exited 0, but a process that reached run left no capture or a damaged one, or a capture did not"
+                + " become a trace (the last line counts them)",
+            "other:the program's own code, losses or not (1 also: CMD could not start)", ExitCodes.USAGE_LINE})
 final class RunCommand implements Callable<Integer> {
     /** A trace of a window armed on demand: flagtrace-PID-wN.json. */
     private static final java.util.regex.Pattern WINDOW_TRACE = java.util.regex.Pattern.compile("flagtrace-\\d+-w\\d+\\.json");
@@ -129,6 +134,7 @@ final class RunCommand implements Callable<Integer> {
         }
         int exit;
         Set<Path> idle;
+        CaptureLosses losses;
         InjectedRun.OnDemand onDemand = new InjectedRun.OnDemand(startLater, delay, duration, capture, captureWindows);
         if (journalDir != null) {
             Files.createDirectories(journalDir);
@@ -151,6 +157,7 @@ final class RunCommand implements Callable<Integer> {
             exit = process.waitFor();
             injected.finish(context.err());
             idle = injected.withoutDeviceWork();
+            losses = injected.losses();
         }
         List<Path> traces = traces(out);
         String head = "flagtrace run: " + command.get(0) + " exited with " + exit + "; ";
@@ -179,7 +186,10 @@ final class RunCommand implements Callable<Integer> {
                 merge(working, out);
             }
         }
-        return exit;
+        if (losses.any()) { // a missing rank's trace is not a success, whatever the program's code
+            context.err().println(losses.line(exit));
+        }
+        return losses.exitCode(exit);
     }
 
     /** Merges the traces into DIR/merged.json; the merge's lines go to stderr: run's stdout is the program's alone. */

@@ -38,6 +38,7 @@ class InjectedRunTest {
     private static Path program;
     private static Path nvtxForms;
     private static Path ownClient;
+    private static Path phased;
     private static Path jar;
 
     @BeforeAll
@@ -47,6 +48,7 @@ class InjectedRunTest {
         program = FakeGpuPrograms.build("cupti", "cuda/unchanged_program.c", ROOT.resolve("unchanged_program"), "-lcudart");
         nvtxForms = FakeGpuPrograms.build("cupti", "cuda/nvtx_forms_program.c", ROOT.resolve("nvtx_forms_program"), "-lcudart");
         ownClient = FakeGpuPrograms.build("cupti", "cuda/own_client_program.c", ROOT.resolve("own_client_program"), "-lcudart -lcupti");
+        phased = FakeGpuPrograms.build("cupti", "cuda/phased_program.c", ROOT.resolve("phased_program"), "-lcudart");
     }
 
     @Test
@@ -101,6 +103,8 @@ class InjectedRunTest {
         assertEquals(0, trace.path("flagtrace_run_buffers_dropped").asLong(-1));
         assertEquals(0, trace.path("flagtrace_run_ops_dropped").asLong(-1));
         assertTrue(run.stderr().contains("exited with 3; 1 trace: " + traces.get(0)), run.stderr());
+        assertFalse(run.stderr().contains("flagtrace: process ") || run.stderr().contains("left no capture"),
+                "nothing lost, nothing said of a loss: " + run.stderr());
         assertFalse(run.stderr().contains("is replayed whole"), "the trace was replayed as the stream arrived: " + run.stderr());
         assertSameAsReplay(traces.get(0));
         run.clean();
@@ -298,6 +302,7 @@ class InjectedRunTest {
         }
         assertEquals(4, printed.size(), run.stdout());
         assertEquals(4, run.stdout().lines().count(), "stdout is the program's alone (run's and merge's lines go to stderr): " + run.stdout());
+        assertFalse(run.stderr().contains("flagtrace: process "), "no rank lost its connection: " + run.stderr());
         List<Path> traces = FakeGpuPrograms.traces(dir);
         assertEquals(4, traces.size(), "one per worker, none for the launcher, which never touched CUDA: " + run.stderr());
         long kernels = 0;
@@ -373,8 +378,13 @@ class InjectedRunTest {
         FakeGpuPrograms.delete(dir);
     }
 
+    /**
+     * flagtrace dies mid-capture, or was never there, or refuses the connection (its socket closed: run has finished, and
+     * a child that outlived CMD connects now): the program runs on untraced with its output and exit code, and says so in
+     * exactly one line on its stderr, with its pid and why. (Before, the first said nothing at all.)
+     */
     @Test
-    void whenFlagtraceIsGoneTheProgramRunsOnWithItsOutputAndCode() throws Exception {
+    void whenFlagtraceIsGoneTheProgramRunsOnWithItsOutputAndCodeAndSaysSoOnce() throws Exception {
         Path library = Path.of(InjectedRun.class.getResource("/flagtrace-inject/libflagtrace_inject.so").toURI());
         Path dir = FakeGpuPrograms.fresh(ROOT, "gone");
         Files.createDirectories(dir);
@@ -390,29 +400,137 @@ class InjectedRunTest {
                 }
             });
             dying.start();
-            Process p = program(library, socket, "300", "5");
+            Process p = program(program, library, socket, "300", "5");
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-            assertEquals(5, p.exitValue(), new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+            assertEquals(5, p.exitValue(), err);
             assertEquals("kernels=900 memcpys=2 memsets=300 ranges=600 mallocs=1\n", out);
+            assertOneLine(err, "flagtrace: process " + p.pid() + " runs untraced from here: its connection to flagtrace run is gone"
+                    + " \\((Broken pipe|Connection reset by peer|closed by flagtrace run)\\) after \\d+ buffers sent; \\d+ buffers dropped");
             dying.join();
         }
+        // flagtrace's socket closed, its name still there: refused.
+        Files.delete(socket);
+        java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX).bind(java.net.UnixDomainSocketAddress.of(socket)).close();
+        Process refused = program(program, library, socket, "3", "4");
+        String refusedErr = new String(refused.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(refused.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(4, refused.exitValue(), refusedErr);
+        assertOneLine(refusedErr, Pattern.quote("flagtrace: process " + refused.pid() + " runs untraced: cannot reach flagtrace run at "
+                + socket + " (Connection refused)"));
         // flagtrace was never there: one line on stderr, and the program runs untraced.
         Files.delete(socket);
-        Process p = program(library, socket, "3", "4");
+        Process p = program(program, library, socket, "3", "4");
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         assertEquals(4, p.exitValue(), err);
         assertEquals("kernels=9 memcpys=2 memsets=3 ranges=6 mallocs=1\n", out);
-        assertTrue(err.startsWith("flagtrace: cannot reach flagtrace run at " + socket), err);
+        assertOneLine(err, Pattern.quote("flagtrace: process " + p.pid() + " runs untraced: cannot reach flagtrace run at " + socket
+                + " (No such file or directory)"));
         FakeGpuPrograms.delete(dir);
+    }
+
+    /**
+     * A child that outlives CMD and initialises CUDA once run has finished (the socket's name already gone) runs untraced,
+     * its output its own, and says so in one line on the stderr it shares with run: nothing of it is lost in silence.
+     * (Before, the line named no process.)
+     */
+    @Test
+    void aChildThatInitialisesCudaAfterRunFinishedSaysSoInOneLine() throws Exception {
+        Path dir = FakeGpuPrograms.fresh(ROOT, "outlived");
+        String late = "( while [ -e \"$" + InjectedRun.SOCKET_VARIABLE + "\" ]; do sleep 0.05; done; exec " + program + " 3 0 ) & exit 0";
+        ProgramRun run = flagtraceRun(dir, List.of("sh", "-c", late));
+        assertEquals(0, run.finish(), "no process reached run: nothing of it lost, the program's 0: " + run.stderr());
+        Pattern line = Pattern.compile("flagtrace: process \\d+ runs untraced: cannot reach flagtrace run at "
+                + Pattern.quote(dir.resolve(".flagtrace-run.sock").toString()) + " \\(No such file or directory\\)");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!run.stdout().contains("kernels=9 memcpys=2 memsets=3 ranges=6 mallocs=1\n") || !line.matcher(run.stderr()).find()) {
+            assertTrue(System.nanoTime() < deadline, "the child's output and line: " + run.stdout() + run.stderr());
+            Thread.sleep(50);
+        }
+        assertOneLine(run.stderr(), line.pattern());
+        assertEquals(List.of(), FakeGpuPrograms.traces(dir));
+        run.clean();
+        FakeGpuPrograms.delete(dir);
+    }
+
+    /**
+     * A process whose connection run never took (it connected just after run's last drain, and run closed its socket: the
+     * kernel had queued it, then drops it) runs on with its output and code and says so in one line, while it runs: the
+     * line is there before its next phase. (Before, nothing: its window and what it launched were lost in silence.)
+     */
+    @Test
+    void aProcessWhoseConnectionRunNeverTookSaysSoInOneLine() throws Exception {
+        Path library = Path.of(InjectedRun.class.getResource("/flagtrace-inject/libflagtrace_inject.so").toURI());
+        Path dir = FakeGpuPrograms.fresh(ROOT, "never-taken");
+        Files.createDirectories(dir);
+        Path socket = dir.resolve("s");
+        Path err = dir.resolve("err.txt");
+        Process p;
+        try (java.nio.channels.ServerSocketChannel server = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+            server.bind(java.net.UnixDomainSocketAddress.of(socket));
+            p = program(phased, library, socket, err, "2", "6");
+            java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+            assertEquals("ready " + p.pid(), out.readLine(), "the program initialised CUDA: connected, queued, never accepted");
+        }
+        Pattern line = Pattern.compile("flagtrace: process " + p.pid() + " runs untraced from here: its connection to flagtrace run is"
+                + " gone \\((Broken pipe|Connection reset by peer|closed by flagtrace run)\\) after \\d+ buffers sent; \\d+ buffers dropped");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!line.matcher(Files.readString(err)).find()) { // the reader finds the closed socket while the program waits
+            assertTrue(p.isAlive() && System.nanoTime() < deadline, "no line while the program waited: " + Files.readString(err));
+            Thread.sleep(20);
+        }
+        p.getOutputStream().write("\n\n".getBytes(StandardCharsets.UTF_8));
+        p.getOutputStream().close();
+        String rest = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(6, p.exitValue(), Files.readString(err));
+        assertEquals("phase 1: kernels=2 memsets=1 ranges=1\nphase 2: kernels=3 memsets=2 ranges=1\n", rest, "its output, its own");
+        assertOneLine(Files.readString(err), line.pattern());
+        FakeGpuPrograms.delete(dir);
+    }
+
+    /**
+     * flagtrace run took the connection but reads nothing more (stalled): the program's exit waits 10 s for the rest of its
+     * stream, then exits with its code and says in one line what it did not hand over. (Before, it exited without a word.)
+     */
+    @Test
+    void aProcessThatExitsWithItsStreamNotTakenSaysSoInOneLine() throws Exception {
+        Path library = Path.of(InjectedRun.class.getResource("/flagtrace-inject/libflagtrace_inject.so").toURI());
+        Path dir = FakeGpuPrograms.fresh(ROOT, "not-taken");
+        Files.createDirectories(dir);
+        Path socket = dir.resolve("s");
+        try (java.nio.channels.ServerSocketChannel server = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+            server.bind(java.net.UnixDomainSocketAddress.of(socket));
+            // far more than a socket's buffer holds: the sender waits on a reader that never reads
+            Process p = program(program, library, socket, "3000", "0");
+            try (java.nio.channels.SocketChannel stalled = server.accept()) {
+                String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+                assertEquals(0, p.exitValue(), err);
+                assertEquals("kernels=9000 memcpys=2 memsets=3000 ranges=6000 mallocs=1\n", out);
+                assertOneLine(err, "flagtrace: process " + p.pid() + " exits before flagtrace run took the rest of its stream in 10 s:"
+                        + " [1-9]\\d* buffers not handed over \\(\\d+ sent\\)");
+            }
+        }
+        FakeGpuPrograms.delete(dir);
+    }
+
+    /** The injected library's lines on {@code err} (those of the fakes aside): exactly one, matching {@code regex}. */
+    private static void assertOneLine(String err, String regex) {
+        List<String> lines = err.lines().filter(l -> l.startsWith("flagtrace:")).toList();
+        assertEquals(1, lines.size(), err);
+        assertTrue(lines.get(0).matches(regex), lines.get(0) + " is not " + regex);
     }
 
     /**
      * Processes that connected, handed over their hello and exited just as the program ended (queued on run's socket, not
      * yet accepted when run finishes) each still leave their window's capture: finish takes every connection made before
-     * it, none is dropped with the socket. (Before, 22 of these 24 were dropped without a word.)
+     * it, none is dropped with the socket. (Before, 22 of these 24 were dropped without a word.) The socket's name is gone
+     * once finish has run: a process that connects later is refused, and says so itself (above), never queued unseen.
      */
     @Test
     void everyProcessConnectedBeforeRunFinishesLeavesItsCapture() throws Exception {
@@ -426,6 +544,9 @@ class InjectedRunTest {
                         + "start_monotonic_ns=3000\nstart_trace_ns=1000\nstart_bound_ns=10\n"));
             }
             run.finish(new java.io.PrintStream(said, true, StandardCharsets.UTF_8));
+            Path socket = Path.of(run.environment(null).get(InjectedRun.SOCKET_VARIABLE));
+            assertFalse(Files.exists(socket), "the socket's name, gone before the last drain");
+            assertEquals(CaptureLosses.NONE, run.losses(), said.toString(StandardCharsets.UTF_8));
         }
         for (int pid = 1; pid <= processes; pid++) {
             assertTrue(Files.exists(dir.resolve("flagtrace-" + pid + ".fltrbuf")), "process " + pid + "'s capture: " + said);
@@ -433,22 +554,64 @@ class InjectedRunTest {
         FakeGpuPrograms.delete(dir);
     }
 
-    /** A stream that ends before its hello, or is damaged before any window, leaves no file: run says so in one line each. */
+    /**
+     * A stream that ends before its hello, or is damaged before any window, leaves no file; one damaged in a window leaves
+     * what came before: run says so in one line each, and counts them (run's last line and exit code come from the count).
+     */
     @Test
-    void aStreamEndedBeforeItsHelloOrDamagedBeforeAnyWindowIsOneLine() throws Exception {
+    void aStreamEndedBeforeItsHelloOrDamagedIsOneLineAndCounted() throws Exception {
         Path dir = FakeGpuPrograms.fresh(ROOT, "no-window");
         Files.createDirectories(dir);
         java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+        CaptureLosses losses;
         try (InjectedRun run = new InjectedRun(dir)) {
             handOver(run);
             handOver(run, frame(0x10004, 0, "12345678"));
             handOver(run, frame(0x10001, 0, "pid=7\nvendor=cupti\n"), frame(1, 1, ""));
+            handOver(run, frame(0x10001, 0, "pid=8\nvendor=cupti\nwindow_start_ns=1000\nstart_realtime_ns=5000\n"
+                    + "start_monotonic_ns=3000\nstart_trace_ns=1000\nstart_bound_ns=10\n"), frame(1, 1, ""));
             run.finish(new java.io.PrintStream(said, true, StandardCharsets.UTF_8));
+            losses = run.losses();
         }
+        List<String> lines = said.toString(StandardCharsets.UTF_8).lines().limit(4).toList(); // then what process 8's replay said
         assertEquals(List.of("flagtrace run: a process's stream ended before its hello (nothing handed over): nothing of that process is in a trace",
                 "flagtrace run: a process's stream ended before its hello (a damaged message (type 65540, 8 bytes)): nothing of that process is in a trace",
-                "flagtrace run: process 7's stream ended before any window (a damaged message (type 1, 0 bytes))"),
-                said.toString(StandardCharsets.UTF_8).lines().toList());
+                "flagtrace run: process 7's stream ended before any window (a damaged message (type 1, 0 bytes))",
+                "flagtrace run: process 8's stream ended in window 1 (a damaged message (type 1, 0 bytes)): its trace holds what"
+                        + " came before"),
+                lines, said.toString(StandardCharsets.UTF_8));
+        assertEquals(new CaptureLosses(3, 1, 0), losses);
+        assertTrue(Files.exists(dir.resolve("flagtrace-8.json")), "the damaged stream's window, up to the damage: " + said);
+        FakeGpuPrograms.delete(dir);
+    }
+
+    /**
+     * A process still streaming when the program has exited and run's wait for the streams still open is over (a child that
+     * outlived CMD) is cut there: its trace holds what came before, run says so in one line and counts it, so run does not
+     * exit 0. (Before, the line was not there, and the cut was counted nowhere.)
+     */
+    @Test
+    void aStreamStillOpenAfterTheWaitIsCutSaidAndCounted() throws Exception {
+        Path dir = FakeGpuPrograms.fresh(ROOT, "cut");
+        Files.createDirectories(dir);
+        java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+        CaptureLosses losses;
+        try (InjectedRun run = new InjectedRun(dir, InjectedRun.OnDemand.NONE, null, 200)) {
+            Path socket = Path.of(run.environment(null).get(InjectedRun.SOCKET_VARIABLE));
+            try (java.nio.channels.SocketChannel process = java.nio.channels.SocketChannel.open(java.net.UnixDomainSocketAddress.of(socket))) {
+                java.nio.ByteBuffer hello = java.nio.ByteBuffer.wrap(frame(0x10001, 0, "pid=9\nvendor=cupti\nwindow_start_ns=1000\n"
+                        + "start_realtime_ns=5000\nstart_monotonic_ns=3000\nstart_trace_ns=1000\nstart_bound_ns=10\n"));
+                while (hello.hasRemaining()) {
+                    process.write(hello);
+                }
+                run.finish(new java.io.PrintStream(said, true, StandardCharsets.UTF_8)); // the process never ends its stream
+            }
+            losses = run.losses();
+        }
+        assertEquals("flagtrace run: process 9's stream ended in window 1 (still open 0.2 s after the program exited: cut there): its"
+                + " trace holds what came before", said.toString(StandardCharsets.UTF_8).lines().findFirst().orElse(""), said.toString());
+        assertEquals(new CaptureLosses(0, 1, 0), losses);
+        assertTrue(Files.exists(dir.resolve("flagtrace-9.json")), "what came before the cut: " + said);
         FakeGpuPrograms.delete(dir);
     }
 
@@ -472,12 +635,20 @@ class InjectedRunTest {
                 .putLong(p.length).put(p).array();
     }
 
-    /** The program on the fakes with the injected library and socket set, as run sets them, but no run. */
-    private static Process program(Path library, Path socket, String... programArgs) throws IOException {
+    /** {@code executable} on the fakes with the injected library and socket set, as run sets them, but no run. */
+    private static Process program(Path executable, Path library, Path socket, String... programArgs) throws IOException {
+        return program(executable, library, socket, null, programArgs);
+    }
+
+    /** The same, its stderr into {@code err} when not null. */
+    private static Process program(Path executable, Path library, Path socket, Path err, String... programArgs) throws IOException {
         List<String> command = new ArrayList<>(List.of("sh", "-c", "eval \"$(scripts/fake-gpu-env cupti)\" && exec \"$0\" \"$@\"",
-                program.toString()));
+                executable.toString()));
         command.addAll(List.of(programArgs));
         ProcessBuilder pb = new ProcessBuilder(command);
+        if (err != null) {
+            pb.redirectError(err.toFile());
+        }
         pb.environment().putAll(Map.of("CUDA_INJECTION64_PATH", library.toString(), "NVTX_INJECTION64_PATH", library.toString(),
                 InjectedRun.SOCKET_VARIABLE, socket.toString()));
         return pb.start();

@@ -88,6 +88,31 @@ class RunCommandTest {
         Files.delete(notExecutable);
     }
 
+    /**
+     * A process of the tree that reached run's socket and left no capture (here one that connects and closes before its
+     * hello) is counted in run's last line, and run does not exit 0 over it: 3 when the program exited 0, the program's own
+     * code otherwise. (Before, run exited 0 with a trace missing.)
+     */
+    @Test
+    void aProcessThatReachedRunAndLeftNoCaptureIsCountedAndRunDoesNotExitZero() throws Exception {
+        String connectsAndLeaves = "import os, socket, sys; s = socket.socket(socket.AF_UNIX); s.connect(os.environ['"
+                + InjectedRun.SOCKET_VARIABLE + "']); s.close(); sys.exit(int(sys.argv[1]))";
+        Path dir = fresh("no-capture");
+        assertEquals(3, cli.run("run", "-d", dir.toString(), "--agent-jar", jar.toString(), "--", "python3", "-c", connectsAndLeaves, "0"),
+                cli.stderr());
+        List<String> lines = cli.stderr().lines().toList();
+        assertEquals("flagtrace run: 1 process reached run but left no capture; exit 3 (the program exited 0)", lines.get(lines.size() - 1),
+                cli.stderr());
+        assertTrue(cli.stderr().contains("exited with 0; 0 traces in " + dir.toAbsolutePath()), cli.stderr());
+        delete(dir);
+        assertEquals(5, cli.run("run", "-d", dir.toString(), "--agent-jar", jar.toString(), "--", "python3", "-c", connectsAndLeaves, "5"),
+                cli.stderr());
+        lines = cli.stderr().lines().toList();
+        assertEquals("flagtrace run: 1 process reached run but left no capture; exit 5 (the program's own)", lines.get(lines.size() - 1),
+                cli.stderr());
+        delete(dir);
+    }
+
     @Test
     void aRunFolderThatCannotBeMadeIsNamed() throws Exception {
         Path file = root.resolve("a-file");
