@@ -90,7 +90,7 @@ levels AS (
                (46), (47), (48), (49), (50), (51), (52)) AS t(k)
 ),
 halves AS (
-  SELECT n.rank, n.pid, n.tid, n.ev, l.k,
+  SELECT n.rank, n.pid, n.tid, n.ev, t.after_ev, l.k,
          CAST(FLOOR(n.ev / (2 * l.w)) AS BIGINT) AS block,
          CAST(FLOOR(n.ev / l.w) AS BIGINT) - 2 * CAST(FLOOR(n.ev / (2 * l.w)) AS BIGINT) AS side,
          CASE WHEN CAST(FLOOR(n.ev / l.w) AS BIGINT) - 2 * CAST(FLOOR(n.ev / (2 * l.w)) AS BIGINT) = 0
@@ -100,26 +100,24 @@ halves AS (
   JOIN levels l ON l.w < t.after_ev
 ),
 found AS (
-  SELECT rank, ev, side,
+  SELECT rank, pid, tid, ev, after_ev, side,
          MIN(CASE WHEN side = 1 THEN ev END) OVER (PARTITION BY rank, pid, tid, k, block
                                                  ORDER BY v DESC, side ASC
                                                  ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS first_out
   FROM halves
 ),
 removal AS (
-  SELECT n.rank, n.pid, n.tid, n.ev, COALESCE(MIN(f.first_out), t.after_ev) AS removal_ev
-  FROM numbered n
-  JOIN thread_end t ON t.rank = n.rank AND t.pid = n.pid AND t.tid = n.tid
-  LEFT JOIN found f ON f.rank = n.rank AND f.ev = n.ev AND f.side = 0
-  GROUP BY n.rank, n.pid, n.tid, n.ev, t.after_ev
+  SELECT rank, pid, tid, ev, COALESCE(MIN(CASE WHEN side = 0 THEN first_out END), MIN(after_ev)) AS removal_ev
+  FROM found
+  GROUP BY rank, pid, tid, ev
 ),
--- depth: the earlier events of the thread less those whose subtree ended at or before this one
+-- depth: the earlier events of the thread less those whose subtree ended at or before this one.
+-- removal and depths are each read once (their rows multiplied by a small VALUES table, not a UNION ALL
+-- of several reads): Spark inlines every reference to a CTE and computes it again.
 steps AS (
-  SELECT rank, pid, tid, ev AS at_ev, 1 AS ord, 0 AS delta FROM removal
-  UNION ALL
-  SELECT rank, pid, tid, ev AS at_ev, 2 AS ord, 1 AS delta FROM removal
-  UNION ALL
-  SELECT rank, pid, tid, removal_ev AS at_ev, 0 AS ord, -1 AS delta FROM removal
+  SELECT r.rank, r.pid, r.tid, CASE WHEN s.ord = 0 THEN r.removal_ev ELSE r.ev END AS at_ev, s.ord, s.delta
+  FROM removal r
+  CROSS JOIN (VALUES (0, -1), (1, 0), (2, 1)) AS s(ord, delta)
 ),
 depths AS (
   SELECT rank, pid, tid, at_ev AS ev, ord,
@@ -129,9 +127,10 @@ depths AS (
 ),
 -- the parent: the latest earlier event of the thread one level up (an event asks at its depth less one)
 parent_search AS (
-  SELECT rank, pid, tid, ev, depth AS level, 0 AS asks FROM depths WHERE ord = 1
-  UNION ALL
-  SELECT rank, pid, tid, ev, depth - 1 AS level, 1 AS asks FROM depths WHERE ord = 1 AND depth > 0
+  SELECT d.rank, d.pid, d.tid, d.ev, d.depth - a.asks AS level, a.asks
+  FROM depths d
+  CROSS JOIN (VALUES (0), (1)) AS a(asks)
+  WHERE d.ord = 1 AND (a.asks = 0 OR d.depth > 0)
 ),
 parent AS (
   SELECT rank, ev, parent_ev
