@@ -21,9 +21,9 @@ import org.duckdb.DuckDBDriver;
 import org.flagos.trace.encoders.EventTable;
 
 /**
- * Runs {@link Analyses} on DuckDB, embedded through its JDBC driver (an in-memory database: nothing
- * to install, nothing written), over a Parquet events table: one {@code .parquet} file, or a folder
- * of them (read as one table).
+ * Runs {@link Analyses} on DuckDB, embedded through its JDBC driver (nothing to install; its database is a
+ * file in a private temporary folder, deleted on {@link #close}), over a Parquet events table: one
+ * {@code .parquet} file, or a folder of them (read as one table).
  */
 public final class DuckDbAnalyses implements AutoCloseable {
     private final Connection db;
@@ -82,6 +82,9 @@ public final class DuckDbAnalyses implements AutoCloseable {
             default -> n;
         };
     }
+
+    /** The database file {@link #open} makes in its private temporary folder, deleted on {@link #close}. */
+    static final String DATABASE = "analyze.duckdb";
 
     /** Characters DuckDB reads as a pattern in a path (glob), never as themselves. */
     private static final String GLOB = "*?[]{}\\";
@@ -155,8 +158,12 @@ public final class DuckDbAnalyses implements AutoCloseable {
         Connection c = null;
         Path spill = null;
         try {
-            c = DriverManager.getConnection("jdbc:duckdb:", props);
             spill = Files.createTempDirectory("flagtrace-analyze-spill-").toAbsolutePath();
+            // A database file, not an in-memory database: the critical path's tables are stored compressed, and their
+            // blocks are dropped from memory and read back from the file under memory_limit, where an in-memory
+            // database's tables stay uncompressed and are written out to the temporary folder to make room
+            // (docs/analysis.md, "Memory").
+            c = DriverManager.getConnection("jdbc:duckdb:" + spill.resolve(DATABASE), props);
             try (Statement s = c.createStatement()) {
                 s.execute("SET memory_limit = '" + memoryLimit() + "'");
                 s.execute("SET temp_directory = " + literal(spill.toString()));
@@ -450,6 +457,19 @@ public final class DuckDbAnalyses implements AutoCloseable {
         }
     }
 
+    /** The file of the database that holds table {@code name}, as DuckDB names it; null where that database is in memory. */
+    String databaseFile(String name) throws IOException {
+        try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT d.path FROM duckdb_tables() t JOIN duckdb_databases() d"
+                + " ON d.database_name = t.database_name WHERE t.table_name = " + literal(name))) {
+            if (!rs.next()) {
+                throw new IOException("DuckDB has no table " + name);
+            }
+            return rs.getString(1);
+        } catch (SQLException e) {
+            throw new IOException("cannot find DuckDB's table " + name + ": " + words(e), e);
+        }
+    }
+
     /** Runs every analysis, in {@link Analyses#NAMES}'s order. */
     public List<ResultTable> runAll() throws IOException {
         List<ResultTable> out = new ArrayList<>();
@@ -481,7 +501,7 @@ public final class DuckDbAnalyses implements AutoCloseable {
             criticalPath = CriticalPath.build(new CriticalPath.Engine() {
                 @Override
                 public void table(String name, String select) throws IOException {
-                    execute("CREATE OR REPLACE TEMP TABLE " + name + " AS " + select);
+                    execute("CREATE OR REPLACE TABLE " + name + " AS " + select);
                 }
 
                 @Override
@@ -516,22 +536,23 @@ public final class DuckDbAnalyses implements AutoCloseable {
 
     /**
      * {@link CriticalPath.Engine#sweep} on DuckDB: {@code select}'s rows, ordered, streamed through the sweep in this
-     * JVM, its rows appended to the temporary table {@code name} of connection {@code db}. The ordered rows are read
-     * whole first ({@link #STREAM_RESULTS} off for that one query): an appender cannot flush into a connection while
-     * a streaming result holds it.
+     * JVM, its rows appended to the table {@code name} of connection {@code db}'s database. The ordered rows stream
+     * as {@code db} gives them (its {@link #STREAM_RESULTS}, left as it is) and the appender writes through a second
+     * connection to the same database: an appender cannot flush into a connection while a streaming result holds it,
+     * and a result read whole lies outside DuckDB's memory_limit (docs/analysis.md, "Memory").
      */
     static void sweep(Connection db, String name, String select) throws IOException {
         int n = CriticalPathSweep.COLUMNS.size();
         try (Statement create = db.createStatement()) {
-            create.execute("CREATE OR REPLACE TEMP TABLE " + name + " (" + String.join(" BIGINT, ", CriticalPathSweep.OUTPUT) + " BIGINT)");
-            streamResults(db, false);
+            create.execute("CREATE OR REPLACE TABLE " + name + " (" + String.join(" BIGINT, ", CriticalPathSweep.OUTPUT) + " BIGINT)");
         } catch (SQLException e) {
             throw new IOException("the critical path cannot be computed over the events table: " + words(e), e);
         }
-        try (Statement s = db.createStatement();
+        try (DuckDBConnection writer = db.unwrap(DuckDBConnection.class).duplicate();
+             Statement s = db.createStatement();
              ResultSet rs = s.executeQuery("SELECT " + String.join(", ", CriticalPathSweep.COLUMNS) + " FROM (" + select + ") t ORDER BY "
                      + String.join(", ", CriticalPathSweep.ORDER));
-             DuckDBAppender out = db.unwrap(DuckDBConnection.class).createAppender("temp", "main", name)) {
+             DuckDBAppender out = writer.createAppender("main", name)) {
             Iterator<long[]> rows = new Iterator<>() {
                 private Boolean more;
 
@@ -575,12 +596,6 @@ public final class DuckDbAnalyses implements AutoCloseable {
         } catch (SQLException | IllegalStateException e) {
             Throwable cause = e instanceof IllegalStateException && e.getCause() instanceof SQLException ? e.getCause() : e;
             throw new IOException("the critical path cannot be computed over the events table: " + words(cause), cause);
-        } finally {
-            try {
-                streamResults(db, true);
-            } catch (SQLException e) {
-                throw new IOException("the critical path cannot be computed over the events table: " + words(e), e);
-            }
         }
     }
 

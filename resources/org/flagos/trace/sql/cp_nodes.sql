@@ -14,7 +14,8 @@
 -- for another rank to start the same collective (cp_arrivals) weighs only its time after that start:
 -- the wait before it is not communication, and cp_cross enters its end from the late rank's start
 -- with the same weight. A break starts a new segment
--- (seg); wcum is the running sum of in_weight within the segment.
+-- (seg); wcum is the running sum of in_weight within the segment. Sums are cast to BIGINT: DuckDB's are
+-- HUGEINT (16 bytes), which the window functions after them would carry and sort on for every node.
 -- Columns: rank, node (2 ev for a start, 2 ev + 1 for an end), side, c1, c2 (pid, tid or device,
 -- stream), seg, pos, ts_ns, in_type, in_weight, in_ev, wcum, launch_from, launch_weight.
 -- Portable SQL (DuckDB and Spark SQL run it unchanged) over the tables events, cp_events and cp_arrivals.
@@ -31,8 +32,8 @@ host_ordered AS (
 ),
 host_depth AS (
   SELECT rank, ev, c1, c2, blocking, is_start, t, pos,
-         SUM(CASE WHEN is_start = 1 THEN 1 ELSE -1 END) OVER (PARTITION BY rank, c1, c2 ORDER BY pos
-                                                           ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS open_after
+         CAST(SUM(CASE WHEN is_start = 1 THEN 1 ELSE -1 END) OVER (PARTITION BY rank, c1, c2 ORDER BY pos
+                                                                ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS BIGINT) AS open_after
   FROM host_ordered
 ),
 host_open AS (
@@ -84,12 +85,12 @@ moves AS (
   SELECT rank, device, stream, start_ns AS ts_ns, -1 AS delta FROM pairs
 ),
 moments AS (
-  SELECT rank, device, stream, ts_ns, SUM(delta) AS delta FROM moves GROUP BY rank, device, stream, ts_ns
+  SELECT rank, device, stream, ts_ns, CAST(SUM(delta) AS BIGINT) AS delta FROM moves GROUP BY rank, device, stream, ts_ns
 ),
 queue_len AS (
   SELECT rank, device, stream, ts_ns,
-         SUM(delta) OVER (PARTITION BY rank, device, stream ORDER BY ts_ns
-                          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS q
+         CAST(SUM(delta) OVER (PARTITION BY rank, device, stream ORDER BY ts_ns
+                               ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS BIGINT) AS q
   FROM moments
 ),
 runtime AS (
@@ -139,7 +140,7 @@ all_nodes AS (
 ),
 segmented AS (
   SELECT rank, node, side, c1, c2, pos, ts_ns, in_type, in_weight, in_ev, launch_from, launch_weight,
-         SUM(brk) OVER (PARTITION BY rank, side, c1, c2 ORDER BY pos ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS seg
+         CAST(SUM(brk) OVER (PARTITION BY rank, side, c1, c2 ORDER BY pos ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS BIGINT) AS seg
   FROM all_nodes
 )
 SELECT rank, node, side, c1, c2, seg, pos, ts_ns, in_type, in_weight, in_ev,

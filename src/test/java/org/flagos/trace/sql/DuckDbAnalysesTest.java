@@ -141,6 +141,61 @@ class DuckDbAnalysesTest {
         }
     }
 
+    /**
+     * The critical path's tables are stored in a database file in the private temporary folder (docs/analysis.md,
+     * "Memory": compressed, and read back from the file under memory_limit, where an in-memory database's tables stay
+     * uncompressed), and the file goes with the folder at close.
+     */
+    @Test
+    void theCriticalPathsTablesAreInADatabaseFileDeletedAtClose() throws Exception {
+        Set<String> before = scratch();
+        Path file;
+        try (DuckDbAnalyses duck = DuckDbAnalyses.open(events)) {
+            Set<String> made = scratch();
+            made.removeAll(before);
+            assertEquals(1, made.size(), "one spill folder: " + made);
+            file = Path.of(System.getProperty("java.io.tmpdir")).resolve(made.iterator().next()).resolve(DuckDbAnalyses.DATABASE);
+            duck.criticalPath();
+            for (String table : List.of("cp_events", "cp_nodes", "cp_cross", "cp_back", "cp_segments")) {
+                assertEquals(file.toString(), duck.databaseFile(table), table);
+            }
+            assertTrue(Files.size(file) > 0, "the tables are written to " + file);
+        }
+        assertTrue(Files.notExists(file), "the database file is deleted at close");
+        assertEquals(before, scratch());
+    }
+
+    /**
+     * The sweep streams its ordered rows on the connection as it is and appends through a second one: the table it makes
+     * is CriticalPathSweepTest's first instant settled (a launch's 70 ns carried to the kernel and the stream's next
+     * node), with the connection's results streaming or not, and the connection's setting is left as it was (the
+     * sweep used to switch streaming off for its read, materialising the rows outside memory_limit, and on again).
+     */
+    @Test
+    void theSweepStreamsOnTheConnectionAsItIsAndAppendsThroughAnother() throws Exception {
+        // at_ns, rank, node, side, c1, c2, seg, pos, wcum, floor_lift, outs, src_rank, src, weight
+        String rows = "SELECT * FROM (VALUES (100, 0, 40, 0, 0, 7, 0, 1, 0, 0, 0, 0, 30, 0), (100, 0, 41, 0, 0, 7, 0, 2, 0, 0, 0, -1, -1, 0),"
+                + " (100, 0, 30, 1, 0, 1, 0, 5, 70, 0, 1, -1, -1, 0), (200, 0, 43, 0, 0, 7, 0, 4, 100, 0, 0, -1, -1, 0),"
+                + " (300, 0, 45, 0, 0, 7, 1, 6, 0, 0, 0, -1, -1, 0)) v(" + String.join(", ", CriticalPathSweep.COLUMNS) + ")";
+        for (boolean stream : new boolean[] {true, false}) {
+            java.util.Properties props = new java.util.Properties();
+            props.setProperty(DuckDbAnalyses.STREAM_RESULTS, String.valueOf(stream));
+            try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:", props)) {
+                DuckDbAnalyses.sweep(c, "swept", rows);
+                List<String> got = new ArrayList<>();
+                try (java.sql.Statement s = c.createStatement();
+                     java.sql.ResultSet rs = s.executeQuery("SELECT rank, node, dist, current_setting('" + DuckDbAnalyses.STREAM_RESULTS
+                             + "') FROM swept ORDER BY node")) {
+                    while (rs.next()) {
+                        got.add(rs.getLong(1) + " " + rs.getLong(2) + " " + rs.getLong(3));
+                        assertEquals(String.valueOf(stream), rs.getString(4), "the connection's setting is left as it was");
+                    }
+                }
+                assertEquals(List.of("0 30 70", "0 40 70", "0 41 70", "0 43 170", "0 45 0"), got, "streaming " + stream);
+            }
+        }
+    }
+
     @Test
     void aFolderIsOneTableItsHiddenFilesUnread() throws Exception {
         Path folder = Files.createDirectories(dir.resolve("folder/a/b"));
