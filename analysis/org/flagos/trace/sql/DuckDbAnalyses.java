@@ -421,7 +421,13 @@ public final class DuckDbAnalyses implements AutoCloseable {
             return "flagtrace's own SQL failed on it, a bug in flagtrace rather than in the input (please report it)";
         }
         if (m.contains("Out of Memory")) {
-            return "DuckDB ran out of memory reading it";
+            return "DuckDB ran out of memory reading it (its budget: FLAGTRACE_ANALYZE_MEMORY)";
+        }
+        if (m.contains("Invalid result set")) {
+            // the driver's words when a query fails while its rows stream: DuckDB's own error (most often out of
+            // memory) is not handed on, so no damage to the input can be claimed
+            return "DuckDB stopped the query while its rows were read, most often out of memory (its budget: "
+                    + "FLAGTRACE_ANALYZE_MEMORY)";
         }
         if (m.contains("No files found") || m.contains("No such file")) {
             return "the file cannot be found";
