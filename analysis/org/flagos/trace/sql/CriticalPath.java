@@ -172,19 +172,22 @@ public final class CriticalPath {
 
     /**
      * Makes the table {@code name} of {@code select}, a step whose every row depends only on its own rank's rows of the
-     * tables {@code perRankTables} (each has a column {@code rank}): in one statement where {@code cp_events} holds at
-     * most {@code eventsPerSlice} rows, else one slice of ranks at a time (each slice's ranks hold that many events, or
-     * one rank more), each statement reading only its slice's rows of those tables, the slices then put together.
-     * Returns the statements the table was made in.
+     * tables {@code perRankTables} (each has a column {@code rank}): in one statement where the first of them holds at
+     * most {@code eventsPerSlice} rows, else one slice of ranks at a time (each slice's ranks hold that many of its rows,
+     * or one rank more), each statement reading only its slice's rows of those tables, the slices then put together.
+     * Returns the statements the table was made in. {@link DuckDbAnalyses} makes rank_ops' rows this way too.
      */
     static int perRank(Engine engine, String name, String select, long eventsPerSlice, String... perRankTables) throws IOException {
-        if (engine.count("SELECT COUNT(*) FROM cp_events") <= eventsPerSlice) {
+        String counted = perRankTables[0];
+        // a row of no rank (a table not written by flagtrace tables, docs/tables.md) is in no slice: one statement then
+        if (engine.count("SELECT COUNT(*) FROM " + counted) <= eventsPerSlice
+                || engine.count("SELECT COUNT(*) FROM " + counted + " WHERE rank IS NULL") > 0) {
             engine.table(name, select);
             return 1;
         }
         // each rank's slice: the events of the ranks before it, in whole slices
         engine.table("cp_slices", "SELECT rank, CAST(FLOOR((SUM(n) OVER (ORDER BY rank ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) - n)"
-                + " / CAST(" + eventsPerSlice + " AS DOUBLE)) AS BIGINT) AS slice FROM (SELECT rank, COUNT(*) AS n FROM cp_events GROUP BY rank) r");
+                + " / CAST(" + eventsPerSlice + " AS DOUBLE)) AS BIGINT) AS slice FROM (SELECT rank, COUNT(*) AS n FROM " + counted + " GROUP BY rank) r");
         List<String> parts = new java.util.ArrayList<>();
         for (long slice = -1; (slice = engine.count("SELECT COALESCE(MIN(slice), -1) FROM cp_slices WHERE slice > " + slice)) >= 0; ) {
             String of = " FROM cp_slices WHERE slice = " + slice;

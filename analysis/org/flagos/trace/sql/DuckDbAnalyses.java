@@ -504,34 +504,66 @@ public final class DuckDbAnalyses implements AutoCloseable {
     /** As {@link #criticalPath(boolean)}, {@code cp_nodes} made {@code eventsPerSlice} events at a time ({@link CriticalPath#build}). */
     CriticalPath.Rounds criticalPath(boolean sweep, long eventsPerSlice) throws IOException {
         if (criticalPath == null) {
-            criticalPath = CriticalPath.build(new CriticalPath.Engine() {
-                @Override
-                public void table(String name, String select) throws IOException {
-                    execute("CREATE OR REPLACE TABLE " + name + " AS " + select);
-                }
-
-                @Override
-                public long count(String select) throws IOException {
-                    try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery(select)) {
-                        rs.next();
-                        return rs.getLong(1);
-                    } catch (SQLException e) {
-                        throw new IOException("the critical path cannot be computed over the events table: " + words(e), e);
-                    }
-                }
-
-                @Override
-                public void drop(String name) throws IOException {
-                    execute("DROP TABLE IF EXISTS " + name);
-                }
-
-                @Override
-                public void sweep(String name, String select) throws IOException {
-                    DuckDbAnalyses.sweep(db, name, select);
-                }
-            }, sweep, eventsPerSlice);
+            criticalPath = CriticalPath.build(engine("the critical path cannot be computed over the events table: "), sweep, eventsPerSlice);
         }
         return criticalPath;
+    }
+
+    /** {@link CriticalPath.Engine} on this database; a failure's message starts with {@code failure}. */
+    private CriticalPath.Engine engine(String failure) {
+        return new CriticalPath.Engine() {
+            @Override
+            public void table(String name, String select) throws IOException {
+                execute("CREATE OR REPLACE TABLE " + name + " AS " + select, failure);
+            }
+
+            @Override
+            public long count(String select) throws IOException {
+                try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery(select)) {
+                    rs.next();
+                    return rs.getLong(1);
+                } catch (SQLException e) {
+                    throw new IOException(failure + words(e), e);
+                }
+            }
+
+            @Override
+            public void drop(String name) throws IOException {
+                execute("DROP TABLE IF EXISTS " + name, failure);
+            }
+
+            @Override
+            public void sweep(String name, String select) throws IOException {
+                DuckDbAnalyses.sweep(db, name, select);
+            }
+        };
+    }
+
+    /**
+     * The analyses DuckDB runs a slice of ranks at a time ({@link CriticalPath#perRank}, {@link CriticalPath#eventsPerSlice()}
+     * events a statement): every row of theirs depends only on its own rank's events (rank_ops nests each thread's host
+     * events; nothing is summed across ranks), and in one statement rank_ops ran out of the launcher's 616 MiB at 64
+     * ranks x 1M events (docs/benchmarks.md, "`analyze` of 64 × 1M within 1 GiB"). Each ends in an ORDER BY of its
+     * columns that orders its rows fully; the slices' rows are stored in the database, then read in that order.
+     */
+    static final List<String> PER_RANK = List.of("rank_ops");
+
+    /** The last line of a per-rank analysis: {@code ORDER BY} its columns. */
+    private static final java.util.regex.Pattern LAST_ORDER = java.util.regex.Pattern.compile("(?s)(.*)\\n\\s*ORDER BY ([\\w, ]+?)\\s*;?\\s*$");
+
+    /**
+     * Analysis {@code name} ({@link #PER_RANK}) made as the table {@code table}, a slice of ranks at a time when the
+     * events are more than {@code eventsPerSlice}; returns the statements it took and the query that reads the table in
+     * the analysis' order.
+     */
+    String perRank(String name, String table, long eventsPerSlice, int[] statements) throws IOException {
+        java.util.regex.Matcher m = LAST_ORDER.matcher(Analyses.sql(name));
+        if (!m.matches()) {
+            throw new IllegalStateException("analysis " + name + " does not end in ORDER BY its columns");
+        }
+        statements[0] = CriticalPath.perRank(engine("analysis " + name + " cannot run over the events table: "), table, m.group(1),
+                eventsPerSlice, Analyses.INPUT_TABLE);
+        return "SELECT * FROM " + table + " ORDER BY " + m.group(2);
     }
 
     /**
@@ -612,11 +644,11 @@ public final class DuckDbAnalyses implements AutoCloseable {
         }
     }
 
-    private void execute(String sql) throws IOException {
+    private void execute(String sql, String failure) throws IOException {
         try (Statement s = db.createStatement()) {
             s.execute(sql);
         } catch (SQLException e) {
-            throw new IOException("the critical path cannot be computed over the events table: " + words(e), e);
+            throw new IOException(failure + words(e), e);
         }
     }
 
@@ -649,10 +681,23 @@ public final class DuckDbAnalyses implements AutoCloseable {
 
     /** Runs analysis {@code name}, giving its rows to {@code sink} one at a time as DuckDB gives them (none kept here). */
     public void stream(String name, TableSink sink) throws IOException {
+        stream(name, sink, CriticalPath.eventsPerSlice());
+    }
+
+    /** The table {@link #perRank} stores a per-rank analysis' rows in, dropped once they are read. */
+    private static final String PER_RANK_ROWS = "flagtrace_per_rank_rows";
+
+    /**
+     * As {@link #stream(String, TableSink)}, an analysis of {@link #PER_RANK} made {@code eventsPerSlice} events at a
+     * time; returns the statements it was made in (1 for any other analysis).
+     */
+    int stream(String name, TableSink sink, long eventsPerSlice) throws IOException {
         if (CriticalPath.TABLES.contains(name)) {
             criticalPath();
         }
-        try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery(Analyses.sql(name))) {
+        int[] statements = {1};
+        String sql = PER_RANK.contains(name) ? perRank(name, PER_RANK_ROWS, eventsPerSlice, statements) : Analyses.sql(name);
+        try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             ResultSetMetaData meta = rs.getMetaData();
             List<String> columns = new ArrayList<>();
             for (int i = 1; i <= meta.getColumnCount(); i++) {
@@ -669,6 +714,10 @@ public final class DuckDbAnalyses implements AutoCloseable {
         } catch (SQLException | ArithmeticException e) {
             throw new IOException("analysis " + name + " cannot run over the events table: " + words(e), e);
         }
+        if (PER_RANK.contains(name)) {
+            execute("DROP TABLE IF EXISTS " + PER_RANK_ROWS, "analysis " + name + " cannot run over the events table: ");
+        }
+        return statements[0];
     }
 
     /** A value as the analyses promise them: a whole number as a Long, text as a String, or null. */

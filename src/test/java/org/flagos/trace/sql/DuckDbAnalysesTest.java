@@ -128,6 +128,68 @@ class DuckDbAnalysesTest {
     }
 
     /**
+     * rank_ops made a slice of ranks at a time (here a rank a slice) gives the rows its one statement gives, in its order
+     * (name, kind, rank: not rank first, so the slices' rows are sorted again): three ranks of this capture's events,
+     * ranks 1 and 2 each missing a different part of them, so that no two ranks' op tables are the same.
+     */
+    @Test
+    void rankOpsMadeARankAtATimeGivesTheRowsOfItsOneStatement() throws Exception {
+        Path ranks = copy("SELECT e.* REPLACE (CAST(t.k AS INTEGER) AS rank) FROM EVENTS e, (VALUES (0), (1), (2)) t(k)"
+                + " WHERE t.k = 0 OR hash(e.name, e.ts_ns) % (t.k + 2) <> 0", dir.resolve("three-ranks.parquet"));
+        List<List<Object>> one = new ArrayList<>();
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:"); java.sql.Statement s = c.createStatement()) {
+            s.execute("CREATE VIEW events AS SELECT * FROM read_parquet(" + q(ranks) + ")");
+            try (java.sql.ResultSet r = s.executeQuery(Analyses.sql("rank_ops"))) {
+                while (r.next()) {
+                    List<Object> row = new ArrayList<>();
+                    for (int i = 1; i <= r.getMetaData().getColumnCount(); i++) {
+                        row.add(DuckDbAnalyses.value(r.getObject(i), "rank_ops", r.getMetaData().getColumnLabel(i)));
+                    }
+                    one.add(row);
+                }
+            }
+        }
+        List<Object> ranksInOrder = one.stream().map(r -> r.get(0)).toList();
+        assertEquals(List.of(0L, 1L, 2L), List.copyOf(new TreeSet<>(ranksInOrder)));
+        assertTrue(!ranksInOrder.equals(ranksInOrder.stream().sorted().toList()), "rows not in rank order");
+        long[] calls = new long[3];
+        one.forEach(r -> calls[(int) (long) (Long) r.get(0)] += (Long) r.get(3));
+        assertTrue(calls[0] > calls[2] && calls[2] > calls[1], java.util.Arrays.toString(calls));
+        for (long perSlice : new long[] {CriticalPath.EVENTS_PER_SLICE, 1}) {
+            List<List<Object>> got = new ArrayList<>();
+            assertEquals(perSlice == 1 ? 3 : 1, rankOps(ranks, perSlice, got), perSlice + " events a slice");
+            assertEquals(one, got, perSlice + " events a slice");
+        }
+        // a row of no rank is in no slice (a table not written by flagtrace tables): one statement then
+        Path rankless = copy("SELECT * REPLACE (CASE WHEN rank = 2 THEN NULL ELSE rank END AS rank) FROM read_parquet(" + q(ranks) + ")",
+                dir.resolve("rankless.parquet"));
+        List<List<Object>> whole = new ArrayList<>();
+        List<List<Object>> sliced = new ArrayList<>();
+        assertEquals(1, rankOps(rankless, CriticalPath.EVENTS_PER_SLICE, whole));
+        assertEquals(1, rankOps(rankless, 1, sliced));
+        assertTrue(whole.stream().anyMatch(r -> r.get(0) == null), "rows of no rank");
+        assertEquals(whole, sliced);
+    }
+
+    /** rank_ops over {@code events} made {@code perSlice} events a statement, its rows added to {@code rows}; the statements. */
+    private static int rankOps(Path events, long perSlice, List<List<Object>> rows) throws IOException {
+        try (DuckDbAnalyses duck = DuckDbAnalyses.open(events)) {
+            return duck.stream("rank_ops", new DuckDbAnalyses.TableSink() {
+                @Override
+                public void columns(List<String> c) {
+                    assertEquals(List.of("rank", "kind", "name", "calls", "cpu_total_ns", "self_device_ns", "device_total_ns",
+                            "self_cpu_ns"), c);
+                }
+
+                @Override
+                public void row(List<Object> row) {
+                    rows.add(row);
+                }
+            }, perSlice);
+        }
+    }
+
+    /**
      * The connection streams each query's rows (docs/analysis.md, "Memory": a result materialised whole lies outside
      * DuckDB's memory_limit), and still does after the critical path's sweep, which reads its one query whole.
      */
