@@ -52,7 +52,10 @@ public final class CriticalPath {
      */
     static final long EVENTS_PER_SLICE = 2_000_000;
 
-    /** The system property that sets {@link #EVENTS_PER_SLICE} for {@link DuckDbAnalyses#criticalPath()}. */
+    /**
+     * The system property that sets {@link #EVENTS_PER_SLICE} for {@link DuckDbAnalyses#criticalPath()}, and the events
+     * ({@code events} rows) a statement of {@link DuckDbAnalyses#PER_RANK}'s analyses (rank_ops) takes.
+     */
     static final String SLICE_PROPERTY = "flagtrace.analyze.slice.events";
 
     /** Makes {@code cp_keys} with its nodes in {@code windows} windows of time ({@code cp_window_count}). */
