@@ -46,7 +46,7 @@ import picocli.CommandLine.Parameters;
         exitCodeList = {"0:done: the program exited 0, and every process that reached run left its trace",
             "3:the program exited 0, but a process that reached run left no capture or a damaged one, or a capture did not"
                 + " become a trace (the last line counts them)",
-            "other:the program's own code, losses or not (1 also: CMD could not start)", ExitCodes.USAGE_LINE})
+            "*:any other code: the program's own, losses or not (1 also: CMD could not start)", ExitCodes.USAGE_LINE})
 final class RunCommand implements Callable<Integer> {
     /** A trace of a window armed on demand: flagtrace-PID-wN.json. */
     private static final java.util.regex.Pattern WINDOW_TRACE = java.util.regex.Pattern.compile("flagtrace-\\d+-w\\d+\\.json");
