@@ -65,7 +65,9 @@ numbered AS (
   SELECT h.rank, h.pid, h.tid, h.name, h.ts_ns, h.end_ns, h.dur_ns,
          COALESCE(d.device_ns, 0) AS self_device_ns,
          ROW_NUMBER() OVER (PARTITION BY h.rank
-                            ORDER BY h.pid, h.tid, h.ts_ns, h.end_ns DESC, h.external_id NULLS LAST, h.name) AS ev
+                            ORDER BY h.pid, h.tid, h.ts_ns, h.end_ns DESC, h.external_id NULLS LAST, h.name) AS ev,
+         LEAD(GREATEST(h.end_ns, h.ts_ns + 1)) OVER (PARTITION BY h.rank
+                            ORDER BY h.pid, h.tid, h.ts_ns, h.end_ns DESC, h.external_id NULLS LAST, h.name) AS next_out
   FROM host h
   LEFT JOIN device_by_op d ON d.rank = h.rank AND d.external_id = h.link
 ),
@@ -77,10 +79,16 @@ numbered AS (
 -- one level up. The first q is found level by level over the bits of ev (k, w = 2^k): at level k, the
 -- events whose bit k is 0 ask, among the events of the same block of 2w whose bit k is 1, for the
 -- least ev that does not lie in them (one window per level; the least over the levels is the answer).
-thread_end AS (
-  SELECT rank, pid, tid, MAX(ev) + 1 AS after_ev
-  FROM numbered
-  GROUP BY rank, pid, tid
+-- An event the next one does not lie in (a leaf, or the thread's last) is removed by that next one
+-- (next_out, read in numbered's own window): it only answers. Spark computes every reference to a
+-- CTE again (docs/analysis.md, "Op table"): each CTE from threads on is read once but threads (by the
+-- search and by steps), and the search carries no more than it needs.
+threads AS (
+  SELECT rank, pid, tid, name, ts_ns, end_ns, dur_ns, self_device_ns, ev, after_ev,
+         CASE WHEN ev + 1 = after_ev OR next_out > end_ns THEN 1 ELSE 0 END AS leaf
+  FROM (SELECT rank, pid, tid, name, ts_ns, end_ns, dur_ns, self_device_ns, ev, next_out,
+               MAX(ev) OVER (PARTITION BY rank, pid, tid) + 1 AS after_ev
+        FROM numbered) n
 ),
 levels AS (
   SELECT k, CAST(POWER(2, k) AS BIGINT) AS w
@@ -90,14 +98,15 @@ levels AS (
                (46), (47), (48), (49), (50), (51), (52)) AS t(k)
 ),
 halves AS (
-  SELECT n.rank, n.pid, n.tid, n.ev, t.after_ev, l.k,
+  SELECT rank, pid, tid, ev, after_ev, k, block, side, v
+  FROM (SELECT n.rank, n.pid, n.tid, n.ev, n.after_ev, n.leaf, l.k,
          CAST(FLOOR(n.ev / (2 * l.w)) AS BIGINT) AS block,
          CAST(FLOOR(n.ev / l.w) AS BIGINT) - 2 * CAST(FLOOR(n.ev / (2 * l.w)) AS BIGINT) AS side,
          CASE WHEN CAST(FLOOR(n.ev / l.w) AS BIGINT) - 2 * CAST(FLOOR(n.ev / (2 * l.w)) AS BIGINT) = 0
               THEN n.end_ns ELSE GREATEST(n.end_ns, n.ts_ns + 1) END AS v
-  FROM numbered n
-  JOIN thread_end t ON t.rank = n.rank AND t.pid = n.pid AND t.tid = n.tid
-  JOIN levels l ON l.w < t.after_ev
+        FROM threads n
+        JOIN levels l ON l.w < n.after_ev) h
+  WHERE side = 1 OR leaf = 0
 ),
 found AS (
   SELECT rank, pid, tid, ev, after_ev, side,
@@ -107,81 +116,83 @@ found AS (
   FROM halves
 ),
 removal AS (
-  SELECT rank, pid, tid, ev, COALESCE(MIN(CASE WHEN side = 0 THEN first_out END), MIN(after_ev)) AS removal_ev
+  SELECT rank, pid, tid, ev, COALESCE(MIN(first_out), MIN(after_ev)) AS removal_ev
   FROM found
+  WHERE side = 0
   GROUP BY rank, pid, tid, ev
 ),
--- depth: the earlier events of the thread less those whose subtree ended at or before this one.
--- removal and depths are each read once (their rows multiplied by a small VALUES table, not a UNION ALL
--- of several reads): Spark inlines every reference to a CTE and computes it again.
+-- One running sum over the thread's events (ord 1: +1 each, with its own device time) and their
+-- removals (ord 0: -1, tagged with the event removed as owner), removals before the event at the same
+-- ev: at an event's row, its depth (the sum less its own 1) and the device time of the events before
+-- it; at its removal's row, that of the events before its removal. The difference is its device total
+-- (its own and its descendants'), so removal is read once, here.
 steps AS (
-  SELECT r.rank, r.pid, r.tid, CASE WHEN s.ord = 0 THEN r.removal_ev ELSE r.ev END AS at_ev, s.ord, s.delta
-  FROM removal r
-  CROSS JOIN (VALUES (0, -1), (1, 0), (2, 1)) AS s(ord, delta)
+  SELECT t.rank, t.pid, t.tid, t.ev + 1 - s.ord AS at_ev, s.ord, t.ev AS owner, 2 * s.ord - 1 AS delta,
+         s.ord * t.self_device_ns AS device_delta,
+         t.name, t.ts_ns, t.end_ns, CASE WHEN s.ord = 1 THEN t.dur_ns END AS dur_ns, s.ord * t.self_device_ns AS self_device_ns
+  FROM threads t
+  CROSS JOIN (VALUES (0), (1)) AS s(ord)
+  WHERE s.ord = 1 OR t.leaf = 1
+  UNION ALL
+  SELECT rank, pid, tid, removal_ev, 0, ev, -1, CAST(0 AS BIGINT),
+         '', CAST(NULL AS BIGINT), CAST(NULL AS BIGINT), CAST(NULL AS BIGINT), CAST(NULL AS BIGINT)
+  FROM removal
 ),
 depths AS (
-  SELECT rank, pid, tid, at_ev AS ev, ord,
+  SELECT rank, pid, tid, ord, owner, name, ts_ns, end_ns, dur_ns, self_device_ns,
          SUM(delta) OVER (PARTITION BY rank, pid, tid ORDER BY at_ev, ord
-                          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS depth
+                          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) - ord AS depth,
+         SUM(device_delta) OVER (PARTITION BY rank, pid, tid ORDER BY at_ev, ord
+                                 ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) - COALESCE(self_device_ns, 0) AS device_before_ns
   FROM steps
 ),
--- the parent: the latest earlier event of the thread one level up (an event asks at its depth less one)
+-- the parent: the latest earlier event of the thread one level up (an event asks at its depth less
+-- one, asks = 1); removal rows stay as they are (level -1), for the device total. depths is read once:
+-- its rows multiplied by a small VALUES table, not a UNION ALL of several reads.
 parent_search AS (
-  SELECT d.rank, d.pid, d.tid, d.ev, d.depth - a.asks AS level, a.asks
+  SELECT d.rank, d.pid, d.tid, d.ord, d.owner, d.name, d.ts_ns, d.end_ns, d.dur_ns, d.self_device_ns,
+         d.device_before_ns, a.asks, CASE WHEN d.ord = 1 THEN d.depth - a.asks ELSE -1 END AS level
   FROM depths d
   CROSS JOIN (VALUES (0), (1)) AS a(asks)
-  WHERE d.ord = 1 AND (a.asks = 0 OR d.depth > 0)
+  WHERE (d.ord = 1 AND (a.asks = 0 OR d.depth > 0)) OR (d.ord = 0 AND a.asks = 0)
 ),
 parent AS (
-  SELECT rank, ev, parent_ev
-  FROM (SELECT rank, ev, asks,
-               MAX(CASE WHEN asks = 0 THEN ev END) OVER (PARTITION BY rank, pid, tid, level ORDER BY ev, asks
-                                                       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS parent_ev
-        FROM parent_search) s
-  WHERE asks = 1
+  SELECT rank, ord, owner, name, ts_ns, end_ns, dur_ns, self_device_ns, device_before_ns, asks,
+         MAX(CASE WHEN asks = 0 AND ord = 1 THEN owner END) OVER (PARTITION BY rank, pid, tid, level ORDER BY owner, asks
+                                                                ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS parent_ev
+  FROM parent_search
 ),
+-- a child's part of its parent's span not covered by its earlier siblings (gaps and islands)
 children AS (
-  SELECT c.rank, k.parent_ev, c.ts_ns, c.end_ns,
-         MAX(c.end_ns) OVER (PARTITION BY c.rank, k.parent_ev ORDER BY c.ev
-                             ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS covered_to
-  FROM parent k
-  JOIN numbered c ON c.rank = k.rank AND c.ev = k.ev
+  SELECT rank, ord, owner, name, dur_ns, self_device_ns, device_before_ns, asks, parent_ev, ts_ns, end_ns,
+         MAX(CASE WHEN asks = 1 THEN end_ns END) OVER (PARTITION BY rank, parent_ev ORDER BY owner, asks
+                                                      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS covered_to
+  FROM parent
 ),
-child_union AS (
-  SELECT rank, parent_ev AS ev,
-         SUM(CASE WHEN covered_to IS NULL OR covered_to <= ts_ns THEN dur_ns
-                  WHEN end_ns > covered_to THEN end_ns - covered_to
-                  ELSE 0 END) AS union_ns
-  FROM (SELECT rank, parent_ev, ts_ns, end_ns, end_ns - ts_ns AS dur_ns, covered_to FROM children) u
-  GROUP BY rank, parent_ev
-),
--- device time of the descendants: a running sum over ev, read at the event and just before its removal
-device_sum AS (
-  SELECT rank, ev,
-         SUM(self_device_ns) OVER (PARTITION BY rank ORDER BY ev
-                                   ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS upto_ns
-  FROM numbered
-),
-descendant_device AS (
-  SELECT r.rank, r.ev, b.upto_ns - a.upto_ns AS device_ns
-  FROM removal r
-  JOIN device_sum a ON a.rank = r.rank AND a.ev = r.ev
-  JOIN device_sum b ON b.rank = r.rank AND b.ev = r.removal_ev - 1
-),
+-- per event (one GROUP BY): its own row (ord 1, asks 0), its removal's row (ord 0) and its direct
+-- children's rows (asks 1, grouped by their parent)
 measured AS (
-  SELECT n.rank, n.name, n.dur_ns, n.self_device_ns,
-         n.self_device_ns + COALESCE(dd.device_ns, 0) AS device_total_ns,
-         CASE WHEN n.dur_ns > COALESCE(cu.union_ns, 0) THEN n.dur_ns - COALESCE(cu.union_ns, 0) ELSE 0 END AS self_cpu_ns
-  FROM numbered n
-  LEFT JOIN child_union cu ON cu.rank = n.rank AND cu.ev = n.ev
-  LEFT JOIN descendant_device dd ON dd.rank = n.rank AND dd.ev = n.ev
+  SELECT rank, MAX(name) AS name, SUM(dur_ns) AS dur_ns, SUM(self_device_ns) AS self_device_ns,
+         SUM(CASE WHEN ord = 0 THEN device_before_ns ELSE -device_before_ns END) AS device_total_ns,
+         SUM(dur_ns) - SUM(union_ns) AS uncovered_ns
+  FROM (SELECT rank, CASE WHEN asks = 1 THEN parent_ev ELSE owner END AS ev, ord,
+               CASE WHEN ord = 1 AND asks = 0 THEN name END AS name,
+               CASE WHEN ord = 1 AND asks = 0 THEN dur_ns ELSE 0 END AS dur_ns,
+               CASE WHEN ord = 1 AND asks = 0 THEN self_device_ns ELSE 0 END AS self_device_ns,
+               CASE WHEN asks = 0 THEN device_before_ns ELSE 0 END AS device_before_ns,
+               CASE WHEN asks = 0 THEN 0
+                    WHEN covered_to IS NULL OR covered_to <= ts_ns THEN dur_ns
+                    WHEN end_ns > covered_to THEN end_ns - covered_to
+                    ELSE 0 END AS union_ns
+        FROM children) c
+  GROUP BY rank, ev
 )
 SELECT rank, 'host' AS kind, name,
        COUNT(*) AS calls,
        CAST(SUM(dur_ns) AS BIGINT) AS cpu_total_ns,
        CAST(SUM(self_device_ns) AS BIGINT) AS self_device_ns,
        CAST(SUM(device_total_ns) AS BIGINT) AS device_total_ns,
-       CAST(SUM(self_cpu_ns) AS BIGINT) AS self_cpu_ns
+       CAST(SUM(CASE WHEN uncovered_ns > 0 THEN uncovered_ns ELSE 0 END) AS BIGINT) AS self_cpu_ns
 FROM measured
 GROUP BY rank, name
 UNION ALL
