@@ -1,6 +1,7 @@
 package org.flagos.trace.spark;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -183,25 +184,32 @@ public final class SparkAnalyses {
      * one line on standard error.
      */
     public static void main(String[] args) {
+        System.exit(run(args, SparkSession.builder().appName("flagtrace analyses"), System.err));
+    }
+
+    /**
+     * {@link #main} but the exit: the status it exits with (0 done, 1 failed, 2 a wrong call), its one line on
+     * {@code err}. The session is got from {@code session} for a call that is not refused, and stopped at the end.
+     */
+    static int run(String[] args, SparkSession.Builder session, PrintStream err) {
         AnalysesRequest request;
         try {
             request = AnalysesRequest.parse(args);
         } catch (AnalysesRequest.Refused e) {
-            System.err.println("flagtrace: " + e.getMessage());
-            System.exit(2);
-            return;
+            err.println("flagtrace: " + e.getMessage());
+            return 2;
         }
-        SparkSession spark = SparkSession.builder().appName("flagtrace analyses").getOrCreate();
+        SparkSession spark = session.getOrCreate();
         int status = 0;
         try {
             write(spark, request);
         } catch (Throwable e) { // an Error too: one line and a status
-            System.err.println("flagtrace: " + oneLine(e));
+            err.println("flagtrace: " + oneLine(e));
             status = 1;
         } finally {
             spark.stop();
         }
-        System.exit(status);
+        return status;
     }
 
     /**
@@ -251,12 +259,20 @@ public final class SparkAnalyses {
         return written;
     }
 
-    /** A failure's message on one line, its causes' appended where they add words. */
-    private static String oneLine(Throwable e) {
+    /**
+     * A failure's message on one line, its causes' appended where they add words, then what its suppressed say
+     * (the table folders {@link OutputTables} could not remove).
+     */
+    static String oneLine(Throwable e) {
         StringBuilder b = new StringBuilder(String.valueOf(e.getMessage()));
         for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
             if (c.getMessage() != null && !b.toString().contains(c.getMessage())) {
                 b.append(": ").append(c.getMessage());
+            }
+        }
+        for (Throwable s : e.getSuppressed()) {
+            if (s instanceof OutputTables.LeftBehind) {
+                b.append("; ").append(s.getMessage());
             }
         }
         return b.toString().replaceAll("\\s*\\R\\s*", " ");
