@@ -127,7 +127,19 @@ final class TraceScan implements Scan, Batch {
 
     @Override
     public InputPartition[] planInputPartitions() {
-        Configuration conf = SparkSession.active().sparkContext().hadoopConfiguration();
+        List<String> files = files(settings, SparkSession.active().sparkContext().hadoopConfiguration());
+        InputPartition[] parts = new InputPartition[files.size()];
+        for (int i = 0; i < parts.length; i++) {
+            parts[i] = new TraceFile(files.get(i));
+        }
+        return parts;
+    }
+
+    /**
+     * The trace files {@code settings}' paths name, a task each, in this order: each path's files sorted by name. Without
+     * DROPMALFORMED a local file that is no trace file ({@link #notATrace}) is refused here, before any task opens it.
+     */
+    static List<String> files(Settings settings, Configuration conf) {
         List<String> files = new ArrayList<>();
         try {
             for (String given : settings.paths()) {
@@ -146,6 +158,7 @@ final class TraceScan implements Scan, Batch {
                         here.add(m.getPath().toString());
                     }
                 }
+                here.sort(null);
                 if (!settings.dropMalformed() && local(fs)) {
                     for (String f : here) { // refused here, before any task opens one: a FIFO's open would wait for ever
                         String why = notATrace(local(new org.apache.hadoop.fs.Path(f)));
@@ -157,17 +170,12 @@ final class TraceScan implements Scan, Batch {
                 if (here.isEmpty()) {
                     throw new IllegalArgumentException(given + ": no trace file in it");
                 }
-                here.sort(null);
                 files.addAll(here);
             }
         } catch (IOException e) {
             throw new java.io.UncheckedIOException("flagtrace: cannot list " + settings.paths() + ": " + e.getMessage(), e);
         }
-        InputPartition[] parts = new InputPartition[files.size()];
-        for (int i = 0; i < parts.length; i++) {
-            parts[i] = new TraceFile(files.get(i));
-        }
-        return parts;
+        return files;
     }
 
     /** A folder's files on a file system other than the local one, as Hadoop lists them. */
