@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.flagos.trace.capture.AtomicOutput;
+import org.flagos.trace.ingest.InputFiles;
 import org.flagos.trace.sql.Analyses;
 import org.flagos.trace.sql.DuckDbAnalyses;
 import org.flagos.trace.sql.ResultTable;
@@ -76,7 +77,11 @@ final class AnalyzeCommand implements Callable<Integer> {
             }
         }
         if (!Files.exists(events)) {
-            throw new IOException(events + ": no such file or folder");
+            throw new IOException(events + (Files.isSymbolicLink(events)
+                    ? ": a link that leads to no file or folder (a dangling link, or a loop of links)" : ": no such file or folder"));
+        }
+        if (!Files.isDirectory(events)) {
+            InputFiles.requireRegular(events, "an events table"); // a FIFO or a device: its own words, not "no such file"
         }
         Map<String, Path> files = new LinkedHashMap<>();
         if (output != null) {

@@ -110,8 +110,28 @@ final class TablesCommand implements Callable<Integer> {
         if (Files.exists(table) && !Files.isDirectory(table)) {
             throw new UsageException("-o " + table + ": with --partition-by-rank, -o is a folder (made if missing)");
         }
-        Path root = table.resolve(TABLE);
+        Path made = table.toAbsolutePath();
+        while (made.getParent() != null && !Files.exists(made.getParent())) {
+            made = made.getParent();
+        }
+        made = Files.exists(made) ? null : made; // the outermost folder this run makes, or null
         Files.createDirectories(table); // the scratch goes here; the rank folders only when their files are written
+        try {
+            return writePartitioned(inputs);
+        } catch (Throwable e) { // a trace refused, a rank missing: the folders made for it go again, as they were empty
+            for (Path p = table.toAbsolutePath(); made != null && p != null && p.startsWith(made); p = p.getParent()) {
+                try {
+                    Files.delete(p);
+                } catch (IOException notEmpty) {
+                    break;
+                }
+            }
+            throw e;
+        }
+    }
+
+    private int writePartitioned(Map<String, Path> inputs) throws IOException {
+        Path root = table.resolve(TABLE);
         List<Path> written = new ArrayList<>();
         TraceTables read;
         try (EventTable events = new EventTable(table)) {

@@ -50,17 +50,44 @@ final class OutputTables {
         return table.toString();
     }
 
-    /** Removes what this run wrote; a failure to remove is added to {@code failure}'s suppressed. */
+    /**
+     * Removes what this run wrote. A folder that cannot be removed is named in a suppressed exception of
+     * {@code failure} (the one line {@link SparkAnalyses#main} prints says it), and the others are removed still.
+     */
     void removeAfter(Throwable failure) {
+        List<String> left = new ArrayList<>();
+        for (Path table : claimed) {
+            remove(table, true, left);
+        }
         try {
-            for (Path table : claimed) {
-                fs.delete(table, true);
-            }
             if (madeOutput && fs.exists(output) && fs.listStatus(output).length == 0) {
-                fs.delete(output, false);
+                remove(output, false, left);
             }
         } catch (IOException | RuntimeException e) {
-            failure.addSuppressed(e);
+            left.add(output + " (" + e.getMessage() + ")");
+        }
+        if (!left.isEmpty()) {
+            failure.addSuppressed(new LeftBehind("could not remove " + String.join(", ", left) + ", made by this failed run; remove "
+                    + (left.size() == 1 ? "it" : "them") + " by hand before running again"));
+        }
+    }
+
+    /** The folders a failed run could not remove, in words naming each. */
+    static final class LeftBehind extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        LeftBehind(String words) {
+            super(words);
+        }
+    }
+
+    private void remove(Path folder, boolean recursive, List<String> left) {
+        try {
+            if (!fs.delete(folder, recursive) && fs.exists(folder)) { // false: not there, or not removed
+                left.add(folder.toString());
+            }
+        } catch (IOException | RuntimeException e) {
+            left.add(folder + " (" + e.getMessage() + ")");
         }
     }
 }

@@ -1,6 +1,7 @@
 package org.flagos.trace.spark;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -183,25 +184,32 @@ public final class SparkAnalyses {
      * one line on standard error.
      */
     public static void main(String[] args) {
+        System.exit(run(args, SparkSession.builder().appName("flagtrace analyses"), System.err));
+    }
+
+    /**
+     * {@link #main} but the exit: the status it exits with (0 done, 1 failed, 2 a wrong call), its one line on
+     * {@code err}. The session is got from {@code session} for a call that is not refused, and stopped at the end.
+     */
+    static int run(String[] args, SparkSession.Builder session, PrintStream err) {
         AnalysesRequest request;
         try {
             request = AnalysesRequest.parse(args);
         } catch (AnalysesRequest.Refused e) {
-            System.err.println("flagtrace: " + e.getMessage());
-            System.exit(2);
-            return;
+            err.println("flagtrace: " + e.getMessage());
+            return 2;
         }
-        SparkSession spark = SparkSession.builder().appName("flagtrace analyses").getOrCreate();
+        SparkSession spark = session.getOrCreate();
         int status = 0;
         try {
-            write(spark, request);
+            write(spark, request, err);
         } catch (Throwable e) { // an Error too: one line and a status
-            System.err.println("flagtrace: " + oneLine(e));
+            err.println("flagtrace: " + oneLine(e));
             status = 1;
         } finally {
             spark.stop();
         }
-        System.exit(status);
+        return status;
     }
 
     /**
@@ -211,16 +219,22 @@ public final class SparkAnalyses {
      * it): no half-written table is left behind.
      */
     public static Map<String, String> write(SparkSession spark, AnalysesRequest request) {
+        return write(spark, request, System.err);
+    }
+
+    /** As {@link #write(SparkSession, AnalysesRequest)}, its warning (trace files left out) on {@code err}. */
+    static Map<String, String> write(SparkSession spark, AnalysesRequest request, PrintStream err) {
         OutputTables out = OutputTables.at(request.output(), spark.sparkContext().hadoopConfiguration());
         try {
-            return write(spark, request, out);
+            return write(spark, request, out, err);
         } catch (Throwable e) { // Spark's own exceptions are checked ones thrown undeclared: every kind is caught
+            awaitTasks(spark);
             out.removeAfter(e);
             throw e;
         }
     }
 
-    private static Map<String, String> write(SparkSession spark, AnalysesRequest request, OutputTables out) {
+    private static Map<String, String> write(SparkSession spark, AnalysesRequest request, OutputTables out, PrintStream err) {
         Dataset<Row> events = switch (request.kind()) {
             case PARQUET -> spark.read().parquet(request.inputs().get(0));
             case TABLE -> spark.table(request.inputs().get(0));
@@ -235,6 +249,9 @@ public final class SparkAnalyses {
             System.out.println("wrote " + table);
             written.put("events", table);
             events = spark.read().parquet(table);
+            if ("DROPMALFORMED".equalsIgnoreCase(request.sourceOptions().get("mode"))) {
+                warnLeftOut(spark, request, events, err);
+            }
         }
         for (Map.Entry<String, Dataset<Row>> e : run(spark, events, request.names()).entrySet()) {
             String folder = out.claim(e.getKey());
@@ -251,12 +268,57 @@ public final class SparkAnalyses {
         return written;
     }
 
-    /** A failure's message on one line, its causes' appended where they add words. */
-    private static String oneLine(Throwable e) {
+    /**
+     * Waits, a minute at most, until no task runs: a failed job's other tasks are cancelled, not stopped, and one still
+     * writing its part would put back a table folder removed under it.
+     */
+    private static void awaitTasks(SparkSession spark) {
+        long end = System.nanoTime() + 60_000_000_000L;
+        while (System.nanoTime() < end && java.util.Arrays.stream(spark.sparkContext().statusTracker().getExecutorInfos())
+                .anyMatch(x -> x.numRunningTasks() > 0)) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException stop) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /**
+     * With {@code --mode DROPMALFORMED}: the trace files that gave no row, said in one warning line (the data source
+     * logs each it skips on its executor, and counts them in its scan's metric, which no caller of a write sees).
+     */
+    private static void warnLeftOut(SparkSession spark, AnalysesRequest request, Dataset<Row> events, PrintStream err) {
+        List<String> listed = TraceScan.files(new TraceScan.Settings(request.inputs(), null, null, true, true),
+                spark.sparkContext().hadoopConfiguration());
+        java.util.Set<String> read = new java.util.HashSet<>();
+        for (Row r : events.select("source_file").distinct().collectAsList()) {
+            read.add(r.getString(0));
+        }
+        List<String> none = listed.stream().filter(f -> !read.contains(f)).toList();
+        if (!none.isEmpty()) {
+            int shown = Math.min(none.size(), 10);
+            err.println("flagtrace: warning: left out " + none.size() + " of " + listed.size() + " trace files (--mode DROPMALFORMED:"
+                    + " malformed, each said in a WARN line of its executor, or with no event): " + String.join(", ", none.subList(0, shown))
+                    + (none.size() > shown ? " and " + (none.size() - shown) + " more" : ""));
+        }
+    }
+
+    /**
+     * A failure's message on one line, its causes' appended where they add words, then what its suppressed say
+     * (the table folders {@link OutputTables} could not remove).
+     */
+    static String oneLine(Throwable e) {
         StringBuilder b = new StringBuilder(String.valueOf(e.getMessage()));
         for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
             if (c.getMessage() != null && !b.toString().contains(c.getMessage())) {
                 b.append(": ").append(c.getMessage());
+            }
+        }
+        for (Throwable s : e.getSuppressed()) {
+            if (s instanceof OutputTables.LeftBehind) {
+                b.append("; ").append(s.getMessage());
             }
         }
         return b.toString().replaceAll("\\s*\\R\\s*", " ");

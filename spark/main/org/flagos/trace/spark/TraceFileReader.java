@@ -102,6 +102,10 @@ final class TraceFileReader implements PartitionReader<InternalRow> {
 
     /** The first pass: the facts; a fault ends the file (an error, or with DROPMALFORMED no rows). */
     private EventFacts facts(Integer given) throws IOException {
+        String notATrace = TraceScan.local(fs) ? TraceScan.notATrace(TraceScan.local(path)) : null;
+        if (notATrace != null) { // before the open: a FIFO's would wait for ever, and /dev/zero never ends
+            throw new TraceFormatException(name + " " + notATrace);
+        }
         EventFacts facts = new EventFacts(); // the first pass keeps the facts, and drops the rows
         TraceTables read = new TraceTables(facts);
         if (given != null) {

@@ -5,6 +5,9 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.io.Serializable;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -124,7 +127,19 @@ final class TraceScan implements Scan, Batch {
 
     @Override
     public InputPartition[] planInputPartitions() {
-        Configuration conf = SparkSession.active().sparkContext().hadoopConfiguration();
+        List<String> files = files(settings, SparkSession.active().sparkContext().hadoopConfiguration());
+        InputPartition[] parts = new InputPartition[files.size()];
+        for (int i = 0; i < parts.length; i++) {
+            parts[i] = new TraceFile(files.get(i));
+        }
+        return parts;
+    }
+
+    /**
+     * The trace files {@code settings}' paths name, a task each, in this order: each path's files sorted by name. Without
+     * DROPMALFORMED a local file that is no trace file ({@link #notATrace}) is refused here, before any task opens it.
+     */
+    static List<String> files(Settings settings, Configuration conf) {
         List<String> files = new ArrayList<>();
         try {
             for (String given : settings.paths()) {
@@ -132,34 +147,90 @@ final class TraceScan implements Scan, Batch {
                 FileSystem fs = path.getFileSystem(conf);
                 FileStatus[] matched = fs.globStatus(path);
                 if (matched == null || matched.length == 0) {
-                    throw new IllegalArgumentException(given + ": no such file");
+                    String link = local(fs) ? notATrace(local(path)) : null;
+                    throw new IllegalArgumentException(given + (link != null && Files.isSymbolicLink(local(path)) ? " " + link : ": no such file"));
                 }
                 List<String> here = new ArrayList<>();
                 for (FileStatus m : matched) {
                     if (m.isDirectory()) {
-                        for (FileStatus f : fs.listStatus(m.getPath())) {
-                            if (f.isFile() && !hidden(f.getPath().getName())) {
-                                here.add(f.getPath().toString());
-                            }
-                        }
+                        here.addAll(local(fs) ? localFolder(m.getPath()) : folder(fs, m.getPath()));
                     } else {
                         here.add(m.getPath().toString());
+                    }
+                }
+                here.sort(null);
+                if (!settings.dropMalformed() && local(fs)) {
+                    for (String f : here) { // refused here, before any task opens one: a FIFO's open would wait for ever
+                        String why = notATrace(local(new org.apache.hadoop.fs.Path(f)));
+                        if (why != null) {
+                            throw new IllegalArgumentException(local(new org.apache.hadoop.fs.Path(f)) + " " + why);
+                        }
                     }
                 }
                 if (here.isEmpty()) {
                     throw new IllegalArgumentException(given + ": no trace file in it");
                 }
-                here.sort(null);
                 files.addAll(here);
             }
         } catch (IOException e) {
             throw new java.io.UncheckedIOException("flagtrace: cannot list " + settings.paths() + ": " + e.getMessage(), e);
         }
-        InputPartition[] parts = new InputPartition[files.size()];
-        for (int i = 0; i < parts.length; i++) {
-            parts[i] = new TraceFile(files.get(i));
+        return files;
+    }
+
+    /** A folder's files on a file system other than the local one, as Hadoop lists them. */
+    private static List<String> folder(FileSystem fs, org.apache.hadoop.fs.Path dir) throws IOException {
+        List<String> files = new ArrayList<>();
+        for (FileStatus f : fs.listStatus(dir)) {
+            if (f.isFile() && !hidden(f.getPath().getName())) {
+                files.add(f.getPath().toString());
+            }
         }
-        return parts;
+        return files;
+    }
+
+    /**
+     * A local folder's entries but its folders: every entry, not only those Hadoop's listing gives, which leaves out a
+     * link that leads nowhere (dangling, or a loop of links) without a word and gives a FIFO or a device as a file.
+     * Each is kept, for {@link #notATrace} to refuse (or, with {@code DROPMALFORMED}, the reader to skip and count).
+     */
+    private static List<String> localFolder(org.apache.hadoop.fs.Path dir) throws IOException {
+        List<String> files = new ArrayList<>();
+        try (DirectoryStream<java.nio.file.Path> entries = Files.newDirectoryStream(local(dir))) {
+            for (java.nio.file.Path e : entries) {
+                if (!hidden(e.getFileName().toString()) && !Files.isDirectory(e)) {
+                    files.add(new org.apache.hadoop.fs.Path(dir, e.getFileName().toString()).toString());
+                }
+            }
+        }
+        return files;
+    }
+
+    /** Whether {@code fs} is the local file system, the only one with FIFOs, devices and links of the machine's own. */
+    static boolean local(FileSystem fs) {
+        return "file".equals(fs.getScheme());
+    }
+
+    /** A local Hadoop path as a path of this machine. */
+    static java.nio.file.Path local(org.apache.hadoop.fs.Path path) {
+        return java.nio.file.Path.of(path.toUri().getPath());
+    }
+
+    /**
+     * Why the local {@code file} is no trace, in words after its path, or null where it is a regular file (links
+     * followed): from its attributes only, nothing opened (a FIFO with no writer would block the open for ever, and
+     * {@code /dev/zero} never ends).
+     */
+    static String notATrace(java.nio.file.Path file) {
+        try {
+            BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
+            return a.isRegularFile() ? null : a.isDirectory() ? "is a directory, not a trace"
+                    : "is not a regular file (a FIFO, a socket or a device): not a trace";
+        } catch (IOException e) {
+            return Files.isSymbolicLink(file) ? "is a link that leads to no file (a dangling link, or a loop of links): not a trace"
+                    : "cannot be read (" + (e instanceof java.nio.file.NoSuchFileException ? "no such file"
+                            : e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason() : e.getMessage()) + ")";
+        }
     }
 
     /** Hidden as Spark and Hadoop hide them: writers' temporaries, {@code _SUCCESS}. */

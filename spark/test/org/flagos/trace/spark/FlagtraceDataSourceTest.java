@@ -250,7 +250,7 @@ class FlagtraceDataSourceTest {
     }
 
     /** The scan's skippedFiles metric after the table is collected. */
-    private static long skippedFiles(Dataset<Row> ds) {
+    static long skippedFiles(Dataset<Row> ds) {
         ds.collectAsList();
         SparkPlan plan = ds.queryExecution().executedPlan();
         for (SparkPlan leaf : scala.jdk.javaapi.CollectionConverters.asJava(plan.collectLeaves())) {

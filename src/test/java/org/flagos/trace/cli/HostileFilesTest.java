@@ -71,6 +71,42 @@ class HostileFilesTest {
         }
     }
 
+    /**
+     * A FIFO with no writer, {@code /dev/zero}, {@code /dev/urandom} and a loop of two links given as the trace of every
+     * command that reads traces (and as {@code analyze}'s events table): one line naming it, exit 1, nothing written.
+     * {@code analyze} said "no such file or folder" of the FIFO, the devices and the loop.
+     */
+    @Test
+    void specialFilesAndLinkLoopsAreRefusedAsTheTraceOfEveryCommandThatReadsOne() throws IOException {
+        Path fifo = TargetScratch.fifo(dir.resolve("pipe.json"));
+        Path loop = Files.createSymbolicLink(dir.resolve("loop.json"), Path.of("loop2.json"));
+        Files.createSymbolicLink(dir.resolve("loop2.json"), Path.of("loop.json"));
+        String good = Path.of("src/test/resources/hta/simple_add_trace.json.gz").toString();
+        Path out = Files.createDirectory(dir.resolve("out")); // there: an output refused comes before the trace is opened
+        for (String special : new String[] {fifo.toString(), "/dev/zero", "/dev/urandom", loop.toString()}) {
+            String words = special.equals(loop.toString()) ? "symbolic links" : "not a regular file";
+            String[][] lines = {
+                {"summary", special},
+                {"summary", special, "--json", out.resolve("s.json").toString()},
+                {"report", special, "-o", out.resolve("r.html").toString()},
+                {"tables", special, "-o", out.resolve("t.parquet").toString()},
+                {"tables", good, special, "-o", out.resolve("ranks").toString(), "--partition-by-rank"},
+                {"merge", good, special, "-o", out.resolve("m.json").toString()},
+                {"diff", special, good},
+                {"diff", good, special},
+                {"analyze", special, "-o", out.toString()},
+            };
+            for (String[] line : lines) {
+                assertEquals(1, run(line), String.join(" ", line) + ": " + cli.stderr());
+                assertOneLineNaming(special, line[0].equals("analyze") && special.equals(loop.toString())
+                        ? "a link that leads to no file or folder" : words);
+                try (var written = Files.list(out)) {
+                    assertEquals(List.of(), written.toList(), String.join(" ", line));
+                }
+            }
+        }
+    }
+
     @Test
     void aDirectoryGivenAsAFileIsSaidInWords() throws IOException {
         Path sub = Files.createDirectory(dir.resolve("sub"));
