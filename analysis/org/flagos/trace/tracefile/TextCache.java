@@ -2,6 +2,7 @@ package org.flagos.trace.tracefile;
 
 import com.fasterxml.jackson.core.JsonParser;
 import java.io.IOException;
+import java.util.Arrays;
 
 /**
  * The text of a string or number token as one string per text seen lately: a trace repeats its names, categories,
@@ -14,6 +15,8 @@ final class TextCache {
     static final int MAX_CHARS = 1024;
 
     private final String[] slots = new String[SLOTS];
+    /** Each slot's text as characters, compared with the parser's by {@link Arrays#equals} (vectorised; a String's charAt is not). */
+    private final char[][] chars = new char[SLOTS][];
 
     /** The current token's text, as {@link JsonParser#getText()} gives it. */
     String text(JsonParser p) throws IOException {
@@ -29,20 +32,13 @@ final class TextCache {
         }
         int slot = (h ^ (h >>> 12)) & (SLOTS - 1);
         String s = slots[slot];
-        if (s != null && s.length() == length && s.hashCode() == h && same(s, cs, from)) {
+        if (s != null && s.length() == length && s.hashCode() == h
+                && Arrays.equals(chars[slot], 0, length, cs, from, from + length)) {
             return s;
         }
         s = new String(cs, from, length);
         slots[slot] = s;
+        chars[slot] = Arrays.copyOfRange(cs, from, from + length);
         return s;
-    }
-
-    private static boolean same(String s, char[] cs, int from) {
-        for (int i = 0, n = s.length(); i < n; i++) {
-            if (s.charAt(i) != cs[from + i]) {
-                return false;
-            }
-        }
-        return true;
     }
 }
