@@ -2,6 +2,7 @@ package org.flagos.trace.tracefile;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.base.ParserBase;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.util.JsonParserDelegate;
 import java.io.BufferedInputStream;
@@ -91,9 +92,10 @@ public final class TraceReader {
     /** Walks the JSON trace {@code in} (opened by {@link TraceSource#read}) of {@code path}. */
     public static TraceBlocks walk(InputStream in, Path path, Options options, Visitor visitor) throws IOException {
         RawWindow window = options.raw() ? new RawWindow(in) : null;
-        try (JsonParser p = TraceSource.parser(window != null ? window : in)) {
-            boolean bytes = window != null && p instanceof com.fasterxml.jackson.core.json.UTF8StreamJsonParser;
-            return new Walk(p, path, options, visitor, bytes ? window : null).run();
+        JsonParser raw = TraceSource.WALK.createParser(window != null ? window : in);
+        try (JsonParser p = new DuplicateFields(raw)) {
+            boolean bytes = window != null && raw instanceof com.fasterxml.jackson.core.json.UTF8StreamJsonParser;
+            return new Walk(p, (ParserBase) raw, path, options, visitor, bytes ? window : null).run();
         }
     }
 
@@ -128,6 +130,9 @@ public final class TraceReader {
     /** One pass over one document. */
     private static final class Walk {
         final JsonParser p;
+        /** The parser under {@link #p}: where its tokens start, read without a location object made per field. */
+        final ParserBase base;
+        final TextCache texts = new TextCache();
         final Path path;
         final Options options;
         final Visitor visitor;
@@ -138,8 +143,9 @@ public final class TraceReader {
         final RawWindow window;
         long eventStart;
 
-        Walk(JsonParser p, Path path, Options options, Visitor visitor, RawWindow window) {
+        Walk(JsonParser p, ParserBase base, Path path, Options options, Visitor visitor, RawWindow window) {
             this.p = p;
+            this.base = base;
             this.path = path;
             this.options = options;
             this.visitor = visitor;
@@ -205,8 +211,11 @@ public final class TraceReader {
                     }
                     throw e;
                 }
+                long end = tokenStart() + 1; // after the event's closing brace
+                if (end - eventStart > TraceLimits.MAX_EVENT_BYTES) {
+                    throw eventTooLong();
+                }
                 if (window != null) {
-                    long end = p.currentTokenLocation().getByteOffset() + 1; // after the event's closing brace
                     if (!window.holds(eventStart, end)) {
                         throw eventTooLong(); // its first bytes went: it is longer than the window, past the event cap
                     }
@@ -229,8 +238,17 @@ public final class TraceReader {
             return at.getByteOffset() >= 0 ? at.getByteOffset() : at.getCharOffset();
         }
 
+        /**
+         * Where the parser's current token starts (as {@code currentTokenLocation()}'s offset, without the object made):
+         * bytes of a UTF-8 file, characters of one read as characters.
+         */
+        private long tokenStart() {
+            return base.getTokenCharacterOffset() - 1; // the parser counts one past the token's first character
+        }
+
+        /** Whether the event is past its bound where the parser is (the start of its current token). */
         void checkSize() throws TraceFormatException {
-            if (offset() - eventStart > TraceLimits.MAX_EVENT_BYTES) {
+            if (tokenStart() - eventStart > TraceLimits.MAX_EVENT_BYTES) {
                 throw eventTooLong();
             }
         }
@@ -245,9 +263,8 @@ public final class TraceReader {
         private void event() throws IOException {
             TraceEvent e = event;
             e.reset();
-            e.line = p.currentTokenLocation().getLineNr();
-            eventStart = p.currentTokenLocation().getByteOffset() >= 0 ? p.currentTokenLocation().getByteOffset()
-                    : p.currentTokenLocation().getCharOffset();
+            e.line = base.getTokenLineNr();
+            eventStart = tokenStart();
             JsonParser ep = p;
             if (recorder != null) {
                 e.tokens.add(JsonToken.START_OBJECT, null);
@@ -314,21 +331,21 @@ public final class TraceReader {
         }
 
         /** A string field's text; anything else is no value. */
-        private static String string(JsonParser ep, JsonToken v) throws IOException {
+        private String string(JsonParser ep, JsonToken v) throws IOException {
             if (v == JsonToken.VALUE_STRING) {
-                return ep.getText();
+                return texts.text(ep);
             }
             ep.skipChildren();
             return null;
         }
 
         /** A pid's or tid's text: an integer within 64 bits (signed), or a string; null for anything else. */
-        private static String pidText(JsonParser ep, JsonToken v) throws IOException {
+        private String pidText(JsonParser ep, JsonToken v) throws IOException {
             if (v == JsonToken.VALUE_STRING) {
-                return ep.getText();
+                return texts.text(ep);
             }
             if (v == JsonToken.VALUE_NUMBER_INT && ep.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
-                return ep.getText();
+                return texts.text(ep);
             }
             ep.skipChildren();
             return null;

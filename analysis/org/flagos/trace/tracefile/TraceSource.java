@@ -35,6 +35,11 @@ public final class TraceSource {
                     .build())
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION) // two values of one field: a reader would have to pick one
             .build();
+    /**
+     * {@link #JSON} without Jackson's duplicate detection, for the trace reader's walk, which keeps that rule itself
+     * ({@link DuplicateFields}: the same refusal, without a set per object).
+     */
+    static final JsonFactory WALK = JSON.rebuild().disable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
     /** What reads the file's bytes, gunzipped. */
     public interface Body<T> {
