@@ -12,7 +12,10 @@ import java.io.CharConversionException;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.zip.GZIPInputStream;
@@ -58,8 +61,9 @@ public final class TraceSource {
         if (Files.isDirectory(path)) {
             throw new TraceFormatException(path + " is a directory, " + directory);
         }
-        if (Files.exists(path) && !Files.isRegularFile(path)) {
-            throw new TraceFormatException(path + " is not a regular file (a FIFO, a socket or a device): not a trace");
+        String why = Files.exists(path, LinkOption.NOFOLLOW_LINKS) ? notATrace(path) : null;
+        if (why != null) {
+            throw new TraceFormatException(path + " " + why);
         }
         InputStream raw;
         try {
@@ -68,6 +72,23 @@ public final class TraceSource {
             throw new TraceFormatException(path + ": no such file");
         }
         return read(path, raw, body);
+    }
+
+    /**
+     * Why the local {@code file} is no trace file, in words after its path, or null where it is a regular file
+     * (links followed): from its attributes only, nothing opened (a FIFO with no writer would block the open for
+     * ever, and {@code /dev/zero} never ends). The one rule for the CLI's readers and the Spark data source.
+     */
+    public static String notATrace(Path file) {
+        try {
+            BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
+            return a.isRegularFile() ? null : a.isDirectory() ? "is a directory, not a trace"
+                    : "is not a regular file (a FIFO, a socket or a device): not a trace";
+        } catch (IOException e) {
+            return Files.isSymbolicLink(file) ? "is a link that leads to no file (a dangling link, or a loop of links): not a trace"
+                    : "cannot be read (" + (e instanceof NoSuchFileException ? "no such file"
+                            : e instanceof FileSystemException f && f.getReason() != null ? f.getReason() : e.getMessage()) + ")";
+        }
     }
 
     /**

@@ -20,6 +20,7 @@ import org.flagos.trace.report.TraceTables;
 import org.flagos.trace.tracefile.TraceBlocks;
 import org.flagos.trace.tracefile.TraceFormatException;
 import org.flagos.trace.tracefile.TraceLimits;
+import org.flagos.trace.tracefile.TraceSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -102,7 +103,7 @@ final class TraceFileReader implements PartitionReader<InternalRow> {
 
     /** The first pass: the facts; a fault ends the file (an error, or with DROPMALFORMED no rows). */
     private EventFacts facts(Integer given) throws IOException {
-        String notATrace = TraceScan.local(fs) ? TraceScan.notATrace(TraceScan.local(path)) : null;
+        String notATrace = TraceScan.local(fs) ? TraceSource.notATrace(TraceScan.local(path)) : null;
         if (notATrace != null) { // before the open: a FIFO's would wait for ever, and /dev/zero never ends
             throw new TraceFormatException(name + " " + notATrace);
         }

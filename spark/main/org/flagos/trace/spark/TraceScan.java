@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.Serializable;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -31,6 +30,7 @@ import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+import org.flagos.trace.tracefile.TraceSource;
 
 /**
  * The scan of {@link FlagtraceDataSource}: the files are listed on the driver (a file, a folder's files, or a
@@ -137,7 +137,7 @@ final class TraceScan implements Scan, Batch {
 
     /**
      * The trace files {@code settings}' paths name, a task each, in this order: each path's files sorted by name. Without
-     * DROPMALFORMED a local file that is no trace file ({@link #notATrace}) is refused here, before any task opens it.
+     * DROPMALFORMED a local file that is no trace file ({@link TraceSource#notATrace}) is refused here, before any task opens it.
      */
     static List<String> files(Settings settings, Configuration conf) {
         List<String> files = new ArrayList<>();
@@ -147,7 +147,7 @@ final class TraceScan implements Scan, Batch {
                 FileSystem fs = path.getFileSystem(conf);
                 FileStatus[] matched = fs.globStatus(path);
                 if (matched == null || matched.length == 0) {
-                    String link = local(fs) ? notATrace(local(path)) : null;
+                    String link = local(fs) ? TraceSource.notATrace(local(path)) : null;
                     throw new IllegalArgumentException(given + (link != null && Files.isSymbolicLink(local(path)) ? " " + link : ": no such file"));
                 }
                 List<String> here = new ArrayList<>();
@@ -161,7 +161,7 @@ final class TraceScan implements Scan, Batch {
                 here.sort(null);
                 if (!settings.dropMalformed() && local(fs)) {
                     for (String f : here) { // refused here, before any task opens one: a FIFO's open would wait for ever
-                        String why = notATrace(local(new org.apache.hadoop.fs.Path(f)));
+                        String why = TraceSource.notATrace(local(new org.apache.hadoop.fs.Path(f)));
                         if (why != null) {
                             throw new IllegalArgumentException(local(new org.apache.hadoop.fs.Path(f)) + " " + why);
                         }
@@ -192,7 +192,7 @@ final class TraceScan implements Scan, Batch {
     /**
      * A local folder's entries but its folders: every entry, not only those Hadoop's listing gives, which leaves out a
      * link that leads nowhere (dangling, or a loop of links) without a word and gives a FIFO or a device as a file.
-     * Each is kept, for {@link #notATrace} to refuse (or, with {@code DROPMALFORMED}, the reader to skip and count).
+     * Each is kept, for {@link TraceSource#notATrace} to refuse (or, with {@code DROPMALFORMED}, the reader to skip and count).
      */
     private static List<String> localFolder(org.apache.hadoop.fs.Path dir) throws IOException {
         List<String> files = new ArrayList<>();
@@ -214,23 +214,6 @@ final class TraceScan implements Scan, Batch {
     /** A local Hadoop path as a path of this machine. */
     static java.nio.file.Path local(org.apache.hadoop.fs.Path path) {
         return java.nio.file.Path.of(path.toUri().getPath());
-    }
-
-    /**
-     * Why the local {@code file} is no trace, in words after its path, or null where it is a regular file (links
-     * followed): from its attributes only, nothing opened (a FIFO with no writer would block the open for ever, and
-     * {@code /dev/zero} never ends).
-     */
-    static String notATrace(java.nio.file.Path file) {
-        try {
-            BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
-            return a.isRegularFile() ? null : a.isDirectory() ? "is a directory, not a trace"
-                    : "is not a regular file (a FIFO, a socket or a device): not a trace";
-        } catch (IOException e) {
-            return Files.isSymbolicLink(file) ? "is a link that leads to no file (a dangling link, or a loop of links): not a trace"
-                    : "cannot be read (" + (e instanceof java.nio.file.NoSuchFileException ? "no such file"
-                            : e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason() : e.getMessage()) + ")";
-        }
     }
 
     /** Hidden as Spark and Hadoop hide them: writers' temporaries, {@code _SUCCESS}. */

@@ -74,7 +74,8 @@ class HostileFilesTest {
     /**
      * A FIFO with no writer, {@code /dev/zero}, {@code /dev/urandom} and a loop of two links given as the trace of every
      * command that reads traces (and as {@code analyze}'s events table): one line naming it, exit 1, nothing written.
-     * {@code analyze} said "no such file or folder" of the FIFO, the devices and the loop.
+     * {@code analyze} said "no such file or folder" of the FIFO, the devices and the loop, and the trace readers gave
+     * the system's words for the loop ("Too many levels of symbolic links").
      */
     @Test
     void specialFilesAndLinkLoopsAreRefusedAsTheTraceOfEveryCommandThatReadsOne() throws IOException {
@@ -84,7 +85,7 @@ class HostileFilesTest {
         String good = Path.of("src/test/resources/hta/simple_add_trace.json.gz").toString();
         Path out = Files.createDirectory(dir.resolve("out")); // there: an output refused comes before the trace is opened
         for (String special : new String[] {fifo.toString(), "/dev/zero", "/dev/urandom", loop.toString()}) {
-            String words = special.equals(loop.toString()) ? "symbolic links" : "not a regular file";
+            String words = special.equals(loop.toString()) ? "a link that leads to no file" : "not a regular file";
             String[][] lines = {
                 {"summary", special},
                 {"summary", special, "--json", out.resolve("s.json").toString()},
@@ -98,8 +99,7 @@ class HostileFilesTest {
             };
             for (String[] line : lines) {
                 assertEquals(1, run(line), String.join(" ", line) + ": " + cli.stderr());
-                assertOneLineNaming(special, line[0].equals("analyze") && special.equals(loop.toString())
-                        ? "a link that leads to no file or folder" : words);
+                assertOneLineNaming(special, words);
                 try (var written = Files.list(out)) {
                     assertEquals(List.of(), written.toList(), String.join(" ", line));
                 }

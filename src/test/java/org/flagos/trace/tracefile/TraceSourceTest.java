@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
@@ -123,6 +124,13 @@ class TraceSourceTest {
         Path devNull = Path.of("/dev/null");
         if (Files.exists(devNull)) {
             assertEquals("/dev/null is not a regular file (a FIFO, a socket or a device): not a trace", refused(devNull));
+        }
+        // a loop of links and a dangling one: the project's words, not the system's "Too many levels of symbolic links"
+        Path loop = Files.createSymbolicLink(dir.resolve("loop.json"), Path.of("loop2.json"));
+        Files.createSymbolicLink(dir.resolve("loop2.json"), Path.of("loop.json"));
+        Path dangling = Files.createSymbolicLink(dir.resolve("dangling.json"), Path.of("nowhere.json"));
+        for (Path link : List.of(loop, dangling)) {
+            assertEquals(link + " is a link that leads to no file (a dangling link, or a loop of links): not a trace", refused(link));
         }
     }
 
