@@ -552,18 +552,24 @@ public final class DuckDbAnalyses implements AutoCloseable {
     private static final java.util.regex.Pattern LAST_ORDER = java.util.regex.Pattern.compile("(?s)(.*)\\n\\s*ORDER BY ([\\w, ]+?)\\s*;?\\s*$");
 
     /**
-     * Analysis {@code name} ({@link #PER_RANK}) made as the table {@code table}, a slice of ranks at a time when the
-     * events are more than {@code eventsPerSlice}; returns the statements it took and the query that reads the table in
-     * the analysis' order.
+     * A per-rank analysis made as a table ({@link #perRank}): the query that reads its rows in the analysis' order, and the
+     * statements the table was made in (one a slice of ranks).
      */
-    String perRank(String name, String table, long eventsPerSlice, int[] statements) throws IOException {
+    record PerRankRows(String query, int statements) {
+    }
+
+    /**
+     * Analysis {@code name} ({@link #PER_RANK}) made as the table {@code table}, a slice of ranks at a time when the
+     * events are more than {@code eventsPerSlice}.
+     */
+    PerRankRows perRank(String name, String table, long eventsPerSlice) throws IOException {
         java.util.regex.Matcher m = LAST_ORDER.matcher(Analyses.sql(name));
         if (!m.matches()) {
             throw new IllegalStateException("analysis " + name + " does not end in ORDER BY its columns");
         }
-        statements[0] = CriticalPath.perRank(engine("analysis " + name + " cannot run over the events table: "), table, m.group(1),
+        int statements = CriticalPath.perRank(engine("analysis " + name + " cannot run over the events table: "), table, m.group(1),
                 eventsPerSlice, Analyses.INPUT_TABLE);
-        return "SELECT * FROM " + table + " ORDER BY " + m.group(2);
+        return new PerRankRows("SELECT * FROM " + table + " ORDER BY " + m.group(2), statements);
     }
 
     /**
@@ -695,9 +701,8 @@ public final class DuckDbAnalyses implements AutoCloseable {
         if (CriticalPath.TABLES.contains(name)) {
             criticalPath();
         }
-        int[] statements = {1};
-        String sql = PER_RANK.contains(name) ? perRank(name, PER_RANK_ROWS, eventsPerSlice, statements) : Analyses.sql(name);
-        try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        PerRankRows made = PER_RANK.contains(name) ? perRank(name, PER_RANK_ROWS, eventsPerSlice) : new PerRankRows(Analyses.sql(name), 1);
+        try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery(made.query())) {
             ResultSetMetaData meta = rs.getMetaData();
             List<String> columns = new ArrayList<>();
             for (int i = 1; i <= meta.getColumnCount(); i++) {
@@ -717,7 +722,7 @@ public final class DuckDbAnalyses implements AutoCloseable {
         if (PER_RANK.contains(name)) {
             execute("DROP TABLE IF EXISTS " + PER_RANK_ROWS, "analysis " + name + " cannot run over the events table: ");
         }
-        return statements[0];
+        return made.statements();
     }
 
     /** A value as the analyses promise them: a whole number as a Long, text as a String, or null. */
