@@ -19,6 +19,7 @@ import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
 import org.duckdb.DuckDBDriver;
 import org.flagos.trace.encoders.EventTable;
+import org.flagos.trace.ingest.InputFiles;
 
 /**
  * Runs {@link Analyses} on DuckDB, embedded through its JDBC driver (nothing to install; its database is a
@@ -114,10 +115,17 @@ public final class DuckDbAnalyses implements AutoCloseable {
             Path root = events.toAbsolutePath();
             try (var walk = Files.walk(root)) {
                 for (Path entry : (Iterable<Path>) walk::iterator) {
-                    if (entry.getFileName().toString().endsWith(".parquet") && Files.isRegularFile(entry)
-                            && !hidden(root.relativize(entry))) {
-                        files.add(entry);
+                    if (!entry.getFileName().toString().endsWith(".parquet") || hidden(root.relativize(entry))
+                            || Files.isDirectory(entry)) {
+                        continue;
                     }
+                    if (!Files.isRegularFile(entry)) { // refused, not skipped: its ranks would be missing in silence
+                        String type = InputFiles.nodeType(entry);
+                        throw new IOException(entry + " is " + (type.equals("missing")
+                                ? "a link that leads to no file (a dangling link, or a loop of links)" : "a " + type)
+                                + ", not a regular file: an events table's files are Parquet files");
+                    }
+                    files.add(entry);
                 }
             } catch (java.io.UncheckedIOException e) {
                 throw new IOException(events + ": cannot list the folder: " + e.getCause().getMessage(), e.getCause());

@@ -10,8 +10,10 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.List;
+import org.flagos.trace.testing.TargetScratch;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -106,5 +108,26 @@ class AnalyzeHostileTest {
         assertTrue(cli.stderr().contains("rank_device.csv"), cli.stderr());
         assertEquals(List.of("rank_device.csv"), Files.list(out).map(p -> p.getFileName().toString()).toList(),
                 "nothing written beside what was in the way");
+    }
+
+    /**
+     * A table folder's {@code .parquet} entry that is no regular file (a FIFO, a link that leads nowhere) is refused by
+     * its path, never opened (a FIFO would wait for a writer) and never skipped: skipped, its ranks were silently
+     * missing from every analysis.
+     */
+    @Test
+    @Timeout(120)
+    void aTableFoldersEntryThatIsNoRegularFileIsRefusedNotSkipped() throws Exception {
+        Path fifoFolder = Files.createDirectories(dir.resolve("with-fifo"));
+        Files.copy(four, fifoFolder.resolve("a.parquet"));
+        Path fifo = TargetScratch.fifo(fifoFolder.resolve("b.parquet"));
+        Path linkFolder = Files.createDirectories(dir.resolve("with-link"));
+        Files.copy(four, linkFolder.resolve("a.parquet"));
+        Path link = Files.createSymbolicLink(linkFolder.resolve("b.parquet"), Path.of("nowhere.parquet"));
+        for (Path[] c : new Path[][] {{fifoFolder, fifo}, {linkFolder, link}}) {
+            assertEquals(ExitCodes.FAILED, cli.run("analyze", c[0].toString(), "--only", "rank_device"), cli.stdout());
+            assertEquals(1, cli.stderr().lines().count(), cli.stderr());
+            assertTrue(cli.stderr().contains(c[1].toString()) && cli.stderr().contains("not a regular file"), cli.stderr());
+        }
     }
 }
