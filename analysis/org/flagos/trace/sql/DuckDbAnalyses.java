@@ -18,6 +18,7 @@ import java.util.Properties;
 import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
 import org.duckdb.DuckDBDriver;
+import org.flagos.trace.capture.ScratchFolders;
 import org.flagos.trace.encoders.EventTable;
 import org.flagos.trace.ingest.InputFiles;
 
@@ -150,9 +151,9 @@ public final class DuckDbAnalyses implements AutoCloseable {
                 continue;
             }
             if (links == null) {
-                links = Files.createTempDirectory("flagtrace-analyze-").toAbsolutePath();
+                links = ScratchFolders.create("analyze-links");
                 if (hasGlob(links.toString())) {
-                    deleteLinks(links);
+                    ScratchFolders.remove(links);
                     throw new IOException(events + ": its path holds a character DuckDB reads as a pattern (" + GLOB
                             + "), and so does the temporary folder " + links + "; rename it or set java.io.tmpdir");
                 }
@@ -166,7 +167,7 @@ public final class DuckDbAnalyses implements AutoCloseable {
         Connection c = null;
         Path spill = null;
         try {
-            spill = Files.createTempDirectory("flagtrace-analyze-spill-").toAbsolutePath();
+            spill = ScratchFolders.create("analyze-spill");
             // A database file, not an in-memory database: the critical path's tables are stored compressed, and their
             // blocks are dropped from memory and read back from the file under memory_limit, where an in-memory
             // database's tables stay uncompressed and are written out to the temporary folder to make room
@@ -226,8 +227,8 @@ public final class DuckDbAnalyses implements AutoCloseable {
                 // the open's own failure is what matters
             }
         }
-        deleteLinks(links);
-        deleteTree(spill);
+        ScratchFolders.remove(links);
+        ScratchFolders.remove(spill);
     }
 
     /**
@@ -334,34 +335,6 @@ public final class DuckDbAnalyses implements AutoCloseable {
             }
         }
         return false;
-    }
-
-    private static void deleteLinks(Path links) {
-        if (links == null) {
-            return;
-        }
-        try (var entries = Files.newDirectoryStream(links)) {
-            for (Path l : entries) {
-                Files.deleteIfExists(l);
-            }
-            Files.deleteIfExists(links);
-        } catch (IOException ignored) {
-            // a leftover link names a file the user gave; it holds no data
-        }
-    }
-
-    /** Deletes DuckDB's temporary folder and what it left in it (nothing, once the connection is closed). */
-    private static void deleteTree(Path dir) {
-        if (dir == null) {
-            return;
-        }
-        try (var walk = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) walk.sorted(java.util.Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException | java.io.UncheckedIOException ignored) {
-            // a leftover temporary file holds only a copy of the analyses' intermediate tables
-        }
     }
 
     /**
@@ -759,8 +732,8 @@ public final class DuckDbAnalyses implements AutoCloseable {
         } catch (SQLException e) {
             throw new IOException("cannot close DuckDB: " + words(e), e);
         } finally {
-            deleteLinks(links);
-            deleteTree(spill);
+            ScratchFolders.remove(links);
+            ScratchFolders.remove(spill);
         }
     }
 }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.flagos.trace.capture.AtomicOutput;
+import org.flagos.trace.capture.ScratchFolders;
 import org.flagos.trace.ingest.InputFiles;
 import org.flagos.trace.sql.Analyses;
 import org.flagos.trace.sql.DuckDbAnalyses;
@@ -99,7 +100,7 @@ final class AnalyzeCommand implements Callable<Integer> {
         long[] window = steps == null ? null : steps(steps);
         // Each table goes row by row to a scratch folder (its text for the terminal, and its -o file), never whole
         // into memory: a large job's tables have millions of rows (docs/analysis.md, "Memory").
-        Path scratch = Files.createTempDirectory("flagtrace-analyze-tables-");
+        Path scratch = ScratchFolders.create("analyze-tables");
         List<TableSpool> spools = new ArrayList<>();
         try {
             List<Path> drafts = new ArrayList<>();
@@ -162,12 +163,7 @@ final class AnalyzeCommand implements Callable<Integer> {
             for (TableSpool t : spools) {
                 t.close();
             }
-            try (var left = Files.list(scratch)) {
-                for (Path p : (Iterable<Path>) left::iterator) {
-                    Files.deleteIfExists(p);
-                }
-            }
-            Files.deleteIfExists(scratch);
+            ScratchFolders.remove(scratch);
         }
     }
 
