@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.SerializableString;
-import com.fasterxml.jackson.core.util.JsonParserDelegate;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
@@ -18,7 +17,7 @@ import java.util.HashSet;
  * and compared by hash (a name the parser gives is one string per name, its hash kept); an object of more than
  * {@link #LINEAR} fields goes on in a set of its depth. Every token passes through {@link #nextToken()}, a skip too.
  */
-final class DuplicateFields extends JsonParserDelegate {
+final class DuplicateFields extends EveryTokenParser {
     /** Names an object keeps in its array before its depth's set takes over. */
     static final int LINEAR = 32;
 
@@ -110,26 +109,6 @@ final class DuplicateFields extends JsonParserDelegate {
         return new JsonParseException(delegate, "Duplicate field '" + name + "'", past);
     }
 
-    @Override
-    public JsonParser skipChildren() throws IOException {
-        JsonToken t = delegate.currentToken();
-        if (t != JsonToken.START_OBJECT && t != JsonToken.START_ARRAY) {
-            return this;
-        }
-        int open = 1;
-        while (open > 0) {
-            JsonToken n = nextToken();
-            if (n == null) {
-                return this;
-            }
-            if (n == JsonToken.START_OBJECT || n == JsonToken.START_ARRAY) {
-                open++;
-            } else if (n == JsonToken.END_OBJECT || n == JsonToken.END_ARRAY) {
-                open--;
-            }
-        }
-        return this;
-    }
 
     // Every other way to the next token goes through nextToken, so that no name passes unchecked.
 

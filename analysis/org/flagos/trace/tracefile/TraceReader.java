@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.base.ParserBase;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-import com.fasterxml.jackson.core.util.JsonParserDelegate;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -411,7 +410,7 @@ public final class TraceReader {
      * The parser, each token it reads kept in the event's {@link EventTokens} (a skip reads every token), and the
      * event's size checked as it grows: what a copy keeps is bounded as it is read.
      */
-    private static final class Recorder extends JsonParserDelegate {
+    private static final class Recorder extends EveryTokenParser {
         private final Walk walk;
 
         Recorder(JsonParser p, Walk walk) {
@@ -431,27 +430,6 @@ public final class TraceReader {
                 });
             }
             return t;
-        }
-
-        @Override
-        public JsonParser skipChildren() throws IOException {
-            JsonToken t = delegate.currentToken();
-            if (t != JsonToken.START_OBJECT && t != JsonToken.START_ARRAY) {
-                return this;
-            }
-            int depth = 1;
-            while (depth > 0) {
-                JsonToken n = nextToken();
-                if (n == null) {
-                    return this;
-                }
-                if (n == JsonToken.START_OBJECT || n == JsonToken.START_ARRAY) {
-                    depth++;
-                } else if (n == JsonToken.END_OBJECT || n == JsonToken.END_ARRAY) {
-                    depth--;
-                }
-            }
-            return this;
         }
     }
 }
