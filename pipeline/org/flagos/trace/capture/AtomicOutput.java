@@ -177,18 +177,26 @@ public final class AtomicOutput implements AutoCloseable {
                 String name = entry.getFileName().toString();
                 String rest = name.startsWith(prefix) ? name.substring(prefix.length())
                         : name.startsWith("." + prefix) ? name.substring(prefix.length() + 1) : null;
-                int dash = rest == null ? -1 : rest.indexOf('-');
-                if (dash <= 0 || dash > 19 || !rest.substring(0, dash).chars().allMatch(Character::isDigit)) {
-                    continue; // not a name this class gives
-                }
-                long pid = Long.parseLong(rest.substring(0, dash));
-                if (pid != PID && !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                if (rest != null && leftByAGoneProcess(rest)) {
                     Files.deleteIfExists(entry);
                 }
             }
         } catch (IOException | RuntimeException ignored) {
             // best effort: a stale scratch file is visibly flagtrace's by its name
         }
+    }
+
+    /**
+     * Whether a scratch name's part after its tag, {@code PID-...}, names a process that no longer runs (never this
+     * one); false for a part that is no such name.
+     */
+    static boolean leftByAGoneProcess(String rest) {
+        int dash = rest.indexOf('-');
+        if (dash <= 0 || dash > 19 || !rest.substring(0, dash).chars().allMatch(Character::isDigit)) {
+            return false;
+        }
+        long pid = Long.parseLong(rest.substring(0, dash));
+        return pid != PID && !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     }
 
     /**

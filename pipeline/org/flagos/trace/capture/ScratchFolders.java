@@ -54,13 +54,7 @@ public final class ScratchFolders {
         try (var entries = Files.newDirectoryStream(tmp, prefix + "*")) {
             for (Path entry : entries) {
                 String rest = entry.getFileName().toString().substring(prefix.length());
-                int dash = rest.indexOf('-');
-                if (dash <= 0 || dash > 19 || !rest.substring(0, dash).chars().allMatch(Character::isDigit)
-                        || !Files.isDirectory(entry)) {
-                    continue; // not a name this class gives
-                }
-                long pid = Long.parseLong(rest.substring(0, dash));
-                if (pid != PID && !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                if (Files.isDirectory(entry) && AtomicOutput.leftByAGoneProcess(rest)) {
                     deleteTree(entry);
                 }
             }
