@@ -121,10 +121,8 @@ public final class DuckDbAnalyses implements AutoCloseable {
                         continue;
                     }
                     if (!Files.isRegularFile(entry)) { // refused, not skipped: its ranks would be missing in silence
-                        String type = InputFiles.nodeType(entry);
-                        throw new IOException(entry + " is " + (type.equals("missing")
-                                ? "a link that leads to no file (a dangling link, or a loop of links)" : "a " + type)
-                                + ", not a regular file: an events table's files are Parquet files");
+                        throw new IOException(entry + " " + InputFiles.notRegular(entry)
+                                + ": an events table's files are Parquet files");
                     }
                     files.add(entry);
                 }

@@ -12,14 +12,13 @@ import java.io.CharConversionException;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
+import org.flagos.trace.ingest.InputFiles;
 
 /**
  * One trace file opened for a streaming read: a directory, a missing file or something other than a
@@ -80,15 +79,11 @@ public final class TraceSource {
      * ever, and {@code /dev/zero} never ends). The one rule for the CLI's readers and the Spark data source.
      */
     public static String notATrace(Path file) {
-        try {
-            BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
-            return a.isRegularFile() ? null : a.isDirectory() ? "is a directory, not a trace"
-                    : "is not a regular file (a FIFO, a socket or a device): not a trace";
-        } catch (IOException e) {
-            return Files.isSymbolicLink(file) ? "is a link that leads to no file (a dangling link, or a loop of links): not a trace"
-                    : "cannot be read (" + (e instanceof NoSuchFileException ? "no such file"
-                            : e instanceof FileSystemException f && f.getReason() != null ? f.getReason() : e.getMessage()) + ")";
+        if (Files.isDirectory(file)) {
+            return "is a directory, not a trace";
         }
+        String why = InputFiles.notRegular(file);
+        return why == null ? null : why + ": not a trace";
     }
 
     /**

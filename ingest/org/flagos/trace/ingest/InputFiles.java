@@ -31,9 +31,33 @@ public final class InputFiles {
             throw new CaptureFormatException(path + ": is a directory, not " + what + " file; give the file itself");
         }
         if (!attributes.isRegularFile()) {
-            throw new CaptureFormatException(path + ": not a regular file (a pipe, socket or device), so it cannot be "
+            throw new CaptureFormatException(path + ": " + notRegular(path) + ", so it cannot be "
                     + what + " file; save the data to a file on disk and give that file");
         }
+    }
+
+    /**
+     * Why {@code path} is no regular file, in words to follow its path, or null where it is one (links followed):
+     * "is a FIFO, not a regular file", "is a link to a character device, not a regular file", "is a directory, not a
+     * regular file", "is a link that leads to no file (a dangling link, or a loop of links)", "does not exist", or
+     * "cannot be read (REASON)". The one wording of every reader's refusal of such a path, each adding what the file
+     * should have been. Read from its attributes only: nothing is opened (a FIFO with no writer would block the open
+     * for ever, and {@code /dev/zero} never ends).
+     */
+    public static String notRegular(Path path) {
+        try {
+            if (Files.readAttributes(path, BasicFileAttributes.class).isRegularFile()) {
+                return null;
+            }
+        } catch (IOException e) {
+            return Files.isSymbolicLink(path) ? "is a link that leads to no file (a dangling link, or a loop of links)"
+                    : e instanceof NoSuchFileException ? "does not exist" : "cannot be read (" + reason(e) + ")";
+        }
+        String type = nodeType(path);
+        if (type.equals("regular file") || type.equals("missing")) { // changed between the two reads
+            return notRegular(path);
+        }
+        return "is " + (Files.isSymbolicLink(path) ? "a link to " : "") + "a " + type + ", not a regular file";
     }
 
     /**

@@ -58,27 +58,15 @@ final class JournalFiles {
                 if (!name.endsWith(SingleChronicleQueue.SUFFIX) && !name.endsWith(".cq4t")) {
                     continue;
                 }
-                String type = nodeType(entry);
-                if (!type.equals("regular file")) {
-                    boolean link = Files.isSymbolicLink(entry);
-                    return "its queue file " + name + " is " + (link ? "a link to " : "") + type + ", not a regular file;"
-                            + " only the files --journal writes can be read";
+                String why = InputFiles.notRegular(entry);
+                if (why != null) {
+                    return "its queue file " + name + " " + why + "; only the files --journal writes can be read";
                 }
             }
             return null;
         } catch (IOException e) {
             return "its files cannot be listed (" + e.getMessage() + ")";
         }
-    }
-
-    /** What kind of node {@code path} is, links followed, in words ("a FIFO"); "regular file" for a regular file. */
-    private static String nodeType(Path path) {
-        String type = InputFiles.nodeType(path);
-        return switch (type) {
-            case "missing" -> "missing (a dangling link)"; // the entry is listed: only a link can point nowhere
-            case "regular file" -> type;
-            default -> "a " + type;
-        };
     }
 
     /** Walks every cycle file of {@code queue}, oldest first, and stops at the first damage. */

@@ -155,7 +155,7 @@ class SparkAnalysesMainTest {
         try {
             Exit e = run("--traces", fifo.toString(), out.toString());
             assertEquals(1, e.status(), e.err());
-            assertEquals("flagtrace: " + fifo + " is not a regular file (a FIFO, a socket or a device): not a trace", e.line());
+            assertEquals("flagtrace: " + fifo + " is a FIFO, not a regular file: not a trace", e.line());
             assertEquals(List.of("(none)"), listing(out));
         } finally {
             new RandomAccessFile(fifo.toFile(), "rw").close(); // read and write: opened at once, and a regression's reader ends

@@ -88,9 +88,11 @@ class TraceScanTest {
 
     @Test
     void aFifoOrACharacterDeviceGivenAsATraceIsRefusedNamingIt() {
-        for (Path special : List.of(fifo(dir.resolve("pipe.json")), Path.of("/dev/zero"), Path.of("/dev/urandom"))) {
+        Path pipe = fifo(dir.resolve("pipe.json"));
+        for (Path special : List.of(pipe, Path.of("/dev/zero"), Path.of("/dev/urandom"))) {
             String why = failure(special);
-            assertTrue(why.contains(special + " is not a regular file (a FIFO, a socket or a device): not a trace"), why);
+            assertTrue(why.contains(special + " is a " + (special == pipe ? "FIFO" : "character device")
+                    + ", not a regular file: not a trace"), why);
         }
     }
 
@@ -116,7 +118,7 @@ class TraceScanTest {
         Files.createSymbolicLink(job.resolve("rank2.json"), Path.of("rank3.json"));
         Files.createSymbolicLink(job.resolve("rank3.json"), Path.of("rank2.json"));
         String why = failure(job);
-        assertTrue(why.contains(job.resolve("rank1.json") + " is not a regular file"), why);
+        assertTrue(why.contains(job.resolve("rank1.json") + " is a FIFO, not a regular file: not a trace"), why);
 
         long rows = load("FAILFAST", good).count();
         assertTrue(rows > 0);

@@ -58,7 +58,7 @@ class InputFilesTest {
             s.bind(UnixDomainSocketAddress.of(socket));
             assertEquals("socket", statType(socket));
             assertEquals("socket", InputFiles.nodeType(socket));
-            assertTrue(refused(socket, "a capture").contains("not a regular file (a pipe, socket or device)"));
+            assertTrue(refused(socket, "a capture").contains(socket + ": is a socket, not a regular file, so it cannot be a capture file"));
         }
         assertEquals("character device", InputFiles.nodeType(Path.of("/dev/null")));
         if (Files.exists(Path.of("/dev/loop0"))) {
@@ -84,7 +84,7 @@ class InputFilesTest {
         assertEquals(dangling + ": no such file", refused(dangling, "a capture"));
         Path fifo = fifo();
         long start = System.nanoTime();
-        assertEquals(fifo + ": not a regular file (a pipe, socket or device), so it cannot be a capture file;"
+        assertEquals(fifo + ": is a FIFO, not a regular file, so it cannot be a capture file;"
                 + " save the data to a file on disk and give that file", refused(fifo, "a capture"));
         assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(10), "a FIFO with no writer is not opened");
         assertTrue(refused(Path.of("/dev/zero"), "a name table").contains("so it cannot be a name table file"));

@@ -96,7 +96,7 @@ class JournalFilesTest {
         Files.delete(d);
 
         Files.createSymbolicLink(journal.resolve("metadata.cq4t"), journal.resolve("nowhere"));
-        assertEquals("its queue file metadata.cq4t is a link to missing (a dangling link), not a regular file; only the files"
+        assertEquals("its queue file metadata.cq4t is a link that leads to no file (a dangling link, or a loop of links); only the files"
                 + " --journal writes can be read", JournalFiles.notRegular(journal));
         Files.delete(journal.resolve("metadata.cq4t"));
 

@@ -123,7 +123,7 @@ class TraceSourceTest {
         assertEquals(missing + ": no such file", refused(missing));
         Path devNull = Path.of("/dev/null");
         if (Files.exists(devNull)) {
-            assertEquals("/dev/null is not a regular file (a FIFO, a socket or a device): not a trace", refused(devNull));
+            assertEquals("/dev/null is a character device, not a regular file: not a trace", refused(devNull));
         }
         // a loop of links and a dangling one: the project's words, not the system's "Too many levels of symbolic links"
         Path loop = Files.createSymbolicLink(dir.resolve("loop.json"), Path.of("loop2.json"));
