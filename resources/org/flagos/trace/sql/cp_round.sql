@@ -1,4 +1,4 @@
--- cp_round: step 8 of critical_path (CriticalPath): one relaxation of the longest path to every node of cp_round_nodes.
+-- cp_round: step 11 of critical_path (CriticalPath): one relaxation of the longest path to every node of cp_round_nodes.
 -- A node's entry value is the longest path into it over an edge from another chain (cp_round_cross;
 -- the previous round's dist of the edge's source, cp_dist_prev, plus its weight), or 0 (a path may
 -- start anywhere, as HTA's). Along a chain segment the longest path to node k is then wcum(k) + the
