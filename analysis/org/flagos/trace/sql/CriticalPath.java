@@ -46,7 +46,8 @@ public final class CriticalPath {
     /**
      * The most events of the graph ({@code cp_events} rows) one statement of {@code cp_nodes} takes on DuckDB: a larger
      * job's nodes are made a slice of ranks at a time (every row of {@code cp_nodes} depends on its own rank's events
-     * only), so the step's windows and joins work on a slice, not the whole job. In one statement the step ran out of
+     * only), so the step's windows and joins work on a slice, not the whole job; so are the later steps over every node
+     * ({@code cp_key_nodes}, {@code cp_dist_all}, {@code cp_back}, {@code cp_walk_0}), in the same slices. In one statement the step ran out of
      * the launcher's 616 MiB at 64 ranks x 1M events; in slices it gets further but not through (docs/benchmarks.md,
      * "`analyze` of 64 × 1M within 1 GiB"). DuckDB's only ({@link DuckDbAnalyses#criticalPath()}); the system
      * property {@link #SLICE_PROPERTY} sets another size (to compare a small job's tables made in slices and whole).
