@@ -32,7 +32,8 @@ public final class CriticalPath {
     static final String COLLECTIVES = "collectives";
 
     /** The steps, in order; each is a resource {@code NAME.sql}. */
-    static final List<String> STEPS = List.of("cp_events", "cp_arrivals", "cp_nodes", "cp_cross", "cp_sweep", "cp_keys", "cp_window_keys", "cp_window_cross",
+    static final List<String> STEPS = List.of("cp_events", "cp_arrivals", "cp_nodes", "cp_cross", "cp_ends", "cp_key_nodes", "cp_sweep",
+            "cp_keys", "cp_window_keys", "cp_window_cross",
             "cp_round",
             "cp_back", "cp_walk_start", "cp_jump_start", "cp_jump", "cp_walk_expand", "cp_segments");
 
@@ -45,7 +46,8 @@ public final class CriticalPath {
     /**
      * The most events of the graph ({@code cp_events} rows) one statement of {@code cp_nodes} takes on DuckDB: a larger
      * job's nodes are made a slice of ranks at a time (every row of {@code cp_nodes} depends on its own rank's events
-     * only), so the step's windows and joins work on a slice, not the whole job. In one statement the step ran out of
+     * only), so the step's windows and joins work on a slice, not the whole job; so are the later steps over every node
+     * ({@code cp_key_nodes}, {@code cp_dist_all}, {@code cp_back}, {@code cp_walk_0}), in the same slices. In one statement the step ran out of
      * the launcher's 616 MiB at 64 ranks x 1M events; in slices it gets further but not through (docs/benchmarks.md,
      * "`analyze` of 64 × 1M within 1 GiB"). DuckDB's only ({@link DuckDbAnalyses#criticalPath()}); the system
      * property {@link #SLICE_PROPERTY} sets another size (to compare a small job's tables made in slices and whole).
@@ -117,7 +119,7 @@ public final class CriticalPath {
         // The rounds run over the nodes edges between chains leave or enter (cp_keys), not the whole graph, and one
         // window of time at a time, earliest first: a round's cost is the window's nodes, and the rounds of all
         // windows together are about those a round over the whole graph would need (cp_round.sql says why).
-        long ends = engine.count("SELECT COUNT(*) FROM (SELECT src_rank, src FROM cp_cross UNION SELECT rank, dst FROM cp_cross) k");
+        long ends = engine.count("SELECT COUNT(*) FROM cp_ends");
         long windows = Math.max(1, (long) Math.sqrt(ends / (double) NODES_PER_WINDOW_SQUARED));
         keys(engine, windows);
         if (windows > 1 && engine.count("SELECT COUNT(*) FROM cp_cross c JOIN cp_keys s ON s.rank = c.src_rank AND s.node = c.src"
@@ -246,6 +248,13 @@ public final class CriticalPath {
         int nodeSlices = perRank(engine, "cp_nodes", step("cp_nodes"), eventsPerSlice, "cp_events", "cp_arrivals", "events");
         engine.table("cp_cross", step("cp_cross"));
         engine.drop("cp_arrivals");
+        // The steps over every node after cp_nodes are made in the same slices of ranks (two nodes an event): each row
+        // depends on its own rank's nodes and the edges into them (cp_cross' rank is the edge's target's). What an edge
+        // reads of its source's rank (a collective's source is on another rank) is a table made whole before: the key
+        // nodes (cp_ends), the settled ones (cp_swept), every node's longest path (cp_dist_all).
+        long nodesPerSlice = eventsPerSlice > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * eventsPerSlice;
+        engine.table("cp_ends", step("cp_ends"));
+        perRank(engine, "cp_key_nodes", step("cp_key_nodes"), nodesPerSlice, "cp_nodes", "cp_ends");
         // The nodes edges between chains leave or enter, settled in one ordered pass (CriticalPathSweep); where the
         // edges cannot be ordered in time, in rounds as before (the same longest paths, or the cycle's error).
         String settled = null;
@@ -264,14 +273,16 @@ public final class CriticalPath {
             settled = rounds(engine, rounds);
             round = rounds[0];
         }
+        engine.drop("cp_key_nodes");
+        engine.drop("cp_ends");
         // every node's longest path, from the settled ones of the edges' sources: one round over the whole graph
         String keys = settled;
         String dist = "cp_dist_all";
-        engine.table(dist, step("cp_round", "cp_round_nodes", "(SELECT rank, node, side, c1, c2, seg, pos, wcum, 0 - wcum AS fixed_lift"
-                + " FROM cp_nodes)", "cp_round_cross", "cp_cross", "cp_dist_prev", keys));
+        perRank(engine, dist, step("cp_round", "cp_round_nodes", "(SELECT rank, node, side, c1, c2, seg, pos, wcum, 0 - wcum AS fixed_lift"
+                + " FROM cp_nodes)", "cp_round_cross", "cp_cross", "cp_dist_prev", keys), nodesPerSlice, "cp_nodes", "cp_cross");
         engine.drop(keys);
-        engine.table("cp_back", step("cp_back", "cp_dist_prev", dist));
-        engine.table("cp_walk_0", step("cp_walk_start", "cp_dist_prev", dist));
+        perRank(engine, "cp_back", step("cp_back", "cp_dist_prev", dist), nodesPerSlice, "cp_nodes", "cp_cross");
+        perRank(engine, "cp_walk_0", step("cp_walk_start", "cp_dist_prev", dist), nodesPerSlice, "cp_nodes", dist);
         engine.drop(dist);
         // The walk back by pointer doubling: moves of 1, 2, 4, ... segments (cp_jump_K moves 2^K), then the walk
         // filled in from the longest move down; about 2 log2(L) queries for a path of L segments, not L.

@@ -489,7 +489,7 @@ public final class DuckDbAnalyses implements AutoCloseable {
     }
 
     /** {@link CriticalPath.Engine} on this database; a failure's message starts with {@code failure}. */
-    private CriticalPath.Engine engine(String failure) {
+    CriticalPath.Engine engine(String failure) {
         return new CriticalPath.Engine() {
             @Override
             public void table(String name, String select) throws IOException {

@@ -1,4 +1,4 @@
--- cp_back: step 9 of critical_path (CriticalPath): for every node, where its longest path entered its chain.
+-- cp_back: step 12 of critical_path (CriticalPath): for every node, where its longest path entered its chain.
 -- With the final dist: a node's entry point is the latest node j <= k of its chain segment where the
 -- running maximum of entry(j) - wcum(j) was reached (the latest, so ties keep the path on the
 -- chain); pred is the source of the cross-chain edge into j that gave entry(j) (on a tie the

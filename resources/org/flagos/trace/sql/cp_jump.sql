@@ -1,4 +1,4 @@
--- cp_jump: step 12 of critical_path (CriticalPath), repeated until no walk goes that far: the moves of the walk back twice as long as the previous ones.
+-- cp_jump: step 15 of critical_path (CriticalPath), repeated until no walk goes that far: the moves of the walk back twice as long as the previous ones.
 -- Where a node's move of 2^k steps (cp_jump_prev) lands on a node that has one too, the two make
 -- one of 2^(k+1) steps; a walk that ends sooner has none (pointer doubling: a path of L segments
 -- needs about log2(L) of these, not L rounds).

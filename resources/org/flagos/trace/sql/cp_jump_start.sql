@@ -1,4 +1,4 @@
--- cp_jump_start: step 11 of critical_path (CriticalPath): one move of the walk back, for every node a walk can stand on.
+-- cp_jump_start: step 14 of critical_path (CriticalPath): one move of the walk back, for every node a walk can stand on.
 -- A walk (cp_walk_start) stands on its path's last node and then only on sources of edges between
 -- chains; from such a node it moves to the source of the edge that entered the node's segment
 -- (cp_back's pred, on rank pred_rank), or stops where the segment started the path (no row).

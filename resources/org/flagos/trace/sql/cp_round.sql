@@ -1,4 +1,4 @@
--- cp_round: step 8 of critical_path (CriticalPath): one relaxation of the longest path to every node of cp_round_nodes.
+-- cp_round: step 11 of critical_path (CriticalPath): one relaxation of the longest path to every node of cp_round_nodes.
 -- A node's entry value is the longest path into it over an edge from another chain (cp_round_cross;
 -- the previous round's dist of the edge's source, cp_dist_prev, plus its weight), or 0 (a path may
 -- start anywhere, as HTA's). Along a chain segment the longest path to node k is then wcum(k) + the
@@ -7,7 +7,7 @@
 -- carries the longest paths over one more edge between chains; the graph is acyclic, so they stop
 -- changing after as many rounds as the most such edges on a longest path, plus one. A collective's
 -- edge comes from another rank (src_rank), so a rank's path may run through another rank's work.
--- CriticalPath runs it once over every node of cp_nodes (fixed_lift -wcum, which changes nothing)
+-- CriticalPath runs it once over every node of cp_nodes (on DuckDB a slice of ranks at a time; fixed_lift -wcum, which changes nothing)
 -- and cp_cross, from the longest paths of the key nodes (every edge's source is one: cp_swept, which
 -- CriticalPathSweep makes in one pass in time order), which is final; and where that pass finds no
 -- order in time (an edge back in time), first in rounds, round after round inside a window of time,

@@ -1,4 +1,4 @@
--- cp_segments: step 14 of critical_path (CriticalPath): the edges of each rank's critical path, in order.
+-- cp_segments: step 17 of critical_path (CriticalPath): the edges of each rank's critical path, in order.
 -- A walk row (a segment's last node, step s counted from the path's end) covers the chain edges into
 -- the nodes after its entry point up to it, found in one pass per chain (a running count of the
 -- segments open at each position, so its cost grows with the chain, not with chain times segments),

@@ -1,4 +1,4 @@
--- cp_walk_expand: step 13 of critical_path (CriticalPath), once per length of move, longest first: the walks back, filled in.
+-- cp_walk_expand: step 16 of critical_path (CriticalPath), once per length of move, longest first: the walks back, filled in.
 -- The walk so far (cp_walk_prev) holds each path's nodes at the steps that are multiples of twice
 -- this move's length; each of them that has a move of this length (cp_jump_prev) adds the node it
 -- lands on, that many steps further back. After the moves of every length down to one step, the

@@ -1,4 +1,4 @@
--- cp_window_cross: step 7 of critical_path (CriticalPath), in the rounds (where cp_sweep finds no order), once per window of time: the edges between chains inside the window.
+-- cp_window_cross: step 10 of critical_path (CriticalPath), in the rounds (where cp_sweep finds no order), once per window of time: the edges between chains inside the window.
 -- Both ends are nodes of cp_window_keys; the edges from settled windows are in its fixed_lift already.
 -- Columns: rank, src_rank, src, dst, weight.
 -- Portable SQL (DuckDB and Spark SQL run it unchanged) over cp_cross and cp_window_keys.

@@ -1,4 +1,4 @@
--- cp_window_keys: step 6 of critical_path (CriticalPath), in the rounds (where cp_sweep finds no order), once per window of time, earliest first: the window's nodes of cp_keys, with what settled windows give them.
+-- cp_window_keys: step 9 of critical_path (CriticalPath), in the rounds (where cp_sweep finds no order), once per window of time, earliest first: the window's nodes of cp_keys, with what settled windows give them.
 -- Every edge between chains goes from a node of a window to one of the same or a later window
 -- (CriticalPath checks it, else there is one window), and a segment's windows never go back, so the
 -- longest paths to the earlier windows' nodes (cp_settled) are final. They give a node of this

@@ -193,4 +193,104 @@ public class CriticalPathTest {
             assertEquals(whole.subList(1, whole.size()), sliced.subList(1, sliced.size()), events.toString());
         }
     }
+
+    /**
+     * The steps over every node that DuckDB makes a slice of ranks at a time ({@link CriticalPath#perRank}), each with the
+     * table its slices are counted on (cp_nodes' on the graph's events, the later steps' on cp_nodes).
+     */
+    private static final Map<String, String> PER_RANK_STEPS = new java.util.LinkedHashMap<>(Map.of("cp_nodes", "cp_events",
+            "cp_key_nodes", "cp_nodes", "cp_dist_all", "cp_nodes", "cp_back", "cp_nodes", "cp_walk_0", "cp_nodes"));
+
+    /**
+     * Every step over the whole graph's nodes is made a rank at a time with one event a slice (3 statements for 3 ranks),
+     * each statement reading cp_nodes only through its slice's filter and holding only its rank's rows, and gives the
+     * table the one statement gives, row for row: the straggler all-reduce, whose edges cross between ranks (an edge's
+     * source on another rank: cp_ends, cp_swept and cp_dist_all are read whole).
+     */
+    @Test
+    void eachStepOverTheNodesIsMadeASliceOfRanksAtATime() throws Exception {
+        List<Ev> straggler = new ArrayList<>();
+        for (int rank = 0; rank < 3; rank++) {
+            straggler.addAll(org.flagos.trace.cli.CriticalPathRecountTest.allReduceStep(rank, rank == 1 ? 4000 : 1000));
+        }
+        Path events = write(dir, "events", straggler);
+        try (DuckDbAnalyses d = DuckDbAnalyses.open(events)) {
+            CriticalPath.Engine duck = d.engine("the critical path: ");
+            Map<String, String> whole = keeping(duck);
+            CriticalPath.build(new Keeping(duck, whole), true, CriticalPath.EVENTS_PER_SLICE);
+            for (String step : PER_RANK_STEPS.keySet()) {
+                assertTrue(!whole.containsKey(step + "_slice_0"), "one statement: " + whole.keySet());
+                duck.table("whole_" + step, "SELECT * FROM " + step);
+            }
+            Map<String, String> sliced = keeping(duck);
+            CriticalPath.Rounds rounds = CriticalPath.build(new Keeping(duck, sliced), true, 1);
+            assertEquals(3, rounds.nodeSlices(), rounds.toString());
+            for (String step : PER_RANK_STEPS.keySet()) {
+                String read = PER_RANK_STEPS.get(step);
+                for (int slice = 0; slice < 3; slice++) {
+                    String part = step + "_slice_" + slice;
+                    String sql = sliced.get(part);
+                    assertTrue(sql != null, part + " made: " + sliced.keySet());
+                    String bounds = "rank BETWEEN " + slice + " AND " + slice + ")";
+                    assertTrue(count(sql, read) > 0, part + " reads " + read);
+                    assertEquals(count(sql, read), count(sql, "(SELECT * FROM " + read + " WHERE " + bounds), part + " reads " + read
+                            + " only through its slice's filter:\n" + sql);
+                    assertEquals(1, duck.count("SELECT COUNT(DISTINCT rank) FROM " + part), part);
+                    assertEquals(slice, duck.count("SELECT MIN(rank) FROM " + part), part);
+                }
+                assertTrue(!sliced.containsKey(step + "_slice_3"), step);
+                long rows = duck.count("SELECT COUNT(*) FROM whole_" + step);
+                assertTrue(rows > 0, step);
+                assertEquals(rows, duck.count("SELECT COUNT(*) FROM " + step), step);
+                assertEquals(0, duck.count("SELECT COUNT(*) FROM (SELECT * FROM " + step + " EXCEPT ALL SELECT * FROM whole_" + step + ") t"),
+                        step + " as the one statement's");
+            }
+        }
+    }
+
+    /** How often {@code part} occurs in {@code text}. */
+    private static int count(String text, String part) {
+        int n = 0;
+        for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + part.length())) {
+            n++;
+        }
+        return n;
+    }
+
+    /** A fresh record of the tables a build makes (name to its statement); the per-rank steps' tables emptied first. */
+    private static Map<String, String> keeping(CriticalPath.Engine duck) throws Exception {
+        for (String step : PER_RANK_STEPS.keySet()) {
+            duck.drop(step);
+        }
+        return new java.util.LinkedHashMap<>();
+    }
+
+    /**
+     * DuckDB's engine that records each table made (in {@code made}) and keeps the per-rank steps' tables and their slices',
+     * which the build drops once they are passed.
+     */
+    private record Keeping(CriticalPath.Engine duck, Map<String, String> made) implements CriticalPath.Engine {
+        @Override
+        public void table(String name, String select) throws java.io.IOException {
+            made.put(name, select);
+            duck.table(name, select);
+        }
+
+        @Override
+        public long count(String select) throws java.io.IOException {
+            return duck.count(select);
+        }
+
+        @Override
+        public void drop(String name) throws java.io.IOException {
+            if (!PER_RANK_STEPS.containsKey(name.replaceAll("_slice_\\d+$", ""))) {
+                duck.drop(name);
+            }
+        }
+
+        @Override
+        public void sweep(String name, String select) throws java.io.IOException {
+            duck.sweep(name, select);
+        }
+    }
 }
