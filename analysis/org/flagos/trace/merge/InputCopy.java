@@ -63,6 +63,8 @@ final class InputCopy {
     long labelsReplaced;
     /** Events whose ts or dur is no time (not a number, a negative duration): left out, counted. */
     long leftOutUnusable;
+    /** Whether the fast path read it ({@link EventScan}), not the reader's walk. */
+    boolean fast;
 
     private InputCopy() {
     }
@@ -77,16 +79,39 @@ final class InputCopy {
 
     /**
      * Reads {@code trace} once: its facts, and its events into a part in {@code scratch} (deleted by {@link #delete}).
+     * The common form's events are taken by {@link EventScan} (the fast path); a trace with any event of another form,
+     * or one the reader refuses, is read again by the one reader, whose rules and words decide.
      *
      * @param stop read between events: true when the merge has failed elsewhere and this read may end
      */
     static InputCopy read(Path trace, Path scratch, java.util.function.BooleanSupplier stop) throws IOException {
+        return read(trace, scratch, stop, FAST);
+    }
+
+    /** Whether merge takes the fast path first ({@code -Dflagtrace.merge.fast=false}: the reader alone, to compare). */
+    private static final boolean FAST = !"false".equals(System.getProperty("flagtrace.merge.fast"));
+
+    /** As {@link #read(Path, Path, java.util.function.BooleanSupplier)}; {@code fast}: the fast path first. */
+    static InputCopy read(Path trace, Path scratch, java.util.function.BooleanSupplier stop, boolean fast) throws IOException {
+        if (fast) {
+            InputCopy copy = new InputCopy();
+            try {
+                readFast(copy, trace, scratch, stop);
+                copy.fast = true;
+                return copy;
+            } catch (java.io.InterruptedIOException | Error e) {
+                copy.delete();
+                throw e;
+            } catch (IOException | RuntimeException e) { // not the common form, or refused: the reader's to say
+                copy.delete();
+            }
+        }
         InputCopy copy = new InputCopy();
         copy.part = Files.createTempFile(scratch, ".flagtrace-merge." + ProcessHandle.current().pid() + "-", ".part");
         copy.part.toFile().deleteOnExit();
         CollectiveEnds collectives = new CollectiveEnds();
         try (PartOut out = new PartOut(Files.newOutputStream(copy.part))) {
-            Pass pass = new Pass(copy, trace, out);
+            Pass pass = new Pass(copy, trace, out, new EventBytes());
             var blocks = TraceReader.read(trace, TraceFacts.DIRECTORY, TraceReader.Options.MERGE, e -> {
                 if (stop.getAsBoolean()) {
                     throw new java.io.InterruptedIOException("merge stopped");
@@ -100,6 +125,52 @@ final class InputCopy {
             throw e;
         }
         return copy;
+    }
+
+    /**
+     * The fast path: the events taken by {@link EventsCut} and {@link EventScan}, the rest of the document (its top level
+     * and blocks) read by the one reader with the events array seen empty.
+     */
+    private static void readFast(InputCopy copy, Path trace, Path scratch, java.util.function.BooleanSupplier stop) throws IOException {
+        copy.part = Files.createTempFile(scratch, ".flagtrace-merge." + ProcessHandle.current().pid() + "-", ".part");
+        copy.part.toFile().deleteOnExit();
+        CollectiveEnds collectives = new CollectiveEnds();
+        try (PartOut out = new PartOut(Files.newOutputStream(copy.part))) {
+            var blocks = TraceSource.read(trace, TraceFacts.DIRECTORY, in -> {
+                if (TraceReader.looksLikePerfetto(in)) {
+                    throw new EventScan.Unusual("a Perfetto trace");
+                }
+                EventsCut[] cut = new EventsCut[1];
+                EventsCut.Sink sink = new EventsCut.Sink() {
+                    Pass pass;
+
+                    @Override
+                    public void event(EventScan s, int line) throws IOException {
+                        if (stop.getAsBoolean()) {
+                            throw new java.io.InterruptedIOException("merge stopped");
+                        }
+                        if (pass == null) {
+                            pass = new Pass(copy, trace, out, s.bytes);
+                        }
+                        if (s.unusable) {
+                            copy.leftOutUnusable++;
+                            return;
+                        }
+                        collectives.accept(s.ph, s.cat, s.name, s.group, s.tsNs, s.durNs);
+                        pass.scanned(s, line);
+                    }
+                };
+                cut[0] = new EventsCut(in, sink);
+                var read = TraceReader.walk(cut[0], trace, TraceReader.Options.FACTS, e -> {
+                    throw new EventScan.Unusual("an event the cut left");
+                });
+                if (!cut[0].cut()) {
+                    throw new EventScan.Unusual("no traceEvents array taken");
+                }
+                return read;
+            });
+            copy.facts = new TraceFacts(trace, blocks.identity(), blocks, collectives.finish());
+        }
     }
 
     /** Deletes the part. */
@@ -118,13 +189,30 @@ final class InputCopy {
         final InputCopy copy;
         final Path trace;
         final PartOut out;
-        final EventBytes bytes = new EventBytes();
+        final EventBytes bytes;
         final ByteArrayOutputStream written = new ByteArrayOutputStream(1 << 12);
 
-        Pass(InputCopy copy, Path trace, PartOut out) {
+        Pass(InputCopy copy, Path trace, PartOut out, EventBytes bytes) {
             this.copy = copy;
             this.trace = trace;
             this.out = out;
+            this.bytes = bytes;
+        }
+
+        /** The fast path's event, scanned into {@link #bytes} ({@link EventScan}), usable: kept or left out as {@link #event} does. */
+        void scanned(EventScan s, int line) throws IOException {
+            Row row = s.pid == null ? null : copy.row(trace, s.pid);
+            if (row != null && "M".equals(s.ph) && ("process_name".equals(s.name) || "process_sort_index".equals(s.name))) {
+                if ("process_name".equals(s.name) && s.labelFrom >= 0) {
+                    row.name = s.label();
+                }
+                copy.labelsReplaced++;
+                return;
+            }
+            if (row != null && s.cat != null && DEVICE_CATEGORIES.contains(s.cat)) {
+                row.device = true;
+            }
+            write(row, line);
         }
 
         void event(TraceEvent e) throws IOException {
@@ -154,7 +242,12 @@ final class InputCopy {
                 byte[] canonical = canonical(e);
                 bytes.scan(canonical, 0, written.size(), true, row != null, hasTs);
             }
-            out.number(e.line());
+            write(row, e.line());
+        }
+
+        /** The event in {@link #bytes}, of process {@code row} (null: none renumbered), into the part. */
+        private void write(Row row, int line) throws IOException {
+            out.number(line);
             out.number(bytes.holes);
             for (int h = 0; h < bytes.holes; h++) {
                 out.number(bytes.kinds[h]);
