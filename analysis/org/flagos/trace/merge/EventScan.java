@@ -48,19 +48,35 @@ final class EventScan {
     /** The last event's fields, as the reader reads them ({@link TraceEvent}): null or {@link TraceEvent#NONE} when absent. */
     String ph;
     String cat;
-    String name;
     String pid;
     String group;
     long tsNs;
     long durNs;
     boolean unusable;
+    /** Its {@code name} string's bytes (quotes left out), or -1; its text is {@link #name()}. */
+    private int nameFrom;
+    private int nameTo;
+    private String name;
     /** Its {@code args.name} string's bytes (quotes left out), or -1. */
     int labelFrom;
     int labelTo;
+    /** Per hole: where its value (quotes included) is in the event's bytes as read, from the event's start. */
+    int[] spanFrom = new int[8];
+    int[] spanTo = new int[8];
+    private int start;
+    private int spanned;
     /** Lines the event spans past its first (the reader's line count: {@code \n}, {@code \r\n} or {@code \r}). */
     int lines;
 
     private final Texts texts = new Texts();
+    /** The texts of one printable ASCII character (a {@code ph}). */
+    private static final String[] ONE = new String[128];
+
+    static {
+        for (char c = 0x20; c < 0x7F; c++) {
+            ONE[c] = String.valueOf(c).intern();
+        }
+    }
     private byte[] b;
     private int i;
     private int lim;
@@ -68,6 +84,7 @@ final class EventScan {
     private int o;
     private final int[] keyFrom = new int[MAX_DEPTH * MAX_KEYS];
     private final int[] keyTo = new int[MAX_DEPTH * MAX_KEYS];
+    private final int[] keyHash = new int[MAX_DEPTH * MAX_KEYS];
     private int keys;
 
     /**
@@ -78,11 +95,15 @@ final class EventScan {
         this.b = b;
         this.i = from;
         this.lim = lim;
+        this.start = from;
+        this.spanned = 0;
         bytes.reset(lim - from);
         text = bytes.text;
         o = 0;
         keys = 0;
         ph = cat = name = pid = group = null;
+        nameFrom = -1;
+        nameTo = -1;
         tsNs = TraceEvent.NONE;
         durNs = TraceEvent.NONE;
         unusable = false;
@@ -92,6 +113,19 @@ final class EventScan {
         event();
         bytes.size = o;
         return i;
+    }
+
+    /** The last event's length as read. */
+    int length() {
+        return i - start;
+    }
+
+    /** The event's {@code name} when a string, else null: read when asked (most events' names are not). */
+    String name() {
+        if (name == null && nameFrom >= 0) {
+            name = plainText(nameFrom, nameTo);
+        }
+        return name;
     }
 
     /** The label's text ({@code args.name}), unescaped. */
@@ -167,35 +201,78 @@ final class EventScan {
         }
     }
 
-    /** A field name at {@code depth} in the object whose names start at {@code base}: checked and kept; its kind. */
+    /**
+     * A field name at {@code depth} in the object whose names start at {@code base}: checked (printable ASCII, no escape;
+     * not one of the names before it) and kept; its kind.
+     */
     private int key(int base, int depth) {
         if (at(i) != '"') {
             throw new Unusual("a field name that is not a string");
         }
         int from = i + 1;
-        int end = string(true);
-        int to = end - 1;
+        int k = from;
+        int h = 0;
+        while (true) {
+            byte c = at(k);
+            if (c == '"') {
+                break;
+            }
+            if (c < 0x20 || c == '\\' || c == 0x7F) { // negative too: not ASCII
+                throw new Unusual("a field name of other bytes");
+            }
+            h = 31 * h + c;
+            k++;
+        }
+        int to = k;
         int n = to - from;
         if (keys == keyFrom.length || keys - base == MAX_KEYS) {
             throw new Unusual("too many fields");
         }
-        for (int k = base; k < keys; k++) {
-            if (keyTo[k] - keyFrom[k] == n && Arrays.equals(b, keyFrom[k], keyTo[k], b, from, to)) {
+        for (int q = base; q < keys; q++) {
+            if (keyHash[q] == h && keyTo[q] - keyFrom[q] == n && Arrays.equals(b, keyFrom[q], keyTo[q], b, from, to)) {
                 throw new Unusual("a field twice");
             }
         }
         keyFrom[keys] = from;
         keyTo[keys] = to;
+        keyHash[keys] = h;
         keys++;
-        copy(i, end);
-        i = end;
+        copy(i, to + 1);
+        i = to + 1;
         if (depth == 1) {
-            return is(from, to, "ph") ? PH : is(from, to, "cat") ? CAT : is(from, to, "name") ? NAME : is(from, to, "pid") ? PID
-                    : is(from, to, "ts") ? TS : is(from, to, "dur") ? DUR : is(from, to, "id") ? ID : is(from, to, "args") ? ARGS : OTHER;
+            switch (n) {
+                case 2 -> {
+                    byte c0 = b[from];
+                    byte c1 = b[from + 1];
+                    return c0 == 'p' && c1 == 'h' ? PH : c0 == 't' && c1 == 's' ? TS : c0 == 'i' && c1 == 'd' ? ID : OTHER;
+                }
+                case 3 -> {
+                    return is(from, to, "cat") ? CAT : is(from, to, "pid") ? PID : is(from, to, "dur") ? DUR : OTHER;
+                }
+                case 4 -> {
+                    return is(from, to, "name") ? NAME : is(from, to, "args") ? ARGS : OTHER;
+                }
+                default -> {
+                    return OTHER;
+                }
+            }
         }
         if (depth == 2) {
-            return is(from, to, TraceEvent.CORRELATION) || is(from, to, TraceEvent.EXTERNAL_ID) || is(from, to, TraceEvent.EXTERNAL_ID_2021)
-                    ? ARG_ID : is(from, to, "Process Group Name") ? ARG_GROUP : is(from, to, "name") ? ARG_NAME : OTHER;
+            switch (n) {
+                case 11 -> { // the reader's id fields of args, all three of 11 characters
+                    return is(from, to, TraceEvent.CORRELATION) || is(from, to, TraceEvent.EXTERNAL_ID)
+                            || is(from, to, TraceEvent.EXTERNAL_ID_2021) ? ARG_ID : OTHER;
+                }
+                case 18 -> {
+                    return is(from, to, "Process Group Name") ? ARG_GROUP : OTHER;
+                }
+                case 4 -> {
+                    return is(from, to, "name") ? ARG_NAME : OTHER;
+                }
+                default -> {
+                    return OTHER;
+                }
+            }
         }
         return OTHER;
     }
@@ -206,14 +283,14 @@ final class EventScan {
             case PH, CAT, NAME -> {
                 if (c == '"') {
                     int from = i + 1;
-                    int end = string(false);
-                    String t = plainText(from, end - 1);
+                    int end = string();
                     if (field == PH) {
-                        ph = t;
+                        ph = end - from == 2 && b[from] >= 0x20 && b[from] < 0x7F && b[from] != '\\' ? ONE[b[from]] : plainText(from, end - 1);
                     } else if (field == CAT) {
-                        cat = t;
+                        cat = plainText(from, end - 1);
                     } else {
-                        name = t;
+                        nameFrom = from;
+                        nameTo = end - 1;
                     }
                     copy(i, end);
                     i = end;
@@ -224,9 +301,9 @@ final class EventScan {
             case PID -> {
                 if (c == '"') {
                     int from = i + 1;
-                    int end = string(false);
+                    int end = string();
                     pid = plainText(from, end - 1);
-                    bytes.hole(EventBytes.PID, o, b, from, end - 1);
+                    hole(EventBytes.PID, from, end - 1, true);
                     i = end;
                 } else if (c == '-' || (c >= '0' && c <= '9')) {
                     int from = i;
@@ -236,7 +313,7 @@ final class EventScan {
                             throw new Unusual("a pid that may not fit 64 bits");
                         }
                         pid = texts.text(b, from, end);
-                        bytes.hole(EventBytes.PID, o, b, from, end);
+                        hole(EventBytes.PID, from, end, false);
                     } else {
                         copy(from, end);
                     }
@@ -252,7 +329,7 @@ final class EventScan {
                     long ns = nanos(from, end);
                     if (field == TS) {
                         tsNs = ns;
-                        bytes.hole(EventBytes.TS, o, b, from, end);
+                        hole(EventBytes.TS, from, end, false);
                     } else {
                         if (ns < 0) {
                             unusable = true;
@@ -284,11 +361,11 @@ final class EventScan {
         byte c = at(i);
         if (c == '"') {
             int from = i + 1;
-            int end = string(false);
+            int end = string();
             if (EventBytes.numberString(b, from, end - 1)) {
-                bytes.hole(EventBytes.ID_NUMBER_STRING, o, b, from, end - 1);
+                hole(EventBytes.ID_NUMBER_STRING, from, end - 1, true);
             } else if (top) {
-                bytes.hole(EventBytes.ID_STRING, o, b, from, end - 1);
+                hole(EventBytes.ID_STRING, from, end - 1, true);
             } else {
                 copy(i, end);
             }
@@ -297,7 +374,7 @@ final class EventScan {
             int from = i;
             int end = number();
             if (integer(from, end)) {
-                bytes.hole(EventBytes.ID_INT, o, b, from, end);
+                hole(EventBytes.ID_INT, from, end, false);
             } else {
                 copy(from, end);
             }
@@ -326,7 +403,7 @@ final class EventScan {
                 idValue(false);
             } else if ((field == ARG_GROUP || field == ARG_NAME) && c == '"') {
                 int from = i + 1;
-                int end = string(false);
+                int end = string();
                 if (field == ARG_GROUP) {
                     group = plainText(from, end - 1);
                 } else {
@@ -356,7 +433,7 @@ final class EventScan {
     private void value(int depth) {
         byte c = at(i);
         if (c == '"') {
-            int end = string(false);
+            int end = string();
             copy(i, end);
             i = end;
         } else if (c == '{' || c == '[') {
@@ -499,9 +576,9 @@ final class EventScan {
 
     /**
      * The offset after the closing quote of the string at {@code i}, its bytes checked: ASCII without controls, UTF-8 of
-     * two or three bytes (no overlong form, no surrogate), the escapes {@code \" \\ \b \t \n \f \r} ({@code name}: none).
+     * two or three bytes (no overlong form, no surrogate), the escapes {@code \" \\ \b \t \n \f \r}.
      */
-    private int string(boolean name) {
+    private int string() {
         int k = i + 1;
         while (true) {
             int c = at(k) & 0xff;
@@ -510,7 +587,7 @@ final class EventScan {
             }
             if (c == '\\') {
                 byte e = at(k + 1);
-                if (name || !(e == '"' || e == '\\' || e == 'b' || e == 't' || e == 'n' || e == 'f' || e == 'r')) {
+                if (!(e == '"' || e == '\\' || e == 'b' || e == 't' || e == 'n' || e == 'f' || e == 'r')) {
                     throw new Unusual("an escape");
                 }
                 k += 2;
@@ -537,6 +614,30 @@ final class EventScan {
         if ((at(k) & 0xC0) != 0x80) {
             throw new Unusual("no UTF-8");
         }
+    }
+
+    /**
+     * A hole of {@code kind} for the value {@code b[from, to)} (a string's quotes left out: {@code quoted}), where the
+     * event's bytes as read have it at {@link #spanFrom}, {@link #spanTo} (quotes included, from the event's start).
+     */
+    private void hole(byte kind, int from, int to, boolean quoted) {
+        int h = bytes.holes;
+        if (h == spanFrom.length) {
+            spanFrom = Arrays.copyOf(spanFrom, h * 2);
+            spanTo = Arrays.copyOf(spanTo, h * 2);
+        }
+        spanFrom[h] = (quoted ? from - 1 : from) - start;
+        spanTo[h] = (quoted ? to + 1 : to) - start;
+        spanned += spanTo[h] - spanFrom[h];
+        bytes.hole(kind, o, b, from, to);
+    }
+
+    /**
+     * Whether the event's bytes as read are its {@link #bytes} with the holes' spans in them, nothing else left out (no
+     * white space between its tokens): then a copy may take them from the trace itself.
+     */
+    boolean asRead() {
+        return i - start == o + spanned;
     }
 
     private void copy(int from, int to) {

@@ -13,8 +13,8 @@ import java.io.InputStream;
 final class EventsCut extends InputStream {
     /** What is done with each event taken. */
     interface Sink {
-        /** The event {@code scan} holds, whose {@code '{'} is on line {@code line}. */
-        void event(EventScan scan, int line) throws IOException;
+        /** The event {@code scan} holds, whose {@code '{'} is on line {@code line}, at byte {@code offset} of the stream. */
+        void event(EventScan scan, int line, long offset) throws IOException;
     }
 
     private static final byte[] TRACE_EVENTS = "traceEvents".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
@@ -25,6 +25,8 @@ final class EventsCut extends InputStream {
     private final byte[] buf = new byte[1 << 20];
     private int pos;
     private int end;
+    /** The stream's offset of {@code buf[0]}. */
+    private long base;
     private boolean eof;
 
     /** The reader's line count: lines begun so far (1-based), {@code \r\n} one line. */
@@ -94,6 +96,7 @@ final class EventsCut extends InputStream {
             return false;
         }
         if (pos == end) {
+            base += end;
             pos = 0;
             end = 0;
         }
@@ -181,48 +184,55 @@ final class EventsCut extends InputStream {
 
     /** Takes the events, from after the array's {@code '['} to its {@code ']'}. */
     private void events() throws IOException {
-        boolean first = true;
+        white();
+        if (need(0) == ']') {
+            pos++;
+            return;
+        }
+        while (event()) {
+            // one method per event: the loop around it stays small for the JIT
+        }
+    }
+
+    /** Takes one event and what follows it; false after the array's {@code ']'}. */
+    private boolean event() throws IOException {
+        if (need(0) != '{') {
+            throw new EventScan.Unusual("no event object");
+        }
+        int at = line;
+        int next;
+        int first;
         while (true) {
-            white();
-            byte c = need(0);
-            if (c == ']' && first) {
-                pos++;
-                return;
-            }
-            if (c != '{') {
-                throw new EventScan.Unusual("no event object");
-            }
-            int at = line;
-            int next;
-            while (true) {
-                try {
-                    next = scan.scan(buf, pos, end);
-                    break;
-                } catch (EventScan.Unusual u) {
-                    if (u != EventScan.MORE || !more()) {
-                        throw u;
-                    }
+            try {
+                first = pos;
+                next = scan.scan(buf, pos, end);
+                break;
+            } catch (EventScan.Unusual u) {
+                if (u != EventScan.MORE || !more()) {
+                    throw u;
                 }
             }
-            pos = next;
-            line += scan.lines;
-            sink.event(scan, at);
-            white();
-            c = need(0);
-            pos++;
-            if (c == ']') {
-                return;
-            }
-            if (c != ',') {
-                throw new EventScan.Unusual("no comma between events");
-            }
-            first = false;
         }
+        pos = next;
+        line += scan.lines;
+        sink.event(scan, at, base + first);
+        white();
+        byte c = need(0);
+        pos++;
+        if (c == ']') {
+            return false;
+        }
+        if (c != ',') {
+            throw new EventScan.Unusual("no comma between events");
+        }
+        white();
+        return true;
     }
 
     /** Keeps what is held from {@code pos} at the buffer's start and reads more; false when none comes or none fits. */
     private boolean more() throws IOException {
         if (pos > 0) {
+            base += pos;
             System.arraycopy(buf, pos, buf, 0, end - pos);
             end -= pos;
             pos = 0;

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import org.flagos.trace.sql.CollectiveKernels;
 import org.flagos.trace.tracefile.EventTokens;
 import org.flagos.trace.tracefile.TraceEvent;
 import org.flagos.trace.tracefile.TraceFormatException;
@@ -36,6 +37,10 @@ final class InputCopy {
     static final int PID_STRIDE = TraceLimits.PID_STRIDE;
     /** Ids a viewer reads as JavaScript numbers stay exact up to 2^53. */
     static final long MAX_ID = 1L << 53;
+    /** Of an event in a part of a {@link #source}: its bytes are the trace's, the holes' spans in them. */
+    private static final int AS_READ = 0;
+    /** Of an event in a part of a {@link #source}: its bytes are in the part, as without one. */
+    private static final int WRITTEN = 1;
     /** Categories of device work: their process is a device's. */
     private static final Set<String> DEVICE_CATEGORIES = Set.of("kernel", "gpu_memcpy", "gpu_memset", "gpu_user_annotation");
 
@@ -65,6 +70,13 @@ final class InputCopy {
     long leftOutUnusable;
     /** Whether the fast path read it ({@link EventScan}), not the reader's walk. */
     boolean fast;
+    /**
+     * The trace whose bytes the copy takes the events as read from ({@link EventScan#asRead}): the fast path's of a file
+     * not gzipped; null when the part holds every event's bytes. Its size and time then, to tell a trace changed since.
+     */
+    Path source;
+    private long sourceSize;
+    private java.nio.file.attribute.FileTime sourceTime;
 
     private InputCopy() {
     }
@@ -132,6 +144,11 @@ final class InputCopy {
      * and blocks) read by the one reader with the events array seen empty.
      */
     private static void readFast(InputCopy copy, Path trace, Path scratch, java.util.function.BooleanSupplier stop) throws IOException {
+        if (Files.isRegularFile(trace) && !gzipped(trace)) { // its events' bytes are the file's: the copy reads them there
+            copy.source = trace;
+            copy.sourceSize = Files.size(trace);
+            copy.sourceTime = Files.getLastModifiedTime(trace);
+        }
         copy.part = Files.createTempFile(scratch, ".flagtrace-merge." + ProcessHandle.current().pid() + "-", ".part");
         copy.part.toFile().deleteOnExit();
         CollectiveEnds collectives = new CollectiveEnds();
@@ -145,7 +162,7 @@ final class InputCopy {
                     Pass pass;
 
                     @Override
-                    public void event(EventScan s, int line) throws IOException {
+                    public void event(EventScan s, int line, long offset) throws IOException {
                         if (stop.getAsBoolean()) {
                             throw new java.io.InterruptedIOException("merge stopped");
                         }
@@ -156,8 +173,10 @@ final class InputCopy {
                             copy.leftOutUnusable++;
                             return;
                         }
-                        collectives.accept(s.ph, s.cat, s.name, s.group, s.tsNs, s.durNs);
-                        pass.scanned(s, line);
+                        if ("X".equals(s.ph) && s.cat != null && CollectiveKernels.KERNEL_CATEGORIES.contains(s.cat)) { // else no collective
+                            collectives.accept(s.ph, s.cat, s.name(), s.group, s.tsNs, s.durNs);
+                        }
+                        pass.scanned(s, line, offset);
                     }
                 };
                 cut[0] = new EventsCut(in, sink);
@@ -170,6 +189,13 @@ final class InputCopy {
                 return read;
             });
             copy.facts = new TraceFacts(trace, blocks.identity(), blocks, collectives.finish());
+        }
+    }
+
+    /** Whether {@code file} starts with gzip's magic bytes. */
+    private static boolean gzipped(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return in.read() == 0x1f && in.read() == 0x8b;
         }
     }
 
@@ -200,10 +226,11 @@ final class InputCopy {
         }
 
         /** The fast path's event, scanned into {@link #bytes} ({@link EventScan}), usable: kept or left out as {@link #event} does. */
-        void scanned(EventScan s, int line) throws IOException {
+        void scanned(EventScan s, int line, long offset) throws IOException {
             Row row = s.pid == null ? null : copy.row(trace, s.pid);
-            if (row != null && "M".equals(s.ph) && ("process_name".equals(s.name) || "process_sort_index".equals(s.name))) {
-                if ("process_name".equals(s.name) && s.labelFrom >= 0) {
+            String name = row != null && "M".equals(s.ph) ? s.name() : null;
+            if ("process_name".equals(name) || "process_sort_index".equals(name)) {
+                if ("process_name".equals(name) && s.labelFrom >= 0) {
                     row.name = s.label();
                 }
                 copy.labelsReplaced++;
@@ -212,8 +239,34 @@ final class InputCopy {
             if (row != null && s.cat != null && DEVICE_CATEGORIES.contains(s.cat)) {
                 row.device = true;
             }
-            write(row, line);
+            if (copy.source == null) {
+                write(row, line);
+                return;
+            }
+            out.number(line);
+            boolean asRead = s.asRead();
+            out.number(asRead ? AS_READ : WRITTEN);
+            out.numberLong(offset - end);
+            out.number(s.length());
+            end = offset + s.length();
+            if (!asRead) {
+                writeHolesAndText(row);
+                return;
+            }
+            out.number(bytes.holes);
+            for (int h = 0; h < bytes.holes; h++) {
+                out.number(bytes.kinds[h]);
+                out.number(s.spanFrom[h]);
+                out.number(s.spanTo[h]);
+                if (bytes.kinds[h] == EventBytes.PID) {
+                    out.number(row.index);
+                }
+            }
+            copy.events++;
         }
+
+        /** Where the last event copied ends in the trace: the next one's offset is written from there. */
+        private long end;
 
         void event(TraceEvent e) throws IOException {
             if (e.unusable()) { // a ts or dur that is no time: left out, as every reader of the merged trace would
@@ -248,6 +301,11 @@ final class InputCopy {
         /** The event in {@link #bytes}, of process {@code row} (null: none renumbered), into the part. */
         private void write(Row row, int line) throws IOException {
             out.number(line);
+            writeHolesAndText(row);
+        }
+
+        /** The holes with their values and the bytes around them, of the event in {@link #bytes}. */
+        private void writeHolesAndText(Row row) throws IOException {
             out.number(bytes.holes);
             for (int h = 0; h < bytes.holes; h++) {
                 out.number(bytes.kinds[h]);
@@ -327,74 +385,198 @@ final class InputCopy {
         for (Row row : rows.values()) {
             row.pid = (long) (slot + 1) * PID_STRIDE + row.index;
         }
-        byte[] slotPrefix = ("\"" + slot + ":").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-        byte[] value = new byte[256];
-        int[] kinds = new int[8];
-        int[] at = new int[8];
-        int[] from = new int[8];
-        int[] lengths = new int[8];
-        try (PartIn in = new PartIn(Files.newInputStream(part))) {
-            for (long n = 0; n < events; n++) {
-                int line = in.number();
-                int holes = in.number();
-                if (holes > kinds.length) {
-                    kinds = new int[holes];
-                    at = new int[holes];
-                    from = new int[holes];
-                    lengths = new int[holes];
+        try (PartIn in = new PartIn(Files.newInputStream(part)); PartIn trace = source == null ? null : new PartIn(Files.newInputStream(source))) {
+            Copier copier = new Copier(in, to, slot, inputs, shiftNs);
+            if (trace == null) {
+                for (long n = 0; n < events; n++) {
+                    copier.event(in.number());
                 }
-                int used = 0;
-                for (int h = 0; h < holes; h++) {
-                    kinds[h] = in.number();
-                    at[h] = in.number();
-                    if (kinds[h] == EventBytes.PID) {
-                        lengths[h] = in.number();
-                    } else {
-                        int len = in.number();
-                        if (used + len > value.length) {
-                            value = java.util.Arrays.copyOf(value, Math.max(value.length * 2, used + len));
-                        }
-                        in.readFully(value, used, len);
-                        from[h] = used;
-                        lengths[h] = len;
-                        used += len;
-                    }
+            } else {
+                for (long n = 0; n < events; n++) {
+                    copier.fromTrace(trace);
                 }
-                for (int h = 0; h < holes; h++) { // the time first: an event past the bound is refused by its line
-                    if (kinds[h] == EventBytes.TS) {
-                        checkTime(value, from[h], lengths[h], shiftNs, line);
-                    }
-                }
-                int size = in.number();
-                to.separator();
-                int done = 0;
-                for (int h = 0; h < holes; h++) {
-                    to.copy(in, at[h] - done);
-                    done = at[h];
-                    switch (kinds[h]) {
-                        case EventBytes.PID -> to.decimal(byIndex[lengths[h]].pid);
-                        case EventBytes.TS -> to.time(value, from[h], lengths[h], shiftNs);
-                        case EventBytes.ID_INT -> to.decimal(id(new String(value, from[h], lengths[h], java.nio.charset.StandardCharsets.US_ASCII),
-                                false, slot, inputs));
-                        case EventBytes.ID_NUMBER_STRING -> { // "5" stays a string, renumbered as the number 5 is
-                            to.bytes(QUOTE, 0, 1);
-                            to.decimal(id(new String(value, from[h], lengths[h], java.nio.charset.StandardCharsets.UTF_8), true, slot, inputs));
-                            to.bytes(QUOTE, 0, 1);
-                        }
-                        default -> {
-                            to.bytes(slotPrefix, 0, slotPrefix.length);
-                            to.bytes(value, from[h], lengths[h]);
-                            to.bytes(QUOTE, 0, 1);
-                        }
-                    }
-                }
-                to.copy(in, size - done);
             }
+        } catch (EOFException e) {
+            if (source == null) {
+                throw e;
+            }
+            throw changed();
+        }
+        if (source != null && (Files.size(source) != sourceSize || !Files.getLastModifiedTime(source).equals(sourceTime))) {
+            throw changed();
         }
         writeLabels(to, slot, label);
     }
 
+    /** Writes the part's events one by one (a method per event: the loop around it stays small for the JIT). */
+    private final class Copier {
+        final PartIn in;
+        final MergedEvents to;
+        final int slot;
+        final int inputs;
+        final long shiftNs;
+        final byte[] slotPrefix;
+        byte[] value = new byte[256];
+        byte[] raw = new byte[1 << 12];
+        int[] kinds = new int[8];
+        int[] at = new int[8];
+        int[] from = new int[8];
+        int[] lengths = new int[8];
+
+        Copier(PartIn in, MergedEvents to, int slot, int inputs, long shiftNs) {
+            this.in = in;
+            this.to = to;
+            this.slot = slot;
+            this.inputs = inputs;
+            this.shiftNs = shiftNs;
+            this.slotPrefix = ("\"" + slot + ":").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        }
+
+        /** The event whose bytes are the trace's ({@link #AS_READ}), or in the part. */
+        void fromTrace(PartIn trace) throws IOException {
+            int line = in.number();
+            int how = in.number();
+            trace.skip(in.numberLong());
+            int length = in.number();
+            if (how == WRITTEN) {
+                trace.skip(length);
+                event(line);
+                return;
+            }
+            if (raw.length < length) {
+                raw = new byte[Math.max(length, raw.length * 2)];
+            }
+            trace.readFully(raw, 0, length);
+            if (raw[0] != '{' || raw[length - 1] != '}') {
+                throw changed();
+            }
+            int holes = in.number();
+            if (holes > kinds.length) {
+                kinds = new int[holes];
+                at = new int[holes];
+                from = new int[holes];
+                lengths = new int[holes];
+            }
+            for (int h = 0; h < holes; h++) {
+                kinds[h] = in.number();
+                at[h] = in.number(); // the span, quotes included
+                from[h] = in.number(); // its end
+                lengths[h] = kinds[h] == EventBytes.PID ? in.number() : 0;
+                if (kinds[h] == EventBytes.TS) { // the time first: an event past the bound is refused by its line
+                    checkTime(raw, at[h], from[h] - at[h], shiftNs, line);
+                }
+            }
+            to.separator();
+            int done = 0;
+            for (int h = 0; h < holes; h++) {
+                to.bytes(raw, done, at[h] - done);
+                int f = at[h];
+                int n = from[h] - at[h];
+                switch (kinds[h]) {
+                    case EventBytes.PID -> to.decimal(byIndex[lengths[h]].pid);
+                    case EventBytes.TS -> to.time(raw, f, n, shiftNs);
+                    case EventBytes.ID_INT -> to.decimal(idInt(raw, f, n, slot, inputs));
+                    case EventBytes.ID_NUMBER_STRING -> {
+                        to.bytes(QUOTE, 0, 1);
+                        to.decimal(id(new String(raw, f + 1, n - 2, java.nio.charset.StandardCharsets.UTF_8), true, slot, inputs));
+                        to.bytes(QUOTE, 0, 1);
+                    }
+                    default -> {
+                        to.bytes(slotPrefix, 0, slotPrefix.length);
+                        to.bytes(raw, f + 1, n - 1); // the text and its closing quote
+                    }
+                }
+                done = from[h];
+            }
+            to.bytes(raw, done, length - done);
+        }
+
+        /** The event whose holes and bytes are in the part, its line read. */
+        void event(int line) throws IOException {
+            int holes = in.number();
+            if (holes > kinds.length) {
+                kinds = new int[holes];
+                at = new int[holes];
+                from = new int[holes];
+                lengths = new int[holes];
+            }
+            int used = 0;
+            for (int h = 0; h < holes; h++) {
+                kinds[h] = in.number();
+                at[h] = in.number();
+                if (kinds[h] == EventBytes.PID) {
+                    lengths[h] = in.number();
+                } else {
+                    int len = in.number();
+                    if (used + len > value.length) {
+                        value = java.util.Arrays.copyOf(value, Math.max(value.length * 2, used + len));
+                    }
+                    in.readFully(value, used, len);
+                    from[h] = used;
+                    lengths[h] = len;
+                    used += len;
+                }
+            }
+            for (int h = 0; h < holes; h++) { // the time first: an event past the bound is refused by its line
+                if (kinds[h] == EventBytes.TS) {
+                    checkTime(value, from[h], lengths[h], shiftNs, line);
+                }
+            }
+            int size = in.number();
+            to.separator();
+            int done = 0;
+            for (int h = 0; h < holes; h++) {
+                to.copy(in, at[h] - done);
+                done = at[h];
+                switch (kinds[h]) {
+                    case EventBytes.PID -> to.decimal(byIndex[lengths[h]].pid);
+                    case EventBytes.TS -> to.time(value, from[h], lengths[h], shiftNs);
+                    case EventBytes.ID_INT -> to.decimal(idInt(value, from[h], lengths[h], slot, inputs));
+                    case EventBytes.ID_NUMBER_STRING -> { // "5" stays a string, renumbered as the number 5 is
+                        to.bytes(QUOTE, 0, 1);
+                        to.decimal(id(new String(value, from[h], lengths[h], java.nio.charset.StandardCharsets.UTF_8), true, slot, inputs));
+                        to.bytes(QUOTE, 0, 1);
+                    }
+                    default -> {
+                        to.bytes(slotPrefix, 0, slotPrefix.length);
+                        to.bytes(value, from[h], lengths[h]);
+                        to.bytes(QUOTE, 0, 1);
+                    }
+                }
+            }
+            to.copy(in, size - done);
+        }
+    }
+
+    /** {@link #id} of an integer's text {@code b[from, from + n)}, read without a string where it has at most 18 digits. */
+    private long idInt(byte[] b, int from, int n, int slot, int inputs) throws TraceFormatException {
+        boolean negative = n > 0 && b[from] == '-';
+        int digits = negative ? n - 1 : n;
+        if (digits < 1 || digits > 18) {
+            return id(new String(b, from, n, java.nio.charset.StandardCharsets.US_ASCII), false, slot, inputs);
+        }
+        long v = 0;
+        for (int k = negative ? from + 1 : from; k < from + n; k++) {
+            v = v * 10 + (b[k] - '0');
+        }
+        long id;
+        try {
+            id = Math.addExact(Math.multiplyExact(negative ? -v : v, (long) inputs), slot);
+        } catch (ArithmeticException past) {
+            id = Long.MAX_VALUE;
+        }
+        if (Math.abs(id) > MAX_ID) {
+            return id(new String(b, from, n, java.nio.charset.StandardCharsets.US_ASCII), false, slot, inputs); // its words
+        }
+        return id;
+    }
+
     private static final byte[] QUOTE = {'"'};
+
+    /** The refusal of a trace whose bytes are not those read: it changed while it was merged. */
+    private TraceFormatException changed() {
+        return new TraceFormatException(source + " changed while it was being merged (its events are copied from it); merge it again");
+    }
 
     private void checkTime(byte[] value, int from, int length, long shiftNs, int line) throws TraceFormatException {
         long ns = Timestamps.nanos(value, from, length);
@@ -610,6 +792,15 @@ final class InputCopy {
             buf[pos++] = (byte) v;
         }
 
+        void numberLong(long v) throws IOException {
+            room(10);
+            while ((v & ~0x7FL) != 0) {
+                buf[pos++] = (byte) ((v & 0x7F) | 0x80);
+                v >>>= 7;
+            }
+            buf[pos++] = (byte) v;
+        }
+
         @Override
         public void close() throws IOException {
             try {
@@ -652,6 +843,28 @@ final class InputCopy {
                 if (b >= 0) {
                     return v;
                 }
+            }
+        }
+
+        long numberLong() throws IOException {
+            long v = 0;
+            for (int shift = 0; ; shift += 7) {
+                fill();
+                int b = buf[pos++];
+                v |= (long) (b & 0x7F) << shift;
+                if (b >= 0) {
+                    return v;
+                }
+            }
+        }
+
+        /** Passes over {@code n} bytes. */
+        void skip(long n) throws IOException {
+            while (n > 0) {
+                fill();
+                int k = (int) Math.min(n, end - pos);
+                pos += k;
+                n -= k;
             }
         }
 

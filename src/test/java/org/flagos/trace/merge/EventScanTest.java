@@ -126,11 +126,13 @@ class EventScanTest {
                 String.format(ok, "3", "\"correlation\":\"5\",\"External id\":-4,\"external id\":1.5,\"Process Group Name\":\"pg\""),
                 "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)\",\"pid\":0,\"ts\":5,"
                         + "\"dur\":2,\"args\":{\"Process Group Name\":\"0\"}}",
+                "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\\\"b\",\"pid\":1,\"ts\":1,\"dur\":1}", // a name the merge needs not read
                 "{}");
         List<String> other = List.of(
                 "{\"ph\":\"X\",\"name\":\"a\\/b\",\"pid\":1,\"ts\":1}", // an escape the writer writes otherwise
                 "{\"ph\":\"X\",\"name\":\"\\u0041\",\"pid\":1,\"ts\":1}",
-                "{\"ph\":\"X\",\"name\":\"a\\\"b\",\"pid\":1,\"ts\":1}", // an escape in a text the merge reads
+                "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"a\\\"b\",\"pid\":1,\"ts\":1,\"dur\":1}", // an escape in a text the merge reads
+                "{\"ph\":\"M\",\"name\":\"process_\\name\",\"pid\":1}",
                 "{\"ph\":\"X\",\"name\":\"\ud83d\ude00\",\"pid\":1,\"ts\":1}", // four bytes of UTF-8
                 "{\"p\\u0069d\":1,\"pid\":2}", // a field twice, once escaped
                 "{\"pid\":1,\"args\":{\"a\":1,\"a\":2}}", // a field twice
