@@ -50,9 +50,17 @@ final class EventScan {
     String cat;
     String pid;
     String group;
-    long tsNs;
-    long durNs;
     boolean unusable;
+    /** Its ts and dur: {@link TraceEvent#NONE} when absent, {@link #UNREAD} when not read yet ({@link #tsNs()}, {@link #durNs()}). */
+    private long tsNs;
+    private long durNs;
+    private int tsFrom;
+    private int tsTo;
+    private int durFrom;
+    private int durTo;
+    private static final long UNREAD = Long.MIN_VALUE + 1;
+    /** Whether the last number had an exponent. */
+    private boolean exponent;
     /** Its {@code name} string's bytes (quotes left out), or -1; its text is {@link #name()}. */
     private int nameFrom;
     private int nameTo;
@@ -118,6 +126,22 @@ final class EventScan {
     /** The last event's length as read. */
     int length() {
         return i - start;
+    }
+
+    /** The event's ts in nanoseconds, {@link TraceEvent#NONE} when it has none. */
+    long tsNs() {
+        if (tsNs == UNREAD) {
+            tsNs = nanos(tsFrom, tsTo);
+        }
+        return tsNs;
+    }
+
+    /** The event's dur in nanoseconds, {@link TraceEvent#NONE} when it has none. */
+    long durNs() {
+        if (durNs == UNREAD) {
+            durNs = nanos(durFrom, durTo);
+        }
+        return durNs;
     }
 
     /** The event's {@code name} when a string, else null: read when asked (most events' names are not). */
@@ -326,15 +350,21 @@ final class EventScan {
                 if (c == '-' || (c >= '0' && c <= '9')) {
                     int from = i;
                     int end = number();
-                    long ns = nanos(from, end);
+                    // at most 15 characters, no sign, no exponent: under 10^15 µs, within the bound; its value read when asked
+                    boolean plain = end - from <= 15 && c != '-' && !exponent;
+                    long ns = plain ? UNREAD : nanos(from, end);
                     if (field == TS) {
                         tsNs = ns;
+                        tsFrom = from;
+                        tsTo = end;
                         hole(EventBytes.TS, from, end, false);
                     } else {
-                        if (ns < 0) {
+                        if (ns < 0 && ns != UNREAD) {
                             unusable = true;
                         } else {
                             durNs = ns;
+                            durFrom = from;
+                            durTo = end;
                         }
                         copy(from, end);
                     }
@@ -525,7 +555,8 @@ final class EventScan {
             }
         }
         c = at(k);
-        if (c == 'e' || c == 'E') {
+        exponent = c == 'e' || c == 'E';
+        if (exponent) {
             k++;
             c = at(k);
             if (c == '+' || c == '-') {

@@ -174,7 +174,7 @@ final class InputCopy {
                             return;
                         }
                         if ("X".equals(s.ph) && s.cat != null && CollectiveKernels.KERNEL_CATEGORIES.contains(s.cat)) { // else no collective
-                            collectives.accept(s.ph, s.cat, s.name(), s.group, s.tsNs, s.durNs);
+                            collectives.accept(s.ph, s.cat, s.name(), s.group, s.tsNs(), s.durNs());
                         }
                         pass.scanned(s, line, offset);
                     }
@@ -418,6 +418,7 @@ final class InputCopy {
         final byte[] slotPrefix;
         byte[] value = new byte[256];
         byte[] raw = new byte[1 << 12];
+        long[] times = new long[8];
         int[] kinds = new int[8];
         int[] at = new int[8];
         int[] from = new int[8];
@@ -457,13 +458,22 @@ final class InputCopy {
                 from = new int[holes];
                 lengths = new int[holes];
             }
+            if (holes > times.length) {
+                times = new long[holes];
+            }
             for (int h = 0; h < holes; h++) {
                 kinds[h] = in.number();
                 at[h] = in.number(); // the span, quotes included
                 from[h] = in.number(); // its end
                 lengths[h] = kinds[h] == EventBytes.PID ? in.number() : 0;
                 if (kinds[h] == EventBytes.TS) { // the time first: an event past the bound is refused by its line
-                    checkTime(raw, at[h], from[h] - at[h], shiftNs, line);
+                    long ns = Timestamps.nanos(raw, at[h], from[h] - at[h]);
+                    times[h] = ns;
+                    if (ns == Long.MIN_VALUE) {
+                        checkTime(raw, at[h], from[h] - at[h], shiftNs, line);
+                    } else {
+                        checkTime(ns, shiftNs, line);
+                    }
                 }
             }
             to.separator();
@@ -474,7 +484,13 @@ final class InputCopy {
                 int n = from[h] - at[h];
                 switch (kinds[h]) {
                     case EventBytes.PID -> to.decimal(byIndex[lengths[h]].pid);
-                    case EventBytes.TS -> to.time(raw, f, n, shiftNs);
+                    case EventBytes.TS -> {
+                        if (times[h] == Long.MIN_VALUE) {
+                            to.time(raw, f, n, shiftNs);
+                        } else {
+                            to.time(times[h] + shiftNs);
+                        }
+                    }
                     case EventBytes.ID_INT -> to.decimal(idInt(raw, f, n, slot, inputs));
                     case EventBytes.ID_NUMBER_STRING -> {
                         to.bytes(QUOTE, 0, 1);
@@ -583,6 +599,11 @@ final class InputCopy {
         if (ns == Long.MIN_VALUE) {
             ns = org.flagos.trace.tracefile.Micros.toNanos(new String(value, from, length, java.nio.charset.StandardCharsets.US_ASCII));
         }
+        checkTime(ns, shiftNs, line);
+    }
+
+    /** As {@link #checkTime(byte[], int, int, long, int)}, of the time {@code ns} read. */
+    private void checkTime(long ns, long shiftNs, int line) throws TraceFormatException {
         long at;
         try {
             at = Math.addExact(ns, shiftNs);
@@ -701,6 +722,16 @@ final class InputCopy {
         }
     }
 
+    /** 10^k for k in 0..18. */
+    private static final long[] TENS = new long[19];
+
+    static {
+        TENS[0] = 1;
+        for (int k = 1; k < TENS.length; k++) {
+            TENS[k] = TENS[k - 1] * 10;
+        }
+    }
+
     /** The merged trace's events array as bytes: elements separated by commas, written in large blocks. */
     static final class MergedEvents extends Buffered {
         private boolean any;
@@ -740,7 +771,7 @@ final class InputCopy {
                 v = -v;
             }
             int digits = 1;
-            for (long t = v; t >= 10; t /= 10) {
+            while (digits < 19 && v >= TENS[digits]) {
                 digits++;
             }
             int end = pos + digits;
@@ -760,7 +791,11 @@ final class InputCopy {
                 bytes(b, 0, b.length);
                 return;
             }
-            long t = ns + shiftNs;
+            time(ns + shiftNs);
+        }
+
+        /** A time of {@code t} ns, as {@link Timestamps#micros} writes it. */
+        void time(long t) throws IOException {
             room(24);
             long abs = Math.abs(t);
             if (t < 0) {
@@ -835,6 +870,16 @@ final class InputCopy {
         }
 
         int number() throws IOException {
+            if (end - pos >= 5) { // the whole number is held: no check per byte
+                int v = 0;
+                for (int shift = 0; ; shift += 7) {
+                    int b = buf[pos++];
+                    v |= (b & 0x7F) << shift;
+                    if (b >= 0) {
+                        return v;
+                    }
+                }
+            }
             int v = 0;
             for (int shift = 0; ; shift += 7) {
                 fill();
