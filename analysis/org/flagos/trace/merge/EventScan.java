@@ -93,6 +93,8 @@ final class EventScan {
     private final int[] keyFrom = new int[MAX_DEPTH * MAX_KEYS];
     private final int[] keyTo = new int[MAX_DEPTH * MAX_KEYS];
     private final int[] keyHash = new int[MAX_DEPTH * MAX_KEYS];
+    /** Per open object, by its depth: a bit per hash of the names it has had. */
+    private final long[] seen = new long[MAX_DEPTH + 2];
     private int keys;
 
     /**
@@ -205,6 +207,7 @@ final class EventScan {
             return;
         }
         int base = keys;
+        seen[1] = 0;
         while (true) {
             int field = key(base, 1);
             white();
@@ -252,11 +255,15 @@ final class EventScan {
         if (keys == keyFrom.length || keys - base == MAX_KEYS) {
             throw new Unusual("too many fields");
         }
-        for (int q = base; q < keys; q++) {
-            if (keyHash[q] == h && keyTo[q] - keyFrom[q] == n && Arrays.equals(b, keyFrom[q], keyTo[q], b, from, to)) {
-                throw new Unusual("a field twice");
+        long bit = 1L << ((h ^ (h >>> 6)) & 63);
+        if ((seen[depth] & bit) != 0) { // a name before it in this object may be the same: compare
+            for (int q = base; q < keys; q++) {
+                if (keyHash[q] == h && keyTo[q] - keyFrom[q] == n && Arrays.equals(b, keyFrom[q], keyTo[q], b, from, to)) {
+                    throw new Unusual("a field twice");
+                }
             }
         }
+        seen[depth] |= bit;
         keyFrom[keys] = from;
         keyTo[keys] = to;
         keyHash[keys] = h;
@@ -423,6 +430,7 @@ final class EventScan {
             return;
         }
         int base = keys;
+        seen[2] = 0;
         while (true) {
             int field = key(base, 2);
             white();
@@ -497,6 +505,7 @@ final class EventScan {
             return;
         }
         int base = keys;
+        seen[depth] = 0;
         while (true) {
             if (open == '{') {
                 key(base, depth);
