@@ -63,8 +63,14 @@ final class CollectiveEnds {
 
     /** Keeps {@code e} when it is a collective's kernel with a usable start and duration. */
     void accept(TraceEvent e) {
-        if (!"X".equals(e.ph()) || !CollectiveKernels.isCollectiveKernel(e.cat(), e.name()) || e.unusable()
-                || e.tsNs() == TraceEvent.NONE || e.durNs() == TraceEvent.NONE) {
+        if (!e.unusable()) {
+            accept(e.ph(), e.cat(), e.name(), e.processGroup(), e.tsNs(), e.durNs());
+        }
+    }
+
+    /** As {@link #accept(TraceEvent)}, from a usable event's fields as the reader reads them ({@link TraceEvent#NONE}: absent). */
+    void accept(String ph, String cat, String name, String processGroup, long tsNs, long durNs) {
+        if (!"X".equals(ph) || !CollectiveKernels.isCollectiveKernel(cat, name) || tsNs == TraceEvent.NONE || durNs == TraceEvent.NONE) {
             return;
         }
         if (kept == MAX_ENDS) {
@@ -73,12 +79,12 @@ final class CollectiveEnds {
         }
         long end;
         try {
-            end = Math.addExact(e.tsNs(), e.durNs());
+            end = Math.addExact(tsNs, durNs);
         } catch (ArithmeticException past) {
             leftOut++;
             return;
         }
-        series.computeIfAbsent(key(e.name(), e.processGroup()), k -> new Series()).add(e.tsNs(), end);
+        series.computeIfAbsent(key(name, processGroup), k -> new Series()).add(tsNs, end);
         kept++;
     }
 

@@ -164,13 +164,21 @@ final class EventBytes {
         return true;
     }
 
+    /** Empties it for an event of at most {@code n} bytes. */
+    void reset(int n) {
+        size = 0;
+        holes = 0;
+        valuesSize = 0;
+        ensure(n);
+    }
+
     private void ensure(int n) {
         if (text.length < n) {
             text = new byte[Math.max(n, text.length * 2)];
         }
     }
 
-    private void hole(byte kind, int o, byte[] b, int from, int to) {
+    void hole(byte kind, int o, byte[] b, int from, int to) {
         if (holes == kinds.length) {
             kinds = java.util.Arrays.copyOf(kinds, holes * 2);
             at = java.util.Arrays.copyOf(at, holes * 2);
@@ -214,7 +222,7 @@ final class EventBytes {
      * written ({@link TraceEvent#wholeNumber}). One with an escape never does: the scan keeps only the escapes the writer
      * writes ({@code \"}, {@code \\}, controls), none of them part of a number, and sends any other through the writer.
      */
-    private static boolean numberString(byte[] b, int from, int to) {
+    static boolean numberString(byte[] b, int from, int to) {
         int n = to - from;
         if (n == 0 || n > 80) { // the rule's 20 characters take at most 80 bytes
             return false;

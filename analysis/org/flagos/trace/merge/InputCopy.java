@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import org.flagos.trace.sql.CollectiveKernels;
 import org.flagos.trace.tracefile.EventTokens;
 import org.flagos.trace.tracefile.TraceEvent;
 import org.flagos.trace.tracefile.TraceFormatException;
@@ -36,6 +37,10 @@ final class InputCopy {
     static final int PID_STRIDE = TraceLimits.PID_STRIDE;
     /** Ids a viewer reads as JavaScript numbers stay exact up to 2^53. */
     static final long MAX_ID = 1L << 53;
+    /** Of an event in a part of a {@link #source}: its bytes are the trace's, the holes' spans in them. */
+    private static final int AS_READ = 0;
+    /** Of an event in a part of a {@link #source}: its bytes are in the part, as without one. */
+    private static final int WRITTEN = 1;
     /** Categories of device work: their process is a device's. */
     private static final Set<String> DEVICE_CATEGORIES = Set.of("kernel", "gpu_memcpy", "gpu_memset", "gpu_user_annotation");
 
@@ -63,6 +68,15 @@ final class InputCopy {
     long labelsReplaced;
     /** Events whose ts or dur is no time (not a number, a negative duration): left out, counted. */
     long leftOutUnusable;
+    /** Whether the fast path read it ({@link EventScan}), not the reader's walk. */
+    boolean fast;
+    /**
+     * The trace whose bytes the copy takes the events as read from ({@link EventScan#asRead}): the fast path's of a file
+     * not gzipped; null when the part holds every event's bytes. Its size and time then, to tell a trace changed since.
+     */
+    Path source;
+    private long sourceSize;
+    private java.nio.file.attribute.FileTime sourceTime;
 
     private InputCopy() {
     }
@@ -77,16 +91,39 @@ final class InputCopy {
 
     /**
      * Reads {@code trace} once: its facts, and its events into a part in {@code scratch} (deleted by {@link #delete}).
+     * The common form's events are taken by {@link EventScan} (the fast path); a trace with any event of another form,
+     * or one the reader refuses, is read again by the one reader, whose rules and words decide.
      *
      * @param stop read between events: true when the merge has failed elsewhere and this read may end
      */
     static InputCopy read(Path trace, Path scratch, java.util.function.BooleanSupplier stop) throws IOException {
+        return read(trace, scratch, stop, FAST);
+    }
+
+    /** Whether merge takes the fast path first ({@code -Dflagtrace.merge.fast=false}: the reader alone, to compare). */
+    private static final boolean FAST = !"false".equals(System.getProperty("flagtrace.merge.fast"));
+
+    /** As {@link #read(Path, Path, java.util.function.BooleanSupplier)}; {@code fast}: the fast path first. */
+    static InputCopy read(Path trace, Path scratch, java.util.function.BooleanSupplier stop, boolean fast) throws IOException {
+        if (fast) {
+            InputCopy copy = new InputCopy();
+            try {
+                readFast(copy, trace, scratch, stop);
+                copy.fast = true;
+                return copy;
+            } catch (java.io.InterruptedIOException | Error e) {
+                copy.delete();
+                throw e;
+            } catch (IOException | RuntimeException e) { // not the common form, or refused: the reader's to say
+                copy.delete();
+            }
+        }
         InputCopy copy = new InputCopy();
         copy.part = Files.createTempFile(scratch, ".flagtrace-merge." + ProcessHandle.current().pid() + "-", ".part");
         copy.part.toFile().deleteOnExit();
         CollectiveEnds collectives = new CollectiveEnds();
         try (PartOut out = new PartOut(Files.newOutputStream(copy.part))) {
-            Pass pass = new Pass(copy, trace, out);
+            Pass pass = new Pass(copy, trace, out, new EventBytes());
             var blocks = TraceReader.read(trace, TraceFacts.DIRECTORY, TraceReader.Options.MERGE, e -> {
                 if (stop.getAsBoolean()) {
                     throw new java.io.InterruptedIOException("merge stopped");
@@ -100,6 +137,66 @@ final class InputCopy {
             throw e;
         }
         return copy;
+    }
+
+    /**
+     * The fast path: the events taken by {@link EventsCut} and {@link EventScan}, the rest of the document (its top level
+     * and blocks) read by the one reader with the events array seen empty.
+     */
+    private static void readFast(InputCopy copy, Path trace, Path scratch, java.util.function.BooleanSupplier stop) throws IOException {
+        if (Files.isRegularFile(trace) && !gzipped(trace)) { // its events' bytes are the file's: the copy reads them there
+            copy.source = trace;
+            copy.sourceSize = Files.size(trace);
+            copy.sourceTime = Files.getLastModifiedTime(trace);
+        }
+        copy.part = Files.createTempFile(scratch, ".flagtrace-merge." + ProcessHandle.current().pid() + "-", ".part");
+        copy.part.toFile().deleteOnExit();
+        CollectiveEnds collectives = new CollectiveEnds();
+        try (PartOut out = new PartOut(Files.newOutputStream(copy.part))) {
+            var blocks = TraceSource.read(trace, TraceFacts.DIRECTORY, in -> {
+                if (TraceReader.looksLikePerfetto(in)) {
+                    throw new EventScan.Unusual("a Perfetto trace");
+                }
+                EventsCut[] cut = new EventsCut[1];
+                EventsCut.Sink sink = new EventsCut.Sink() {
+                    Pass pass;
+
+                    @Override
+                    public void event(EventScan s, int line, long offset) throws IOException {
+                        if (stop.getAsBoolean()) {
+                            throw new java.io.InterruptedIOException("merge stopped");
+                        }
+                        if (pass == null) {
+                            pass = new Pass(copy, trace, out, s.bytes);
+                        }
+                        if (s.unusable) {
+                            copy.leftOutUnusable++;
+                            return;
+                        }
+                        if ("X".equals(s.ph) && s.cat != null && CollectiveKernels.KERNEL_CATEGORIES.contains(s.cat)) { // else no collective
+                            collectives.accept(s.ph, s.cat, s.name(), s.group, s.tsNs(), s.durNs());
+                        }
+                        pass.scanned(s, line, offset);
+                    }
+                };
+                cut[0] = new EventsCut(in, sink);
+                var read = TraceReader.walk(cut[0], trace, TraceReader.Options.FACTS, e -> {
+                    throw new EventScan.Unusual("an event the cut left");
+                });
+                if (!cut[0].cut()) {
+                    throw new EventScan.Unusual("no traceEvents array taken");
+                }
+                return read;
+            });
+            copy.facts = new TraceFacts(trace, blocks.identity(), blocks, collectives.finish());
+        }
+    }
+
+    /** Whether {@code file} starts with gzip's magic bytes. */
+    private static boolean gzipped(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return in.read() == 0x1f && in.read() == 0x8b;
+        }
     }
 
     /** Deletes the part. */
@@ -118,14 +215,58 @@ final class InputCopy {
         final InputCopy copy;
         final Path trace;
         final PartOut out;
-        final EventBytes bytes = new EventBytes();
+        final EventBytes bytes;
         final ByteArrayOutputStream written = new ByteArrayOutputStream(1 << 12);
 
-        Pass(InputCopy copy, Path trace, PartOut out) {
+        Pass(InputCopy copy, Path trace, PartOut out, EventBytes bytes) {
             this.copy = copy;
             this.trace = trace;
             this.out = out;
+            this.bytes = bytes;
         }
+
+        /** The fast path's event, scanned into {@link #bytes} ({@link EventScan}), usable: kept or left out as {@link #event} does. */
+        void scanned(EventScan s, int line, long offset) throws IOException {
+            Row row = s.pid == null ? null : copy.row(trace, s.pid);
+            String name = row != null && "M".equals(s.ph) ? s.name() : null;
+            if ("process_name".equals(name) || "process_sort_index".equals(name)) {
+                if ("process_name".equals(name) && s.labelFrom >= 0) {
+                    row.name = s.label();
+                }
+                copy.labelsReplaced++;
+                return;
+            }
+            if (row != null && s.cat != null && DEVICE_CATEGORIES.contains(s.cat)) {
+                row.device = true;
+            }
+            if (copy.source == null) {
+                write(row, line);
+                return;
+            }
+            out.number(line);
+            boolean asRead = s.asRead();
+            out.number(asRead ? AS_READ : WRITTEN);
+            out.numberLong(offset - end);
+            out.number(s.length());
+            end = offset + s.length();
+            if (!asRead) {
+                writeHolesAndText(row);
+                return;
+            }
+            out.number(bytes.holes);
+            for (int h = 0; h < bytes.holes; h++) {
+                out.number(bytes.kinds[h]);
+                out.number(s.spanFrom[h]);
+                out.number(s.spanTo[h]);
+                if (bytes.kinds[h] == EventBytes.PID) {
+                    out.number(row.index);
+                }
+            }
+            copy.events++;
+        }
+
+        /** Where the last event copied ends in the trace: the next one's offset is written from there. */
+        private long end;
 
         void event(TraceEvent e) throws IOException {
             if (e.unusable()) { // a ts or dur that is no time: left out, as every reader of the merged trace would
@@ -154,7 +295,17 @@ final class InputCopy {
                 byte[] canonical = canonical(e);
                 bytes.scan(canonical, 0, written.size(), true, row != null, hasTs);
             }
-            out.number(e.line());
+            write(row, e.line());
+        }
+
+        /** The event in {@link #bytes}, of process {@code row} (null: none renumbered), into the part. */
+        private void write(Row row, int line) throws IOException {
+            out.number(line);
+            writeHolesAndText(row);
+        }
+
+        /** The holes with their values and the bytes around them, of the event in {@link #bytes}. */
+        private void writeHolesAndText(Row row) throws IOException {
             out.number(bytes.holes);
             for (int h = 0; h < bytes.holes; h++) {
                 out.number(bytes.kinds[h]);
@@ -234,80 +385,225 @@ final class InputCopy {
         for (Row row : rows.values()) {
             row.pid = (long) (slot + 1) * PID_STRIDE + row.index;
         }
-        byte[] slotPrefix = ("\"" + slot + ":").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-        byte[] value = new byte[256];
-        int[] kinds = new int[8];
-        int[] at = new int[8];
-        int[] from = new int[8];
-        int[] lengths = new int[8];
-        try (PartIn in = new PartIn(Files.newInputStream(part))) {
-            for (long n = 0; n < events; n++) {
-                int line = in.number();
-                int holes = in.number();
-                if (holes > kinds.length) {
-                    kinds = new int[holes];
-                    at = new int[holes];
-                    from = new int[holes];
-                    lengths = new int[holes];
+        try (PartIn in = new PartIn(Files.newInputStream(part)); PartIn trace = source == null ? null : new PartIn(Files.newInputStream(source))) {
+            Copier copier = new Copier(in, to, slot, inputs, shiftNs);
+            if (trace == null) {
+                for (long n = 0; n < events; n++) {
+                    copier.event(in.number());
                 }
-                int used = 0;
-                for (int h = 0; h < holes; h++) {
-                    kinds[h] = in.number();
-                    at[h] = in.number();
-                    if (kinds[h] == EventBytes.PID) {
-                        lengths[h] = in.number();
-                    } else {
-                        int len = in.number();
-                        if (used + len > value.length) {
-                            value = java.util.Arrays.copyOf(value, Math.max(value.length * 2, used + len));
-                        }
-                        in.readFully(value, used, len);
-                        from[h] = used;
-                        lengths[h] = len;
-                        used += len;
-                    }
+            } else {
+                for (long n = 0; n < events; n++) {
+                    copier.fromTrace(trace);
                 }
-                for (int h = 0; h < holes; h++) { // the time first: an event past the bound is refused by its line
-                    if (kinds[h] == EventBytes.TS) {
-                        checkTime(value, from[h], lengths[h], shiftNs, line);
-                    }
-                }
-                int size = in.number();
-                to.separator();
-                int done = 0;
-                for (int h = 0; h < holes; h++) {
-                    to.copy(in, at[h] - done);
-                    done = at[h];
-                    switch (kinds[h]) {
-                        case EventBytes.PID -> to.decimal(byIndex[lengths[h]].pid);
-                        case EventBytes.TS -> to.time(value, from[h], lengths[h], shiftNs);
-                        case EventBytes.ID_INT -> to.decimal(id(new String(value, from[h], lengths[h], java.nio.charset.StandardCharsets.US_ASCII),
-                                false, slot, inputs));
-                        case EventBytes.ID_NUMBER_STRING -> { // "5" stays a string, renumbered as the number 5 is
-                            to.bytes(QUOTE, 0, 1);
-                            to.decimal(id(new String(value, from[h], lengths[h], java.nio.charset.StandardCharsets.UTF_8), true, slot, inputs));
-                            to.bytes(QUOTE, 0, 1);
-                        }
-                        default -> {
-                            to.bytes(slotPrefix, 0, slotPrefix.length);
-                            to.bytes(value, from[h], lengths[h]);
-                            to.bytes(QUOTE, 0, 1);
-                        }
-                    }
-                }
-                to.copy(in, size - done);
             }
+        } catch (EOFException e) {
+            if (source == null) {
+                throw e;
+            }
+            throw changed();
+        }
+        if (source != null && (Files.size(source) != sourceSize || !Files.getLastModifiedTime(source).equals(sourceTime))) {
+            throw changed();
         }
         writeLabels(to, slot, label);
     }
 
+    /** Writes the part's events one by one (a method per event: the loop around it stays small for the JIT). */
+    private final class Copier {
+        final PartIn in;
+        final MergedEvents to;
+        final int slot;
+        final int inputs;
+        final long shiftNs;
+        final byte[] slotPrefix;
+        byte[] value = new byte[256];
+        byte[] raw = new byte[1 << 12];
+        long[] times = new long[8];
+        int[] kinds = new int[8];
+        int[] at = new int[8];
+        int[] from = new int[8];
+        int[] lengths = new int[8];
+
+        Copier(PartIn in, MergedEvents to, int slot, int inputs, long shiftNs) {
+            this.in = in;
+            this.to = to;
+            this.slot = slot;
+            this.inputs = inputs;
+            this.shiftNs = shiftNs;
+            this.slotPrefix = ("\"" + slot + ":").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        }
+
+        /** The event whose bytes are the trace's ({@link #AS_READ}), or in the part. */
+        void fromTrace(PartIn trace) throws IOException {
+            int line = in.number();
+            int how = in.number();
+            trace.skip(in.numberLong());
+            int length = in.number();
+            if (how == WRITTEN) {
+                trace.skip(length);
+                event(line);
+                return;
+            }
+            if (raw.length < length) {
+                raw = new byte[Math.max(length, raw.length * 2)];
+            }
+            trace.readFully(raw, 0, length);
+            if (raw[0] != '{' || raw[length - 1] != '}') {
+                throw changed();
+            }
+            int holes = in.number();
+            if (holes > kinds.length) {
+                kinds = new int[holes];
+                at = new int[holes];
+                from = new int[holes];
+                lengths = new int[holes];
+            }
+            if (holes > times.length) {
+                times = new long[holes];
+            }
+            for (int h = 0; h < holes; h++) {
+                kinds[h] = in.number();
+                at[h] = in.number(); // the span, quotes included
+                from[h] = in.number(); // its end
+                lengths[h] = kinds[h] == EventBytes.PID ? in.number() : 0;
+                if (kinds[h] == EventBytes.TS) { // the time first: an event past the bound is refused by its line
+                    long ns = Timestamps.nanos(raw, at[h], from[h] - at[h]);
+                    times[h] = ns;
+                    if (ns == Long.MIN_VALUE) {
+                        checkTime(raw, at[h], from[h] - at[h], shiftNs, line);
+                    } else {
+                        checkTime(ns, shiftNs, line);
+                    }
+                }
+            }
+            to.separator();
+            int done = 0;
+            for (int h = 0; h < holes; h++) {
+                to.bytes(raw, done, at[h] - done);
+                int f = at[h];
+                int n = from[h] - at[h];
+                switch (kinds[h]) {
+                    case EventBytes.PID -> to.decimal(byIndex[lengths[h]].pid);
+                    case EventBytes.TS -> {
+                        if (times[h] == Long.MIN_VALUE) {
+                            to.time(raw, f, n, shiftNs);
+                        } else {
+                            to.time(times[h] + shiftNs);
+                        }
+                    }
+                    case EventBytes.ID_INT -> to.decimal(idInt(raw, f, n, slot, inputs));
+                    case EventBytes.ID_NUMBER_STRING -> {
+                        to.bytes(QUOTE, 0, 1);
+                        to.decimal(id(new String(raw, f + 1, n - 2, java.nio.charset.StandardCharsets.UTF_8), true, slot, inputs));
+                        to.bytes(QUOTE, 0, 1);
+                    }
+                    default -> {
+                        to.bytes(slotPrefix, 0, slotPrefix.length);
+                        to.bytes(raw, f + 1, n - 1); // the text and its closing quote
+                    }
+                }
+                done = from[h];
+            }
+            to.bytes(raw, done, length - done);
+        }
+
+        /** The event whose holes and bytes are in the part, its line read. */
+        void event(int line) throws IOException {
+            int holes = in.number();
+            if (holes > kinds.length) {
+                kinds = new int[holes];
+                at = new int[holes];
+                from = new int[holes];
+                lengths = new int[holes];
+            }
+            int used = 0;
+            for (int h = 0; h < holes; h++) {
+                kinds[h] = in.number();
+                at[h] = in.number();
+                if (kinds[h] == EventBytes.PID) {
+                    lengths[h] = in.number();
+                } else {
+                    int len = in.number();
+                    if (used + len > value.length) {
+                        value = java.util.Arrays.copyOf(value, Math.max(value.length * 2, used + len));
+                    }
+                    in.readFully(value, used, len);
+                    from[h] = used;
+                    lengths[h] = len;
+                    used += len;
+                }
+            }
+            for (int h = 0; h < holes; h++) { // the time first: an event past the bound is refused by its line
+                if (kinds[h] == EventBytes.TS) {
+                    checkTime(value, from[h], lengths[h], shiftNs, line);
+                }
+            }
+            int size = in.number();
+            to.separator();
+            int done = 0;
+            for (int h = 0; h < holes; h++) {
+                to.copy(in, at[h] - done);
+                done = at[h];
+                switch (kinds[h]) {
+                    case EventBytes.PID -> to.decimal(byIndex[lengths[h]].pid);
+                    case EventBytes.TS -> to.time(value, from[h], lengths[h], shiftNs);
+                    case EventBytes.ID_INT -> to.decimal(idInt(value, from[h], lengths[h], slot, inputs));
+                    case EventBytes.ID_NUMBER_STRING -> { // "5" stays a string, renumbered as the number 5 is
+                        to.bytes(QUOTE, 0, 1);
+                        to.decimal(id(new String(value, from[h], lengths[h], java.nio.charset.StandardCharsets.UTF_8), true, slot, inputs));
+                        to.bytes(QUOTE, 0, 1);
+                    }
+                    default -> {
+                        to.bytes(slotPrefix, 0, slotPrefix.length);
+                        to.bytes(value, from[h], lengths[h]);
+                        to.bytes(QUOTE, 0, 1);
+                    }
+                }
+            }
+            to.copy(in, size - done);
+        }
+    }
+
+    /** {@link #id} of an integer's text {@code b[from, from + n)}, read without a string where it has at most 18 digits. */
+    private long idInt(byte[] b, int from, int n, int slot, int inputs) throws TraceFormatException {
+        boolean negative = n > 0 && b[from] == '-';
+        int digits = negative ? n - 1 : n;
+        if (digits < 1 || digits > 18) {
+            return id(new String(b, from, n, java.nio.charset.StandardCharsets.US_ASCII), false, slot, inputs);
+        }
+        long v = 0;
+        for (int k = negative ? from + 1 : from; k < from + n; k++) {
+            v = v * 10 + (b[k] - '0');
+        }
+        long id;
+        try {
+            id = Math.addExact(Math.multiplyExact(negative ? -v : v, (long) inputs), slot);
+        } catch (ArithmeticException past) {
+            id = Long.MAX_VALUE;
+        }
+        if (Math.abs(id) > MAX_ID) {
+            return id(new String(b, from, n, java.nio.charset.StandardCharsets.US_ASCII), false, slot, inputs); // its words
+        }
+        return id;
+    }
+
     private static final byte[] QUOTE = {'"'};
+
+    /** The refusal of a trace whose bytes are not those read: it changed while it was merged. */
+    private TraceFormatException changed() {
+        return new TraceFormatException(source + " changed while it was being merged (its events are copied from it); merge it again");
+    }
 
     private void checkTime(byte[] value, int from, int length, long shiftNs, int line) throws TraceFormatException {
         long ns = Timestamps.nanos(value, from, length);
         if (ns == Long.MIN_VALUE) {
             ns = org.flagos.trace.tracefile.Micros.toNanos(new String(value, from, length, java.nio.charset.StandardCharsets.US_ASCII));
         }
+        checkTime(ns, shiftNs, line);
+    }
+
+    /** As {@link #checkTime(byte[], int, int, long, int)}, of the time {@code ns} read. */
+    private void checkTime(long ns, long shiftNs, int line) throws TraceFormatException {
         long at;
         try {
             at = Math.addExact(ns, shiftNs);
@@ -426,6 +722,16 @@ final class InputCopy {
         }
     }
 
+    /** 10^k for k in 0..18. */
+    private static final long[] TENS = new long[19];
+
+    static {
+        TENS[0] = 1;
+        for (int k = 1; k < TENS.length; k++) {
+            TENS[k] = TENS[k - 1] * 10;
+        }
+    }
+
     /** The merged trace's events array as bytes: elements separated by commas, written in large blocks. */
     static final class MergedEvents extends Buffered {
         private boolean any;
@@ -465,7 +771,7 @@ final class InputCopy {
                 v = -v;
             }
             int digits = 1;
-            for (long t = v; t >= 10; t /= 10) {
+            while (digits < 19 && v >= TENS[digits]) {
                 digits++;
             }
             int end = pos + digits;
@@ -485,7 +791,11 @@ final class InputCopy {
                 bytes(b, 0, b.length);
                 return;
             }
-            long t = ns + shiftNs;
+            time(ns + shiftNs);
+        }
+
+        /** A time of {@code t} ns, as {@link Timestamps#micros} writes it. */
+        void time(long t) throws IOException {
             room(24);
             long abs = Math.abs(t);
             if (t < 0) {
@@ -511,6 +821,15 @@ final class InputCopy {
         void number(int v) throws IOException {
             room(5);
             while ((v & ~0x7F) != 0) {
+                buf[pos++] = (byte) ((v & 0x7F) | 0x80);
+                v >>>= 7;
+            }
+            buf[pos++] = (byte) v;
+        }
+
+        void numberLong(long v) throws IOException {
+            room(10);
+            while ((v & ~0x7FL) != 0) {
                 buf[pos++] = (byte) ((v & 0x7F) | 0x80);
                 v >>>= 7;
             }
@@ -551,6 +870,16 @@ final class InputCopy {
         }
 
         int number() throws IOException {
+            if (end - pos >= 5) { // the whole number is held: no check per byte
+                int v = 0;
+                for (int shift = 0; ; shift += 7) {
+                    int b = buf[pos++];
+                    v |= (b & 0x7F) << shift;
+                    if (b >= 0) {
+                        return v;
+                    }
+                }
+            }
             int v = 0;
             for (int shift = 0; ; shift += 7) {
                 fill();
@@ -559,6 +888,28 @@ final class InputCopy {
                 if (b >= 0) {
                     return v;
                 }
+            }
+        }
+
+        long numberLong() throws IOException {
+            long v = 0;
+            for (int shift = 0; ; shift += 7) {
+                fill();
+                int b = buf[pos++];
+                v |= (long) (b & 0x7F) << shift;
+                if (b >= 0) {
+                    return v;
+                }
+            }
+        }
+
+        /** Passes over {@code n} bytes. */
+        void skip(long n) throws IOException {
+            while (n > 0) {
+                fill();
+                int k = (int) Math.min(n, end - pos);
+                pos += k;
+                n -= k;
             }
         }
 

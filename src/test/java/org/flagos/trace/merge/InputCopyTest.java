@@ -89,4 +89,18 @@ class InputCopyTest {
         }
         assertEquals("a/b", events.get(6).get("name").asText());
     }
+
+    /**
+     * The fast path copies a plain trace's events from the trace itself: a trace changed between the read and the copy is
+     * refused, not copied as it is now.
+     */
+    @Test
+    void aTraceChangedBeforeTheCopyIsRefused() throws Exception {
+        Path trace = MergeTraces.trace(dir, 1, "", null);
+        InputCopy copy = InputCopy.read(trace, dir, () -> false);
+        assertEquals(trace, copy.source, "a plain trace of the common form: its events copied from it");
+        java.nio.file.Files.writeString(trace, " ", java.nio.file.StandardOpenOption.APPEND);
+        TraceFormatException e = assertThrows(TraceFormatException.class, () -> copy(copy, 1, 3, 0, "rank 1"));
+        assertEquals(trace + " changed while it was being merged (its events are copied from it); merge it again", e.getMessage());
+    }
 }

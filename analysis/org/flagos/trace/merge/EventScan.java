@@ -1,0 +1,758 @@
+package org.flagos.trace.merge;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.flagos.trace.tracefile.Micros;
+import org.flagos.trace.tracefile.TraceEvent;
+import org.flagos.trace.tracefile.TraceLimits;
+
+/**
+ * Merge's fast path over one event object: its bytes checked, the fields a merge reads taken and its bytes cut as
+ * {@link EventBytes} cuts them, in one pass, for the events of the common form only. That form is a subset of what
+ * the one trace reader takes, on which both say the same: strict JSON, no field twice in an object, strings of ASCII
+ * or UTF-8 of one to three bytes with only the escapes the JSON writer writes short, numbers of at most 60 characters,
+ * at most {@link #MAX_DEPTH} levels, times within the reader's bound and field names without escapes. An event of any
+ * other form throws {@link Unusual}, and the input is read again by the reader itself ({@link InputCopy#read}), which
+ * takes it or refuses it in its own words: this class never refuses a trace, nor takes one the reader would refuse.
+ */
+final class EventScan {
+    /** The event is not of the common form (or its end is not in the bytes given): the reader must judge it. */
+    static final class Unusual extends RuntimeException {
+        Unusual(String why) {
+            super(why, null, false, false);
+        }
+    }
+
+    /** The event goes on past the bytes given: scan again with more. */
+    static final Unusual MORE = new Unusual("the event goes on past the bytes given");
+
+    static final int MAX_DEPTH = 16;
+    private static final int MAX_KEYS = 64;
+    private static final int MAX_NUMBER = 60;
+
+    private static final int OTHER = 0;
+    private static final int PH = 1;
+    private static final int CAT = 2;
+    private static final int NAME = 3;
+    private static final int PID = 4;
+    private static final int TS = 5;
+    private static final int DUR = 6;
+    private static final int ID = 7;
+    private static final int ARGS = 8;
+    private static final int ARG_ID = 9;
+    private static final int ARG_GROUP = 10;
+    private static final int ARG_NAME = 11;
+
+    /** The event's bytes as {@link EventBytes#scan} cuts them. */
+    final EventBytes bytes = new EventBytes();
+    /** The last event's fields, as the reader reads them ({@link TraceEvent}): null or {@link TraceEvent#NONE} when absent. */
+    String ph;
+    String cat;
+    String pid;
+    String group;
+    boolean unusable;
+    /** Its ts and dur: {@link TraceEvent#NONE} when absent, {@link #UNREAD} when not read yet ({@link #tsNs()}, {@link #durNs()}). */
+    private long tsNs;
+    private long durNs;
+    private int tsFrom;
+    private int tsTo;
+    private int durFrom;
+    private int durTo;
+    private static final long UNREAD = Long.MIN_VALUE + 1;
+    /** Whether the last number had an exponent. */
+    private boolean exponent;
+    /** Its {@code name} string's bytes (quotes left out), or -1; its text is {@link #name()}. */
+    private int nameFrom;
+    private int nameTo;
+    private String name;
+    /** Its {@code args.name} string's bytes (quotes left out), or -1. */
+    int labelFrom;
+    int labelTo;
+    /** Per hole: where its value (quotes included) is in the event's bytes as read, from the event's start. */
+    int[] spanFrom = new int[8];
+    int[] spanTo = new int[8];
+    private int start;
+    private int spanned;
+    /** Lines the event spans past its first (the reader's line count: {@code \n}, {@code \r\n} or {@code \r}). */
+    int lines;
+
+    private final Texts texts = new Texts();
+    /** The texts of one printable ASCII character (a {@code ph}). */
+    private static final String[] ONE = new String[128];
+
+    static {
+        for (char c = 0x20; c < 0x7F; c++) {
+            ONE[c] = String.valueOf(c).intern();
+        }
+    }
+    private byte[] b;
+    private int i;
+    private int lim;
+    private byte[] text;
+    private int o;
+    private final int[] keyFrom = new int[MAX_DEPTH * MAX_KEYS];
+    private final int[] keyTo = new int[MAX_DEPTH * MAX_KEYS];
+    private final int[] keyHash = new int[MAX_DEPTH * MAX_KEYS];
+    /** Per open object, by its depth: a bit per hash of the names it has had. */
+    private final long[] seen = new long[MAX_DEPTH + 2];
+    private int keys;
+
+    /**
+     * Scans the event whose {@code '{'} is {@code b[from]}, with {@code b[from, lim)} read. Returns the offset after its
+     * closing brace; throws {@link #MORE} when its end is past {@code lim}, {@link Unusual} when it is not of the common form.
+     */
+    int scan(byte[] b, int from, int lim) {
+        this.b = b;
+        this.i = from;
+        this.lim = lim;
+        this.start = from;
+        this.spanned = 0;
+        bytes.reset(lim - from);
+        text = bytes.text;
+        o = 0;
+        keys = 0;
+        ph = cat = name = pid = group = null;
+        nameFrom = -1;
+        nameTo = -1;
+        tsNs = TraceEvent.NONE;
+        durNs = TraceEvent.NONE;
+        unusable = false;
+        labelFrom = -1;
+        labelTo = -1;
+        lines = 0;
+        event();
+        bytes.size = o;
+        return i;
+    }
+
+    /** The last event's length as read. */
+    int length() {
+        return i - start;
+    }
+
+    /** The event's ts in nanoseconds, {@link TraceEvent#NONE} when it has none. */
+    long tsNs() {
+        if (tsNs == UNREAD) {
+            tsNs = nanos(tsFrom, tsTo);
+        }
+        return tsNs;
+    }
+
+    /** The event's dur in nanoseconds, {@link TraceEvent#NONE} when it has none. */
+    long durNs() {
+        if (durNs == UNREAD) {
+            durNs = nanos(durFrom, durTo);
+        }
+        return durNs;
+    }
+
+    /** The event's {@code name} when a string, else null: read when asked (most events' names are not). */
+    String name() {
+        if (name == null && nameFrom >= 0) {
+            name = plainText(nameFrom, nameTo);
+        }
+        return name;
+    }
+
+    /** The label's text ({@code args.name}), unescaped. */
+    String label() {
+        return decode(b, labelFrom, labelTo);
+    }
+
+    private byte at(int k) {
+        if (k >= lim) {
+            throw MORE;
+        }
+        return b[k];
+    }
+
+    private void emit(byte c) {
+        text[o++] = c;
+    }
+
+    private void white() {
+        while (true) {
+            byte c = at(i);
+            if (c == ' ' || c == '\t') {
+                i++;
+            } else if (c == '\n') {
+                lines++;
+                i++;
+            } else if (c == '\r') {
+                if (at(i + 1) == '\n') {
+                    i++;
+                }
+                lines++;
+                i++;
+            } else {
+                return;
+            }
+        }
+    }
+
+    private void expect(byte c) {
+        if (at(i) != c) {
+            throw new Unusual("not the expected byte");
+        }
+        i++;
+        emit(c);
+    }
+
+    private void event() {
+        expect((byte) '{');
+        white();
+        if (at(i) == '}') {
+            i++;
+            emit((byte) '}');
+            return;
+        }
+        int base = keys;
+        seen[1] = 0;
+        while (true) {
+            int field = key(base, 1);
+            white();
+            expect((byte) ':');
+            white();
+            topValue(field);
+            white();
+            byte c = at(i++);
+            emit(c);
+            if (c == '}') {
+                keys = base;
+                return;
+            }
+            if (c != ',') {
+                throw new Unusual("not a comma or a closing brace");
+            }
+            white();
+        }
+    }
+
+    /**
+     * A field name at {@code depth} in the object whose names start at {@code base}: checked (printable ASCII, no escape;
+     * not one of the names before it) and kept; its kind.
+     */
+    private int key(int base, int depth) {
+        if (at(i) != '"') {
+            throw new Unusual("a field name that is not a string");
+        }
+        int from = i + 1;
+        int k = from;
+        int h = 0;
+        while (true) {
+            byte c = at(k);
+            if (c == '"') {
+                break;
+            }
+            if (c < 0x20 || c == '\\' || c == 0x7F) { // negative too: not ASCII
+                throw new Unusual("a field name of other bytes");
+            }
+            h = 31 * h + c;
+            k++;
+        }
+        int to = k;
+        int n = to - from;
+        if (keys == keyFrom.length || keys - base == MAX_KEYS) {
+            throw new Unusual("too many fields");
+        }
+        long bit = 1L << ((h ^ (h >>> 6)) & 63);
+        if ((seen[depth] & bit) != 0) { // a name before it in this object may be the same: compare
+            for (int q = base; q < keys; q++) {
+                if (keyHash[q] == h && keyTo[q] - keyFrom[q] == n && Arrays.equals(b, keyFrom[q], keyTo[q], b, from, to)) {
+                    throw new Unusual("a field twice");
+                }
+            }
+        }
+        seen[depth] |= bit;
+        keyFrom[keys] = from;
+        keyTo[keys] = to;
+        keyHash[keys] = h;
+        keys++;
+        copy(i, to + 1);
+        i = to + 1;
+        if (depth == 1) {
+            switch (n) {
+                case 2 -> {
+                    byte c0 = b[from];
+                    byte c1 = b[from + 1];
+                    return c0 == 'p' && c1 == 'h' ? PH : c0 == 't' && c1 == 's' ? TS : c0 == 'i' && c1 == 'd' ? ID : OTHER;
+                }
+                case 3 -> {
+                    return is(from, to, "cat") ? CAT : is(from, to, "pid") ? PID : is(from, to, "dur") ? DUR : OTHER;
+                }
+                case 4 -> {
+                    return is(from, to, "name") ? NAME : is(from, to, "args") ? ARGS : OTHER;
+                }
+                default -> {
+                    return OTHER;
+                }
+            }
+        }
+        if (depth == 2) {
+            switch (n) {
+                case 11 -> { // the reader's id fields of args, all three of 11 characters
+                    return is(from, to, TraceEvent.CORRELATION) || is(from, to, TraceEvent.EXTERNAL_ID)
+                            || is(from, to, TraceEvent.EXTERNAL_ID_2021) ? ARG_ID : OTHER;
+                }
+                case 18 -> {
+                    return is(from, to, "Process Group Name") ? ARG_GROUP : OTHER;
+                }
+                case 4 -> {
+                    return is(from, to, "name") ? ARG_NAME : OTHER;
+                }
+                default -> {
+                    return OTHER;
+                }
+            }
+        }
+        return OTHER;
+    }
+
+    private void topValue(int field) {
+        byte c = at(i);
+        switch (field) {
+            case PH, CAT, NAME -> {
+                if (c == '"') {
+                    int from = i + 1;
+                    int end = string();
+                    if (field == PH) {
+                        ph = end - from == 2 && b[from] >= 0x20 && b[from] < 0x7F && b[from] != '\\' ? ONE[b[from]] : plainText(from, end - 1);
+                    } else if (field == CAT) {
+                        cat = plainText(from, end - 1);
+                    } else {
+                        nameFrom = from;
+                        nameTo = end - 1;
+                    }
+                    copy(i, end);
+                    i = end;
+                } else {
+                    value(1);
+                }
+            }
+            case PID -> {
+                if (c == '"') {
+                    int from = i + 1;
+                    int end = string();
+                    pid = plainText(from, end - 1);
+                    hole(EventBytes.PID, from, end - 1, true);
+                    i = end;
+                } else if (c == '-' || (c >= '0' && c <= '9')) {
+                    int from = i;
+                    int end = number();
+                    if (integer(from, end)) {
+                        if (end - from > 18) {
+                            throw new Unusual("a pid that may not fit 64 bits");
+                        }
+                        pid = texts.text(b, from, end);
+                        hole(EventBytes.PID, from, end, false);
+                    } else {
+                        copy(from, end);
+                    }
+                    i = end;
+                } else {
+                    value(1);
+                }
+            }
+            case TS, DUR -> {
+                if (c == '-' || (c >= '0' && c <= '9')) {
+                    int from = i;
+                    int end = number();
+                    // at most 15 characters, no sign, no exponent: under 10^15 µs, within the bound; its value read when asked
+                    boolean plain = end - from <= 15 && c != '-' && !exponent;
+                    long ns = plain ? UNREAD : nanos(from, end);
+                    if (field == TS) {
+                        tsNs = ns;
+                        tsFrom = from;
+                        tsTo = end;
+                        hole(EventBytes.TS, from, end, false);
+                    } else {
+                        if (ns < 0 && ns != UNREAD) {
+                            unusable = true;
+                        } else {
+                            durNs = ns;
+                            durFrom = from;
+                            durTo = end;
+                        }
+                        copy(from, end);
+                    }
+                    i = end;
+                } else {
+                    unusable = true; // a time that is no number: the reader leaves the event out
+                    value(1);
+                }
+            }
+            case ID -> idValue(true);
+            case ARGS -> {
+                if (c == '{') {
+                    args();
+                } else {
+                    value(1);
+                }
+            }
+            default -> value(1);
+        }
+    }
+
+    /** An id's value: a number or a string the merge renumbers, cut out as {@link EventBytes#scan} cuts it. */
+    private void idValue(boolean top) {
+        byte c = at(i);
+        if (c == '"') {
+            int from = i + 1;
+            int end = string();
+            if (EventBytes.numberString(b, from, end - 1)) {
+                hole(EventBytes.ID_NUMBER_STRING, from, end - 1, true);
+            } else if (top) {
+                hole(EventBytes.ID_STRING, from, end - 1, true);
+            } else {
+                copy(i, end);
+            }
+            i = end;
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+            int from = i;
+            int end = number();
+            if (integer(from, end)) {
+                hole(EventBytes.ID_INT, from, end, false);
+            } else {
+                copy(from, end);
+            }
+            i = end;
+        } else {
+            value(top ? 1 : 2);
+        }
+    }
+
+    private void args() {
+        expect((byte) '{');
+        white();
+        if (at(i) == '}') {
+            i++;
+            emit((byte) '}');
+            return;
+        }
+        int base = keys;
+        seen[2] = 0;
+        while (true) {
+            int field = key(base, 2);
+            white();
+            expect((byte) ':');
+            white();
+            byte c = at(i);
+            if (field == ARG_ID) {
+                idValue(false);
+            } else if ((field == ARG_GROUP || field == ARG_NAME) && c == '"') {
+                int from = i + 1;
+                int end = string();
+                if (field == ARG_GROUP) {
+                    group = plainText(from, end - 1);
+                } else {
+                    labelFrom = from;
+                    labelTo = end - 1;
+                }
+                copy(i, end);
+                i = end;
+            } else {
+                value(2);
+            }
+            white();
+            c = at(i++);
+            emit(c);
+            if (c == '}') {
+                keys = base;
+                return;
+            }
+            if (c != ',') {
+                throw new Unusual("not a comma or a closing brace");
+            }
+            white();
+        }
+    }
+
+    /** Any value inside the container at {@code depth}, copied as it is. */
+    private void value(int depth) {
+        byte c = at(i);
+        if (c == '"') {
+            int end = string();
+            copy(i, end);
+            i = end;
+        } else if (c == '{' || c == '[') {
+            if (depth + 1 > MAX_DEPTH) {
+                throw new Unusual("deep");
+            }
+            container(c, depth + 1);
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+            int end = number();
+            copy(i, end);
+            i = end;
+        } else if (c == 't') {
+            literal("true");
+        } else if (c == 'f') {
+            literal("false");
+        } else if (c == 'n') {
+            literal("null");
+        } else {
+            throw new Unusual("not a value");
+        }
+    }
+
+    private void container(byte open, int depth) {
+        i++;
+        emit(open);
+        white();
+        byte close = open == '{' ? (byte) '}' : (byte) ']';
+        if (at(i) == close) {
+            i++;
+            emit(close);
+            return;
+        }
+        int base = keys;
+        seen[depth] = 0;
+        while (true) {
+            if (open == '{') {
+                key(base, depth);
+                white();
+                expect((byte) ':');
+                white();
+            }
+            value(depth);
+            white();
+            byte c = at(i++);
+            emit(c);
+            if (c == close) {
+                keys = base;
+                return;
+            }
+            if (c != ',') {
+                throw new Unusual("not a comma or a closing bracket");
+            }
+            white();
+        }
+    }
+
+    private void literal(String word) {
+        for (int k = 0; k < word.length(); k++) {
+            if (at(i + k) != word.charAt(k)) {
+                throw new Unusual("not a literal");
+            }
+        }
+        copy(i, i + word.length());
+        i += word.length();
+    }
+
+    /** The end of the JSON number at {@code i} (strict grammar); the next byte is left to the caller to judge. */
+    private int number() {
+        int k = i;
+        if (at(k) == '-') {
+            k++;
+        }
+        byte c = at(k);
+        if (c == '0') {
+            k++;
+        } else if (c >= '1' && c <= '9') {
+            while (digit(at(k))) {
+                k++;
+            }
+        } else {
+            throw new Unusual("not a number");
+        }
+        if (at(k) == '.') {
+            k++;
+            if (!digit(at(k))) {
+                throw new Unusual("no digit after the point");
+            }
+            while (digit(at(k))) {
+                k++;
+            }
+        }
+        c = at(k);
+        exponent = c == 'e' || c == 'E';
+        if (exponent) {
+            k++;
+            c = at(k);
+            if (c == '+' || c == '-') {
+                k++;
+            }
+            if (!digit(at(k))) {
+                throw new Unusual("no digit in the exponent");
+            }
+            while (digit(at(k))) {
+                k++;
+            }
+        }
+        if (k - i > MAX_NUMBER) {
+            throw new Unusual("a long number");
+        }
+        return k;
+    }
+
+    private static boolean digit(byte c) {
+        return c >= '0' && c <= '9';
+    }
+
+    private boolean integer(int from, int to) {
+        for (int k = from; k < to; k++) {
+            byte c = b[k];
+            if (c == '.' || c == 'e' || c == 'E') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A time's nanoseconds as the reader reads them; one past its bound is the reader's to refuse. */
+    private long nanos(int from, int to) {
+        long ns = Timestamps.nanos(b, from, to - from);
+        if (ns == Long.MIN_VALUE) {
+            try {
+                ns = Micros.toNanos(new String(b, from, to - from, StandardCharsets.US_ASCII));
+            } catch (ArithmeticException | NumberFormatException e) {
+                ns = Long.MAX_VALUE;
+            }
+        }
+        if (ns > TraceLimits.MAX_TIME_NS || ns < -TraceLimits.MAX_TIME_NS) {
+            throw new Unusual("a time past the bound");
+        }
+        return ns;
+    }
+
+    /**
+     * The offset after the closing quote of the string at {@code i}, its bytes checked: ASCII without controls, UTF-8 of
+     * two or three bytes (no overlong form, no surrogate), the escapes {@code \" \\ \b \t \n \f \r}.
+     */
+    private int string() {
+        int k = i + 1;
+        while (true) {
+            int c = at(k) & 0xff;
+            if (c == '"') {
+                return k + 1;
+            }
+            if (c == '\\') {
+                byte e = at(k + 1);
+                if (!(e == '"' || e == '\\' || e == 'b' || e == 't' || e == 'n' || e == 'f' || e == 'r')) {
+                    throw new Unusual("an escape");
+                }
+                k += 2;
+            } else if (c >= 0x20 && c < 0x80) {
+                k++;
+            } else if (c >= 0xC2 && c <= 0xDF) {
+                continuation(k + 1);
+                k += 2;
+            } else if (c >= 0xE0 && c <= 0xEF) {
+                int c1 = at(k + 1) & 0xff;
+                continuation(k + 1);
+                continuation(k + 2);
+                if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 >= 0xA0)) {
+                    throw new Unusual("an overlong form or a surrogate");
+                }
+                k += 3;
+            } else {
+                throw new Unusual("a control, four bytes of UTF-8, or no UTF-8");
+            }
+        }
+    }
+
+    private void continuation(int k) {
+        if ((at(k) & 0xC0) != 0x80) {
+            throw new Unusual("no UTF-8");
+        }
+    }
+
+    /**
+     * A hole of {@code kind} for the value {@code b[from, to)} (a string's quotes left out: {@code quoted}), where the
+     * event's bytes as read have it at {@link #spanFrom}, {@link #spanTo} (quotes included, from the event's start).
+     */
+    private void hole(byte kind, int from, int to, boolean quoted) {
+        int h = bytes.holes;
+        if (h == spanFrom.length) {
+            spanFrom = Arrays.copyOf(spanFrom, h * 2);
+            spanTo = Arrays.copyOf(spanTo, h * 2);
+        }
+        spanFrom[h] = (quoted ? from - 1 : from) - start;
+        spanTo[h] = (quoted ? to + 1 : to) - start;
+        spanned += spanTo[h] - spanFrom[h];
+        bytes.hole(kind, o, b, from, to);
+    }
+
+    /**
+     * Whether the event's bytes as read are its {@link #bytes} with the holes' spans in them, nothing else left out (no
+     * white space between its tokens): then a copy may take them from the trace itself.
+     */
+    boolean asRead() {
+        return i - start == o + spanned;
+    }
+
+    private void copy(int from, int to) {
+        int n = to - from;
+        System.arraycopy(b, from, text, o, n);
+        o += n;
+    }
+
+    /** A string's text where it holds no escape (a field the reader keeps as text, compared as text). */
+    private String plainText(int from, int to) {
+        for (int k = from; k < to; k++) {
+            if (b[k] == '\\') {
+                throw new Unusual("an escape in a text the merge reads");
+            }
+        }
+        return texts.text(b, from, to);
+    }
+
+    private static boolean is(byte[] b, int from, int to, String word) {
+        if (to - from != word.length()) {
+            return false;
+        }
+        for (int k = 0; k < word.length(); k++) {
+            if (b[from + k] != word.charAt(k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean is(int from, int to, String word) {
+        return is(b, from, to, word);
+    }
+
+    /** The text of string bytes {@code b[from, to)} that {@link #string} took: its short escapes undone. */
+    static String decode(byte[] b, int from, int to) {
+        byte[] out = new byte[to - from];
+        int n = 0;
+        for (int k = from; k < to; k++) {
+            byte c = b[k];
+            if (c == '\\') {
+                byte e = b[++k];
+                c = switch (e) {
+                    case 'b' -> '\b';
+                    case 't' -> '\t';
+                    case 'n' -> '\n';
+                    case 'f' -> '\f';
+                    case 'r' -> '\r';
+                    default -> e; // \" and \\
+                };
+            }
+            out[n++] = c;
+        }
+        return new String(out, 0, n, StandardCharsets.UTF_8);
+    }
+
+    /** One string per text seen lately (a slot per hash of its bytes), not one per event. */
+    private static final class Texts {
+        private final byte[][] keys = new byte[512][];
+        private final String[] values = new String[512];
+
+        String text(byte[] b, int from, int to) {
+            int h = 0;
+            for (int k = from; k < to; k++) {
+                h = 31 * h + b[k];
+            }
+            int slot = (h ^ (h >>> 16)) & (keys.length - 1);
+            byte[] key = keys[slot];
+            if (key != null && Arrays.equals(key, 0, key.length, b, from, to)) {
+                return values[slot];
+            }
+            String s = new String(b, from, to - from, StandardCharsets.UTF_8);
+            keys[slot] = Arrays.copyOfRange(b, from, to);
+            values[slot] = s;
+            return s;
+        }
+    }
+}
