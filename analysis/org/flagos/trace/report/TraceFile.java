@@ -146,15 +146,14 @@ public final class TraceFile {
             try (KeyAveragesBuilder builder = builders.get()) {
                 Reader r = new Reader(builder, maxEvents, path);
                 r.bySlot = bySlot;
-                TraceBlocks blocks;
                 try {
-                    blocks = ChunkedTraceRead.read(path, plan, chunks.threads(), r);
-                } catch (TraceLimitException e) {
+                    TraceBlocks blocks = ChunkedTraceRead.read(path, plan, chunks.threads(), r);
+                    if (blocks != null) {
+                        r.blocks(blocks);
+                        return summarised(r, builder, bySlot);
+                    }
+                } catch (TraceLimitException e) { // from the events handed on, or from the table's passes (nesting)
                     throw new TraceFormatException(path + " " + e.getMessage());
-                }
-                if (blocks != null) {
-                    r.blocks(blocks);
-                    return summarised(r, builder, bySlot);
                 }
             }
         }

@@ -186,6 +186,23 @@ class ChunkedTraceReadTest {
     }
 
     @Test
+    void aLimitOfTheTablesPassesIsSaidAlike() throws Exception {
+        // 70,000 events each inside the one before on one thread: past the nesting bound, found after the last event
+        StringBuilder s = new StringBuilder("{\"traceEvents\":[\n");
+        int n = KeyAveragesBuilder.MAX_DEPTH + 4464;
+        for (int i = 0; i < n; i++) {
+            s.append(i == 0 ? "" : ",\n").append("{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"d\",\"pid\":1,\"tid\":1,\"ts\":")
+                    .append(i).append(",\"dur\":").append(2L * (n - i)).append("}");
+        }
+        Path p = Files.writeString(dir.resolve("deep.json"), s.append("]}"));
+        ChunkedTraceRead.Settings chunks = new ChunkedTraceRead.Settings(2, 0, 64 << 10, 512 << 10);
+        assertTrue(ChunkedTraceRead.plan(p, chunks).middleChunks() >= 5);
+        String one = assertThrows(TraceFormatException.class, () -> read(p, ChunkedTraceRead.Settings.ONE_THREAD)).getMessage();
+        assertEquals(p + " nests events more than 65536 deep on one thread; summarise a shorter window of it", one);
+        assertEquals(one, assertThrows(TraceFormatException.class, () -> read(p, chunks)).getMessage());
+    }
+
+    @Test
     void aCutInsideAStringOrAnEventIsNotTrusted() throws Exception {
         // every name holds "},{" and every event a list of objects: the byte search finds its cuts inside them
         StringBuilder s = new StringBuilder("[");
