@@ -102,12 +102,12 @@ public final class TraceFile {
      * names the path.
      */
     public static TraceFile read(Path path, long maxEvents, Path spillDir) throws IOException {
-        return read(path, maxEvents, new KeyAveragesBuilder(spillDir));
+        return read(path, maxEvents, () -> new KeyAveragesBuilder(spillDir), false, ChunkedTraceRead.Settings.byDefault());
     }
 
-    /** Reads {@code path} into {@code builder} (tests give one with small buffers, to make it spill). */
+    /** Reads {@code path} into {@code builder} on one thread (tests give one with small buffers, to make it spill). */
     static TraceFile read(Path path, long maxEvents, KeyAveragesBuilder builder) throws IOException {
-        return read(path, maxEvents, builder, false);
+        return read(path, maxEvents, () -> builder, false, ChunkedTraceRead.Settings.ONE_THREAD);
     }
 
     /**
@@ -117,7 +117,8 @@ public final class TraceFile {
      * left out and counted ({@link #unplacedEvents}).
      */
     static TraceFile readBySlot(Path path) throws IOException {
-        return read(path, DEFAULT_MAX_EVENTS, new KeyAveragesBuilder(Path.of(System.getProperty("java.io.tmpdir"))), true);
+        return read(path, DEFAULT_MAX_EVENTS, () -> new KeyAveragesBuilder(Path.of(System.getProperty("java.io.tmpdir"))), true,
+                ChunkedTraceRead.Settings.byDefault());
     }
 
     /** Separates the slot from the name in {@link #readBySlot}'s row names: the first one (the slot is digits before it). */
@@ -133,8 +134,30 @@ public final class TraceFile {
         return keyed.substring(keyed.indexOf(SLOT_MARK) + 1);
     }
 
-    private static TraceFile read(Path path, long maxEvents, KeyAveragesBuilder builder, boolean bySlot) throws IOException {
-        try (builder) {
+    /**
+     * Reads {@code path} into a builder of {@code builders}: in chunks on several threads where {@code chunks} cuts
+     * it ({@link ChunkedTraceRead}), else, or when a chunk's read fails, on one thread with a fresh builder. Either
+     * way the reader is handed the same events in the same order: the same table, the same faults in the same words.
+     */
+    static TraceFile read(Path path, long maxEvents, java.util.function.Supplier<KeyAveragesBuilder> builders, boolean bySlot,
+                          ChunkedTraceRead.Settings chunks) throws IOException {
+        TraceChunks.Plan plan = ChunkedTraceRead.plan(path, chunks);
+        if (plan != null) {
+            try (KeyAveragesBuilder builder = builders.get()) {
+                Reader r = new Reader(builder, maxEvents, path);
+                r.bySlot = bySlot;
+                try {
+                    TraceBlocks blocks = ChunkedTraceRead.read(path, plan, chunks.threads(), r);
+                    if (blocks != null) {
+                        r.blocks(blocks);
+                        return summarised(r, builder, bySlot);
+                    }
+                } catch (TraceLimitException e) { // from the events handed on, or from the table's passes (nesting)
+                    throw new TraceFormatException(path + " " + e.getMessage());
+                }
+            }
+        }
+        try (KeyAveragesBuilder builder = builders.get()) {
             return TraceSource.read(path, "not a trace; name one trace file (TRACE.json, TRACE.json.gz or TRACE.pftrace)", in -> {
                 try {
                     return summarise(in, path, maxEvents, builder, bySlot);
@@ -155,6 +178,11 @@ public final class TraceFile {
         } else {
             r.blocks(TraceReader.walk(in, path, TraceReader.Options.FIELDS, r));
         }
+        return summarised(r, builder, bySlot);
+    }
+
+    /** The table of what {@code r} read. */
+    private static TraceFile summarised(Reader r, KeyAveragesBuilder builder, boolean bySlot) throws IOException {
         if (!bySlot) { // by slot, a merge whose ranks hold no row is an empty table: its ranks say what they hold
             r.checkSomethingToSummarise();
         }
@@ -270,7 +298,7 @@ public final class TraceFile {
     }
 
     /** What one streaming pass keeps of a trace ({@link TraceReader} hands it each event, then the blocks); also the sink {@link PerfettoTraceReader} feeds. */
-    static final class Reader implements TraceReader.Visitor {
+    static final class Reader implements TraceReader.Visitor, SummaryEvents.Sink {
         final KeyAveragesBuilder builder;
         final long maxEvents;
         final Path path;
@@ -352,39 +380,37 @@ public final class TraceFile {
         /** One event: a complete one is summarised, a {@code [memory]} instant kept, the rest skipped. */
         @Override
         public void event(TraceEvent e) throws IOException {
-            if ("i".equals(e.ph()) && "[memory]".equals(e.name())) {
-                memory(e);
-                return;
-            }
-            if (!"X".equals(e.ph())) {
-                return;
-            }
-            String cat = e.cat();
+            SummaryEvents.handOn(e, this);
+        }
+
+        @Override
+        public void complete(String cat, String name, String pid, String tid, long tsNs, long durNs, boolean unusable,
+                             long externalId, long inElems, long outElems, String dtype) throws IOException {
             sawCategory(cat);
-            EventClass c = EventClass.of(cat, e.pid()); // the legacy exporter's ops carry no category
+            EventClass c = EventClass.of(cat, pid); // the legacy exporter's ops carry no category
             if (cat != null && cat.startsWith("cuda_")) {
                 cuda = true;
             }
             if (c == EventClass.OTHER) {
                 other++;
                 if ("Trace".equals(cat)) {
-                    if (e.tsNs() == TraceEvent.NONE) {
+                    if (tsNs == TraceEvent.NONE) {
                         invalid++;
                     } else {
-                        spanStart = Math.min(spanStart, e.tsNs());
+                        spanStart = Math.min(spanStart, tsNs);
                     }
                 }
                 return;
             }
-            if (e.name() == null || e.unusable() || e.tsNs() == TraceEvent.NONE) {
+            if (name == null || unusable || tsNs == TraceEvent.NONE) {
                 invalid++;
                 return;
             }
-            long length = e.durNs() == TraceEvent.NONE ? 0 : e.durNs();
-            long external = e.externalId() == TraceEvent.NONE ? KeyAveragesBuilder.NO_LINK : e.externalId();
-            event(c, e.name(), e.pid() == null ? "" : e.pid(), e.tid() == null ? "" : e.tid(), e.tsNs(), length, external);
-            if (org.flagos.trace.sql.CollectiveKernels.isCollectiveKernel(cat, e.name())) {
-                collectives.add(e.name(), length, e.inElems(), e.outElems(), e.dtype());
+            long length = durNs == TraceEvent.NONE ? 0 : durNs;
+            long external = externalId == TraceEvent.NONE ? KeyAveragesBuilder.NO_LINK : externalId;
+            event(c, name, pid == null ? "" : pid, tid == null ? "" : tid, tsNs, length, external);
+            if (org.flagos.trace.sql.CollectiveKernels.isCollectiveKernel(cat, name)) {
+                collectives.add(name, length, inElems, outElems, dtype);
             }
         }
 
@@ -392,15 +418,16 @@ public final class TraceFile {
          * A {@code [memory]} instant: its device's total at its time; one without a usable total or time is left out.
          * Kept twice: by device, and by merge slot and device, for a merged trace (whose block comes after its events).
          */
-        private void memory(TraceEvent e) {
-            if (e.totalAllocated() == TraceEvent.NONE || e.totalAllocated() < 0 || e.tsNs() == TraceEvent.NONE || e.unusable()) {
+        @Override
+        public void memory(long totalAllocated, long tsNs, boolean unusable, long deviceType, long deviceNumber, long pidNumber) {
+            if (totalAllocated == TraceEvent.NONE || totalAllocated < 0 || tsNs == TraceEvent.NONE || unusable) {
                 return;
             }
-            String device = e.deviceType() == 0 ? "CPU" : e.device() == TraceEvent.NONE ? "device" : "device " + e.device();
-            memory.add(device, e.tsNs(), e.totalAllocated());
-            int slot = TraceBlocks.slotOf(e.pidNumber());
+            String device = deviceType == 0 ? "CPU" : deviceNumber == TraceEvent.NONE ? "device" : "device " + deviceNumber;
+            memory.add(device, tsNs, totalAllocated);
+            int slot = TraceBlocks.slotOf(pidNumber);
             if (slot >= 0) {
-                memoryBySlot.add(slot + String.valueOf(SLOT_MARK) + device, e.tsNs(), e.totalAllocated());
+                memoryBySlot.add(slot + String.valueOf(SLOT_MARK) + device, tsNs, totalAllocated);
             }
         }
 
