@@ -37,9 +37,13 @@ public final class CdsTraining {
             {"replay", dir.resolve("j").toString(), "-o", dir.resolve("j.json.gz").toString()},
             {"summary", trace, "--json", dir.resolve("k.json").toString()},
             {"report", trace, "-o", dir.resolve("r.html").toString()},
+            {"merge", trace, dir.resolve("t2.json").toString(), "--assume-aligned", "-o", dir.resolve("m.json").toString()},
         };
         int failed = 0;
         for (String[] run : runs) {
+            if (run[0].equals("merge")) { // two ranks: the replay's trace and a copy of it
+                Files.copy(Path.of(trace), Path.of(run[2]), StandardCopyOption.REPLACE_EXISTING);
+            }
             failed += new FlagtraceCli(sink, sink).run(run) == ExitCodes.OK ? 0 : 1;
         }
         // A usage error too: its message path is what a typo meets on a cold start.
