@@ -61,13 +61,38 @@ public final class DuckDbAnalyses implements AutoCloseable {
 
     /** DuckDB's {@code memory_limit}: {@link #MEMORY_LIMIT}, or what {@link #BUDGET_PROPERTY} leaves it. */
     static String memoryLimit() {
-        String budget = System.getProperty(BUDGET_PROPERTY);
-        if (budget == null || budget.isBlank()) {
-            return MEMORY_LIMIT;
+        return budgeted() ? (memoryLimitBytes() >> 20) + "MiB" : MEMORY_LIMIT;
+    }
+
+    /** {@link #memoryLimit()} in bytes (DuckDB reads "GB" as 10^9). */
+    static long memoryLimitBytes() {
+        if (!budgeted()) {
+            return 1_000_000_000L;
         }
-        long bytes = bytes(budget.strip());
-        long limit = Math.max(LEAST_LIMIT, bytes - Runtime.getRuntime().maxMemory() - JVM_OWN);
-        return (limit >> 20) + "MiB";
+        long bytes = bytes(System.getProperty(BUDGET_PROPERTY).strip());
+        return Math.max(LEAST_LIMIT, bytes - Runtime.getRuntime().maxMemory() - JVM_OWN);
+    }
+
+    private static boolean budgeted() {
+        String budget = System.getProperty(BUDGET_PROPERTY);
+        return budget != null && !budget.isBlank();
+    }
+
+    /**
+     * The {@code memory_limit} each of DuckDB's threads needs at least. Every thread of a sort, a join or an
+     * aggregation holds its own buffers: at 64 ranks x 1M events, 616 MiB ran {@code rank_device} and the analyses
+     * after it on 2 threads (the 2-core VM, the process under 1 GiB), and on 14 (the 16-core device machine, DuckDB's
+     * default of every core) ran out of memory in {@code rank_device} after 103 s, the process at 1.11 GB.
+     */
+    static final long PER_THREAD = 256L << 20;
+
+    /**
+     * DuckDB's {@code threads}: the cores this process may use ({@link Runtime#availableProcessors}, which follows
+     * {@code taskset} and a container's limit; DuckDB's own default counts every core of the machine), but no more
+     * than {@code memory_limit} gives {@link #PER_THREAD} each, and at least one.
+     */
+    static int threads() {
+        return (int) Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), memoryLimitBytes() / PER_THREAD));
     }
 
     /** {@code 1g}, {@code 512m}, {@code 65536k} or plain bytes, as the JVM's -Xmx reads them. */
@@ -173,6 +198,7 @@ public final class DuckDbAnalyses implements AutoCloseable {
             c = DriverManager.getConnection("jdbc:duckdb:" + spill.resolve(DATABASE), props);
             try (Statement s = c.createStatement()) {
                 s.execute("SET memory_limit = '" + memoryLimit() + "'");
+                s.execute("SET threads = " + threads());
                 s.execute("SET temp_directory = " + literal(spill.toString()));
                 // every analysis ends in ORDER BY; nothing else needs the input's order kept, which costs memory
                 s.execute("SET preserve_insertion_order = false");

@@ -51,8 +51,14 @@ class AnalyzeSqlPartsTest {
             // the heap, what the JVM holds beside it and DuckDB's limit add up to the budget (within the MiB rounded off)
             long total = heap + DuckDbAnalyses.JVM_OWN + (mib << 20);
             assertTrue(total <= budget && total > budget - (1L << 20), limit + " with a heap of " + heap);
+            assertEquals(Math.min(Runtime.getRuntime().availableProcessors(), (mib << 20) / DuckDbAnalyses.PER_THREAD),
+                    DuckDbAnalyses.threads(), "a thread per core, as far as the limit gives each its share");
             System.setProperty(DuckDbAnalyses.BUDGET_PROPERTY, "1m"); // less than the heap: DuckDB still gets the least
             assertEquals((DuckDbAnalyses.LEAST_LIMIT >> 20) + "MiB", DuckDbAnalyses.memoryLimit());
+            assertEquals(1, DuckDbAnalyses.threads(), "the least limit: one thread, whatever the cores");
+            // the launcher's budget for analyze: 1g with -Xmx256m leaves 616 MiB, two threads at the most
+            System.setProperty(DuckDbAnalyses.BUDGET_PROPERTY, Long.toString(heap + DuckDbAnalyses.JVM_OWN + (616L << 20)));
+            assertEquals(Math.min(Runtime.getRuntime().availableProcessors(), 2), DuckDbAnalyses.threads());
         } finally {
             if (before == null) {
                 System.clearProperty(DuckDbAnalyses.BUDGET_PROPERTY);

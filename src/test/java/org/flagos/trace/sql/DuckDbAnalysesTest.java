@@ -3,6 +3,7 @@ package org.flagos.trace.sql;
 import static org.flagos.trace.testing.TableRows.q;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -186,6 +187,25 @@ class DuckDbAnalysesTest {
                     rows.add(row);
                 }
             }, perSlice);
+        }
+    }
+
+    /** DuckDB is given as many threads as its memory_limit has room for, not its default of every core of the machine. */
+    @Test
+    void duckDbsThreadsAreBoundedByItsMemory() throws Exception {
+        String before = System.getProperty(DuckDbAnalyses.BUDGET_PROPERTY);
+        try {
+            System.setProperty(DuckDbAnalyses.BUDGET_PROPERTY, "1m"); // the least memory_limit: one thread
+            try (DuckDbAnalyses duck = DuckDbAnalyses.open(events)) {
+                assertEquals("1", duck.setting("threads"));
+                assertFalse(duck.run("rank_device").rows().isEmpty(), "and the analyses run");
+            }
+        } finally {
+            if (before == null) {
+                System.clearProperty(DuckDbAnalyses.BUDGET_PROPERTY);
+            } else {
+                System.setProperty(DuckDbAnalyses.BUDGET_PROPERTY, before);
+            }
         }
     }
 
