@@ -452,12 +452,7 @@ final class InputCopy {
                 throw changed();
             }
             int holes = in.number();
-            if (holes > kinds.length) {
-                kinds = new int[holes];
-                at = new int[holes];
-                from = new int[holes];
-                lengths = new int[holes];
-            }
+            room(holes);
             if (holes > times.length) {
                 times = new long[holes];
             }
@@ -507,15 +502,20 @@ final class InputCopy {
             to.bytes(raw, done, length - done);
         }
 
-        /** The event whose holes and bytes are in the part, its line read. */
-        void event(int line) throws IOException {
-            int holes = in.number();
+        /** Makes the hole arrays hold {@code holes} entries. */
+        private void room(int holes) {
             if (holes > kinds.length) {
                 kinds = new int[holes];
                 at = new int[holes];
                 from = new int[holes];
                 lengths = new int[holes];
             }
+        }
+
+        /** The event whose holes and bytes are in the part, its line read. */
+        void event(int line) throws IOException {
+            int holes = in.number();
+            room(holes);
             int used = 0;
             for (int h = 0; h < holes; h++) {
                 kinds[h] = in.number();
