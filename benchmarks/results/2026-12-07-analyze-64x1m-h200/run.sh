@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# [ROUTE=ranks] [RUNS="2cores rest"] run.sh B W [RANKS EVENTS STRAGGLER]: `analyze` of a 64-rank x 1M-event synthetic job on a many-core machine (the device machine), as the
+# [ROUTE=ranks] [RUNS="2cores rest"] [ONLY=a,b] [MEMORY=1g] run.sh B W [RANKS EVENTS STRAGGLER]: `analyze` of a 64-rank x 1M-event synthetic job on a many-core machine (the device machine), as the
 # launcher runs it (-Xmx256m, -Dflagtrace.analyze.memory=1g; the serial collector where it sees 2 cores).
 # B: a folder with jre/, lib/ (the CLI's jars), flagtrace.jar and flagtrace-bench.jar (SyntheticJob); W: work folder.
 # 1. SyntheticJob writes 64 torch traces of 1M events (straggler rank 41), `merge`, then `tables` -> events.parquet,
 #    as ../2026-12-06-analyze-64x1m-2/prep.sh does on the VM.
 #    ROUTE=ranks instead: one cold `tables --partition-by-rank` JVM per trace, as many at once as cores, into parts/
 #    (rank=N/ folders, the per-host route; minutes less on a many-core machine).
-# 2. `analyze` twice at once: on 2 cores (taskset, as the 2-core VM) and on the other cores; RUNS names which.
+# 2. `analyze` twice at once: on 2 cores (taskset, as the 2-core VM) and on the other cores; RUNS names which;
+#    ONLY is passed to analyze as --only (all analyses without it); MEMORY is its -Dflagtrace.analyze.memory (1g,
+#    the launcher's).
 # Each step's wall, CPU and max RSS (getrusage of the child) go to W/steps.txt; VmHWM/VmRSS and DuckDB's
 # database/temporary folder sizes every 10 s to W/monitor-*.txt.
 set -u
@@ -67,8 +69,8 @@ rc = subprocess.call(sys.argv[2:], stdout=open("analyze-%s.out" % sys.argv[1], "
 w = time.time() - t
 u = resource.getrusage(resource.RUSAGE_CHILDREN)
 print("analyze-%s rc=%d wall=%.1fs user=%.1fs sys=%.1fs maxrss=%dKB" % (sys.argv[1], rc, w, u.ru_utime, u.ru_stime, u.ru_maxrss))
-' "$name" taskset -c "$cpus" "$java" -Xmx256m -Dflagtrace.analyze.memory=1g "$@" -Djava.io.tmpdir="$W/tmp-$name" \
-      -cp "$cp" org.flagos.trace.cli.FlagtraceCli analyze "$events" -o "out-$name") >> steps.txt &
+' "$name" taskset -c "$cpus" "$java" -Xmx256m -Dflagtrace.analyze.memory="${MEMORY:-1g}" "$@" -Djava.io.tmpdir="$W/tmp-$name" \
+      -cp "$cp" org.flagos.trace.cli.FlagtraceCli analyze "$events" ${ONLY:+--only "$ONLY"} -o "out-$name") >> steps.txt &
   local a=$!
   monitor "$name" "pid-$name" &
   wait $a

@@ -547,11 +547,14 @@ public final class DuckDbAnalyses implements AutoCloseable {
     /**
      * The analyses DuckDB runs a slice of ranks at a time ({@link CriticalPath#perRank}, {@link CriticalPath#eventsPerSlice()}
      * events a statement): every row of theirs depends only on its own rank's events (rank_ops nests each thread's host
-     * events; nothing is summed across ranks), and in one statement rank_ops ran out of the launcher's 616 MiB at 64
-     * ranks x 1M events (docs/benchmarks.md, "`analyze` of 64 × 1M within 1 GiB"). Each ends in an ORDER BY of its
-     * columns that orders its rows fully; the slices' rows are stored in the database, then read in that order.
+     * events, the others pair, order or count each stream's work; nothing is summed across ranks). In one statement,
+     * rank_ops ran out of the launcher's 616 MiB at 64 ranks x 1M events, and so did kernel_launches (a join of every
+     * launch with its device work) on the device machine, and queue_length at 16 x 1M with a quarter of the memory
+     * (docs/benchmarks.md, "`analyze` of 64 × 1M within 1 GiB"). Each ends in an ORDER BY of its columns that orders
+     * its rows fully; the slices' rows are stored in the database, then read in that order.
      */
-    static final List<String> PER_RANK = List.of("rank_ops");
+    static final List<String> PER_RANK = List.of("rank_ops", "kernel_launches", "queue_length", "stream_idle", "memory_bandwidth",
+            "kernel_sequences");
 
     /** The last line of a per-rank analysis: {@code ORDER BY} its columns. */
     private static final java.util.regex.Pattern LAST_ORDER = java.util.regex.Pattern.compile("(?s)(.*)\\n\\s*ORDER BY ([\\w, ]+?)\\s*;?\\s*$");

@@ -27,4 +27,4 @@ SELECT l.rank, l.correlation, l.name AS launch, d.name AS kernel, d.device, d.st
        CASE WHEN d.ts_ns > l.ts_ns + l.dur_ns THEN d.ts_ns - (l.ts_ns + l.dur_ns) ELSE CAST(0 AS BIGINT) END AS launch_delay_ns
 FROM launches l
 JOIN device d ON d.rank = l.rank AND d.correlation = l.correlation
-ORDER BY l.rank, l.ts_ns, l.correlation, d.ts_ns
+ORDER BY rank, launch_ns, correlation, kernel_ns
