@@ -179,7 +179,7 @@ final class InputCopy {
                         pass.scanned(s, line, offset);
                     }
                 };
-                cut[0] = new EventsCut(in, sink);
+                cut[0] = new EventsCut(in, sink, copy.source != null); // the copy takes as-read events' bytes from the trace
                 var read = TraceReader.walk(cut[0], trace, TraceReader.Options.FACTS, e -> {
                     throw new EventScan.Unusual("an event the cut left");
                 });
