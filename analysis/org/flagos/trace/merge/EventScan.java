@@ -649,8 +649,14 @@ final class EventScan {
      * two or three bytes (no overlong form, no surrogate), the escapes {@code \" \\ \b \t \n \f \r}.
      */
     private int string() {
+        byte[] b = this.b;
+        int lim = this.lim;
         int k = i + 1;
         while (true) {
+            byte plain;
+            while (k < lim && (plain = b[k]) >= 0x20 && plain != '"' && plain != '\\') { // printable ASCII, the most of it
+                k++;
+            }
             int c = at(k) & 0xff;
             if (c == '"') {
                 return k + 1;

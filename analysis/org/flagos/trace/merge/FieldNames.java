@@ -23,6 +23,10 @@ final class FieldNames {
     private int[] firstChild = new int[64];
     private int[] nextSibling = new int[64];
     private int[] children = new int[64];
+    private int[] parent = new int[64];
+    private static final int SLOT_BITS = 12;
+    /** Children by {@link #slot}: the first child added to a slot (0: none); others are found by their siblings' list. */
+    private final int[] bySlot = new int[1 << SLOT_BITS];
     private int nodes = 1;
 
     FieldNames() {
@@ -35,6 +39,26 @@ final class FieldNames {
      * (all before {@code lim}); -1 when none is.
      */
     int child(int node, byte[] b, int from, int lim) {
+        if (from + 1 < lim) { // the child its first two bytes hash to, when one does: most often the one
+            int c = bySlot[slot(node, b[from], b[from + 1])];
+            if (c > 0 && parent[c] == node) {
+                byte[] name = names[c];
+                int end = from + name.length;
+                if (end < lim && b[end] == '"' && same(name, b, from)) {
+                    return c;
+                }
+            }
+        }
+        return find(node, b, from, lim);
+    }
+
+    /** The slot in {@link #bySlot} of a child of {@code node} whose name's first two bytes (its closing quote for a short one) are these. */
+    private static int slot(int node, byte first, byte second) {
+        int key = node << 16 | (first & 0xff) << 8 | (second & 0xff);
+        return (key * 0x9E3779B1) >>> (32 - SLOT_BITS);
+    }
+
+    private int find(int node, byte[] b, int from, int lim) {
         for (int c = firstChild[node]; c >= 0; c = nextSibling[c]) {
             byte[] name = names[c];
             int end = from + name.length;
@@ -70,6 +94,7 @@ final class FieldNames {
             firstChild = Arrays.copyOf(firstChild, n);
             nextSibling = Arrays.copyOf(nextSibling, n);
             children = Arrays.copyOf(children, n);
+            parent = Arrays.copyOf(parent, n);
         }
         int c = nodes++;
         names[c] = Arrays.copyOfRange(b, from, to);
@@ -79,6 +104,12 @@ final class FieldNames {
         nextSibling[c] = firstChild[node];
         firstChild[node] = c;
         children[node]++;
+        parent[c] = node;
+        int n = to - from;
+        int slot = slot(node, n > 0 ? b[from] : (byte) '"', n > 1 ? b[from + 1] : (byte) '"');
+        if (bySlot[slot] == 0) {
+            bySlot[slot] = c;
+        }
         return c;
     }
 

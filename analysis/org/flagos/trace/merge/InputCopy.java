@@ -49,6 +49,8 @@ final class InputCopy {
         final String original;
         final int index;
         long pid;
+        /** {@link #pid}'s decimal text. */
+        byte[] pidText;
         final int order;
         String name;
         boolean device;
@@ -384,6 +386,7 @@ final class InputCopy {
     void copy(MergedEvents to, int slot, int inputs, long shiftNs, String label) throws IOException {
         for (Row row : rows.values()) {
             row.pid = (long) (slot + 1) * PID_STRIDE + row.index;
+            row.pidText = Long.toString(row.pid).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         }
         try (PartIn in = new PartIn(Files.newInputStream(part)); PartIn trace = source == null ? null : new PartIn(Files.newInputStream(source))) {
             Copier copier = new Copier(in, to, slot, inputs, shiftNs);
@@ -478,7 +481,10 @@ final class InputCopy {
                 int f = at[h];
                 int n = from[h] - at[h];
                 switch (kinds[h]) {
-                    case EventBytes.PID -> to.decimal(byIndex[lengths[h]].pid);
+                    case EventBytes.PID -> {
+                        byte[] pid = byIndex[lengths[h]].pidText;
+                        to.bytes(pid, 0, pid.length);
+                    }
                     case EventBytes.TS -> {
                         if (times[h] == Long.MIN_VALUE) {
                             to.time(raw, f, n, shiftNs);
@@ -545,7 +551,10 @@ final class InputCopy {
                 to.copy(in, at[h] - done);
                 done = at[h];
                 switch (kinds[h]) {
-                    case EventBytes.PID -> to.decimal(byIndex[lengths[h]].pid);
+                    case EventBytes.PID -> {
+                        byte[] pid = byIndex[lengths[h]].pidText;
+                        to.bytes(pid, 0, pid.length);
+                    }
                     case EventBytes.TS -> to.time(value, from[h], lengths[h], shiftNs);
                     case EventBytes.ID_INT -> to.decimal(idInt(value, from[h], lengths[h], slot, inputs));
                     case EventBytes.ID_NUMBER_STRING -> { // "5" stays a string, renumbered as the number 5 is
@@ -732,6 +741,16 @@ final class InputCopy {
         }
     }
 
+    /** The digits of 00 to 99, two bytes each. */
+    private static final byte[] PAIRS = new byte[200];
+
+    static {
+        for (int k = 0; k < 100; k++) {
+            PAIRS[2 * k] = (byte) ('0' + k / 10);
+            PAIRS[2 * k + 1] = (byte) ('0' + k % 10);
+        }
+    }
+
     /** The merged trace's events array as bytes: elements separated by commas, written in large blocks. */
     static final class MergedEvents extends Buffered {
         private boolean any;
@@ -775,9 +794,19 @@ final class InputCopy {
                 digits++;
             }
             int end = pos + digits;
-            for (int i = end - 1; i >= pos; i--) {
-                buf[i] = (byte) ('0' + v % 10);
-                v /= 10;
+            int k = end;
+            while (v >= 100) { // two digits a step
+                int r = (int) (v % 100) * 2;
+                v /= 100;
+                buf[--k] = PAIRS[r + 1];
+                buf[--k] = PAIRS[r];
+            }
+            if (v >= 10) {
+                int r = (int) v * 2;
+                buf[--k] = PAIRS[r + 1];
+                buf[--k] = PAIRS[r];
+            } else {
+                buf[--k] = (byte) ('0' + v);
             }
             pos = end;
         }
