@@ -1,6 +1,7 @@
 #!/bin/bash
 # Cold `flagtrace merge` of the 8 ranks, before against after, interleaved, as the user runs it (issue 32 item 3).
 #   BEFORE=dir AFTER=dir ROUNDS=n DATA=dir [RESULTS=dir] [TAG=name] measure.sh
+# NICE=n runs each under nice -n n (default: as a user runs it, no nice).
 # BEFORE, AFTER: checkouts, each built by its own launcher (./flagtrace: jar, target/lib, class-data archive).
 # DATA: holds r8/r0.json .. r8/r7.json (benchmarks/merge-ranks.py t30k.json r8 8 6; see README.md).
 # Each run: /usr/bin/time -v of the launcher (CPU = user + sys, the JVM's start and JIT included), /proc/loadavg and
@@ -15,7 +16,7 @@ ins=(); for r in 0 1 2 3 4 5 6 7; do ins+=("r8/r$r.json"); done
 run() { # WHO DIR N
   local who=$1 dir=$2 n=$3 base="$RESULTS/merge-$1-$TAG$3"
   { cat /proc/loadavg; uptime; } > "$base.load"
-  (cd "$DATA" && nice -n 10 /usr/bin/time -v "$dir/flagtrace" merge "${ins[@]}" -o "M-$who.json" > "$base.out" 2> "$base.time")
+  (cd "$DATA" && ${NICE:+nice -n $NICE} /usr/bin/time -v "$dir/flagtrace" merge "${ins[@]}" -o "M-$who.json" > "$base.out" 2> "$base.time")
   { cat /proc/loadavg; uptime; } >> "$base.load"
 }
 cpu() { awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} END {printf "%.2f", u + s}' "$1"; }
