@@ -8,7 +8,9 @@ import org.flagos.trace.tracefile.TraceLimits;
 
 /**
  * Merge's fast path over one event object: its bytes checked, the fields a merge reads taken and its bytes cut as
- * {@link EventBytes} cuts them, in one pass, for the events of the common form only. That form is a subset of what
+ * {@link EventBytes} cuts them, in one pass (two for an event with white space whose text is wanted only where its
+ * bytes as read are not it: {@link #EventScan(boolean)}), for the events of the common form only. Field names are
+ * checked once per sequence of names ({@link FieldNames}). That form is a subset of what
  * the one trace reader takes, on which both say the same: strict JSON, no field twice in an object, strings of ASCII
  * or UTF-8 of one to three bytes with only the escapes the JSON writer writes short, numbers of at most 60 characters,
  * at most {@link #MAX_DEPTH} levels, times within the reader's bound and field names without escapes. An event of any
