@@ -179,12 +179,7 @@ final class EventBytes {
     }
 
     void hole(byte kind, int o, byte[] b, int from, int to) {
-        if (holes == kinds.length) {
-            kinds = java.util.Arrays.copyOf(kinds, holes * 2);
-            at = java.util.Arrays.copyOf(at, holes * 2);
-            valueFrom = java.util.Arrays.copyOf(valueFrom, holes * 2);
-            valueTo = java.util.Arrays.copyOf(valueTo, holes * 2);
-        }
+        room();
         int n = to - from;
         if (valuesSize + n > values.length) {
             values = java.util.Arrays.copyOf(values, Math.max(values.length * 2, valuesSize + n));
@@ -196,6 +191,22 @@ final class EventBytes {
         valueTo[holes] = valuesSize + n;
         valuesSize += n;
         holes++;
+    }
+
+    /** A hole of {@code kind} whose place and value are not kept: the caller keeps where it is ({@link EventScan#spans}). */
+    void span(byte kind) {
+        room();
+        kinds[holes++] = kind;
+    }
+
+    /** Room for one more hole. */
+    private void room() {
+        if (holes == kinds.length) {
+            kinds = java.util.Arrays.copyOf(kinds, holes * 2);
+            at = java.util.Arrays.copyOf(at, holes * 2);
+            valueFrom = java.util.Arrays.copyOf(valueFrom, holes * 2);
+            valueTo = java.util.Arrays.copyOf(valueTo, holes * 2);
+        }
     }
 
     private static boolean delimiter(byte c) {

@@ -8,7 +8,9 @@ import org.flagos.trace.tracefile.TraceLimits;
 
 /**
  * Merge's fast path over one event object: its bytes checked, the fields a merge reads taken and its bytes cut as
- * {@link EventBytes} cuts them, in one pass, for the events of the common form only. That form is a subset of what
+ * {@link EventBytes} cuts them, in one pass (two for an event with white space whose text is wanted only where its
+ * bytes as read are not it: {@link #EventScan(boolean)}), for the events of the common form only. Field names are
+ * checked once per sequence of names ({@link FieldNames}). That form is a subset of what
  * the one trace reader takes, on which both say the same: strict JSON, no field twice in an object, strings of ASCII
  * or UTF-8 of one to three bytes with only the escapes the JSON writer writes short, numbers of at most 60 characters,
  * at most {@link #MAX_DEPTH} levels, times within the reader's bound and field names without escapes. An event of any
@@ -93,19 +95,55 @@ final class EventScan {
     private final int[] keyFrom = new int[MAX_DEPTH * MAX_KEYS];
     private final int[] keyTo = new int[MAX_DEPTH * MAX_KEYS];
     private final int[] keyHash = new int[MAX_DEPTH * MAX_KEYS];
-    /** Per open object, by its depth: a bit per hash of the names it has had. */
-    private final long[] seen = new long[MAX_DEPTH + 2];
     private int keys;
+
+    /**
+     * Whether the event's text ({@link EventBytes#text} and its holes' values) is wanted only where its bytes as read are
+     * not it ({@link #asRead} false): the copy takes the others from the trace by their spans. Each event is then scanned
+     * without building its text, and once more with it where it has white space between its tokens.
+     */
+    private final boolean spans;
+    /** Whether this walk builds the event's text. */
+    private boolean emit;
+    /** The kind of the field name last read ({@link #key}). */
+    private int field;
+    /** The names of events' fields and of their args' fields seen so far. */
+    private final FieldNames eventNames = new FieldNames();
+    private final FieldNames argNames = new FieldNames();
+
+    /** Which fields of an object the merge reads: an event's, its args', or none. */
+    private static final int IN_EVENT = 0;
+    private static final int IN_ARGS = 1;
+    private static final int IN_OTHER = 2;
+
+    /** A scan that builds every event's text. */
+    EventScan() {
+        this(false);
+    }
+
+    /** @param spans whether the text is wanted only of events whose bytes as read are not it ({@link #spans}) */
+    EventScan(boolean spans) {
+        this.spans = spans;
+    }
 
     /**
      * Scans the event whose {@code '{'} is {@code b[from]}, with {@code b[from, lim)} read. Returns the offset after its
      * closing brace; throws {@link #MORE} when its end is past {@code lim}, {@link Unusual} when it is not of the common form.
      */
     int scan(byte[] b, int from, int lim) {
+        walk(b, from, lim, !spans);
+        if (!emit && !asRead()) {
+            walk(b, from, lim, true);
+        }
+        return i;
+    }
+
+    private void walk(byte[] b, int from, int lim, boolean emit) {
         this.b = b;
         this.i = from;
         this.lim = lim;
         this.start = from;
+        this.emit = emit;
         this.spanned = 0;
         bytes.reset(lim - from);
         text = bytes.text;
@@ -120,9 +158,11 @@ final class EventScan {
         labelFrom = -1;
         labelTo = -1;
         lines = 0;
-        event();
+        if (at(i) != '{') {
+            throw new Unusual("not the expected byte");
+        }
+        object(1, IN_EVENT);
         bytes.size = o;
-        return i;
     }
 
     /** The last event's length as read. */
@@ -167,7 +207,10 @@ final class EventScan {
     }
 
     private void emit(byte c) {
-        text[o++] = c;
+        if (emit) {
+            text[o] = c;
+        }
+        o++;
     }
 
     private void white() {
@@ -198,8 +241,13 @@ final class EventScan {
         emit(c);
     }
 
-    private void event() {
-        expect((byte) '{');
+    /**
+     * The object whose {@code '{'} is at {@code i}, at {@code depth} (the event at 1), its fields those of {@code fields}
+     * ({@link #IN_EVENT}, {@link #IN_ARGS}, {@link #IN_OTHER}): each name checked, each value taken as {@link #member} takes it.
+     */
+    private void object(int depth, int fields) {
+        i++;
+        emit((byte) '{');
         white();
         if (at(i) == '}') {
             i++;
@@ -207,13 +255,14 @@ final class EventScan {
             return;
         }
         int base = keys;
-        seen[1] = 0;
+        FieldNames names = fields == IN_EVENT ? eventNames : fields == IN_ARGS ? argNames : null;
+        int node = names == null ? -1 : FieldNames.ROOT;
         while (true) {
-            int field = key(base, 1);
+            node = key(base, names, node, fields);
             white();
             expect((byte) ':');
             white();
-            topValue(field);
+            member(field, depth);
             white();
             byte c = at(i++);
             emit(c);
@@ -229,14 +278,32 @@ final class EventScan {
     }
 
     /**
-     * A field name at {@code depth} in the object whose names start at {@code base}: checked (printable ASCII, no escape;
-     * not one of the names before it) and kept; its kind.
+     * A field name of the object whose names start at {@code base}, its kind left in {@link #field}: found among the
+     * children of {@code node} in {@code names} (then checked already), or checked here (printable ASCII, no escape; not
+     * one of the names before it) and added there. Returns its node, -1 when it has none (not kept, or no {@code names}).
      */
-    private int key(int base, int depth) {
+    private int key(int base, FieldNames names, int node, int fields) {
         if (at(i) != '"') {
             throw new Unusual("a field name that is not a string");
         }
+        if (keys == keyFrom.length || keys - base == MAX_KEYS) {
+            throw new Unusual("too many fields");
+        }
         int from = i + 1;
+        if (node >= 0) {
+            int known = names.child(node, b, from, lim);
+            if (known >= 0) {
+                int to = from + names.length(known);
+                keyFrom[keys] = from;
+                keyTo[keys] = to;
+                keyHash[keys] = names.hash(known);
+                keys++;
+                copy(i, to + 1);
+                i = to + 1;
+                field = names.kind(known);
+                return known;
+            }
+        }
         int k = from;
         int h = 0;
         while (true) {
@@ -252,63 +319,62 @@ final class EventScan {
         }
         int to = k;
         int n = to - from;
-        if (keys == keyFrom.length || keys - base == MAX_KEYS) {
-            throw new Unusual("too many fields");
-        }
-        long bit = 1L << ((h ^ (h >>> 6)) & 63);
-        if ((seen[depth] & bit) != 0) { // a name before it in this object may be the same: compare
-            for (int q = base; q < keys; q++) {
-                if (keyHash[q] == h && keyTo[q] - keyFrom[q] == n && Arrays.equals(b, keyFrom[q], keyTo[q], b, from, to)) {
-                    throw new Unusual("a field twice");
-                }
+        for (int q = base; q < keys; q++) {
+            if (keyHash[q] == h && keyTo[q] - keyFrom[q] == n && Arrays.equals(b, keyFrom[q], keyTo[q], b, from, to)) {
+                throw new Unusual("a field twice");
             }
         }
-        seen[depth] |= bit;
         keyFrom[keys] = from;
         keyTo[keys] = to;
         keyHash[keys] = h;
         keys++;
         copy(i, to + 1);
         i = to + 1;
-        if (depth == 1) {
-            switch (n) {
-                case 2 -> {
-                    byte c0 = b[from];
-                    byte c1 = b[from + 1];
-                    return c0 == 'p' && c1 == 'h' ? PH : c0 == 't' && c1 == 's' ? TS : c0 == 'i' && c1 == 'd' ? ID : OTHER;
-                }
-                case 3 -> {
-                    return is(from, to, "cat") ? CAT : is(from, to, "pid") ? PID : is(from, to, "dur") ? DUR : OTHER;
-                }
-                case 4 -> {
-                    return is(from, to, "name") ? NAME : is(from, to, "args") ? ARGS : OTHER;
-                }
-                default -> {
-                    return OTHER;
-                }
-            }
-        }
-        if (depth == 2) {
-            switch (n) {
-                case 11 -> { // the reader's id fields of args, all three of 11 characters
-                    return is(from, to, TraceEvent.CORRELATION) || is(from, to, TraceEvent.EXTERNAL_ID)
-                            || is(from, to, TraceEvent.EXTERNAL_ID_2021) ? ARG_ID : OTHER;
-                }
-                case 18 -> {
-                    return is(from, to, "Process Group Name") ? ARG_GROUP : OTHER;
-                }
-                case 4 -> {
-                    return is(from, to, "name") ? ARG_NAME : OTHER;
-                }
-                default -> {
-                    return OTHER;
-                }
-            }
-        }
-        return OTHER;
+        field = fields == IN_EVENT ? eventField(from, to) : fields == IN_ARGS ? argField(from, to) : OTHER;
+        return node >= 0 ? names.add(node, b, from, to, h, field) : -1;
     }
 
-    private void topValue(int field) {
+    /** The kind of an event's field named {@code b[from, to)}. */
+    private int eventField(int from, int to) {
+        switch (to - from) {
+            case 2 -> {
+                byte c0 = b[from];
+                byte c1 = b[from + 1];
+                return c0 == 'p' && c1 == 'h' ? PH : c0 == 't' && c1 == 's' ? TS : c0 == 'i' && c1 == 'd' ? ID : OTHER;
+            }
+            case 3 -> {
+                return is(from, to, "cat") ? CAT : is(from, to, "pid") ? PID : is(from, to, "dur") ? DUR : OTHER;
+            }
+            case 4 -> {
+                return is(from, to, "name") ? NAME : is(from, to, "args") ? ARGS : OTHER;
+            }
+            default -> {
+                return OTHER;
+            }
+        }
+    }
+
+    /** The kind of an args field named {@code b[from, to)}. */
+    private int argField(int from, int to) {
+        switch (to - from) {
+            case 11 -> { // the reader's id fields of args, all three of 11 characters
+                return is(from, to, TraceEvent.CORRELATION) || is(from, to, TraceEvent.EXTERNAL_ID)
+                        || is(from, to, TraceEvent.EXTERNAL_ID_2021) ? ARG_ID : OTHER;
+            }
+            case 18 -> {
+                return is(from, to, "Process Group Name") ? ARG_GROUP : OTHER;
+            }
+            case 4 -> {
+                return is(from, to, "name") ? ARG_NAME : OTHER;
+            }
+            default -> {
+                return OTHER;
+            }
+        }
+    }
+
+    /** The value of a field of kind {@code field} in the object at {@code depth}. */
+    private void member(int field, int depth) {
         byte c = at(i);
         switch (field) {
             case PH, CAT, NAME -> {
@@ -326,7 +392,7 @@ final class EventScan {
                     copy(i, end);
                     i = end;
                 } else {
-                    value(1);
+                    value(depth);
                 }
             }
             case PID -> {
@@ -350,7 +416,7 @@ final class EventScan {
                     }
                     i = end;
                 } else {
-                    value(1);
+                    value(depth);
                 }
             }
             case TS, DUR -> {
@@ -378,23 +444,40 @@ final class EventScan {
                     i = end;
                 } else {
                     unusable = true; // a time that is no number: the reader leaves the event out
-                    value(1);
+                    value(depth);
                 }
             }
-            case ID -> idValue(true);
+            case ID -> idValue(true, depth);
+            case ARG_ID -> idValue(false, depth);
             case ARGS -> {
                 if (c == '{') {
-                    args();
+                    object(depth + 1, IN_ARGS);
                 } else {
-                    value(1);
+                    value(depth);
                 }
             }
-            default -> value(1);
+            case ARG_GROUP, ARG_NAME -> {
+                if (c == '"') {
+                    int from = i + 1;
+                    int end = string();
+                    if (field == ARG_GROUP) {
+                        group = plainText(from, end - 1);
+                    } else {
+                        labelFrom = from;
+                        labelTo = end - 1;
+                    }
+                    copy(i, end);
+                    i = end;
+                } else {
+                    value(depth);
+                }
+            }
+            default -> value(depth);
         }
     }
 
     /** An id's value: a number or a string the merge renumbers, cut out as {@link EventBytes#scan} cuts it. */
-    private void idValue(boolean top) {
+    private void idValue(boolean top, int depth) {
         byte c = at(i);
         if (c == '"') {
             int from = i + 1;
@@ -417,53 +500,7 @@ final class EventScan {
             }
             i = end;
         } else {
-            value(top ? 1 : 2);
-        }
-    }
-
-    private void args() {
-        expect((byte) '{');
-        white();
-        if (at(i) == '}') {
-            i++;
-            emit((byte) '}');
-            return;
-        }
-        int base = keys;
-        seen[2] = 0;
-        while (true) {
-            int field = key(base, 2);
-            white();
-            expect((byte) ':');
-            white();
-            byte c = at(i);
-            if (field == ARG_ID) {
-                idValue(false);
-            } else if ((field == ARG_GROUP || field == ARG_NAME) && c == '"') {
-                int from = i + 1;
-                int end = string();
-                if (field == ARG_GROUP) {
-                    group = plainText(from, end - 1);
-                } else {
-                    labelFrom = from;
-                    labelTo = end - 1;
-                }
-                copy(i, end);
-                i = end;
-            } else {
-                value(2);
-            }
-            white();
-            c = at(i++);
-            emit(c);
-            if (c == '}') {
-                keys = base;
-                return;
-            }
-            if (c != ',') {
-                throw new Unusual("not a comma or a closing brace");
-            }
-            white();
+            value(depth);
         }
     }
 
@@ -478,7 +515,11 @@ final class EventScan {
             if (depth + 1 > MAX_DEPTH) {
                 throw new Unusual("deep");
             }
-            container(c, depth + 1);
+            if (c == '{') {
+                object(depth + 1, IN_OTHER);
+            } else {
+                array(depth + 1);
+            }
         } else if (c == '-' || (c >= '0' && c <= '9')) {
             int end = number();
             copy(i, end);
@@ -494,31 +535,22 @@ final class EventScan {
         }
     }
 
-    private void container(byte open, int depth) {
+    /** The array whose {@code '['} is at {@code i}, at {@code depth}. */
+    private void array(int depth) {
         i++;
-        emit(open);
+        emit((byte) '[');
         white();
-        byte close = open == '{' ? (byte) '}' : (byte) ']';
-        if (at(i) == close) {
+        if (at(i) == ']') {
             i++;
-            emit(close);
+            emit((byte) ']');
             return;
         }
-        int base = keys;
-        seen[depth] = 0;
         while (true) {
-            if (open == '{') {
-                key(base, depth);
-                white();
-                expect((byte) ':');
-                white();
-            }
             value(depth);
             white();
             byte c = at(i++);
             emit(c);
-            if (c == close) {
-                keys = base;
+            if (c == ']') {
                 return;
             }
             if (c != ',') {
@@ -619,8 +651,14 @@ final class EventScan {
      * two or three bytes (no overlong form, no surrogate), the escapes {@code \" \\ \b \t \n \f \r}.
      */
     private int string() {
+        byte[] b = this.b;
+        int lim = this.lim;
         int k = i + 1;
         while (true) {
+            byte plain;
+            while (k < lim && (plain = b[k]) >= 0x20 && plain != '"' && plain != '\\') { // printable ASCII, the most of it
+                k++;
+            }
             int c = at(k) & 0xff;
             if (c == '"') {
                 return k + 1;
@@ -669,7 +707,11 @@ final class EventScan {
         spanFrom[h] = (quoted ? from - 1 : from) - start;
         spanTo[h] = (quoted ? to + 1 : to) - start;
         spanned += spanTo[h] - spanFrom[h];
-        bytes.hole(kind, o, b, from, to);
+        if (emit) {
+            bytes.hole(kind, o, b, from, to);
+        } else {
+            bytes.span(kind);
+        }
     }
 
     /**
@@ -682,7 +724,9 @@ final class EventScan {
 
     private void copy(int from, int to) {
         int n = to - from;
-        System.arraycopy(b, from, text, o, n);
+        if (emit) {
+            System.arraycopy(b, from, text, o, n);
+        }
         o += n;
     }
 

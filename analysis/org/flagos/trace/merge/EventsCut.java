@@ -20,7 +20,7 @@ final class EventsCut extends InputStream {
     private static final byte[] TRACE_EVENTS = "traceEvents".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private final InputStream in;
-    private final EventScan scan = new EventScan();
+    private final EventScan scan;
     private final Sink sink;
     private final byte[] buf = new byte[1 << 20];
     private int pos;
@@ -46,8 +46,14 @@ final class EventsCut extends InputStream {
     private boolean closePending;
 
     EventsCut(InputStream in, Sink sink) {
+        this(in, sink, false);
+    }
+
+    /** @param spans whether events' text is wanted only where their bytes as read are not it ({@link EventScan#EventScan(boolean)}) */
+    EventsCut(InputStream in, Sink sink, boolean spans) {
         this.in = in;
         this.sink = sink;
+        this.scan = new EventScan(spans);
     }
 
     /** Whether the events array was found and taken. */

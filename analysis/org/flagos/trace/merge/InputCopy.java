@@ -37,10 +37,15 @@ final class InputCopy {
     static final int PID_STRIDE = TraceLimits.PID_STRIDE;
     /** Ids a viewer reads as JavaScript numbers stay exact up to 2^53. */
     static final long MAX_ID = 1L << 53;
-    /** Of an event in a part of a {@link #source}: its bytes are the trace's, the holes' spans in them. */
-    private static final int AS_READ = 0;
-    /** Of an event in a part of a {@link #source}: its bytes are in the part, as without one. */
-    private static final int WRITTEN = 1;
+    /**
+     * The first number of an event in a part of a {@link #source}: its holes times 4, {@link #WRITTEN} and {@link #NEXT} or
+     * neither. Then, unless {@link #NEXT}, the lines it is past the last event's and the bytes between them; its length;
+     * and, its bytes being the trace's, per hole: its kind ({@link EventBytes#PID} with its process's index times 8),
+     * its span's start past the last span's end and its length (quotes included).
+     */
+    private static final int NEXT = 1;
+    /** Of an event in a part of a {@link #source}: its bytes are in the part, as without one (its holes with them). */
+    private static final int WRITTEN = 2;
     /** Categories of device work: their process is a device's. */
     private static final Set<String> DEVICE_CATEGORIES = Set.of("kernel", "gpu_memcpy", "gpu_memset", "gpu_user_annotation");
 
@@ -49,6 +54,8 @@ final class InputCopy {
         final String original;
         final int index;
         long pid;
+        /** {@link #pid}'s decimal text. */
+        byte[] pidText;
         final int order;
         String name;
         boolean device;
@@ -179,7 +186,7 @@ final class InputCopy {
                         pass.scanned(s, line, offset);
                     }
                 };
-                cut[0] = new EventsCut(in, sink);
+                cut[0] = new EventsCut(in, sink, copy.source != null); // the copy takes as-read events' bytes from the trace
                 var read = TraceReader.walk(cut[0], trace, TraceReader.Options.FACTS, e -> {
                     throw new EventScan.Unusual("an event the cut left");
                 });
@@ -243,30 +250,34 @@ final class InputCopy {
                 write(row, line);
                 return;
             }
-            out.number(line);
             boolean asRead = s.asRead();
-            out.number(asRead ? AS_READ : WRITTEN);
-            out.numberLong(offset - end);
+            boolean next = line == lastLine && offset - end == 1; // on the line of the one before, after its comma
+            out.number((asRead ? bytes.holes << 2 : WRITTEN) | (next ? NEXT : 0));
+            if (!next) {
+                out.number(line - lastLine);
+                out.numberLong(offset - end);
+            }
             out.number(s.length());
+            lastLine = line;
             end = offset + s.length();
             if (!asRead) {
                 writeHolesAndText(row);
                 return;
             }
-            out.number(bytes.holes);
+            int spanEnd = 0;
             for (int h = 0; h < bytes.holes; h++) {
-                out.number(bytes.kinds[h]);
-                out.number(s.spanFrom[h]);
-                out.number(s.spanTo[h]);
-                if (bytes.kinds[h] == EventBytes.PID) {
-                    out.number(row.index);
-                }
+                byte kind = bytes.kinds[h];
+                out.number(kind == EventBytes.PID ? kind | row.index << 3 : kind);
+                out.number(s.spanFrom[h] - spanEnd);
+                out.number(s.spanTo[h] - s.spanFrom[h]);
+                spanEnd = s.spanTo[h];
             }
             copy.events++;
         }
 
-        /** Where the last event copied ends in the trace: the next one's offset is written from there. */
+        /** Where the last event copied ends in the trace, and its line: the next one's are written from there. */
         private long end;
+        private int lastLine;
 
         void event(TraceEvent e) throws IOException {
             if (e.unusable()) { // a ts or dur that is no time: left out, as every reader of the merged trace would
@@ -384,6 +395,7 @@ final class InputCopy {
     void copy(MergedEvents to, int slot, int inputs, long shiftNs, String label) throws IOException {
         for (Row row : rows.values()) {
             row.pid = (long) (slot + 1) * PID_STRIDE + row.index;
+            row.pidText = Long.toString(row.pid).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         }
         try (PartIn in = new PartIn(Files.newInputStream(part)); PartIn trace = source == null ? null : new PartIn(Files.newInputStream(source))) {
             Copier copier = new Copier(in, to, slot, inputs, shiftNs);
@@ -433,13 +445,20 @@ final class InputCopy {
             this.slotPrefix = ("\"" + slot + ":").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         }
 
-        /** The event whose bytes are the trace's ({@link #AS_READ}), or in the part. */
+        /** The line of the event read last from a {@link #source}'s part. */
+        private int line;
+
+        /** The event whose bytes are the trace's, or in the part ({@link #WRITTEN}). */
         void fromTrace(PartIn trace) throws IOException {
-            int line = in.number();
-            int how = in.number();
-            trace.skip(in.numberLong());
+            int head = in.number();
+            if ((head & NEXT) != 0) {
+                trace.skip(1);
+            } else {
+                line += in.number();
+                trace.skip(in.numberLong());
+            }
             int length = in.number();
-            if (how == WRITTEN) {
+            if ((head & WRITTEN) != 0) {
                 trace.skip(length);
                 event(line);
                 return;
@@ -451,16 +470,19 @@ final class InputCopy {
             if (raw[0] != '{' || raw[length - 1] != '}') {
                 throw changed();
             }
-            int holes = in.number();
+            int holes = head >>> 2;
             room(holes);
             if (holes > times.length) {
                 times = new long[holes];
             }
+            int spanEnd = 0;
             for (int h = 0; h < holes; h++) {
-                kinds[h] = in.number();
-                at[h] = in.number(); // the span, quotes included
-                from[h] = in.number(); // its end
-                lengths[h] = kinds[h] == EventBytes.PID ? in.number() : 0;
+                int kind = in.number();
+                kinds[h] = kind & 7;
+                lengths[h] = kind >>> 3; // a pid's process
+                at[h] = spanEnd + in.number(); // the span, quotes included
+                from[h] = at[h] + in.number(); // its end
+                spanEnd = from[h];
                 if (kinds[h] == EventBytes.TS) { // the time first: an event past the bound is refused by its line
                     long ns = Timestamps.nanos(raw, at[h], from[h] - at[h]);
                     times[h] = ns;
@@ -478,7 +500,10 @@ final class InputCopy {
                 int f = at[h];
                 int n = from[h] - at[h];
                 switch (kinds[h]) {
-                    case EventBytes.PID -> to.decimal(byIndex[lengths[h]].pid);
+                    case EventBytes.PID -> {
+                        byte[] pid = byIndex[lengths[h]].pidText;
+                        to.bytes(pid, 0, pid.length);
+                    }
                     case EventBytes.TS -> {
                         if (times[h] == Long.MIN_VALUE) {
                             to.time(raw, f, n, shiftNs);
@@ -545,7 +570,10 @@ final class InputCopy {
                 to.copy(in, at[h] - done);
                 done = at[h];
                 switch (kinds[h]) {
-                    case EventBytes.PID -> to.decimal(byIndex[lengths[h]].pid);
+                    case EventBytes.PID -> {
+                        byte[] pid = byIndex[lengths[h]].pidText;
+                        to.bytes(pid, 0, pid.length);
+                    }
                     case EventBytes.TS -> to.time(value, from[h], lengths[h], shiftNs);
                     case EventBytes.ID_INT -> to.decimal(idInt(value, from[h], lengths[h], slot, inputs));
                     case EventBytes.ID_NUMBER_STRING -> { // "5" stays a string, renumbered as the number 5 is
@@ -732,6 +760,16 @@ final class InputCopy {
         }
     }
 
+    /** The digits of 00 to 99, two bytes each. */
+    private static final byte[] PAIRS = new byte[200];
+
+    static {
+        for (int k = 0; k < 100; k++) {
+            PAIRS[2 * k] = (byte) ('0' + k / 10);
+            PAIRS[2 * k + 1] = (byte) ('0' + k % 10);
+        }
+    }
+
     /** The merged trace's events array as bytes: elements separated by commas, written in large blocks. */
     static final class MergedEvents extends Buffered {
         private boolean any;
@@ -775,9 +813,19 @@ final class InputCopy {
                 digits++;
             }
             int end = pos + digits;
-            for (int i = end - 1; i >= pos; i--) {
-                buf[i] = (byte) ('0' + v % 10);
-                v /= 10;
+            int k = end;
+            while (v >= 100) { // two digits a step
+                int r = (int) (v % 100) * 2;
+                v /= 100;
+                buf[--k] = PAIRS[r + 1];
+                buf[--k] = PAIRS[r];
+            }
+            if (v >= 10) {
+                int r = (int) v * 2;
+                buf[--k] = PAIRS[r + 1];
+                buf[--k] = PAIRS[r];
+            } else {
+                buf[--k] = (byte) ('0' + v);
             }
             pos = end;
         }

@@ -174,6 +174,40 @@ class EventScanTest {
         assertEquals(common.size(), i);
     }
 
+    /**
+     * Field names past what the scan keeps of them ({@link FieldNames}: more children of a name than it keeps, names
+     * longer than it keeps, more names than it keeps), and each name twice after its first was found among them: read
+     * alike; the trace without a name twice fast, each with one by the reader.
+     */
+    @Test
+    void fieldNamesPastTheKeptOnesReadAlike() throws Exception {
+        StringBuilder events = new StringBuilder();
+        for (int i = 0; i < 20; i++) { // 20 args of one name each: more than an args name keeps after it
+            events.append("{\"ph\":\"X\",\"pid\":1,\"ts\":").append(i).append(",\"args\":{\"k").append(i).append("\":1}},\n");
+        }
+        String longName = "n".repeat(FieldNames.MAX_NAME + 6);
+        for (int i = 0; i < 2; i++) {
+            events.append("{\"ph\":\"X\",\"pid\":1,\"").append(longName).append("\":").append(i).append(",\"ts\":1},\n");
+        }
+        for (int i = 0; i < 1300; i++) { // 16 x 16 x 6 paths of names: more names than it keeps
+            events.append("{\"ph\":\"X\",\"x").append(i % 16).append("\":1,\"y").append(i / 16 % 16).append("\":2,\"z").append(i / 256)
+                    .append("\":3,\"pid\":1,\"ts\":5,\"args\":{\"correlation\":").append(i).append("}},\n");
+        }
+        events.append("{\"ph\":\"X\",\"pid\":2,\"ts\":1,\"args\":{\"External id\":4,\"k3\":1,\"correlation\":5}}");
+        Path t = MergeTraces.trace(dir, 1, events.toString(), 2_000L);
+        assertTrue(same(t), "names past the kept ones, none twice: fast");
+        Files.delete(t);
+        for (String twice : List.of("{\"ph\":\"X\",\"cat\":\"kernel\",\"ph\":\"X\"}", // a name found, then again
+                "{\"ph\":\"X\",\"pid\":1,\"ts\":1,\"args\":{\"External id\":3,\"External id\":4}}",
+                "{\"ph\":\"X\",\"x3\":1,\"y15\":2,\"z5\":3,\"y15\":4}", // past the kept names
+                "{\"ph\":\"X\",\"pid\":1,\"" + longName + "\":1,\"" + longName + "\":2}",
+                "{\"ph\":\"X\",\"pid\":1,\"ts\":1,\"args\":{\"k19\":1,\"k19\":1}}")) {
+            t = MergeTraces.trace(dir, 1, events + ",\n" + twice, 2_000L);
+            assertFalse(same(t), "a name twice: the reader's: " + twice);
+            Files.delete(t);
+        }
+    }
+
     /** The document around the events: its lines counted as the reader counts them (the copy names an event by its line). */
     @Test
     void eventLinesAreTheReadersLines() throws Exception {
