@@ -11,6 +11,8 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -107,6 +109,7 @@ final class ChunkedTraceRead {
     private static TraceBlocks read(Path path, FileChannel file, TraceChunks.Plan plan, int threads, SummaryEvents.Sink sink,
                                     AtomicInteger scanned) throws IOException {
         AtomicBoolean stop = new AtomicBoolean();
+        Queue<SummaryEvents> spare = new ConcurrentLinkedQueue<>(); // columns handed on, for the next chunks' scans
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "flagtrace-trace-chunk");
             t.setDaemon(true);
@@ -118,7 +121,7 @@ final class ChunkedTraceRead {
             ArrayDeque<Future<Chunk>> pending = new ArrayDeque<>();
             int next = 0;
             while (next < chunks && pending.size() < ahead) {
-                pending.add(submit(pool, path, file, plan, next++, stop, scanned));
+                pending.add(submit(pool, path, file, plan, next++, stop, scanned, spare));
             }
             Chunk first = take(pending.poll());
             if (first == null || first.startEvents() < 0) {
@@ -127,13 +130,14 @@ final class ChunkedTraceRead {
             first.events().replay(0, first.startEvents(), 0, sink);
             for (int k = 1; k < chunks; k++) {
                 if (next < chunks) {
-                    pending.add(submit(pool, path, file, plan, next++, stop, scanned));
+                    pending.add(submit(pool, path, file, plan, next++, stop, scanned, spare));
                 }
                 Chunk c = take(pending.poll());
                 if (c == null) {
                     return null;
                 }
                 c.events().replay(0, c.events().size(), 0, sink);
+                spare.add(c.events());
             }
             first.events().replay(first.startEvents(), first.events().size(), first.startMemories(), sink);
             return first.blocks();
@@ -147,7 +151,8 @@ final class ChunkedTraceRead {
      * The events of the middle chunk {@code [from, to)} of {@code file}, scanned from its bytes; null where the scan
      * does not take them (or the file ended early): the reader is to read the chunk.
      */
-    private static SummaryEvents scan(FileChannel file, long from, long to, AtomicBoolean stop) throws IOException {
+    private static SummaryEvents scan(FileChannel file, long from, long to, AtomicBoolean stop, Queue<SummaryEvents> spare)
+            throws IOException {
         ThreadScan t = SCANS.get();
         int n = (int) (to - from); // a chunk is a few MiB: TraceChunks cuts it so
         if (t.bytes.length < n + SummaryScan.SLACK) {
@@ -162,7 +167,11 @@ final class ChunkedTraceRead {
             into.limit(n);
         }
         t.bytes[n] = 0; // the scan's end
-        SummaryEvents events = new SummaryEvents(n / 256); // about as many as a trace of torch's keeps of its bytes
+        SummaryEvents events = spare.poll();
+        if (events == null) {
+            events = new SummaryEvents(n / 256); // about as many as a trace of torch's keeps of its bytes
+        }
+        events.clear();
         try {
             t.scan.scan(t.bytes, 0, n, events, stop::get);
         } catch (SummaryScan.Unusual e) {
@@ -187,11 +196,11 @@ final class ChunkedTraceRead {
     }
 
     private static Future<Chunk> submit(ExecutorService pool, Path path, FileChannel file, TraceChunks.Plan plan, int k,
-                                        AtomicBoolean stop, AtomicInteger scanned) {
+                                        AtomicBoolean stop, AtomicInteger scanned, Queue<SummaryEvents> spare) {
         return pool.submit(() -> {
             long[] cuts = plan.cuts();
             if (k > 0) {
-                SummaryEvents events = scan(file, cuts[k - 1] + 1, cuts[k], stop);
+                SummaryEvents events = scan(file, cuts[k - 1] + 1, cuts[k], stop, spare);
                 if (events != null) {
                     scanned.incrementAndGet();
                     return new Chunk(events, null, 0, 0);

@@ -89,6 +89,12 @@ final class SummaryEvents {
         outElems = new long[n];
     }
 
+    /** Forgets the events kept, its columns kept for the next ones. */
+    void clear() {
+        size = 0;
+        memories = 0;
+    }
+
     /** Events kept. */
     int size() {
         return size;

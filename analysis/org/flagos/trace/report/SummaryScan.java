@@ -430,17 +430,28 @@ final class SummaryScan {
         keys++;
         i = to + 1;
         if (depth == 1) {
-            for (int f = 0; f < TOP.length; f++) {
-                if (TOP[f].is(n, first, last)) {
-                    return TOP[f].field;
+            return switch (n) { // the name's bytes as words, against the names' (constants once the class is loaded)
+                case 2 -> first == PH_W ? PH : first == TS_W ? TS : OTHER;
+                case 3 -> first == CAT_W ? CAT : first == PID_W ? PID : first == TID_W ? TID : first == DUR_W ? DUR : OTHER;
+                case 4 -> first == NAME_W ? NAME : first == ARGS_W ? ARGS : OTHER;
+                default -> OTHER;
+            };
+        }
+        if (depth == 2) {
+            return switch (n) {
+                case 5 -> first == DTYPE_W ? DTYPE : OTHER;
+                case 6 -> first == DEVICE_W ? DEVICE : OTHER;
+                case 8 -> first == IN_DEVICE_W ? DEVICE : OTHER;
+                case 9, 11, 13, 14, 15 -> {
+                    for (Name x : ARG) {
+                        if (x.is(n, first, last)) {
+                            yield x.field;
+                        }
+                    }
+                    yield OTHER;
                 }
-            }
-        } else if (depth == 2) {
-            for (int f = 0; f < ARG.length; f++) {
-                if (ARG[f].is(n, first, last)) {
-                    return ARG[f].field;
-                }
-            }
+                default -> OTHER;
+            };
         }
         return OTHER;
     }
@@ -474,7 +485,7 @@ final class SummaryScan {
         }
 
         /** The (up to) eight bytes of {@code s} from {@code at}, little-endian, as {@link #LONGS} reads them. */
-        private static long word(String s, int at) {
+        static long word(String s, int at) {
             long w = 0;
             for (int k = Math.min(s.length(), at + 8) - 1; k >= at; k--) {
                 w = w << 8 | (s.charAt(k) & 0xff);
@@ -483,14 +494,22 @@ final class SummaryScan {
         }
     }
 
-    /** The event's fields the summary reads ({@code TraceReader}'s names). */
-    private static final Name[] TOP = {new Name("ph", PH), new Name("cat", CAT), new Name("name", NAME), new Name("pid", PID),
-        new Name("tid", TID), new Name("ts", TS), new Name("dur", DUR), new Name("args", ARGS)};
-    /** The fields of its args the summary reads. */
+    // the event's fields the summary reads ({@code TraceReader}'s names), as words
+    private static final long PH_W = Name.word("ph", 0);
+    private static final long TS_W = Name.word("ts", 0);
+    private static final long CAT_W = Name.word("cat", 0);
+    private static final long PID_W = Name.word("pid", 0);
+    private static final long TID_W = Name.word("tid", 0);
+    private static final long DUR_W = Name.word("dur", 0);
+    private static final long NAME_W = Name.word("name", 0);
+    private static final long ARGS_W = Name.word("args", 0);
+    // the fields of its args the summary reads: the short ones as words, the long ones by length and words
+    private static final long DTYPE_W = Name.word("dtype", 0);
+    private static final long DEVICE_W = Name.word("device", 0);
+    private static final long IN_DEVICE_W = Name.word("inDevice", 0);
     private static final Name[] ARG = {new Name(TraceEvent.EXTERNAL_ID, EXTERNAL), new Name(TraceEvent.EXTERNAL_ID_2021, EXTERNAL),
-        new Name("device", DEVICE), new Name("inDevice", DEVICE), new Name("Device Id", DEVICE), new Name("Device Type", DEVICE_TYPE),
-        new Name("Total Allocated", TOTAL_ALLOCATED), new Name("In msg nelems", IN_ELEMS), new Name("Out msg nelems", OUT_ELEMS),
-        new Name("dtype", DTYPE)};
+        new Name("Device Id", DEVICE), new Name("Device Type", DEVICE_TYPE), new Name("Total Allocated", TOTAL_ALLOCATED),
+        new Name("In msg nelems", IN_ELEMS), new Name("Out msg nelems", OUT_ELEMS)};
 
     /** Any value inside the container at {@code depth}, checked and passed over. */
     private void value(int depth) {
