@@ -5,16 +5,20 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.io.SequenceInputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.flagos.trace.tracefile.TraceBlocks;
 import org.flagos.trace.tracefile.TraceReader;
 
@@ -32,6 +36,9 @@ import org.flagos.trace.tracefile.TraceReader;
  * events), nothing is said: the caller reads the whole file again on one thread, which says what is wrong in
  * its own words, at its own line. Only the faults of the events the sink is handed, in file order, are thrown
  * here, as one thread's walk would throw them.
+ *
+ * <p>A middle chunk is first scanned straight from its bytes ({@link SummaryScan}), which takes the events of the
+ * common form only, as the reader would take them; a chunk with anything else in it is read by the reader.
  */
 final class ChunkedTraceRead {
     /** How a file is read in chunks. */
@@ -48,6 +55,14 @@ final class ChunkedTraceRead {
     /** One chunk read: its events, its blocks, and (the first chunk) how many of its events are of the file's start. */
     private record Chunk(SummaryEvents events, TraceBlocks blocks, int startEvents, int startMemories) {
     }
+
+    /** A thread's scan of middle chunks: its buffer of a chunk's bytes, and its scan (whose texts it keeps from chunk to chunk). */
+    private static final class ThreadScan {
+        final SummaryScan scan = new SummaryScan();
+        byte[] bytes = new byte[0];
+    }
+
+    private static final ThreadLocal<ThreadScan> SCANS = ThreadLocal.withInitial(ThreadScan::new);
 
     /** Thrown into a chunk's read once the file is given up, to end it early. */
     private static final class Stopped extends RuntimeException {
@@ -80,14 +95,21 @@ final class ChunkedTraceRead {
      * handed some of the events).
      */
     static TraceBlocks read(Path path, TraceChunks.Plan plan, int threads, SummaryEvents.Sink sink) throws IOException {
+        return read(path, plan, threads, sink, new AtomicInteger());
+    }
+
+    /** As {@link #read(Path, TraceChunks.Plan, int, SummaryEvents.Sink)}, counting in {@code scanned} the middle chunks scanned from their bytes. */
+    static TraceBlocks read(Path path, TraceChunks.Plan plan, int threads, SummaryEvents.Sink sink, AtomicInteger scanned)
+            throws IOException {
         try (FileChannel file = FileChannel.open(path)) {
-            return read(path, file, plan, threads, sink);
+            return read(path, file, plan, threads, sink, scanned);
         }
     }
 
-    private static TraceBlocks read(Path path, FileChannel file, TraceChunks.Plan plan, int threads, SummaryEvents.Sink sink)
-            throws IOException {
+    private static TraceBlocks read(Path path, FileChannel file, TraceChunks.Plan plan, int threads, SummaryEvents.Sink sink,
+                                    AtomicInteger scanned) throws IOException {
         AtomicBoolean stop = new AtomicBoolean();
+        Queue<SummaryEvents> spare = new ConcurrentLinkedQueue<>(); // columns handed on, for the next chunks' scans
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "flagtrace-trace-chunk");
             t.setDaemon(true);
@@ -99,7 +121,7 @@ final class ChunkedTraceRead {
             ArrayDeque<Future<Chunk>> pending = new ArrayDeque<>();
             int next = 0;
             while (next < chunks && pending.size() < ahead) {
-                pending.add(submit(pool, path, file, plan, next++, stop));
+                pending.add(submit(pool, path, file, plan, next++, stop, scanned, spare));
             }
             Chunk first = take(pending.poll());
             if (first == null || first.startEvents() < 0) {
@@ -108,13 +130,14 @@ final class ChunkedTraceRead {
             first.events().replay(0, first.startEvents(), 0, sink);
             for (int k = 1; k < chunks; k++) {
                 if (next < chunks) {
-                    pending.add(submit(pool, path, file, plan, next++, stop));
+                    pending.add(submit(pool, path, file, plan, next++, stop, scanned, spare));
                 }
                 Chunk c = take(pending.poll());
                 if (c == null) {
                     return null;
                 }
                 c.events().replay(0, c.events().size(), 0, sink);
+                spare.add(c.events());
             }
             first.events().replay(first.startEvents(), first.events().size(), first.startMemories(), sink);
             return first.blocks();
@@ -122,6 +145,42 @@ final class ChunkedTraceRead {
             stop.set(true);
             pool.shutdownNow();
         }
+    }
+
+    /**
+     * The events of the middle chunk {@code [from, to)} of {@code file}, scanned from its bytes; null where the scan
+     * does not take them (or the file ended early): the reader is to read the chunk.
+     */
+    private static SummaryEvents scan(FileChannel file, long from, long to, AtomicBoolean stop, Queue<SummaryEvents> spare)
+            throws IOException {
+        ThreadScan t = SCANS.get();
+        int n = (int) (to - from); // a chunk is a few MiB: TraceChunks cuts it so
+        if (t.bytes.length < n + SummaryScan.SLACK) {
+            t.bytes = new byte[Math.max(n + SummaryScan.SLACK, t.bytes.length + t.bytes.length / 2)];
+        }
+        ByteBuffer into = ByteBuffer.wrap(t.bytes, 0, n);
+        while (into.hasRemaining()) { // a MiB at a time: the channel copies through a direct buffer of that size
+            into.limit(Math.min(n, into.position() + (1 << 20)));
+            if (file.read(into, from + into.position()) < 0) {
+                return null;
+            }
+            into.limit(n);
+        }
+        t.bytes[n] = 0; // the scan's end
+        SummaryEvents events = spare.poll();
+        if (events == null) {
+            events = new SummaryEvents(n / 256); // about as many as a trace of torch's keeps of its bytes
+        }
+        events.clear();
+        try {
+            t.scan.scan(t.bytes, 0, n, events, stop::get);
+        } catch (SummaryScan.Unusual e) {
+            return null;
+        }
+        if (stop.get()) {
+            throw new Stopped();
+        }
+        return events;
     }
 
     /** The chunk's read, or null when it failed. */
@@ -137,9 +196,16 @@ final class ChunkedTraceRead {
     }
 
     private static Future<Chunk> submit(ExecutorService pool, Path path, FileChannel file, TraceChunks.Plan plan, int k,
-                                        AtomicBoolean stop) {
+                                        AtomicBoolean stop, AtomicInteger scanned, Queue<SummaryEvents> spare) {
         return pool.submit(() -> {
             long[] cuts = plan.cuts();
+            if (k > 0) {
+                SummaryEvents events = scan(file, cuts[k - 1] + 1, cuts[k], stop, spare);
+                if (events != null) {
+                    scanned.incrementAndGet();
+                    return new Chunk(events, null, 0, 0);
+                }
+            }
             InputStream bytes;
             if (k == 0) {
                 bytes = new SequenceInputStream(new FileRange(file, 0, cuts[0]), new FileRange(file, cuts[cuts.length - 1], plan.size()));

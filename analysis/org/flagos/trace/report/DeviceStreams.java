@@ -104,7 +104,8 @@ public final class DeviceStreams {
 
     private static double shown(double t, long lo, List<Cut> cuts) {
         double at = t - lo;
-        for (Cut c : cuts) {
+        for (int k = 0; k < cuts.size(); k++) { // indexed: called for every device event, no iterator made
+            Cut c = cuts.get(k);
             if (c.endNs() <= t) {
                 at -= c.lengthNs();
             } else if (c.startNs() < t) {

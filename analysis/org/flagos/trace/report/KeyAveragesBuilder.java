@@ -57,6 +57,10 @@ final class KeyAveragesBuilder implements Closeable {
     private String lastPid;
     private String lastTid;
     private int lastRow;
+    /** The row before the last: a trace's device work and the runtime calls that launch it take turns. */
+    private String otherPid;
+    private String otherTid;
+    private int otherRow;
 
     private final int bufferLongs;
     private final int deviceIdsInMemory;
@@ -105,11 +109,18 @@ final class KeyAveragesBuilder implements Closeable {
             throw tooManyNames();
         }
         int row = lastRow;
-        if (!pid.equals(lastPid) || !tid.equals(lastTid)) { // traces run in stretches of one row
-            row = rows.id(pid + '\u0000' + tid);
-            if (row < 0) {
-                throw new TraceLimitException("holds events on more than " + MAX_ROWS + " threads and streams");
+        if (!pid.equals(lastPid) || !tid.equals(lastTid)) { // traces run in stretches of one row, or of two taking turns
+            if (pid.equals(otherPid) && tid.equals(otherTid)) {
+                row = otherRow;
+            } else {
+                row = rows.id(pid + '\u0000' + tid);
+                if (row < 0) {
+                    throw new TraceLimitException("holds events on more than " + MAX_ROWS + " threads and streams");
+                }
             }
+            otherPid = lastPid;
+            otherTid = lastTid;
+            otherRow = lastRow;
             lastPid = pid;
             lastTid = tid;
             lastRow = row;

@@ -31,10 +31,15 @@ final class SummaryEvents {
 
     /** Which events the summary reads: complete events and {@code [memory]} instants; the rest are skipped. */
     static byte kind(TraceEvent e) {
-        if ("i".equals(e.ph()) && "[memory]".equals(e.name())) {
+        return kind(e.ph(), e.name());
+    }
+
+    /** {@link #kind(TraceEvent)} of an event whose {@code ph} and {@code name} are these (null: none). */
+    static byte kind(String ph, String name) {
+        if ("i".equals(ph) && "[memory]".equals(name)) {
             return MEMORY;
         }
-        return "X".equals(e.ph()) ? COMPLETE : SKIP;
+        return "X".equals(ph) ? COMPLETE : SKIP;
     }
 
     /** Hands {@code e} to {@code sink} by its kind: the one-thread walk's way, and {@link #replay}'s. */
@@ -48,58 +53,109 @@ final class SummaryEvents {
     }
 
     private int size;
-    private byte[] kinds = new byte[1024];
-    private String[] cats = new String[1024];
-    private String[] names = new String[1024];
-    private String[] pids = new String[1024];
-    private String[] tids = new String[1024];
-    private String[] dtypes = new String[1024];
-    private long[] ts = new long[1024];
-    private long[] durs = new long[1024];
-    private long[] links = new long[1024];
-    private long[] inElems = new long[1024];
-    private long[] outElems = new long[1024];
+    private byte[] kinds;
+    private String[] cats;
+    private String[] names;
+    private String[] pids;
+    private String[] tids;
+    private String[] dtypes;
+    private long[] ts;
+    private long[] durs;
+    private long[] links;
+    private long[] inElems;
+    private long[] outElems;
     /** The {@code [memory]} instants' own fields, in their order among the events: total allocated, device type, device, pid. */
     private int memories;
     private long[] memory = new long[4 * 16];
+
+    /** Columns for 1,024 events to start with. */
+    SummaryEvents() {
+        this(1024);
+    }
+
+    /** Columns for {@code capacity} events to start with (they grow past it). */
+    SummaryEvents(int capacity) {
+        int n = Math.max(16, capacity);
+        kinds = new byte[n];
+        cats = new String[n];
+        names = new String[n];
+        pids = new String[n];
+        tids = new String[n];
+        dtypes = new String[n];
+        ts = new long[n];
+        durs = new long[n];
+        links = new long[n];
+        inElems = new long[n];
+        outElems = new long[n];
+    }
+
+    /** Forgets the events kept, its columns kept for the next ones. */
+    void clear() {
+        size = 0;
+        memories = 0;
+    }
 
     /** Events kept. */
     int size() {
         return size;
     }
 
-    /** Keeps {@code e} when the summary reads it. */
-    void add(TraceEvent e) {
-        byte kind = kind(e);
-        if (kind == SKIP) {
-            return;
+    /** What {@link #add} hands an event on to: this columns' own {@link #complete} and {@link #memory}. */
+    private final Sink keep = new Sink() {
+        @Override
+        public void complete(String cat, String name, String pid, String tid, long tsNs, long durNs, boolean unusable,
+                             long externalId, long inElems, long outElems, String dtype) {
+            SummaryEvents.this.complete(cat, name, pid, tid, tsNs, durNs, unusable, externalId, inElems, outElems, dtype);
         }
+
+        @Override
+        public void memory(long totalAllocated, long tsNs, boolean unusable, long deviceType, long device, long pidNumber) {
+            SummaryEvents.this.memory(totalAllocated, tsNs, unusable, deviceType, device, pidNumber);
+        }
+    };
+
+    /** Keeps {@code e} when the summary reads it. */
+    void add(TraceEvent e) throws IOException {
+        handOn(e, keep);
+    }
+
+    /** Keeps a complete event ({@link Sink#complete}'s fields). */
+    void complete(String cat, String name, String pid, String tid, long tsNs, long durNs, boolean unusable, long externalId,
+                         long inElems, long outElems, String dtype) {
+        int i = next(COMPLETE, tsNs, unusable);
+        cats[i] = cat;
+        names[i] = name;
+        pids[i] = pid;
+        tids[i] = tid;
+        dtypes[i] = dtype;
+        durs[i] = durNs;
+        links[i] = externalId;
+        this.inElems[i] = inElems;
+        this.outElems[i] = outElems;
+    }
+
+    /** Keeps a {@code [memory]} instant ({@link Sink#memory}'s fields). */
+    void memory(long totalAllocated, long tsNs, boolean unusable, long deviceType, long device, long pidNumber) {
+        next(MEMORY, tsNs, unusable);
+        if (4 * memories == memory.length) {
+            memory = Arrays.copyOf(memory, 2 * memory.length);
+        }
+        int m = 4 * memories++;
+        memory[m] = totalAllocated;
+        memory[m + 1] = deviceType;
+        memory[m + 2] = device;
+        memory[m + 3] = pidNumber;
+    }
+
+    /** The index of a new event of {@code kind}, its kind and time kept. */
+    private int next(byte kind, long tsNs, boolean unusable) {
         if (size == kinds.length) {
             grow();
         }
         int i = size++;
-        kinds[i] = (byte) (kind | (e.unusable() ? UNUSABLE : 0));
-        ts[i] = e.tsNs();
-        if (kind == MEMORY) {
-            if (4 * memories == memory.length) {
-                memory = Arrays.copyOf(memory, 2 * memory.length);
-            }
-            int m = 4 * memories++;
-            memory[m] = e.totalAllocated();
-            memory[m + 1] = e.deviceType();
-            memory[m + 2] = e.device();
-            memory[m + 3] = e.pidNumber();
-            return;
-        }
-        cats[i] = e.cat();
-        names[i] = e.name();
-        pids[i] = e.pid();
-        tids[i] = e.tid();
-        dtypes[i] = e.dtype();
-        durs[i] = e.durNs();
-        links[i] = e.externalId();
-        inElems[i] = e.inElems();
-        outElems[i] = e.outElems();
+        kinds[i] = (byte) (kind | (unusable ? UNUSABLE : 0));
+        ts[i] = tsNs;
+        return i;
     }
 
     /**

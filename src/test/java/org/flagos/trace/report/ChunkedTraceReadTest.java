@@ -70,6 +70,11 @@ class ChunkedTraceReadTest {
 
     /** The bundled trace or capture {@code which}, as a plain JSON file. */
     Path trace(String which) throws Exception {
+        return trace(dir, which);
+    }
+
+    /** The bundled trace or capture {@code which}, as a plain JSON file in {@code dir}. */
+    static Path trace(Path dir, String which) throws Exception {
         String name = which.substring(which.indexOf(':') + 1);
         Path json = dir.resolve(name.replace('/', '_').replace(".gz", "") + (name.endsWith(".json") || name.endsWith(".json.gz") ? "" : ".json"));
         if (which.startsWith("capture:")) {
@@ -110,8 +115,12 @@ class ChunkedTraceReadTest {
         Calls one = new Calls();
         TraceBlocks oneBlocks = TraceReader.read(json, "x", TraceReader.Options.FIELDS, e -> SummaryEvents.handOn(e, one));
         Calls chunked = new Calls();
-        TraceBlocks blocks = ChunkedTraceRead.read(json, plan, 2, chunked);
+        java.util.concurrent.atomic.AtomicInteger scanned = new java.util.concurrent.atomic.AtomicInteger();
+        TraceBlocks blocks = ChunkedTraceRead.read(json, plan, 2, chunked, scanned);
         assertNotNull(blocks, which + ": read in chunks, no fallback");
+        if (which.startsWith("capture:")) { // flagtrace's own traces: every middle chunk scanned from its bytes
+            assertEquals(plan.middleChunks(), scanned.get(), which + ": middle chunks scanned");
+        }
         assertTrue(one.calls.size() > 100, which + ": " + one.calls.size() + " events");
         assertEquals(one.calls, chunked.calls, which + ": every event, in file order");
         assertEquals(oneBlocks.accounting(), blocks.accounting());
