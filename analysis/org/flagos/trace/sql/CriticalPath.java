@@ -47,8 +47,9 @@ public final class CriticalPath {
      * The most events of the graph ({@code cp_events} rows) one statement of {@code cp_nodes} takes on DuckDB: a larger
      * job's nodes are made a slice of ranks at a time (every row of {@code cp_nodes} depends on its own rank's events
      * only), so the step's windows and joins work on a slice, not the whole job; so are the later steps over every node
-     * ({@code cp_key_nodes}, {@code cp_dist_all}, {@code cp_back}, {@code cp_walk_0}), in the same slices. In one statement the step ran out of
-     * the launcher's 616 MiB at 64 ranks x 1M events; in slices it gets further but not through (docs/benchmarks.md,
+     * ({@code cp_key_nodes}, {@code cp_dist_all}, {@code cp_back}, {@code cp_walk_0}) and the paths' edges ({@code cp_segments}, a
+     * slice of the paths' ranks), in the same slices. In one statement cp_nodes ran out of the launcher's 616 MiB at 64 ranks x
+     * 1M events, and cp_segments of a quarter of it at 16 x 1M (docs/benchmarks.md,
      * "`analyze` of 64 × 1M within 1 GiB"). DuckDB's only ({@link DuckDbAnalyses#criticalPath()}); the system
      * property {@link #SLICE_PROPERTY} sets another size (to compare a small job's tables made in slices and whole).
      */
@@ -87,9 +88,10 @@ public final class CriticalPath {
 
     /**
      * How much work the last {@link #build} took: relaxation rounds (0 where the sweep settled the key nodes), walk
-     * steps, whether the sweep settled them, and the statements {@code cp_nodes} was made in (one a slice of ranks).
+     * steps, whether the sweep settled them, the statements {@code cp_nodes} was made in (one a slice of ranks), and those
+     * {@code cp_segments} was made in (one a slice of the paths' ranks).
      */
-    public record Rounds(int relaxations, int walkSteps, boolean swept, int nodeSlices) {
+    public record Rounds(int relaxations, int walkSteps, boolean swept, int nodeSlices, int segmentSlices) {
     }
 
     private CriticalPath() {
@@ -183,23 +185,35 @@ public final class CriticalPath {
      * Returns the statements the table was made in. {@link DuckDbAnalyses} makes rank_ops' rows this way too.
      */
     static int perRank(Engine engine, String name, String select, long eventsPerSlice, String... perRankTables) throws IOException {
-        String counted = perRankTables[0];
+        return perRank(engine, name, select, eventsPerSlice, perRankTables[0], List.of(perRankTables));
+    }
+
+    /**
+     * As {@link #perRank(Engine, String, String, long, String...)}, the slices of ranks sized by the rows of table
+     * {@code counted} (at most {@code rowsPerSlice} of them a slice, or one rank more), each statement reading only its
+     * slice's rows ({@code rank} column) of the tables {@code filtered} and every row of the others, {@code counted}
+     * included where it is not in {@code filtered}: for a step each of whose rows is one rank's (the rank the filtered
+     * tables' {@code rank} says) but reads other ranks' rows of another table too (cp_segments: a rank's path may run
+     * through other ranks' chains).
+     */
+    static int perRank(Engine engine, String name, String select, long rowsPerSlice, String counted, List<String> filtered)
+            throws IOException {
         // a row of no rank (a table not written by flagtrace tables, docs/tables.md) is in no slice: one statement then
-        if (engine.count("SELECT COUNT(*) FROM " + counted) <= eventsPerSlice
+        if (engine.count("SELECT COUNT(*) FROM " + counted) <= rowsPerSlice
                 || engine.count("SELECT COUNT(*) FROM " + counted + " WHERE rank IS NULL") > 0) {
             engine.table(name, select);
             return 1;
         }
-        // each rank's slice: the events of the ranks before it, in whole slices
+        // each rank's slice: the rows of the ranks before it, in whole slices
         engine.table("cp_slices", "SELECT rank, CAST(FLOOR((SUM(n) OVER (ORDER BY rank ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) - n)"
-                + " / CAST(" + eventsPerSlice + " AS DOUBLE)) AS BIGINT) AS slice FROM (SELECT rank, COUNT(*) AS n FROM " + counted + " GROUP BY rank) r");
+                + " / CAST(" + rowsPerSlice + " AS DOUBLE)) AS BIGINT) AS slice FROM (SELECT rank, COUNT(*) AS n FROM " + counted + " GROUP BY rank) r");
         List<String> parts = new java.util.ArrayList<>();
         for (long slice = -1; (slice = engine.count("SELECT COALESCE(MIN(slice), -1) FROM cp_slices WHERE slice > " + slice)) >= 0; ) {
             String of = " FROM cp_slices WHERE slice = " + slice;
             // ranks are whole numbers; literal bounds let the engine skip the other ranks' row groups
             String ranks = "rank BETWEEN " + engine.count("SELECT MIN(rank)" + of) + " AND " + engine.count("SELECT MAX(rank)" + of);
             String sliced = select;
-            for (String table : perRankTables) {
+            for (String table : filtered) {
                 sliced = sliced.replaceAll("(?<![\\w.])" + table + "(?![\\w])",
                         java.util.regex.Matcher.quoteReplacement("(SELECT * FROM " + table + " WHERE " + ranks + ")"));
             }
@@ -297,19 +311,23 @@ public final class CriticalPath {
         }
         // cp_jump_(jumps - 1) is empty; walks are shorter than 2^(jumps - 1) moves
         String walk = "cp_walk_0";
+        engine.drop("cp_jump_" + (jumps - 1));
         for (int k = jumps - 2; k >= 0; k--) {
             String next = "cp_walk_" + (jumps - 1 - k);
             engine.table(next, step("cp_walk_expand", "cp_walk_prev", walk, "cp_jump_prev", "cp_jump_" + k));
             engine.drop(walk);
+            engine.drop("cp_jump_" + k); // the moves of this length are filled in; no later step reads them
             walk = next;
-        }
-        for (int k = 0; k < jumps; k++) {
-            engine.drop("cp_jump_" + k);
         }
         // as many walk steps as walking back one segment at a time took: the longest walk's moves, plus the last look
         int walkSteps = (int) engine.count("SELECT COALESCE(MAX(step), 0) + 1 FROM " + walk);
-        engine.table("cp_segments", step("cp_segments", "cp_walk_prev", walk));
+        // The edges of each rank's path, in the same slices of ranks: every row of cp_segments is one path's (the walk's
+        // rank), so a slice reads only its paths' walk; the chains a path runs through may be any rank's (a collective's
+        // edge), so cp_nodes, cp_back and cp_events are read whole, and each path's own chains are what a slice's
+        // windows hold.
+        int segmentSlices = perRank(engine, "cp_segments", step("cp_segments", "cp_walk_prev", walk), nodesPerSlice, "cp_nodes",
+                List.of(walk));
         engine.drop(walk);
-        return new Rounds(round, walkSteps, swept, nodeSlices);
+        return new Rounds(round, walkSteps, swept, nodeSlices, segmentSlices);
     }
 }

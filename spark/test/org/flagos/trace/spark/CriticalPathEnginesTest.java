@@ -78,8 +78,9 @@ class CriticalPathEnginesTest {
             assertTrue(!a.rows().isEmpty(), a.name());
             assertEquals(sorted(a.rows()), sorted(rows), a.name());
         }
-        System.out.printf("critical path of %s: %d relaxation rounds, %d walk steps, cp_nodes in %d statements; Spark local[2] %.1f s%n",
-                events.getFileName(), rounds.relaxations(), rounds.walkSteps(), rounds.nodeSlices(), (System.nanoTime() - began) / 1e9);
+        System.out.printf("critical path of %s: %d relaxation rounds, %d walk steps, cp_nodes in %d statements, cp_segments in %d;"
+                + " Spark local[2] %.1f s%n", events.getFileName(), rounds.relaxations(), rounds.walkSteps(), rounds.nodeSlices(),
+                rounds.segmentSlices(), (System.nanoTime() - began) / 1e9);
     }
 
     @Test

@@ -205,7 +205,8 @@ public class CriticalPathTest {
      * Every step over the whole graph's nodes is made a rank at a time with one event a slice (3 statements for 3 ranks),
      * each statement reading cp_nodes only through its slice's filter and holding only its rank's rows, and gives the
      * table the one statement gives, row for row: the straggler all-reduce, whose edges cross between ranks (an edge's
-     * source on another rank: cp_ends, cp_swept and cp_dist_all are read whole).
+     * source on another rank: cp_ends, cp_swept and cp_dist_all are read whole). So is cp_segments, a slice of the paths'
+     * ranks: it reads only its paths' walk, and every rank's chains (a path crosses onto the late rank's).
      */
     @Test
     void eachStepOverTheNodesIsMadeASliceOfRanksAtATime() throws Exception {
@@ -222,6 +223,8 @@ public class CriticalPathTest {
                 assertTrue(!whole.containsKey(step + "_slice_0"), "one statement: " + whole.keySet());
                 duck.table("whole_" + step, "SELECT * FROM " + step);
             }
+            assertTrue(!whole.containsKey("cp_segments_slice_0"), "one statement: " + whole.keySet());
+            duck.table("whole_cp_segments", "SELECT * FROM cp_segments");
             Map<String, String> sliced = keeping(duck);
             CriticalPath.Rounds rounds = CriticalPath.build(new Keeping(duck, sliced), true, 1);
             assertEquals(3, rounds.nodeSlices(), rounds.toString());
@@ -245,6 +248,30 @@ public class CriticalPathTest {
                 assertEquals(0, duck.count("SELECT COUNT(*) FROM (SELECT * FROM " + step + " EXCEPT ALL SELECT * FROM whole_" + step + ") t"),
                         step + " as the one statement's");
             }
+            // cp_segments: a slice of the paths' ranks a statement, each reading only its paths' walk (the whole walk's
+            // table, read through the slice's filter) but every rank's nodes (rank 0's and 2's paths run through rank 1's
+            // compute), and together the rows of the one statement, none lost or made twice at a slice's edge
+            String walk = null;
+            for (int slice = 0; slice < 3; slice++) {
+                String sql = sliced.get("cp_segments_slice_" + slice);
+                assertTrue(sql != null, "cp_segments_slice_" + slice + " made: " + sliced.keySet());
+                java.util.regex.Matcher read = java.util.regex.Pattern.compile("\\(SELECT \\* FROM (cp_walk_\\d+) WHERE rank BETWEEN "
+                        + slice + " AND " + slice + "\\)").matcher(sql);
+                assertTrue(read.find(), "reads the walk through its slice's filter:\n" + sql);
+                walk = read.group(1);
+                assertEquals(count(sql, walk), count(sql, read.group()), "reads " + walk + " only through its slice's filter:\n" + sql);
+                assertTrue(count(sql, "FROM cp_nodes") > 0 && count(sql, "cp_nodes WHERE") == 0, "reads every rank's nodes:\n" + sql);
+                assertEquals(1, duck.count("SELECT COUNT(DISTINCT rank) FROM cp_segments_slice_" + slice), "cp_segments_slice_" + slice);
+                assertEquals(slice, duck.count("SELECT MIN(rank) FROM cp_segments_slice_" + slice), "cp_segments_slice_" + slice);
+                assertTrue(duck.count("SELECT COUNT(*) FROM cp_segments_slice_" + slice + " WHERE on_rank <> rank") > 0
+                        == (slice != 1), "rank " + slice + "'s path runs through another rank's chains: " + (slice != 1));
+            }
+            assertTrue(!sliced.containsKey("cp_segments_slice_3"), sliced.keySet().toString());
+            long rows = duck.count("SELECT COUNT(*) FROM whole_cp_segments");
+            assertTrue(rows > 0);
+            assertEquals(rows, duck.count("SELECT COUNT(*) FROM cp_segments"));
+            assertEquals(0, duck.count("SELECT COUNT(*) FROM (SELECT * FROM cp_segments EXCEPT ALL SELECT * FROM whole_cp_segments) t"),
+                    "cp_segments as the one statement's");
         }
     }
 
@@ -267,7 +294,7 @@ public class CriticalPathTest {
 
     /**
      * DuckDB's engine that records each table made (in {@code made}) and keeps the per-rank steps' tables and their slices',
-     * which the build drops once they are passed.
+     * and cp_segments' slices, which the build drops once they are passed.
      */
     private record Keeping(CriticalPath.Engine duck, Map<String, String> made) implements CriticalPath.Engine {
         @Override
@@ -283,7 +310,7 @@ public class CriticalPathTest {
 
         @Override
         public void drop(String name) throws java.io.IOException {
-            if (!PER_RANK_STEPS.containsKey(name.replaceAll("_slice_\\d+$", ""))) {
+            if (!PER_RANK_STEPS.containsKey(name.replaceAll("_slice_\\d+$", "")) && !name.startsWith("cp_segments_slice_")) {
                 duck.drop(name);
             }
         }
