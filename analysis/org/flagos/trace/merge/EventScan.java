@@ -526,12 +526,8 @@ final class EventScan {
             int end = number();
             copy(i, end);
             i = end;
-        } else if (c == 't') {
-            literal("true");
-        } else if (c == 'f') {
-            literal("false");
-        } else if (c == 'n') {
-            literal("null");
+        } else if (c == 't' || c == 'f' || c == 'n') {
+            literal();
         } else {
             throw new Unusual("not a value");
         }
@@ -562,14 +558,13 @@ final class EventScan {
         }
     }
 
-    private void literal(String word) {
-        for (int k = 0; k < word.length(); k++) {
-            if (at(i + k) != word.charAt(k)) {
-                throw new Unusual("not a literal");
-            }
+    private void literal() {
+        int end = JsonBytes.literal(b, i, lim);
+        if (end < 0) {
+            throw end == JsonBytes.MORE ? MORE : new Unusual("not a literal");
         }
-        copy(i, i + word.length());
-        i += word.length();
+        copy(i, end);
+        i = end;
     }
 
     /**

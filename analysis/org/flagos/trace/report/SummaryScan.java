@@ -524,12 +524,8 @@ final class SummaryScan {
             container(c, depth + 1);
         } else if (c == '-' || (c >= '0' && c <= '9')) {
             number();
-        } else if (c == 't') {
-            literal("true");
-        } else if (c == 'f') {
-            literal("false");
-        } else if (c == 'n') {
-            literal("null");
+        } else if (c == 't' || c == 'f' || c == 'n') {
+            literal();
         } else {
             throw new Unusual("not a value");
         }
@@ -566,13 +562,12 @@ final class SummaryScan {
         }
     }
 
-    private void literal(String word) {
-        for (int k = 0; k < word.length(); k++) {
-            if (at(i + k) != word.charAt(k)) {
-                throw new Unusual("not a literal");
-            }
+    private void literal() {
+        int end = JsonBytes.literal(b, i, lim);
+        if (end < 0) {
+            throw new Unusual("not a literal");
         }
-        i += word.length();
+        i = end;
     }
 
     /** Passes over the JSON number at {@code i} ({@link JsonBytes#number}) and returns its end; the next byte is the caller's to judge. */

@@ -2,7 +2,7 @@ package org.flagos.trace.tracefile;
 
 /**
  * The byte-level checks of JSON that the fast paths over a trace's bytes share (merge's event scan, the summary's
- * scan): a number of the strict grammar, and one character of a string that is not printable ASCII. Each reads
+ * scan): a number of the strict grammar, a literal, and one character of a string that is not printable ASCII. Each reads
  * {@code b[k, lim)} only and answers a position or a code, never throws: {@link #UNUSUAL} where the bytes are not of
  * the common form the fast paths take (the reader must judge them), {@link #MORE} where they go on past {@code lim}.
  * Each scanner declines in its own way on a code.
@@ -120,6 +120,30 @@ public final class JsonBytes {
 
     private static boolean digit(byte c) {
         return c >= '0' && c <= '9';
+    }
+
+    /**
+     * The end of the literal at {@code b[k]}: {@code true}, {@code false} or {@code null} by its first byte; else
+     * {@link #UNUSUAL} or {@link #MORE}, at the first byte that says so.
+     */
+    public static int literal(byte[] b, int k, int lim) {
+        if (k >= lim) {
+            return MORE;
+        }
+        byte c = b[k];
+        String word = c == 't' ? "true" : c == 'f' ? "false" : c == 'n' ? "null" : null;
+        if (word == null) {
+            return UNUSUAL;
+        }
+        for (int q = 1; q < word.length(); q++) {
+            if (k + q >= lim) {
+                return MORE;
+            }
+            if (b[k + q] != word.charAt(q)) {
+                return UNUSUAL;
+            }
+        }
+        return k + word.length();
     }
 
     /**
