@@ -2,6 +2,8 @@ package org.flagos.trace.merge;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import org.flagos.trace.tracefile.ByteTexts;
+import org.flagos.trace.tracefile.JsonBytes;
 import org.flagos.trace.tracefile.Micros;
 import org.flagos.trace.tracefile.TraceEvent;
 import org.flagos.trace.tracefile.TraceLimits;
@@ -12,7 +14,7 @@ import org.flagos.trace.tracefile.TraceLimits;
  * bytes as read are not it: {@link #EventScan(boolean)}), for the events of the common form only. Field names are
  * checked once per sequence of names ({@link FieldNames}). That form is a subset of what
  * the one trace reader takes, on which both say the same: strict JSON, no field twice in an object, strings of ASCII
- * or UTF-8 of one to three bytes with only the escapes the JSON writer writes short, numbers of at most 60 characters,
+ * or UTF-8 of one to three bytes with only the escapes the JSON writer writes short, numbers of at most {@value JsonBytes#MAX_NUMBER} characters,
  * at most {@link #MAX_DEPTH} levels, times within the reader's bound and field names without escapes. An event of any
  * other form throws {@link Unusual}, and the input is read again by the reader itself ({@link InputCopy#read}), which
  * takes it or refuses it in its own words: this class never refuses a trace, nor takes one the reader would refuse.
@@ -30,7 +32,6 @@ final class EventScan {
 
     static final int MAX_DEPTH = 16;
     private static final int MAX_KEYS = 64;
-    private static final int MAX_NUMBER = 60;
 
     private static final int OTHER = 0;
     private static final int PH = 1;
@@ -61,8 +62,9 @@ final class EventScan {
     private int durFrom;
     private int durTo;
     private static final long UNREAD = Long.MIN_VALUE + 1;
-    /** Whether the last number had an exponent. */
+    /** Whether the last number had an exponent; whether it was an integer (no point, no exponent). */
     private boolean exponent;
+    private boolean integral;
     /** Its {@code name} string's bytes (quotes left out), or -1; its text is {@link #name()}. */
     private int nameFrom;
     private int nameTo;
@@ -78,7 +80,7 @@ final class EventScan {
     /** Lines the event spans past its first (the reader's line count: {@code \n}, {@code \r\n} or {@code \r}). */
     int lines;
 
-    private final Texts texts = new Texts();
+    private final ByteTexts texts = new ByteTexts();
     /** The texts of one printable ASCII character (a {@code ph}). */
     private static final String[] ONE = new String[128];
 
@@ -405,7 +407,7 @@ final class EventScan {
                 } else if (c == '-' || (c >= '0' && c <= '9')) {
                     int from = i;
                     int end = number();
-                    if (integer(from, end)) {
+                    if (integral) {
                         if (end - from > 18) {
                             throw new Unusual("a pid that may not fit 64 bits");
                         }
@@ -493,7 +495,7 @@ final class EventScan {
         } else if (c == '-' || (c >= '0' && c <= '9')) {
             int from = i;
             int end = number();
-            if (integer(from, end)) {
+            if (integral) {
                 hole(EventBytes.ID_INT, from, end, false);
             } else {
                 copy(from, end);
@@ -524,12 +526,8 @@ final class EventScan {
             int end = number();
             copy(i, end);
             i = end;
-        } else if (c == 't') {
-            literal("true");
-        } else if (c == 'f') {
-            literal("false");
-        } else if (c == 'n') {
-            literal("null");
+        } else if (c == 't' || c == 'f' || c == 'n') {
+            literal();
         } else {
             throw new Unusual("not a value");
         }
@@ -560,74 +558,27 @@ final class EventScan {
         }
     }
 
-    private void literal(String word) {
-        for (int k = 0; k < word.length(); k++) {
-            if (at(i + k) != word.charAt(k)) {
-                throw new Unusual("not a literal");
-            }
+    private void literal() {
+        int end = JsonBytes.literal(b, i, lim);
+        if (end < 0) {
+            throw end == JsonBytes.MORE ? MORE : new Unusual("not a literal");
         }
-        copy(i, i + word.length());
-        i += word.length();
+        copy(i, end);
+        i = end;
     }
 
-    /** The end of the JSON number at {@code i} (strict grammar); the next byte is left to the caller to judge. */
+    /**
+     * The end of the JSON number at {@code i} ({@link JsonBytes#number}), whether it is an integer left in
+     * {@link #integral} and whether it has an exponent in {@link #exponent}; the next byte is left to the caller to judge.
+     */
     private int number() {
-        int k = i;
-        if (at(k) == '-') {
-            k++;
+        long r = JsonBytes.number(b, i, lim);
+        if (r < 0) {
+            throw r == JsonBytes.MORE ? MORE : new Unusual("not a number of the common form");
         }
-        byte c = at(k);
-        if (c == '0') {
-            k++;
-        } else if (c >= '1' && c <= '9') {
-            while (digit(at(k))) {
-                k++;
-            }
-        } else {
-            throw new Unusual("not a number");
-        }
-        if (at(k) == '.') {
-            k++;
-            if (!digit(at(k))) {
-                throw new Unusual("no digit after the point");
-            }
-            while (digit(at(k))) {
-                k++;
-            }
-        }
-        c = at(k);
-        exponent = c == 'e' || c == 'E';
-        if (exponent) {
-            k++;
-            c = at(k);
-            if (c == '+' || c == '-') {
-                k++;
-            }
-            if (!digit(at(k))) {
-                throw new Unusual("no digit in the exponent");
-            }
-            while (digit(at(k))) {
-                k++;
-            }
-        }
-        if (k - i > MAX_NUMBER) {
-            throw new Unusual("a long number");
-        }
-        return k;
-    }
-
-    private static boolean digit(byte c) {
-        return c >= '0' && c <= '9';
-    }
-
-    private boolean integer(int from, int to) {
-        for (int k = from; k < to; k++) {
-            byte c = b[k];
-            if (c == '.' || c == 'e' || c == 'E') {
-                return false;
-            }
-        }
-        return true;
+        exponent = (r & JsonBytes.EXPONENT) != 0;
+        integral = JsonBytes.integral(r);
+        return JsonBytes.end(r);
     }
 
     /** A time's nanoseconds as the reader reads them; one past its bound is the reader's to refuse. */
@@ -647,8 +598,8 @@ final class EventScan {
     }
 
     /**
-     * The offset after the closing quote of the string at {@code i}, its bytes checked: ASCII without controls, UTF-8 of
-     * two or three bytes (no overlong form, no surrogate), the escapes {@code \" \\ \b \t \n \f \r}.
+     * The offset after the closing quote of the string at {@code i}, its bytes checked as {@link JsonBytes#character}
+     * checks them, with the escapes {@code \" \\ \b \t \n \f \r} only.
      */
     private int string() {
         byte[] b = this.b;
@@ -659,38 +610,13 @@ final class EventScan {
             while (k < lim && (plain = b[k]) >= 0x20 && plain != '"' && plain != '\\') { // printable ASCII, the most of it
                 k++;
             }
-            int c = at(k) & 0xff;
-            if (c == '"') {
+            if (at(k) == '"') {
                 return k + 1;
             }
-            if (c == '\\') {
-                byte e = at(k + 1);
-                if (!(e == '"' || e == '\\' || e == 'b' || e == 't' || e == 'n' || e == 'f' || e == 'r')) {
-                    throw new Unusual("an escape");
-                }
-                k += 2;
-            } else if (c >= 0x20 && c < 0x80) {
-                k++;
-            } else if (c >= 0xC2 && c <= 0xDF) {
-                continuation(k + 1);
-                k += 2;
-            } else if (c >= 0xE0 && c <= 0xEF) {
-                int c1 = at(k + 1) & 0xff;
-                continuation(k + 1);
-                continuation(k + 2);
-                if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 >= 0xA0)) {
-                    throw new Unusual("an overlong form or a surrogate");
-                }
-                k += 3;
-            } else {
-                throw new Unusual("a control, four bytes of UTF-8, or no UTF-8");
+            k = JsonBytes.character(b, k, lim, false);
+            if (k < 0) {
+                throw k == JsonBytes.MORE ? MORE : new Unusual("a control, an escape, four bytes of UTF-8, or no UTF-8");
             }
-        }
-    }
-
-    private void continuation(int k) {
-        if ((at(k) & 0xC0) != 0x80) {
-            throw new Unusual("no UTF-8");
         }
     }
 
@@ -776,27 +702,5 @@ final class EventScan {
             out[n++] = c;
         }
         return new String(out, 0, n, StandardCharsets.UTF_8);
-    }
-
-    /** One string per text seen lately (a slot per hash of its bytes), not one per event. */
-    private static final class Texts {
-        private final byte[][] keys = new byte[512][];
-        private final String[] values = new String[512];
-
-        String text(byte[] b, int from, int to) {
-            int h = 0;
-            for (int k = from; k < to; k++) {
-                h = 31 * h + b[k];
-            }
-            int slot = (h ^ (h >>> 16)) & (keys.length - 1);
-            byte[] key = keys[slot];
-            if (key != null && Arrays.equals(key, 0, key.length, b, from, to)) {
-                return values[slot];
-            }
-            String s = new String(b, from, to - from, StandardCharsets.UTF_8);
-            keys[slot] = Arrays.copyOfRange(b, from, to);
-            values[slot] = s;
-            return s;
-        }
     }
 }

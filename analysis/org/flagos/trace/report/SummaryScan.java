@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.function.BooleanSupplier;
 import org.flagos.trace.tracefile.ByteTexts;
+import org.flagos.trace.tracefile.JsonBytes;
 import org.flagos.trace.tracefile.Micros;
 import org.flagos.trace.tracefile.TraceEvent;
 import org.flagos.trace.tracefile.TraceLimits;
@@ -36,7 +37,7 @@ final class SummaryScan {
     /** Bytes a buffer holds past the end of what it scans: the 0 that ends it, and seven read with it. */
     static final int SLACK = 8;
     private static final int MAX_KEYS = 64;
-    static final int MAX_NUMBER = 60;
+    static final int MAX_NUMBER = JsonBytes.MAX_NUMBER;
     /** Digits of an integer the scan reads as a number: within a long whatever they are. */
     private static final int MAX_DIGITS = 18;
 
@@ -523,12 +524,8 @@ final class SummaryScan {
             container(c, depth + 1);
         } else if (c == '-' || (c >= '0' && c <= '9')) {
             number();
-        } else if (c == 't') {
-            literal("true");
-        } else if (c == 'f') {
-            literal("false");
-        } else if (c == 'n') {
-            literal("null");
+        } else if (c == 't' || c == 'f' || c == 'n') {
+            literal();
         } else {
             throw new Unusual("not a value");
         }
@@ -565,66 +562,23 @@ final class SummaryScan {
         }
     }
 
-    private void literal(String word) {
-        for (int k = 0; k < word.length(); k++) {
-            if (at(i + k) != word.charAt(k)) {
-                throw new Unusual("not a literal");
-            }
+    private void literal() {
+        int end = JsonBytes.literal(b, i, lim);
+        if (end < 0) {
+            throw new Unusual("not a literal");
         }
-        i += word.length();
+        i = end;
     }
 
-    /** Passes over the JSON number at {@code i} (strict grammar) and returns its end; the next byte is the caller's to judge. */
+    /** Passes over the JSON number at {@code i} ({@link JsonBytes#number}) and returns its end; the next byte is the caller's to judge. */
     private int number() {
-        int k = i;
-        if (at(k) == '-') {
-            k++;
+        long r = JsonBytes.number(b, i, lim);
+        if (r < 0) {
+            throw new Unusual("not a number of the common form");
         }
-        byte c = at(k);
-        if (c == '0') {
-            k++;
-        } else if (c >= '1' && c <= '9') {
-            while (digit(at(k))) {
-                k++;
-            }
-        } else {
-            throw new Unusual("not a number");
-        }
-        integral = true;
-        if (at(k) == '.') {
-            integral = false;
-            k++;
-            if (!digit(at(k))) {
-                throw new Unusual("no digit after the point");
-            }
-            while (digit(at(k))) {
-                k++;
-            }
-        }
-        c = at(k);
-        if (c == 'e' || c == 'E') {
-            integral = false;
-            k++;
-            c = at(k);
-            if (c == '+' || c == '-') {
-                k++;
-            }
-            if (!digit(at(k))) {
-                throw new Unusual("no digit in the exponent");
-            }
-            while (digit(at(k))) {
-                k++;
-            }
-        }
-        if (k - i > MAX_NUMBER) {
-            throw new Unusual("a long number");
-        }
-        i = k;
-        return k;
-    }
-
-    private static boolean digit(byte c) {
-        return c >= '0' && c <= '9';
+        integral = JsonBytes.integral(r);
+        i = JsonBytes.end(r);
+        return i;
     }
 
     /** A string the summary reads as text, at {@code i}: passed over; the end of its bytes (its closing quote). */
@@ -637,53 +591,25 @@ final class SummaryScan {
     }
 
     /**
-     * The offset after the closing quote of the string at {@code i}, its bytes checked: ASCII without controls, UTF-8 of
-     * two or three bytes (no overlong form, no surrogate), JSON's escapes ({@link #escaped} says whether it had one).
+     * The offset after the closing quote of the string at {@code i}, its bytes checked as {@link JsonBytes#character}
+     * checks them, every escape taken ({@link #escaped} says whether it had one).
      */
     private int string() {
         int k = i + 1;
         escaped = false;
         while (true) {
             k = plainEnd(k);
-            int c = b[k] & 0xff;
+            byte c = b[k];
             if (c == '"') {
                 return k + 1;
             }
             if (c == '\\') {
                 escaped = true;
-                byte e = at(k + 1);
-                if (e == 'u') {
-                    for (int d = k + 2; d < k + 6; d++) {
-                        if (Character.digit(at(d), 16) < 0) {
-                            throw new Unusual("not an escape");
-                        }
-                    }
-                    k += 6;
-                } else if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 't' || e == 'n' || e == 'f' || e == 'r') {
-                    k += 2;
-                } else {
-                    throw new Unusual("not an escape");
-                }
-            } else if (c >= 0xC2 && c <= 0xDF) {
-                continuation(k + 1);
-                k += 2;
-            } else if (c >= 0xE0 && c <= 0xEF) {
-                int c1 = at(k + 1) & 0xff;
-                continuation(k + 1);
-                continuation(k + 2);
-                if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 >= 0xA0)) {
-                    throw new Unusual("an overlong form or a surrogate");
-                }
-                k += 3;
-            } else {
-                throw new Unusual("a control, four bytes of UTF-8, or no UTF-8");
             }
-        }
-    }
-
-    private void continuation(int k) {
-        if ((at(k) & 0xC0) != 0x80) {
-            throw new Unusual("no UTF-8");
+            k = JsonBytes.character(b, k, lim, true);
+            if (k < 0) {
+                throw new Unusual("a control, an escape, four bytes of UTF-8, or no UTF-8");
+            }
         }
     }
 }
