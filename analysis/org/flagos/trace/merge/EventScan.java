@@ -3,7 +3,7 @@ package org.flagos.trace.merge;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.flagos.trace.tracefile.ByteTexts;
-import org.flagos.trace.tracefile.JsonBytes;
+import org.flagos.trace.tracefile.JsonGrammar;
 import org.flagos.trace.tracefile.Micros;
 import org.flagos.trace.tracefile.TraceEvent;
 import org.flagos.trace.tracefile.TraceLimits;
@@ -14,7 +14,7 @@ import org.flagos.trace.tracefile.TraceLimits;
  * bytes as read are not it: {@link #EventScan(boolean)}), for the events of the common form only. Field names are
  * checked once per sequence of names ({@link FieldNames}). That form is a subset of what
  * the one trace reader takes, on which both say the same: strict JSON, no field twice in an object, strings of ASCII
- * or UTF-8 of one to three bytes with only the escapes the JSON writer writes short, numbers of at most {@value JsonBytes#MAX_NUMBER} characters,
+ * or UTF-8 of one to three bytes with only the escapes the JSON writer writes short, numbers of at most {@value JsonGrammar#MAX_NUMBER} characters,
  * at most {@link #MAX_DEPTH} levels, times within the reader's bound and field names without escapes. An event of any
  * other form throws {@link Unusual}, and the input is read again by the reader itself ({@link InputCopy#read}), which
  * takes it or refuses it in its own words: this class never refuses a trace, nor takes one the reader would refuse.
@@ -559,26 +559,26 @@ final class EventScan {
     }
 
     private void literal() {
-        int end = JsonBytes.literal(b, i, lim);
+        int end = JsonGrammar.literal(b, i, lim);
         if (end < 0) {
-            throw end == JsonBytes.MORE ? MORE : new Unusual("not a literal");
+            throw end == JsonGrammar.MORE ? MORE : new Unusual("not a literal");
         }
         copy(i, end);
         i = end;
     }
 
     /**
-     * The end of the JSON number at {@code i} ({@link JsonBytes#number}), whether it is an integer left in
+     * The end of the JSON number at {@code i} ({@link JsonGrammar#number}), whether it is an integer left in
      * {@link #integral} and whether it has an exponent in {@link #exponent}; the next byte is left to the caller to judge.
      */
     private int number() {
-        long r = JsonBytes.number(b, i, lim);
+        long r = JsonGrammar.number(b, i, lim);
         if (r < 0) {
-            throw r == JsonBytes.MORE ? MORE : new Unusual("not a number of the common form");
+            throw r == JsonGrammar.MORE ? MORE : new Unusual("not a number of the common form");
         }
-        exponent = (r & JsonBytes.EXPONENT) != 0;
-        integral = JsonBytes.integral(r);
-        return JsonBytes.end(r);
+        exponent = (r & JsonGrammar.EXPONENT) != 0;
+        integral = JsonGrammar.integral(r);
+        return JsonGrammar.end(r);
     }
 
     /** A time's nanoseconds as the reader reads them; one past its bound is the reader's to refuse. */
@@ -598,7 +598,7 @@ final class EventScan {
     }
 
     /**
-     * The offset after the closing quote of the string at {@code i}, its bytes checked as {@link JsonBytes#character}
+     * The offset after the closing quote of the string at {@code i}, its bytes checked as {@link JsonGrammar#character}
      * checks them, with the escapes {@code \" \\ \b \t \n \f \r} only.
      */
     private int string() {
@@ -613,9 +613,9 @@ final class EventScan {
             if (at(k) == '"') {
                 return k + 1;
             }
-            k = JsonBytes.character(b, k, lim, false);
+            k = JsonGrammar.character(b, k, lim, false);
             if (k < 0) {
-                throw k == JsonBytes.MORE ? MORE : new Unusual("a control, an escape, four bytes of UTF-8, or no UTF-8");
+                throw k == JsonGrammar.MORE ? MORE : new Unusual("a control, an escape, four bytes of UTF-8, or no UTF-8");
             }
         }
     }

@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.function.BooleanSupplier;
 import org.flagos.trace.tracefile.ByteTexts;
-import org.flagos.trace.tracefile.JsonBytes;
+import org.flagos.trace.tracefile.JsonGrammar;
 import org.flagos.trace.tracefile.Micros;
 import org.flagos.trace.tracefile.TraceEvent;
 import org.flagos.trace.tracefile.TraceLimits;
@@ -37,7 +37,7 @@ final class SummaryScan {
     /** Bytes a buffer holds past the end of what it scans: the 0 that ends it, and seven read with it. */
     static final int SLACK = 8;
     private static final int MAX_KEYS = 64;
-    static final int MAX_NUMBER = JsonBytes.MAX_NUMBER;
+    static final int MAX_NUMBER = JsonGrammar.MAX_NUMBER;
     /** Digits of an integer the scan reads as a number: within a long whatever they are. */
     private static final int MAX_DIGITS = 18;
 
@@ -563,21 +563,21 @@ final class SummaryScan {
     }
 
     private void literal() {
-        int end = JsonBytes.literal(b, i, lim);
+        int end = JsonGrammar.literal(b, i, lim);
         if (end < 0) {
             throw new Unusual("not a literal");
         }
         i = end;
     }
 
-    /** Passes over the JSON number at {@code i} ({@link JsonBytes#number}) and returns its end; the next byte is the caller's to judge. */
+    /** Passes over the JSON number at {@code i} ({@link JsonGrammar#number}) and returns its end; the next byte is the caller's to judge. */
     private int number() {
-        long r = JsonBytes.number(b, i, lim);
+        long r = JsonGrammar.number(b, i, lim);
         if (r < 0) {
             throw new Unusual("not a number of the common form");
         }
-        integral = JsonBytes.integral(r);
-        i = JsonBytes.end(r);
+        integral = JsonGrammar.integral(r);
+        i = JsonGrammar.end(r);
         return i;
     }
 
@@ -591,7 +591,7 @@ final class SummaryScan {
     }
 
     /**
-     * The offset after the closing quote of the string at {@code i}, its bytes checked as {@link JsonBytes#character}
+     * The offset after the closing quote of the string at {@code i}, its bytes checked as {@link JsonGrammar#character}
      * checks them, every escape taken ({@link #escaped} says whether it had one).
      */
     private int string() {
@@ -606,7 +606,7 @@ final class SummaryScan {
             if (c == '\\') {
                 escaped = true;
             }
-            k = JsonBytes.character(b, k, lim, true);
+            k = JsonGrammar.character(b, k, lim, true);
             if (k < 0) {
                 throw new Unusual("a control, an escape, four bytes of UTF-8, or no UTF-8");
             }

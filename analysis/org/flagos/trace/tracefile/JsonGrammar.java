@@ -7,7 +7,7 @@ package org.flagos.trace.tracefile;
  * the common form the fast paths take (the reader must judge them), {@link #MORE} where they go on past {@code lim}.
  * Each scanner declines in its own way on a code.
  */
-public final class JsonBytes {
+public final class JsonGrammar {
     /** The bytes are not of the common form. */
     public static final int UNUSUAL = -1;
     /** The bytes go on past the limit. */
@@ -19,7 +19,7 @@ public final class JsonBytes {
     /** In {@link #number}'s answer: the number has an exponent. */
     public static final long EXPONENT = 1L << 33;
 
-    private JsonBytes() {
+    private JsonGrammar() {
     }
 
     /**
