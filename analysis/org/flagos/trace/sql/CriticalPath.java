@@ -44,12 +44,13 @@ public final class CriticalPath {
     static final long NODES_PER_WINDOW_SQUARED = 100;
 
     /**
-     * The most events of the graph ({@code cp_events} rows) one statement of {@code cp_nodes} takes on DuckDB: a larger
-     * job's nodes are made a slice of ranks at a time (every row of {@code cp_nodes} depends on its own rank's events
+     * The most events of the graph ({@code cp_events} rows) one statement of {@code cp_nodes} takes on DuckDB, and the most
+     * {@code events} rows one statement of {@code cp_events} reads: a larger job's graph events and nodes are made a slice
+     * of ranks at a time (every row of {@code cp_nodes} depends on its own rank's events
      * only), so the step's windows and joins work on a slice, not the whole job; so are the later steps over every node
      * ({@code cp_key_nodes}, {@code cp_dist_all}, {@code cp_back}, {@code cp_walk_0}) and the paths' edges ({@code cp_segments}, a
      * slice of the paths' ranks), in the same slices. In one statement cp_nodes ran out of the launcher's 616 MiB at 64 ranks x
-     * 1M events, and cp_segments of a quarter of it at 16 x 1M (docs/benchmarks.md,
+     * 1M events, and so did cp_events' numbering once cp_nodes was sliced; cp_segments of a quarter of it at 16 x 1M (docs/benchmarks.md,
      * "`analyze` of 64 × 1M within 1 GiB"). DuckDB's only ({@link DuckDbAnalyses#criticalPath()}); the system
      * property {@link #SLICE_PROPERTY} sets another size (to compare a small job's tables made in slices and whole).
      */
@@ -88,10 +89,10 @@ public final class CriticalPath {
 
     /**
      * How much work the last {@link #build} took: relaxation rounds (0 where the sweep settled the key nodes), walk
-     * steps, whether the sweep settled them, the statements {@code cp_nodes} was made in (one a slice of ranks), and those
-     * {@code cp_segments} was made in (one a slice of the paths' ranks).
+     * steps, whether the sweep settled them, the statements {@code cp_events} and {@code cp_nodes} were made in (one a
+     * slice of ranks), and those {@code cp_segments} was made in (one a slice of the paths' ranks).
      */
-    public record Rounds(int relaxations, int walkSteps, boolean swept, int nodeSlices, int segmentSlices) {
+    public record Rounds(int relaxations, int walkSteps, boolean swept, int eventSlices, int nodeSlices, int segmentSlices) {
     }
 
     private CriticalPath() {
@@ -198,8 +199,9 @@ public final class CriticalPath {
      */
     static int perRank(Engine engine, String name, String select, long rowsPerSlice, String counted, List<String> filtered)
             throws IOException {
-        // a row of no rank (a table not written by flagtrace tables, docs/tables.md) is in no slice: one statement then
-        if (engine.count("SELECT COUNT(*) FROM " + counted) <= rowsPerSlice
+        // a row of no rank (a table not written by flagtrace tables, docs/tables.md) is in no slice: one statement then;
+        // no slices asked for (Spark's build): one statement, without counting
+        if (rowsPerSlice == Long.MAX_VALUE || engine.count("SELECT COUNT(*) FROM " + counted) <= rowsPerSlice
                 || engine.count("SELECT COUNT(*) FROM " + counted + " WHERE rank IS NULL") > 0) {
             engine.table(name, select);
             return 1;
@@ -254,7 +256,9 @@ public final class CriticalPath {
      * {@code cp_nodes} is made {@code eventsPerSlice} events ({@link #EVENTS_PER_SLICE}) at a time.
      */
     static Rounds build(Engine engine, boolean sweep, long eventsPerSlice) throws IOException {
-        engine.table("cp_events", step("cp_events"));
+        // every row of cp_events is its own rank's (a rank's numbering, its device work joined to its own launches); in one
+        // statement its numbering ran out of the launcher's 616 MiB at 64 ranks x 1M events
+        int eventSlices = perRank(engine, "cp_events", step("cp_events"), eventsPerSlice, "events");
         // the collectives analysis' own table: its matching of one collective across ranks is the one rule
         engine.table("cp_collectives", Analyses.sql(COLLECTIVES));
         engine.table("cp_arrivals", step("cp_arrivals"));
@@ -328,6 +332,6 @@ public final class CriticalPath {
         int segmentSlices = perRank(engine, "cp_segments", step("cp_segments", "cp_walk_prev", walk), nodesPerSlice, "cp_nodes",
                 List.of(walk));
         engine.drop(walk);
-        return new Rounds(round, walkSteps, swept, nodeSlices, segmentSlices);
+        return new Rounds(round, walkSteps, swept, eventSlices, nodeSlices, segmentSlices);
     }
 }
