@@ -206,21 +206,29 @@ public final class DuckDbAnalyses implements AutoCloseable {
             // A query's rows come as DuckDB makes them: the driver's default materialises a result whole first, in
             // memory outside memory_limit (critical_path_segments at 64 ranks x 100k events: about 390 MB more).
             streamResults(c, true);
-            // One read_parquet of one literal path per file, in plain SQL, put together by column name. A file in
-            // a rank=N folder has rank N: its rank column is checked against N, or is N where it has none.
+            // Literal paths, in plain SQL, put together by column name. A file in a rank=N folder has rank N: its
+            // rank column is checked against N, or is N where it has none (read on its own, the rank added). The
+            // others are one read_parquet of the list of their paths: one scan whatever the number of files, where a
+            // UNION of one scan a file made each statement's memory grow with the files (the critical path's
+            // cp_nodes ran out of the launcher's 616 MiB over 64 rank=N files, and passed over the same rows in one).
             List<String> reads = new ArrayList<>();
+            List<String> together = new ArrayList<>();
             for (int i = 0; i < literal.size(); i++) {
                 // hive_partitioning off: DuckDB would read rank=N in a path as a column of its own choosing (BIGINT)
                 String read = "read_parquet(" + literal(literal.get(i)) + ", hive_partitioning = false)";
                 Integer n = folderRanks.isEmpty() ? null : folderRanks.get(i);
                 if (n == null) {
-                    reads.add("SELECT * FROM " + read);
+                    together.add(literal(literal.get(i)));
                 } else if (!hasColumn(c, read, "rank")) {
                     reads.add("SELECT CAST(" + n + " AS INTEGER) AS rank, * FROM " + read);
                 } else {
                     checkRank(c, read, n, files.get(i));
-                    reads.add("SELECT * FROM " + read);
+                    together.add(literal(literal.get(i)));
                 }
+            }
+            if (!together.isEmpty()) {
+                reads.add(0, "SELECT * FROM read_parquet([" + String.join(", ", together) + "], hive_partitioning = false"
+                        + (together.size() > 1 ? ", union_by_name = true)" : ")"));
             }
             try (Statement s = c.createStatement()) {
                 s.execute("CREATE VIEW " + READ + " AS " + String.join(" UNION ALL BY NAME ", reads));

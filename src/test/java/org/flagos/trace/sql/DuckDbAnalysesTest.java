@@ -312,6 +312,31 @@ class DuckDbAnalysesTest {
         }
     }
 
+    /**
+     * A folder of rank=N files, as per-host {@code tables --partition-by-rank} writes them, is read through one
+     * read_parquet of their list, whatever their number (a UNION of one scan a file made a statement's memory grow with
+     * the files: the critical path ran out of the launcher's memory over 64 of them); a file without a rank column is
+     * read on its own, its folder's rank added. Every rank's rows are in, once.
+     */
+    @Test
+    void aFolderOfRankFilesIsReadThroughOneScan() throws Exception {
+        int ranks = 8;
+        for (int r = 0; r < ranks; r++) {
+            copy("SELECT * REPLACE (CAST(" + r + " AS INTEGER) AS rank) FROM EVENTS",
+                    Files.createDirectories(dir.resolve("scan/events/rank=" + r)).resolve("part-rank-" + r + ".parquet"));
+        }
+        copy("SELECT * EXCLUDE (rank) FROM EVENTS", Files.createDirectories(dir.resolve("scan/events/rank=" + ranks)).resolve("p.parquet"));
+        try (DuckDbAnalyses duck = DuckDbAnalyses.open(dir.resolve("scan"))) {
+            CriticalPath.Engine e = duck.engine("");
+            assertEquals(2, e.count("SELECT (LENGTH(sql) - LENGTH(REPLACE(sql, 'read_parquet(', ''))) / 13 FROM duckdb_views()"
+                    + " WHERE view_name = 'flagtrace_read_events'"), "one scan of the rank=N files with a rank column, one of the other");
+            assertEquals(ranks + 1, e.count("SELECT COUNT(DISTINCT rank) FROM events"));
+            for (int r = 0; r <= ranks; r++) {
+                assertEquals(rows.size(), e.count("SELECT COUNT(*) FROM events WHERE rank = " + r), "rank " + r);
+            }
+        }
+    }
+
     /** The folders named flagtrace-analyze-* in the temporary folder: the links and DuckDB's spill folders. */
     private static Set<String> scratch() throws IOException {
         Set<String> out = new TreeSet<>();
