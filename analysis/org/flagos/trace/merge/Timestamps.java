@@ -2,21 +2,36 @@ package org.flagos.trace.merge;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import org.flagos.trace.tracefile.Micros;
 
 /**
  * Moves a trace's {@code ts} (microseconds, as text) by a number of nanoseconds, exactly: the
  * common form (at most three decimals, nanoseconds) in integer arithmetic, anything else (an
  * exponent, more decimals) in decimal arithmetic. A double would lose nanoseconds past 2^53 ns.
+ * Only a value with digits past {@link #MAX_DECIMALS} decimals is moved as every reader reads it,
+ * rounded to the nanosecond ({@link Micros#toNanos}): written out exactly, {@code 1e-100000000}
+ * moved by 1 ns would be 100 million digits.
  */
 final class Timestamps {
+    /** Decimals (of a microsecond) a moved {@code ts} keeps exactly. */
+    static final int MAX_DECIMALS = 100;
+
     private Timestamps() {
     }
 
+    /**
+     * {@code micros} moved by {@code shiftNs}; throws ArithmeticException for a value a reader refuses (beyond a long's
+     * nanoseconds), without writing it out.
+     */
     static String shift(String micros, long shiftNs) {
         byte[] text = micros.getBytes(StandardCharsets.US_ASCII); // a number's text is ASCII; any other character is no digit
         long ns = nanos(text, 0, text.length);
         if (ns == Long.MIN_VALUE) {
-            return new BigDecimal(micros).add(BigDecimal.valueOf(shiftNs, 3)).stripTrailingZeros().toPlainString();
+            BigDecimal exact = new BigDecimal(micros);
+            if (Math.abs(exact.scale()) <= MAX_DECIMALS) {
+                return exact.add(BigDecimal.valueOf(shiftNs, 3)).stripTrailingZeros().toPlainString();
+            }
+            ns = Micros.toNanos(micros);
         }
         return micros(ns + shiftNs);
     }

@@ -58,8 +58,9 @@ public final class Micros {
 
     /** Exponents, sub-nanosecond digits, huge values: the slow exact path. */
     private static long exact(String text) {
-        // bounded before it is scaled: 1e999999999 would otherwise be written out digit by digit
-        BigDecimal d = new BigDecimal(text).movePointRight(3);
+        // only the scale moves (movePointRight would write a negative scale out: 1e100000000 as 10^100000003, minutes
+        // of BigInteger work), so the value is bounded before any digit is made
+        BigDecimal d = new BigDecimal(text).scaleByPowerOfTen(3);
         long magnitude = (long) d.precision() - d.scale(); // digits before the point
         if (magnitude > 19) {
             throw new ArithmeticException("beyond a long");
