@@ -42,9 +42,9 @@ public final class JsonGrammar {
         if (c == '0') {
             k++;
         } else if (c >= '1' && c <= '9') {
-            k = digits(b, k + 1, lim);
+            k = digits(b, k, lim);
             if (k < 0) {
-                return MORE;
+                return k;
             }
         } else {
             return UNUSUAL;
@@ -55,38 +55,21 @@ public final class JsonGrammar {
         }
         if (b[k] == '.') {
             flags = POINT;
-            k++;
-            if (k >= lim) {
-                return MORE;
-            }
-            if (!digit(b[k])) {
-                return UNUSUAL;
-            }
             k = digits(b, k + 1, lim);
             if (k < 0) {
-                return MORE;
+                return k;
             }
         }
         c = b[k];
         if (c == 'e' || c == 'E') {
             flags |= EXPONENT;
             k++;
-            if (k >= lim) {
-                return MORE;
-            }
-            c = b[k];
-            if (c == '+' || c == '-') {
+            if (k < lim && (b[k] == '+' || b[k] == '-')) {
                 k++;
-                if (k >= lim) {
-                    return MORE;
-                }
             }
-            if (!digit(b[k])) {
-                return UNUSUAL;
-            }
-            k = digits(b, k + 1, lim);
+            k = digits(b, k, lim);
             if (k < 0) {
-                return MORE;
+                return k;
             }
         }
         if (k - from > MAX_NUMBER) {
@@ -105,16 +88,25 @@ public final class JsonGrammar {
         return (number & (POINT | EXPONENT)) == 0;
     }
 
-    /** The end of the digits from {@code k}; -1 where they reach {@code lim}. */
+    /**
+     * The end of a digit at {@code k} and the digits after it (a number's whole part, fraction or exponent); else
+     * {@link #UNUSUAL} (no digit at {@code k}) or {@link #MORE} (they reach {@code lim}).
+     */
     private static int digits(byte[] b, int k, int lim) {
+        if (k >= lim) {
+            return MORE;
+        }
+        if (!digit(b[k])) {
+            return UNUSUAL;
+        }
         while (true) {
+            k++;
             if (k >= lim) {
-                return -1;
+                return MORE;
             }
             if (!digit(b[k])) {
                 return k;
             }
-            k++;
         }
     }
 

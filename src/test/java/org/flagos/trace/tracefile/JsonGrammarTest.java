@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
  * {@link JsonGrammar}: numbers, literals and string characters are taken where strict JSON has them and the fast paths
  * take them, declined ({@link JsonGrammar#UNUSUAL}) where not, and {@link JsonGrammar#MORE} where they reach the limit.
  */
-class JsonBytesTest {
+class JsonGrammarTest {
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
