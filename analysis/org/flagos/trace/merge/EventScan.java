@@ -3,6 +3,7 @@ package org.flagos.trace.merge;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.flagos.trace.tracefile.ByteTexts;
+import org.flagos.trace.tracefile.FieldNames;
 import org.flagos.trace.tracefile.JsonGrammar;
 import org.flagos.trace.tracefile.Micros;
 import org.flagos.trace.tracefile.TraceEvent;

@@ -1,8 +1,6 @@
 package org.flagos.trace.report;
 
-import java.io.BufferedOutputStream;
 import java.io.Closeable;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -28,7 +26,9 @@ final class DeviceTimeIndex implements Closeable {
     private double[] sums = new double[1024];
     private int size;
     private Path file;
-    private DataOutputStream out;
+    /** The file being written, through {@link #buffer} (big-endian, as {@link #mapped} reads it). */
+    private FileChannel out;
+    private ByteBuffer buffer;
     private long fileEntries;
     private ByteBuffer mapped;
 
@@ -43,18 +43,17 @@ final class DeviceTimeIndex implements Closeable {
     /** Adds {@code id}'s time; ids come in ascending order. */
     void append(long id, double us) throws IOException {
         if (out != null) {
-            out.writeLong(id);
-            out.writeDouble(us);
+            write(id, us);
             fileEntries++;
             return;
         }
         if (size == inMemory) {
             file = Files.createTempFile(spillDir, "flagtrace-device-", ".idx");
             file.toFile().deleteOnExit();
-            out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16));
+            out = FileChannel.open(file, StandardOpenOption.WRITE);
+            buffer = ByteBuffer.allocate(1 << 16);
             for (int i = 0; i < size; i++) {
-                out.writeLong(ids[i]);
-                out.writeDouble(sums[i]);
+                write(ids[i], sums[i]);
             }
             fileEntries = size;
             ids = null;
@@ -70,11 +69,28 @@ final class DeviceTimeIndex implements Closeable {
         sums[size++] = us;
     }
 
+    /** One entry to the file: its id and its time, as {@link #get} reads them. */
+    private void write(long id, double us) throws IOException {
+        if (buffer.remaining() < ENTRY) {
+            drain();
+        }
+        buffer.putLong(id).putDouble(us);
+    }
+
+    private void drain() throws IOException {
+        buffer.flip();
+        while (buffer.hasRemaining()) {
+            out.write(buffer);
+        }
+        buffer.clear();
+    }
+
     /** Ends the appending; lookups may start. */
     void finish() throws IOException {
         if (out == null) {
             return;
         }
+        drain();
         out.close();
         out = null;
         counter.add(fileEntries * ENTRY);

@@ -21,6 +21,9 @@ public final class DeviceWorkStats {
 
     /** Per name: calls, total, min, max, and the sum of squares as two 64-bit halves (high, low unsigned). */
     private final Map<String, long[]> byName = new HashMap<>();
+    /** The name added last (the same string, not only an equal one) and its figures. */
+    private String lastName;
+    private long[] lastFigures;
 
     /**
      * Adds one piece of device work named {@code name} lasting {@code durNs} (0 or more); false, adding
@@ -28,7 +31,7 @@ public final class DeviceWorkStats {
      * trace's durations are each bounded, not their sum).
      */
     public boolean add(String name, long durNs) {
-        long[] a = byName.get(name);
+        long[] a = name == lastName ? lastFigures : byName.get(name); // a trace's device work runs in stretches of one name
         long total;
         try {
             total = Math.addExact(a == null ? 0 : a[1], durNs);
@@ -47,6 +50,8 @@ public final class DeviceWorkStats {
         long sum = a[5] + low;
         a[4] += high + (Long.compareUnsigned(sum, a[5]) < 0 ? 1 : 0);
         a[5] = sum;
+        lastName = name;
+        lastFigures = a;
         return true;
     }
 

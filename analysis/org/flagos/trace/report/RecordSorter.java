@@ -3,6 +3,7 @@ package org.flagos.trace.report;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.LongBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -92,7 +93,8 @@ final class RecordSorter implements Closeable {
         run.toFile().deleteOnExit();
         runs.add(run);
         try (FileChannel out = FileChannel.open(run, StandardOpenOption.WRITE)) {
-            ByteBuffer bytes = ByteBuffer.allocate(WRITE_BUFFER - WRITE_BUFFER % (width * Long.BYTES));
+            // the machine's own byte order: a run is read back only by this process, and its longs are copied, not swapped
+            ByteBuffer bytes = ByteBuffer.allocate(WRITE_BUFFER - WRITE_BUFFER % (width * Long.BYTES)).order(ByteOrder.nativeOrder());
             LongBuffer longs = bytes.asLongBuffer();
             for (int i : idx) {
                 if (!longs.hasRemaining()) {
@@ -183,7 +185,7 @@ final class RecordSorter implements Closeable {
             heap = new int[n];
             for (int r = 0; r < n; r++) {
                 in[r] = FileChannel.open(runs.get(r), StandardOpenOption.READ);
-                bytes[r] = ByteBuffer.allocate(RUN_BUFFER - RUN_BUFFER % (width * Long.BYTES));
+                bytes[r] = ByteBuffer.allocate(RUN_BUFFER - RUN_BUFFER % (width * Long.BYTES)).order(ByteOrder.nativeOrder());
                 longs[r] = bytes[r].asLongBuffer();
                 longs[r].limit(0);
                 if (read(r)) {

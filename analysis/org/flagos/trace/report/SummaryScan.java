@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.function.BooleanSupplier;
 import org.flagos.trace.tracefile.ByteTexts;
+import org.flagos.trace.tracefile.FieldNames;
 import org.flagos.trace.tracefile.JsonGrammar;
 import org.flagos.trace.tracefile.Micros;
 import org.flagos.trace.tracefile.TraceEvent;
@@ -75,6 +76,11 @@ final class SummaryScan {
     }
 
     private final ByteTexts texts = new ByteTexts();
+    /** The sequences of names checked in events and in their args: a name found there is checked, and its kind known. */
+    private final FieldNames eventNames = new FieldNames();
+    private final FieldNames argNames = new FieldNames();
+    /** The node of the last name {@link #key} took in {@link #eventNames} or {@link #argNames}; -1: none. */
+    private int node;
     private byte[] b;
     private int i;
     private int lim;
@@ -210,8 +216,10 @@ final class SummaryScan {
         }
         keys = 0;
         seen[1] = 0;
+        int at = FieldNames.ROOT;
         while (true) {
-            int field = key(0, 1);
+            int field = key(0, 1, eventNames, at);
+            at = node;
             white();
             expect((byte) ':');
             white();
@@ -325,8 +333,10 @@ final class SummaryScan {
         }
         int base = keys;
         seen[2] = 0;
+        int at = FieldNames.ROOT;
         while (true) {
-            int field = key(base, 2);
+            int field = key(base, 2, argNames, at);
+            at = node;
             white();
             expect((byte) ':');
             white();
@@ -396,13 +406,35 @@ final class SummaryScan {
 
     /**
      * A field name at {@code depth} in the object whose names start at {@code base}: checked (printable ASCII, no
-     * escape; not one of the names before it) and kept; which field it is.
+     * escape; not one of the names before it); which field it is. Where the object's names so far are the path of
+     * {@code at} in {@code names} ({@code at >= 0}), a name that is a child of it there was checked when it was added
+     * (and is none of the path's names), its kind kept: it is taken by one comparison of its bytes. Any other name is
+     * checked here against the path's names (of node {@code -2 - at} where {@code at < -1}: the object's names were that
+     * path's, then others) and those kept in {@link #keyFrom} (checked here since), then kept there, and added to
+     * {@code names} when on its path. {@link #node} is left at the name's node, or where the object left the names, as
+     * {@code at} is given ({@code -1}: no names, as for an object other than an event or its args).
      */
-    private int key(int base, int depth) {
+    private int key(int base, int depth, FieldNames names, int at) {
+        if (at >= 0 && b[i] == '"') { // small, to be inlined where it is called: the common case
+            int known = names.child(at, b, i + 1, lim);
+            if (known >= 0) {
+                i += names.length(known) + 2;
+                node = known;
+                return names.kind(known);
+            }
+        }
+        return checkedKey(base, depth, names, at);
+    }
+
+    /** {@link #key} of a name not found among the children of {@code at}: checked here. */
+    private int checkedKey(int base, int depth, FieldNames names, int at) {
         if (b[i] != '"') {
             throw new Unusual("a field name that is not a string");
         }
         int from = i + 1;
+        if (keys == keyFrom.length || keys - base == MAX_KEYS) {
+            throw new Unusual("too many fields");
+        }
         int to = plainEnd(from);
         if (b[to] != '"') {
             throw new Unusual("a field name of other bytes");
@@ -413,10 +445,15 @@ final class SummaryScan {
         long last = n > 8 ? (long) LONGS.get(b, to - 8) : 0;
         long mixed = (first ^ Long.rotateLeft(last, 29) ^ n) * 0x9E3779B97F4A7C15L;
         int h = (int) (mixed >>> 32);
-        if (keys == keyFrom.length || keys - base == MAX_KEYS) {
-            throw new Unusual("too many fields");
+        long bit = 1L << (h >>> 26); // the hash's top six bits
+
+        if (at != -1) { // the names of the path the object took
+            for (int p = at >= 0 ? at : -2 - at; p != FieldNames.ROOT; p = names.parent(p)) {
+                if (names.named(p, b, from, to)) {
+                    throw new Unusual("a field twice: the reader refuses the trace");
+                }
+            }
         }
-        long bit = 1L << (mixed >>> 58);
         if ((seen[depth] & bit) != 0) { // a name before it in this object may be the same: compare
             for (int q = base; q < keys; q++) {
                 if (keyHash[q] == h && keyTo[q] - keyFrom[q] == n && Arrays.equals(b, keyFrom[q], keyTo[q], b, from, to)) {
@@ -430,6 +467,21 @@ final class SummaryScan {
         keyHash[keys] = h;
         keys++;
         i = to + 1;
+        int field = field(depth, n, first, last);
+        if (at >= 0) {
+            int added = names.add(at, b, from, to, h, field);
+            node = added >= 0 ? added : -2 - at; // not kept: the object leaves the names at its path so far
+            if (added >= 0) {
+                keys--; // on the path: not kept twice
+            }
+        } else {
+            node = at;
+        }
+        return field;
+    }
+
+    /** Which field of the object at {@code depth} a name of {@code n} bytes is, by its first and last eight bytes. */
+    private static int field(int depth, int n, long first, long last) {
         if (depth == 1) {
             return switch (n) { // the name's bytes as words, against the names' (constants once the class is loaded)
                 case 2 -> first == PH_W ? PH : first == TS_W ? TS : OTHER;
@@ -543,7 +595,7 @@ final class SummaryScan {
         seen[depth] = 0;
         while (true) {
             if (open == '{') {
-                key(base, depth);
+                key(base, depth, null, -1);
                 white();
                 expect((byte) ':');
                 white();
@@ -570,8 +622,61 @@ final class SummaryScan {
         i = end;
     }
 
-    /** Passes over the JSON number at {@code i} ({@link JsonGrammar#number}) and returns its end; the next byte is the caller's to judge. */
+    /**
+     * Passes over the JSON number at {@code i} ({@link JsonGrammar#number}'s grammar and bound) and returns its end; the
+     * next byte is the caller's to judge. Its digits are found eight at a time (the 0 after the bytes ends them); a number
+     * with an exponent is left to {@link JsonGrammar#number}.
+     */
     private int number() {
+        int k = i;
+        if (b[k] == '-') {
+            k++;
+        }
+        byte c = b[k];
+        if (c == '0') {
+            k++;
+        } else if (c >= '1' && c <= '9') {
+            k = digitsEnd(k + 1);
+        } else {
+            throw new Unusual("not a number of the common form");
+        }
+        boolean point = false;
+        c = b[k];
+        if (c == '.') {
+            c = b[k + 1];
+            if (c < '0' || c > '9') {
+                throw new Unusual("not a number of the common form");
+            }
+            k = digitsEnd(k + 2);
+            point = true;
+            c = b[k];
+        }
+        if (c == 'e' || c == 'E') {
+            return exponentNumber();
+        }
+        if (k - i > MAX_NUMBER) {
+            throw new Unusual("not a number of the common form");
+        }
+        integral = !point;
+        i = k;
+        return k;
+    }
+
+    /** Where the digits from {@code k} end, eight bytes at a time (the 0 after the bytes is no digit). */
+    private int digitsEnd(int k) {
+        while (true) {
+            long x = (long) LONGS.get(b, k);
+            // per byte, its top bit where the byte is not '0' to '9': exact for the first such byte (those before it are digits)
+            long other = ((x + 0x4646464646464646L) | (x - 0x3030303030303030L)) & HIGHS;
+            if (other != 0) {
+                return k + (Long.numberOfTrailingZeros(other) >>> 3);
+            }
+            k += 8;
+        }
+    }
+
+    /** {@link #number} of a number with an exponent, by {@link JsonGrammar#number}. */
+    private int exponentNumber() {
         long r = JsonGrammar.number(b, i, lim);
         if (r < 0) {
             throw new Unusual("not a number of the common form");

@@ -106,6 +106,7 @@ final class TraceChunks {
                 return null;
             }
             long events = 0;
+            Window window = new Window(file);
             while (true) {
                 JsonToken t = p.nextToken();
                 if (t != JsonToken.START_OBJECT) {
@@ -114,7 +115,7 @@ final class TraceChunks {
                 p.skipChildren();
                 events++;
                 long end = p.currentLocation().getByteOffset();
-                if (end < 1 || read(file, end - 1, 1)[0] != '}') {
+                if (end < 1 || window.at(end - 1) != '}') {
                     return null;
                 }
                 if (end >= headBytes) {
@@ -130,10 +131,34 @@ final class TraceChunks {
         }
     }
 
+    /** A file's bytes read a block at a time, for looking at one byte after another near each other. */
+    private static final class Window {
+        private static final int BLOCK = 1 << 16;
+        private final FileChannel file;
+        private byte[] bytes = new byte[0];
+        private long from = -1;
+
+        Window(FileChannel file) {
+            this.file = file;
+        }
+
+        /** The byte at {@code at}, which the file holds. */
+        byte at(long at) throws IOException {
+            if (from < 0 || at < from || at >= from + bytes.length) {
+                from = at;
+                bytes = read(file, at, BLOCK);
+                if (bytes.length == 0) {
+                    throw new IOException("the file ended early");
+                }
+            }
+            return bytes[(int) (at - from)];
+        }
+    }
+
     /** The first comma at or after {@code from} between a closing and an opening brace (white space aside), or -1. */
     static long cutFrom(FileChannel file, long from, long size) throws IOException {
-        int window = 1 << 16;
-        for (long at = from; at < from + SEARCH_BYTES && at < size; at += window) {
+        int window = 1 << 12; // most cuts lie within an event or two: a small read first, then larger ones
+        for (long at = from; at < from + SEARCH_BYTES && at < size; at += window, window = 1 << 16) {
             long lo = Math.max(0, at - 64);
             byte[] b = read(file, lo, (int) Math.min(window + 128, size - lo));
             int begin = (int) (at - lo);

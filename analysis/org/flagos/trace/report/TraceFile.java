@@ -303,6 +303,9 @@ public final class TraceFile {
         final long maxEvents;
         final Path path;
         final Map<String, long[]> categories = new LinkedHashMap<>();
+        /** The category seen last (the same string) and its count (null: not listed). */
+        private String lastCategory;
+        private long[] lastCount;
         final Map<String, Long> accounting = new LinkedHashMap<>();
         final List<String> notes = new ArrayList<>();
         final List<String> devices = new ArrayList<>();
@@ -357,6 +360,12 @@ public final class TraceFile {
 
         /** Notes a complete event's category for the message of a trace with nothing to summarise. */
         private void sawCategory(String cat) {
+            if (cat == lastCategory && cat != null) { // the same string as the event before's: most events
+                if (lastCount != null) {
+                    lastCount[0]++;
+                }
+                return;
+            }
             String key = cat == null ? "(none)" : cat;
             long[] n = categories.get(key);
             if (n == null && categories.size() <= MAX_CATEGORIES_LISTED) {
@@ -365,6 +374,8 @@ public final class TraceFile {
             if (n != null) {
                 n[0]++;
             }
+            lastCategory = cat;
+            lastCount = n;
         }
 
         /** The accounting ({@code flagtrace}), the device names, whether it is a merge's or a CUDA trace. */

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.flagos.trace.tracefile.FieldNames;
 import org.flagos.trace.tracefile.MalformedTraces;
 import org.flagos.trace.tracefile.TraceFormatException;
 import org.junit.jupiter.api.Test;

@@ -237,6 +237,36 @@ class SummaryScanTest {
         }
     }
 
+    /**
+     * Names past what the scan keeps of their sequences ({@link org.flagos.trace.tracefile.FieldNames}: a name with more
+     * siblings than it keeps): an object that leaves the kept names is checked for a name twice against the names it
+     * took there and those after, in events and in args, as the reader checks it.
+     */
+    @Test
+    void anObjectThatLeavesTheKeptNamesIsStillCheckedForANameTwice() throws Exception {
+        StringBuilder forms = new StringBuilder();
+        for (int k = 0; k < org.flagos.trace.tracefile.FieldNames.MAX_CHILDREN + 2; k++) { // more second names than kept
+            forms.append("{\"ph\":\"X\",\"n").append(k).append("\":1,\"name\":\"a\",\"ts\":1,\"dur\":1,")
+                    .append("\"args\":{\"External id\":1,\"a").append(k).append("\":1}},\n");
+        }
+        String[] left = {
+            "{\"ph\":\"X\",\"zz\":1,\"ph\":\"i\"}", // the name the object took before leaving
+            "{\"ph\":\"X\",\"zz\":1,\"yy\":2,\"zz\":3}", // a name it checked after
+            "{\"ph\":\"X\",\"n0\":1,\"name\":\"a\",\"ts\":1,\"dur\":1,\"args\":{\"External id\":1,\"zz\":1,\"External id\":2}}",
+            "{\"ph\":\"X\",\"n0\":1,\"name\":\"a\",\"ts\":1,\"dur\":1,\"args\":{\"External id\":1,\"zz\":1,\"yy\":1,\"zz\":2}}",
+        };
+        for (String t : left) {
+            assertTrue(!agrees(t, forms + t + ",\n" + forms + GOOD), "left to the reader: " + t);
+        }
+        String[] taken = {
+            "{\"ph\":\"X\",\"zz\":1,\"yy\":2,\"name\":\"b\",\"ts\":2,\"dur\":1}",
+            "{\"ph\":\"X\",\"n0\":1,\"name\":\"a\",\"ts\":1,\"dur\":1,\"args\":{\"External id\":1,\"zz\":1,\"yy\":2}}",
+        };
+        for (String t : taken) {
+            assertTrue(agrees(t, forms + t + ",\n" + forms + GOOD), "taken: " + t);
+        }
+    }
+
     @Test
     void randomDamageIsNeverTakenOtherwiseThanByTheReader() throws Exception {
         byte[] good = with("{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"z\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}")

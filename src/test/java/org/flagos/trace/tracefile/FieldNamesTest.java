@@ -1,4 +1,4 @@
-package org.flagos.trace.merge;
+package org.flagos.trace.tracefile;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
