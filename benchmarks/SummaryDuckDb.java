@@ -9,8 +9,9 @@ import java.sql.Statement;
 
 /**
  * The DuckDB side of "summary against DuckDB" (docs/benchmarks.md, "summary against DuckDB on both cores"):
- * the op table of torch's key_averages rule (resources/org/flagos/trace/sql/rank_ops.sql, the SQL that
- * OneSummaryRuleTest holds to summary's rows to the nanosecond) over the events table that
+ * the op table of torch's key_averages rule (rank_ops in one query, nested in windows: since 2026-12-07 the test
+ * resource src/test/resources/org/flagos/trace/sql/rank_ops_windows.sql, which DuckDbAnalysesTest holds to rank_ops'
+ * rows; rank_ops.sql itself now sums OpNesting's rows, docs/analysis.md) over the events table that
  * {@code flagtrace tables TRACE.json -o EVENTS.parquet} wrote, on an in-memory DuckDB with its default
  * threads (every core). Writes the rows as tab-separated values.
  *

@@ -31,7 +31,7 @@ step() { # STEP N
     report-before) timed report-before "$2" "$before" report -o R-before.html big.json ;;
     report-after) timed report-after "$2" "$after" report -o R-after.html big.json ;;
     duck-flat) timed duck-flat "$2" java -cp "$duck_cp" SummaryDuckDb big.parquet "$here/summary-duckdb-flat.sql" flat.tsv ;;
-    duck-rule) timed duck-rule "$2" java -cp "$duck_cp" SummaryDuckDb big.parquet "$root/resources/org/flagos/trace/sql/rank_ops.sql" rule.tsv ;;
+    duck-rule) timed duck-rule "$2" java -cp "$duck_cp" SummaryDuckDb big.parquet "$root/src/test/resources/org/flagos/trace/sql/rank_ops_windows.sql" rule.tsv ;;
   esac
 }
 if [ "$rounds" = rule ]; then step duck-rule 2; exit; fi

@@ -388,6 +388,7 @@ public final class DuckDbAnalyses implements AutoCloseable {
         for (String step : CriticalPath.STEPS) {
             sql.append(Analyses.load(step)).append('\n');
         }
+        sql.append(Analyses.load(OpNesting.HOSTS)).append('\n');
         for (String[] column : EventTable.COLUMNS) {
             String found = types.get(column[0]);
             if (found == null) {
@@ -554,14 +555,14 @@ public final class DuckDbAnalyses implements AutoCloseable {
 
     /**
      * The analyses DuckDB runs a slice of ranks at a time ({@link CriticalPath#perRank}, {@link CriticalPath#eventsPerSlice()}
-     * events a statement): every row of theirs depends only on its own rank's events (rank_ops nests each thread's host
-     * events, the others pair, order or count each stream's work; nothing is summed across ranks). In one statement,
-     * rank_ops ran out of the launcher's 616 MiB at 64 ranks x 1M events, and so did kernel_launches (a join of every
+     * events a statement): every row of theirs depends only on its own rank's events (they pair, order or count each
+     * stream's work; nothing is summed across ranks; rank_ops' host events, {@link #rankOps}, are made so too). In one
+     * statement, rank_ops ran out of the launcher's 616 MiB at 64 ranks x 1M events, and so did kernel_launches (a join of every
      * launch with its device work) on the device machine, and queue_length at 16 x 1M with a quarter of the memory
      * (docs/benchmarks.md, "`analyze` of 64 × 1M within 1 GiB"). Each ends in an ORDER BY of its columns that orders
      * its rows fully; the slices' rows are stored in the database, then read in that order.
      */
-    static final List<String> PER_RANK = List.of("rank_ops", "kernel_launches", "queue_length", "stream_idle", "memory_bandwidth",
+    static final List<String> PER_RANK = List.of("kernel_launches", "queue_length", "stream_idle", "memory_bandwidth",
             "kernel_sequences");
 
     /** The last line of a per-rank analysis: {@code ORDER BY} its columns. */
@@ -589,6 +590,71 @@ public final class DuckDbAnalyses implements AutoCloseable {
     }
 
     /**
+     * rank_ops made: its host events (rank_ops_hosts.sql) as a table, a slice of ranks at a time as {@link #perRank}
+     * makes the per-rank analyses (its joins ran out of the launcher's memory in one statement at 64 ranks x 1M
+     * events, with the windows that nested them then), nested by {@link OpNesting} into {@value OpNesting#TABLE}
+     * ({@link #nest}); the query that sums that table (rank_ops.sql), and the statements the host events were made in.
+     */
+    PerRankRows rankOps(long eventsPerSlice) throws IOException {
+        String failure = "analysis rank_ops cannot run over the events table: ";
+        int statements = CriticalPath.perRank(engine(failure), OpNesting.HOSTS, Analyses.load(OpNesting.HOSTS), eventsPerSlice,
+                Analyses.INPUT_TABLE);
+        nest(db, "SELECT * FROM " + OpNesting.HOSTS);
+        execute("DROP TABLE IF EXISTS " + OpNesting.HOSTS, failure);
+        return new PerRankRows(Analyses.sql("rank_ops"), statements);
+    }
+
+    /**
+     * {@code select}'s host events (rank_ops_hosts.sql's columns), ordered by {@link OpNesting#ORDER}, streamed through
+     * {@link OpNesting} in this JVM, its rows appended to the table {@value OpNesting#TABLE}, as {@link #sweep} does.
+     */
+    static void nest(Connection db, String select) throws IOException {
+        String failure = "analysis rank_ops cannot run over the events table: ";
+        try (Statement create = db.createStatement()) {
+            create.execute("CREATE OR REPLACE TABLE " + OpNesting.TABLE + " (" + OpNesting.OUTPUT + ")");
+        } catch (SQLException e) {
+            throw new IOException(failure + words(e), e);
+        }
+        try (DuckDBConnection writer = db.unwrap(DuckDBConnection.class).duplicate();
+             Statement s = db.createStatement();
+             ResultSet rs = s.executeQuery("SELECT rank, pid, tid, ts_ns, end_ns, name, self_device_ns FROM (" + select + ") t ORDER BY "
+                     + OpNesting.ORDER);
+             DuckDBAppender out = writer.createAppender("main", OpNesting.TABLE)) {
+            Iterator<OpNesting.Host> rows = rows(rs, r -> {
+                int rank = r.getInt(1);
+                Integer k = r.wasNull() ? null : rank;
+                long pid = r.getLong(2);
+                Long p = r.wasNull() ? null : pid;
+                long tid = r.getLong(3);
+                Long t = r.wasNull() ? null : tid;
+                return new OpNesting.Host(k, p, t, r.getLong(4), r.getLong(5), r.getString(6), r.getLong(7));
+            });
+            for (Iterator<OpNesting.Op> nested = new OpNesting(rows); nested.hasNext(); ) {
+                OpNesting.Op o = nested.next();
+                out.beginRow();
+                if (o.rank() == null) {
+                    out.appendNull();
+                } else {
+                    out.append(o.rank().intValue());
+                }
+                if (o.name() == null) {
+                    out.appendNull();
+                } else {
+                    out.append(o.name());
+                }
+                out.append(o.dur());
+                out.append(o.selfDevice());
+                out.append(o.deviceTotal());
+                out.append(o.selfCpu());
+                out.endRow();
+            }
+        } catch (SQLException | IllegalStateException e) {
+            Throwable cause = e instanceof IllegalStateException && e.getCause() instanceof SQLException ? e.getCause() : e;
+            throw new IOException(failure + words(cause), cause);
+        }
+    }
+
+    /**
      * The driver's setting (a connection's) that makes a query's result stream, chunk by chunk, rather than be
      * materialised whole before its first row; {@link #open}'s connection has it on.
      */
@@ -613,38 +679,13 @@ public final class DuckDbAnalyses implements AutoCloseable {
              ResultSet rs = s.executeQuery("SELECT " + String.join(", ", CriticalPathSweep.COLUMNS) + " FROM (" + select + ") t ORDER BY "
                      + String.join(", ", CriticalPathSweep.ORDER));
              DuckDBAppender out = writer.createAppender("main", name)) {
-            Iterator<long[]> rows = new Iterator<>() {
-                private Boolean more;
-
-                @Override
-                public boolean hasNext() {
-                    try {
-                        if (more == null) {
-                            more = rs.next();
-                        }
-                        return more;
-                    } catch (SQLException e) {
-                        throw new IllegalStateException(e);
-                    }
+            Iterator<long[]> rows = rows(rs, r -> {
+                long[] row = new long[n];
+                for (int i = 0; i < n; i++) {
+                    row[i] = r.getLong(i + 1);
                 }
-
-                @Override
-                public long[] next() {
-                    if (!hasNext()) {
-                        throw new NoSuchElementException();
-                    }
-                    more = null;
-                    long[] row = new long[n];
-                    try {
-                        for (int i = 0; i < n; i++) {
-                            row[i] = rs.getLong(i + 1);
-                        }
-                    } catch (SQLException e) {
-                        throw new IllegalStateException(e);
-                    }
-                    return row;
-                }
-            };
+                return row;
+            });
             for (Iterator<long[]> swept = new CriticalPathSweep(rows); swept.hasNext(); ) {
                 long[] row = swept.next();
                 out.beginRow();
@@ -657,6 +698,46 @@ public final class DuckDbAnalyses implements AutoCloseable {
             Throwable cause = e instanceof IllegalStateException && e.getCause() instanceof SQLException ? e.getCause() : e;
             throw new IOException("the critical path cannot be computed over the events table: " + words(cause), cause);
         }
+    }
+
+    /** One row of a result read as a {@code T}. */
+    private interface RowReader<T> {
+        T read(ResultSet rs) throws SQLException;
+    }
+
+    /**
+     * {@code rs}'s rows, each read by {@code read} as it is reached (a failure of the result's as an
+     * IllegalStateException around its SQLException).
+     */
+    private static <T> Iterator<T> rows(ResultSet rs, RowReader<T> read) {
+        return new Iterator<>() {
+            private Boolean more;
+
+            @Override
+            public boolean hasNext() {
+                try {
+                    if (more == null) {
+                        more = rs.next();
+                    }
+                    return more;
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+
+            @Override
+            public T next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                more = null;
+                try {
+                    return read.read(rs);
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        };
     }
 
     /** Sets {@link #STREAM_RESULTS} (never RESET: DuckDB then fails the connection's next query, an internal error). */
@@ -710,14 +791,15 @@ public final class DuckDbAnalyses implements AutoCloseable {
     private static final String PER_RANK_ROWS = "flagtrace_per_rank_rows";
 
     /**
-     * As {@link #stream(String, TableSink)}, an analysis of {@link #PER_RANK} made {@code eventsPerSlice} events at a
-     * time; returns the statements it was made in (1 for any other analysis).
+     * As {@link #stream(String, TableSink)}, an analysis of {@link #PER_RANK} (or rank_ops' host events, {@link #rankOps})
+     * made {@code eventsPerSlice} events at a time; returns the statements it was made in (1 for any other analysis).
      */
     int stream(String name, TableSink sink, long eventsPerSlice) throws IOException {
         if (CriticalPath.TABLES.contains(name)) {
             criticalPath();
         }
-        PerRankRows made = PER_RANK.contains(name) ? perRank(name, PER_RANK_ROWS, eventsPerSlice) : new PerRankRows(Analyses.sql(name), 1);
+        PerRankRows made = name.equals("rank_ops") ? rankOps(eventsPerSlice)
+                : PER_RANK.contains(name) ? perRank(name, PER_RANK_ROWS, eventsPerSlice) : new PerRankRows(Analyses.sql(name), 1);
         try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery(made.query())) {
             ResultSetMetaData meta = rs.getMetaData();
             List<String> columns = new ArrayList<>();
@@ -735,8 +817,9 @@ public final class DuckDbAnalyses implements AutoCloseable {
         } catch (SQLException | ArithmeticException e) {
             throw new IOException("analysis " + name + " cannot run over the events table: " + words(e), e);
         }
-        if (PER_RANK.contains(name)) {
-            execute("DROP TABLE IF EXISTS " + PER_RANK_ROWS, "analysis " + name + " cannot run over the events table: ");
+        if (PER_RANK.contains(name) || name.equals("rank_ops")) {
+            execute("DROP TABLE IF EXISTS " + (name.equals("rank_ops") ? OpNesting.TABLE : PER_RANK_ROWS),
+                    "analysis " + name + " cannot run over the events table: ");
         }
         return made.statements();
     }

@@ -3,7 +3,7 @@ package org.flagos.trace.stages;
 /**
  * The op-summary rule, written once: torch's {@code key_averages}. Every summary flagtrace makes
  * (the walk's {@link OpSummaryFold}, the trace-file summary's {@code report/HostNesting}, and
- * {@code sql/rank_ops.sql}, which states the same rule in SQL) follows it:
+ * {@code analyze}'s rank_ops, nested by {@code sql/OpNesting} on DuckDB and Spark alike) follows it:
  * <ul>
  * <li>Events nest per thread (row) as torch's {@code _populate_cpu_children} nests them: taken in
  *     order of start, longer first, an event is the child of the innermost open event it lies in

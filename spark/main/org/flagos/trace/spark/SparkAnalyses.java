@@ -21,6 +21,7 @@ import org.apache.spark.sql.types.StructType;
 import org.flagos.trace.sql.Analyses;
 import org.flagos.trace.sql.CriticalPath;
 import org.flagos.trace.sql.CriticalPathSweep;
+import org.flagos.trace.sql.OpNesting;
 
 /**
  * The SQL analyses ({@link Analyses}, the same .sql files the CLI runs on DuckDB) on Apache Spark,
@@ -74,7 +75,7 @@ public final class SparkAnalyses {
             Map<String, Dataset<Row>> out = new LinkedHashMap<>();
             for (String name : Analyses.NAMES) {
                 if (names.contains(name)) {
-                    out.put(name, spark.sql(Analyses.sql(name)));
+                    out.put(name, name.equals("rank_ops") ? rankOps(spark) : spark.sql(Analyses.sql(name)));
                 }
             }
             return out;
@@ -87,6 +88,71 @@ public final class SparkAnalyses {
                 spark.catalog().dropTempView(Analyses.INPUT_TABLE);
             }
         }
+    }
+
+    /**
+     * rank_ops over the view {@value Analyses#INPUT_TABLE}: its host events (rank_ops_hosts.sql) spread over the tasks by
+     * thread, sorted in {@link OpNesting#ORDER} within each task and nested there ({@link #nestPartition}), as the view
+     * {@value OpNesting#TABLE} that rank_ops.sql sums. Its views are dropped once the query is planned (it holds them);
+     * a caller's views of those names are put back.
+     */
+    static Dataset<Row> rankOps(SparkSession spark) {
+        Dataset<Row> callersHosts = temporaryView(spark, OpNesting.HOSTS);
+        Dataset<Row> callersNested = temporaryView(spark, OpNesting.TABLE);
+        try {
+            spark.sql(OpNesting.hostsQuery()).createOrReplaceTempView(OpNesting.HOSTS);
+            JavaRDD<Row> nested = spark.sql("SELECT rank, pid, tid, ts_ns, end_ns, name, self_device_ns FROM " + OpNesting.HOSTS
+                    + " DISTRIBUTE BY rank, pid, tid SORT BY " + OpNesting.ORDER).javaRDD().mapPartitions(SparkAnalyses::nestPartition);
+            StructType schema = new StructType().add("rank", DataTypes.IntegerType, true).add("name", DataTypes.StringType, true);
+            for (String column : List.of("dur_ns", "self_device_ns", "device_total_ns", "self_cpu_ns")) {
+                schema = schema.add(column, DataTypes.LongType, false);
+            }
+            spark.createDataFrame(nested, schema).createOrReplaceTempView(OpNesting.TABLE);
+            return spark.sql(Analyses.sql("rank_ops"));
+        } finally {
+            restore(spark, OpNesting.HOSTS, callersHosts);
+            restore(spark, OpNesting.TABLE, callersNested);
+        }
+    }
+
+    /** The temporary view {@code name} put back as {@code callers} (a caller's), or dropped where that is null. */
+    private static void restore(SparkSession spark, String name, Dataset<Row> callers) {
+        if (callers != null) {
+            callers.createOrReplaceTempView(name);
+        } else {
+            spark.catalog().dropTempView(name);
+        }
+    }
+
+    /** One partition's host events (whole threads, in {@link OpNesting#ORDER}) nested: a row per event. */
+    private static Iterator<Row> nestPartition(Iterator<Row> rows) {
+        Iterator<OpNesting.Host> in = new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return rows.hasNext();
+            }
+
+            @Override
+            public OpNesting.Host next() {
+                Row r = rows.next();
+                return new OpNesting.Host(r.isNullAt(0) ? null : ((Number) r.get(0)).intValue(), r.isNullAt(1) ? null : ((Number) r.get(1)).longValue(),
+                        r.isNullAt(2) ? null : ((Number) r.get(2)).longValue(), ((Number) r.get(3)).longValue(), ((Number) r.get(4)).longValue(),
+                        r.getString(5), ((Number) r.get(6)).longValue());
+            }
+        };
+        OpNesting nesting = new OpNesting(in);
+        return new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return nesting.hasNext();
+            }
+
+            @Override
+            public Row next() {
+                OpNesting.Op o = nesting.next();
+                return RowFactory.create(o.rank(), o.name(), o.dur(), o.selfDevice(), o.deviceTotal(), o.selfCpu());
+            }
+        };
     }
 
     /** The session's temporary view {@code name} as planned now, or null where it has none. */

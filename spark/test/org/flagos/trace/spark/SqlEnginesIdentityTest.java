@@ -138,8 +138,7 @@ class SqlEnginesIdentityTest {
         List<RankOpsScaleTest.Op> ops = RankOpsScaleTest.generate(new java.util.SplittableRandom(32));
         Path parquet = RankOpsScaleTest.writeEvents(scale, ops);
         long began = System.nanoTime();
-        spark.read().parquet(parquet.toString()).createOrReplaceTempView(Analyses.INPUT_TABLE);
-        ResultTable t = table("rank_ops", spark.sql(Analyses.sql("rank_ops")));
+        ResultTable t = table("rank_ops", SparkAnalyses.run(spark, spark.read().parquet(parquet.toString()), List.of("rank_ops")).get("rank_ops"));
         System.out.printf("rank_ops over %d ops on one thread: %.1f s on Spark local[2]%n", ops.size(), (System.nanoTime() - began) / 1e9);
         Map<String, long[]> want = RankOpsScaleTest.recount(ops);
         Map<String, long[]> got = RankOpsScaleTest.hostRows(t);

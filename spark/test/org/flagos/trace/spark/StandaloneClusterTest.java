@@ -360,7 +360,8 @@ class StandaloneClusterTest {
     }
 
     /**
-     * The application's jar: what the spark jar holds (spark/main's classes, the .sql files and their loader)
+     * The application's jar: what the spark jar holds (spark/main's classes, the .sql files and their loader, OpNesting
+     * and KeyAveragesRule, as pom.xml's spark profile copies them)
      * and the Spark tests' classes (this class's task code), from this build's class folders.
      */
     private static Path appJar(Path jar) throws IOException {
@@ -369,7 +370,8 @@ class StandaloneClusterTest {
         try (OutputStream out = Files.newOutputStream(jar); JarOutputStream j = new JarOutputStream(out)) {
             add(j, spark, "org/flagos/trace/spark/", n -> n.endsWith(".class"));
             add(j, sql, "org/flagos/trace/sql/", n -> n.endsWith(".sql") || n.startsWith("Analyses") || n.startsWith("CollectiveKernels")
-                    || n.startsWith("CriticalPath"));
+                    || n.startsWith("CriticalPath") || n.startsWith("OpNesting"));
+            add(j, sql, "org/flagos/trace/stages/", n -> n.startsWith("KeyAveragesRule")); // OpNesting's rule, in the executors' tasks
         }
         return jar;
     }
