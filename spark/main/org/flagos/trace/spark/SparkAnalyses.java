@@ -340,6 +340,14 @@ public final class SparkAnalyses {
      */
     private static void awaitTasks(SparkSession spark) {
         long end = System.nanoTime() + 60_000_000_000L;
+        try {
+            // The tracker counts a task from its start event, which the listener bus delivers later: a task that
+            // began with the one that failed may not be counted yet. Every start was posted before the failure
+            // reached this thread, so once the bus is empty each running task is counted.
+            spark.sparkContext().listenerBus().waitUntilEmpty(60_000L);
+        } catch (java.util.concurrent.TimeoutException late) {
+            // counted as they arrive: the wait below is bounded as well
+        }
         while (System.nanoTime() < end && java.util.Arrays.stream(spark.sparkContext().statusTracker().getExecutorInfos())
                 .anyMatch(x -> x.numRunningTasks() > 0)) {
             try {

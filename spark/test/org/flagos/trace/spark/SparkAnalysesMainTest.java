@@ -71,6 +71,18 @@ class SparkAnalysesMainTest {
         return run(LocalSpark.builder("flagtrace-analyses-main", dir).master("local[2]"), args);
     }
 
+    /**
+     * Waits, bounded, for the local executor's task threads to end: a task of a failed job that outlived the call
+     * would write its part after the output was checked.
+     */
+    private static void awaitExecutorThreads() {
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith("Executor task launch worker")) {
+                assertTimeoutPreemptively(BOUND, () -> t.join(), t.getName());
+            }
+        }
+    }
+
     /** The folder's entries, sub-folders as {@code NAME/}, sorted; "(none)" where it is not there. */
     private static List<String> listing(Path folder) throws IOException {
         if (!Files.exists(folder)) {
@@ -120,6 +132,8 @@ class SparkAnalysesMainTest {
             assertTrue(line.startsWith("flagtrace: ") && line.contains(bad) && (kind.equals("truncated")
                     ? line.contains(bad + " ends in the middle of its JSON") : line.contains(bad + " is not valid JSON")), line);
             assertEquals(List.of("(none)"), listing(fresh));
+            awaitExecutorThreads();
+            assertEquals(List.of("(none)"), listing(fresh), "a task of the failed job wrote after it returned");
 
             Path kept = Files.createDirectories(dir.resolve("out-" + kind + "-kept"));
             Files.writeString(kept.resolve("mine.txt"), "keep");
