@@ -266,18 +266,29 @@ final class EventScan {
             expect((byte) ':');
             white();
             member(field, depth);
-            white();
-            byte c = at(i++);
-            emit(c);
-            if (c == '}') {
+            if (!another((byte) '}')) {
                 keys = base;
                 return;
             }
-            if (c != ',') {
-                throw new Unusual("not a comma or a closing brace");
-            }
-            white();
         }
+    }
+
+    /**
+     * After a member of an object or an array: white space, then a comma (true: another member follows, the white space
+     * after it passed) or {@code close} (false: the container ends), copied; anything else is {@link Unusual}.
+     */
+    private boolean another(byte close) {
+        white();
+        byte c = at(i++);
+        emit(c);
+        if (c == close) {
+            return false;
+        }
+        if (c != ',') {
+            throw new Unusual(close == '}' ? "not a comma or a closing brace" : "not a comma or a closing bracket");
+        }
+        white();
+        return true;
     }
 
     /**
@@ -544,19 +555,9 @@ final class EventScan {
             emit((byte) ']');
             return;
         }
-        while (true) {
+        do {
             value(depth);
-            white();
-            byte c = at(i++);
-            emit(c);
-            if (c == ']') {
-                return;
-            }
-            if (c != ',') {
-                throw new Unusual("not a comma or a closing bracket");
-            }
-            white();
-        }
+        } while (another((byte) ']'));
     }
 
     private void literal() {

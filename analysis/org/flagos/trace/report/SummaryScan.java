@@ -224,16 +224,27 @@ final class SummaryScan {
             expect((byte) ':');
             white();
             field(field);
-            white();
-            byte c = at(i++);
-            if (c == '}') {
+            if (!another((byte) '}')) {
                 return;
             }
-            if (c != ',') {
-                throw new Unusual("not a comma or a closing brace");
-            }
-            white();
         }
+    }
+
+    /**
+     * After a member of an object or an array: white space, then a comma (true: another member follows, the white space
+     * after it passed) or {@code close} (false: the container ends); anything else is {@link Unusual}.
+     */
+    private boolean another(byte close) {
+        white();
+        byte c = at(i++);
+        if (c == close) {
+            return false;
+        }
+        if (c != ',') {
+            throw new Unusual(close == '}' ? "not a comma or a closing brace" : "not a comma or a closing bracket");
+        }
+        white();
+        return true;
     }
 
     /** The value of a field of the event, read as {@code TraceReader} reads it. */
@@ -358,16 +369,10 @@ final class SummaryScan {
                 }
                 default -> value(2);
             }
-            white();
-            byte c = at(i++);
-            if (c == '}') {
+            if (!another((byte) '}')) {
                 keys = base;
                 return;
             }
-            if (c != ',') {
-                throw new Unusual("not a comma or a closing brace");
-            }
-            white();
         }
     }
 
@@ -601,16 +606,10 @@ final class SummaryScan {
                 white();
             }
             value(depth);
-            white();
-            byte c = at(i++);
-            if (c == close) {
+            if (!another(close)) {
                 keys = base;
                 return;
             }
-            if (c != ',') {
-                throw new Unusual("not a comma or a closing bracket");
-            }
-            white();
         }
     }
 
