@@ -126,33 +126,10 @@ public final class SparkAnalyses {
 
     /** One partition's host events (whole threads, in {@link OpNesting#ORDER}) nested: a row per event. */
     private static Iterator<Row> nestPartition(Iterator<Row> rows) {
-        Iterator<OpNesting.Host> in = new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                return rows.hasNext();
-            }
-
-            @Override
-            public OpNesting.Host next() {
-                Row r = rows.next();
-                return new OpNesting.Host(r.isNullAt(0) ? null : ((Number) r.get(0)).intValue(), r.isNullAt(1) ? null : ((Number) r.get(1)).longValue(),
-                        r.isNullAt(2) ? null : ((Number) r.get(2)).longValue(), ((Number) r.get(3)).longValue(), ((Number) r.get(4)).longValue(),
-                        r.getString(5), ((Number) r.get(6)).longValue());
-            }
-        };
-        OpNesting nesting = new OpNesting(in);
-        return new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                return nesting.hasNext();
-            }
-
-            @Override
-            public Row next() {
-                OpNesting.Op o = nesting.next();
-                return RowFactory.create(o.rank(), o.name(), o.dur(), o.selfDevice(), o.deviceTotal(), o.selfCpu());
-            }
-        };
+        OpNesting nesting = new OpNesting(Mapped.of(rows, r -> new OpNesting.Host(r.isNullAt(0) ? null : ((Number) r.get(0)).intValue(),
+                r.isNullAt(1) ? null : ((Number) r.get(1)).longValue(), r.isNullAt(2) ? null : ((Number) r.get(2)).longValue(),
+                ((Number) r.get(3)).longValue(), ((Number) r.get(4)).longValue(), r.getString(5), ((Number) r.get(6)).longValue())));
+        return Mapped.of(nesting, o -> RowFactory.create(o.rank(), o.name(), o.dur(), o.selfDevice(), o.deviceTotal(), o.selfCpu()));
     }
 
     /** The session's temporary view {@code name} as planned now, or null where it has none. */
@@ -211,35 +188,14 @@ public final class SparkAnalyses {
     /** One partition's rows (CriticalPathSweep's columns, in its order) swept. */
     private static Iterator<Row> sweepPartition(Iterator<Row> rows) {
         int n = CriticalPathSweep.COLUMNS.size();
-        Iterator<long[]> in = new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                return rows.hasNext();
+        CriticalPathSweep sweep = new CriticalPathSweep(Mapped.of(rows, r -> {
+            long[] row = new long[n];
+            for (int i = 0; i < n; i++) {
+                row[i] = r.getLong(i);
             }
-
-            @Override
-            public long[] next() {
-                Row r = rows.next();
-                long[] row = new long[n];
-                for (int i = 0; i < n; i++) {
-                    row[i] = r.getLong(i);
-                }
-                return row;
-            }
-        };
-        CriticalPathSweep sweep = new CriticalPathSweep(in);
-        return new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                return sweep.hasNext();
-            }
-
-            @Override
-            public Row next() {
-                long[] row = sweep.next();
-                return RowFactory.create(row[0], row[1], row[2]);
-            }
-        };
+            return row;
+        }));
+        return Mapped.of(sweep, row -> RowFactory.create(row[0], row[1], row[2]));
     }
 
     /**
