@@ -213,6 +213,8 @@ public final class DuckDbAnalyses implements AutoCloseable {
             // cp_nodes ran out of the launcher's 616 MiB over 64 rank=N files, and passed over the same rows in one).
             List<String> reads = new ArrayList<>();
             List<String> together = new ArrayList<>();
+            List<String> unranked = new ArrayList<>(); // files of a rank=N folder without a rank column
+            List<Integer> unrankedRanks = new ArrayList<>();
             for (int i = 0; i < literal.size(); i++) {
                 // hive_partitioning off: DuckDB would read rank=N in a path as a column of its own choosing (BIGINT)
                 String read = "read_parquet(" + literal(literal.get(i)) + ", hive_partitioning = false)";
@@ -220,10 +222,32 @@ public final class DuckDbAnalyses implements AutoCloseable {
                 if (n == null) {
                     together.add(literal(literal.get(i)));
                 } else if (!hasColumn(c, read, "rank")) {
-                    reads.add("SELECT CAST(" + n + " AS INTEGER) AS rank, * FROM " + read);
+                    unranked.add(literal.get(i));
+                    unrankedRanks.add(n);
                 } else {
                     checkRank(c, read, n, files.get(i));
                     together.add(literal(literal.get(i)));
+                }
+            }
+            // Files without a rank column (as Spark and DuckDB write a table partitioned by rank) are read through
+            // links named LINKS/rank=N/I.parquet with hive partitioning: one scan, the rank taken from the link's
+            // folder, and a filter on rank reads only its files. Links, because DuckDB would also take any other
+            // KEY=VALUE folder of the real path as a column, over the file's own of that name.
+            if (unranked.size() > 1 && links == null) {
+                links = ScratchFolders.create("analyze-links");
+            }
+            if (unranked.size() > 1 && !hasGlob(links.toString()) && links.toString().indexOf('=') < 0) {
+                List<String> linked = new ArrayList<>();
+                for (int i = 0; i < unranked.size(); i++) {
+                    Path folder = Files.createDirectories(links.resolve(RANK_FOLDER + unrankedRanks.get(i)));
+                    linked.add(literal(Files.createSymbolicLink(folder.resolve(i + ".parquet"), Path.of(unranked.get(i))).toString()));
+                }
+                reads.add("SELECT * FROM read_parquet([" + String.join(", ", linked) + "], hive_partitioning = true,"
+                        + " hive_types = {'rank': INTEGER}, union_by_name = true)");
+            } else { // one file, or a temporary folder whose path DuckDB would read as columns: a scan a file
+                for (int i = 0; i < unranked.size(); i++) {
+                    reads.add("SELECT CAST(" + unrankedRanks.get(i) + " AS INTEGER) AS rank, * FROM read_parquet("
+                            + literal(unranked.get(i)) + ", hive_partitioning = false)");
                 }
             }
             if (together.size() == 1) { // a file as itself: a list is SQL that Jazzer's SQL sanitizer cannot parse (docs/fuzzing.md)
@@ -476,6 +500,19 @@ public final class DuckDbAnalyses implements AutoCloseable {
             return rs.getString(1);
         } catch (SQLException e) {
             throw new IOException("cannot read DuckDB's setting " + name + ": " + words(e), e);
+        }
+    }
+
+    /** DuckDB's physical plan of {@code select} on this connection, as {@code EXPLAIN} prints it. */
+    String plan(String select) throws IOException {
+        StringBuilder b = new StringBuilder();
+        try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN " + select)) {
+            while (rs.next()) {
+                b.append(rs.getString(2)).append('\n');
+            }
+            return b.toString();
+        } catch (SQLException e) {
+            throw new IOException("cannot plan " + select + ": " + words(e), e);
         }
     }
 

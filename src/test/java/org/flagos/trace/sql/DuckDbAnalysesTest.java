@@ -339,6 +339,41 @@ class DuckDbAnalysesTest {
         }
     }
 
+    /**
+     * A table partitioned by rank as Spark and DuckDB write it: thousands of rank=N folders whose files have no rank
+     * column, under a folder named KEY=VALUE after one of the table's columns. It is one scan: every rank's rows once,
+     * with its folder's rank; a filter on rank reads that rank's file only; each column is the file's own (DuckDB's
+     * hive partitioning over the real path would give every row name 'parent').
+     */
+    @Test
+    void thousandsOfRankFoldersWithoutARankColumnAreOneScanThatARankFilterPrunes() throws Exception {
+        int ranks = 2000;
+        int each = 40;
+        Path table = Files.createDirectories(dir.resolve("many/name=parent/events"));
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:"); java.sql.Statement s = c.createStatement()) {
+            s.execute("COPY (SELECT * REPLACE (CAST(r AS INTEGER) AS rank) FROM (SELECT * FROM read_parquet(" + q(events)
+                    + ") WHERE name IS NOT NULL ORDER BY ts_ns LIMIT " + each + "), range(" + ranks + ") t(r)) TO " + q(table)
+                    + " (FORMAT parquet, PARTITION_BY (rank))");
+        }
+        assertFalse(TableRows.query("DESCRIBE SELECT * FROM read_parquet(" + q(table.resolve("rank=0/data_0.parquet"))
+                + ", hive_partitioning = false)").stream().anyMatch(r -> r.get(0).equals("rank")), "the files have no rank column");
+        Set<String> before = scratch();
+        try (DuckDbAnalyses duck = DuckDbAnalyses.open(table)) {
+            CriticalPath.Engine e = duck.engine("");
+            assertEquals(1, e.count("SELECT (LENGTH(sql) - LENGTH(REPLACE(sql, 'read_parquet(', ''))) / 13 FROM duckdb_views()"
+                    + " WHERE view_name = 'flagtrace_read_events'"), "one scan of every file");
+            assertEquals(ranks, e.count("SELECT COUNT(DISTINCT rank) FROM events"));
+            assertEquals(0, e.count("SELECT COUNT(*) FROM (SELECT rank, COUNT(*) AS n FROM events GROUP BY rank) WHERE n <> " + each
+                    + " OR rank NOT BETWEEN 0 AND " + (ranks - 1)));
+            assertEquals(0, e.count("SELECT COUNT(*) FROM events WHERE name = 'parent'"), "the file's name column, not the folder's");
+            assertEquals(each, e.count("SELECT COUNT(*) FROM events WHERE rank = 1234"));
+            String plan = duck.plan("SELECT COUNT(*) FROM events WHERE rank = 1234");
+            assertTrue(plan.contains("Scanning Files: 1/" + ranks), plan);
+            assertEquals(before.size() + 2, scratch().size(), "the links' folder and the one to spill into");
+        }
+        assertEquals(before, scratch(), "both gone at close");
+    }
+
     /** The folders named flagtrace-analyze-* in the temporary folder: the links and DuckDB's spill folders. */
     private static Set<String> scratch() throws IOException {
         Set<String> out = new TreeSet<>();
