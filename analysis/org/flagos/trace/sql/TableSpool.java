@@ -24,9 +24,22 @@ public final class TableSpool implements AutoCloseable {
     private int[] width;
     private boolean[] left;
     private long rows;
+    private final long limit;
 
-    /** A spool in a new file of folder {@code scratch}, deleted by {@link #close}. */
+    /** A spool in a new file of folder {@code scratch}, deleted by {@link #close}: every row kept. */
     public TableSpool(Path scratch) throws IOException {
+        this(scratch, Long.MAX_VALUE);
+    }
+
+    /**
+     * A spool that keeps the first {@code limit} rows only (the columns' widths are theirs) and counts the others:
+     * a table of millions of rows printed as its head.
+     */
+    public TableSpool(Path scratch, long limit) throws IOException {
+        if (limit < 0) {
+            throw new IllegalArgumentException("a spool's limit is 0 or more rows: " + limit);
+        }
+        this.limit = limit;
         file = Files.createTempFile(scratch, "table-", ".cells");
         out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16));
     }
@@ -43,27 +56,34 @@ public final class TableSpool implements AutoCloseable {
 
     /** One row, values as {@link ResultTable}'s. */
     public void add(List<Object> row) throws IOException {
+        if (rows++ >= limit) {
+            return;
+        }
         String[] c = ResultTable.cells(row);
         for (int i = 0; i < c.length; i++) {
             width[i] = Math.max(width[i], c[i].length());
             left[i] |= row.get(i) instanceof String;
             out.writeUTF(c[i]); // at most 60 characters
         }
-        rows++;
     }
 
-    /** The rows added. */
+    /** The rows added, kept or not. */
     public long rows() {
         return rows;
     }
 
-    /** Prints the table as {@link ResultTable#render} gives it: the header line, then every row. */
+    /** The rows added and not kept: those {@link #print} leaves out. */
+    public long leftOut() {
+        return rows - Math.min(rows, limit);
+    }
+
+    /** Prints the table as {@link ResultTable#render} gives it: the header line, then every row kept. */
     public void print(PrintStream to) throws IOException {
         out.flush();
         to.print(ResultTable.line(header, width, left) + "\n");
         try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
             String[] c = new String[header.length];
-            for (long r = 0; r < rows; r++) {
+            for (long r = 0, kept = Math.min(rows, limit); r < kept; r++) {
                 for (int i = 0; i < c.length; i++) {
                     c[i] = in.readUTF();
                 }

@@ -60,6 +60,10 @@ final class AnalyzeCommand implements Callable<Integer> {
             + " training steps FIRST to LAST (ProfilerStep#N; N alone: one step); see docs/analysis.md")
     String steps;
 
+    @Option(names = "--rows", paramLabel = "N", description = "print at most N rows of each table (default: every row);"
+            + " the -o files hold every row")
+    Long rows;
+
     private final CliContext context;
 
     AnalyzeCommand(CliContext context) {
@@ -70,6 +74,9 @@ final class AnalyzeCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         if (!format.equals("csv") && !format.equals("json")) {
             throw new UsageException("--format " + format + ": csv or json");
+        }
+        if (rows != null && rows < 0) {
+            throw new UsageException("--rows " + rows + ": a number of rows, 0 or more");
         }
         List<String> names = only == null ? Analyses.NAMES : only;
         for (String n : names) {
@@ -116,7 +123,7 @@ final class AnalyzeCommand implements Callable<Integer> {
                             + k[3] + " ranks";
                 }
                 for (String n : names) {
-                    TableSpool spool = new TableSpool(scratch);
+                    TableSpool spool = new TableSpool(scratch, rows == null ? Long.MAX_VALUE : rows);
                     spools.add(spool);
                     Path draft = output == null ? null : scratch.resolve(n + "." + format);
                     if (draft != null) {
@@ -153,6 +160,10 @@ final class AnalyzeCommand implements Callable<Integer> {
                 TableSpool t = spools.get(i);
                 context.out().println(n + ": " + Analyses.summary(n) + " (" + t.rows() + " rows)");
                 t.print(context.out());
+                if (t.leftOut() > 0) {
+                    context.out().println("(" + t.leftOut() + " more rows not printed: --rows " + rows
+                            + (output == null ? "; -o DIR writes every row)" : "; every row is in " + output.resolve(n + "." + format) + ")"));
+                }
                 context.out().println();
             }
             for (Path p : written) {

@@ -68,6 +68,61 @@ class AnalyzeCommandTest {
      * events/ folder, and as Spark writes a partitioned table (no rank column in the files: the folder's rank is
      * the rows'); hidden files ({@code .name}, {@code _SUCCESS}) are not read.
      */
+    /**
+     * {@code --rows N}: each table printed as its header and first N rows (as printed without it), then a line saying how
+     * many were left out and where they all are; the -o files hold every row; 0 prints the header only; -1 is refused.
+     */
+    @Test
+    void rowsPrintsEachTablesHeadAndTheFilesHoldEveryRow() throws Exception {
+        Path out = dir.resolve("rows");
+        assertEquals(0, cli.run("analyze", events.toString(), "--only", "kernel_stats,kernel_launches", "-o", out.toString()), cli.stderr());
+        String all = cli.stdout();
+        assertEquals(0, cli.run("analyze", events.toString(), "--only", "kernel_stats,kernel_launches", "--rows", "2",
+                "-o", out.toString() + "-2"), cli.stderr());
+        String head = cli.stdout();
+        for (String name : List.of("kernel_stats", "kernel_launches")) {
+            List<String> full = Files.readAllLines(out.resolve(name + ".csv"));
+            assertEquals(full, Files.readAllLines(Path.of(out + "-2").resolve(name + ".csv")), name + ": the file holds every row");
+            long n = full.size() - 1;
+            assertTrue(n > 2, name + " has more rows than printed");
+            List<String> printed = table(all, name);
+            List<String> cut = table(head, name);
+            assertEquals(2 + 2 + 1, cut.size(), String.join("\n", cut)); // title, header, 2 rows, the note
+            assertEquals(printed.get(0), cut.get(0), "the same title, with the table's whole count");
+            assertTrue(cut.get(0).endsWith("(" + n + " rows)"), cut.get(0));
+            assertEquals("(" + (n - 2) + " more rows not printed: --rows 2; every row is in " + Path.of(out + "-2").resolve(name + ".csv") + ")",
+                    cut.get(4));
+            // the first rows' cells as printed whole (their padding is the printed rows' widths)
+            for (int i = 1; i <= 3; i++) {
+                assertEquals(List.of(printed.get(i).strip().split(" +")), List.of(cut.get(i).strip().split(" +")), name + " line " + i);
+            }
+        }
+        assertEquals(0, cli.run("analyze", events.toString(), "--only", "kernel_stats", "--rows", "0"), cli.stderr());
+        List<String> none = table(cli.stdout(), "kernel_stats");
+        assertEquals(3, none.size(), cli.stdout());
+        assertTrue(none.get(2).endsWith("more rows not printed: --rows 0; -o DIR writes every row)"), none.get(2));
+        assertEquals(ExitCodes.USAGE, cli.run("analyze", events.toString(), "--rows", "-1"));
+        assertTrue(cli.stderr().contains("--rows -1: a number of rows, 0 or more"), cli.stderr());
+    }
+
+    /** The lines of table {@code name} in analyze's output: its title line to the blank line after it. */
+    private static List<String> table(String stdout, String name) {
+        List<String> lines = stdout.lines().toList();
+        int start = -1;
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).startsWith(name + ": ")) {
+                start = i;
+                break;
+            }
+        }
+        assertTrue(start >= 0, stdout);
+        int end = start;
+        while (end < lines.size() && !lines.get(end).isEmpty()) {
+            end++;
+        }
+        return lines.subList(start, end);
+    }
+
     @Test
     void aFolderPartitionedByRankFromSeparateRunsIsTheSameTable() throws Exception {
         List<String> sideBySide = new java.util.ArrayList<>(List.of("tables"));
