@@ -207,7 +207,7 @@ public final class DuckDbAnalyses implements AutoCloseable {
             // memory outside memory_limit (critical_path_segments at 64 ranks x 100k events: about 390 MB more).
             streamResults(c, true);
             // Literal paths, in plain SQL, put together by column name. A file in a rank=N folder has rank N: its
-            // rank column is checked against N, or is N where it has none (read on its own, the rank added). The
+            // rank column is checked against N, or is N where it has none (below: links with hive partitioning). The
             // others are one read_parquet of the list of their paths: one scan whatever the number of files, where a
             // UNION of one scan a file made each statement's memory grow with the files (the critical path's
             // cp_nodes ran out of the launcher's 616 MiB over 64 rank=N files, and passed over the same rows in one).

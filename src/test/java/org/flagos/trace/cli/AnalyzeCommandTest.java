@@ -63,12 +63,6 @@ class AnalyzeCommandTest {
     }
 
     /**
-     * Four separate {@code tables --partition-by-rank} runs, one per rank trace of the merge, into one folder give
-     * the same analyses as the four traces' table written side by side in one run; read from the folder, from its
-     * events/ folder, and as Spark writes a partitioned table (no rank column in the files: the folder's rank is
-     * the rows'); hidden files ({@code .name}, {@code _SUCCESS}) are not read.
-     */
-    /**
      * {@code --rows N}: each table printed as its header and first N rows (as printed without it), then a line saying how
      * many were left out and where they all are; the -o files hold every row; 0 prints the header only; -1 is refused.
      */
@@ -123,6 +117,12 @@ class AnalyzeCommandTest {
         return lines.subList(start, end);
     }
 
+    /**
+     * Four separate {@code tables --partition-by-rank} runs, one per rank trace of the merge, into one folder give
+     * the same analyses as the four traces' table written side by side in one run; read from the folder, from its
+     * events/ folder, and as Spark writes a partitioned table (no rank column in the files: the folder's rank is
+     * the rows'); hidden files ({@code .name}, {@code _SUCCESS}) are not read.
+     */
     @Test
     void aFolderPartitionedByRankFromSeparateRunsIsTheSameTable() throws Exception {
         List<String> sideBySide = new java.util.ArrayList<>(List.of("tables"));
