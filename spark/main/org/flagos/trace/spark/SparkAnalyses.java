@@ -247,12 +247,15 @@ public final class SparkAnalyses {
     /** As {@link #write(SparkSession, AnalysesRequest)}, its warning (trace files left out) on {@code err}. */
     static Map<String, String> write(SparkSession spark, AnalysesRequest request, PrintStream err) {
         OutputTables out = OutputTables.at(request.output(), spark.sparkContext().hadoopConfiguration());
+        RunningTasks tasks = RunningTasks.on(spark.sparkContext()); // before the first job: every task is counted
         try {
             return write(spark, request, out, err);
         } catch (Throwable e) { // Spark's own exceptions are checked ones thrown undeclared: every kind is caught
-            awaitTasks(spark);
+            tasks.awaitNone();
             out.removeAfter(e);
             throw e;
+        } finally {
+            tasks.close();
         }
     }
 
@@ -290,30 +293,6 @@ public final class SparkAnalyses {
         return written;
     }
 
-    /**
-     * Waits, a minute at most, until no task runs: a failed job's other tasks are cancelled, not stopped, and one still
-     * writing its part would put back a table folder removed under it.
-     */
-    private static void awaitTasks(SparkSession spark) {
-        long end = System.nanoTime() + 60_000_000_000L;
-        try {
-            // The tracker counts a task from its start event, which the listener bus delivers later: a task that
-            // began with the one that failed may not be counted yet. Every start was posted before the failure
-            // reached this thread, so once the bus is empty each running task is counted.
-            spark.sparkContext().listenerBus().waitUntilEmpty(60_000L);
-        } catch (java.util.concurrent.TimeoutException late) {
-            // counted as they arrive: the wait below is bounded as well
-        }
-        while (System.nanoTime() < end && java.util.Arrays.stream(spark.sparkContext().statusTracker().getExecutorInfos())
-                .anyMatch(x -> x.numRunningTasks() > 0)) {
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException stop) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-    }
 
     /**
      * With {@code --mode DROPMALFORMED}: the trace files that gave no row, said in one warning line (the data source
