@@ -51,6 +51,43 @@ class TableSpoolTest {
         assertEquals(false, Files.exists(file));
     }
 
+    /**
+     * With a limit, the spool prints what render gives for its first rows alone (their widths, not the others'), counts
+     * every row, and keeps no more than it prints: a wide row past the limit changes nothing, and its file holds the
+     * kept rows only.
+     */
+    @Test
+    void aLimitPrintsTheFirstRowsAsRenderGivesThemAndKeepsNoMore() throws Exception {
+        List<String> columns = List.of("rank", "name");
+        List<List<Object>> rows = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            rows.add(Arrays.asList((long) i, i == 999 ? "y".repeat(60) : "k" + i));
+        }
+        for (int limit : new int[] {0, 3, 1000, 5000}) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            long kept;
+            try (TableSpool spool = new TableSpool(dir, limit)) {
+                spool.columns(columns);
+                for (List<Object> r : rows) {
+                    spool.add(r);
+                }
+                assertEquals(rows.size(), spool.rows(), "every row counted");
+                assertEquals(Math.max(0, rows.size() - limit), spool.leftOut());
+                spool.print(new PrintStream(out, true, StandardCharsets.UTF_8));
+                try (var files = Files.list(dir)) {
+                    kept = Files.size(files.findFirst().orElseThrow());
+                }
+            }
+            List<List<Object>> head = rows.subList(0, Math.min(limit, rows.size()));
+            assertEquals(new ResultTable("t", columns, head).render(), out.toString(StandardCharsets.UTF_8), "limit " + limit);
+            if (limit == 3) {
+                assertEquals(3 * (2 + 1 + 2 + 2), kept, "three rows of two cells, each a length and its bytes");
+            }
+        }
+        assertEquals("a spool's limit is 0 or more rows: -1",
+                org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new TableSpool(dir, -1)).getMessage());
+    }
+
     @Test
     void anEmptyTableIsItsHeader() throws Exception {
         List<String> columns = List.of("rank", "kind", "ts_ns");
