@@ -121,6 +121,22 @@ final class SummaryScan {
     private long inElems;
     private long outElems;
 
+    // the numbers of the event being scanned, for its form: where each is and which field it is the value of
+    private final EventForms forms = new EventForms();
+    private final int[] numberFrom = new int[EventForms.MAX_NUMBERS];
+    private final int[] numberTo = new int[EventForms.MAX_NUMBERS];
+    private final int[] numberField = new int[EventForms.MAX_NUMBERS];
+    private int numbers;
+    /** The field the number scanned next is the value of ({@link #OTHER} but where a field's rule reads it). */
+    private int numberField0 = OTHER;
+    /** The args' fields set so far in this event, a bit each: one set twice (a name and its 2021 spelling) keeps no form. */
+    private int argFields;
+    private boolean formless;
+    /** Whether a number of the form matched last was read again, so that the pid's or tid's text is the event's own. */
+    private boolean pidMoved;
+    private boolean tidMoved;
+    private long fromForms;
+
     /**
      * Scans {@code b[from, to)}, the elements of a trace's events array between two of its commas (white space around
      * them), and keeps the events the summary reads in {@code into}, in order; checks {@code stopped} now and then and
@@ -138,11 +154,21 @@ final class SummaryScan {
         white();
         for (int n = 1; ; n++) {
             int start = i;
-            event();
+            EventForm form = forms.guess();
+            if (form != null && formed(form)) {
+                forms.hit(form);
+                fromForms++;
+            } else {
+                i = start;
+                event();
+                form = learn(start);
+                forms.missed(form);
+                form = null; // handed on from its own bytes
+            }
             if (i - start > TraceLimits.MAX_EVENT_BYTES) {
                 throw new Unusual("an event past the reader's bound");
             }
-            handOn(into);
+            handOn(into, form);
             white();
             if (i == lim) {
                 return;
@@ -158,16 +184,131 @@ final class SummaryScan {
         }
     }
 
-    /** Hands the event just scanned to {@code into} by its kind, as {@link SummaryEvents#handOn} does. */
-    private void handOn(SummaryEvents into) {
-        String ph = phFrom < 0 ? null : phTo - phFrom == 1 && b[phFrom] >= 0x20 && b[phFrom] < 0x7F ? ONE[b[phFrom]] : texts.text(b, phFrom, phTo);
-        String name = nameFrom < 0 ? null : texts.text(b, nameFrom, nameTo);
+    /** Events read from their forms so far. */
+    long eventsFromForms() {
+        return fromForms;
+    }
+
+    /**
+     * Hands the event just scanned to {@code into} by its kind, as {@link SummaryEvents#handOn} does: its texts from its
+     * bytes, or from its {@code form} (null: none) where it was of one.
+     */
+    private void handOn(SummaryEvents into, EventForm form) {
+        String ph = form != null ? form.ph : phText();
+        String name = form != null ? form.name : textOf(nameFrom, nameTo);
         switch (SummaryEvents.kind(ph, name)) {
-            case SummaryEvents.COMPLETE -> into.complete(catFrom < 0 ? null : texts.text(b, catFrom, catTo), name,
-                    pidText(pidKind, pidFrom, pidTo), pidText(tidKind, tidFrom, tidTo), tsNs, durNs, unusable, externalId, inElems,
-                    outElems, dtypeFrom < 0 ? null : texts.text(b, dtypeFrom, dtypeTo));
-            case SummaryEvents.MEMORY -> into.memory(totalAllocated, tsNs, unusable, deviceType, device, pidNumber());
+            case SummaryEvents.COMPLETE -> into.complete(form != null ? form.cat : textOf(catFrom, catTo), name,
+                    form != null && !pidMoved ? form.pid : pidText(pidKind, pidFrom, pidTo),
+                    form != null && !tidMoved ? form.tid : pidText(tidKind, tidFrom, tidTo), tsNs, durNs, unusable, externalId,
+                    inElems, outElems, form != null ? form.dtype : textOf(dtypeFrom, dtypeTo));
+            case SummaryEvents.MEMORY -> into.memory(totalAllocated, tsNs, unusable, deviceType, device,
+                    form != null && !pidMoved ? form.pidNumber : pidNumber());
             default -> { }
+        }
+    }
+
+    private String phText() {
+        return phFrom < 0 ? null : phTo - phFrom == 1 && b[phFrom] >= 0x20 && b[phFrom] < 0x7F ? ONE[b[phFrom]] : texts.text(b, phFrom, phTo);
+    }
+
+    private String textOf(int from, int to) {
+        return from < 0 ? null : texts.text(b, from, to);
+    }
+
+    /**
+     * The form of the event {@code b[start, i)} just scanned from its bytes (null: none kept); a new one takes the
+     * event's values.
+     */
+    private EventForm learn(int start) {
+        if (formless || unusable || !forms.learning()) { // an unusable time, or an args field set twice: no form
+            return null;
+        }
+        EventForm f = forms.find(b, start, i, numberFrom, numberTo, numberField, numbers);
+        if (f != null && !f.filled) {
+            f.ph = phText();
+            f.name = textOf(nameFrom, nameTo);
+            f.cat = textOf(catFrom, catTo);
+            f.dtype = textOf(dtypeFrom, dtypeTo);
+            f.pid = pidText(pidKind, pidFrom, pidTo);
+            f.tid = pidText(tidKind, tidFrom, tidTo);
+            f.pidKind = pidKind;
+            f.tidKind = tidKind;
+            f.pidNumber = pidNumber();
+            f.tsNs = tsNs;
+            f.durNs = durNs;
+            f.externalId = externalId;
+            f.device = device;
+            f.deviceType = deviceType;
+            f.totalAllocated = totalAllocated;
+            f.inElems = inElems;
+            f.outElems = outElems;
+            f.filled = true;
+        }
+        return f;
+    }
+
+    /**
+     * Whether the event at {@code i} is of {@code form}: its bytes the form's but for numbers where the form has numbers,
+     * each checked and read by its field's rule as {@link #event} reads it; then {@code i} is past it and the fields are
+     * the event's. False where anything else differs (where {@code i} is left is then the caller's to reset).
+     */
+    private boolean formed(EventForm form) {
+        byte[] t = form.bytes;
+        int n = t.length;
+        tsNs = form.tsNs;
+        durNs = form.durNs;
+        unusable = false;
+        externalId = form.externalId;
+        device = form.device;
+        deviceType = form.deviceType;
+        totalAllocated = form.totalAllocated;
+        inElems = form.inElems;
+        outElems = form.outElems;
+        pidKind = form.pidKind;
+        tidKind = form.tidKind;
+        pidMoved = tidMoved = false;
+        int[] from = form.numberFrom;
+        int[] to = form.numberTo;
+        int count = from.length;
+        int ti = 0;
+        int bi = i;
+        int k = 0;
+        while (true) {
+            int m = Arrays.mismatch(t, ti, n, b, bi, bi + Math.min(n - ti, lim - bi));
+            if (m < 0) {
+                i = bi + n - ti;
+                return true;
+            }
+            int p = ti + m; // the first byte that differs: within a number of the form, or just after one, or no match
+            while (k < count && to[k] < p) {
+                k++;
+            }
+            if (k == count || from[k] > p) {
+                return false;
+            }
+            i = bi + from[k] - ti;
+            byte c = b[i];
+            if (c != '-' && (c < '0' || c > '9')) {
+                return false;
+            }
+            try {
+                number(form.numberField[k]);
+            } catch (Unusual e) {
+                return false;
+            }
+            ti = to[k];
+            bi = i;
+            k++;
+        }
+    }
+
+    /** The number at {@code i} (its first byte a sign or a digit), read by the rule of {@code field}, as {@link #event} reads it. */
+    private void number(int field) {
+        switch (field) {
+            case PID, TID -> numericPid(field);
+            case TS, DUR -> time(field);
+            case EXTERNAL, DEVICE, DEVICE_TYPE, TOTAL_ALLOCATED, IN_ELEMS, OUT_ELEMS -> setId(field, id(field));
+            default -> number();
         }
     }
 
@@ -208,6 +349,9 @@ final class SummaryScan {
         tsNs = durNs = TraceEvent.NONE;
         unusable = false;
         externalId = device = deviceType = totalAllocated = inElems = outElems = TraceEvent.NONE;
+        numbers = 0;
+        argFields = 0;
+        formless = false;
         expect((byte) '{');
         white();
         if (at(i) == '}') {
@@ -278,13 +422,8 @@ final class SummaryScan {
                     to = text();
                     kind = 1;
                 } else if (c == '-' || (c >= '0' && c <= '9')) {
-                    to = number();
-                    if (integral) {
-                        if (to - from > MAX_DIGITS) {
-                            throw new Unusual("a pid that may be past 64 bits");
-                        }
-                        kind = 2;
-                    }
+                    numericPid(field);
+                    return;
                 } else {
                     value(1);
                     return;
@@ -305,24 +444,7 @@ final class SummaryScan {
                     value(1);
                     return;
                 }
-                int from = i;
-                long ns;
-                try {
-                    ns = Micros.toNanos(b, from, number());
-                } catch (ArithmeticException | NumberFormatException e) {
-                    ns = Long.MAX_VALUE;
-                }
-                if (ns > TraceLimits.MAX_TIME_NS || ns < -TraceLimits.MAX_TIME_NS) {
-                    throw new Unusual("a time past the bound: the reader refuses the trace");
-                }
-                if (field == TS) {
-                    tsNs = ns;
-                } else if (ns < 0) {
-                    unusable = true;
-                    durNs = TraceEvent.NONE;
-                } else {
-                    durNs = ns;
-                }
+                time(field);
             }
             case ARGS -> {
                 if (c == '{') {
@@ -351,13 +473,12 @@ final class SummaryScan {
             white();
             expect((byte) ':');
             white();
+            if (field != OTHER) {
+                formless |= (argFields & 1 << field) != 0;
+                argFields |= 1 << field;
+            }
             switch (field) {
-                case EXTERNAL -> externalId = id();
-                case DEVICE -> device = id();
-                case DEVICE_TYPE -> deviceType = id();
-                case TOTAL_ALLOCATED -> totalAllocated = id();
-                case IN_ELEMS -> inElems = id();
-                case OUT_ELEMS -> outElems = id();
+                case EXTERNAL, DEVICE, DEVICE_TYPE, TOTAL_ALLOCATED, IN_ELEMS, OUT_ELEMS -> setId(field, id(field));
                 case DTYPE -> {
                     if (at(i) == '"') {
                         dtypeFrom = i + 1;
@@ -376,8 +497,67 @@ final class SummaryScan {
         }
     }
 
+    /** A pid or tid that is a number (at {@code i}): an integer of at most {@link #MAX_DIGITS} digits is one, else none. */
+    private void numericPid(int field) {
+        int from = i;
+        numberField0 = field;
+        int to = number();
+        int kind = 0;
+        if (integral) {
+            if (to - from > MAX_DIGITS) {
+                throw new Unusual("a pid that may be past 64 bits");
+            }
+            kind = 2;
+        }
+        if (field == PID) {
+            pidKind = kind;
+            pidFrom = from;
+            pidTo = to;
+            pidMoved = true;
+        } else {
+            tidKind = kind;
+            tidFrom = from;
+            tidTo = to;
+            tidMoved = true;
+        }
+    }
+
+    /** A ts or dur that is a number (at {@code i}), in nanoseconds within the reader's bound; a negative dur is unusable. */
+    private void time(int field) {
+        int from = i;
+        numberField0 = field;
+        long ns;
+        try {
+            ns = Micros.toNanos(b, from, number());
+        } catch (ArithmeticException | NumberFormatException e) {
+            ns = Long.MAX_VALUE;
+        }
+        if (ns > TraceLimits.MAX_TIME_NS || ns < -TraceLimits.MAX_TIME_NS) {
+            throw new Unusual("a time past the bound: the reader refuses the trace");
+        }
+        if (field == TS) {
+            tsNs = ns;
+        } else if (ns < 0) {
+            unusable = true;
+            durNs = TraceEvent.NONE;
+        } else {
+            durNs = ns;
+        }
+    }
+
+    private void setId(int field, long v) {
+        switch (field) {
+            case EXTERNAL -> externalId = v;
+            case DEVICE -> device = v;
+            case DEVICE_TYPE -> deviceType = v;
+            case TOTAL_ALLOCATED -> totalAllocated = v;
+            case IN_ELEMS -> inElems = v;
+            default -> outElems = v;
+        }
+    }
+
     /** An id's value ({@link TraceEvent#externalId}'s rule): an integer, or a string holding one; else no value. */
-    private long id() {
+    private long id(int field) {
         byte c = at(i);
         if (c == '"') {
             int from = i + 1;
@@ -386,6 +566,7 @@ final class SummaryScan {
         }
         if (c == '-' || (c >= '0' && c <= '9')) {
             int from = i;
+            numberField0 = field;
             int to = number();
             if (!integral) {
                 return TraceEvent.NONE;
@@ -627,6 +808,23 @@ final class SummaryScan {
      * with an exponent is left to {@link JsonGrammar#number}.
      */
     private int number() {
+        int from = i;
+        int field = numberField0;
+        numberField0 = OTHER;
+        int end = numberEnd();
+        if (numbers < EventForms.MAX_NUMBERS) {
+            numberFrom[numbers] = from;
+            numberTo[numbers] = end;
+            numberField[numbers] = field;
+        } else {
+            formless = true;
+        }
+        numbers++;
+        return end;
+    }
+
+    /** {@link #number}'s grammar: passes over the number at {@code i} and returns its end. */
+    private int numberEnd() {
         int k = i;
         if (b[k] == '-') {
             k++;

@@ -267,6 +267,66 @@ class SummaryScanTest {
         }
     }
 
+    /**
+     * The forms of events ({@link EventForm}): an event that repeats a form but for its numbers is read from the form, and
+     * every way its numbers may differ (longer, shorter, signed, a fraction or an exponent where an integer was, past 18
+     * digits, past the time bound, no number at all) is read as the reader reads it, or left to the reader where it refuses
+     * it; anything else that differs (a text, a name, white space) is scanned afresh.
+     */
+    @Test
+    void eventsOfAKnownFormAreReadFromItAsTheReaderReadsThem() throws Exception {
+        String kernel = "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"pid\":0,\"tid\":7,\"ts\":1000.5,\"dur\":2.25,"
+                + "\"args\":{\"External id\":12,\"device\":0,\"grid\":[1,2,3],\"Total Allocated\":5,\"In msg nelems\":4}}";
+        String memory = "{\"ph\":\"i\",\"name\":\"[memory]\",\"pid\":1001,\"ts\":1001,\"s\":\"t\",\"args\":{\"Total Allocated\":4096,"
+                + "\"Device Type\":1,\"Device Id\":0,\"Bytes\":-512}}";
+        String[][] numbers = { // in each form, a number and what stands there instead
+            {"1000.5", "1000.25"}, {"1000.5", "7"}, {"1000.5", "100000000.125"}, {"1000.5", "-3"}, {"1000.5", "1.0005e3"},
+            {"1000.5", "1E2"}, {"1000.5", "0"}, {"1000.5", "-0.5"}, {"2.25", "-2.25"}, {"2.25", "0.001"}, {"2.25", "22"},
+            {"\"pid\":0", "\"pid\":3"}, {"\"pid\":0", "\"pid\":-12"}, {"\"pid\":0", "\"pid\":1.5"}, {"\"tid\":7", "\"tid\":70000"},
+            {"\"External id\":12", "\"External id\":1"}, {"\"External id\":12", "\"External id\":123456789012345678"},
+            {"\"External id\":12", "\"External id\":12.5"}, {"\"External id\":12", "\"External id\":1e1"},
+            {"\"External id\":12", "\"External id\":-12"}, {"[1,2,3]", "[10,2.5,-3]"}, {"\"device\":0", "\"device\":99"},
+            {"\"In msg nelems\":4", "\"In msg nelems\":400"}, {"\"Total Allocated\":4096", "\"Total Allocated\":1"},
+            {"\"Device Type\":1", "\"Device Type\":0"}, {"\"pid\":1001", "\"pid\":2002"}, {"\"Bytes\":-512", "\"Bytes\":512"},
+        };
+        String[][] refused = { // numbers the reader refuses, or the scan leaves to it
+            {"1000.5", "01"}, {"1000.5", "1."}, {"1000.5", "1e300"}, {"1000.5", "4611686018427387.905"}, {"2.25", "-"},
+            {"\"pid\":0", "\"pid\":12345678901234567890"}, {"\"External id\":12", "\"External id\":18446744073709551615"},
+            {"1000.5", "1" + "0".repeat(70)}, {"2.25", "2.25.5"}, {"[1,2,3]", "[1,2 3]"}, {"1000.5", "+1"},
+        };
+        String[][] others = { // not numbers: scanned afresh, taken or left as the scan takes them
+            {"1000.5", "\"1000.5\""}, {"2.25", "null"}, {"\"pid\":0", "\"pid\":\"0\""}, {"\"External id\":12", "\"External id\":\"12\""},
+            {"gemm", "gemv"}, {"\"ts\"", " \"ts\""}, {"\"dur\":2.25", "\"dur\":2.25,\"dur\":3"}, {"[1,2,3]", "[1,2,{}]"},
+            {"\"device\":0", "\"device\":0,\"inDevice\":4"}, {"\"kernel\"", "\"cuda_runtime\""},
+        };
+        int taken = 0;
+        for (String form : List.of(kernel, memory)) {
+            for (String[][] table : List.of(numbers, refused, others)) {
+                for (String[] change : table) {
+                    if (!form.contains(change[0])) {
+                        continue;
+                    }
+                    String variant = form.replace(change[0], change[1]);
+                    String stretch = String.join(",\n", form, form, variant, form, variant, variant);
+                    boolean took = agrees(change[0] + " -> " + change[1], stretch);
+                    if (table == numbers) {
+                        assertTrue(took, "taken: " + change[1]);
+                        taken++;
+                    } else if (table == refused) {
+                        assertTrue(!took, "left to the reader: " + change[1]);
+                    }
+                }
+            }
+        }
+        assertTrue(taken >= 25, taken + " variants taken");
+        // the forms were used: a long stretch of the two forms' events reads nearly all of them from forms
+        SummaryScan scan = new SummaryScan();
+        String stretch = String.join(",\n", java.util.Collections.nCopies(500, kernel + ",\n" + memory));
+        byte[] b = Arrays.copyOf(stretch.getBytes(StandardCharsets.UTF_8), stretch.length() + SummaryScan.SLACK);
+        scan.scan(b, 0, stretch.length(), new SummaryEvents(4), () -> false);
+        assertTrue(scan.eventsFromForms() >= 990, scan.eventsFromForms() + " of 1000 events read from their forms");
+    }
+
     @Test
     void randomDamageIsNeverTakenOtherwiseThanByTheReader() throws Exception {
         byte[] good = with("{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"z\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}")
