@@ -76,6 +76,13 @@ class MicrosTest {
                 continue;
             }
             assertEquals(want, Micros.toNanos(text), text);
+            // the same text within a longer array, digits and other bytes around it: read eight digits at a time
+            byte[] padded = new byte[text.length() + 2 + r.nextInt(20)];
+            for (int k = 0; k < padded.length; k++) {
+                padded[k] = (byte) (r.nextBoolean() ? '0' + r.nextInt(10) : ".e-x".charAt(r.nextInt(4)));
+            }
+            System.arraycopy(text.getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, padded, 1, text.length());
+            assertEquals(want, Micros.toNanos(padded, 1, 1 + text.length()), text + " within " + new String(padded, java.nio.charset.StandardCharsets.US_ASCII));
         }
     }
 
