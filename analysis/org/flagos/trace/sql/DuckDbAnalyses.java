@@ -213,8 +213,7 @@ public final class DuckDbAnalyses implements AutoCloseable {
             // cp_nodes ran out of the launcher's 616 MiB over 64 rank=N files, and passed over the same rows in one).
             List<String> reads = new ArrayList<>();
             List<String> together = new ArrayList<>();
-            List<String> unranked = new ArrayList<>(); // files of a rank=N folder without a rank column
-            List<Integer> unrankedRanks = new ArrayList<>();
+            List<RankedFile> unranked = new ArrayList<>(); // files of a rank=N folder without a rank column
             for (int i = 0; i < literal.size(); i++) {
                 // hive_partitioning off: DuckDB would read rank=N in a path as a column of its own choosing (BIGINT)
                 String read = "read_parquet(" + literal(literal.get(i)) + ", hive_partitioning = false)";
@@ -222,8 +221,7 @@ public final class DuckDbAnalyses implements AutoCloseable {
                 if (n == null) {
                     together.add(literal(literal.get(i)));
                 } else if (!hasColumn(c, read, "rank")) {
-                    unranked.add(literal.get(i));
-                    unrankedRanks.add(n);
+                    unranked.add(new RankedFile(literal.get(i), n));
                 } else {
                     checkRank(c, read, n, files.get(i));
                     together.add(literal(literal.get(i)));
@@ -239,15 +237,16 @@ public final class DuckDbAnalyses implements AutoCloseable {
             if (unranked.size() > 1 && !hasGlob(links.toString()) && links.toString().indexOf('=') < 0) {
                 List<String> linked = new ArrayList<>();
                 for (int i = 0; i < unranked.size(); i++) {
-                    Path folder = Files.createDirectories(links.resolve(RANK_FOLDER + unrankedRanks.get(i)));
-                    linked.add(literal(Files.createSymbolicLink(folder.resolve(i + ".parquet"), Path.of(unranked.get(i))).toString()));
+                    RankedFile f = unranked.get(i);
+                    Path folder = Files.createDirectories(links.resolve(RANK_FOLDER + f.rank()));
+                    linked.add(literal(Files.createSymbolicLink(folder.resolve(i + ".parquet"), Path.of(f.path())).toString()));
                 }
                 reads.add("SELECT * FROM read_parquet([" + String.join(", ", linked) + "], hive_partitioning = true,"
                         + " hive_types = {'rank': INTEGER}, union_by_name = true)");
             } else { // one file, or a temporary folder whose path DuckDB would read as columns: a scan a file
-                for (int i = 0; i < unranked.size(); i++) {
-                    reads.add("SELECT CAST(" + unrankedRanks.get(i) + " AS INTEGER) AS rank, * FROM read_parquet("
-                            + literal(unranked.get(i)) + ", hive_partitioning = false)");
+                for (RankedFile f : unranked) {
+                    reads.add("SELECT CAST(" + f.rank() + " AS INTEGER) AS rank, * FROM read_parquet("
+                            + literal(f.path()) + ", hive_partitioning = false)");
                 }
             }
             if (together.size() == 1) { // a file as itself: a list is SQL that Jazzer's SQL sanitizer cannot parse (docs/fuzzing.md)
@@ -274,6 +273,10 @@ public final class DuckDbAnalyses implements AutoCloseable {
             abandon(c, links, spill);
             throw e;
         }
+    }
+
+    /** A file of a {@code rank=N} folder (its path as DuckDB reads it) and that N. */
+    private record RankedFile(String path, int rank) {
     }
 
     /** What an open that failed made: the connection closed, the links and the spill folder deleted. */

@@ -374,6 +374,47 @@ class DuckDbAnalysesTest {
         assertEquals(before, scratch(), "both gone at close");
     }
 
+    /**
+     * A rank-partitioned folder whose files differ: rank=0's has a rank column, rank=1's and rank=2's have none (as a
+     * table partitioned by rank is written). Each file's rows get their folder's rank, read through the links (one scan of
+     * the files without the column) or, where the temporary folder's path holds '=' (here {@code name=tmp}, which DuckDB's
+     * hive partitioning would read as a column over the files' own), one scan a file; the same rows either way, and nothing
+     * left behind.
+     */
+    @Test
+    void aFolderOfFilesWithAndWithoutARankColumnGivesEachFileItsFoldersRank() throws Exception {
+        Path table = Files.createDirectories(dir.resolve("mixed/events"));
+        String some = "SELECT * FROM (SELECT * FROM EVENTS WHERE name IS NOT NULL ORDER BY ts_ns LIMIT 30)";
+        copy(some.replace("SELECT * FROM (", "SELECT * REPLACE (CAST(0 AS INTEGER) AS rank) FROM ("),
+                Files.createDirectories(table.resolve("rank=0")).resolve("a.parquet"));
+        for (int r = 1; r <= 2; r++) {
+            copy(some.replace("SELECT * FROM (", "SELECT * EXCLUDE (rank) FROM ("),
+                    Files.createDirectories(table.resolve("rank=" + r)).resolve("b.parquet"));
+        }
+        String tmp = System.getProperty("java.io.tmpdir");
+        for (Path scratchIn : new Path[] {Path.of(tmp), Files.createDirectories(dir.resolve("name=tmp"))}) {
+            System.setProperty("java.io.tmpdir", scratchIn.toString());
+            try {
+                Set<String> before = scratch();
+                try (DuckDbAnalyses duck = DuckDbAnalyses.open(table)) {
+                    CriticalPath.Engine e = duck.engine("");
+                    String view = "SELECT (LENGTH(sql) - LENGTH(REPLACE(sql, 'read_parquet(', ''))) / 13 FROM duckdb_views()"
+                            + " WHERE view_name = 'flagtrace_read_events'";
+                    boolean linked = scratchIn.toString().indexOf('=') < 0;
+                    assertEquals(0, e.count("SELECT COUNT(*) FROM events WHERE name = 'tmp'"), "each file's own names");
+                    assertEquals(linked ? 2 : 3, e.count(view), "scans: rank=0's file, then the others " + (linked ? "in one" : "each"));
+                    for (int r = 0; r <= 2; r++) {
+                        assertEquals(30, e.count("SELECT COUNT(*) FROM events WHERE rank = " + r), "rank " + r);
+                    }
+                    assertEquals(90, e.count("SELECT COUNT(*) FROM events"));
+                }
+                assertEquals(before, scratch(), "nothing left behind in " + scratchIn);
+            } finally {
+                System.setProperty("java.io.tmpdir", tmp);
+            }
+        }
+    }
+
     /** The folders named flagtrace-analyze-* in the temporary folder: the links and DuckDB's spill folders. */
     private static Set<String> scratch() throws IOException {
         Set<String> out = new TreeSet<>();
