@@ -133,4 +133,38 @@ class AnalyzeHostileTest {
             assertTrue(cli.stderr().contains(c[1] + words.get(c[1])), cli.stderr());
         }
     }
+
+    /**
+     * A table partitioned by rank without a rank column in its files (the form read through links, one scan): a damaged
+     * file among them, or a FIFO, ends the run in one line naming it, and leaves no scratch folder behind.
+     */
+    @Test
+    @Timeout(120)
+    void aRankPartitionedFolderWithADamagedFileOrAFifoIsRefusedInOneLine() throws Exception {
+        Path table = dir.resolve("by-rank");
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+            s.execute("COPY (SELECT * FROM read_parquet('" + four + "')) TO '" + table + "' (FORMAT PARQUET, PARTITION_BY (rank))");
+        }
+        Path damaged = Files.writeString(Files.createDirectories(table.resolve("rank=7")).resolve("d.parquet"), "PAR1 not parquet PAR1");
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        java.util.function.Supplier<Long> scratch = () -> {
+            try (var list = Files.list(tmp)) {
+                return list.filter(p -> p.getFileName().toString().startsWith("flagtrace-analyze-")).count();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        };
+        long before = scratch.get();
+        assertEquals(ExitCodes.FAILED, cli.run("analyze", table.toString(), "--only", "rank_device"), cli.stdout());
+        assertEquals(1, cli.stderr().lines().count(), cli.stderr());
+        assertTrue(cli.stderr().contains(table + " is not a Parquet events table"), cli.stderr());
+        assertEquals(before, scratch.get(), "no links or spill folder left");
+        Files.delete(damaged);
+        assertEquals(0, cli.run("analyze", table.toString(), "--only", "rank_device"), cli.stderr());
+        assertEquals(4, rankRows(cli.stdout()), cli.stdout());
+        Path fifo = TargetScratch.fifo(table.resolve("rank=7").resolve("f.parquet"));
+        assertEquals(ExitCodes.FAILED, cli.run("analyze", table.toString(), "--only", "rank_device"), cli.stdout());
+        assertEquals(1, cli.stderr().lines().count(), cli.stderr());
+        assertTrue(cli.stderr().contains(fifo + " is a FIFO, not a regular file"), cli.stderr());
+    }
 }
