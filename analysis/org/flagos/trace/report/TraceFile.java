@@ -322,6 +322,9 @@ public final class TraceFile {
         final MemoryTimeline memoryBySlot = new MemoryTimeline();
         final DeviceWorkStats deviceWork = new DeviceWorkStats();
         final CollectiveStats collectives = new CollectiveStats();
+        /** Which kernel names are collectives', asked once a name (as many names as the table keeps). */
+        private final org.flagos.trace.sql.CollectiveKernels.Verdicts collectiveKernels =
+                new org.flagos.trace.sql.CollectiveKernels.Verdicts(KeyAveragesBuilder.MAX_NAMES);
         Map<Integer, TraceBlocks.MergeInput> mergeInputs = Map.of();
 
         Reader(KeyAveragesBuilder builder, long maxEvents, Path path) {
@@ -420,7 +423,7 @@ public final class TraceFile {
             long length = durNs == TraceEvent.NONE ? 0 : durNs;
             long external = externalId == TraceEvent.NONE ? KeyAveragesBuilder.NO_LINK : externalId;
             event(c, name, pid == null ? "" : pid, tid == null ? "" : tid, tsNs, length, external);
-            if (org.flagos.trace.sql.CollectiveKernels.isCollectiveKernel(cat, name)) {
+            if (collectiveKernels.isCollectiveKernel(cat, name)) {
                 collectives.add(name, length, inElems, outElems, dtype);
             }
         }
