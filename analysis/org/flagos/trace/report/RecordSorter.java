@@ -30,7 +30,7 @@ import java.util.List;
  * straggler's key is below that of every main record added after it, so of main and straggler records of one
  * key, the main ones came first).
  */
-final class RecordSorter implements Closeable {
+final class RecordSorter implements Closeable, RecordSink {
     /** Bytes of read buffer for each run while merging. */
     private static final int RUN_BUFFER = 1 << 15;
     /** Bytes of write buffer while a run is written. */
@@ -80,7 +80,8 @@ final class RecordSorter implements Closeable {
     }
 
     /** Appends {@code record} (its first {@code width} longs). */
-    void add(long[] record) throws IOException {
+    @Override
+    public void add(long[] record) throws IOException {
         if (reading) {
             throw new IllegalStateException("add after sorted()");
         }
