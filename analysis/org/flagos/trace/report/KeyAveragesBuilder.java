@@ -60,6 +60,11 @@ final class KeyAveragesBuilder implements Closeable {
     private long seq;
     private long deviceLo = Long.MAX_VALUE;
     private long deviceHi = Long.MIN_VALUE;
+    /** The names of the last two events (the same strings) and their ids. */
+    private String lastName;
+    private int lastNameId;
+    private String otherName;
+    private int otherNameId;
     private String lastPid;
     private String lastTid;
     private int lastRow;
@@ -114,9 +119,24 @@ final class KeyAveragesBuilder implements Closeable {
 
     /** Adds one complete event of class {@code c} (not {@link EventClass#OTHER}). */
     void add(EventClass c, String eventName, String pid, String tid, long startNs, long durNs, long externalId) throws IOException {
-        int nameId = names.id(eventName);
-        if (nameId < 0) {
-            throw tooManyNames();
+        int nameId;
+        if (eventName == lastName && eventName != null) { // the same string as the event before's, or the one's before it (runtime calls and kernels take turns)
+            nameId = lastNameId;
+        } else if (eventName == otherName && eventName != null) {
+            nameId = otherNameId;
+            otherName = lastName;
+            otherNameId = lastNameId;
+            lastName = eventName;
+            lastNameId = nameId;
+        } else {
+            nameId = names.id(eventName);
+            if (nameId < 0) {
+                throw tooManyNames();
+            }
+            otherName = lastName;
+            otherNameId = lastNameId;
+            lastName = eventName;
+            lastNameId = nameId;
         }
         int row = lastRow;
         if (!pid.equals(lastPid) || !tid.equals(lastTid)) { // traces run in stretches of one row, or of two taking turns

@@ -306,6 +306,9 @@ public final class TraceFile {
         /** The category seen last (the same string) and its count (null: not listed). */
         private String lastCategory;
         private long[] lastCount;
+        /** The category seen before the last one (the same string) and its count. */
+        private String otherCategory;
+        private long[] otherCount;
         final Map<String, Long> accounting = new LinkedHashMap<>();
         final List<String> notes = new ArrayList<>();
         final List<String> devices = new ArrayList<>();
@@ -369,6 +372,19 @@ public final class TraceFile {
                 }
                 return;
             }
+            if (cat == otherCategory && cat != null) { // or as the one's before it: runtime calls and kernels take turns
+                otherCategory = lastCategory;
+                lastCategory = cat;
+                long[] n = otherCount;
+                otherCount = lastCount;
+                lastCount = n;
+                if (n != null) {
+                    n[0]++;
+                }
+                return;
+            }
+            otherCategory = lastCategory;
+            otherCount = lastCount;
             String key = cat == null ? "(none)" : cat;
             long[] n = categories.get(key);
             if (n == null && categories.size() <= MAX_CATEGORIES_LISTED) {

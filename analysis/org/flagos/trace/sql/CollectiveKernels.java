@@ -128,6 +128,8 @@ public final class CollectiveKernels {
     public static final class Verdicts {
         private final int maxNames;
         private final java.util.HashMap<String, Boolean> communication = new java.util.HashMap<>();
+        private String lastName;
+        private boolean lastVerdict;
 
         public Verdicts(int maxNames) {
             this.maxNames = maxNames;
@@ -138,6 +140,9 @@ public final class CollectiveKernels {
             if (cat == null || name == null || !KERNEL_CATEGORIES.contains(cat)) {
                 return false;
             }
+            if (name == lastName) { // the same string as the kernel before's
+                return lastVerdict;
+            }
             Boolean v = communication.get(name);
             if (v == null) {
                 v = isCommunication(name);
@@ -145,6 +150,8 @@ public final class CollectiveKernels {
                     communication.put(name, v);
                 }
             }
+            lastName = name;
+            lastVerdict = v;
             return v;
         }
 
