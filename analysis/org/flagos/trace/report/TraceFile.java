@@ -309,6 +309,9 @@ public final class TraceFile {
         /** The category seen before the last one (the same string) and its count. */
         private String otherCategory;
         private long[] otherCount;
+        /** The classes of the last two categories ({@link EventClass#of(String)}). */
+        private EventClass lastClass;
+        private EventClass otherClass;
         final Map<String, Long> accounting = new LinkedHashMap<>();
         final List<String> notes = new ArrayList<>();
         final List<String> devices = new ArrayList<>();
@@ -375,6 +378,9 @@ public final class TraceFile {
             if (cat == otherCategory && cat != null) { // or as the one's before it: runtime calls and kernels take turns
                 otherCategory = lastCategory;
                 lastCategory = cat;
+                EventClass c = otherClass;
+                otherClass = lastClass;
+                lastClass = c;
                 long[] n = otherCount;
                 otherCount = lastCount;
                 lastCount = n;
@@ -385,6 +391,8 @@ public final class TraceFile {
             }
             otherCategory = lastCategory;
             otherCount = lastCount;
+            otherClass = lastClass;
+            lastClass = EventClass.of(cat);
             String key = cat == null ? "(none)" : cat;
             long[] n = categories.get(key);
             if (n == null && categories.size() <= MAX_CATEGORIES_LISTED) {
@@ -417,8 +425,8 @@ public final class TraceFile {
         public void complete(String cat, String name, String pid, String tid, long tsNs, long durNs, boolean unusable,
                              long externalId, long inElems, long outElems, String dtype) throws IOException {
             sawCategory(cat);
-            EventClass c = EventClass.of(cat, pid); // the legacy exporter's ops carry no category
-            if (cat != null && cat.startsWith("cuda_")) {
+            EventClass c = cat != null ? lastClass : EventClass.of(null, pid); // the legacy exporter's ops carry no category
+            if (!cuda && cat != null && cat.startsWith("cuda_")) {
                 cuda = true;
             }
             if (c == EventClass.OTHER) {
