@@ -170,13 +170,22 @@ final class RecordSorter implements Closeable, RecordSink {
             // the machine's own byte order: a run is read back only by this process, and its longs are copied, not swapped
             ByteBuffer bytes = ByteBuffer.allocate(WRITE_BUFFER - WRITE_BUFFER % (width * Long.BYTES)).order(ByteOrder.nativeOrder());
             LongBuffer longs = bytes.asLongBuffer();
-            for (int n = 0; n < records; n++) {
-                if (!longs.hasRemaining()) {
+            if (idx == null) { // in order as it stands: copied in blocks
+                for (int from = 0, total = records * width; from < total; ) {
+                    int n = Math.min(longs.remaining(), total - from);
+                    longs.put(buffer, from, n);
+                    from += n;
                     drain(out, bytes, longs);
                 }
-                longs.put(buffer, (idx == null ? n : idx[n]) * width, width);
+            } else {
+                for (int n = 0; n < records; n++) {
+                    if (!longs.hasRemaining()) {
+                        drain(out, bytes, longs);
+                    }
+                    longs.put(buffer, idx[n] * width, width);
+                }
+                drain(out, bytes, longs);
             }
-            drain(out, bytes, longs);
         }
         runFirst.add(Arrays.copyOfRange(buffer, (idx == null ? 0 : idx[0]) * width, (idx == null ? 0 : idx[0]) * width + keyWidth));
         int last = idx == null ? records - 1 : idx[records - 1];
