@@ -16,19 +16,19 @@ import java.util.List;
 /**
  * An external sort of fixed-width records of longs, ordered by their first {@code keyWidth} longs
  * (signed, lexicographic). Records collect in one bounded buffer; a full buffer is sorted and
- * written to a temporary file (a run) under the spill directory; reading merges the runs. A sort
+ * written to temporary files (runs) under the spill directory; reading merges the runs. A sort
  * that fits its buffer never touches the disk. Every file it writes is deleted by {@link #close()}.
  *
- * <p>Input that comes (mostly) in key order costs little. A record whose key is below the key of the record
- * kept before it (a straggler) goes to a second sort of its own, made when the first straggler comes, whose
- * buffer grows as stragglers come up to the same size (so a sort holds at most twice its buffer); so the main records stay in key order as they were added, and are written and read
- * as they stand, unsorted, and the stragglers, sorted apart, are merged in as they are read (a fully ordered
- * input is read straight through). In the stragglers' sort (which has no stragglers' sort of its own), a
- * buffer whose records came in key order is not sorted either, and runs whose keys follow on (each one's last
- * key at most the next one's first) are read one after the other as one chain, so that only chains are merged.
- * Either way the order is the one of a stable sort: by key, equal keys in the order they were added (a
- * straggler's key is below that of every main record added after it, so of main and straggler records of one
- * key, the main ones came first).
+ * <p>Input that comes (mostly) in key order costs little. A record whose key is below that of the last
+ * record kept in order (a straggler) is marked as such in the buffer; the others, the main records, are
+ * then in key order as they were added. A full buffer writes its main records as they stand, unsorted, as
+ * one run, and its stragglers, sorted (unless they too came in key order), as another; the main runs follow
+ * each other's keys and are read one after the other, and the stragglers' runs whose keys follow on (each
+ * one's last key at most the next one's first) are read as one chain, so that only the stragglers' chains
+ * are merged, and that with the main records as they are read (a fully ordered input is read straight
+ * through, with no merge). Either way the order is the one of a stable sort: by key, equal keys in the order
+ * they were added (a straggler's key is below that of every main record added after it, so of main and
+ * straggler records of one key, the main ones came first).
  */
 final class RecordSorter implements Closeable, RecordSink {
     /** Bytes of read buffer for each run while merging. */
@@ -40,24 +40,25 @@ final class RecordSorter implements Closeable, RecordSink {
     private final int keyWidth;
     private final Path spillDir;
     private final SpillCounter counter;
-    private final List<Path> runs = new ArrayList<>();
-    /** Each run's first and last key (its first {@code keyWidth} longs at its start and its end). */
-    private final List<long[]> runFirst = new ArrayList<>();
-    private final List<long[]> runLast = new ArrayList<>();
+    /** The runs of main records (in order, one after the other) and of stragglers. */
+    private final Runs mainRuns = new Runs();
+    private final Runs strayRuns = new Runs();
     private long[] buffer;
-    /** Longs the buffer holds at most. */
-    private final int capacity;
     private int records;
-    /** Whether the buffer's records were added in key order (then they need no sort). */
-    private boolean inOrder = true;
-    /** Buffers that had to be sorted (the others came in order). */
+    /** Which of the buffer's records are stragglers, a bit each. */
+    private long[] stray;
+    private int strays;
+    /** The buffer's last main record and last straggler (-1: none yet). */
+    private int lastMain = -1;
+    private int lastStray = -1;
+    /** Whether the buffer's stragglers came in key order (then they need no sort). */
+    private boolean straysInOrder = true;
+    /** Buffers whose stragglers had to be sorted. */
     private int sortedBuffers;
+    private long stragglers;
     private long size;
     private boolean reading;
-    private int[] memoryOrder;
-    /** Whether stragglers go to a sort of their own ({@link #stragglers}), made at the first. */
-    private final boolean splits;
-    private RecordSorter stragglers;
+    private int[] memoryStrays;
 
     /**
      * @param width longs a record
@@ -65,18 +66,12 @@ final class RecordSorter implements Closeable, RecordSink {
      * @param bufferLongs longs held in memory before a run is written
      */
     RecordSorter(int width, int keyWidth, int bufferLongs, Path spillDir, SpillCounter counter) {
-        this(width, keyWidth, bufferLongs, spillDir, counter, true);
-    }
-
-    private RecordSorter(int width, int keyWidth, int bufferLongs, Path spillDir, SpillCounter counter, boolean splits) {
-        this.splits = splits;
         this.width = width;
         this.keyWidth = keyWidth;
         this.spillDir = spillDir;
         this.counter = counter;
-        this.capacity = Math.max(width, bufferLongs - bufferLongs % width);
-        // the stragglers' buffer grows as they come (most inputs have few), up to the same size
-        this.buffer = new long[splits ? capacity : Math.min(capacity, width * 4096)];
+        this.buffer = new long[Math.max(width, bufferLongs - bufferLongs % width)];
+        this.stray = new long[(buffer.length / width + 63) / 64];
     }
 
     /** Appends {@code record} (its first {@code width} longs). */
@@ -85,24 +80,21 @@ final class RecordSorter implements Closeable, RecordSink {
         if (reading) {
             throw new IllegalStateException("add after sorted()");
         }
-        if (splits && belowLast(record)) {
-            if (stragglers == null) {
-                stragglers = new RecordSorter(width, keyWidth, capacity, spillDir, counter, false);
-            }
-            stragglers.add(record);
-            size++;
-            return;
-        }
         if (records * width == buffer.length) {
-            if (buffer.length < capacity) {
-                buffer = Arrays.copyOf(buffer, Math.min(capacity, buffer.length * 2));
-            } else {
-                spill();
-            }
+            spill();
         }
-        System.arraycopy(record, 0, buffer, records * width, width);
-        if (!splits && inOrder && records > 0 && compare(records - 1, records) > 0) { // a splitting sort's buffer is in order
-            inOrder = false;
+        int at = records * width;
+        System.arraycopy(record, 0, buffer, at, width);
+        if (belowLastMain(at)) {
+            stray[records >>> 6] |= 1L << records;
+            if (straysInOrder && lastStray >= 0 && compare(lastStray, records) > 0) {
+                straysInOrder = false;
+            }
+            lastStray = records;
+            strays++;
+            stragglers++;
+        } else {
+            lastMain = records;
         }
         records++;
         size++;
@@ -113,21 +105,21 @@ final class RecordSorter implements Closeable, RecordSink {
         return size;
     }
 
-    /** Whether {@code record}'s key is below that of the last record kept here (in the buffer or the last run). */
-    private boolean belowLast(long[] record) {
+    /** Whether the key of the record at {@code at} is below that of the last main record (in the buffer or the last main run). */
+    private boolean belowLastMain(int at) {
         long[] last;
-        int at;
-        if (records > 0) {
+        int from;
+        if (lastMain >= 0) {
             last = buffer;
-            at = (records - 1) * width;
-        } else if (!runLast.isEmpty()) {
-            last = runLast.get(runLast.size() - 1);
-            at = 0;
+            from = lastMain * width;
+        } else if (!mainRuns.last.isEmpty()) {
+            last = mainRuns.last.get(mainRuns.last.size() - 1);
+            from = 0;
         } else {
             return false;
         }
         for (int k = 0; k < keyWidth; k++) {
-            int c = Long.compare(record[k], last[at + k]);
+            int c = Long.compare(buffer[at + k], last[from + k]);
             if (c != 0) {
                 return c < 0;
             }
@@ -147,52 +139,95 @@ final class RecordSorter implements Closeable, RecordSink {
         return 0;
     }
 
-    /** The buffer's records in order, as indices; null when they are in order as they stand. */
-    private int[] sortedBuffer() {
-        if (inOrder) {
-            return null;
+    /** The buffer's first main record. */
+    private int firstMain() {
+        int i = 0;
+        while (strays > 0 && isStray(i)) {
+            i++;
         }
-        sortedBuffers++;
-        int[] idx = new int[records];
-        for (int i = 0; i < records; i++) {
-            idx[i] = i;
+        return i;
+    }
+
+    private boolean isStray(int i) {
+        return (stray[i >>> 6] & 1L << i) != 0;
+    }
+
+    /** The buffer's stragglers in order, as indices. */
+    private int[] strayOrder() {
+        int[] s = new int[strays];
+        int n = 0;
+        for (int i = 0; n < strays; i++) {
+            if (isStray(i)) {
+                s[n++] = i;
+            }
         }
-        IndexOrder.sort(idx, records, this::compare);
-        return idx;
+        if (!straysInOrder) {
+            sortedBuffers++;
+            IndexOrder.sort(s, n, this::compare);
+        }
+        return s;
     }
 
     private void spill() throws IOException {
-        int[] idx = sortedBuffer();
+        if (records > strays) {
+            write(mainRuns, null, records - strays);
+        }
+        if (strays > 0) {
+            write(strayRuns, strayOrder(), strays);
+        }
+        records = 0;
+        strays = 0;
+        Arrays.fill(stray, 0);
+        lastMain = -1;
+        lastStray = -1;
+        straysInOrder = true;
+    }
+
+    /** Writes {@code n} records of the buffer, {@code idx}'s (null: the main records, as they stand), as a run of {@code to}. */
+    private void write(Runs to, int[] idx, int n) throws IOException {
         Path run = Files.createTempFile(spillDir, "flagtrace-sort-", ".run");
         run.toFile().deleteOnExit();
-        runs.add(run);
+        to.files.add(run);
         try (FileChannel out = FileChannel.open(run, StandardOpenOption.WRITE)) {
             // the machine's own byte order: a run is read back only by this process, and its longs are copied, not swapped
             ByteBuffer bytes = ByteBuffer.allocate(WRITE_BUFFER - WRITE_BUFFER % (width * Long.BYTES)).order(ByteOrder.nativeOrder());
             LongBuffer longs = bytes.asLongBuffer();
-            if (idx == null) { // in order as it stands: copied in blocks
-                for (int from = 0, total = records * width; from < total; ) {
-                    int n = Math.min(longs.remaining(), total - from);
-                    longs.put(buffer, from, n);
-                    from += n;
-                    drain(out, bytes, longs);
+            if (idx == null) { // the main records, in order as they stand: copied in blocks between the stragglers
+                for (int i = 0; i < records; ) {
+                    if (strays > 0 && isStray(i)) {
+                        i++;
+                        continue;
+                    }
+                    int j = i + 1;
+                    while (j < records && (strays == 0 || !isStray(j))) {
+                        j++;
+                    }
+                    for (int from = i * width, end = j * width; from < end; ) {
+                        if (!longs.hasRemaining()) {
+                            drain(out, bytes, longs);
+                        }
+                        int k = Math.min(longs.remaining(), end - from);
+                        longs.put(buffer, from, k);
+                        from += k;
+                    }
+                    i = j;
                 }
+                drain(out, bytes, longs);
             } else {
-                for (int n = 0; n < records; n++) {
+                for (int i = 0; i < n; i++) {
                     if (!longs.hasRemaining()) {
                         drain(out, bytes, longs);
                     }
-                    longs.put(buffer, idx[n] * width, width);
+                    longs.put(buffer, idx[i] * width, width);
                 }
                 drain(out, bytes, longs);
             }
         }
-        runFirst.add(Arrays.copyOfRange(buffer, (idx == null ? 0 : idx[0]) * width, (idx == null ? 0 : idx[0]) * width + keyWidth));
-        int last = idx == null ? records - 1 : idx[records - 1];
-        runLast.add(Arrays.copyOfRange(buffer, last * width, last * width + keyWidth));
-        counter.add((long) records * width * Long.BYTES);
-        records = 0;
-        inOrder = true;
+        int first = idx != null ? idx[0] : firstMain();
+        int last = idx != null ? idx[n - 1] : lastMain;
+        to.first.add(Arrays.copyOfRange(buffer, first * width, first * width + keyWidth));
+        to.last.add(Arrays.copyOfRange(buffer, last * width, last * width + keyWidth));
+        counter.add((long) n * width * Long.BYTES);
     }
 
     private static void drain(FileChannel out, ByteBuffer bytes, LongBuffer longs) throws IOException {
@@ -208,43 +243,96 @@ final class RecordSorter implements Closeable, RecordSink {
     Cursor sorted() throws IOException {
         if (!reading) {
             reading = true;
-            if (runs.isEmpty()) {
-                memoryOrder = sortedBuffer(); // null: the buffer as it stands
+            if (mainRuns.files.isEmpty() && strayRuns.files.isEmpty()) {
+                memoryStrays = strayOrder();
             } else {
                 if (records > 0) {
                     spill();
                 }
                 buffer = null;
+                stray = null;
             }
         }
-        Cursor main = buffer != null ? new MemoryCursor(memoryOrder) : new MergeCursor(chains());
-        return stragglers == null ? main : new TwoWayCursor(main, stragglers.sorted());
+        if (buffer != null) {
+            Cursor main = new MemoryCursor(null, records);
+            return strays == 0 ? main : new TwoWayCursor(main, new MemoryCursor(memoryStrays, strays));
+        }
+        Cursor main = new MergeCursor(mainRuns);
+        return strayRuns.files.isEmpty() ? main : new TwoWayCursor(main, new MergeCursor(strayRuns));
     }
 
-    /** Records that came below the key of the record before them, sorted apart. */
+    /** Runs of main records written so far. */
+    int runs() {
+        return mainRuns.files.size();
+    }
+
+    /** Runs of stragglers written so far. */
+    int strayRuns() {
+        return strayRuns.files.size();
+    }
+
+    /** Chains of the stragglers' runs ({@link Runs#chains}). */
+    int strayChains() {
+        return strayRuns.files.isEmpty() ? 0 : strayRuns.chains().length - 1;
+    }
+
+    /** Chains of the main runs: one (or none), as they are in order. */
+    int mainChains() {
+        return mainRuns.files.isEmpty() ? 0 : mainRuns.chains().length - 1;
+    }
+
+    /** Buffers whose stragglers were sorted (the others came in order). */
+    int sortedBuffers() {
+        return sortedBuffers;
+    }
+
+    /** Records that came below the key of the last main record. */
     long stragglers() {
-        return stragglers == null ? 0 : stragglers.size();
-    }
-
-    /** The sort of the {@link #stragglers}, or null. */
-    RecordSorter stragglerSort() {
         return stragglers;
     }
 
-    /**
-     * The runs cut into chains: the runs of a chain follow each other's keys (a run's last key at most the next
-     * one's first), so that a chain read run after run is in order; each chain as the first run of the next.
-     */
-    int[] chains() {
-        int[] starts = new int[runs.size() + 1];
-        int n = 0;
-        for (int r = 0; r < runs.size(); r++) {
-            if (r == 0 || compareKeys(runLast.get(r - 1), runFirst.get(r)) > 0) {
-                starts[n++] = r;
+    @Override
+    public void close() throws IOException {
+        buffer = null;
+        stray = null;
+        memoryStrays = null;
+        for (Runs r : new Runs[] {mainRuns, strayRuns}) {
+            for (Path run : r.files) {
+                Files.deleteIfExists(run);
             }
+            r.files.clear();
+            r.first.clear();
+            r.last.clear();
         }
-        starts[n++] = runs.size();
-        return Arrays.copyOf(starts, n);
+    }
+
+    /** Records in order, one at a time. */
+    interface Cursor {
+        /** Copies the next record into {@code into}; false at the end. */
+        boolean next(long[] into) throws IOException;
+    }
+
+    /** Runs, in the order written, with each one's first and last key (its first {@code keyWidth} longs at its start and end). */
+    private final class Runs {
+        final List<Path> files = new ArrayList<>();
+        final List<long[]> first = new ArrayList<>();
+        final List<long[]> last = new ArrayList<>();
+
+        /**
+         * The runs cut into chains: the runs of a chain follow each other's keys (a run's last key at most the next
+         * one's first), so that a chain read run after run is in order; each chain as its first run, then the end.
+         */
+        int[] chains() {
+            int[] starts = new int[files.size() + 1];
+            int n = 0;
+            for (int r = 0; r < files.size(); r++) {
+                if (r == 0 || compareKeys(last.get(r - 1), first.get(r)) > 0) {
+                    starts[n++] = r;
+                }
+            }
+            starts[n++] = files.size();
+            return Arrays.copyOf(starts, n);
+        }
     }
 
     private int compareKeys(long[] a, long[] b) {
@@ -257,35 +345,32 @@ final class RecordSorter implements Closeable, RecordSink {
         return 0;
     }
 
-    /** Runs written so far. */
-    int runs() {
-        return runs.size();
-    }
+    private final class MemoryCursor implements Cursor {
+        private final int[] order;
+        private final int length;
+        private int at;
 
-    /** Buffers sorted so far: those whose records were not added in key order. */
-    int sortedBuffers() {
-        return sortedBuffers;
-    }
-
-    @Override
-    public void close() throws IOException {
-        buffer = null;
-        memoryOrder = null;
-        for (Path run : runs) {
-            Files.deleteIfExists(run);
+        /** {@code order}: the first {@code length} of these indices in order, or null for the main records as they stand. */
+        MemoryCursor(int[] order, int length) {
+            this.order = order;
+            this.length = length;
         }
-        runs.clear();
-        runFirst.clear();
-        runLast.clear();
-        if (stragglers != null) {
-            stragglers.close();
-        }
-    }
 
-    /** Records in order, one at a time. */
-    interface Cursor {
-        /** Copies the next record into {@code into}; false at the end. */
-        boolean next(long[] into) throws IOException;
+        @Override
+        public boolean next(long[] into) {
+            if (order == null) {
+                while (at < length && strays > 0 && isStray(at)) {
+                    at++;
+                }
+            }
+            if (at == length) {
+                return false;
+            }
+            int i = order == null ? at : order[at];
+            at++;
+            System.arraycopy(buffer, i * width, into, 0, width);
+            return true;
+        }
     }
 
     /** The main records merged with the stragglers; of equal keys, the main record first (it was added first). */
@@ -306,7 +391,7 @@ final class RecordSorter implements Closeable, RecordSink {
 
         @Override
         public boolean next(long[] into) throws IOException {
-            if (hasMain && (!hasOther || !keyBelow(otherHead, mainHead))) {
+            if (hasMain && (!hasOther || compareKeys(otherHead, mainHead) >= 0)) {
                 System.arraycopy(mainHead, 0, into, 0, width);
                 hasMain = main.next(mainHead);
                 return true;
@@ -318,44 +403,14 @@ final class RecordSorter implements Closeable, RecordSink {
             }
             return false;
         }
-
-        private boolean keyBelow(long[] a, long[] b) {
-            for (int k = 0; k < keyWidth; k++) {
-                int c = Long.compare(a[k], b[k]);
-                if (c != 0) {
-                    return c < 0;
-                }
-            }
-            return false;
-        }
-    }
-
-    private final class MemoryCursor implements Cursor {
-        private final int[] order;
-        private int at;
-
-        /** {@code order}: the records' indices in order, or null for the buffer as it stands. */
-        MemoryCursor(int[] order) {
-            this.order = order;
-        }
-
-        @Override
-        public boolean next(long[] into) {
-            if (at == records) {
-                return false;
-            }
-            int i = order == null ? at : order[at];
-            at++;
-            System.arraycopy(buffer, i * width, into, 0, width);
-            return true;
-        }
     }
 
     /**
-     * A k-way merge of the chains of runs ({@link #chains}) through a binary heap of their head records; each
+     * A k-way merge of the chains of runs ({@link Runs#chains}) through a binary heap of their head records; each
      * chain reads its runs one after the other. One chain is read straight through, without the heap.
      */
     private final class MergeCursor implements Cursor {
+        private final List<Path> runs;
         private final int[] starts;
         /** Each chain's run being read. */
         private final int[] run;
@@ -366,8 +421,9 @@ final class RecordSorter implements Closeable, RecordSink {
         private final int[] heap;
         private int live;
 
-        MergeCursor(int[] starts) throws IOException {
-            this.starts = starts;
+        MergeCursor(Runs of) throws IOException {
+            this.runs = of.files;
+            this.starts = of.chains();
             int n = starts.length - 1;
             run = new int[n];
             in = new FileChannel[n];

@@ -53,15 +53,15 @@ class RecordSorterTest {
         }
         assertEquals(expectSpill, counter.bytes() > 0);
         if (expectSpill) {
-            assertTrue(counter.bytes() <= (long) n * 3 * Long.BYTES, "each record written once at most (stragglers that fit stay in memory)");
+            assertEquals((long) n * 3 * Long.BYTES, counter.bytes(), "each record written once");
         }
         try (Stream<Path> left = Files.list(spill)) {
             assertEquals(0, left.count(), "no run left behind");
         }
     }
 
-    /** What a sort did: its main runs and sorted buffers, its stragglers, and their sort's runs, chains and sorted buffers. */
-    record Work(int runs, int sorted, long stragglers, int stragglerRuns, int stragglerChains, int stragglerSorted) {
+    /** What a sort did: its main runs and their chains, its stragglers, their runs and chains, the buffers whose stragglers it sorted. */
+    record Work(int runs, int chains, long stragglers, int strayRuns, int strayChains, int sorted) {
     }
 
     /**
@@ -87,10 +87,8 @@ class RecordSorterTest {
                 assertFalse(c.next(got));
                 assertFalse(c.next(got), "the end stays the end");
             }
-            RecordSorter s = sorter.stragglerSort();
-            assertEquals(sorter.runs() == 0 ? 1 : 2, sorter.chains().length, "the main runs, in order, are one chain");
-            return new Work(sorter.runs(), sorter.sortedBuffers(), sorter.stragglers(), s == null ? 0 : s.runs(),
-                    s == null || s.runs() == 0 ? 0 : s.chains().length - 1, s == null ? 0 : s.sortedBuffers());
+            return new Work(sorter.runs(), sorter.mainChains(), sorter.stragglers(), sorter.strayRuns(), sorter.strayChains(),
+                    sorter.sortedBuffers());
         }
     }
 
@@ -108,9 +106,9 @@ class RecordSorterTest {
         for (int i = 0; i < 1000; i++) {
             keys.add(new long[] {i / 10, i % 10 < 5 ? Long.MIN_VALUE : 7}); // runs of equal keys, across the runs' ends too
         }
-        assertEquals(new Work(143, 0, 0, 0, 0, 0), sortChecked(numbered(keys), 7), "143 runs read as they stand");
+        assertEquals(new Work(143, 1, 0, 0, 0, 0), sortChecked(numbered(keys), 7), "143 runs read as they stand, one after the other");
         assertEquals(new Work(0, 0, 0, 0, 0, 0), sortChecked(numbered(keys), 1000), "in memory, as it stands");
-        assertEquals(new Work(1000, 0, 0, 0, 0, 0), sortChecked(numbered(keys), 1), "a record a run");
+        assertEquals(new Work(1000, 1, 0, 0, 0, 0), sortChecked(numbered(keys), 1), "a record a run");
     }
 
     @Test
@@ -120,21 +118,23 @@ class RecordSorterTest {
         for (int i = 0; i < 1000; i++) {
             keys.add(i % 97 == 96 ? new long[] {i - 50, 0} : new long[] {i, 0});
         }
-        assertEquals(new Work(99, 0, 10, 0, 0, 0), sortChecked(numbered(keys), 10), "990 main records in 99 runs; 10 stragglers in memory, in order");
+        assertEquals(new Work(100, 1, 10, 10, 1, 0), sortChecked(numbered(keys), 10),
+                "each buffer a run of main records; those with a straggler a run of it too: in order, one chain");
         assertEquals(new Work(0, 0, 10, 0, 0, 0), sortChecked(numbered(keys), 1000), "in memory");
         // two threads taking turns, keyed by (thread, start): the second thread's records all straggle
         List<long[]> turns = new ArrayList<>();
         for (int i = 0; i < 1000; i++) {
             turns.add(new long[] {i % 2 == 0 ? 1 : 0, i / 2});
         }
-        assertEquals(new Work(25, 0, 500, 25, 1, 0), sortChecked(numbered(turns), 20), "each thread's 500 in 25 runs, one chain");
+        assertEquals(new Work(50, 1, 500, 50, 1, 0), sortChecked(numbered(turns), 20), "each buffer 10 of each thread: one chain each");
     }
 
     @Test
     void straggledRunsThatFollowOnAreChainedAndOnlyChainsMerged() throws Exception {
-        // after a first record above all others, every record straggles (their sort: a buffer of 10 records too)
-        // three stretches in key order, the second and third starting over below the first's end: three chains of 4, 4
-        // and 3 runs, each of whose keys equal keys of the others (the merge keeps them in input order)
+        // after a first record above all others, every record straggles: three stretches in key order, the second and
+        // third starting over below the first's end, in runs of 9 or 10: the two runs where a stretch starts over are
+        // sorted, and the chains break there and after them (5 chains of 12 runs), each of whose keys equal keys of the
+        // others (the merge keeps them in input order)
         List<long[]> keys = new ArrayList<>();
         keys.add(new long[] {1000, 0});
         for (int stretch = 0; stretch < 3; stretch++) {
@@ -142,21 +142,21 @@ class RecordSorterTest {
                 keys.add(new long[] {i / 3 + stretch, i % 3});
             }
         }
-        assertEquals(new Work(0, 0, 110, 11, 3, 0), sortChecked(numbered(keys), 10));
-        // descending keys: every run sorted, and each its own chain
+        assertEquals(new Work(1, 1, 110, 12, 5, 2), sortChecked(numbered(keys), 10));
+        // descending keys: every run of stragglers sorted (but the last, of one), and each its own chain
         List<long[]> down = new ArrayList<>();
         down.add(new long[] {1000, 0});
         for (int i = 0; i < 100; i++) {
             down.add(new long[] {-i / 2, 0});
         }
-        assertEquals(new Work(0, 0, 100, 10, 10, 10), sortChecked(numbered(down), 10));
-        // in order but for one record out of place in the 4th buffer: that buffer sorted, chains broken before it only
+        assertEquals(new Work(1, 1, 100, 11, 11, 10), sortChecked(numbered(down), 10));
+        // the same in order but for one record out of place: its run sorted, the chain broken before it only
         List<long[]> one = new ArrayList<>();
         one.add(new long[] {1000, 0});
         for (int i = 0; i < 100; i++) {
             one.add(i == 35 ? new long[] {5, 1} : new long[] {i, 0});
         }
-        assertEquals(new Work(0, 0, 100, 10, 2, 1), sortChecked(numbered(one), 10));
+        assertEquals(new Work(1, 1, 100, 11, 2, 1), sortChecked(numbered(one), 10));
     }
 
     @Test
