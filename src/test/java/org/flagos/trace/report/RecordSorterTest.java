@@ -32,25 +32,9 @@ class RecordSorterTest {
 
     void check(int n, int bufferLongs, boolean expectSpill) throws Exception {
         List<long[]> input = records(n, n * 31L + bufferLongs);
-        List<long[]> expected = new ArrayList<>(input);
-        expected.sort(Comparator.<long[]>comparingLong(a -> a[0]).thenComparingLong(a -> a[1])); // stable: ties keep input order
         SpillCounter counter = new SpillCounter();
         Path spill = Files.createDirectories(dir.resolve("spill-" + n + "-" + bufferLongs));
-        try (RecordSorter sorter = new RecordSorter(3, 2, bufferLongs, spill, counter)) {
-            for (long[] rec : input) {
-                sorter.add(rec);
-            }
-            assertEquals(n, sorter.size());
-            for (int pass = 0; pass < 2; pass++) { // read twice: the summary does when a trace has overhead events
-                RecordSorter.Cursor c = sorter.sorted();
-                long[] got = new long[3];
-                for (long[] want : expected) {
-                    assertTrue(c.next(got));
-                    assertArrayEquals(want, got);
-                }
-                assertFalse(c.next(got));
-            }
-        }
+        sortChecked(input, bufferLongs, spill, counter);
         assertEquals(expectSpill, counter.bytes() > 0);
         if (expectSpill) {
             assertEquals((long) n * 3 * Long.BYTES, counter.bytes(), "each record written once");
@@ -66,18 +50,27 @@ class RecordSorterTest {
 
     /**
      * Sorts {@code input} (records of 3 longs, keyed by 2, the third the record's number) in a sorter of
-     * {@code bufferRecords} records and checks the stable order, read twice.
+     * {@code bufferRecords} records and checks the stable order, read twice, and that no run is left.
      */
     Work sortChecked(List<long[]> input, int bufferRecords) throws Exception {
+        Path spill = Files.createDirectories(dir.resolve("spill-" + input.size() + "-" + bufferRecords + "-" + System.nanoTime()));
+        Work w = sortChecked(input, 3 * bufferRecords, spill, new SpillCounter());
+        try (Stream<Path> left = Files.list(spill)) {
+            assertEquals(0, left.count(), "no run left behind");
+        }
+        return w;
+    }
+
+    /** {@code input} sorted in a sorter of {@code bufferLongs}, read twice in the stable order (ties keep input order). */
+    static Work sortChecked(List<long[]> input, int bufferLongs, Path spill, SpillCounter counter) throws Exception {
         List<long[]> expected = new ArrayList<>(input);
         expected.sort(Comparator.<long[]>comparingLong(a -> a[0]).thenComparingLong(a -> a[1]));
-        Path spill = Files.createDirectories(dir.resolve("spill-" + input.size() + "-" + bufferRecords + "-" + System.nanoTime()));
-        try (RecordSorter sorter = new RecordSorter(3, 2, 3 * bufferRecords, spill, new SpillCounter())) {
+        try (RecordSorter sorter = new RecordSorter(3, 2, bufferLongs, spill, counter)) {
             for (long[] rec : input) {
                 sorter.add(rec);
             }
             assertEquals(input.size(), sorter.size());
-            for (int pass = 0; pass < 2; pass++) {
+            for (int pass = 0; pass < 2; pass++) { // read twice: the summary does (overhead events, marked rows)
                 RecordSorter.Cursor c = sorter.sorted();
                 long[] got = new long[3];
                 for (long[] want : expected) {
