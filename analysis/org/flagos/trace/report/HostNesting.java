@@ -11,12 +11,12 @@ import org.flagos.trace.stages.KeyAveragesRule;
  * negative): each event gives one result record
  * {@code [start, -end, seq, rowKey, selfCpu, cpuTotal, selfDevice, deviceTotal]} (times as double
  * bits, microseconds, in torch's arithmetic).
- * Memory: the open events of one thread.
+ * Memory: the open events of one thread. Results go to the sink as each event closes (children before parents).
  */
 final class HostNesting {
     private final long origin;
     private final DeviceTimeIndex device;
-    private final RecordSorter results;
+    private final RecordSink results;
     private final long[] out = new long[KeyAveragesBuilder.RESULT_WIDTH];
 
     // the open events, by depth
@@ -30,7 +30,7 @@ final class HostNesting {
     private double[] childDevice = new double[64];
     private KeyAveragesRule.UnionInStartOrder[] unions = new KeyAveragesRule.UnionInStartOrder[64];
 
-    HostNesting(long origin, DeviceTimeIndex device, RecordSorter results) {
+    HostNesting(long origin, DeviceTimeIndex device, RecordSink results) {
         this.origin = origin;
         this.device = device;
         this.results = results;

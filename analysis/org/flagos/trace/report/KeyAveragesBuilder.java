@@ -10,18 +10,25 @@ import org.flagos.trace.model.StringIds;
 
 /**
  * Computes {@link KeyAverages} and {@link DeviceStreams} from a trace's complete events as they
- * stream by, in bounded memory: events become fixed-width records in three external sorts
- * ({@link RecordSorter}): host events by (thread, start, longer first), device events by External
- * id, and every row-making event's result by (start, longer first); only names, rows (pid/tid)
- * and the overhead events are held in memory, each with a bound. The passes, after the last event:
+ * stream by, in bounded memory: events become fixed-width records in two external sorts
+ * ({@link RecordSorter}): host events by (thread, start, longer first) and device events by External
+ * id; only names, rows (pid/tid), each row's sums and the overhead events are held in memory, each
+ * with a bound. The passes, after the last event:
  * <ol>
  * <li>device events once to find the device's idle stretches ({@link DeviceStreams}), then by External
  *     id: each id's device time ({@link DeviceTimeIndex}), the device rows' results and the streams' busy time;</li>
  * <li>when the trace has overhead events, the host events once to find the op each belongs to
  *     ({@link OverheadEvents});</li>
  * <li>the host events nested and measured per thread by the one rule ({@link HostNesting}, {@code KeyAveragesRule});</li>
- * <li>the results in time order, summed per row (name and device type) as torch sums them.</li>
  * </ol>
+ * Each pass's results (one a row-making event) are summed per row (name and device type) as they come
+ * ({@link RowSums}). torch sums a row's results in time order (start, longer first, then trace order): a
+ * row's sums depend only on the order of its own results, so a row whose results all come in that order
+ * is summed as they come. A row one of whose results comes before one of its earlier ones (a nested op
+ * of its own name closes first; a name on two threads; device work whose External ids are not in time
+ * order) is marked, and once the passes are done the passes that make such rows are run again, keeping
+ * only the marked rows' results, in a third external sort by (start, longer first, trace order), and
+ * those rows are summed again in that order. The rows are listed in order of each one's first result.
  */
 final class KeyAveragesBuilder implements Closeable {
     /** No External id. */
@@ -50,10 +57,14 @@ final class KeyAveragesBuilder implements Closeable {
     private final RecordSorter device;
     private final OverheadEvents overhead = new OverheadEvents();
     private final long[] record = new long[RESULT_WIDTH];
-    private RecordSorter results;
     private long seq;
     private long deviceLo = Long.MAX_VALUE;
     private long deviceHi = Long.MIN_VALUE;
+    /** The names of the last two events (the same strings) and their ids. */
+    private String lastName;
+    private int lastNameId;
+    private String otherName;
+    private int otherNameId;
     private String lastPid;
     private String lastTid;
     private int lastRow;
@@ -64,6 +75,10 @@ final class KeyAveragesBuilder implements Closeable {
 
     private final int bufferLongs;
     private final int deviceIdsInMemory;
+    /** Tests: every row summed again through the sort of its results, as if each were marked. */
+    boolean resumEveryRow;
+    /** Rows the last {@link #build} summed again (whose results came out of time order). */
+    int markedRows;
 
     KeyAveragesBuilder(Path spillDir) {
         this(spillDir, SORT_BUFFER_LONGS, DeviceTimeIndex.IN_MEMORY);
@@ -104,9 +119,24 @@ final class KeyAveragesBuilder implements Closeable {
 
     /** Adds one complete event of class {@code c} (not {@link EventClass#OTHER}). */
     void add(EventClass c, String eventName, String pid, String tid, long startNs, long durNs, long externalId) throws IOException {
-        int nameId = names.id(eventName);
-        if (nameId < 0) {
-            throw tooManyNames();
+        int nameId;
+        if (eventName == lastName && eventName != null) { // the same string as the event before's, or the one's before it (runtime calls and kernels take turns)
+            nameId = lastNameId;
+        } else if (eventName == otherName && eventName != null) {
+            nameId = otherNameId;
+            otherName = lastName;
+            otherNameId = lastNameId;
+            lastName = eventName;
+            lastNameId = nameId;
+        } else {
+            nameId = names.id(eventName);
+            if (nameId < 0) {
+                throw tooManyNames();
+            }
+            otherName = lastName;
+            otherNameId = lastNameId;
+            lastName = eventName;
+            lastNameId = nameId;
         }
         int row = lastRow;
         if (!pid.equals(lastPid) || !tid.equals(lastTid)) { // traces run in stretches of one row, or of two taking turns
@@ -157,21 +187,29 @@ final class KeyAveragesBuilder implements Closeable {
 
     /** The table and the streams; {@code origin} is where the profile starts (ns). */
     KeyAverages build(long origin, boolean cuda, DeviceStreams[] streamsOut) throws IOException {
-        results = new RecordSorter(RESULT_WIDTH, 3, bufferLongs, spillDir, spilled);
+        RowSums sums = new RowSums(Math.max(1, names.size() * 2));
         try (DeviceTimeIndex index = new DeviceTimeIndex(spillDir, spilled, deviceIdsInMemory)) {
-            streamsOut[0] = devicePass(origin, index);
+            streamsOut[0] = devicePass(origin, index, sums);
             int[] overheadOrder = new int[0];
             if (overhead.size > 0) {
                 overhead.attach(host.sorted());
                 overheadOrder = overhead.order(true);
             }
-            new HostNesting(origin, index, results).run(host.sorted(), overhead, overheadOrder);
+            new HostNesting(origin, index, sums).run(host.sorted(), overhead, overheadOrder);
+            if (resumEveryRow) {
+                sums.markAll();
+            }
+            markedRows = sums.marked;
+            if (sums.marked > 0) {
+                resum(origin, index, sums, overheadOrder);
+            }
         }
         host.close();
-        return new KeyAverages(sum(), cuda);
+        device.close();
+        return new KeyAverages(sums.rows(names), cuda);
     }
 
-    private DeviceStreams devicePass(long origin, DeviceTimeIndex index) throws IOException {
+    private DeviceStreams devicePass(long origin, DeviceTimeIndex index, RowSums sums) throws IOException {
         DeviceStreams.Builder streams = new DeviceStreams.Builder(deviceLo, deviceHi);
         long[] r = new long[DEVICE_WIDTH];
         for (RecordSorter.Cursor scan = device.sorted(); scan.next(r); ) { // where the device was idle, before the strips are summed
@@ -182,9 +220,7 @@ final class KeyAveragesBuilder implements Closeable {
         long currentId = NO_LINK;
         double sum = 0;
         while (cursor.next(r)) {
-            long start = r[2];
-            long end = r[2] + r[3];
-            double elapsed = (end - origin) / 1000.0 - (start - origin) / 1000.0;
+            double elapsed = deviceResult(r, origin);
             if (r[0] != NO_LINK) {
                 if (r[0] != currentId) {
                     if (currentId != NO_LINK) {
@@ -195,64 +231,191 @@ final class KeyAveragesBuilder implements Closeable {
                 }
                 sum += elapsed;
             }
-            streams.add((int) r[5], start, r[3]);
-            double bits = elapsed;
-            record[0] = start;
-            record[1] = -end;
-            record[2] = r[1];
-            record[3] = hostRowKey((int) r[4]) | 1;
-            record[4] = Double.doubleToRawLongBits(0.0);
-            record[5] = Double.doubleToRawLongBits(0.0);
-            record[6] = Double.doubleToRawLongBits(bits);
-            record[7] = Double.doubleToRawLongBits(bits);
-            results.add(record);
+            streams.add((int) r[5], r[2], r[3]);
+            sums.add(record);
         }
         if (currentId != NO_LINK) {
             index.append(currentId, sum);
         }
         index.finish();
-        device.close();
         return streams.build(rows);
     }
 
-    /** The rows in order of each one's first event, sums taken in time order. */
-    private List<KeyAveragesRow> sum() throws IOException {
-        int[] rowOfKey = new int[Math.max(1, names.size() * 2)];
-        Arrays.fill(rowOfKey, -1);
-        List<double[]> acc = new ArrayList<>();
-        List<long[]> counts = new ArrayList<>();
-        RecordSorter.Cursor cursor = results.sorted();
-        long[] r = new long[RESULT_WIDTH];
-        while (cursor.next(r)) {
-            int key = (int) r[3];
-            if (rowOfKey[key] < 0) {
-                rowOfKey[key] = acc.size();
-                acc.add(new double[4]);
-                counts.add(new long[] {0, key});
+    /** The result of device record {@code r} into {@link #record}; gives its time (microseconds, torch's arithmetic). */
+    private double deviceResult(long[] r, long origin) {
+        long start = r[2];
+        long end = r[2] + r[3];
+        double elapsed = (end - origin) / 1000.0 - (start - origin) / 1000.0;
+        record[0] = start;
+        record[1] = -end;
+        record[2] = r[1];
+        record[3] = hostRowKey((int) r[4]) | 1;
+        record[4] = Double.doubleToRawLongBits(0.0);
+        record[5] = Double.doubleToRawLongBits(0.0);
+        record[6] = Double.doubleToRawLongBits(elapsed);
+        record[7] = Double.doubleToRawLongBits(elapsed);
+        return elapsed;
+    }
+
+    /**
+     * The marked rows summed again in time order: the passes that make them run again (the device records, the host
+     * nesting), their results kept in an external sort by (start, longer first, trace order), then summed.
+     */
+    private void resum(long origin, DeviceTimeIndex index, RowSums sums, int[] overheadOrder) throws IOException {
+        try (RecordSorter results = new RecordSorter(RESULT_WIDTH, 3, bufferLongs, spillDir, spilled)) {
+            RecordSink marked = r -> {
+                if (sums.isMarked((int) r[3])) {
+                    results.add(r);
+                }
+            };
+            if (sums.markedDevice > 0) {
+                long[] r = new long[DEVICE_WIDTH];
+                for (RecordSorter.Cursor cursor = device.sorted(); cursor.next(r); ) {
+                    deviceResult(r, origin);
+                    marked.add(record);
+                }
             }
-            double[] a = acc.get(rowOfKey[key]);
-            counts.get(rowOfKey[key])[0]++;
-            a[0] += Double.longBitsToDouble(r[4]);
-            a[1] += Double.longBitsToDouble(r[5]);
-            a[2] += Double.longBitsToDouble(r[6]);
-            a[3] += Double.longBitsToDouble(r[7]);
+            if (sums.marked > sums.markedDevice) {
+                new HostNesting(origin, index, marked).run(host.sorted(), overhead, overheadOrder);
+            }
+            sums.resum(results.sorted());
         }
-        results.close();
-        List<KeyAveragesRow> out = new ArrayList<>(acc.size());
-        for (int i = 0; i < acc.size(); i++) {
-            double[] a = acc.get(i);
-            long[] c = counts.get(i);
-            out.add(new KeyAveragesRow(names.get((int) (c[1] >>> 1)), (c[1] & 1) == 1, c[0], a[0], a[1], a[2], a[3]));
+    }
+
+    /**
+     * Each row's count and sums (self CPU, CPU total, self device, device total), by row key (name and device type),
+     * summed as the results come while each row's come in time order; a row whose result comes before its last is
+     * marked, its sums to be taken again ({@link #resum}). Also each row's first result (the least key), which orders
+     * the rows.
+     */
+    static final class RowSums implements RecordSink {
+        private final long[] count;
+        private final double[] sums;
+        /** Per row, the key (start, -end, seq) of its last result summed, and of its first (least) result. */
+        private final long[] last;
+        private final long[] first;
+        private final boolean[] isMarked;
+        int marked;
+        int markedDevice;
+
+        RowSums(int keys) {
+            count = new long[keys];
+            sums = new double[keys * 4];
+            last = new long[keys * 3];
+            first = new long[keys * 3];
+            isMarked = new boolean[keys];
         }
-        return out;
+
+        /** One result {@code [start, -end, seq, rowKey, selfCpu, cpuTotal, selfDevice, deviceTotal]}. */
+        @Override
+        public void add(long[] r) {
+            int k = (int) r[3];
+            if (count[k]++ == 0) {
+                System.arraycopy(r, 0, first, k * 3, 3);
+            } else if (isMarked[k] || !after(r, last, k)) {
+                if (!isMarked[k]) {
+                    isMarked[k] = true;
+                    marked++;
+                    markedDevice += k & 1;
+                }
+                if (after(first, k, r)) {
+                    System.arraycopy(r, 0, first, k * 3, 3);
+                }
+                return;
+            }
+            System.arraycopy(r, 0, last, k * 3, 3);
+            plus(k, r);
+        }
+
+        private void plus(int k, long[] r) {
+            int at = k * 4;
+            sums[at] += Double.longBitsToDouble(r[4]);
+            sums[at + 1] += Double.longBitsToDouble(r[5]);
+            sums[at + 2] += Double.longBitsToDouble(r[6]);
+            sums[at + 3] += Double.longBitsToDouble(r[7]);
+        }
+
+        /** Whether result {@code r}'s key is above row {@code k}'s key in {@code keys}. */
+        private static boolean after(long[] r, long[] keys, int k) {
+            int at = k * 3;
+            for (int i = 0; i < 3; i++) {
+                int c = Long.compare(r[i], keys[at + i]);
+                if (c != 0) {
+                    return c > 0;
+                }
+            }
+            return false;
+        }
+
+        /** Whether row {@code k}'s key in {@code keys} is above result {@code r}'s. */
+        private static boolean after(long[] keys, int k, long[] r) {
+            int at = k * 3;
+            for (int i = 0; i < 3; i++) {
+                int c = Long.compare(keys[at + i], r[i]);
+                if (c != 0) {
+                    return c > 0;
+                }
+            }
+            return false;
+        }
+
+        /** Marks every row that has a result (tests: every row through the sorted path). */
+        void markAll() {
+            for (int k = 0; k < count.length; k++) {
+                if (count[k] > 0 && !isMarked[k]) {
+                    isMarked[k] = true;
+                    marked++;
+                    markedDevice += k & 1;
+                }
+            }
+        }
+
+        boolean isMarked(int key) {
+            return isMarked[key];
+        }
+
+        /** The marked rows' sums taken again from {@code results}: their results (no others), in time order. */
+        void resum(RecordSorter.Cursor results) throws IOException {
+            for (int k = 0; k < isMarked.length; k++) {
+                if (isMarked[k]) {
+                    Arrays.fill(sums, k * 4, k * 4 + 4, 0.0);
+                }
+            }
+            long[] r = new long[RESULT_WIDTH];
+            while (results.next(r)) {
+                plus((int) r[3], r);
+            }
+        }
+
+        /** The rows, in order of each one's first result. */
+        List<KeyAveragesRow> rows(StringIds names) {
+            List<Integer> keys = new ArrayList<>();
+            for (int k = 0; k < count.length; k++) {
+                if (count[k] > 0) {
+                    keys.add(k);
+                }
+            }
+            keys.sort((a, b) -> {
+                for (int i = 0; i < 3; i++) {
+                    int c = Long.compare(first[a * 3 + i], first[b * 3 + i]);
+                    if (c != 0) {
+                        return c;
+                    }
+                }
+                return 0;
+            });
+            List<KeyAveragesRow> out = new ArrayList<>(keys.size());
+            for (int k : keys) {
+                int at = k * 4;
+                out.add(new KeyAveragesRow(names.get(k >>> 1), (k & 1) == 1, count[k], sums[at], sums[at + 1], sums[at + 2], sums[at + 3]));
+            }
+            return out;
+        }
     }
 
     @Override
     public void close() throws IOException {
         host.close();
         device.close();
-        if (results != null) {
-            results.close();
-        }
     }
 }

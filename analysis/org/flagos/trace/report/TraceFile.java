@@ -306,6 +306,12 @@ public final class TraceFile {
         /** The category seen last (the same string) and its count (null: not listed). */
         private String lastCategory;
         private long[] lastCount;
+        /** The category seen before the last one (the same string) and its count. */
+        private String otherCategory;
+        private long[] otherCount;
+        /** The classes of the last two categories ({@link EventClass#of(String)}). */
+        private EventClass lastClass;
+        private EventClass otherClass;
         final Map<String, Long> accounting = new LinkedHashMap<>();
         final List<String> notes = new ArrayList<>();
         final List<String> devices = new ArrayList<>();
@@ -322,6 +328,9 @@ public final class TraceFile {
         final MemoryTimeline memoryBySlot = new MemoryTimeline();
         final DeviceWorkStats deviceWork = new DeviceWorkStats();
         final CollectiveStats collectives = new CollectiveStats();
+        /** Which kernel names are collectives', asked once a name (as many names as the table keeps). */
+        private final org.flagos.trace.sql.CollectiveKernels.Verdicts collectiveKernels =
+                new org.flagos.trace.sql.CollectiveKernels.Verdicts(KeyAveragesBuilder.MAX_NAMES);
         Map<Integer, TraceBlocks.MergeInput> mergeInputs = Map.of();
 
         Reader(KeyAveragesBuilder builder, long maxEvents, Path path) {
@@ -366,6 +375,24 @@ public final class TraceFile {
                 }
                 return;
             }
+            if (cat == otherCategory && cat != null) { // or as the one's before it: runtime calls and kernels take turns
+                otherCategory = lastCategory;
+                lastCategory = cat;
+                EventClass c = otherClass;
+                otherClass = lastClass;
+                lastClass = c;
+                long[] n = otherCount;
+                otherCount = lastCount;
+                lastCount = n;
+                if (n != null) {
+                    n[0]++;
+                }
+                return;
+            }
+            otherCategory = lastCategory;
+            otherCount = lastCount;
+            otherClass = lastClass;
+            lastClass = EventClass.of(cat);
             String key = cat == null ? "(none)" : cat;
             long[] n = categories.get(key);
             if (n == null && categories.size() <= MAX_CATEGORIES_LISTED) {
@@ -398,8 +425,8 @@ public final class TraceFile {
         public void complete(String cat, String name, String pid, String tid, long tsNs, long durNs, boolean unusable,
                              long externalId, long inElems, long outElems, String dtype) throws IOException {
             sawCategory(cat);
-            EventClass c = EventClass.of(cat, pid); // the legacy exporter's ops carry no category
-            if (cat != null && cat.startsWith("cuda_")) {
+            EventClass c = cat != null ? lastClass : EventClass.of(null, pid); // the legacy exporter's ops carry no category
+            if (!cuda && cat != null && cat.startsWith("cuda_")) {
                 cuda = true;
             }
             if (c == EventClass.OTHER) {
@@ -420,7 +447,7 @@ public final class TraceFile {
             long length = durNs == TraceEvent.NONE ? 0 : durNs;
             long external = externalId == TraceEvent.NONE ? KeyAveragesBuilder.NO_LINK : externalId;
             event(c, name, pid == null ? "" : pid, tid == null ? "" : tid, tsNs, length, external);
-            if (org.flagos.trace.sql.CollectiveKernels.isCollectiveKernel(cat, name)) {
+            if (collectiveKernels.isCollectiveKernel(cat, name)) {
                 collectives.add(name, length, inElems, outElems, dtype);
             }
         }

@@ -119,6 +119,48 @@ public final class CollectiveKernels {
         return cat != null && name != null && KERNEL_CATEGORIES.contains(cat) && isCommunication(name);
     }
 
+    /**
+     * {@link #isCollectiveKernel} with {@link #isCommunication}'s verdict kept per name, for a reader that asks it of
+     * every kernel event (a trace's kernel names are few, its kernel events many): the same verdicts, without a
+     * lower-case copy of the name each time. At most {@code maxNames} names are kept (a trace past that many is asked
+     * afresh for the others). Not for several threads at once.
+     */
+    public static final class Verdicts {
+        private final int maxNames;
+        private final java.util.HashMap<String, Boolean> communication = new java.util.HashMap<>();
+        private String lastName;
+        private boolean lastVerdict;
+
+        public Verdicts(int maxNames) {
+            this.maxNames = maxNames;
+        }
+
+        /** {@link #isCollectiveKernel}{@code (cat, name)}. */
+        public boolean isCollectiveKernel(String cat, String name) {
+            if (cat == null || name == null || !KERNEL_CATEGORIES.contains(cat)) {
+                return false;
+            }
+            if (name == lastName) { // the same string as the kernel before's
+                return lastVerdict;
+            }
+            Boolean v = communication.get(name);
+            if (v == null) {
+                v = isCommunication(name);
+                if (communication.size() < maxNames) {
+                    communication.put(name, v);
+                }
+            }
+            lastName = name;
+            lastVerdict = v;
+            return v;
+        }
+
+        /** Names whose verdict is kept. */
+        int size() {
+            return communication.size();
+        }
+    }
+
     /** Whether a kernel named {@code name} is communication (see the class comment). */
     public static boolean isCommunication(String name) {
         String n = name.toLowerCase(Locale.ROOT);

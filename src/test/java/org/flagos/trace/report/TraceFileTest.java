@@ -123,6 +123,18 @@ class TraceFileTest {
         assertEquals(foreign + " holds nothing to summarise: complete events only of categories foo (2), bar (1), cpu_op (1),"
                 + " and 1 without a usable name, ts or dur" + tail, e.getMessage());
 
+        // categories taking turns (as runtime calls and kernels do), then a third between them: each counted
+        StringBuilder turns = new StringBuilder("{\"traceEvents\": [");
+        String[] cats = {"foo", "bar", "foo", "bar", "baz", "foo", "bar", "bar", "baz", "foo"};
+        for (int i = 0; i < cats.length; i++) {
+            turns.append(i == 0 ? "" : ",").append("{\"ph\": \"X\", \"cat\": \"").append(cats[i])
+                    .append("\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": ").append(i).append(", \"dur\": 1}");
+        }
+        Path taking = write("turns.json", turns.append("]}").toString());
+        e = assertThrows(TraceFormatException.class, () -> TraceFile.read(taking));
+        assertEquals(taking + " holds nothing to summarise: complete events only of categories foo (4), bar (4), baz (2)" + tail,
+                e.getMessage());
+
         Path instants = write("instants.json", "[{\"ph\": \"i\", \"name\": \"x\", \"pid\": 1, \"tid\": 1, \"ts\": 1}]");
         e = assertThrows(TraceFormatException.class, () -> TraceFile.read(instants));
         assertEquals(instants + " holds nothing to summarise: no complete (\"ph\":\"X\") events at all" + tail, e.getMessage());

@@ -48,6 +48,25 @@ class CollectiveKernelsTest {
     }
 
     @Test
+    void theVerdictsKeptPerNameAreTheRulesAndStayWithinTheirBound() {
+        CollectiveKernels.Verdicts verdicts = new CollectiveKernels.Verdicts(3);
+        String[] names = {"ncclDevKernel_AllGather_RING_LL", "sm90_xmma_gemm", "VOID HCCL_ALLREDUCE", "void  ncclKernel_SendRecv",
+                "my_ncclDevKernel_copy", "eccl_all_gather", "", "Rccl_x"};
+        String[] cats = {"kernel", "Kernel", "KERNEL", "cuda_runtime", null};
+        for (int round = 0; round < 3; round++) { // the first round asks the rule, the others read what was kept (3 names at most)
+            for (String cat : cats) {
+                for (String name : names) {
+                    assertEquals(CollectiveKernels.isCollectiveKernel(cat, name), verdicts.isCollectiveKernel(cat, name), cat + " " + name);
+                    assertEquals(CollectiveKernels.isCollectiveKernel(cat, name), verdicts.isCollectiveKernel(cat, new String(name)),
+                            "another string of the same name");
+                }
+                assertFalse(verdicts.isCollectiveKernel(cat, null));
+            }
+            assertEquals(3, verdicts.size(), "as many names as the bound, no more");
+        }
+    }
+
+    @Test
     void theSqlBuildersTakeAColumnAndNothingElse() {
         assertEquals("(LOWER(e.name) LIKE 'nccl%' OR LOWER(e.name) LIKE 'void nccl%' OR LOWER(e.name) LIKE 'rccl%' OR "
                 + "LOWER(e.name) LIKE 'void rccl%' OR LOWER(e.name) LIKE 'hccl%' OR LOWER(e.name) LIKE 'void hccl%' OR "
