@@ -46,9 +46,17 @@ final class ChunkedTraceRead {
         /** One thread: never in chunks. */
         static final Settings ONE_THREAD = new Settings(1, Long.MAX_VALUE, 0, 0);
 
-        /** All cores; files of 64 MiB or more, in chunks of 8 MiB. */
+        /**
+         * Threads at most: the chunks' events are handed on by one thread, which four scanning threads already keep busy.
+         * More only add CPU (each one starts in the interpreter) and memory (each one's chunk): a cold summary of the 2.1 GB
+         * trace with the JVM seeing 16 cores took 6.9-7.3 s of CPU and 470-530 MB with 16 scanning threads, 5.3-5.8 s and
+         * 230-235 MB with 4, the same table (docs/benchmarks.md, "On the device machine's 16 cores").
+         */
+        static final int MAX_THREADS = 4;
+
+        /** Every core up to {@link #MAX_THREADS}; files of 64 MiB or more, in chunks of 8 MiB. */
         static Settings byDefault() {
-            return new Settings(Runtime.getRuntime().availableProcessors(), 64L << 20, 1L << 20, 8L << 20);
+            return new Settings(Math.min(MAX_THREADS, Runtime.getRuntime().availableProcessors()), 64L << 20, 1L << 20, 8L << 20);
         }
     }
 
