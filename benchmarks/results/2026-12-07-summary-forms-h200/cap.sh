@@ -3,20 +3,10 @@
 # main without and with the cap of 4 scanning threads (B/flagtrace.jar, B/flagtrace-cap4.jar), report -o with it, and
 # DuckDB's flat query, interleaved, ROUNDS (3) rounds; the same flags as run.sh. Lines to W/cap.txt.
 set -u
+here=$(cd "$(dirname "$0")" && pwd)
 B=$(cd "$1" && pwd); W=$(cd "$2" && pwd); cd "$W"
-java=$B/jre/bin/java
-lib=""; for j in "$B"/lib/*.jar; do lib="$lib:$j"; done
-flags=(--add-exports=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/java.lang.reflect=ALL-UNNAMED
-  --add-exports=java.base/jdk.internal.ref=ALL-UNNAMED -Xmx2g -XX:CompileCommand=quiet -XX:FreqInlineSize=100)
-measure() {
-  local name=$1; shift
-  python3 -c '
-import resource, subprocess, sys, time
-t = time.time(); rc = subprocess.call(sys.argv[2:], stdout=open(sys.argv[1] + ".out", "w"), stderr=subprocess.STDOUT)
-w = time.time() - t; u = resource.getrusage(resource.RUSAGE_CHILDREN)
-print("%-18s rc=%d wall=%.2fs cpu=%.2fs (user %.2f sys %.2f) maxrss=%dKB" % (sys.argv[1], rc, w, u.ru_utime + u.ru_stime, u.ru_utime, u.ru_stime, u.ru_maxrss))
-' "$name" "$@" >> cap.txt
-}
+LOG=cap.txt
+source "$here/common.sh"
 echo "machine: $(nproc) cores; start $(date -u +%T)" >> cap.txt
 for n in $(seq 1 "${ROUNDS:-3}"); do
   measure summary-16threads-$n "$java" "${flags[@]}" -cp "$B/flagtrace.jar$lib" org.flagos.trace.cli.FlagtraceCli summary --json S-16.json big.json

@@ -11,20 +11,10 @@
 # collector, as the launcher runs on the 2-core VM). RECORDS: the capture's records (10,000,000);
 # TWO_CORES=0 leaves out the round on 2 cores (ROUNDS=0 TWO_CORES=0: the setup only, for cap.sh).
 set -u
+here=$(cd "$(dirname "$0")" && pwd)
 B=$(cd "$1" && pwd); W=$(mkdir -p "$2" && cd "$2" && pwd); cd "$W"
-java=$B/jre/bin/java
-lib=""; for j in "$B"/lib/*.jar; do lib="$lib:$j"; done
-flags=(--add-exports=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/java.lang.reflect=ALL-UNNAMED
-  --add-exports=java.base/jdk.internal.ref=ALL-UNNAMED -Xmx2g -XX:CompileCommand=quiet -XX:FreqInlineSize=100)
-measure() { # NAME CMD...: its output in NAME.out, "NAME rc wall cpu maxrss" to steps.txt
-  local name=$1; shift
-  python3 -c '
-import resource, subprocess, sys, time
-t = time.time(); rc = subprocess.call(sys.argv[2:], stdout=open(sys.argv[1] + ".out", "w"), stderr=subprocess.STDOUT)
-w = time.time() - t; u = resource.getrusage(resource.RUSAGE_CHILDREN)
-print("%-18s rc=%d wall=%.2fs cpu=%.2fs (user %.2f sys %.2f) maxrss=%dKB" % (sys.argv[1], rc, w, u.ru_utime + u.ru_stime, u.ru_utime, u.ru_stime, u.ru_maxrss))
-' "$name" "$@" >> steps.txt
-}
+LOG=steps.txt
+source "$here/common.sh"
 echo "machine: $(nproc) cores, $(awk '/^MemTotal/ {print int($2/1048576)}' /proc/meminfo) GiB; $($java -version 2>&1 | head -1); start $(date -u +%T)" > steps.txt
 measure gen "$java" -cp "$B/tc:$B/flagtrace.jar$lib" org.flagos.trace.testing.SyntheticCapture s10m.fltrbuf "${RECORDS:-10000000}"
 measure replay "$java" "${flags[@]}" -cp "$B/flagtrace.jar$lib" org.flagos.trace.cli.FlagtraceCli replay s10m.fltrbuf -o big.json
